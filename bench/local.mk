@@ -1,0 +1,18 @@
+# Benchmarks compare scaletop with a peer in one run and print ratios; they
+# are run by hand (make bench), never as tests.
+EXTRA_DIST += bench/README bench/sample-accuracy.sh bench/sample-cost
+
+# Built only for `make bench`, never by `make` or `make check`.
+EXTRA_PROGRAMS = bench/sample_cost
+bench_sample_cost_SOURCES = bench/sample_cost.c
+bench_sample_cost_LDADD = $(ST_LIBS)
+CLEANFILES += bench/sample_cost$(EXEEXT)
+
+BENCH_ENV = top_srcdir='$(top_srcdir)' top_builddir='$(top_builddir)'
+
+bench: bench-cost bench-accuracy
+bench-cost: scaletop$(EXEEXT) bench/sample_cost$(EXEEXT)
+	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/sample-cost
+bench-accuracy: scaletop$(EXEEXT)
+	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/sample-accuracy.sh
+.PHONY: bench bench-cost bench-accuracy

@@ -1,0 +1,2 @@
+dist_man_MANS = docs/scaletop.1
+

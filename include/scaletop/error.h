@@ -1,0 +1,14 @@
+/* One-line error messages for the user, carried up the call chain in a fixed buffer. */
+#ifndef SCALETOP_ERROR_H
+#define SCALETOP_ERROR_H
+
+#include <stddef.h>
+
+/* Big enough for "what, which file or value, why, what to do" with a long path. */
+#define ST_ERRLEN 512
+
+/* Formats into err (if non-NULL) and returns -1, so callers can `return st_error(...)`. */
+int st_error(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,10 @@
+noinst_HEADERS += \
+	include/scaletop/error.h \
+	include/scaletop/format.h \
+	include/scaletop/cmdline.h \
+	include/scaletop/sweep.h \
+	include/scaletop/platform.h \
+	include/scaletop/decode_linux.h \
+	include/scaletop/decode_bsd.h \
+	include/scaletop/delta.h \
+	include/scaletop/host.h

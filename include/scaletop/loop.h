@@ -1,0 +1,43 @@
+/*
+ * The engine's single event loop: file descriptors, one periodic tick on
+ * absolute CLOCK_MONOTONIC deadlines, and signals delivered through a
+ * self-pipe so handlers never run application code.  Single-threaded; every
+ * callback runs from loop_run().
+ */
+#ifndef SCALETOP_LOOP_H
+#define SCALETOP_LOOP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct loop;
+
+/* fd callback: revents as from poll(2). */
+typedef void (*loop_fd_cb)(struct loop *l, int fd, short revents, void *arg);
+/* tick callback: now is CLOCK_MONOTONIC ns; missed counts deadlines skipped (overrun). */
+typedef void (*loop_tick_cb)(struct loop *l, uint64_t now_ns, uint64_t missed, void *arg);
+typedef void (*loop_signal_cb)(struct loop *l, int signo, void *arg);
+
+/* Creates the loop and its signal self-pipe.  NULL with a message on failure. */
+struct loop *loop_new(char *err, size_t errlen);
+void loop_free(struct loop *l);
+
+/* Watches fd for events (POLLIN...).  One callback per fd; re-adding replaces it. */
+int loop_add_fd(struct loop *l, int fd, short events, loop_fd_cb cb, void *arg);
+void loop_del_fd(struct loop *l, int fd);
+
+/*
+ * Starts (or restarts) the periodic tick: deadlines at start + k * period,
+ * so a late tick does not shift the ones after it.  period_ns 0 stops it.
+ */
+int loop_set_tick(struct loop *l, uint64_t period_ns, loop_tick_cb cb, void *arg);
+
+/* Routes signo through the self-pipe to cb.  SA_RESTART is not used: poll wakes. */
+int loop_catch_signal(struct loop *l, int signo, loop_signal_cb cb, void *arg);
+
+/* Runs until loop_quit().  Returns 0, or -1 with a message if poll fails. */
+int loop_run(struct loop *l, char *err, size_t errlen);
+void loop_quit(struct loop *l);
+bool loop_quitting(const struct loop *l);
+
+#endif

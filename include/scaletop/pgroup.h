@@ -1,0 +1,52 @@
+/*
+ * Every process the monitor starts (a step's child, an external command)
+ * leads its own process group, and every live group is listed here so that
+ * each exit path can kill them all: the engine's signal path, atexit, and
+ * the normal teardown.  The list is a fixed array of pids, so killing from a
+ * signal handler is safe (kill(2) only).
+ */
+#ifndef SCALETOP_PGROUP_H
+#define SCALETOP_PGROUP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define PGROUP_MAX 64
+
+/* Records a live group; the first call also registers an atexit hook. -1 when full. */
+int pgroup_add(pid_t pgid);
+/* Forgets a group once it has been reaped, so a recycled pid is never killed. */
+void pgroup_remove(pid_t pgid);
+/*
+ * Sends sig to every recorded group.  Async-signal-safe.  Does nothing in a
+ * forked child, which inherits the list but owns none of the groups.
+ */
+void pgroup_kill_all(int sig);
+
+/*
+ * Forks a child that leads a new process group, registered before this
+ * returns.  In the child (return 0): signal dispositions are back to the
+ * default, the mask is empty, and the child dies with its parent (Linux
+ * PR_SET_PDEATHSIG, FreeBSD PROC_PDEATHSIG_CTL, and a getppid() check
+ * everywhere).  In the parent: the child's pid, or -1 with a message.
+ */
+pid_t pgroup_fork(char *err, size_t errlen);
+
+/*
+ * For a process forked by a child of the monitor (a worker process): the
+ * same signal reset and parent-death link as pgroup_fork, without a new
+ * group.  parent is the pid expected as parent; -1 if it is already gone.
+ */
+int pgroup_child_link(pid_t parent);
+
+/*
+ * Reaps pid, a leader from pgroup_fork, once it has exited (or waits for it
+ * when block).  With sweep, whatever is left in its group is killed first,
+ * while the unreaped leader still reserves the group id, so a recycled id
+ * is never hit.  The group is then forgotten.  1 when reaped (*status set),
+ * 0 while it runs, -1 when pid is not a child.
+ */
+int pgroup_reap(pid_t pid, bool sweep, bool block, int *status);
+
+#endif

@@ -1,0 +1,131 @@
+/*
+ * The platform sampler: raw counters from the OS, with no arithmetic on them.
+ * One backend is linked per OS (src/platform/linux.c, freebsd.c, dragonfly.c,
+ * generic.c); turning raw counters into rates is portable code (delta.h).
+ */
+#ifndef SCALETOP_PLATFORM_H
+#define SCALETOP_PLATFORM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* CPU states, in the order every view prints them.  An OS that lacks a state leaves it 0. */
+enum cpu_state {
+	CPU_USER,
+	CPU_NICE,
+	CPU_SYS,
+	CPU_IRQ,
+	CPU_SOFTIRQ,
+	CPU_IOWAIT,
+	CPU_STEAL,
+	CPU_IDLE,
+	CPU_NSTATES
+};
+
+/* Short column names ("usr", "nice", ... "idle"), indexed by enum cpu_state. */
+extern const char *const cpu_state_names[CPU_NSTATES];
+
+/* cpu_ticks.flags */
+#define CPU_RAW_OFFLINE 0x1 /* the OS knows this CPU but it is not running: ticks are 0 */
+
+/*
+ * Cumulative time per state for one CPU.  Units are the OS's own (USER_HZ
+ * ticks, stathz ticks, microseconds): only ratios within one sample pair are
+ * meaningful, so no conversion is done.
+ */
+struct cpu_ticks {
+	int id;         /* the OS's CPU number, not the position in the array */
+	unsigned flags; /* CPU_RAW_* */
+	uint64_t tick[CPU_NSTATES];
+};
+
+/* System-wide cumulative counters; `have` has bit (1u << i) for each one the OS provides. */
+enum sys_counter {
+	SYS_CTXSW,   /* context switches */
+	SYS_INTR,    /* hardware interrupts */
+	SYS_SOFTIRQ, /* soft interrupts */
+	SYS_SYSCALL, /* system calls (not on Linux) */
+	SYS_FORK,    /* processes created */
+	SYS_NCOUNTERS
+};
+extern const char *const sys_counter_names[SYS_NCOUNTERS];
+
+#define SYS_HAVE_RUNQ 0x1 /* running/blocked are valid */
+#define SYS_HAVE_PSI_SOME 0x2
+#define SYS_HAVE_PSI_FULL 0x4
+
+struct sys_sample {
+	uint64_t count[SYS_NCOUNTERS];
+	unsigned have;       /* bit i set when count[i] is valid */
+	unsigned flags;      /* SYS_HAVE_* */
+	uint32_t running;    /* runnable tasks now (instantaneous, includes the sampler) */
+	uint32_t blocked;    /* tasks in uninterruptible wait now */
+	uint64_t psi_some_us; /* cumulative time some runnable task waited for a CPU */
+	uint64_t psi_full_us; /* cumulative time all non-idle tasks waited */
+};
+
+/*
+ * One raw sample.  cpu[] holds ncpu entries sorted by id; the array is owned
+ * by the sample and grown by the backend as needed (raw_sample_reserve).
+ */
+struct raw_sample {
+	uint64_t mono_ns; /* CLOCK_MONOTONIC when the counters were read */
+	int ncpu;
+	int cap;
+	struct cpu_ticks *cpu;
+	struct sys_sample sys;
+};
+
+void raw_sample_init(struct raw_sample *s);
+void raw_sample_free(struct raw_sample *s);
+/* Makes room for n CPUs; returns -1 (errno ENOMEM) on failure. */
+int raw_sample_reserve(struct raw_sample *s, int n);
+/* Deep copy; dst must have been initialised.  Returns -1 on ENOMEM. */
+int raw_sample_copy(struct raw_sample *dst, const struct raw_sample *src);
+/* The entry for CPU id, or NULL: binary search, since cpu[] is sorted. */
+const struct cpu_ticks *raw_sample_find(const struct raw_sample *s, int id);
+uint64_t mono_now_ns(void);
+
+/* --- the per-OS backend ------------------------------------------------ */
+
+struct sampler;
+
+/* Opens the OS sources (files, sysctl MIBs).  NULL and a message on failure. */
+struct sampler *sampler_open(char *err, size_t errlen);
+/* Reads one sample into out (which it may grow).  0, or -1 with a message. */
+int sampler_read(struct sampler *s, struct raw_sample *out, char *err, size_t errlen);
+/* A note every view must show, e.g. that per-CPU data is unavailable; NULL if none. */
+const char *sampler_note(const struct sampler *s);
+/* The backend's name and source, e.g. "linux /proc/stat". Static string. */
+const char *sampler_source(const struct sampler *s);
+void sampler_close(struct sampler *s);
+
+/* --- per-task counters (every thread of one process) ------------------- */
+
+#define TASK_HAVE_CSW 0x1       /* vol_csw / invol_csw valid */
+#define TASK_HAVE_CPU 0x2       /* user_ns / sys_ns valid */
+#define TASK_HAVE_RUN_DELAY 0x4 /* run_delay_ns valid (Linux schedstat) */
+
+struct task_counters {
+	uint64_t vol_csw;      /* voluntary switches: the task blocked */
+	uint64_t invol_csw;    /* involuntary switches: the task was preempted */
+	uint64_t user_ns;
+	uint64_t sys_ns;
+	uint64_t run_delay_ns; /* time runnable but waiting for a CPU */
+	unsigned have;         /* TASK_HAVE_* */
+	int nthreads;          /* threads summed */
+};
+
+/*
+ * Sums the counters of every live thread of pid.  Threads that exited
+ * between two reads drop out of the sum, so callers keep their workers alive
+ * across a measurement window.  -1 with a message (errno ESRCH: no such pid).
+ */
+int task_counters_read(pid_t pid, struct task_counters *out, char *err, size_t errlen);
+
+/* The CPU model string (e.g. from /proc/cpuinfo or hw.model); 0 or -1. */
+int platform_cpu_model(char *buf, size_t len);
+
+#endif

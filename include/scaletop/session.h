@@ -1,0 +1,125 @@
+/*
+ * The session model: everything known so far about one sweep.  The engine
+ * writes it; the text printer, the JSON output, the snapshot and the TUI
+ * only read it.  Pure data and bookkeeping, no I/O.
+ */
+#ifndef SCALETOP_SESSION_H
+#define SCALETOP_SESSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "scaletop/delta.h"
+#include "scaletop/host.h"
+#include "scaletop/platform.h"
+#include "scaletop/stats.h"
+
+#define SESSION_MAX_PARAMS 8
+
+enum run_mode { MODE_THREADS, MODE_PROCESSES };
+
+struct sweep_settings {
+	int *n;                /* the N list, ascending; owned */
+	int nn;
+	double duration_s;     /* measurement time; the cap when until-stable */
+	double warmup_s;       /* never counted */
+	double stable_pct;     /* 0: fixed duration; else stop at CI95 <= pct% of mean */
+	double min_measure_s;  /* until-stable never stops sooner */
+	double interval_s;     /* length of one interval sample */
+	int repeat;            /* runs per N */
+	double stall_s;        /* no progress for this long fails the step; 0: off */
+	bool stop_on_failure;
+	enum run_mode mode;
+};
+
+/* What ran, as text: enough for a reader to run it again. */
+struct workload_desc {
+	char name[64];    /* built-in name, or "external" */
+	char unit[32];    /* plural: "ops", "writes", "transactions" */
+	int nparams;
+	char key[SESSION_MAX_PARAMS][32];
+	char value[SESSION_MAX_PARAMS][256];
+	char **argv;      /* external command template, NULL-terminated; owned */
+	char parser[32];  /* external output parser */
+};
+
+#define CT_HAVE_CSW 0x01
+#define CT_HAVE_RUN_DELAY 0x02
+#define CT_HAVE_KERNEL 0x04
+#define CT_HAVE_OPS_CPU 0x08
+#define CT_HAVE_SYS_CTXSW 0x10
+#define CT_HAVE_PSI 0x20
+#define CT_HAVE_LOCK_WAIT 0x40
+
+/* Contention over a measurement window, in figures a kernel engineer already reads. */
+struct contention {
+	double vcsw_s, ivcsw_s;     /* the workload's voluntary / involuntary switches per s */
+	double vcsw_kop, ivcsw_kop; /* the same per 1000 operations */
+	double run_delay_pct;       /* per task: % of wall time runnable but not running */
+	double kernel_pct;          /* sys share of the workload's CPU time */
+	double ops_per_cpu_s;       /* operations per CPU-second the workload used */
+	double cpu_used;            /* CPUs' worth of time the workload used (1.0 = one CPU) */
+	double sys_ctxsw_s;         /* whole system */
+	double psi_some_pct;
+	double lock_wait_pct;       /* % of worker time waiting for the workload's lock */
+	unsigned have;              /* CT_HAVE_* */
+};
+
+enum step_status { STEP_RUNNING, STEP_OK, STEP_UNSTABLE, STEP_FAILED, STEP_INTERRUPTED };
+extern const char *const step_status_names[];
+
+struct step {
+	int n;
+	int rep;                 /* 0 .. repeat-1 */
+	enum step_status status;
+	char reason[256];        /* why failed/unstable/interrupted, "" otherwise */
+	double start_s;          /* session time the step's workers were released */
+	double warmup_s;         /* measured warm-up */
+	double window_s;         /* measured measurement window */
+	uint64_t ops;            /* operations counted in the window */
+	double ops_s;            /* headline: ops / window_s */
+	bool no_intervals;       /* an external command printed only a summary */
+	double *iv;              /* interval throughputs in the window; owned */
+	int niv, capiv;
+	struct stats st;         /* of iv[] */
+	struct cpu_usage all;    /* CPU use over the window (delta.h), all CPUs */
+	struct cpu_usage *cpu;   /* per CPU; owned */
+	int ncpu;
+	struct contention ct;
+};
+
+enum event_kind { EV_INFO, EV_STEP, EV_FAILURE, EV_UNSTABLE, EV_WARNING, EV_COLLAPSE };
+extern const char *const event_kind_names[];
+
+struct event {
+	double t;         /* session seconds */
+	int step;         /* index into steps, -1 if none */
+	enum event_kind kind;
+	char text[256];
+};
+
+struct session {
+	struct host_info host;
+	struct workload_desc wl;
+	struct sweep_settings set;
+	char started_utc[32];   /* ISO-8601 */
+	uint64_t t0_ns;         /* CLOCK_MONOTONIC at start */
+	char sampler_note[160]; /* e.g. per-CPU data unavailable; "" if none */
+	struct step *steps;
+	int nsteps, capsteps;
+	struct event *events;
+	int nevents, capevents;
+};
+
+void session_init(struct session *s);
+void session_free(struct session *s);
+/* Appends a step for (n, rep) and returns it, or NULL on ENOMEM. */
+struct step *session_add_step(struct session *s, int n, int rep);
+int step_add_interval(struct step *st, double rate);
+int step_set_cpus(struct step *st, const struct sample_delta *d);
+int session_add_event(struct session *s, int step, enum event_kind kind, double t,
+		      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Seconds since the session started, for a CLOCK_MONOTONIC time. */
+double session_time(const struct session *s, uint64_t mono_ns);
+
+#endif

@@ -1,0 +1,51 @@
+/*
+ * Statistics of a step's interval samples (throughput per interval): the
+ * spread that tells whether a step's headline figure can be trusted.
+ *
+ * n = 0: every figure is 0 and have_spread is false.
+ * n = 1: mean, median, min and max are the sample; stddev and ci95 are 0
+ *        and have_spread is false, since one sample says nothing of spread.
+ * n >= 2: every figure is valid and have_spread is true.
+ * No figure is ever NaN: input containing NaN or infinity is refused.
+ *
+ * Pure code.
+ */
+#ifndef SCALETOP_STATS_H
+#define SCALETOP_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct stats {
+	size_t n;
+	double mean;
+	double median; /* the middle sample, or the mean of the two middle ones */
+	double min, max;
+	double stddev;    /* sample standard deviation (n - 1 in the denominator) */
+	double ci95;      /* half-width of the 95% confidence interval of the mean */
+	bool have_spread; /* stddev and ci95 are meaningful (n >= 2) */
+};
+
+/*
+ * Computes st over x[0..n-1] (x is not changed).  Returns 0, or -1 if a
+ * sample is not finite or memory for sorting runs out; st is then zeroed.
+ */
+int stats_compute(struct stats *st, const double *x, size_t n);
+
+/*
+ * The two-sided 95% quantile of Student's t with df degrees of freedom
+ * (t such that P(|T| < t) = 0.95): 12.706 for df = 1, 2.042 for 30, tending
+ * to the normal 1.960.  Exact from the t distribution's closed form up to
+ * df = 300, an asymptotic expansion beyond (error below 1e-9).  df < 1
+ * returns 0.
+ */
+double stats_t95(unsigned long df);
+
+/*
+ * True when the 95% CI half-width is at most pct percent of the mean:
+ * the step's mean is known well enough to stop measuring.  False without
+ * spread (n < 2), for a mean <= 0, or for pct <= 0.
+ */
+bool stats_is_stable(const struct stats *st, double pct);
+
+#endif

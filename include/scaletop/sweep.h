@@ -1,0 +1,74 @@
+/*
+ * The sweep controller: works through the N list one step at a time
+ * (warm-up, measurement for a fixed time or until stable, stop), driven by
+ * the event loop's tick, and writes every result into the session model.
+ * It never draws or prints; views watch it through the observer callback.
+ */
+#ifndef SCALETOP_SWEEP_H
+#define SCALETOP_SWEEP_H
+
+#include <stdbool.h>
+
+#include "scaletop/delta.h"
+#include "scaletop/loop.h"
+#include "scaletop/platform.h"
+#include "scaletop/runner.h"
+#include "scaletop/session.h"
+#include "scaletop/workload.h"
+
+/* What to run: a built-in workload, or an external command (cmd != NULL). */
+struct sweep_config {
+	const struct workload *wl;
+	struct wl_args args;
+	char **cmd;            /* argv template with {n} and {duration}; borrowed */
+	const char *parser;    /* parser name for cmd: "sysbench", "pgbench", "regex" */
+	const char *parse_arg; /* the regex for "regex" */
+	char **setup;          /* run once before the sweep, or NULL; borrowed */
+	char **teardown;       /* run once after it, or NULL; borrowed */
+};
+
+enum sweep_phase {
+	PHASE_IDLE,      /* before the first step */
+	PHASE_STARTING,  /* the step's child is starting its workers */
+	PHASE_WARMUP,
+	PHASE_MEASURING,
+	PHASE_STOPPING,
+	PHASE_DONE       /* every step ran, or the sweep was stopped */
+};
+extern const char *const sweep_phase_names[];
+
+/* What a live view shows between steps' results. */
+struct sweep_live {
+	enum sweep_phase phase;
+	int step;              /* index into session steps, -1 before the first */
+	int steps_total;       /* nn * repeat */
+	double phase_s;        /* seconds spent in the phase so far */
+	double rate;           /* the last interval's throughput */
+	bool have_rate;
+	struct sample_delta cpu; /* the last tick's CPU usage */
+	bool have_cpu;
+};
+
+enum sweep_note { SWEEP_TICK, SWEEP_STEP_DONE, SWEEP_FINISHED };
+typedef void (*sweep_observer)(void *arg, enum sweep_note note, int step);
+
+struct sweep;
+
+/*
+ * Binds a sweep to a session (whose settings, host and workload text the
+ * caller has filled), a loop and a sampler, all borrowed.  The session's
+ * workload text is completed from cfg.
+ */
+struct sweep *sweep_new(struct session *s, struct loop *l, struct sampler *smp,
+			const struct sweep_config *cfg, char *err, size_t errlen);
+void sweep_set_observer(struct sweep *sw, sweep_observer cb, void *arg);
+/* Prepares the workload, runs --setup, starts the first step and the tick. */
+int sweep_start(struct sweep *sw, char *err, size_t errlen);
+/* Stops now: the running step is interrupted, later ones never start. */
+void sweep_interrupt(struct sweep *sw, const char *why);
+bool sweep_finished(const struct sweep *sw);
+const struct sweep_live *sweep_live(const struct sweep *sw);
+/* Kills what still runs, runs --teardown, removes the workload's files. */
+void sweep_free(struct sweep *sw);
+
+#endif

@@ -1,0 +1,77 @@
+/* Argument parsing shared by the subcommands: strict numbers, one-line usage errors. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli.h"
+
+int
+cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s %s: ", progname, cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return EXIT_USAGE;
+}
+
+int
+cli_parse_seconds(const char *cmd, const char *opt, const char *arg, double min, double max,
+		  double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end == arg || *end != '\0' || isspace((unsigned char)*arg) || isnan(v))
+		return cli_usage_error(cmd, "%s '%s': not a number of seconds; give e.g. %s %g",
+				       opt, arg, opt, min > 1 ? min : 1.0);
+	if (errno == ERANGE || !isfinite(v) || v < min || v > max)
+		return cli_usage_error(cmd, "%s '%s': out of range; give %g to %g seconds", opt,
+				       arg, min, max);
+	*out = v;
+	return 0;
+}
+
+int
+cli_parse_int(const char *cmd, const char *opt, const char *arg, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (end == arg || *end != '\0' || isspace((unsigned char)*arg))
+		return cli_usage_error(cmd, "%s '%s': not a whole number; give %ld to %ld", opt,
+				       arg, min, max);
+	if (errno == ERANGE || v < min || v > max)
+		return cli_usage_error(cmd, "%s '%s': out of range; give %ld to %ld", opt, arg,
+				       min, max);
+	*out = v;
+	return 0;
+}
+
+int
+cli_parse_percent(const char *cmd, const char *opt, const char *arg, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end != arg && *end == '%')
+		end++;
+	if (end == arg || *end != '\0' || isspace((unsigned char)*arg) || !isfinite(v) ||
+	    v <= 0 || v >= 100)
+		return cli_usage_error(cmd, "%s '%s': give a percentage above 0 and below 100, "
+				       "e.g. %s 2", opt, arg, opt);
+	*out = v;
+	return 0;
+}

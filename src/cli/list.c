@@ -1,0 +1,81 @@
+/* scaletop list: the built-in workloads, their help and parameters. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "scaletop/parse.h"
+#include "scaletop/workload.h"
+
+static const char *const param_type_names[] = { "int", "size", "choice", "path" };
+
+static void
+list_param(const struct wl_param *p)
+{
+	char range[128] = "";
+	int i;
+
+	if (p->type == WP_INT || p->type == WP_SIZE) {
+		snprintf(range, sizeof(range), "%lld..%lld", p->min, p->max);
+	} else if (p->type == WP_ENUM) {
+		for (i = 0; p->choices[i] != NULL; i++) {
+			strncat(range, i ? "|" : "", sizeof(range) - strlen(range) - 1);
+			strncat(range, p->choices[i], sizeof(range) - strlen(range) - 1);
+		}
+	}
+	printf("    %-12s %-6s default %-10s %-22s %s\n", p->name, param_type_names[p->type],
+	       p->def, range, p->help);
+}
+
+/* Prints a paragraph wrapped at 76 columns with an indent. */
+static void
+list_wrap(const char *text, int indent)
+{
+	const char *p = text;
+	int col = indent;
+
+	printf("%*s", indent, "");
+	while (*p != '\0') {
+		size_t w = strcspn(p, " \n");
+
+		if (col > indent && col + (int)w > 76) {
+			printf("\n%*s", indent, "");
+			col = indent;
+		}
+		printf("%.*s", (int)w, p);
+		col += (int)w;
+		p += w;
+		if (*p != '\0') {
+			p++;
+			if (col > indent) {
+				putchar(' ');
+				col++;
+			}
+		}
+	}
+	putchar('\n');
+}
+
+int
+cmd_list(int argc, char **argv)
+{
+	bool verbose = argc > 1 && (strcmp(argv[1], "-v") == 0 || strcmp(argv[1], "--verbose") == 0);
+	const char *const *parsers = parser_names();
+	int i, j;
+
+	if (argc > 1 && !verbose)
+		return cli_usage_error("list", "unknown argument '%s': only -v (--verbose)", argv[1]);
+	for (i = 0; workloads[i] != NULL; i++) {
+		const struct workload *wl = workloads[i];
+
+		printf("%-10s %s (counts %s)\n", wl->name, wl->summary, wl->unit);
+		if (verbose)
+			list_wrap(wl->help, 4);
+		for (j = 0; j < wl->nparams; j++)
+			list_param(&wl->params[j]);
+	}
+	printf("\nexternal commands: --cmd 'COMMAND' with --parse ");
+	for (i = 0; parsers[i] != NULL; i++)
+		printf("%s%s", i ? "|" : "", parsers[i]);
+	printf(" (or --parse-regex)\n");
+	return 0;
+}

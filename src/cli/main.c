@@ -1,0 +1,82 @@
+/* scaletop: dispatch to a subcommand. */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+#include "cli.h"
+#include "scaletop/pgroup.h"
+
+const char *progname = "scaletop";
+
+struct subcommand {
+	const char *name;
+	int (*run)(int, char **);
+	const char *summary;
+};
+
+static const struct subcommand subcommands[] = {
+	{ "run", cmd_run, "sweep a workload over N threads/clients and report scaling" },
+	{ "list", cmd_list, "list the built-in workloads and their parameters" },
+	{ "sample", cmd_sample, "per-CPU utilisation and system rates, like mpstat -P ALL" },
+};
+
+/* A crash of the monitor itself must not leave a workload running. */
+static void
+cli_on_crash(int signo)
+{
+	pgroup_kill_all(SIGKILL);
+	signal(signo, SIG_DFL);
+	raise(signo);
+}
+
+void
+cli_guard_crashes(void)
+{
+	static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+	size_t i;
+
+	for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+		signal(fatal[i], cli_on_crash);
+	/* A closed stdout (| head) is an error on write, not a silent death mid-cleanup. */
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static void
+usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: %s COMMAND [OPTIONS]\n\ncommands:\n", progname);
+	for (i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
+		fprintf(f, "  %-10s %s\n", subcommands[i].name, subcommands[i].summary);
+	fprintf(f, "\n'%s COMMAND --help' describes a command; man scaletop has the rest.\n", progname);
+}
+
+int
+main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+		printf("scaletop %s (%s backend)\n", PACKAGE_VERSION, SCALETOP_OS);
+		return 0;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return 0;
+	}
+	cli_guard_crashes();
+	for (i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++) {
+		if (strcmp(argv[1], subcommands[i].name) == 0)
+			return subcommands[i].run(argc - 1, argv + 1);
+	}
+	fprintf(stderr, "%s: unknown command '%s': run '%s --help' for the list\n", progname,
+		argv[1], progname);
+	return EXIT_USAGE;
+}

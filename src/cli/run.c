@@ -1,0 +1,155 @@
+/* scaletop run: a headless sweep with progress on stderr and results on stdout. */
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "run.h"
+#include "scaletop/error.h"
+#include "scaletop/format.h"
+#include "scaletop/pgroup.h"
+#include "scaletop/session_json.h"
+#include "scaletop/sweep.h"
+#include "table.h"
+
+struct run_ctx {
+	struct session *s;
+	struct sweep *sw;
+	struct loop *loop;
+	bool tty, quiet;
+	int signo;       /* the signal that stopped the sweep, 0 if none */
+};
+
+static void
+run_progress(struct run_ctx *c, int step)
+{
+	const struct sweep_live *lv = sweep_live(c->sw);
+	const struct step *st = &c->s->steps[step];
+	char rate[16];
+
+	fmt_si(lv->have_rate ? lv->rate : NAN, rate, sizeof(rate));
+	fprintf(stderr, "\r\033[K[%d/%d] N=%d %s %.1f s  %s %s/s", step + 1, lv->steps_total,
+		st->n, sweep_phase_names[lv->phase], lv->phase_s, rate, c->s->wl.unit);
+	if (lv->have_cpu)
+		fprintf(stderr, "  cpu %.0f%%", lv->cpu.all.busy);
+}
+
+static void
+run_observe(void *arg, enum sweep_note note, int step)
+{
+	struct run_ctx *c = arg;
+	const struct event *ev;
+
+	if (note == SWEEP_FINISHED) {
+		if (c->tty && !c->quiet)
+			fputs("\r\033[K", stderr);
+		loop_quit(c->loop);
+		return;
+	}
+	if (c->quiet || step < 0)
+		return;
+	if (note == SWEEP_TICK && c->tty) {
+		run_progress(c, step);
+	} else if (note == SWEEP_STEP_DONE && c->s->nevents > 0) {
+		ev = &c->s->events[c->s->nevents - 1];
+		fprintf(stderr, "%s[%d/%d] %s\n", c->tty ? "\r\033[K" : "", step + 1,
+			sweep_live(c->sw)->steps_total, ev->text);
+	}
+}
+
+static void
+run_on_signal(struct loop *l, int signo, void *arg)
+{
+	struct run_ctx *c = arg;
+	char why[64];
+
+	c->signo = signo;
+	snprintf(why, sizeof(why), "interrupted by %s", signo == SIGINT ? "^C"
+						      : signo == SIGHUP ? "SIGHUP"
+									: "SIGTERM");
+	sweep_interrupt(c->sw, why);
+	loop_quit(l);
+}
+
+static void
+run_stamp(struct session *s)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(s->started_utc, sizeof(s->started_utc), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	s->t0_ns = mono_now_ns();
+}
+
+static int
+run_exit_status(const struct run_ctx *c)
+{
+	int i;
+
+	if (c->signo != 0)
+		return 128 + c->signo;
+	for (i = 0; i < c->s->nsteps; i++) {
+		if (c->s->steps[i].status == STEP_FAILED)
+			return EXIT_RUNTIME;
+	}
+	return 0;
+}
+
+static void
+run_report(const struct run_ctx *c, bool json)
+{
+	if (json) {
+		if (session_json_write(stdout, c->s) != 0)
+			fprintf(stderr, "%s run: cannot write the JSON results\n", progname);
+	} else {
+		table_print(stdout, c->s);
+	}
+	fflush(stdout);
+}
+
+/* Runs the sweep the options describe; the session is filled by the caller. */
+int
+run_sweep(struct session *s, const struct sweep_config *cfg, const struct run_view *v)
+{
+	char err[ST_ERRLEN] = "";
+	struct run_ctx c = { .s = s, .tty = isatty(STDERR_FILENO), .quiet = v->quiet };
+	struct sampler *smp = sampler_open(err, sizeof(err));
+	int status = EXIT_RUNTIME;
+
+	if (smp == NULL) {
+		fprintf(stderr, "%s run: %s\n", progname, err);
+		return EXIT_RUNTIME;
+	}
+	if (sampler_note(smp) != NULL)
+		snprintf(s->sampler_note, sizeof(s->sampler_note), "%s", sampler_note(smp));
+	c.loop = loop_new(err, sizeof(err));
+	if (c.loop != NULL)
+		c.sw = sweep_new(s, c.loop, smp, cfg, err, sizeof(err));
+	if (c.sw != NULL) {
+		loop_catch_signal(c.loop, SIGINT, run_on_signal, &c);
+		loop_catch_signal(c.loop, SIGTERM, run_on_signal, &c);
+		loop_catch_signal(c.loop, SIGHUP, run_on_signal, &c);
+		sweep_set_observer(c.sw, run_observe, &c);
+		run_stamp(s);
+		if (sweep_start(c.sw, err, sizeof(err)) == 0 &&
+		    loop_run(c.loop, err, sizeof(err)) == 0) {
+			sweep_free(c.sw);
+			c.sw = NULL;
+			run_report(&c, v->json);
+			status = run_exit_status(&c);
+		}
+	}
+	if (status == EXIT_RUNTIME && err[0] != '\0' && s->nsteps == 0)
+		fprintf(stderr, "%s run: %s\n", progname, err);
+	sweep_free(c.sw);
+	pgroup_kill_all(SIGKILL);
+	loop_free(c.loop);
+	sampler_close(smp);
+	return status;
+}

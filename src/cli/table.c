@@ -1,0 +1,69 @@
+/* The results table that `scaletop run` prints (and `show` will): one row per step. */
+#include <math.h>
+#include <stdio.h>
+
+#include "scaletop/analysis.h"
+#include "scaletop/format.h"
+#include "table.h"
+
+static void
+table_header(FILE *f, const struct session *s)
+{
+	fprintf(f, "%6s %10s %6s %7s %5s %5s %5s %9s %9s %9s %6s %6s  %s\n", "N", "ops/s", "±CI",
+		"speedup", "eff", "CPU%", "sys%", "vcsw/kop", "ivcsw/kop", "ops/CPUs", "rdly%",
+		"lockw%", "status");
+}
+
+/* A contention figure, or "-" when it was not measured. */
+static const char *
+table_fig(const struct contention *c, unsigned bit, double v, int decimals, char *buf,
+	  size_t len)
+{
+	if (!(c->have & bit) || !isfinite(v))
+		return "-";
+	snprintf(buf, len, "%.*f", decimals, v);
+	return buf;
+}
+
+static void
+table_row(FILE *f, const struct session *s, const struct step *st)
+{
+	const struct contention *c = &st->ct;
+	char rate[16], ci[16], sp[16], eff[16], cpu[16], sys[16];
+	char v[16], iv[16], opc[16], rd[16], lw[16];
+	bool use = step_usable(st);
+
+	fmt_si(st->ops_s, rate, sizeof(rate));
+	if (use && st->st.have_spread && st->st.mean > 0)
+		snprintf(ci, sizeof(ci), "%.1f%%", 100.0 * st->st.ci95 / st->st.mean);
+	else
+		snprintf(ci, sizeof(ci), "-");
+	snprintf(sp, sizeof(sp), use && isfinite(analysis_speedup(s, st->n)) ? "%.2f" : "-",
+		 analysis_speedup(s, st->n));
+	snprintf(eff, sizeof(eff), use && isfinite(analysis_efficiency(s, st->n)) ? "%.0f%%" : "-",
+		 100.0 * analysis_efficiency(s, st->n));
+	snprintf(cpu, sizeof(cpu), st->ncpu > 0 ? "%.0f" : "-", st->all.busy);
+	snprintf(sys, sizeof(sys), st->ncpu > 0 ? "%.0f" : "-", st->all.pct[CPU_SYS]);
+	fmt_si(c->ops_per_cpu_s, opc, sizeof(opc));
+	fprintf(f, "%6d %10s %6s %7s %5s %5s %5s %9s %9s %9s %6s %6s  %s%s%s\n", st->n,
+		use ? rate : "-", ci, sp, eff, cpu, sys,
+		table_fig(c, CT_HAVE_CSW, c->vcsw_kop, 2, v, sizeof(v)),
+		table_fig(c, CT_HAVE_CSW, c->ivcsw_kop, 2, iv, sizeof(iv)),
+		(c->have & CT_HAVE_OPS_CPU) ? opc : "-",
+		table_fig(c, CT_HAVE_RUN_DELAY, c->run_delay_pct, 1, rd, sizeof(rd)),
+		table_fig(c, CT_HAVE_LOCK_WAIT, c->lock_wait_pct, 1, lw, sizeof(lw)),
+		step_status_names[st->status], st->reason[0] ? ": " : "", st->reason);
+}
+
+void
+table_print(FILE *f, const struct session *s)
+{
+	int i;
+
+	fprintf(f, "%s on %s %s %s (%s, %d CPUs), %s %s\n", s->wl.name, s->host.hostname,
+		s->host.os_name, s->host.os_release, s->host.platform, s->host.ncpus,
+		s->wl.unit, s->set.mode == MODE_PROCESSES ? "by processes" : "by threads");
+	table_header(f, s);
+	for (i = 0; i < s->nsteps; i++)
+		table_row(f, s, &s->steps[i]);
+}

@@ -1,0 +1,18 @@
+# The step runner (built-in workloads), external commands, and the registry
+# of process groups every exit path kills.  The event loop is in loop.mk.
+libscaletop_a_SOURCES += \
+	src/engine/pgroup.c \
+	src/engine/spawn.c \
+	src/engine/runner.c
+noinst_HEADERS += \
+	include/scaletop/pgroup.h \
+	include/scaletop/spawn.h \
+	include/scaletop/runner.h
+
+ENGINE_TESTS = \
+	tests/unit/test_runner \
+	tests/unit/test_spawn
+check_PROGRAMS += $(ENGINE_TESTS)
+TESTS += $(ENGINE_TESTS)
+tests_unit_test_runner_LDADD = $(TEST_LIBS)
+tests_unit_test_spawn_LDADD = $(TEST_LIBS)

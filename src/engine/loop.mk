@@ -1,0 +1,13 @@
+# The engine's event loop (the runner and sweep controller are in local.mk).
+libscaletop_a_SOURCES += src/engine/loop.c
+noinst_HEADERS += include/scaletop/loop.h include/scaletop/slot.h include/scaletop/workload.h
+check_PROGRAMS += tests/unit/test_loop
+TESTS += tests/unit/test_loop
+tests_unit_test_loop_LDADD = $(TEST_LIBS)
+
+# The sweep controller and its two kinds of step.
+libscaletop_a_SOURCES += \
+	src/engine/sweep_priv.h \
+	src/engine/sweep.c \
+	src/engine/step_builtin.c \
+	src/engine/step_external.c

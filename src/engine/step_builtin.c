@@ -1,0 +1,175 @@
+/*
+ * A built-in workload's step: the runner forks the child and its workers;
+ * each tick reads their slots, turns the count into an interval rate, and
+ * moves through warm-up, measurement and stop.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "scaletop/error.h"
+#include "sweep_priv.h"
+
+int
+builtin_step_start(struct sweep *sw, char *err, size_t errlen)
+{
+	struct runner_config rc = {
+		.wl = sw->cfg.wl,
+		.args = &sw->cfg.args,
+		.sweep = &sw->wls,
+		.nworkers = sw->run.n,
+		.mode = sw->s->set.mode == MODE_PROCESSES ? RUNNER_PROCESSES : RUNNER_THREADS,
+	};
+
+	sw->run.wops = calloc((size_t)sw->run.n, sizeof(*sw->run.wops));
+	sw->run.wmoved_ns = calloc((size_t)sw->run.n, sizeof(*sw->run.wmoved_ns));
+	if (sw->run.wops == NULL || sw->run.wmoved_ns == NULL)
+		return st_error(err, errlen, "N=%d: out of memory", sw->run.n);
+	sw->run.nw = sw->run.n;
+	sw->run.r = runner_start(&rc, err, errlen);
+	return sw->run.r != NULL ? 0 : -1;
+}
+
+/* The step's end, whatever ended it: the runner is reaped and freed here. */
+static void
+builtin_step_close(struct sweep *sw, enum step_status status, const char *reason)
+{
+	runner_free(sw->run.r);
+	sw->run.r = NULL;
+	sweep_step_end(sw, status, reason);
+}
+
+/* true when some worker's count has not moved for --stall seconds. */
+static bool
+builtin_stalled(struct sweep *sw, uint64_t now, char *why, size_t len)
+{
+	double limit = sw->s->set.stall_s;
+	int i;
+
+	for (i = 0; i < sw->run.nw; i++) {
+		uint64_t ops = runner_worker_ops(sw->run.r, i);
+
+		if (ops != sw->run.wops[i] || sw->run.wmoved_ns[i] == 0) {
+			sw->run.wops[i] = ops;
+			sw->run.wmoved_ns[i] = now;
+		} else if (limit > 0 && (double)(now - sw->run.wmoved_ns[i]) / 1e9 >= limit) {
+			snprintf(why, len, "worker %d made no progress for %.1f s (--stall)", i,
+				 limit);
+			return true;
+		}
+	}
+	return false;
+}
+
+static void
+builtin_measure(struct sweep *sw, uint64_t now, const struct runner_status *st)
+{
+	struct step_run *run = &sw->run;
+	double dt = (double)(now - run->last_ns) / 1e9;
+	double rate = dt > 0 ? (double)(st->ops - run->last_ops) / dt : 0;
+
+	sw->live.rate = rate;
+	sw->live.have_rate = true;
+	run->last_ns = now;
+	run->last_ops = st->ops;
+	if (sw->live.phase == PHASE_WARMUP) {
+		if ((double)(now - run->go_ns) / 1e9 >= sw->s->set.warmup_s)
+			sweep_window_begin(sw, now, st->ops, st->wait_ns, st->busy_ns);
+		return;
+	}
+	step_add_interval(sweep_step(sw), rate);
+	if (!sweep_window_complete(sw, now))
+		return;
+	sweep_window_end(sw, now, st->ops, st->wait_ns, st->busy_ns);
+	runner_stop(run->r);
+	sweep_enter(sw, PHASE_STOPPING, now);
+}
+
+/* Stopping: the figures are in; the step is ok unless the workers fail to stop. */
+static void
+builtin_stopping(struct sweep *sw, enum runner_state state, const struct runner_status *st)
+{
+	const struct sweep_settings *set = &sw->s->set;
+	struct step *step = sweep_step(sw);
+	char why[200];
+
+	if (state == RUNNER_FAILED) {
+		builtin_step_close(sw, STEP_FAILED, st->reason);
+		return;
+	}
+	if (state != RUNNER_DONE)
+		return;
+	if (set->stable_pct > 0 && !stats_is_stable(&step->st, set->stable_pct)) {
+		snprintf(why, sizeof(why), "95%% CI %.1f%% of mean after %.1f s, target %.1f%%",
+			 step->st.mean > 0 ? 100.0 * step->st.ci95 / step->st.mean : 0.0,
+			 step->window_s, set->stable_pct);
+		builtin_step_close(sw, STEP_UNSTABLE, why);
+		return;
+	}
+	builtin_step_close(sw, STEP_OK, NULL);
+}
+
+/* Workers that never get released (a hung step_init, a stuck fork) are a stall too. */
+static void
+builtin_check_start(struct sweep *sw, uint64_t now)
+{
+	double limit = sw->s->set.stall_s, waited = (double)(now - sw->run.start_ns) / 1e9;
+	char why[200];
+
+	if (limit <= 0 || sw->live.phase != PHASE_STARTING || waited < limit)
+		return;
+	snprintf(why, sizeof(why), "the workers did not start within %.1f s (--stall)", limit);
+	runner_abort(sw->run.r);
+	builtin_step_close(sw, STEP_FAILED, why);
+}
+
+void
+builtin_step_tick(struct sweep *sw, uint64_t now)
+{
+	struct runner_status st;
+	enum runner_state state = runner_poll(sw->run.r, &st);
+	char why[200];
+
+	if (sw->live.phase == PHASE_STOPPING) {
+		builtin_stopping(sw, state, &st);
+		return;
+	}
+	if (state == RUNNER_FAILED || state == RUNNER_DONE) {
+		builtin_step_close(sw, STEP_FAILED,
+				   state == RUNNER_FAILED ? st.reason
+							  : "workers returned before the step ended");
+		return;
+	}
+	if (state != RUNNER_RUNNING) {
+		builtin_check_start(sw, now);
+		return;
+	}
+	if (sw->live.phase == PHASE_STARTING) {
+		sw->run.go_ns = st.go_ns;
+		sw->run.last_ns = st.go_ns;
+		sw->run.last_ops = 0;
+		sweep_step(sw)->start_s = session_time(sw->s, st.go_ns);
+		sweep_enter(sw, PHASE_WARMUP, st.go_ns);
+	}
+	if (builtin_stalled(sw, now, why, sizeof(why))) {
+		runner_abort(sw->run.r);
+		builtin_step_close(sw, STEP_FAILED, why);
+		return;
+	}
+	builtin_measure(sw, now, &st);
+}
+
+/* Quitting mid-step: keep what the window measured so far, then end the child. */
+void
+builtin_step_abort(struct sweep *sw)
+{
+	struct runner_status st;
+
+	if (sw->run.r == NULL)
+		return;
+	if (sw->live.phase == PHASE_MEASURING &&
+	    runner_poll(sw->run.r, &st) == RUNNER_RUNNING)
+		sweep_window_end(sw, mono_now_ns(), st.ops, st.wait_ns, st.busy_ns);
+	runner_abort(sw->run.r);
+	runner_free(sw->run.r);
+	sw->run.r = NULL;
+}

@@ -1,0 +1,269 @@
+/*
+ * An external command's step: {n} and {duration} are put into its argv, it
+ * runs in its own process group, and its throughput is read from its own
+ * periodic output lines as they arrive.  Lines the tool stamps within the
+ * warm-up are not counted.
+ */
+#include <math.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "scaletop/error.h"
+#include "sweep_priv.h"
+
+/* A command gets this long past warm-up + duration before it counts as hung. */
+#define EXTERNAL_GRACE_S 30.0
+
+static void external_on_output(struct loop *l, int fd, short revents, void *arg);
+
+static void
+external_watch(struct sweep *sw)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (sw->run.proc.fd[i] >= 0)
+			loop_add_fd(sw->loop, sw->run.proc.fd[i], POLLIN, external_on_output, sw);
+	}
+}
+
+static void
+external_unwatch(struct sweep *sw)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (sw->run.proc.fd[i] >= 0)
+			loop_del_fd(sw->loop, sw->run.proc.fd[i]);
+	}
+}
+
+int
+external_step_start(struct sweep *sw, char *err, size_t errlen)
+{
+	const struct sweep_settings *set = &sw->s->set;
+	long duration = (long)ceil(set->warmup_s + set->duration_s);
+	struct step_run *run = &sw->run;
+
+	if (spawn_argv_expand((const char *const *)sw->cfg.cmd, run->n, duration, &run->argv, err,
+			      errlen) != 0)
+		return -1;
+	run->parser = parser_new(sw->cfg.parser, sw->cfg.parse_arg, err, errlen);
+	if (run->parser == NULL)
+		return -1;
+	if (spawn_start(run->argv, &run->proc, err, errlen) != 0)
+		return -1;
+	run->have_proc = true;
+	run->go_ns = mono_now_ns();
+	sweep_step(sw)->start_s = session_time(sw->s, run->go_ns);
+	external_watch(sw);
+	sweep_enter(sw, PHASE_WARMUP, run->go_ns);
+	return 0;
+}
+
+/* The session's unit is what one operation is: "tps" counts transactions, "writes/s" writes. */
+static void
+external_set_unit(struct sweep *sw, const char *rate_unit)
+{
+	static const char *const names[][2] = {
+		{ "tps", "transactions" }, { "eps", "events" }, { "qps", "queries" },
+	};
+	size_t i, len = strlen(rate_unit);
+
+	if (len == 0)
+		return;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (strcmp(rate_unit, names[i][0]) == 0) {
+			snprintf(sw->s->wl.unit, sizeof(sw->s->wl.unit), "%s", names[i][1]);
+			return;
+		}
+	}
+	if (len > 2 && strcmp(rate_unit + len - 2, "/s") == 0)
+		len -= 2;
+	snprintf(sw->s->wl.unit, sizeof(sw->s->wl.unit), "%.*s", (int)len, rate_unit);
+}
+
+/* One interval line: counted when the tool stamps it after the warm-up. */
+static void
+external_interval(struct sweep *sw, const struct parse_interval *iv)
+{
+	struct step_run *run = &sw->run;
+	double t = (iv->have & PARSE_HAVE_T) ? iv->t_end : run->prev_t_end + sw->s->set.interval_s;
+	double dt = t - run->prev_t_end;
+
+	sw->live.rate = iv->rate;
+	sw->live.have_rate = true;
+	run->prev_t_end = t;
+	if (t <= sw->s->set.warmup_s + 1e-9 || dt <= 0)
+		return;
+	step_add_interval(sweep_step(sw), iv->rate);
+	run->win_ops += iv->rate * dt;
+	run->win_s += dt;
+	external_set_unit(sw, iv->unit);
+}
+
+static void
+external_drain_events(struct sweep *sw)
+{
+	struct parse_event ev;
+
+	while (parser_next(sw->run.parser, &ev)) {
+		if (ev.type == PARSE_INTERVAL)
+			external_interval(sw, &ev.interval);
+		else if (ev.type == PARSE_SUMMARY) {
+			sw->run.summary = ev.summary;
+			sw->run.have_summary = true;
+		}
+	}
+}
+
+static void
+external_line(void *arg, int stream, const char *line)
+{
+	struct sweep *sw = arg;
+
+	if (stream == SPAWN_STDERR) {
+		snprintf(sw->run.last_err, sizeof(sw->run.last_err), "%s", line);
+		return;
+	}
+	parser_feed(sw->run.parser, line, strlen(line));
+	parser_feed(sw->run.parser, "\n", 1);
+	external_drain_events(sw);
+}
+
+static void
+external_on_output(struct loop *l, int fd, short revents, void *arg)
+{
+	struct sweep *sw = arg;
+
+	external_unwatch(sw);
+	spawn_read(&sw->run.proc, external_line, sw);
+	external_watch(sw);
+}
+
+static void
+external_release(struct sweep *sw)
+{
+	struct step_run *run = &sw->run;
+
+	if (run->have_proc) {
+		external_unwatch(sw);
+		spawn_close(&run->proc);
+		run->have_proc = false;
+	}
+	parser_free(run->parser);
+	run->parser = NULL;
+	spawn_argv_free(run->argv);
+	run->argv = NULL;
+}
+
+/* The headline for an external step: its intervals, or its summary if that is all it printed. */
+static void
+external_figures(struct sweep *sw)
+{
+	struct step *st = sweep_step(sw);
+	struct step_run *run = &sw->run;
+
+	if (st->niv > 0 && run->win_s > 0) {
+		st->ops = (uint64_t)llround(run->win_ops);
+		st->ops_s = run->win_ops / run->win_s;
+		st->window_s = run->win_s;
+	} else if (run->have_summary) {
+		st->no_intervals = true;
+		st->ops_s = run->summary.rate;
+		st->ops = (run->summary.have & PARSE_HAVE_OPS) ? run->summary.ops : 0;
+		if (run->summary.have & PARSE_HAVE_DURATION)
+			st->window_s = run->summary.duration;
+		external_set_unit(sw, run->summary.unit);
+	}
+	stats_compute(&st->st, st->iv, (size_t)st->niv);
+}
+
+static void
+external_finished(struct sweep *sw, uint64_t now)
+{
+	struct step_run *run = &sw->run;
+	char why[256];
+	int status = run->proc.status;
+
+	/* Once, not until EOF: something the command left behind may hold the pipe open. */
+	spawn_read(&run->proc, external_line, sw);
+	parser_finish(run->parser);
+	external_drain_events(sw);
+	if (sw->live.phase == PHASE_MEASURING)
+		sweep_window_end(sw, now, (uint64_t)llround(run->win_ops), 0, 0);
+	external_figures(sw);
+	external_release(sw);
+	if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+		char full[sizeof(why) + sizeof(run->last_err) + 2];
+
+		spawn_reason(status, why, sizeof(why));
+		snprintf(full, sizeof(full), "%s%s%s", why, run->last_err[0] ? ": " : "",
+			 run->last_err);
+		sweep_step_end(sw, STEP_FAILED, full);
+	} else if (sweep_step(sw)->ops_s <= 0) {
+		sweep_step_end(sw, STEP_FAILED, "no throughput found in the command's output "
+						"(check --parse)");
+	} else {
+		sweep_step_end(sw, STEP_OK, NULL);
+	}
+}
+
+/*
+ * Keeps the command's latest task counters while it is alive.  A process
+ * that has exited but is not yet reaped still shows its main thread with
+ * the other threads' time gone, so a reading whose CPU time went down is
+ * that zombie and is not kept.
+ */
+static void
+external_note_tasks(struct sweep *sw)
+{
+	struct step_run *run = &sw->run;
+	struct task_counters t;
+
+	if (!sweep_read_tasks(sw, &t))
+		return;
+	if (run->have_last_task &&
+	    t.user_ns + t.sys_ns < run->last_task.user_ns + run->last_task.sys_ns)
+		return;
+	run->last_task = t;
+	run->have_last_task = true;
+}
+
+void
+external_step_tick(struct sweep *sw, uint64_t now)
+{
+	const struct sweep_settings *set = &sw->s->set;
+	struct step_run *run = &sw->run;
+	double elapsed = (double)(now - run->go_ns) / 1e9;
+
+	if (sw->live.phase == PHASE_WARMUP && elapsed >= set->warmup_s)
+		sweep_window_begin(sw, now, 0, 0, 0);
+	else if (sw->live.phase == PHASE_MEASURING)
+		external_note_tasks(sw);
+	if (spawn_poll(&run->proc)) {
+		external_finished(sw, now);
+		return;
+	}
+	if (elapsed > set->warmup_s + set->duration_s + EXTERNAL_GRACE_S) {
+		char why[200];
+
+		snprintf(why, sizeof(why), "the command was still running %.0f s after its %.0f s "
+					   "step; killed",
+			 EXTERNAL_GRACE_S, set->warmup_s + set->duration_s);
+		external_release(sw);
+		sweep_step_end(sw, STEP_FAILED, why);
+	}
+}
+
+void
+external_step_abort(struct sweep *sw)
+{
+	if (sw->live.phase == PHASE_MEASURING)
+		sweep_window_end(sw, mono_now_ns(), (uint64_t)llround(sw->run.win_ops), 0, 0);
+	external_figures(sw);
+	external_release(sw);
+}

@@ -1,0 +1,396 @@
+/*
+ * The sweep controller.  Each tick samples the CPUs, lets the running step
+ * advance (built-in or external), and when a step ends records it and starts
+ * the next.  Every rate uses the CLOCK_MONOTONIC time measured between the
+ * two edges it spans.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scaletop/error.h"
+#include "scaletop/format.h"
+#include "scaletop/spawn.h"
+#include "sweep_priv.h"
+
+const char *const sweep_phase_names[] = {
+	"idle", "starting", "warm-up", "measuring", "stopping", "done",
+};
+
+#define SETUP_TIMEOUT_NS (UINT64_C(600) * 1000000000u)
+
+struct sweep *
+sweep_new(struct session *s, struct loop *l, struct sampler *smp,
+	  const struct sweep_config *cfg, char *err, size_t errlen)
+{
+	struct sweep *sw = calloc(1, sizeof(*sw));
+
+	if (sw == NULL) {
+		st_error(err, errlen, "sweep: out of memory");
+		return NULL;
+	}
+	sw->s = s;
+	sw->loop = l;
+	sw->smp = smp;
+	sw->cfg = *cfg;
+	/* Path values point into their own wl_args' text: re-point them at the copy. */
+	for (int i = 0; cfg->wl != NULL && i < cfg->wl->nparams; i++) {
+		if (cfg->wl->params[i].type == WP_PATH)
+			sw->cfg.args.v[i].s = sw->cfg.args.text[i];
+	}
+	sw->wls.args = &sw->cfg.args;
+	sw->live.step = -1;
+	sw->live.steps_total = s->set.nn * s->set.repeat;
+	raw_sample_init(&sw->prev);
+	raw_sample_init(&sw->cur);
+	raw_sample_init(&sw->run.w0_raw);
+	sample_delta_init(&sw->live.cpu);
+	return sw;
+}
+
+void
+sweep_set_observer(struct sweep *sw, sweep_observer cb, void *arg)
+{
+	sw->obs = cb;
+	sw->obs_arg = arg;
+}
+
+static void
+sweep_notify(struct sweep *sw, enum sweep_note note, int step)
+{
+	if (sw->obs != NULL)
+		sw->obs(sw->obs_arg, note, step);
+}
+
+struct step *
+sweep_step(struct sweep *sw)
+{
+	return &sw->s->steps[sw->run.idx];
+}
+
+void
+sweep_enter(struct sweep *sw, enum sweep_phase ph, uint64_t now)
+{
+	sw->live.phase = ph;
+	sw->run.phase_ns = now;
+	sw->live.phase_s = 0;
+}
+
+/* One CPU sample per tick: the live view's figures and the window's edges. */
+static void
+sweep_sample_cpu(struct sweep *sw)
+{
+	struct raw_sample tmp;
+	char err[ST_ERRLEN];
+
+	if (sampler_read(sw->smp, &sw->cur, err, sizeof(err)) != 0) {
+		sw->live.have_cpu = false;
+		return;
+	}
+	if (sw->have_prev)
+		sw->live.have_cpu =
+			sample_delta_compute(&sw->live.cpu, &sw->prev, &sw->cur) == 0;
+	tmp = sw->prev;
+	sw->prev = sw->cur;
+	sw->cur = tmp;
+	sw->have_prev = true;
+}
+
+/* The newest CPU sample (sweep_sample_cpu swaps, so it sits in prev). */
+static const struct raw_sample *
+sweep_latest(const struct sweep *sw)
+{
+	return sw->have_prev ? &sw->prev : NULL;
+}
+
+bool
+sweep_read_tasks(struct sweep *sw, struct task_counters *out)
+{
+	pid_t pids[RUNNER_MAX_WORKERS];
+	struct task_counters one;
+	char err[ST_ERRLEN];
+	int n, i, got = 0;
+
+	if (sw->run.r != NULL)
+		n = runner_task_pids(sw->run.r, pids, RUNNER_MAX_WORKERS);
+	else if (sw->run.have_proc && sw->run.proc.pid > 0)
+		pids[0] = sw->run.proc.pid, n = 1;
+	else
+		n = 0;
+	memset(out, 0, sizeof(*out));
+	out->have = ~0u;
+	for (i = 0; i < n; i++) {
+		if (task_counters_read(pids[i], &one, err, sizeof(err)) != 0)
+			continue;
+		out->vol_csw += one.vol_csw;
+		out->invol_csw += one.invol_csw;
+		out->user_ns += one.user_ns;
+		out->sys_ns += one.sys_ns;
+		out->run_delay_ns += one.run_delay_ns;
+		out->nthreads += one.nthreads;
+		out->have &= one.have;
+		got++;
+	}
+	if (got == 0)
+		out->have = 0;
+	return got > 0;
+}
+
+void
+sweep_window_begin(struct sweep *sw, uint64_t now, uint64_t ops, uint64_t wait, uint64_t busy)
+{
+	struct step_run *run = &sw->run;
+	const struct raw_sample *raw = sweep_latest(sw);
+
+	run->w0_ns = now;
+	run->w0_ops = ops;
+	run->w0_wait = wait;
+	run->w0_busy = busy;
+	if (raw != NULL)
+		raw_sample_copy(&run->w0_raw, raw);
+	run->w0_have_task = sweep_read_tasks(sw, &run->w0_task);
+	sweep_step(sw)->warmup_s = (double)(now - run->go_ns) / 1e9;
+	sweep_enter(sw, PHASE_MEASURING, now);
+}
+
+/* Closes the window: headline throughput, CPU breakdown, contention, statistics. */
+void
+sweep_window_end(struct sweep *sw, uint64_t now, uint64_t ops, uint64_t wait, uint64_t busy)
+{
+	struct step_run *run = &sw->run;
+	struct step *st = sweep_step(sw);
+	const struct raw_sample *raw = sweep_latest(sw);
+	struct sample_delta d;
+	struct window_edges e;
+
+	memset(&e, 0, sizeof(e));
+	e.seconds = (double)(now - run->w0_ns) / 1e9;
+	e.ops = ops - run->w0_ops;
+	e.workers = run->n;
+	e.wait_ns = wait - run->w0_wait;
+	e.busy_ns = busy - run->w0_busy;
+	sample_delta_init(&d);
+	if (raw != NULL && run->w0_raw.mono_ns != 0 && raw->mono_ns > run->w0_raw.mono_ns &&
+	    sample_delta_compute(&d, &run->w0_raw, raw) == 0) {
+		step_set_cpus(st, &d);
+		e.sys = &d;
+	}
+	e.have_tasks = run->w0_have_task && sweep_read_tasks(sw, &e.t1);
+	if (run->w0_have_task && run->have_last_task &&
+	    (!e.have_tasks || e.t1.user_ns + e.t1.sys_ns < run->last_task.user_ns +
+							       run->last_task.sys_ns)) {
+		/* An external command has exited: its last live reading closes the window. */
+		e.t1 = run->last_task;
+		e.have_tasks = true;
+	}
+	e.t0 = run->w0_task;
+	contention_compute(&st->ct, &e);
+	sample_delta_free(&d);
+
+	st->window_s = e.seconds;
+	st->ops = e.ops;
+	st->ops_s = e.seconds > 0 ? (double)e.ops / e.seconds : 0;
+	stats_compute(&st->st, st->iv, (size_t)st->niv);
+}
+
+/* Fixed duration, or until the CI is tight enough (never before the minimum time). */
+bool
+sweep_window_complete(struct sweep *sw, uint64_t now)
+{
+	const struct sweep_settings *set = &sw->s->set;
+	struct step *st = sweep_step(sw);
+	double w = (double)(now - sw->run.w0_ns) / 1e9;
+	struct stats stt;
+
+	if (w >= set->duration_s)
+		return true;
+	if (set->stable_pct <= 0 || w < set->min_measure_s || st->niv < 3)
+		return false;
+	if (stats_compute(&stt, st->iv, (size_t)st->niv) != 0)
+		return false;
+	return stats_is_stable(&stt, set->stable_pct);
+}
+
+static void
+sweep_describe_step(struct sweep *sw, const struct step *st, int idx)
+{
+	char rate[32];
+	double t = session_time(sw->s, sw->run.phase_ns);
+
+	if (st->status == STEP_FAILED) {
+		session_add_event(sw->s, idx, EV_FAILURE, t, "N=%d failed: %s", st->n, st->reason);
+		return;
+	}
+	fmt_si(st->ops_s, rate, sizeof(rate));
+	if (st->status == STEP_UNSTABLE)
+		session_add_event(sw->s, idx, EV_UNSTABLE, t, "N=%d unstable: %s", st->n,
+				  st->reason);
+	else
+		session_add_event(sw->s, idx, EV_STEP, t, "N=%d: %s %s/s (%s) over %.1f s", st->n,
+				  rate, sw->s->wl.unit, step_status_names[st->status],
+				  st->window_s);
+}
+
+static void sweep_launch_next(struct sweep *sw, uint64_t now);
+
+void
+sweep_step_end(struct sweep *sw, enum step_status status, const char *reason)
+{
+	struct step *st = sweep_step(sw);
+	int idx = sw->run.idx;
+
+	st->status = status;
+	if (reason != NULL)
+		snprintf(st->reason, sizeof(st->reason), "%s", reason);
+	sw->running = false;
+	free(sw->run.wops);
+	free(sw->run.wmoved_ns);
+	sw->run.wops = sw->run.wmoved_ns = NULL;
+	sweep_describe_step(sw, st, idx);
+	sweep_notify(sw, SWEEP_STEP_DONE, idx);
+	if (status == STEP_FAILED && sw->s->set.stop_on_failure) {
+		sweep_interrupt(sw, NULL);
+		return;
+	}
+	if (status != STEP_INTERRUPTED)
+		sweep_launch_next(sw, mono_now_ns());
+}
+
+static void
+sweep_finish(struct sweep *sw)
+{
+	sweep_enter(sw, PHASE_DONE, mono_now_ns());
+	loop_set_tick(sw->loop, 0, NULL, NULL);
+	sweep_notify(sw, SWEEP_FINISHED, -1);
+}
+
+static void
+sweep_launch_next(struct sweep *sw, uint64_t now)
+{
+	const struct sweep_settings *set = &sw->s->set;
+	char err[ST_ERRLEN];
+	struct step *st;
+	int rc;
+
+	if (sw->next >= set->nn * set->repeat) {
+		sweep_finish(sw);
+		return;
+	}
+	st = session_add_step(sw->s, set->n[sw->next / set->repeat], sw->next % set->repeat);
+	sw->next++;
+	if (st == NULL) {
+		sweep_finish(sw);
+		return;
+	}
+	raw_sample_free(&sw->run.w0_raw);
+	memset(&sw->run, 0, sizeof(sw->run));
+	raw_sample_init(&sw->run.w0_raw);
+	sw->run.idx = sw->s->nsteps - 1;
+	sw->run.n = st->n;
+	sw->run.start_ns = now;
+	sw->live.step = sw->run.idx;
+	sw->live.have_rate = false;
+	sw->running = true;
+	sweep_enter(sw, PHASE_STARTING, now);
+	rc = sw->cfg.cmd != NULL ? external_step_start(sw, err, sizeof(err))
+				 : builtin_step_start(sw, err, sizeof(err));
+	if (rc != 0)
+		sweep_step_end(sw, STEP_FAILED, err);
+}
+
+static void
+sweep_tick(struct loop *l, uint64_t now, uint64_t missed, void *arg)
+{
+	struct sweep *sw = arg;
+
+	sweep_sample_cpu(sw);
+	if (sw->running) {
+		if (sw->cfg.cmd != NULL)
+			external_step_tick(sw, now);
+		else
+			builtin_step_tick(sw, now);
+	}
+	sw->live.phase_s = (double)(now - sw->run.phase_ns) / 1e9;
+	sweep_notify(sw, SWEEP_TICK, sw->live.step);
+}
+
+static int
+sweep_run_hook(char **argv, const char *what, char *err, size_t errlen)
+{
+	char out[512], why[ST_ERRLEN];
+
+	if (argv == NULL)
+		return 0;
+	if (spawn_run(argv, SETUP_TIMEOUT_NS, out, sizeof(out), why, sizeof(why)) != 0)
+		return st_error(err, errlen, "%s command failed: %s", what, why);
+	return 0;
+}
+
+int
+sweep_start(struct sweep *sw, char *err, size_t errlen)
+{
+	uint64_t period = (uint64_t)(sw->s->set.interval_s * 1e9);
+
+	if (sw->cfg.wl != NULL && sw->cfg.wl->prepare != NULL) {
+		if (sw->cfg.wl->prepare(&sw->wls, err, errlen) != 0)
+			return -1;
+	}
+	sw->prepared = true;
+	if (sweep_run_hook(sw->cfg.setup, "--setup", err, errlen) != 0)
+		return -1;
+	sweep_sample_cpu(sw);
+	loop_set_tick(sw->loop, period, sweep_tick, sw);
+	sweep_launch_next(sw, mono_now_ns());
+	return 0;
+}
+
+void
+sweep_interrupt(struct sweep *sw, const char *why)
+{
+	if (sw->running) {
+		if (sw->cfg.cmd != NULL)
+			external_step_abort(sw);
+		else
+			builtin_step_abort(sw);
+		sweep_step_end(sw, STEP_INTERRUPTED, why != NULL ? why : "sweep stopped");
+	}
+	sw->next = sw->s->set.nn * sw->s->set.repeat;
+	if (sw->live.phase != PHASE_DONE)
+		sweep_finish(sw);
+}
+
+bool
+sweep_finished(const struct sweep *sw)
+{
+	return sw->live.phase == PHASE_DONE;
+}
+
+const struct sweep_live *
+sweep_live(const struct sweep *sw)
+{
+	return &sw->live;
+}
+
+void
+sweep_free(struct sweep *sw)
+{
+	char err[ST_ERRLEN];
+
+	if (sw == NULL)
+		return;
+	if (sw->running)
+		sweep_interrupt(sw, NULL);
+	if (sw->prepared) {
+		if (sweep_run_hook(sw->cfg.teardown, "--teardown", err, sizeof(err)) != 0)
+			session_add_event(sw->s, -1, EV_WARNING,
+					  session_time(sw->s, mono_now_ns()), "%s", err);
+		if (sw->cfg.wl != NULL && sw->cfg.wl->cleanup != NULL)
+			sw->cfg.wl->cleanup(&sw->wls);
+	}
+	raw_sample_free(&sw->prev);
+	raw_sample_free(&sw->cur);
+	raw_sample_free(&sw->run.w0_raw);
+	sample_delta_free(&sw->live.cpu);
+	free(sw);
+}

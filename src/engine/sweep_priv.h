@@ -1,0 +1,85 @@
+/* Private to the sweep controller: its state and the two kinds of step it drives. */
+#ifndef SCALETOP_SWEEP_PRIV_H
+#define SCALETOP_SWEEP_PRIV_H
+
+#include "scaletop/contention.h"
+#include "scaletop/parse.h"
+#include "scaletop/runner.h"
+#include "scaletop/spawn.h"
+#include "scaletop/sweep.h"
+
+/* The step being run.  The step itself is s->steps[idx]: an index, since steps[] may move. */
+struct step_run {
+	int idx;
+	int n;
+	uint64_t start_ns;       /* the step was launched */
+	uint64_t phase_ns;       /* the current phase began */
+	uint64_t go_ns;          /* workers released (built-in) or command started */
+	uint64_t last_ns;        /* previous tick, for interval rates */
+	uint64_t last_ops;
+
+	/* The measurement window's opening edge. */
+	uint64_t w0_ns, w0_ops, w0_wait, w0_busy;
+	struct raw_sample w0_raw;
+	struct task_counters w0_task;
+	bool w0_have_task;
+
+	/* Stall detection: when each worker's count last moved. */
+	uint64_t *wops, *wmoved_ns;
+	int nw;
+
+	struct runner *r;        /* built-in */
+
+	struct spawn_proc proc;  /* external */
+	bool have_proc;
+	char **argv;
+	struct parser *parser;
+	double prev_t_end;       /* the tool's time at its previous interval line */
+	double win_ops, win_s;   /* sum of rate*dt and dt over window intervals */
+	struct parse_summary summary;
+	bool have_summary;
+	char last_err[200];      /* the command's last stderr line, for failure reasons */
+	struct task_counters last_task; /* the command's tasks at the last tick it was alive */
+	bool have_last_task;
+};
+
+struct sweep {
+	struct session *s;
+	struct loop *loop;
+	struct sampler *smp;
+	struct sweep_config cfg;
+	struct wl_sweep wls;
+	bool prepared;
+	sweep_observer obs;
+	void *obs_arg;
+	struct sweep_live live;
+	int next;                /* position in the plan (n index * repeat + rep) */
+	bool running;            /* a step is in progress */
+	struct raw_sample prev, cur;
+	bool have_prev;
+	struct step_run run;
+};
+
+/* sweep.c, used by both kinds of step */
+void sweep_enter(struct sweep *sw, enum sweep_phase ph, uint64_t now);
+void sweep_window_begin(struct sweep *sw, uint64_t now, uint64_t ops, uint64_t wait,
+			uint64_t busy);
+void sweep_window_end(struct sweep *sw, uint64_t now, uint64_t ops, uint64_t wait,
+		      uint64_t busy);
+bool sweep_window_complete(struct sweep *sw, uint64_t now);
+void sweep_step_end(struct sweep *sw, enum step_status status, const char *reason);
+struct step *sweep_step(struct sweep *sw);
+/* The workload's tasks' counters summed; false when none could be read. */
+bool sweep_read_tasks(struct sweep *sw, struct task_counters *out);
+
+/* step_builtin.c */
+int builtin_step_start(struct sweep *sw, char *err, size_t errlen);
+void builtin_step_tick(struct sweep *sw, uint64_t now);
+void builtin_step_abort(struct sweep *sw);
+
+/* step_external.c */
+int external_step_start(struct sweep *sw, char *err, size_t errlen);
+void external_step_tick(struct sweep *sw, uint64_t now);
+void external_step_abort(struct sweep *sw);
+
+#endif

@@ -1,0 +1,71 @@
+/* Contention over a window: switches, run delay, kernel share, ops per CPU-second, lock wait. */
+#include <string.h>
+
+#include "scaletop/contention.h"
+
+static uint64_t
+udiff(uint64_t a, uint64_t b)
+{
+	return b >= a ? b - a : 0; /* a task that exited takes its counts with it */
+}
+
+static void
+contention_tasks(struct contention *c, const struct window_edges *e)
+{
+	const struct task_counters *a = &e->t0, *b = &e->t1;
+	unsigned have = a->have & b->have;
+	double kops = (double)e->ops / 1000.0;
+
+	if (have & TASK_HAVE_CSW) {
+		double v = (double)udiff(a->vol_csw, b->vol_csw);
+		double iv = (double)udiff(a->invol_csw, b->invol_csw);
+
+		c->vcsw_s = v / e->seconds;
+		c->ivcsw_s = iv / e->seconds;
+		c->vcsw_kop = kops > 0 ? v / kops : 0;
+		c->ivcsw_kop = kops > 0 ? iv / kops : 0;
+		c->have |= CT_HAVE_CSW;
+	}
+	if (have & TASK_HAVE_CPU) {
+		double user = (double)udiff(a->user_ns, b->user_ns) / 1e9;
+		double sys = (double)udiff(a->sys_ns, b->sys_ns) / 1e9;
+
+		c->cpu_used = (user + sys) / e->seconds;
+		if (user + sys > 0) {
+			c->kernel_pct = 100.0 * sys / (user + sys);
+			c->ops_per_cpu_s = (double)e->ops / (user + sys);
+			c->have |= CT_HAVE_KERNEL | CT_HAVE_OPS_CPU;
+		}
+	}
+	if ((have & TASK_HAVE_RUN_DELAY) && e->workers > 0) {
+		double delay = (double)udiff(a->run_delay_ns, b->run_delay_ns) / 1e9;
+		double pct = 100.0 * delay / (e->seconds * e->workers);
+
+		c->run_delay_pct = pct > 100.0 ? 100.0 : pct;
+		c->have |= CT_HAVE_RUN_DELAY;
+	}
+}
+
+void
+contention_compute(struct contention *c, const struct window_edges *e)
+{
+	memset(c, 0, sizeof(*c));
+	if (e->seconds <= 0)
+		return;
+	if (e->have_tasks)
+		contention_tasks(c, e);
+	if (e->sys != NULL && (e->sys->have_rate & (1u << SYS_CTXSW))) {
+		c->sys_ctxsw_s = e->sys->rate[SYS_CTXSW];
+		c->have |= CT_HAVE_SYS_CTXSW;
+	}
+	if (e->sys != NULL && (e->sys->flags & SYS_HAVE_PSI_SOME)) {
+		c->psi_some_pct = e->sys->psi_some_pct;
+		c->have |= CT_HAVE_PSI;
+	}
+	if (e->busy_ns > 0) {
+		double pct = 100.0 * (double)e->wait_ns / (double)e->busy_ns;
+
+		c->lock_wait_pct = pct > 100.0 ? 100.0 : pct;
+		c->have |= CT_HAVE_LOCK_WAIT;
+	}
+}

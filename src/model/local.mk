@@ -1,0 +1,18 @@
+# Pure model code: -n lists and interval statistics.
+noinst_HEADERS += include/scaletop/nlist.h include/scaletop/stats.h
+libscaletop_a_SOURCES += \
+	src/model/nlist.c \
+	src/model/stats.c
+
+check_PROGRAMS += tests/unit/test_nlist tests/unit/test_stats
+TESTS += tests/unit/test_nlist tests/unit/test_stats
+tests_unit_test_nlist_LDADD = $(TEST_LIBS)
+tests_unit_test_stats_LDADD = $(TEST_LIBS)
+
+# The session model and contention arithmetic.
+noinst_HEADERS += include/scaletop/session.h include/scaletop/contention.h
+libscaletop_a_SOURCES += \
+	src/model/session.c \
+	src/model/contention.c
+libscaletop_a_SOURCES += src/model/analysis.c
+noinst_HEADERS += include/scaletop/analysis.h

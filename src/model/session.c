@@ -1,0 +1,137 @@
+/* Session bookkeeping: growing the step and event lists. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scaletop/session.h"
+
+const char *const step_status_names[] = {
+	"running", "ok", "unstable", "failed", "interrupted",
+};
+
+const char *const event_kind_names[] = {
+	"info", "step", "failure", "unstable", "warning", "collapse",
+};
+
+void
+session_init(struct session *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+static void
+step_free(struct step *st)
+{
+	free(st->iv);
+	free(st->cpu);
+}
+
+void
+session_free(struct session *s)
+{
+	int i;
+
+	for (i = 0; i < s->nsteps; i++)
+		step_free(&s->steps[i]);
+	free(s->steps);
+	free(s->events);
+	free(s->set.n);
+	if (s->wl.argv != NULL) {
+		for (i = 0; s->wl.argv[i] != NULL; i++)
+			free(s->wl.argv[i]);
+		free(s->wl.argv);
+	}
+	session_init(s);
+}
+
+/* Grows *p (of *cap elements of size) to hold at least need; -1 on ENOMEM. */
+static int
+grow(void **p, int *cap, int need, size_t size)
+{
+	int ncap;
+	void *np;
+
+	if (need <= *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 16;
+	while (ncap < need)
+		ncap *= 2;
+	np = realloc(*p, (size_t)ncap * size);
+	if (np == NULL) {
+		errno = ENOMEM;
+		return -1;
+	}
+	*p = np;
+	*cap = ncap;
+	return 0;
+}
+
+struct step *
+session_add_step(struct session *s, int n, int rep)
+{
+	struct step *st;
+
+	if (grow((void **)&s->steps, &s->capsteps, s->nsteps + 1, sizeof(*s->steps)) != 0)
+		return NULL;
+	st = &s->steps[s->nsteps++];
+	memset(st, 0, sizeof(*st));
+	st->n = n;
+	st->rep = rep;
+	st->status = STEP_RUNNING;
+	st->all.id = -1;
+	return st;
+}
+
+int
+step_add_interval(struct step *st, double rate)
+{
+	if (grow((void **)&st->iv, &st->capiv, st->niv + 1, sizeof(*st->iv)) != 0)
+		return -1;
+	st->iv[st->niv++] = rate;
+	return 0;
+}
+
+int
+step_set_cpus(struct step *st, const struct sample_delta *d)
+{
+	struct cpu_usage *cpu = NULL;
+
+	if (d->ncpu > 0) {
+		cpu = malloc((size_t)d->ncpu * sizeof(*cpu));
+		if (cpu == NULL)
+			return -1;
+		memcpy(cpu, d->cpu, (size_t)d->ncpu * sizeof(*cpu));
+	}
+	free(st->cpu);
+	st->cpu = cpu;
+	st->ncpu = d->ncpu;
+	st->all = d->all;
+	return 0;
+}
+
+int
+session_add_event(struct session *s, int step, enum event_kind kind, double t,
+		  const char *fmt, ...)
+{
+	struct event *ev;
+	va_list ap;
+
+	if (grow((void **)&s->events, &s->capevents, s->nevents + 1, sizeof(*s->events)) != 0)
+		return -1;
+	ev = &s->events[s->nevents++];
+	ev->t = t;
+	ev->step = step;
+	ev->kind = kind;
+	va_start(ap, fmt);
+	vsnprintf(ev->text, sizeof(ev->text), fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+double
+session_time(const struct session *s, uint64_t mono_ns)
+{
+	return mono_ns >= s->t0_ns ? (double)(mono_ns - s->t0_ns) / 1e9 : 0.0;
+}

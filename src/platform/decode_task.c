@@ -1,0 +1,205 @@
+/*
+ * Decoders for one Linux thread's /proc/PID/task/TID/{status,stat,schedstat}.
+ * Pure and portable; see decode_linux.h.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "scaletop/decode_linux.h"
+
+/* stat fields 14 (utime) and 15 (stime), counted as tokens after the comm's ')'. */
+#define TASK_STAT_UTIME_TOKEN (14 - 3)
+
+static int
+task_fail(int e)
+{
+	errno = e;
+	return -1;
+}
+
+static bool
+task_is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool
+task_is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* Digits at *pp into *v, overflow checked; none at all is malformed. */
+static int
+task_u64(const char **pp, const char *end, uint64_t *v)
+{
+	const char *p = *pp;
+	uint64_t n = 0;
+
+	if (p == end || !task_is_digit(*p))
+		return task_fail(EINVAL);
+	while (p < end && task_is_digit(*p)) {
+		unsigned d = (unsigned)(*p - '0');
+
+		if (n > (UINT64_MAX - d) / 10)
+			return task_fail(ERANGE);
+		n = n * 10 + d;
+		p++;
+	}
+	*pp = p;
+	*v = n;
+	return 0;
+}
+
+/* --- status ------------------------------------------------------------- */
+
+/* "Key:<blanks>number" to the end of the line. */
+static int
+status_value(const char *p, const char *end, uint64_t *v)
+{
+	while (p < end && task_is_blank(*p))
+		p++;
+	if (task_u64(&p, end, v) != 0)
+		return -1;
+	while (p < end && task_is_blank(*p))
+		p++;
+	return p == end ? 0 : task_fail(EINVAL);
+}
+
+static bool
+status_key_is(const char *key, size_t klen, const char *want)
+{
+	return strlen(want) == klen && memcmp(key, want, klen) == 0;
+}
+
+int
+task_status_decode(const char *buf, size_t len, struct task_status *st)
+{
+	const char *pos = buf, *end = buf + len, *nl, *colon;
+	unsigned found = 0;
+	size_t klen;
+
+	memset(st, 0, sizeof(*st));
+	/* every kernel's status starts with the name: anything else is not a status file */
+	if (len < 5 || memcmp(buf, "Name:", 5) != 0)
+		return task_fail(EINVAL);
+	while (pos < end) {
+		nl = memchr(pos, '\n', (size_t)(end - pos));
+		if (nl == NULL)
+			return task_fail(EINVAL);
+		colon = memchr(pos, ':', (size_t)(nl - pos));
+		if (colon == NULL)
+			return task_fail(EINVAL);
+		klen = (size_t)(colon - pos);
+		if (status_key_is(pos, klen, "voluntary_ctxt_switches")) {
+			if (status_value(colon + 1, nl, &st->vol_csw) != 0)
+				return -1;
+			found |= 1;
+		} else if (status_key_is(pos, klen, "nonvoluntary_ctxt_switches")) {
+			if (status_value(colon + 1, nl, &st->invol_csw) != 0)
+				return -1;
+			found |= 2;
+		}
+		pos = nl + 1;
+	}
+	return found == 3 ? 0 : task_fail(ENOENT);
+}
+
+/* --- stat --------------------------------------------------------------- */
+
+/* The last ')' in [p, end): the comm before it may itself hold ')'. */
+static const char *
+stat_comm_end(const char *p, const char *end)
+{
+	const char *q = end;
+
+	while (q > p) {
+		q--;
+		if (*q == ')')
+			return q;
+	}
+	return NULL;
+}
+
+/* Skips one space-separated field (numbers may be negative, e.g. tty_nr -1). */
+static int
+stat_skip_field(const char **pp, const char *end)
+{
+	const char *p = *pp;
+
+	if (p == end || *p != ' ')
+		return task_fail(EINVAL);
+	p++;
+	if (p == end || *p == ' ')
+		return task_fail(EINVAL);
+	while (p < end && *p != ' ')
+		p++;
+	*pp = p;
+	return 0;
+}
+
+static int
+stat_field_u64(const char **pp, const char *end, uint64_t *v)
+{
+	if (*pp == end || **pp != ' ')
+		return task_fail(EINVAL);
+	(*pp)++;
+	if (task_u64(pp, end, v) != 0)
+		return -1;
+	if (*pp < end && **pp != ' ')
+		return task_fail(EINVAL);
+	return 0;
+}
+
+int
+task_stat_decode(const char *buf, size_t len, struct task_stat *st)
+{
+	const char *p = buf, *end, *close;
+	uint64_t pid;
+	int i;
+
+	memset(st, 0, sizeof(*st));
+	if (len == 0 || buf[len - 1] != '\n')
+		return task_fail(EINVAL);
+	end = buf + len - 1;
+	if (task_u64(&p, end, &pid) != 0)
+		return -1;
+	if (end - p < 2 || p[0] != ' ' || p[1] != '(')
+		return task_fail(EINVAL);
+	close = stat_comm_end(p + 2, end);
+	if (close == NULL)
+		return task_fail(EINVAL);
+	p = close + 1;
+	/* the state, then fields 4 to 13 */
+	for (i = 0; i < TASK_STAT_UTIME_TOKEN; i++) {
+		if (stat_skip_field(&p, end) != 0)
+			return -1;
+	}
+	if (stat_field_u64(&p, end, &st->utime_ticks) != 0 ||
+	    stat_field_u64(&p, end, &st->stime_ticks) != 0)
+		return -1;
+	return 0;
+}
+
+/* --- schedstat ------------------------------------------------------------ */
+
+int
+task_schedstat_decode(const char *buf, size_t len, struct task_schedstat *st)
+{
+	const char *p = buf, *end;
+	uint64_t *field[] = {&st->cpu_ns, &st->run_delay_ns, &st->timeslices};
+	size_t i;
+
+	memset(st, 0, sizeof(*st));
+	if (len == 0 || buf[len - 1] != '\n')
+		return task_fail(EINVAL);
+	end = buf + len - 1;
+	for (i = 0; i < sizeof(field) / sizeof(field[0]); i++) {
+		if (i > 0 && (p == end || *p++ != ' '))
+			return task_fail(EINVAL);
+		if (task_u64(&p, end, field[i]) != 0)
+			return -1;
+	}
+	return p == end ? 0 : task_fail(EINVAL);
+}

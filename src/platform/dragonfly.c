@@ -1,0 +1,290 @@
+/*
+ * The DragonFly sampler: sysctl(3) calls only, with every MIB looked up once
+ * at open.  kern.cputime gives per-CPU microseconds, vm.stats.* the system
+ * counters (32-bit on DragonFly, widened by bsd_vmstats_fold), kern.proc.pid
+ * with KERN_PROC_FLAG_LWP the workload's threads.
+ */
+
+/*
+ * struct kinfo_proc and kinfo_lwp live in kernel headers that hide them from
+ * userland unless asked, before the first include as the kernel's own
+ * kern_kinfo.c asks when libkvm builds it.
+ */
+#define _KERNEL_STRUCTURES
+
+#include <sys/param.h>
+#include <sys/types.h>
+#include <sys/kinfo.h>
+#include <sys/resource.h>
+#include <sys/sysctl.h>
+#include <sys/time.h>
+#include <sys/vmmeter.h>
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scaletop/decode_bsd.h"
+#include "scaletop/error.h"
+#include "scaletop/platform.h"
+
+/* cputime_decode reads the kernel's bytes through its own mirror: keep them equal. */
+_Static_assert(sizeof(struct kinfo_cputime) == sizeof(struct dfly_cputime),
+               "kern.cputime: struct kinfo_cputime changed size");
+#define DFLY_SAME(f) (offsetof(struct kinfo_cputime, f) == offsetof(struct dfly_cputime, f))
+_Static_assert(DFLY_SAME(cp_user) && DFLY_SAME(cp_nice) && DFLY_SAME(cp_sys) &&
+                       DFLY_SAME(cp_intr) && DFLY_SAME(cp_idle),
+               "kern.cputime: struct kinfo_cputime moved a state");
+
+struct mib {
+	int name[CTL_MAXNAME];
+	u_int len;
+	bool ok;
+};
+
+struct sampler {
+	struct mib cputime;
+	struct kinfo_cputime *times; /* one per CPU */
+	size_t times_len;            /* bytes */
+	struct mib vm[BSD_V_NSTATS];
+	struct mib vmtotal;
+	struct bsd_vmstats vmstats; /* kept across reads to widen 32-bit answers */
+};
+
+static bool
+mib_lookup(struct mib *m, const char *name)
+{
+	size_t len = CTL_MAXNAME;
+
+	m->ok = sysctlnametomib(name, m->name, &len) == 0;
+	m->len = m->ok ? (u_int)len : 0;
+	return m->ok;
+}
+
+static int
+mib_read(const struct mib *m, void *buf, size_t *len)
+{
+	return sysctl(m->name, m->len, buf, len, NULL, 0);
+}
+
+/* kern.cputime answers ncpus entries, a number fixed at boot: size the buffer once. */
+static int
+dragonfly_open_cpu(struct sampler *s, char *err, size_t errlen)
+{
+	size_t len = 0;
+
+	if (!mib_lookup(&s->cputime, "kern.cputime"))
+		return st_error(err, errlen,
+		                "sysctl kern.cputime: %s; per-CPU times cannot be read, "
+		                "report the DragonFly release",
+		                strerror(errno));
+	if (mib_read(&s->cputime, NULL, &len) != 0)
+		return st_error(err, errlen, "sysctl kern.cputime: cannot size it: %s",
+		                strerror(errno));
+	if (len < sizeof(struct kinfo_cputime))
+		return st_error(err, errlen,
+		                "sysctl kern.cputime: answer of %zu bytes is shorter than one "
+		                "kinfo_cputime (%zu); rebuild scaletop on this release",
+		                len, sizeof(struct kinfo_cputime));
+	s->times_len = len;
+	s->times = calloc(1, len);
+	if (s->times == NULL)
+		return st_error(err, errlen, "DragonFly sampler: out of memory for kern.cputime");
+	return 0;
+}
+
+struct sampler *
+sampler_open(char *err, size_t errlen)
+{
+	struct sampler *s;
+	int i;
+
+	s = calloc(1, sizeof(*s));
+	if (s == NULL) {
+		st_error(err, errlen, "DragonFly sampler: out of memory");
+		return NULL;
+	}
+	if (dragonfly_open_cpu(s, err, errlen) != 0) {
+		sampler_close(s);
+		return NULL;
+	}
+	/* A counter this kernel lacks is left out of every sample, not an error. */
+	for (i = 0; i < BSD_V_NSTATS; i++)
+		mib_lookup(&s->vm[i], bsd_vmstat_names[i]);
+	mib_lookup(&s->vmtotal, "vm.vmtotal");
+	bsd_vmstats_init(&s->vmstats);
+	return s;
+}
+
+/* A counter that fails to read is absent from this sample only. */
+static void
+dragonfly_read_counters(struct sampler *s, struct sys_sample *sys)
+{
+	struct vmtotal total;
+	uint64_t v;
+	size_t len;
+	int i;
+
+	bsd_vmstats_begin(&s->vmstats);
+	for (i = 0; i < BSD_V_NSTATS; i++) {
+		len = sizeof(v);
+		if (s->vm[i].ok && mib_read(&s->vm[i], &v, &len) == 0)
+			bsd_vmstats_fold(&s->vmstats, i, &v, len);
+	}
+	bsd_vmstats_to_sys(&s->vmstats, sys);
+
+	len = sizeof(total);
+	if (s->vmtotal.ok && mib_read(&s->vmtotal, &total, &len) == 0 && len == sizeof(total))
+		bsd_runq_set(sys, total.t_rq, total.t_dw);
+}
+
+int
+sampler_read(struct sampler *s, struct raw_sample *out, char *err, size_t errlen)
+{
+	size_t len = s->times_len;
+
+	if (mib_read(&s->cputime, s->times, &len) != 0)
+		return st_error(err, errlen, "sysctl kern.cputime (%zu bytes): %s", s->times_len,
+		                strerror(errno));
+	out->mono_ns = mono_now_ns();
+	if (cputime_decode(s->times, len, out) != 0)
+		return st_error(err, errlen,
+		                "kern.cputime: %zu bytes are not whole kinfo_cputime entries "
+		                "of %zu (%s); rebuild scaletop on this release",
+		                len, sizeof(struct kinfo_cputime), strerror(errno));
+	memset(&out->sys, 0, sizeof(out->sys));
+	dragonfly_read_counters(s, &out->sys);
+	return 0;
+}
+
+const char *
+sampler_note(const struct sampler *s)
+{
+	return NULL;
+}
+
+const char *
+sampler_source(const struct sampler *s)
+{
+	return "dragonfly kern.cputime";
+}
+
+void
+sampler_close(struct sampler *s)
+{
+	if (s == NULL)
+		return;
+	free(s->times);
+	free(s);
+}
+
+static int
+dragonfly_proc_error(pid_t pid, int e, char *err, size_t errlen)
+{
+	errno = e;
+	if (e == ESRCH)
+		return st_error(err, errlen, "pid %ld: no such process (the workload exited)",
+		                (long)pid);
+	return st_error(err, errlen, "sysctl kern.proc.pid.%ld with threads: %s", (long)pid,
+	                strerror(e));
+}
+
+/*
+ * Every lwp of pid, as one kinfo_proc each.  DragonFly answers an unknown pid
+ * with zero bytes rather than ESRCH.  Threads can start between asking for the
+ * size and reading, hence the slack and the retries.
+ */
+static int
+dragonfly_proc_lwps(pid_t pid, struct kinfo_proc **kpp, size_t *np, char *err, size_t errlen)
+{
+	int mib[4] = {CTL_KERN, KERN_PROC, KERN_PROC_PID | KERN_PROC_FLAG_LWP, (int)pid};
+	struct kinfo_proc *kp = NULL, *grown;
+	size_t len;
+	int tries, e = ENOMEM;
+
+	for (tries = 0; tries < 8; tries++) {
+		len = 0;
+		if (sysctl(mib, 4, NULL, &len, NULL, 0) != 0) {
+			e = errno;
+			break;
+		}
+		if (len == 0) {
+			e = ESRCH;
+			break;
+		}
+		len += len / 8 + 4 * sizeof(*kp);
+		grown = realloc(kp, len);
+		if (grown == NULL) {
+			e = ENOMEM;
+			break;
+		}
+		kp = grown;
+		if (sysctl(mib, 4, kp, &len, NULL, 0) == 0) {
+			*kpp = kp;
+			*np = len / sizeof(*kp);
+			return 0;
+		}
+		e = errno;
+		if (e != ENOMEM)
+			break;
+	}
+	free(kp);
+	return dragonfly_proc_error(pid, e, err, errlen);
+}
+
+/*
+ * kl_uticks, kl_sticks and kl_iticks are microseconds despite the name; the
+ * lwp's rusage carries its switch counts but not its CPU time.
+ */
+int
+task_counters_read(pid_t pid, struct task_counters *out, char *err, size_t errlen)
+{
+	struct bsd_thread_usage t;
+	struct kinfo_proc *kp;
+	size_t n, i;
+
+	memset(out, 0, sizeof(*out));
+	if (dragonfly_proc_lwps(pid, &kp, &n, err, errlen) != 0)
+		return -1;
+	if (n == 0) {
+		free(kp);
+		return dragonfly_proc_error(pid, ESRCH, err, errlen);
+	}
+	for (i = 0; i < n; i++) {
+		const struct kinfo_lwp *kl = &kp[i].kp_lwp;
+
+		t.user_us = (int64_t)kl->kl_uticks;
+		t.sys_us = (int64_t)(kl->kl_sticks + kl->kl_iticks);
+		t.nvcsw = kl->kl_ru.ru_nvcsw;
+		t.nivcsw = kl->kl_ru.ru_nivcsw;
+		bsd_task_add(out, &t);
+	}
+	free(kp);
+	return 0;
+}
+
+int
+platform_cpu_model(char *buf, size_t len)
+{
+	size_t need = 0;
+	char *tmp;
+
+	if (buf == NULL || len == 0)
+		return -1;
+	if (sysctlbyname("hw.model", NULL, &need, NULL, 0) != 0 || need == 0)
+		return -1;
+	tmp = malloc(need + 1);
+	if (tmp == NULL)
+		return -1;
+	if (sysctlbyname("hw.model", tmp, &need, NULL, 0) != 0) {
+		free(tmp);
+		return -1;
+	}
+	tmp[need] = '\0';
+	snprintf(buf, len, "%s", tmp);
+	free(tmp);
+	return buf[0] != '\0' ? 0 : -1;
+}

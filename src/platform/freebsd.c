@@ -1,0 +1,376 @@
+/*
+ * The FreeBSD sampler: sysctl(3) calls only, with every MIB looked up once at
+ * open.  kern.cp_times gives per-CPU ticks, vm.stats.* the system counters,
+ * kern.proc.pid the workload's threads; decode_cptimes.c does the decoding.
+ */
+#include <sys/param.h>
+#include <sys/types.h>
+#include <sys/pcpu.h>
+#include <sys/resource.h>
+#include <sys/sysctl.h>
+#include <sys/time.h>
+#include <sys/user.h>
+#include <sys/vmmeter.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <kvm.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scaletop/decode_bsd.h"
+#include "scaletop/error.h"
+#include "scaletop/platform.h"
+
+/* cptimes_decode assumes the kernel's state order; fail the build, not the numbers. */
+_Static_assert(CPUSTATES == BSD_CPUSTATES, "kern.cp_times: states per CPU");
+_Static_assert(CP_USER == BSD_CP_USER && CP_NICE == BSD_CP_NICE && CP_SYS == BSD_CP_SYS &&
+                       CP_INTR == BSD_CP_INTR && CP_IDLE == BSD_CP_IDLE,
+               "kern.cp_times: state order");
+
+struct mib {
+	int name[CTL_MAXNAME];
+	u_int len;
+	bool ok;
+};
+
+struct sampler {
+	struct mib cp_times;
+	long *times;      /* maxcpus slots of CPUSTATES longs */
+	size_t times_len; /* bytes */
+	int maxcpus;
+	kvm_t *kd; /* only when kern.cp_times is missing */
+	struct mib vm[BSD_V_NSTATS];
+	struct mib vmtotal;
+	struct bsd_vmstats vmstats; /* kept across reads to widen 32-bit answers */
+};
+
+static bool
+mib_lookup(struct mib *m, const char *name)
+{
+	size_t len = CTL_MAXNAME;
+
+	m->ok = sysctlnametomib(name, m->name, &len) == 0;
+	m->len = m->ok ? (u_int)len : 0;
+	return m->ok;
+}
+
+static int
+mib_read(const struct mib *m, void *buf, size_t *len)
+{
+	return sysctl(m->name, m->len, buf, len, NULL, 0);
+}
+
+static int
+freebsd_maxcpus(const struct sampler *s)
+{
+	size_t len;
+	int n = 0;
+
+	len = sizeof(n);
+	if (sysctlbyname("kern.smp.maxcpus", &n, &len, NULL, 0) == 0 && len == sizeof(n) && n > 0)
+		return n;
+	/* Without kern.smp.maxcpus, kern.cp_times itself says how long it is. */
+	len = 0;
+	if (mib_read(&s->cp_times, NULL, &len) == 0 && len >= CPUSTATES * sizeof(long))
+		return (int)(len / (CPUSTATES * sizeof(long)));
+	return -1;
+}
+
+static int
+freebsd_alloc_times(struct sampler *s, char *err, size_t errlen)
+{
+	if (s->maxcpus <= 0 || s->maxcpus > BSD_CPU_SLOTS_MAX)
+		return st_error(err, errlen,
+		                "kern.smp.maxcpus: %d is not a CPU count; "
+		                "report the FreeBSD release and `sysctl kern.smp`",
+		                s->maxcpus);
+	s->times_len = (size_t)s->maxcpus * CPUSTATES * sizeof(long);
+	s->times = calloc(1, s->times_len);
+	if (s->times == NULL)
+		return st_error(err, errlen, "FreeBSD sampler: out of memory for %d CPUs",
+		                s->maxcpus);
+	return 0;
+}
+
+/*
+ * Before kern.cp_times, per-CPU ticks lived only in each CPU's struct pcpu in
+ * kernel memory, which libkvm reads through /dev/mem.
+ */
+static int
+freebsd_open_kvm(struct sampler *s, char *err, size_t errlen)
+{
+	char kerr[_POSIX2_LINE_MAX];
+
+	kerr[0] = '\0';
+	s->kd = kvm_openfiles(NULL, NULL, NULL, O_RDONLY, kerr);
+	if (s->kd == NULL)
+		return st_error(err, errlen,
+		                "sysctl kern.cp_times is missing and kvm_openfiles, the older "
+		                "per-CPU source, failed: %s; run scaletop as root or in group "
+		                "kmem, or on FreeBSD 7.0 or later",
+		                kerr);
+	s->maxcpus = kvm_getmaxcpu(s->kd);
+	if (s->maxcpus <= 0)
+		return st_error(err, errlen,
+		                "kvm_getmaxcpu failed: %s; kern.cp_times is missing too, so "
+		                "per-CPU ticks cannot be read on this kernel",
+		                kvm_geterr(s->kd));
+	return freebsd_alloc_times(s, err, errlen);
+}
+
+static int
+freebsd_open_cpu(struct sampler *s, char *err, size_t errlen)
+{
+	if (!mib_lookup(&s->cp_times, "kern.cp_times"))
+		return freebsd_open_kvm(s, err, errlen);
+	s->maxcpus = freebsd_maxcpus(s);
+	return freebsd_alloc_times(s, err, errlen);
+}
+
+struct sampler *
+sampler_open(char *err, size_t errlen)
+{
+	struct sampler *s;
+	int i;
+
+	s = calloc(1, sizeof(*s));
+	if (s == NULL) {
+		st_error(err, errlen, "FreeBSD sampler: out of memory");
+		return NULL;
+	}
+	if (freebsd_open_cpu(s, err, errlen) != 0) {
+		sampler_close(s);
+		return NULL;
+	}
+	/* A counter this kernel lacks is left out of every sample, not an error. */
+	for (i = 0; i < BSD_V_NSTATS; i++)
+		mib_lookup(&s->vm[i], bsd_vmstat_names[i]);
+	mib_lookup(&s->vmtotal, "vm.vmtotal");
+	bsd_vmstats_init(&s->vmstats);
+	return s;
+}
+
+static int
+freebsd_read_cptimes(struct sampler *s, size_t *len, char *err, size_t errlen)
+{
+	*len = s->times_len;
+	if (mib_read(&s->cp_times, s->times, len) != 0)
+		return st_error(err, errlen,
+		                "sysctl kern.cp_times (buffer for %d CPUs): %s; "
+		                "report the FreeBSD release and `sysctl kern.smp`",
+		                s->maxcpus, strerror(errno));
+	return 0;
+}
+
+/* A CPU id with no struct pcpu is a hole: its slot stays zero and is skipped. */
+static int
+freebsd_read_pcpu(struct sampler *s, size_t *len, char *err, size_t errlen)
+{
+	void *p;
+	int i;
+
+	memset(s->times, 0, s->times_len);
+	for (i = 0; i < s->maxcpus; i++) {
+		p = kvm_getpcpu(s->kd, i);
+		if (p == (void *)-1)
+			return st_error(err, errlen,
+			                "kvm_getpcpu for CPU %d: %s; per-CPU ticks are "
+			                "unreadable without kern.cp_times",
+			                i, kvm_geterr(s->kd));
+		if (p == NULL)
+			continue;
+		/*
+		 * By offset: struct pcpu is declared cache-line aligned and
+		 * libkvm's malloc'd copy is not, so no struct pointer is formed.
+		 */
+		memcpy(&s->times[(size_t)i * CPUSTATES],
+		       (const char *)p + offsetof(struct pcpu, pc_cp_time),
+		       CPUSTATES * sizeof(long));
+		free(p);
+	}
+	*len = s->times_len;
+	return 0;
+}
+
+/* A counter that fails to read is absent from this sample only. */
+static void
+freebsd_read_counters(struct sampler *s, struct sys_sample *sys)
+{
+	struct vmtotal total;
+	uint64_t v;
+	size_t len;
+	int i;
+
+	bsd_vmstats_begin(&s->vmstats);
+	for (i = 0; i < BSD_V_NSTATS; i++) {
+		len = sizeof(v);
+		if (s->vm[i].ok && mib_read(&s->vm[i], &v, &len) == 0)
+			bsd_vmstats_fold(&s->vmstats, i, &v, len);
+	}
+	bsd_vmstats_to_sys(&s->vmstats, sys);
+
+	len = sizeof(total);
+	if (s->vmtotal.ok && mib_read(&s->vmtotal, &total, &len) == 0 && len == sizeof(total))
+		bsd_runq_set(sys, total.t_rq, total.t_dw);
+}
+
+int
+sampler_read(struct sampler *s, struct raw_sample *out, char *err, size_t errlen)
+{
+	size_t len;
+	int rc;
+
+	if (s->kd != NULL)
+		rc = freebsd_read_pcpu(s, &len, err, errlen);
+	else
+		rc = freebsd_read_cptimes(s, &len, err, errlen);
+	if (rc != 0)
+		return -1;
+	out->mono_ns = mono_now_ns();
+	if (cptimes_decode(s->times, len, out) != 0)
+		return st_error(err, errlen,
+		                "kern.cp_times: %zu bytes are not whole CPUs of %d longs, or no "
+		                "CPU has ticked (%s); report the FreeBSD release",
+		                len, CPUSTATES, strerror(errno));
+	memset(&out->sys, 0, sizeof(out->sys));
+	freebsd_read_counters(s, &out->sys);
+	return 0;
+}
+
+const char *
+sampler_note(const struct sampler *s)
+{
+	return NULL;
+}
+
+const char *
+sampler_source(const struct sampler *s)
+{
+	return s->kd != NULL ? "freebsd kvm pcpu" : "freebsd kern.cp_times";
+}
+
+void
+sampler_close(struct sampler *s)
+{
+	if (s == NULL)
+		return;
+	if (s->kd != NULL)
+		kvm_close(s->kd);
+	free(s->times);
+	free(s);
+}
+
+static int
+freebsd_proc_error(pid_t pid, int e, char *err, size_t errlen)
+{
+	errno = e;
+	if (e == ESRCH)
+		return st_error(err, errlen, "pid %ld: no such process (the workload exited)",
+		                (long)pid);
+	return st_error(err, errlen, "sysctl kern.proc.pid.%ld with threads: %s", (long)pid,
+	                strerror(e));
+}
+
+/*
+ * Every thread of pid, as one kinfo_proc each.  Threads can start between
+ * asking for the size and reading, hence the slack and the retries.
+ */
+static int
+freebsd_proc_threads(pid_t pid, struct kinfo_proc **kpp, size_t *np, char *err, size_t errlen)
+{
+	int mib[4] = {CTL_KERN, KERN_PROC, KERN_PROC_PID | KERN_PROC_INC_THREAD, (int)pid};
+	struct kinfo_proc *kp = NULL, *grown;
+	size_t len;
+	int tries, e = ENOMEM;
+
+	for (tries = 0; tries < 8; tries++) {
+		len = 0;
+		if (sysctl(mib, 4, NULL, &len, NULL, 0) != 0) {
+			e = errno;
+			break;
+		}
+		len += len / 8 + 4 * sizeof(*kp);
+		grown = realloc(kp, len);
+		if (grown == NULL) {
+			e = ENOMEM;
+			break;
+		}
+		kp = grown;
+		if (sysctl(mib, 4, kp, &len, NULL, 0) == 0) {
+			*kpp = kp;
+			*np = len / sizeof(*kp);
+			return 0;
+		}
+		e = errno;
+		if (e != ENOMEM)
+			break;
+	}
+	free(kp);
+	return freebsd_proc_error(pid, e, err, errlen);
+}
+
+int
+task_counters_read(pid_t pid, struct task_counters *out, char *err, size_t errlen)
+{
+	struct bsd_thread_usage t;
+	struct kinfo_proc *kp;
+	size_t n, i;
+	int ksize;
+
+	memset(out, 0, sizeof(*out));
+	if (freebsd_proc_threads(pid, &kp, &n, err, errlen) != 0)
+		return -1;
+	if (n == 0) {
+		free(kp);
+		return freebsd_proc_error(pid, ESRCH, err, errlen);
+	}
+	if (kp[0].ki_structsize != (int)sizeof(*kp)) {
+		ksize = kp[0].ki_structsize;
+		free(kp);
+		errno = EINVAL;
+		return st_error(err, errlen,
+		                "kern.proc.pid.%ld: the kernel's kinfo_proc is %d bytes, "
+		                "scaletop was built for %zu; rebuild scaletop on this release",
+		                (long)pid, ksize, sizeof(*kp));
+	}
+	/* With KERN_PROC_INC_THREAD each entry's ki_rusage is that thread's own. */
+	for (i = 0; i < n; i++) {
+		const struct rusage *ru = &kp[i].ki_rusage;
+
+		t.user_us = bsd_timeval_us(ru->ru_utime.tv_sec, ru->ru_utime.tv_usec);
+		t.sys_us = bsd_timeval_us(ru->ru_stime.tv_sec, ru->ru_stime.tv_usec);
+		t.nvcsw = ru->ru_nvcsw;
+		t.nivcsw = ru->ru_nivcsw;
+		bsd_task_add(out, &t);
+	}
+	free(kp);
+	return 0;
+}
+
+int
+platform_cpu_model(char *buf, size_t len)
+{
+	size_t need = 0;
+	char *tmp;
+
+	if (buf == NULL || len == 0)
+		return -1;
+	if (sysctlbyname("hw.model", NULL, &need, NULL, 0) != 0 || need == 0)
+		return -1;
+	tmp = malloc(need + 1);
+	if (tmp == NULL)
+		return -1;
+	if (sysctlbyname("hw.model", tmp, &need, NULL, 0) != 0) {
+		free(tmp);
+		return -1;
+	}
+	tmp[need] = '\0';
+	snprintf(buf, len, "%s", tmp);
+	free(tmp);
+	return buf[0] != '\0' ? 0 : -1;
+}

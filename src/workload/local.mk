@@ -1,0 +1,22 @@
+# Built-in workloads, their registry and parameter parsing.
+libscaletop_a_SOURCES += \
+	src/workload/builtin.h \
+	src/workload/params.c \
+	src/workload/registry.c \
+	src/workload/cpu.c \
+	src/workload/memory.c \
+	src/workload/mutex.c \
+	src/workload/spinlock.c \
+	src/workload/fileio.c \
+	src/workload/fdshare.c \
+	src/workload/unixsock.c \
+	src/workload/pagefault.c
+
+WORKLOAD_TESTS = \
+	tests/unit/test_workload_params \
+	tests/unit/test_workloads
+
+check_PROGRAMS += $(WORKLOAD_TESTS)
+TESTS += $(WORKLOAD_TESTS)
+tests_unit_test_workload_params_LDADD = $(TEST_LIBS)
+tests_unit_test_workloads_LDADD = $(TEST_LIBS)

@@ -1,0 +1,150 @@
+# TAP helpers for the shell tests that drive the real binary.  Sourced, not
+# run: each test does `. "$top_srcdir/tests/cli/lib.sh"`, makes assertions,
+# and ends with `done_testing`, which prints the plan (automake's TAP driver
+# accepts it last) and sets the exit status.
+#
+# The harness exports top_srcdir and top_builddir; by hand, run from the build
+# directory as  top_srcdir=/path/to/src top_builddir=. sh tests/cli/x.sh
+
+: "${top_srcdir:=.}"
+: "${top_builddir:=.}"
+SCALETOP=${SCALETOP:-$top_builddir/scaletop}
+
+tap_count=0
+tap_failed=0
+
+# tap_result STATUS NAME: one numbered result; STATUS 0 passes.
+tap_result() {
+	tap_count=$((tap_count + 1))
+	if [ "$1" -eq 0 ]; then
+		printf 'ok %d - %s\n' "$tap_count" "$2"
+	else
+		printf 'not ok %d - %s\n' "$tap_count" "$2"
+		tap_failed=$((tap_failed + 1))
+	fi
+}
+
+# diag TEXT...: a comment line, shown in the log.
+diag() {
+	printf '%s\n' "$*" | sed 's/^/# /'
+}
+
+# ok NAME COMMAND [ARG...]: passes when the command succeeds.  The command's
+# output must not reach the TAP stream, so it goes to the log as comments.
+ok() {
+	_name=$1
+	shift
+	_out=$("$@" 2>&1)
+	_st=$?
+	tap_result "$_st" "$_name"
+	if [ "$_st" -ne 0 ] && [ -n "$_out" ]; then
+		diag "$_out"
+	fi
+	return "$_st"
+}
+
+# is GOT WANT NAME: passes when the two strings are equal.
+is() {
+	if [ "$1" = "$2" ]; then
+		tap_result 0 "$3"
+		return 0
+	fi
+	tap_result 1 "$3"
+	diag "got:  '$1'"
+	diag "want: '$2'"
+	return 1
+}
+
+# like TEXT PATTERN NAME: passes when TEXT matches the extended regex PATTERN.
+like() {
+	if printf '%s\n' "$1" | grep -Eq -- "$2"; then
+		tap_result 0 "$3"
+		return 0
+	fi
+	tap_result 1 "$3"
+	diag "got:  '$1'"
+	diag "want a match for /$2/"
+	return 1
+}
+
+# skip REASON NAME: counts as a pass, with the reason shown.
+skip() {
+	tap_count=$((tap_count + 1))
+	printf 'ok %d - %s # SKIP %s\n' "$tap_count" "$2" "$1"
+}
+
+# bail_out REASON: stops the whole test; the driver reports it as an error.
+bail_out() {
+	printf 'Bail out! %s\n' "$*"
+	exit 1
+}
+
+# done_testing: the plan, then exit 1 when anything failed or nothing ran.
+done_testing() {
+	printf '1..%d\n' "$tap_count"
+	[ "$tap_failed" -eq 0 ] && [ "$tap_count" -gt 0 ] && exit 0
+	exit 1
+}
+
+# tap_tmpdir: makes $TAP_TMP, a private folder removed on every exit path.
+tap_tmpdir() {
+	TAP_TMP=$(mktemp -d "${TMPDIR:-/tmp}/scaletop-test.XXXXXX") ||
+		bail_out "cannot make a temporary folder"
+	trap 'rm -rf "$TAP_TMP"' EXIT
+	trap 'exit 1' HUP INT TERM
+}
+
+# online_cpus: the ids of the online CPUs, one per line, from sysfs where it
+# exists ("0-3,6,8-9"), else 0..n-1 from getconf or nproc.
+online_cpus() {
+	if [ -r /sys/devices/system/cpu/online ]; then
+		tr ',' '\n' </sys/devices/system/cpu/online | awk -F- '
+			NF == 1 && $1 != "" { print $1 }
+			NF == 2 { for (i = $1; i <= $2; i++) print i }'
+		return
+	fi
+	_n=$(getconf _NPROCESSORS_ONLN 2>/dev/null || nproc)
+	awk -v n="$_n" 'BEGIN { for (i = 0; i < n; i++) print i }'
+}
+
+# have_python: python3 is how the tests read JSON.
+have_python() {
+	command -v python3 >/dev/null 2>&1
+}
+
+# wait_for_lines FILE N: waits (at most about 10 s) until FILE has N lines.
+# This only paces the test; nothing asserts on how long it took.
+wait_for_lines() {
+	_i=0
+	while [ "$_i" -lt 200 ]; do
+		if [ -f "$1" ] && [ "$(wc -l <"$1")" -ge "$2" ]; then
+			return 0
+		fi
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+	return 1
+}
+
+# signal_and_wait PID SIGNAL: sends SIGNAL and waits for PID's exit status.  A
+# process that ignores it is killed after about 10 s, so the test fails (status
+# 137) instead of hanging; nothing asserts on how long it took.
+signal_and_wait() {
+	kill -s "$2" "$1"
+	(
+		_i=0
+		while [ "$_i" -lt 100 ] && kill -0 "$1" 2>/dev/null; do
+			sleep 0.1
+			_i=$((_i + 1))
+		done
+		kill -s KILL "$1" 2>/dev/null
+	) &
+	_dog=$!
+	wait "$1"
+	_st=$?
+	# SIGKILL: a subshell that has not yet reset the traps it inherited would
+	# run ours on SIGTERM, and the EXIT trap removes the test's folder.
+	kill -s KILL "$_dog" 2>/dev/null
+	wait "$_dog" 2>/dev/null
+	return "$_st"
+}

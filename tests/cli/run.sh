@@ -1,0 +1,135 @@
+# scaletop run and list, driven as a user would: real short sweeps of
+# built-in workloads and of a real external command, faults in the workload,
+# signals, argument errors, and nothing left behind.
+. "$top_srcdir/tests/cli/lib.sh"
+
+[ -x "$SCALETOP" ] || bail_out "no binary at $SCALETOP: build it first (make scaletop)"
+have_python || bail_out "python3 is needed to read JSON"
+tap_tmpdir
+T=$TAP_TMP
+export TMPDIR="$T"
+FAST="-d 0.6 --warmup 0.2 --interval 0.1 -q"
+
+# json_get FILE EXPR: evaluates a Python expression over the parsed JSON as d.
+json_get() {
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
+
+# no_leftovers PATTERN: no process whose command line matches is left.
+no_leftovers() {
+	! pgrep -f "$1" >/dev/null 2>&1
+}
+
+# --- list -------------------------------------------------------------------
+"$SCALETOP" list >"$T/list"
+is "$?" 0 "list exits 0"
+for w in cpu memory mutex spinlock fileio fdshare unixsock pagefault; do
+	like "$(cat "$T/list")" "^$w " "list names $w"
+done
+
+# --- a built-in sweep, JSON -------------------------------------------------
+"$SCALETOP" run -w cpu -n 1,2 $FAST --json >"$T/cpu.json" 2>"$T/cpu.err"
+is "$?" 0 "run cpu -n 1,2 exits 0"
+is "$(json_get "$T/cpu.json" 'd["format"]')" "scaletop-snapshot" "JSON names its format"
+is "$(json_get "$T/cpu.json" '[s["n"] for s in d["steps"]]')" "[1, 2]" "one step per N, in order"
+is "$(json_get "$T/cpu.json" 'all(s["status"] == "ok" for s in d["steps"])')" "True" "every step ok"
+is "$(json_get "$T/cpu.json" 'all(s["ops_s"] > 0 and s["ops"] > 0 for s in d["steps"])')" "True" \
+	"every step counted operations"
+is "$(json_get "$T/cpu.json" 'all(abs(s["ops_s"] - s["ops"] / s["window_s"]) < 1e-6 * s["ops_s"] for s in d["steps"])')" \
+	"True" "headline ops/s is ops over the measured window"
+is "$(json_get "$T/cpu.json" 'all(s["warmup_s"] >= 0.2 for s in d["steps"])')" "True" \
+	"warm-up lasted at least what was asked, and is not counted"
+is "$(json_get "$T/cpu.json" 'd["steps"][0]["speedup"]')" "1.0" "speedup at N=1 is 1"
+is "$(json_get "$T/cpu.json" 'len(d["steps"][0]["cpu"]["per_cpu"]) == d["host"]["ncpus"]')" "True" \
+	"each step has a per-CPU breakdown"
+is "$(json_get "$T/cpu.json" 'd["steps"][1]["contention"]["ops_per_cpu_s"] > 0')" "True" \
+	"contention: operations per CPU-second measured"
+is "$(json_get "$T/cpu.json" 'd["steps"][1]["intervals"]["count"] >= 3')" "True" \
+	"interval samples were taken"
+
+# --- lock workload in process mode reports lock wait -------------------------
+"$SCALETOP" run -w mutex -n 2 $FAST --mode processes --json >"$T/mutex.json" 2>"$T/mutex.err"
+is "$?" 0 "run mutex in process mode exits 0"
+is "$(json_get "$T/mutex.json" 'd["workload"]["mode"]')" "processes" "mode is recorded"
+is "$(json_get "$T/mutex.json" 'd["steps"][0]["contention"]["lock_wait_pct"] is not None')" "True" \
+	"mutex reports lock-wait %"
+
+# --- table output --------------------------------------------------------------
+"$SCALETOP" run -w cpu -n 1 $FAST >"$T/table" 2>&1
+is "$?" 0 "table run exits 0"
+like "$(sed -n 2p "$T/table")" '^ +N +ops/s +±CI +speedup +eff +CPU% +sys% +vcsw/kop +ivcsw/kop' \
+	"table header has the documented columns"
+like "$(sed -n 3p "$T/table")" '^ +1 +[0-9.]+[kMG]? +[0-9.]+% +1\.00 +100% .* ok$' "table row for N=1"
+
+# --- external command -------------------------------------------------------
+if command -v sysbench >/dev/null 2>&1; then
+	"$SCALETOP" run --cmd 'sysbench cpu --threads={n} --time={duration} --report-interval=1 run' \
+		--parse sysbench -n 1 -d 2 --warmup 1 -q --json >"$T/sb.json" 2>"$T/sb.err"
+	is "$?" 0 "sysbench through --cmd exits 0"
+	is "$(json_get "$T/sb.json" 'd["workload"]["unit"]')" "events" "unit comes from sysbench's eps"
+	is "$(json_get "$T/sb.json" 'd["steps"][0]["ops_s"] > 0 and d["steps"][0]["intervals"]["count"] >= 1')" \
+		"True" "throughput read from sysbench's interval lines"
+else
+	skip "sysbench is not installed" "sysbench through --cmd"
+fi
+"$SCALETOP" run --cmd 'no-such-command-xyz {n}' --parse sysbench -n 1 -d 1 -q >"$T/nc" 2>&1
+is "$?" 1 "a command that cannot run fails the step, exit 1"
+like "$(cat "$T/nc")" 'no-such-command-xyz: command not found' "and says why"
+
+# --- faults -------------------------------------------------------------------
+"$SCALETOP" run --cmd 'false' --parse sysbench -n 1,2 -d 1 -q --json >"$T/false.json" 2>/dev/null
+is "$?" 1 "a failing command: exit 1"
+is "$(json_get "$T/false.json" '[s["status"] for s in d["steps"]]')" "['failed', 'failed']" \
+	"every step failed, and the sweep went on"
+like "$(json_get "$T/false.json" 'd["steps"][0]["reason"]')" 'exited with status 1' "the reason is kept"
+is "$(json_get "$T/false.json" 'sum(e["kind"] == "failure" for e in d["events"])')" "2" \
+	"each failure is an event"
+"$SCALETOP" run --cmd 'false' --parse sysbench -n 1,2 -d 1 -q --stop-on-failure --json \
+	>"$T/stop.json" 2>/dev/null
+is "$(json_get "$T/stop.json" 'len(d["steps"])')" "1" "--stop-on-failure ends the sweep"
+
+# --- signals: the whole group dies, files go -----------------------------------
+"$SCALETOP" run -w fileio -n 2 -d 30 -q >"$T/sig.out" 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 100 ] && ! ls "$T" | grep -q '^scaletop-fileio'; do sleep 0.05; i=$((i + 1)); done
+sleep 0.5
+kill -TERM $pid
+wait $pid
+is "$?" $((128 + 15)) "SIGTERM ends run with status 143"
+like "$(cat "$T/sig.out")" 'interrupted by SIGTERM' "the step is marked interrupted"
+ok "no worker left after SIGTERM" no_leftovers "scaletop run -w fileio"
+is "$(ls "$T" | grep -c '^scaletop-fileio')" 0 "fileio's files are removed"
+
+"$SCALETOP" run -w cpu -n 2 -d 30 -q >"$T/int.out" 2>&1 &
+pid=$!
+sleep 0.5
+kill -INT $pid
+wait $pid
+is "$?" 130 "^C ends run with status 130"
+ok "no worker left after ^C" no_leftovers "scaletop run -w cpu -n 2 -d 30"
+
+# --- usage errors ---------------------------------------------------------------
+bad() {
+	"$SCALETOP" run "$@" >"$T/bad.out" 2>"$T/bad.err"
+	st=$?
+	is "$st" 2 "run $* exits 2"
+	is "$(wc -l <"$T/bad.err" | tr -d ' ')" 1 "run $*: one line on stderr"
+}
+bad -w nosuch
+bad -n 0
+bad -n 4-1
+bad -d 0
+bad -d abc
+bad --mode fibers
+bad -p hold=5
+bad -w mutex -p hold=-1
+bad --cmd 'sysbench {n}'
+bad --cmd "sysbench 'open" --parse sysbench
+bad --cmd 'x' --parse-regex '('
+bad --repeat 0
+bad --until-stable=150
+bad extra-argument
+like "$(cat "$T/bad.err")" "extra-argument" "the message names the unexpected word"
+
+done_testing

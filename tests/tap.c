@@ -1,0 +1,136 @@
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+
+static int test_count;
+static int failures;
+
+static int
+report(int cond, const char *name)
+{
+	test_count++;
+	printf("%sok %d - %s\n", cond ? "" : "not ", test_count, name);
+	if (!cond)
+		failures++;
+	fflush(stdout);
+	return cond;
+}
+
+int
+ok(int cond, const char *fmt, ...)
+{
+	char name[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(name, sizeof(name), fmt, ap);
+	va_end(ap);
+	return report(cond, name);
+}
+
+int
+is_int(long long got, long long want, const char *name)
+{
+	if (!report(got == want, name))
+		diag("  got %lld, want %lld", got, want);
+	return got == want;
+}
+
+int
+is_u64(uint64_t got, uint64_t want, const char *name)
+{
+	if (!report(got == want, name))
+		diag("  got %llu, want %llu", (unsigned long long)got, (unsigned long long)want);
+	return got == want;
+}
+
+int
+is_double(double got, double want, double tol, const char *name)
+{
+	int pass = !isnan(got) && fabs(got - want) <= tol;
+
+	if (!report(pass, name))
+		diag("  got %.9g, want %.9g (tolerance %g)", got, want, tol);
+	return pass;
+}
+
+int
+is_str(const char *got, const char *want, const char *name)
+{
+	int pass = got != NULL && want != NULL && strcmp(got, want) == 0;
+
+	if (!report(pass, name))
+		diag("  got \"%s\", want \"%s\"", got ? got : "(null)", want ? want : "(null)");
+	return pass;
+}
+
+void
+skip(const char *why, const char *name)
+{
+	test_count++;
+	printf("ok %d - %s # SKIP %s\n", test_count, name, why);
+	fflush(stdout);
+}
+
+void
+diag(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("# ", stdout);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	fputc('\n', stdout);
+	fflush(stdout);
+}
+
+int
+done_testing(void)
+{
+	printf("1..%d\n", test_count);
+	return failures == 0 && test_count > 0 ? 0 : 1;
+}
+
+const char *
+fixture_path(const char *rel)
+{
+	static char path[4096];
+	const char *top = getenv("top_srcdir");
+
+	snprintf(path, sizeof(path), "%s/tests/fixtures/%s", top ? top : ".", rel);
+	return path;
+}
+
+char *
+fixture_read(const char *rel, size_t *len)
+{
+	const char *path = fixture_path(rel);
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t n = 0, cap = 0, got;
+
+	if (f == NULL) {
+		printf("Bail out! cannot open fixture %s\n", path);
+		exit(1);
+	}
+	do {
+		if (cap - n < 4096) {
+			cap = cap ? cap * 2 : 8192;
+			buf = realloc(buf, cap + 1);
+			if (buf == NULL)
+				abort();
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+	} while (got > 0);
+	fclose(f);
+	buf[n] = '\0';
+	if (len != NULL)
+		*len = n;
+	return buf;
+}

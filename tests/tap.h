@@ -1,0 +1,27 @@
+/* A small TAP producer for the C unit tests (read by automake's tap-driver.sh). */
+#ifndef SCALETOP_TAP_H
+#define SCALETOP_TAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+int ok(int cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int is_int(long long got, long long want, const char *name);
+int is_u64(uint64_t got, uint64_t want, const char *name);
+/* Passes when |got - want| <= tol. */
+int is_double(double got, double want, double tol, const char *name);
+int is_str(const char *got, const char *want, const char *name);
+void skip(const char *why, const char *name);
+void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints the plan; returns the exit status for main(). */
+int done_testing(void);
+
+/*
+ * Reads tests/fixtures/<rel> (found through $top_srcdir, which the harness
+ * exports) into a NUL-terminated malloc'd buffer; aborts the test on failure.
+ */
+char *fixture_read(const char *rel, size_t *len);
+/* The full path of a fixture, in a static buffer. */
+const char *fixture_path(const char *rel);
+
+#endif

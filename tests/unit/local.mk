@@ -1,0 +1,27 @@
+# C unit tests, one program per module.
+UNIT_TESTS = \
+	tests/unit/test_decode_linux \
+	tests/unit/test_decode_bsd \
+	tests/unit/test_delta \
+	tests/unit/test_sampler_live \
+	tests/unit/test_host \
+	tests/unit/test_model \
+	tests/unit/test_cmdline
+
+check_PROGRAMS += $(UNIT_TESTS)
+TESTS += $(UNIT_TESTS)
+tests_unit_test_decode_linux_LDADD = $(TEST_LIBS)
+tests_unit_test_decode_bsd_LDADD = $(TEST_LIBS)
+tests_unit_test_delta_LDADD = $(TEST_LIBS)
+tests_unit_test_sampler_live_LDADD = $(TEST_LIBS)
+tests_unit_test_host_LDADD = $(TEST_LIBS)
+tests_unit_test_model_LDADD = $(TEST_LIBS)
+tests_unit_test_cmdline_LDADD = $(TEST_LIBS)
+
+# Shell tests drive the real binary.
+SHELL_TESTS = \
+	tests/cli/sample.sh \
+	tests/cli/run.sh
+
+TESTS += $(SHELL_TESTS)
+EXTRA_DIST += $(SHELL_TESTS) tests/cli/lib.sh

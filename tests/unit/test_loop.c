@@ -1,0 +1,132 @@
+/* The event loop: ticks on absolute deadlines, fds, signals through the self-pipe. */
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "scaletop/error.h"
+#include "scaletop/loop.h"
+#include "scaletop/platform.h"
+#include "tap.h"
+
+#define PERIOD_NS 20000000u /* 20 ms */
+
+struct tick_log {
+	uint64_t start_ns;
+	uint64_t when[16];
+	uint64_t missed[16];
+	int n;
+	uint64_t k; /* deadlines passed so far, counting missed ones */
+	int early; /* ticks that fired before their deadline */
+};
+
+static void
+on_tick(struct loop *l, uint64_t now, uint64_t missed, void *arg)
+{
+	struct tick_log *t = arg;
+
+	t->when[t->n] = now;
+	t->missed[t->n] = missed;
+	t->n++;
+	/* The k-th deadline is start + k * period; start was read just before arming. */
+	t->k += 1 + missed;
+	if (now < t->start_ns + t->k * PERIOD_NS)
+		t->early++;
+	if (t->n == 2) {
+		/* Oversleep three periods: the loop must report the missed deadlines, not drift. */
+		struct timespec ts = { 0, 3 * PERIOD_NS + PERIOD_NS / 2 };
+
+		nanosleep(&ts, NULL);
+	}
+	if (t->n == 5)
+		loop_quit(l);
+}
+
+static void
+test_ticks(void)
+{
+	char err[ST_ERRLEN];
+	struct loop *l = loop_new(err, sizeof(err));
+	struct tick_log t;
+
+	memset(&t, 0, sizeof(t));
+	t.start_ns = mono_now_ns();
+	loop_set_tick(l, PERIOD_NS, on_tick, &t);
+	is_int(loop_run(l, err, sizeof(err)), 0, "loop runs until quit");
+	is_int(t.n, 5, "five ticks delivered");
+	is_int(t.early, 0, "no tick fires before its absolute deadline");
+	ok(t.missed[2] >= 2, "oversleeping 3.5 periods reports missed deadlines (%llu)",
+	   (unsigned long long)t.missed[2]);
+	ok(t.missed[0] == 0 && t.missed[1] == 0, "no missed deadlines when on time");
+	loop_free(l);
+}
+
+struct fd_log {
+	int reads;
+	char got[16];
+};
+
+static void
+on_readable(struct loop *l, int fd, short revents, void *arg)
+{
+	struct fd_log *f = arg;
+	ssize_t n = read(fd, f->got, sizeof(f->got) - 1);
+
+	if (n > 0)
+		f->got[n] = '\0';
+	f->reads++;
+	loop_del_fd(l, fd);
+	loop_quit(l);
+}
+
+static void
+test_fd(void)
+{
+	char err[ST_ERRLEN];
+	struct loop *l = loop_new(err, sizeof(err));
+	struct fd_log f;
+	int p[2];
+
+	memset(&f, 0, sizeof(f));
+	if (pipe(p) != 0)
+		return;
+	loop_add_fd(l, p[0], POLLIN, on_readable, &f);
+	(void)!write(p[1], "ping", 4);
+	loop_run(l, err, sizeof(err));
+	is_int(f.reads, 1, "readable fd callback ran once");
+	is_str(f.got, "ping", "callback read the data");
+	close(p[0]);
+	close(p[1]);
+	loop_free(l);
+}
+
+static void
+on_signal(struct loop *l, int signo, void *arg)
+{
+	*(int *)arg = signo;
+	loop_quit(l);
+}
+
+static void
+test_signal(void)
+{
+	char err[ST_ERRLEN];
+	struct loop *l = loop_new(err, sizeof(err));
+	int got = 0;
+
+	loop_catch_signal(l, SIGUSR1, on_signal, &got);
+	raise(SIGUSR1);
+	loop_run(l, err, sizeof(err));
+	is_int(got, SIGUSR1, "SIGUSR1 reaches its callback through the self-pipe");
+	loop_free(l);
+}
+
+int
+main(void)
+{
+	test_ticks();
+	test_fd();
+	test_signal();
+	return done_testing();
+}
