@@ -1,11 +1,15 @@
 /*
  * Scaling analysis: pure functions of the session's steps.  Repeated runs of
- * one N are pooled (their mean) before anything is compared.
+ * one N are pooled (their mean) before anything is compared.  No I/O.
  */
 #ifndef SCALETOP_ANALYSIS_H
 #define SCALETOP_ANALYSIS_H
 
+#include <stdbool.h>
+
 #include "scaletop/session.h"
+
+/* --- per-N helpers (src/model/analysis.c) ------------------------------ */
 
 /* Throughput at N: the mean over that N's usable (ok or unstable) steps; NaN if none. */
 double analysis_throughput_at(const struct session *s, int n);
@@ -15,5 +19,66 @@ double analysis_speedup(const struct session *s, int n);
 double analysis_efficiency(const struct session *s, int n);
 /* true for the steps whose figures may be used (ok or unstable). */
 bool step_usable(const struct step *st);
+
+/* --- the Universal Scalability Law (src/model/usl.c) ------------------- */
+
+/* X(N) = lambda N / (1 + sigma (N-1) + kappa N (N-1)) */
+struct usl_fit {
+	bool ok;               /* a fit was made (needs >= 4 distinct N) */
+	bool few_points;       /* made from fewer than 6 points: shown with a flag */
+	bool amdahl;           /* kappa came out negative and was refitted as 0 */
+	int npoints;
+	double sigma, kappa, lambda;
+	double se_sigma, se_kappa, se_lambda; /* standard errors; NaN when not estimable */
+	double rse;            /* residual standard error */
+	double n_star;         /* sqrt((1-sigma)/kappa); INFINITY when kappa == 0 */
+	double x_star;         /* predicted throughput at n_star */
+	bool contention_bound; /* sigma > kappa (else coherency-bound) */
+	char why[128];         /* why there is no fit, when !ok */
+};
+
+/* Fits k points (n[i], x[i]).  Always fills f; returns 0 when f->ok. */
+int usl_fit(const double *n, const double *x, int k, struct usl_fit *f);
+double usl_predict(const struct usl_fit *f, double n);
+
+/* --- the whole analysis and verdict (src/model/analysis.c) ------------- */
+
+struct scaling_point {
+	int n;
+	double x;          /* pooled throughput */
+	double ci;         /* its 95% CI half-width (pooled), NaN if unknown */
+	int runs;          /* usable steps pooled */
+	double speedup;    /* NaN without X(1) */
+	double efficiency;
+	double increment;  /* X(N) - X(previous N) */
+};
+
+struct analysis_opts {
+	double efficiency_min; /* linear range threshold, default 0.9 */
+	double collapse_theta; /* collapse below (1 - theta) X_peak, default 0.2 */
+	const char *n_unit;    /* what N counts, plural: "threads", "clients", "writers" */
+};
+
+struct analysis {
+	int npoints;
+	struct scaling_point *pts; /* ascending N; owned */
+	bool have_x1;
+	double x1;
+	int n_peak;
+	double x_peak, x_peak_ci;
+	int linear_n;              /* largest N with efficiency >= efficiency_min; 0 if none */
+	bool collapse;             /* a fall beyond theta after the peak, outside the CIs */
+	int collapse_n;            /* the first N where it happened */
+	int last_n;
+	double last_frac;          /* X(last N) / X_peak */
+	bool no_smp;               /* speedup(2) < 1.1 */
+	struct usl_fit usl;
+	char verdict[256];         /* one sentence, e.g. "scales to 3 writers; peak ..." */
+};
+
+void analysis_opts_default(struct analysis_opts *o);
+/* Analyses the session's usable steps.  0, or -1 on ENOMEM.  Free with analysis_free. */
+int analysis_run(const struct session *s, const struct analysis_opts *o, struct analysis *a);
+void analysis_free(struct analysis *a);
 
 #endif

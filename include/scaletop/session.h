@@ -12,6 +12,7 @@
 #include "scaletop/delta.h"
 #include "scaletop/host.h"
 #include "scaletop/platform.h"
+#include "scaletop/series.h"
 #include "scaletop/stats.h"
 
 #define SESSION_MAX_PARAMS 8
@@ -35,7 +36,8 @@ struct sweep_settings {
 /* What ran, as text: enough for a reader to run it again. */
 struct workload_desc {
 	char name[64];    /* built-in name, or "external" */
-	char unit[32];    /* plural: "ops", "writes", "transactions" */
+	char unit[32];    /* what one operation is, plural: "ops", "writes", "transactions" */
+	char n_unit[16];  /* what N counts, plural: "threads", "processes", "writers", "clients" */
 	int nparams;
 	char key[SESSION_MAX_PARAMS][32];
 	char value[SESSION_MAX_PARAMS][256];
@@ -109,6 +111,7 @@ struct session {
 	int nsteps, capsteps;
 	struct event *events;
 	int nevents, capevents;
+	struct series ticks;    /* recent ticks; empty (cap 0) until session_start_series */
 };
 
 void session_init(struct session *s);
@@ -119,6 +122,8 @@ int step_add_interval(struct step *st, double rate);
 int step_set_cpus(struct step *st, const struct sample_delta *d);
 int session_add_event(struct session *s, int step, enum event_kind kind, double t,
 		      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Starts the tick series with room for CPU ids 0 .. ncpu-1. */
+int session_start_series(struct session *s, int ncpu, int cap);
 /* Seconds since the session started, for a CLOCK_MONOTONIC time. */
 double session_time(const struct session *s, uint64_t mono_ns);
 

@@ -12,6 +12,10 @@
 #define SNAPSHOT_FORMAT "scaletop-snapshot"
 #define SNAPSHOT_VERSION 1
 
+/* The parts, for streams: everything but steps and events; one step; one event. */
+struct json_t *session_json_header(const struct session *s);
+struct json_t *session_json_step(const struct session *s, const struct step *st);
+struct json_t *session_json_event(const struct event *e);
 /* New reference to the whole object; NULL on ENOMEM. */
 struct json_t *session_json(const struct session *s);
 /* Writes it to f, indented, with a final newline; 0 or -1 (errno set). */

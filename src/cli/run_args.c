@@ -260,6 +260,11 @@ run_builtin(struct session *s, struct sweep_config *cfg, const struct run_args *
 	}
 	snprintf(s->wl.name, sizeof(s->wl.name), "%s", cfg->wl->name);
 	snprintf(s->wl.unit, sizeof(s->wl.unit), "%s", cfg->wl->unit);
+	/* Verdicts speak of writers for the file study, else of what the mode starts. */
+	snprintf(s->wl.n_unit, sizeof(s->wl.n_unit), "%s",
+		 strcmp(cfg->wl->name, "fileio") == 0 ? "writers"
+		 : a->mode == MODE_PROCESSES	     ? "processes"
+						     : "threads");
 	for (i = 0; i < cfg->wl->nparams && i < SESSION_MAX_PARAMS; i++) {
 		snprintf(s->wl.key[i], sizeof(s->wl.key[i]), "%s", cfg->wl->params[i].name);
 		snprintf(s->wl.value[i], sizeof(s->wl.value[i]), "%s", cfg->args.text[i]);
@@ -300,6 +305,8 @@ run_external(struct session *s, struct sweep_config *cfg, const struct run_args 
 	snprintf(s->wl.name, sizeof(s->wl.name), "external");
 	snprintf(s->wl.unit, sizeof(s->wl.unit), "ops");
 	snprintf(s->wl.parser, sizeof(s->wl.parser), "%s", cfg->parser);
+	snprintf(s->wl.n_unit, sizeof(s->wl.n_unit), "%s",
+		 strcmp(cfg->parser, "pgbench") == 0 ? "clients" : "threads");
 	return 0;
 }
 

@@ -5,6 +5,7 @@
  * two edges it spans.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -299,6 +300,34 @@ sweep_launch_next(struct sweep *sw, uint64_t now)
 		sweep_step_end(sw, STEP_FAILED, err);
 }
 
+/* What this tick saw, into the session's series for live views and the recorder. */
+static void
+sweep_record_tick(struct sweep *sw, uint64_t now)
+{
+	struct series *ser = &sw->s->ticks;
+	const struct sample_delta *d = &sw->live.cpu;
+	float busy[ser->ncpu > 0 ? ser->ncpu : 1];
+	struct tick t = {
+		.t = session_time(sw->s, now),
+		.step = sw->running ? sw->live.step : -1,
+		.phase = (int)sw->live.phase,
+		.rate = sw->live.have_rate && sw->running ? sw->live.rate : NAN,
+		.busy_all = sw->live.have_cpu ? (float)d->all.busy : NAN,
+	};
+	int i;
+
+	if (ser->cap == 0)
+		return;
+	for (i = 0; i < ser->ncpu; i++)
+		busy[i] = NAN;
+	for (i = 0; sw->live.have_cpu && i < d->ncpu; i++) {
+		if (d->cpu[i].id >= 0 && d->cpu[i].id < ser->ncpu &&
+		    !(d->cpu[i].flags & CPU_USAGE_NO_DATA))
+			busy[d->cpu[i].id] = (float)d->cpu[i].busy;
+	}
+	series_add(ser, &t, busy);
+}
+
 static void
 sweep_tick(struct loop *l, uint64_t now, uint64_t missed, void *arg)
 {
@@ -312,6 +341,7 @@ sweep_tick(struct loop *l, uint64_t now, uint64_t missed, void *arg)
 			builtin_step_tick(sw, now);
 	}
 	sw->live.phase_s = (double)(now - sw->run.phase_ns) / 1e9;
+	sweep_record_tick(sw, now);
 	sweep_notify(sw, SWEEP_TICK, sw->live.step);
 }
 
@@ -340,6 +370,9 @@ sweep_start(struct sweep *sw, char *err, size_t errlen)
 	if (sweep_run_hook(sw->cfg.setup, "--setup", err, errlen) != 0)
 		return -1;
 	sweep_sample_cpu(sw);
+	if (sw->s->ticks.cap == 0 && sw->have_prev && sw->prev.ncpu > 0)
+		session_start_series(sw->s, sw->prev.cpu[sw->prev.ncpu - 1].id + 1,
+				     SERIES_DEFAULT_CAP);
 	loop_set_tick(sw->loop, period, sweep_tick, sw);
 	sweep_launch_next(sw, mono_now_ns());
 	return 0;

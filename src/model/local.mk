@@ -10,9 +10,11 @@ tests_unit_test_nlist_LDADD = $(TEST_LIBS)
 tests_unit_test_stats_LDADD = $(TEST_LIBS)
 
 # The session model and contention arithmetic.
-noinst_HEADERS += include/scaletop/session.h include/scaletop/contention.h
+noinst_HEADERS += include/scaletop/session.h include/scaletop/contention.h \
+	include/scaletop/series.h
 libscaletop_a_SOURCES += \
 	src/model/session.c \
+	src/model/series.c \
 	src/model/contention.c
 libscaletop_a_SOURCES += src/model/analysis.c
 noinst_HEADERS += include/scaletop/analysis.h

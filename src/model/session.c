@@ -37,6 +37,7 @@ session_free(struct session *s)
 		step_free(&s->steps[i]);
 	free(s->steps);
 	free(s->events);
+	series_free(&s->ticks);
 	free(s->set.n);
 	if (s->wl.argv != NULL) {
 		for (i = 0; s->wl.argv[i] != NULL; i++)
@@ -134,4 +135,11 @@ double
 session_time(const struct session *s, uint64_t mono_ns)
 {
 	return mono_ns >= s->t0_ns ? (double)(mono_ns - s->t0_ns) / 1e9 : 0.0;
+}
+
+int
+session_start_series(struct session *s, int ncpu, int cap)
+{
+	series_free(&s->ticks);
+	return series_init(&s->ticks, ncpu, cap);
 }

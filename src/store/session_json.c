@@ -40,8 +40,8 @@ workload_json(const struct session *s)
 		for (i = 0; w->argv[i] != NULL; i++)
 			json_array_append_new(argv, json_string(w->argv[i]));
 	}
-	return json_pack("{s:s, s:s, s:s, s:o, s:o, s:o}", "name", w->name, "unit", w->unit,
-			 "mode", s->set.mode == MODE_PROCESSES ? "processes" : "threads", "params",
+	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o}", "name", w->name, "unit", w->unit,
+			 "n_unit", w->n_unit, "mode", s->set.mode == MODE_PROCESSES ? "processes" : "threads", "params",
 			 params, "argv", argv, "parser",
 			 w->parser[0] ? json_string(w->parser) : json_null());
 }
@@ -117,8 +117,8 @@ contention_json(const struct contention *c)
 			 "lock_wait_pct", ct_fig(c, CT_HAVE_LOCK_WAIT, c->lock_wait_pct));
 }
 
-static json_t *
-step_json(const struct session *s, const struct step *st)
+json_t *
+session_json_step(const struct session *s, const struct step *st)
 {
 	return json_pack("{s:i, s:i, s:s, s:o, s:f, s:f, s:f, s:I, s:o, s:b, s:o, s:o, s:o, s:o, "
 			 "s:o}",
@@ -134,38 +134,41 @@ step_json(const struct session *s, const struct step *st)
 			 step_usable(st) ? num_or_null(analysis_efficiency(s, st->n)) : json_null());
 }
 
-static json_t *
-events_json(const struct session *s)
+json_t *
+session_json_event(const struct event *e)
 {
-	json_t *a = json_array();
-	int i;
+	return json_pack("{s:f, s:o, s:s, s:s}", "t", e->t, "step",
+			 e->step >= 0 ? json_integer(e->step) : json_null(), "kind",
+			 event_kind_names[e->kind], "text", e->text);
+}
 
-	for (i = 0; i < s->nevents; i++) {
-		const struct event *e = &s->events[i];
+json_t *
+session_json_header(const struct session *s)
+{
+	char label[512];
 
-		json_array_append_new(a, json_pack("{s:f, s:o, s:s, s:s}", "t", e->t, "step",
-						   e->step >= 0 ? json_integer(e->step) : json_null(),
-						   "kind", event_kind_names[e->kind], "text", e->text));
-	}
-	return a;
+	snprintf(label, sizeof(label), "%s %s %s", s->host.hostname, s->host.os_name,
+		 s->host.os_release);
+	return json_pack("{s:s, s:i, s:s, s:s, s:{s:s, s:s}, s:o, s:o, s:o}", "format",
+			 SNAPSHOT_FORMAT, "version", SNAPSHOT_VERSION, "label", label, "taken",
+			 s->started_utc, "tool", "name", PACKAGE_NAME, "version", PACKAGE_VERSION,
+			 "host", host_json(s), "workload", workload_json(s), "settings",
+			 settings_json(&s->set));
 }
 
 json_t *
 session_json(const struct session *s)
 {
-	json_t *steps = json_array();
-	char label[512];
+	json_t *j = session_json_header(s), *steps = json_array(), *events = json_array();
 	int i;
 
 	for (i = 0; i < s->nsteps; i++)
-		json_array_append_new(steps, step_json(s, &s->steps[i]));
-	snprintf(label, sizeof(label), "%s %s %s", s->host.hostname, s->host.os_name,
-		 s->host.os_release);
-	return json_pack("{s:s, s:i, s:s, s:s, s:{s:s, s:s}, s:o, s:o, s:o, s:o, s:o}", "format",
-			 SNAPSHOT_FORMAT, "version", SNAPSHOT_VERSION, "label", label, "taken",
-			 s->started_utc, "tool", "name", PACKAGE_NAME, "version", PACKAGE_VERSION,
-			 "host", host_json(s), "workload", workload_json(s), "settings",
-			 settings_json(&s->set), "steps", steps, "events", events_json(s));
+		json_array_append_new(steps, session_json_step(s, &s->steps[i]));
+	for (i = 0; i < s->nevents; i++)
+		json_array_append_new(events, session_json_event(&s->events[i]));
+	json_object_set_new(j, "steps", steps);
+	json_object_set_new(j, "events", events);
+	return j;
 }
 
 int
