@@ -1,6 +1,7 @@
 /* Argument parsing shared by the subcommands: strict numbers, one-line usage errors. */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -43,17 +44,20 @@ cli_parse_seconds(const char *cmd, const char *opt, const char *arg, double min,
 int
 cli_parse_int(const char *cmd, const char *opt, const char *arg, long min, long max, long *out)
 {
-	char *end;
+	char range[64], *end;
 	long v;
 
+	if (max == LONG_MAX)
+		snprintf(range, sizeof(range), "%ld or more", min);
+	else
+		snprintf(range, sizeof(range), "%ld to %ld", min, max);
 	errno = 0;
 	v = strtol(arg, &end, 10);
 	if (end == arg || *end != '\0' || isspace((unsigned char)*arg))
-		return cli_usage_error(cmd, "%s '%s': not a whole number; give %ld to %ld", opt,
-				       arg, min, max);
+		return cli_usage_error(cmd, "%s '%s': not a whole number; give %s", opt, arg,
+				       range);
 	if (errno == ERANGE || v < min || v > max)
-		return cli_usage_error(cmd, "%s '%s': out of range; give %ld to %ld", opt, arg,
-				       min, max);
+		return cli_usage_error(cmd, "%s '%s': out of range; give %s", opt, arg, range);
 	*out = v;
 	return 0;
 }

@@ -4,6 +4,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
@@ -73,53 +74,24 @@ sample_usage(FILE *f)
 		progname, SAMPLE_INTERVAL_MIN, SAMPLE_INTERVAL_MAX);
 }
 
-static int sample_bad(const char *, ...) __attribute__((format(printf, 1, 2)));
-
 /* Usage errors: one line naming what was wrong and what to do, exit 2. */
-static int
-sample_bad(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s sample: ", progname);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return EXIT_USAGE;
-}
+#define sample_bad(...) cli_usage_error("sample", __VA_ARGS__)
 
 static int
 sample_parse_interval(const char *arg, struct sample_opts *o)
 {
-	char *end;
 	double v;
+	int rc = cli_parse_seconds("sample", "-i", arg, SAMPLE_INTERVAL_MIN, SAMPLE_INTERVAL_MAX, &v);
 
-	errno = 0;
-	v = strtod(arg, &end);
-	if (end == arg || *end != '\0' || isspace((unsigned char)*arg) || isnan(v))
-		return sample_bad("-i '%s': not a number of seconds; give e.g. -i 0.5", arg);
-	if (errno == ERANGE || !isfinite(v) || v < SAMPLE_INTERVAL_MIN || v > SAMPLE_INTERVAL_MAX)
-		return sample_bad("-i '%s': out of range; give 0.01 to 86400 seconds", arg);
-	o->interval_ns = (uint64_t)llround(v * 1e9);
-	return 0;
+	if (rc == 0)
+		o->interval_ns = (uint64_t)llround(v * 1e9);
+	return rc;
 }
 
 static int
 sample_parse_count(const char *arg, struct sample_opts *o)
 {
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (end == arg || *end != '\0' || isspace((unsigned char)*arg))
-		return sample_bad("-c '%s': not a whole number; give a count, e.g. -c 10", arg);
-	if (errno == ERANGE || v < 1)
-		return sample_bad("-c '%s': out of range; give 1 or more, or no -c to run until ^C",
-				  arg);
-	o->count = v;
-	return 0;
+	return cli_parse_int("sample", "-c", arg, 1, LONG_MAX, &o->count);
 }
 
 /*

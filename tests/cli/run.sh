@@ -47,6 +47,23 @@ is "$(json_get "$T/cpu.json" 'd["steps"][1]["contention"]["ops_per_cpu_s"] > 0')
 is "$(json_get "$T/cpu.json" 'd["steps"][1]["intervals"]["count"] >= 3')" "True" \
 	"interval samples were taken"
 
+# --- repeats and until-stable -------------------------------------------------
+"$SCALETOP" run -w cpu -n 1,2 $FAST --repeat 2 --json >"$T/rep.json" 2>/dev/null
+is "$?" 0 "--repeat 2 exits 0"
+is "$(json_get "$T/rep.json" '[(s["n"], s["rep"]) for s in d["steps"]]')" "[(1, 0), (1, 1), (2, 0), (2, 1)]" \
+	"--repeat 2 runs every N twice, in order"
+"$SCALETOP" run -w cpu -n 1 --warmup 0.2 --interval 0.1 --until-stable=0.0001 --min-time 0.3 -d 0.8 -q \
+	--json >"$T/unst.json" 2>/dev/null
+is "$(json_get "$T/unst.json" 'd["steps"][0]["status"]')" "unstable" \
+	"a step that never reaches its CI target is marked unstable, not averaged silently"
+like "$(json_get "$T/unst.json" 'd["steps"][0]["reason"]')" 'CI .* target 0\.0' "and says how far it got"
+is "$(json_get "$T/unst.json" 'd["settings"]["stable_pct"]')" "0.0001" "the target is recorded"
+"$SCALETOP" run -w cpu -n 1 --warmup 0.2 --interval 0.1 --until-stable 50 --min-time 0.5 -d 20 -q \
+	--json >"$T/stab.json" 2>/dev/null
+is "$(json_get "$T/stab.json" 'd["steps"][0]["status"]')" "ok" "a loose CI target is reached"
+is "$(json_get "$T/stab.json" 'd["steps"][0]["window_s"] < 20')" "True" \
+	"until-stable stops before the -d cap once the CI is tight enough"
+
 # --- lock workload in process mode reports lock wait -------------------------
 "$SCALETOP" run -w mutex -n 2 $FAST --mode processes --json >"$T/mutex.json" 2>"$T/mutex.err"
 is "$?" 0 "run mutex in process mode exits 0"
