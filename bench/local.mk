@@ -1,18 +1,27 @@
 # Benchmarks compare scaletop with a peer in one run and print ratios; they
 # are run by hand (make bench), never as tests.
-EXTRA_DIST += bench/README bench/sample-accuracy.sh bench/sample-cost
+EXTRA_DIST += bench/README bench/sample-accuracy.sh bench/sample-cost \
+	bench/fidelity.sh bench/count-overhead bench/until-stable.sh
 
 # Built only for `make bench`, never by `make` or `make check`.
-EXTRA_PROGRAMS = bench/sample_cost
+EXTRA_PROGRAMS = bench/sample_cost bench/count_overhead
 bench_sample_cost_SOURCES = bench/sample_cost.c
 bench_sample_cost_LDADD = $(ST_LIBS)
-CLEANFILES += bench/sample_cost$(EXEEXT)
+bench_count_overhead_SOURCES = bench/count_overhead.c
+bench_count_overhead_LDADD = $(ST_LIBS)
+CLEANFILES += bench/sample_cost$(EXEEXT) bench/count_overhead$(EXEEXT)
 
 BENCH_ENV = top_srcdir='$(top_srcdir)' top_builddir='$(top_builddir)'
 
-bench: bench-cost bench-accuracy
+bench: bench-cost bench-accuracy bench-fidelity bench-overhead bench-stable
 bench-cost: scaletop$(EXEEXT) bench/sample_cost$(EXEEXT)
 	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/sample-cost
 bench-accuracy: scaletop$(EXEEXT)
 	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/sample-accuracy.sh
-.PHONY: bench bench-cost bench-accuracy
+bench-fidelity: scaletop$(EXEEXT)
+	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/fidelity.sh
+bench-overhead: bench/count_overhead$(EXEEXT)
+	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/count-overhead
+bench-stable: scaletop$(EXEEXT)
+	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/until-stable.sh
+.PHONY: bench bench-cost bench-accuracy bench-fidelity bench-overhead bench-stable

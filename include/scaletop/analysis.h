@@ -31,7 +31,7 @@ struct usl_fit {
 	double sigma, kappa, lambda;
 	double se_sigma, se_kappa, se_lambda; /* standard errors; NaN when not estimable */
 	double rse;            /* residual standard error */
-	double n_star;         /* sqrt((1-sigma)/kappa); INFINITY when kappa == 0 */
+	double n_star;         /* sqrt((1-sigma)/kappa), at least 1; INFINITY when kappa == 0 */
 	double x_star;         /* predicted throughput at n_star */
 	bool contention_bound; /* sigma > kappa (else coherency-bound) */
 	char why[128];         /* why there is no fit, when !ok */

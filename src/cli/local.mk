@@ -9,3 +9,8 @@ scaletop_SOURCES += \
 	src/cli/table.h \
 	src/cli/table.c \
 	src/cli/list.c
+scaletop_SOURCES += \
+	src/cli/show.c \
+	src/cli/compare.c \
+	src/cli/export.c \
+	src/cli/import.c

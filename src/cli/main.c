@@ -19,13 +19,24 @@ static const struct subcommand subcommands[] = {
 	{ "run", cmd_run, "sweep a workload over N threads/clients and report scaling" },
 	{ "list", cmd_list, "list the built-in workloads and their parameters" },
 	{ "sample", cmd_sample, "per-CPU utilisation and system rates, like mpstat -P ALL" },
+	{ "show", cmd_show, "print a saved snapshot's table and verdict" },
+	{ "compare", cmd_compare, "compare snapshots side by side, aligned on N" },
+	{ "export", cmd_export, "write snapshots as a gnuplot data file, script and PNG/SVG" },
+	{ "import", cmd_import, "turn published N,throughput results into a snapshot" },
+	{ "tui", cmd_tui, "the interactive monitor (also: no command, or only options)" },
+	{ "replay", cmd_replay, "replay a recorded run (FILE.jsonl) in the interactive monitor" },
+	{ "view", cmd_view, "watch a run streamed on standard input: view -" },
 };
+
+void (*cli_crash_hook)(void);
 
 /* A crash of the monitor itself must not leave a workload running. */
 static void
 cli_on_crash(int signo)
 {
 	pgroup_kill_all(SIGKILL);
+	if (cli_crash_hook != NULL)
+		cli_crash_hook();
 	signal(signo, SIG_DFL);
 	raise(signo);
 }
@@ -47,7 +58,8 @@ usage(FILE *f)
 {
 	size_t i;
 
-	fprintf(f, "usage: %s COMMAND [OPTIONS]\n\ncommands:\n", progname);
+	fprintf(f, "usage: %s [OPTIONS]           the interactive monitor ('%s tui --help')\n"
+		"       %s COMMAND [OPTIONS]\n\ncommands:\n", progname, progname, progname);
 	for (i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
 		fprintf(f, "  %-10s %s\n", subcommands[i].name, subcommands[i].summary);
 	fprintf(f, "\n'%s COMMAND --help' describes a command; man scaletop has the rest.\n", progname);
@@ -59,8 +71,8 @@ main(int argc, char **argv)
 	size_t i;
 
 	if (argc < 2) {
-		usage(stderr);
-		return EXIT_USAGE;
+		cli_guard_crashes();
+		return cmd_tui(argc, argv);
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
 		printf("scaletop %s (%s backend)\n", PACKAGE_VERSION, SCALETOP_OS);
@@ -72,6 +84,9 @@ main(int argc, char **argv)
 		return 0;
 	}
 	cli_guard_crashes();
+	/* Only options: the interactive monitor, with `scaletop run`'s options. */
+	if (argv[1][0] == '-')
+		return cmd_tui(argc, argv);
 	for (i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++) {
 		if (strcmp(argv[1], subcommands[i].name) == 0)
 			return subcommands[i].run(argc - 1, argv + 1);

@@ -1,4 +1,9 @@
-/* scaletop run's options: what to run, the N list, and how each step is measured. */
+/*
+ * scaletop run's options: what to run, the N list, and how each step is
+ * measured.  The TUI takes the same options (plus its own, through
+ * run_opt_ext), so both parse here and build the session the same way.
+ */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,23 +18,14 @@
 #include "scaletop/host.h"
 #include "scaletop/nlist.h"
 #include "scaletop/parse.h"
+#include "scaletop/snapshot.h"
 
-#define CMD "run"
-
-struct run_args {
-	const char *workload, *nspec, *cmd, *parse, *regex, *setup, *teardown;
-	const char *params[64];
-	int nparams;
-	double duration, warmup, stable_pct, min_time, interval, stall;
-	bool duration_set, stop_on_failure;
-	long repeat;
-	enum run_mode mode;
-	struct run_view view;
-};
+#define CMD a->cmdname
 
 enum {
 	OPT_WARMUP = 256, OPT_STABLE, OPT_MIN_TIME, OPT_INTERVAL, OPT_MODE, OPT_REPEAT,
 	OPT_STALL, OPT_STOP, OPT_CMD, OPT_PARSE, OPT_REGEX, OPT_SETUP, OPT_TEARDOWN, OPT_JSON,
+	OPT_FORCE,
 };
 
 static const struct option run_longopts[] = {
@@ -53,23 +49,23 @@ static const struct option run_longopts[] = {
 	{ "setup", required_argument, NULL, OPT_SETUP },
 	{ "teardown", required_argument, NULL, OPT_TEARDOWN },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "output", required_argument, NULL, 'o' },
+	{ "force", no_argument, NULL, OPT_FORCE },
 	{ NULL, 0, NULL, 0 },
 };
 
-static void
-run_usage(FILE *f)
+/* The options `scaletop run` and the TUI share, with the caller's defaults. */
+void
+run_usage_options(FILE *f, const struct run_args *d)
 {
 	fprintf(f,
-		"usage: %s run [-w WORKLOAD] [-n LIST] [-d SECONDS] [-p KEY=VALUE]... [options]\n"
-		"       %s run --cmd 'COMMAND {n}' --parse sysbench|pgbench [options]\n"
-		"       %s run --cmd 'COMMAND {n}' --parse-regex 'RE' [options]\n\n"
-		"  -w, --workload NAME    built-in workload (default cpu; see '%s list')\n"
+		"  -w, --workload NAME    built-in workload (default %s; see '%s list')\n"
 		"  -n LIST                N values: 1,2,4,8 or 1-16 or 1-64x2 (default: doubling\n"
 		"                         to 2x the CPUs, the CPU count included)\n"
-		"  -d, --duration S       measurement time per step (default 5; the cap with\n"
+		"  -d, --duration S       measurement time per step (default %g; the cap with\n"
 		"                         --until-stable, default 20)\n"
 		"  -p, --param KEY=VALUE  workload parameter, repeatable\n"
-		"      --warmup S         uncounted time before measuring (default 1)\n"
+		"      --warmup S         uncounted time before measuring (default %g)\n"
 		"      --until-stable[=PCT] stop a step once the 95%% CI is within PCT%% of the\n"
 		"                         mean (default 2)\n"
 		"      --min-time S       --until-stable never stops sooner (default 2)\n"
@@ -82,10 +78,24 @@ run_usage(FILE *f)
 		"      --cmd 'COMMAND'    run a command per step: {n} and {duration} are replaced\n"
 		"      --parse NAME       read its throughput lines: sysbench or pgbench\n"
 		"      --parse-regex RE   ... or the first group of this extended regex\n"
-		"      --setup 'COMMAND'  run once before the sweep; --teardown: once after\n"
+		"      --setup 'COMMAND'  run once before the sweep; --teardown: once after\n",
+		d->default_workload, progname, d->duration, d->warmup);
+}
+
+static void
+run_usage(FILE *f, const struct run_args *d)
+{
+	fprintf(f,
+		"usage: %s run [-w WORKLOAD] [-n LIST] [-d SECONDS] [-p KEY=VALUE]... [options]\n"
+		"       %s run --cmd 'COMMAND {n}' --parse sysbench|pgbench [options]\n"
+		"       %s run --cmd 'COMMAND {n}' --parse-regex 'RE' [options]\n\n",
+		progname, progname, progname);
+	run_usage_options(f, d);
+	fprintf(f,
 		"      --json             print the results as one JSON object\n"
-		"  -q, --quiet            no progress on stderr\n",
-		progname, progname, progname, progname);
+		"  -o, --output FILE      save a snapshot (show, compare, export read it)\n"
+		"      --force            let -o replace an existing file\n"
+		"  -q, --quiet            no progress on stderr\n");
 }
 
 static int
@@ -117,13 +127,17 @@ run_parse_stable(int argc, char **argv, struct run_args *a)
 }
 
 static int
-run_parse_option(int opt, int argc, char **argv, struct run_args *a)
+run_parse_option(int opt, int argc, char **argv, struct run_args *a, const struct run_opt_ext *ext)
 {
+	if (opt >= RUN_OPT_EXT && ext != NULL)
+		return ext->parse(opt, argc, argv, ext->arg);
 	switch (opt) {
 	case 'w': a->workload = optarg; return 0;
 	case 'n': a->nspec = optarg; return 0;
 	case 'q': a->view.quiet = true; return 0;
 	case OPT_JSON: a->view.json = true; return 0;
+	case 'o': a->output = optarg; return 0;
+	case OPT_FORCE: a->force = true; return 0;
 	case OPT_STOP: a->stop_on_failure = true; return 0;
 	case OPT_CMD: a->cmd = optarg; return 0;
 	case OPT_PARSE: a->parse = optarg; return 0;
@@ -148,15 +162,17 @@ run_parse_option(int opt, int argc, char **argv, struct run_args *a)
 	case OPT_STALL: return cli_parse_seconds(CMD, "--stall", optarg, 0, 86400, &a->stall);
 	case OPT_REPEAT: return cli_parse_int(CMD, "--repeat", optarg, 1, 1000, &a->repeat);
 	default:
-		return cli_usage_error(CMD, "unknown option '%s': see '%s run --help'",
-				       argv[optind - 1], progname);
+		return cli_usage_error(CMD, "unknown option '%s': see '%s %s --help'",
+				       argv[optind - 1], progname, CMD);
 	}
 }
 
-static void
-run_defaults(struct run_args *a)
+void
+run_args_defaults(struct run_args *a, const char *cmdname)
 {
 	memset(a, 0, sizeof(*a));
+	a->cmdname = cmdname;
+	a->default_workload = "cpu";
 	a->duration = 5;
 	a->warmup = 1;
 	a->min_time = 2;
@@ -165,10 +181,45 @@ run_defaults(struct run_args *a)
 	a->repeat = 1;
 }
 
+/*
+ * -o is checked before the sweep, not after it: a taken name or a folder we
+ * may not write to should cost a second, not the whole sweep.
+ */
+static int
+run_check_output(const struct run_args *a)
+{
+	char dir[4096];
+	const char *slash;
+
+	if (a->output == NULL)
+		return a->force ? cli_usage_error(CMD, "--force goes with -o FILE") : 0;
+	if (strcmp(a->cmdname, "run") != 0)
+		return cli_usage_error(CMD, "-o saves a snapshot of 'scaletop run'; run the sweep "
+				       "with it");
+	if (a->output[0] == '\0' || strcmp(a->output, "-") == 0)
+		return cli_usage_error(CMD, "-o '%s': give a file name (--json prints to standard "
+				       "output)", a->output);
+	if (!a->force && access(a->output, F_OK) == 0)
+		return cli_usage_error(CMD, "-o %s: the file exists; give --force to replace it, "
+				       "or another name", a->output);
+	if ((slash = strrchr(a->output, '/')) == NULL)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == a->output)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - a->output), a->output);
+	if (access(dir, W_OK | X_OK) != 0)
+		return cli_usage_error(CMD, "-o %s: cannot write in %s: %s; choose another folder",
+				       a->output, dir, strerror(errno));
+	return 0;
+}
+
 /* Cross-option rules that getopt cannot see. */
 static int
 run_check(struct run_args *a)
 {
+	if (run_check_output(a) != 0)
+		return EXIT_USAGE;
 	if (a->cmd != NULL && a->workload != NULL)
 		return cli_usage_error(CMD, "-w and --cmd both given: choose a built-in workload "
 				       "or a command");
@@ -190,25 +241,52 @@ run_check(struct run_args *a)
 	return 0;
 }
 
-static int
-run_parse(int argc, char **argv, struct run_args *a)
+/* getopt's table: run's own options, then the caller's. */
+static struct option *
+run_longopts_with(const struct run_opt_ext *ext)
 {
-	int opt, rc;
+	size_t nrun = sizeof(run_longopts) / sizeof(run_longopts[0]) - 1, next = 0;
+	struct option *all;
 
-	run_defaults(a);
+	while (ext != NULL && ext->longopts[next].name != NULL)
+		next++;
+	all = calloc(nrun + next + 1, sizeof(*all));
+	if (all == NULL)
+		return NULL;
+	memcpy(all, run_longopts, nrun * sizeof(*all));
+	if (next > 0)
+		memcpy(all + nrun, ext->longopts, next * sizeof(*all));
+	return all;
+}
+
+/* a holds the caller's defaults (run_args_defaults, then any changes). */
+int
+run_args_parse(int argc, char **argv, struct run_args *a, const struct run_opt_ext *ext)
+{
+	struct option *longopts = run_longopts_with(ext);
+	int opt, rc = 0;
+
+	if (longopts == NULL)
+		return cli_usage_error(CMD, "out of memory");
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":w:n:d:p:qh", run_longopts, NULL)) != -1) {
+	while (rc == 0 && (opt = getopt_long(argc, argv, ":w:n:d:p:o:qh", longopts, NULL)) != -1) {
 		if (opt == 'h') {
-			run_usage(stdout);
-			return -1;
+			if (ext != NULL && ext->usage != NULL)
+				ext->usage(stdout, a);
+			else
+				run_usage(stdout, a);
+			rc = -1;
+		} else if (opt == ':') {
+			rc = cli_usage_error(CMD, "option '%s' needs a value: see '%s %s --help'",
+					     argv[optind - 1], progname, CMD);
+		} else {
+			rc = run_parse_option(opt == '?' ? -1 : opt, argc, argv, a, ext);
 		}
-		if (opt == ':')
-			return cli_usage_error(CMD, "option '%s' needs a value: see '%s run --help'",
-					       argv[optind - 1], progname);
-		if ((rc = run_parse_option(opt == '?' ? -1 : opt, argc, argv, a)) != 0)
-			return rc;
 	}
+	free(longopts);
+	if (rc != 0)
+		return rc;
 	if (optind < argc)
 		return cli_usage_error(CMD, "unexpected argument '%s': options only (quote --cmd)",
 				       argv[optind]);
@@ -245,7 +323,7 @@ run_settings(struct session *s, const struct run_args *a)
 static int
 run_builtin(struct session *s, struct sweep_config *cfg, const struct run_args *a)
 {
-	const char *name = a->workload != NULL ? a->workload : "cpu";
+	const char *name = a->workload != NULL ? a->workload : a->default_workload;
 	char err[ST_ERRLEN];
 	int i;
 
@@ -274,7 +352,7 @@ run_builtin(struct session *s, struct sweep_config *cfg, const struct run_args *
 }
 
 static int
-run_split(const char *opt, const char *text, char ***out)
+run_split(const struct run_args *a, const char *opt, const char *text, char ***out)
 {
 	char err[ST_ERRLEN];
 
@@ -299,7 +377,7 @@ run_external(struct session *s, struct sweep_config *cfg, const struct run_args 
 	if (p == NULL)
 		return cli_usage_error(CMD, "%s: %s", a->regex ? "--parse-regex" : "--parse", err);
 	parser_free(p);
-	if ((rc = run_split("--cmd", a->cmd, &s->wl.argv)) != 0)
+	if ((rc = run_split(a, "--cmd", a->cmd, &s->wl.argv)) != 0)
 		return rc;
 	cfg->cmd = s->wl.argv;
 	snprintf(s->wl.name, sizeof(s->wl.name), "external");
@@ -307,6 +385,45 @@ run_external(struct session *s, struct sweep_config *cfg, const struct run_args 
 	snprintf(s->wl.parser, sizeof(s->wl.parser), "%s", cfg->parser);
 	snprintf(s->wl.n_unit, sizeof(s->wl.n_unit), "%s",
 		 strcmp(cfg->parser, "pgbench") == 0 ? "clients" : "threads");
+	return 0;
+}
+
+/* The session's settings and workload text, and the sweep's config, from parsed options. */
+int
+run_args_apply(const struct run_args *a, struct session *s, struct sweep_config *cfg)
+{
+	int rc;
+
+	memset(cfg, 0, sizeof(*cfg));
+	rc = run_settings(s, a);
+	if (rc == 0)
+		rc = a->cmd != NULL ? run_external(s, cfg, a) : run_builtin(s, cfg, a);
+	if (rc == 0)
+		rc = run_split(a, "--setup", a->setup, &cfg->setup);
+	if (rc == 0)
+		rc = run_split(a, "--teardown", a->teardown, &cfg->teardown);
+	return rc;
+}
+
+void
+run_config_free(struct sweep_config *cfg)
+{
+	cmdline_free(cfg->setup);
+	cmdline_free(cfg->teardown);
+	cfg->setup = cfg->teardown = NULL;
+}
+
+static int
+run_save(const struct run_args *a, const struct session *s)
+{
+	char err[ST_ERRLEN];
+
+	if (snapshot_save(a->output, s, NULL, a->force, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s %s: %s\n", progname, CMD, err);
+		return -1;
+	}
+	if (!a->view.quiet)
+		fprintf(stderr, "%s %s: saved %s\n", progname, CMD, a->output);
 	return 0;
 }
 
@@ -319,26 +436,23 @@ cmd_run(int argc, char **argv)
 	char err[ST_ERRLEN];
 	int rc;
 
-	rc = run_parse(argc, argv, &a);
+	run_args_defaults(&a, "run");
+	rc = run_args_parse(argc, argv, &a, NULL);
 	if (rc != 0)
 		return rc < 0 ? 0 : rc;
 	session_init(&s);
-	memset(&cfg, 0, sizeof(cfg));
-	rc = run_settings(&s, &a);
-	if (rc == 0)
-		rc = a.cmd != NULL ? run_external(&s, &cfg, &a) : run_builtin(&s, &cfg, &a);
-	if (rc == 0)
-		rc = run_split("--setup", a.setup, &cfg.setup);
-	if (rc == 0)
-		rc = run_split("--teardown", a.teardown, &cfg.teardown);
+	rc = run_args_apply(&a, &s, &cfg);
 	if (rc == 0 && host_info_read(&s.host, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s run: %s\n", progname, err);
 		rc = EXIT_RUNTIME;
 	}
-	if (rc == 0)
+	if (rc == 0) {
 		rc = run_sweep(&s, &cfg, &a.view);
-	cmdline_free(cfg.setup);
-	cmdline_free(cfg.teardown);
+		/* What was measured is kept even when a step failed or the sweep was stopped. */
+		if (a.output != NULL && s.nsteps > 0 && run_save(&a, &s) != 0 && rc == 0)
+			rc = EXIT_RUNTIME;
+	}
+	run_config_free(&cfg);
 	session_free(&s);
 	return rc;
 }

@@ -55,15 +55,45 @@ table_row(FILE *f, const struct session *s, const struct step *st)
 		step_status_names[st->status], st->reason[0] ? ": " : "", st->reason);
 }
 
+/* The verdict and, when there is one, the USL fit, under the table. */
+static void
+table_verdict(FILE *f, const struct session *s)
+{
+	struct analysis_opts o;
+	struct analysis a;
+	const struct usl_fit *u = &a.usl;
+
+	analysis_opts_default(&o);
+	o.n_unit = s->wl.n_unit[0] ? s->wl.n_unit : "threads";
+	if (analysis_run(s, &o, &a) != 0)
+		return;
+	fprintf(f, "verdict: %s\n", a.verdict);
+	if (u->ok)
+		fprintf(f, "USL: sigma %.4g  kappa %.4g  lambda %.4g  (%s-bound; N* %.1f, X* %.4g;"
+			   " rse %.3g over %d points%s%s)\n",
+			u->sigma, u->kappa, u->lambda,
+			u->contention_bound ? "contention" : "coherency", u->n_star, u->x_star,
+			u->rse, u->npoints, u->amdahl ? "; Amdahl, kappa 0" : "",
+			u->few_points ? "; few points" : "");
+	else
+		fprintf(f, "USL: no fit (%s)\n", u->why);
+	analysis_free(&a);
+}
+
 void
 table_print(FILE *f, const struct session *s)
 {
 	int i;
 
-	fprintf(f, "%s on %s %s %s (%s, %d CPUs), %s %s\n", s->wl.name, s->host.hostname,
-		s->host.os_name, s->host.os_release, s->host.platform, s->host.ncpus,
-		s->wl.unit, s->set.mode == MODE_PROCESSES ? "by processes" : "by threads");
+	if (s->host.hostname[0] != '\0')
+		fprintf(f, "%s on %s %s %s (%s, %d CPUs), %s by %s\n", s->wl.name,
+			s->host.hostname, s->host.os_name, s->host.os_release, s->host.platform,
+			s->host.ncpus, s->wl.unit, s->wl.n_unit[0] ? s->wl.n_unit : "threads");
+	else
+		fprintf(f, "%s, %s by %s\n", s->wl.name, s->wl.unit,
+			s->wl.n_unit[0] ? s->wl.n_unit : "N");
 	table_header(f, s);
 	for (i = 0; i < s->nsteps; i++)
 		table_row(f, s, &s->steps[i]);
+	table_verdict(f, s);
 }

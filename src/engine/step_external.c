@@ -126,7 +126,14 @@ external_line(void *arg, int stream, const char *line)
 	struct sweep *sw = arg;
 
 	if (stream == SPAWN_STDERR) {
-		snprintf(sw->run.last_err, sizeof(sw->run.last_err), "%s", line);
+		/* Kept for failure reasons, which every view prints: no terminal escapes. */
+		char *p = sw->run.last_err;
+
+		snprintf(p, sizeof(sw->run.last_err), "%s", line);
+		for (; *p != '\0'; p++) {
+			if ((unsigned char)*p < 0x20 || *p == 0x7f)
+				*p = '?';
+		}
 		return;
 	}
 	parser_feed(sw->run.parser, line, strlen(line));

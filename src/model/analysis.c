@@ -1,7 +1,34 @@
-/* Speedup and efficiency against the single-worker step. */
+/*
+ * The scaling analysis: speedup and efficiency against the single-worker
+ * step, the peak, the linear range, collapse, the USL fit and the verdict.
+ *
+ * Pooling repeated runs of one N: the throughput is the mean of the usable
+ * runs.  Its 95% CI half-width is the larger of
+ *  - the between-run interval, t95(r-1) * sd(run means) / sqrt(r), r >= 2,
+ *  - the within-run intervals combined for a mean of r independent runs,
+ *    sqrt(sum ci_i^2) / r, known only when every run has a spread,
+ * so that neither run-to-run drift nor noisy intervals are hidden.  One run
+ * without interval spread has no CI (NaN).
+ *
+ * Collapse, judged with the CIs: at some N after the peak,
+ *   X(N) + ci(N) < (1 - theta) (X_peak - ci_peak),
+ * that is, even the top of N's interval lies below the threshold drawn from
+ * the bottom of the peak's.  An unknown CI counts as 0 there.
+ */
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "scaletop/analysis.h"
+#include "scaletop/format.h"
+#include "scaletop/stats.h"
+
+#define ANALYSIS_EFFICIENCY_MIN 0.9
+#define ANALYSIS_COLLAPSE_THETA 0.2
+#define ANALYSIS_NO_SMP_SPEEDUP 1.1
+#define ANALYSIS_FLAT_FRAC 0.95
 
 bool
 step_usable(const struct step *st)
@@ -36,4 +63,472 @@ double
 analysis_efficiency(const struct session *s, int n)
 {
 	return analysis_speedup(s, n) / n;
+}
+
+void
+analysis_opts_default(struct analysis_opts *o)
+{
+	o->efficiency_min = ANALYSIS_EFFICIENCY_MIN;
+	o->collapse_theta = ANALYSIS_COLLAPSE_THETA;
+	o->n_unit = NULL;
+}
+
+/* --- gathering the points ---------------------------------------------- */
+
+static int
+analysis_cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The distinct N of the usable steps, ascending, into a malloc'd array.  -1 on ENOMEM. */
+static int
+analysis_distinct_n(const struct session *s, int **out)
+{
+	int *n, i, k = 0, m = 0;
+
+	*out = NULL;
+	if (s->nsteps == 0)
+		return 0;
+	if ((n = malloc(sizeof(*n) * (size_t)s->nsteps)) == NULL)
+		return -1;
+	for (i = 0; i < s->nsteps; i++) {
+		if (step_usable(&s->steps[i]))
+			n[k++] = s->steps[i].n;
+	}
+	qsort(n, (size_t)k, sizeof(*n), analysis_cmp_int);
+	for (i = 0; i < k; i++) {
+		if (m == 0 || n[i] != n[m - 1])
+			n[m++] = n[i];
+	}
+	*out = n;
+	return m;
+}
+
+/* Pools the usable runs of p->n into p->x, p->ci and p->runs (see the top of the file). */
+static void
+analysis_pool(const struct session *s, struct scaling_point *p)
+{
+	const struct step *st;
+	double sum = 0, dev = 0, ci2 = 0, between = NAN, within = NAN;
+	bool all_spread = true;
+	int i, r = 0;
+
+	for (i = 0; i < s->nsteps; i++) {
+		st = &s->steps[i];
+		if (st->n != p->n || !step_usable(st))
+			continue;
+		sum += st->ops_s;
+		ci2 += st->st.ci95 * st->st.ci95;
+		all_spread = all_spread && st->st.have_spread;
+		r++;
+	}
+	p->runs = r;
+	p->x = sum / r;
+	for (i = 0; i < s->nsteps; i++) {
+		st = &s->steps[i];
+		if (st->n == p->n && step_usable(st))
+			dev += (st->ops_s - p->x) * (st->ops_s - p->x);
+	}
+	if (r >= 2)
+		between = stats_t95((unsigned long)r - 1) * sqrt(dev / (r - 1)) / sqrt(r);
+	if (all_spread)
+		within = sqrt(ci2) / r;
+	p->ci = fmax(between, within); /* fmax ignores a NaN argument */
+}
+
+/* True if a run pooled into N was unstable: a figure to be shown with a caveat. */
+static bool
+analysis_unstable_at(const struct session *s, int n)
+{
+	int i;
+
+	for (i = 0; i < s->nsteps; i++) {
+		if (s->steps[i].n == n && s->steps[i].status == STEP_UNSTABLE &&
+		    step_usable(&s->steps[i]))
+			return true;
+	}
+	return false;
+}
+
+static void
+analysis_ratios(struct analysis *a)
+{
+	struct scaling_point *p;
+	int i;
+
+	a->have_x1 = a->npoints > 0 && a->pts[0].n == 1;
+	a->x1 = a->have_x1 ? a->pts[0].x : NAN;
+	for (i = 0; i < a->npoints; i++) {
+		p = &a->pts[i];
+		p->speedup = a->have_x1 ? p->x / a->x1 : NAN;
+		p->efficiency = p->speedup / p->n;
+		p->increment = i > 0 ? p->x - a->pts[i - 1].x : NAN;
+	}
+}
+
+/* --- judging the curve -------------------------------------------------- */
+
+static void
+analysis_peak(struct analysis *a)
+{
+	int i, best = 0;
+
+	for (i = 1; i < a->npoints; i++) {
+		if (a->pts[i].x > a->pts[best].x)
+			best = i;
+	}
+	a->n_peak = a->pts[best].n;
+	a->x_peak = a->pts[best].x;
+	a->x_peak_ci = a->pts[best].ci;
+}
+
+static void
+analysis_linear_range(struct analysis *a, double eff_min)
+{
+	int i;
+
+	a->linear_n = 0;
+	for (i = 0; i < a->npoints; i++) {
+		if (a->pts[i].efficiency >= eff_min)
+			a->linear_n = a->pts[i].n;
+	}
+}
+
+/* A CI that is not known counts as none. */
+static double
+analysis_ci_or_0(double ci)
+{
+	return isfinite(ci) ? ci : 0;
+}
+
+static void
+analysis_collapse(struct analysis *a, double theta)
+{
+	double bar = (1 - theta) * (a->x_peak - analysis_ci_or_0(a->x_peak_ci));
+	const struct scaling_point *p;
+	int i;
+
+	a->collapse = false;
+	a->collapse_n = 0;
+	for (i = 0; i < a->npoints; i++) {
+		p = &a->pts[i];
+		if (p->n > a->n_peak && p->x + analysis_ci_or_0(p->ci) < bar) {
+			a->collapse = true;
+			a->collapse_n = p->n;
+			break;
+		}
+	}
+	a->last_n = a->pts[a->npoints - 1].n;
+	a->last_frac = a->pts[a->npoints - 1].x / a->x_peak;
+}
+
+/*
+ * No SMP scaling: speedup at the first N above 1 (normally 2) under 1.1.
+ * A sweep that skips 2 is judged at its next N, where 1.1 is even easier.
+ */
+static void
+analysis_no_smp(struct analysis *a)
+{
+	a->no_smp = a->have_x1 && a->npoints >= 2 && a->pts[1].speedup < ANALYSIS_NO_SMP_SPEEDUP;
+}
+
+/* The fit over the pooled points; -1 on ENOMEM. */
+static int
+analysis_usl(struct analysis *a)
+{
+	double *n, *x;
+	int i;
+
+	if ((n = calloc((size_t)a->npoints + 1, sizeof(*n))) == NULL)
+		return -1;
+	if ((x = calloc((size_t)a->npoints + 1, sizeof(*x))) == NULL) {
+		free(n);
+		return -1;
+	}
+	for (i = 0; i < a->npoints; i++) {
+		n[i] = a->pts[i].n;
+		x[i] = a->pts[i].x;
+	}
+	usl_fit(n, x, a->npoints, &a->usl);
+	free(n);
+	free(x);
+	return 0;
+}
+
+/* --- the verdict -------------------------------------------------------- */
+
+/* What the verdict needs besides the analysis. */
+struct verdict_ctx {
+	const struct session *s;
+	const struct analysis *a;
+	double eff_min, theta;
+	const char *n_unit; /* plural */
+	const char *unit;   /* plural: what an operation is */
+	char one[32];       /* n_unit in the singular */
+};
+
+static void verdict_cat(char *buf, size_t len, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
+
+static void
+verdict_cat(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t used = strlen(buf);
+	va_list ap;
+
+	if (used + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + used, len - used, fmt, ap);
+	va_end(ap);
+}
+
+/* "threads" -> "thread", "processes" -> "process", "CPUs" -> "CPU". */
+static void
+verdict_singular(const char *plural, char *buf, size_t len)
+{
+	size_t l;
+
+	snprintf(buf, len, "%s", plural);
+	l = strlen(buf);
+	if (l > 4 && strcmp(buf + l - 4, "sses") == 0)
+		buf[l - 2] = '\0';
+	else if (l > 1 && buf[l - 1] == 's')
+		buf[l - 1] = '\0';
+}
+
+static const char *
+verdict_units(const struct verdict_ctx *c, int n)
+{
+	return n == 1 ? c->one : c->n_unit;
+}
+
+static int
+verdict_index(const struct analysis *a, int n)
+{
+	int i;
+
+	for (i = 0; i < a->npoints; i++) {
+		if (a->pts[i].n == n)
+			break;
+	}
+	return i;
+}
+
+/* "peak 3.10M ops/s at 8", flagged when a run pooled into it was unstable. */
+static void
+verdict_peak(const struct verdict_ctx *c, char *buf, size_t len)
+{
+	char x[16];
+
+	verdict_cat(buf, len, "; peak %s %s/s at %d", fmt_si(c->a->x_peak, x, sizeof(x)), c->unit,
+	            c->a->n_peak);
+	if (analysis_unstable_at(c->s, c->a->n_peak))
+		verdict_cat(buf, len, " (unstable)");
+}
+
+/*
+ * "collapse above 4: 41% of peak at 16": from the last N before the collapse,
+ * and how much is left at the last N.  Should the last N be back above the
+ * threshold, the first collapsed N is named too, so the sentence stays true.
+ */
+static void
+verdict_collapse(const struct verdict_ctx *c, char *buf, size_t len)
+{
+	const struct analysis *a = c->a;
+	int i = verdict_index(a, a->collapse_n);
+
+	verdict_cat(buf, len, "; collapse above %d: ", a->pts[i - 1].n);
+	if (a->last_frac >= 1 - c->theta)
+		verdict_cat(buf, len, "%.0f%% of peak at %d, back to %.0f%% at %d",
+		            100 * a->pts[i].x / a->x_peak, a->collapse_n, 100 * a->last_frac,
+		            a->last_n);
+	else
+		verdict_cat(buf, len, "%.0f%% of peak at %d", 100 * a->last_frac, a->last_n);
+}
+
+/*
+ * After a peak without collapse: flat, a decline within theta (given as a
+ * number), or a dip beyond theta that the CIs do not confirm.
+ */
+static void
+verdict_after_peak(const struct verdict_ctx *c, char *buf, size_t len)
+{
+	const struct analysis *a = c->a;
+	int i, worst = verdict_index(a, a->n_peak);
+
+	if (a->collapse) {
+		verdict_collapse(c, buf, len);
+		return;
+	}
+	if (a->n_peak == a->last_n)
+		return;
+	for (i = worst + 1; i < a->npoints; i++) {
+		if (a->pts[i].x < a->pts[worst].x)
+			worst = i;
+	}
+	if (a->pts[worst].x < (1 - c->theta) * a->x_peak)
+		verdict_cat(buf, len, "; %.0f%% of peak at %d, inside the CIs",
+		            100 * a->pts[worst].x / a->x_peak, a->pts[worst].n);
+	else if (a->last_frac >= ANALYSIS_FLAT_FRAC)
+		verdict_cat(buf, len, ", flat after");
+	else
+		verdict_cat(buf, len, "; %.0f%% of peak at %d", 100 * a->last_frac, a->last_n);
+}
+
+/* How far it scales, from N = 1. */
+static void
+verdict_scaling(const struct verdict_ctx *c, char *buf, size_t len)
+{
+	const struct analysis *a = c->a;
+
+	if (a->linear_n > 1)
+		verdict_cat(buf, len, "scales to %d %s (efficiency >= %.0f%%)", a->linear_n,
+		            c->n_unit, 100 * c->eff_min);
+	else
+		verdict_cat(buf, len, "scales sub-linearly (efficiency < %.0f%% at %d %s)",
+		            100 * c->eff_min, a->pts[1].n, verdict_units(c, a->pts[1].n));
+}
+
+/* Without an N = 1 step: growth from the smallest N to the peak, against the ideal. */
+static void
+verdict_scaling_no_x1(const struct verdict_ctx *c, char *buf, size_t len)
+{
+	const struct analysis *a = c->a;
+	const struct scaling_point *p0 = &a->pts[0];
+
+	if (a->x_peak / p0->x < ANALYSIS_NO_SMP_SPEEDUP)
+		verdict_cat(buf, len, "no N=1 step; no gain beyond %d %s", p0->n,
+		            verdict_units(c, p0->n));
+	else
+		verdict_cat(buf, len, "no N=1 step; %.2fx from %d to %d %s (ideal %.2gx)",
+		            a->x_peak / p0->x, p0->n, a->n_peak, c->n_unit,
+		            (double)a->n_peak / p0->n);
+}
+
+static void
+verdict_build(const struct verdict_ctx *c, char *buf, size_t len)
+{
+	const struct analysis *a = c->a;
+	char x[16];
+
+	buf[0] = '\0';
+	if (a->npoints == 0) {
+		verdict_cat(buf, len, "no usable steps");
+		return;
+	}
+	if (a->npoints == 1) {
+		verdict_cat(buf, len, "one point only: %s %s/s at %d %s",
+		            fmt_si(a->pts[0].x, x, sizeof(x)), c->unit, a->pts[0].n,
+		            verdict_units(c, a->pts[0].n));
+		return;
+	}
+	/* no gain at 2, nor anywhere later (else the general sentence tells it) */
+	if (a->no_smp && a->x_peak / a->x1 < ANALYSIS_NO_SMP_SPEEDUP) {
+		verdict_cat(buf, len, "does not scale beyond 1 %s: speedup %.2f at %d", c->one,
+		            a->pts[1].speedup, a->pts[1].n);
+		if (a->collapse)
+			verdict_collapse(c, buf, len);
+		return;
+	}
+	if (a->have_x1 && a->linear_n == a->last_n && !a->collapse) {
+		verdict_cat(buf, len, "scales linearly to %d %s: %.1fx at %d", a->last_n, c->n_unit,
+		            a->pts[a->npoints - 1].speedup, a->last_n);
+		return;
+	}
+	if (a->have_x1)
+		verdict_scaling(c, buf, len);
+	else
+		verdict_scaling_no_x1(c, buf, len);
+	verdict_peak(c, buf, len);
+	verdict_after_peak(c, buf, len);
+}
+
+static const char *
+analysis_n_unit(const struct session *s, const struct analysis_opts *o)
+{
+	if (o->n_unit != NULL && o->n_unit[0] != '\0')
+		return o->n_unit;
+	if (s->wl.n_unit[0] != '\0')
+		return s->wl.n_unit;
+	return s->set.mode == MODE_PROCESSES ? "processes" : "threads";
+}
+
+static void
+analysis_verdict(const struct session *s, const struct analysis_opts *o, struct analysis *a)
+{
+	struct verdict_ctx c;
+
+	c.s = s;
+	c.a = a;
+	c.eff_min = o->efficiency_min;
+	c.theta = o->collapse_theta;
+	c.n_unit = analysis_n_unit(s, o);
+	c.unit = s->wl.unit[0] != '\0' ? s->wl.unit : "ops";
+	verdict_singular(c.n_unit, c.one, sizeof(c.one));
+	verdict_build(&c, a->verdict, sizeof(a->verdict));
+}
+
+/* --- the whole analysis ------------------------------------------------- */
+
+/* Options out of range fall back to the defaults rather than producing nonsense. */
+static void
+analysis_opts_check(const struct analysis_opts *in, struct analysis_opts *o)
+{
+	analysis_opts_default(o);
+	if (in == NULL)
+		return;
+	if (in->efficiency_min > 0 && in->efficiency_min <= 1)
+		o->efficiency_min = in->efficiency_min;
+	if (in->collapse_theta > 0 && in->collapse_theta < 1)
+		o->collapse_theta = in->collapse_theta;
+	o->n_unit = in->n_unit;
+}
+
+int
+analysis_run(const struct session *s, const struct analysis_opts *in, struct analysis *a)
+{
+	struct analysis_opts o;
+	int *n, i;
+
+	memset(a, 0, sizeof(*a));
+	analysis_opts_check(in, &o);
+	if ((a->npoints = analysis_distinct_n(s, &n)) == -1) {
+		a->npoints = 0;
+		return -1;
+	}
+	if (a->npoints > 0 && (a->pts = calloc((size_t)a->npoints, sizeof(*a->pts))) == NULL) {
+		free(n);
+		a->npoints = 0;
+		return -1;
+	}
+	for (i = 0; i < a->npoints; i++) {
+		a->pts[i].n = n[i];
+		analysis_pool(s, &a->pts[i]);
+	}
+	free(n);
+	analysis_ratios(a);
+	if (a->npoints > 0) {
+		analysis_peak(a);
+		analysis_linear_range(a, o.efficiency_min);
+		analysis_collapse(a, o.collapse_theta);
+		analysis_no_smp(a);
+	}
+	if (analysis_usl(a) == -1) {
+		analysis_free(a);
+		return -1;
+	}
+	analysis_verdict(s, &o, a);
+	return 0;
+}
+
+void
+analysis_free(struct analysis *a)
+{
+	free(a->pts);
+	a->pts = NULL;
+	a->npoints = 0;
 }

@@ -4,3 +4,15 @@ libscaletop_a_SOURCES += \
 noinst_HEADERS += include/scaletop/sample_json.h
 libscaletop_a_SOURCES += src/store/session_json.c
 noinst_HEADERS += include/scaletop/session_json.h
+# Snapshots: save, load, compare, export, import.
+noinst_HEADERS += include/scaletop/snapshot.h src/store/snapshot_priv.h
+libscaletop_a_SOURCES += \
+	src/store/snapshot_text.c \
+	src/store/snapshot_field.c \
+	src/store/snapshot_analysis.c \
+	src/store/snapshot_read.c \
+	src/store/snapshot_load.c \
+	src/store/snapshot_write.c \
+	src/store/snapshot_compare.c \
+	src/store/snapshot_gnuplot.c \
+	src/store/snapshot_import.c

@@ -1,17 +1,39 @@
-/* Encoding the session model as JSON.  Missing figures are null, never NaN. */
+/*
+ * Encoding the session model as JSON: the body of a snapshot and of
+ * `run --json`.  A missing figure is null, never NaN, and every null has one
+ * meaning the loader (snapshot_read.c) turns back into the same value, so a
+ * saved session loads back equal.  docs/snapshot-format.md is the contract.
+ */
 #include <jansson.h>
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 #include "config.h"
 #include "scaletop/analysis.h"
 #include "scaletop/sample_json.h"
 #include "scaletop/session_json.h"
+#include "scaletop/snapshot.h"
+#include "scaletop/sweep.h"
+#include "snapshot_priv.h"
 
 static json_t *
 num_or_null(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *
+str_or_null(const char *s)
+{
+	return s != NULL && s[0] != '\0' ? json_string(s) : json_null();
+}
+
+/* Percentages as the CPU figures carry them: two decimals. */
+static json_t *
+pct2_or_null(double v)
+{
+	return isfinite(v) ? json_real(round(v * 100.0) / 100.0) : json_null();
 }
 
 static json_t *
@@ -23,27 +45,53 @@ host_json(const struct session *s)
 			 "os_release", h->os_release, "os_version", h->os_version, "platform",
 			 h->platform, "hostname", h->hostname, "cpu_model", h->cpu_model, "ncpus",
 			 h->ncpus, "mem_total", (json_int_t)h->mem_total, "sampler_note",
-			 s->sampler_note[0] ? json_string(s->sampler_note) : json_null());
+			 str_or_null(s->sampler_note));
+}
+
+static json_t *
+workload_params(const struct workload_desc *w)
+{
+	json_t *params = json_object();
+	int i;
+
+	for (i = 0; params != NULL && i < w->nparams; i++) {
+		if (json_object_set_new(params, w->key[i], json_string(w->value[i])) != 0) {
+			json_decref(params);
+			return NULL;
+		}
+	}
+	return params;
+}
+
+static json_t *
+workload_argv(const struct workload_desc *w)
+{
+	json_t *argv;
+	int i;
+
+	if (w->argv == NULL)
+		return json_null();
+	if ((argv = json_array()) == NULL)
+		return NULL;
+	for (i = 0; w->argv[i] != NULL; i++) {
+		if (json_array_append_new(argv, json_string(w->argv[i])) != 0) {
+			json_decref(argv);
+			return NULL;
+		}
+	}
+	return argv;
 }
 
 static json_t *
 workload_json(const struct session *s)
 {
 	const struct workload_desc *w = &s->wl;
-	json_t *params = json_object(), *argv = json_null();
-	int i;
 
-	for (i = 0; i < w->nparams; i++)
-		json_object_set_new(params, w->key[i], json_string(w->value[i]));
-	if (w->argv != NULL) {
-		argv = json_array();
-		for (i = 0; w->argv[i] != NULL; i++)
-			json_array_append_new(argv, json_string(w->argv[i]));
-	}
 	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o}", "name", w->name, "unit", w->unit,
-			 "n_unit", w->n_unit, "mode", s->set.mode == MODE_PROCESSES ? "processes" : "threads", "params",
-			 params, "argv", argv, "parser",
-			 w->parser[0] ? json_string(w->parser) : json_null());
+			 "n_unit", w->n_unit, "mode",
+			 s->set.mode == MODE_PROCESSES ? "processes" : "threads", "params",
+			 workload_params(w), "argv", workload_argv(w), "parser",
+			 str_or_null(w->parser));
 }
 
 static json_t *
@@ -52,14 +100,33 @@ settings_json(const struct sweep_settings *set)
 	json_t *n = json_array();
 	int i;
 
-	for (i = 0; i < set->nn; i++)
-		json_array_append_new(n, json_integer(set->n[i]));
-	return json_pack("{s:o, s:f, s:f, s:o, s:f, s:f, s:i, s:f, s:b}", "n", n, "duration_s",
-			 set->duration_s, "warmup_s", set->warmup_s, "stable_pct",
-			 set->stable_pct > 0 ? json_real(set->stable_pct) : json_null(),
-			 "min_measure_s", set->min_measure_s, "interval_s", set->interval_s,
-			 "repeat", set->repeat, "stall_s", set->stall_s, "stop_on_failure",
-			 set->stop_on_failure);
+	for (i = 0; n != NULL && i < set->nn; i++) {
+		if (json_array_append_new(n, json_integer(set->n[i])) != 0) {
+			json_decref(n);
+			n = NULL;
+		}
+	}
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:i, s:o, s:b}", "n", n, "duration_s",
+			 num_or_null(set->duration_s), "warmup_s", num_or_null(set->warmup_s),
+			 "stable_pct",
+			 set->stable_pct > 0 ? num_or_null(set->stable_pct) : json_null(),
+			 "min_measure_s", num_or_null(set->min_measure_s), "interval_s",
+			 num_or_null(set->interval_s), "repeat", set->repeat, "stall_s",
+			 num_or_null(set->stall_s), "stop_on_failure", set->stop_on_failure);
+}
+
+/* A location figure: null when there are no samples (then it is 0) or it is unknown. */
+static json_t *
+stats_loc(const struct stats *t, double v)
+{
+	return t->n == 0 && v == 0 ? json_null() : num_or_null(v);
+}
+
+/* A spread figure: null below two samples (then it is 0) or when unknown. */
+static json_t *
+stats_spread(const struct stats *t, double v)
+{
+	return t->n < 2 && v == 0 ? json_null() : num_or_null(v);
 }
 
 static json_t *
@@ -69,27 +136,35 @@ stats_json(const struct step *st)
 	json_t *samples = json_array();
 	int i;
 
-	for (i = 0; i < st->niv; i++)
-		json_array_append_new(samples, json_real(st->iv[i]));
-	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "count", (int)t->n, "mean",
-			 t->n ? num_or_null(t->mean) : json_null(), "median",
-			 t->n ? num_or_null(t->median) : json_null(), "min",
-			 t->n ? num_or_null(t->min) : json_null(), "max",
-			 t->n ? num_or_null(t->max) : json_null(), "stddev",
-			 t->have_spread ? num_or_null(t->stddev) : json_null(), "ci95",
-			 t->have_spread ? num_or_null(t->ci95) : json_null(), "samples", samples);
+	for (i = 0; samples != NULL && i < st->niv; i++) {
+		if (json_array_append_new(samples, num_or_null(st->iv[i])) != 0) {
+			json_decref(samples);
+			samples = NULL;
+		}
+	}
+	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "count", (json_int_t)t->n,
+			 "mean", stats_loc(t, t->mean), "median", stats_loc(t, t->median), "min",
+			 stats_loc(t, t->min), "max", stats_loc(t, t->max), "stddev",
+			 stats_spread(t, t->stddev), "ci95", stats_spread(t, t->ci95), "samples",
+			 samples);
 }
 
 static json_t *
 cpu_json(const struct step *st)
 {
-	json_t *per = json_array();
+	json_t *per;
 	int i;
 
 	if (st->ncpu == 0)
 		return json_null();
-	for (i = 0; i < st->ncpu; i++)
-		json_array_append_new(per, sample_json_cpu(&st->cpu[i]));
+	if ((per = json_array()) == NULL)
+		return NULL;
+	for (i = 0; i < st->ncpu; i++) {
+		if (json_array_append_new(per, sample_json_cpu(&st->cpu[i])) != 0) {
+			json_decref(per);
+			return NULL;
+		}
+	}
 	return json_pack("{s:o, s:o}", "all", sample_json_cpu(&st->all), "per_cpu", per);
 }
 
@@ -120,55 +195,182 @@ contention_json(const struct contention *c)
 json_t *
 session_json_step(const struct session *s, const struct step *st)
 {
-	return json_pack("{s:i, s:i, s:s, s:o, s:f, s:f, s:f, s:I, s:o, s:b, s:o, s:o, s:o, s:o, "
+	bool use = step_usable(st);
+
+	/* The operation count means nothing without the window it was counted in. */
+	return json_pack("{s:i, s:i, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o, "
 			 "s:o}",
 			 "n", st->n, "rep", st->rep, "status", step_status_names[st->status],
-			 "reason", st->reason[0] ? json_string(st->reason) : json_null(),
-			 "start_s", st->start_s, "warmup_s", st->warmup_s, "window_s",
-			 st->window_s, "ops", (json_int_t)st->ops, "ops_s",
-			 step_usable(st) ? num_or_null(st->ops_s) : json_null(), "no_intervals",
+			 "reason", str_or_null(st->reason), "start_s", num_or_null(st->start_s),
+			 "warmup_s", num_or_null(st->warmup_s), "window_s",
+			 num_or_null(st->window_s), "ops",
+			 isfinite(st->window_s) ? json_integer((json_int_t)st->ops) : json_null(),
+			 "ops_s", use ? num_or_null(st->ops_s) : json_null(), "no_intervals",
 			 st->no_intervals, "intervals", stats_json(st), "cpu", cpu_json(st),
 			 "contention", contention_json(&st->ct), "speedup",
-			 step_usable(st) ? num_or_null(analysis_speedup(s, st->n)) : json_null(),
-			 "efficiency",
-			 step_usable(st) ? num_or_null(analysis_efficiency(s, st->n)) : json_null());
+			 use ? num_or_null(analysis_speedup(s, st->n)) : json_null(), "efficiency",
+			 use ? num_or_null(analysis_efficiency(s, st->n)) : json_null());
 }
 
 json_t *
 session_json_event(const struct event *e)
 {
-	return json_pack("{s:f, s:o, s:s, s:s}", "t", e->t, "step",
+	return json_pack("{s:o, s:o, s:s, s:s}", "t", num_or_null(e->t), "step",
 			 e->step >= 0 ? json_integer(e->step) : json_null(), "kind",
 			 event_kind_names[e->kind], "text", e->text);
+}
+
+void
+session_json_label(const struct session *s, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s %s %s", s->host.hostname, s->host.os_name, s->host.os_release);
+}
+
+static json_t *
+header_json(const struct session *s, const char *label, const char *taken)
+{
+	return json_pack("{s:s, s:i, s:s, s:s, s:o, s:{s:s, s:s}, s:o, s:o, s:o}", "format",
+			 SNAPSHOT_FORMAT, "version", SNAPSHOT_VERSION, "label", label, "taken",
+			 taken, "started", str_or_null(s->started_utc), "tool", "name",
+			 PACKAGE_NAME, "version", PACKAGE_VERSION, "host", host_json(s), "workload",
+			 workload_json(s), "settings", settings_json(&s->set));
+}
+
+static void
+now_utc(char *buf, size_t len)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
 json_t *
 session_json_header(const struct session *s)
 {
-	char label[512];
+	char label[512], taken[32];
 
-	snprintf(label, sizeof(label), "%s %s %s", s->host.hostname, s->host.os_name,
-		 s->host.os_release);
-	return json_pack("{s:s, s:i, s:s, s:s, s:{s:s, s:s}, s:o, s:o, s:o}", "format",
-			 SNAPSHOT_FORMAT, "version", SNAPSHOT_VERSION, "label", label, "taken",
-			 s->started_utc, "tool", "name", PACKAGE_NAME, "version", PACKAGE_VERSION,
-			 "host", host_json(s), "workload", workload_json(s), "settings",
-			 settings_json(&s->set));
+	session_json_label(s, label, sizeof(label));
+	now_utc(taken, sizeof(taken));
+	return header_json(s, label, taken);
+}
+
+/* [t, step, phase, rate, busy_all, [busy per CPU id]]: one line per tick in the file. */
+static json_t *
+series_row(const struct tick *tk, int ncpu)
+{
+	json_t *row, *busy;
+	int i;
+
+	row = json_pack("[o, o, s, o, o]", num_or_null(tk->t),
+			tk->step >= 0 ? json_integer(tk->step) : json_null(),
+			tk->phase >= 0 && tk->phase <= PHASE_DONE ? sweep_phase_names[tk->phase]
+								  : "idle",
+			num_or_null(tk->rate), pct2_or_null(tk->busy_all));
+	if (row == NULL || ncpu == 0)
+		return row;
+	busy = json_array();
+	for (i = 0; busy != NULL && i < ncpu; i++) {
+		if (json_array_append_new(busy, pct2_or_null(tk->busy[i])) != 0) {
+			json_decref(busy);
+			busy = NULL;
+		}
+	}
+	if (json_array_append_new(row, busy) != 0) {
+		json_decref(row);
+		return NULL;
+	}
+	return row;
+}
+
+json_t *
+session_json_series(const struct session *s)
+{
+	const struct series *ser = &s->ticks;
+	int len = series_len(ser), i;
+	/* A big machine's long run keeps its totals; the per-CPU heatmap is what is dropped. */
+	int ncpu = (double)len * ser->ncpu > SNAPSHOT_SERIES_MAX_VALUES ? 0 : ser->ncpu;
+	json_t *ticks;
+
+	if (len == 0)
+		return json_null();
+	if ((ticks = json_array()) == NULL)
+		return NULL;
+	for (i = 0; i < len; i++) {
+		if (json_array_append_new(ticks, series_row(series_at(ser, i), ncpu)) != 0) {
+			json_decref(ticks);
+			return NULL;
+		}
+	}
+	return json_pack("{s:i, s:i, s:I, s:o}", "ncpu", ncpu, "ncpu_dropped",
+			 ncpu == ser->ncpu ? 0 : ser->ncpu, "dropped",
+			 (json_int_t)(ser->count - len), "ticks", ticks);
+}
+
+/* The analysis of s, as saved. */
+static json_t *
+analysis_json(const struct session *s)
+{
+	struct analysis_opts o;
+	struct analysis a;
+	json_t *j;
+
+	analysis_opts_default(&o);
+	o.n_unit = s->wl.n_unit;
+	if (analysis_run(s, &o, &a) != 0)
+		return NULL;
+	j = snapshot_analysis_json(&a, &o);
+	analysis_free(&a);
+	return j;
+}
+
+static int
+set_new(json_t *obj, const char *key, json_t *v)
+{
+	return v == NULL ? -1 : json_object_set_new(obj, key, v);
+}
+
+json_t *
+session_json_labelled(const struct session *s, const char *label, const char *taken)
+{
+	char dlabel[512], dtaken[32];
+	json_t *j, *steps, *events;
+	int i, rc = 0;
+
+	if (label == NULL) {
+		session_json_label(s, dlabel, sizeof(dlabel));
+		label = dlabel;
+	}
+	if (taken == NULL) {
+		now_utc(dtaken, sizeof(dtaken));
+		taken = dtaken;
+	}
+	if ((j = header_json(s, label, taken)) == NULL)
+		return NULL;
+	steps = json_array();
+	events = json_array();
+	rc |= set_new(j, "steps", steps);
+	rc |= set_new(j, "events", events);
+	for (i = 0; rc == 0 && i < s->nsteps; i++)
+		rc |= json_array_append_new(steps, session_json_step(s, &s->steps[i]));
+	for (i = 0; rc == 0 && i < s->nevents; i++)
+		rc |= json_array_append_new(events, session_json_event(&s->events[i]));
+	if (rc == 0)
+		rc |= set_new(j, "analysis", analysis_json(s));
+	if (rc == 0)
+		rc |= set_new(j, "series", session_json_series(s));
+	if (rc != 0) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
 }
 
 json_t *
 session_json(const struct session *s)
 {
-	json_t *j = session_json_header(s), *steps = json_array(), *events = json_array();
-	int i;
-
-	for (i = 0; i < s->nsteps; i++)
-		json_array_append_new(steps, session_json_step(s, &s->steps[i]));
-	for (i = 0; i < s->nevents; i++)
-		json_array_append_new(events, session_json_event(&s->events[i]));
-	json_object_set_new(j, "steps", steps);
-	json_object_set_new(j, "events", events);
-	return j;
+	return session_json_labelled(s, NULL, NULL);
 }
 
 int
@@ -179,9 +381,7 @@ session_json_write(FILE *f, const struct session *s)
 
 	if (j == NULL)
 		return -1;
-	rc = json_dumpf(j, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	rc = snapshot_text_write(f, j);
 	json_decref(j);
-	if (rc == 0 && fputc('\n', f) == EOF)
-		rc = -1;
 	return rc;
 }

@@ -25,3 +25,10 @@ SHELL_TESTS = \
 
 TESTS += $(SHELL_TESTS)
 EXTRA_DIST += $(SHELL_TESTS) tests/cli/lib.sh
+
+# Snapshots: round trip, loader refusals, atomic writes, import.
+check_PROGRAMS += tests/unit/test_snapshot
+TESTS += tests/unit/test_snapshot
+tests_unit_test_snapshot_LDADD = $(TEST_LIBS)
+TESTS += tests/cli/snapshot.sh
+EXTRA_DIST += tests/cli/snapshot.sh

@@ -1,0 +1,320 @@
+#!/bin/sh
+# Harness fidelity against sysbench, the peer scaletop's users already trust,
+# on this machine and in the same run.
+#
+# cpu: `scaletop run -w cpu -n 1,2` against sysbench cpu run directly at 1
+# and 2 threads, and also through `scaletop run --cmd 'sysbench cpu ...'
+# --parse sysbench` (so the parser is checked against sysbench's own
+# summary).  Target: scaletop's speedup(2)/speedup(1) is at least sysbench
+# cpu's (median over rounds of the per-round ratio of speedups >= 1).
+#
+# fileio: on a tmpfs, `scaletop run -w fileio` against `sysbench fileio
+# --file-test-mode=rndwr` with the same file set.  What one sysbench rndwr
+# request is (sysbench 1.0 sb_fileio.c, file_get_rnd_request and
+# file_execute_event): one pwrite() of --file-block-size bytes at an offset
+# drawn uniformly over the whole file set and rounded down to a block, so a
+# uniform file and a uniform block in it; every file is opened once and
+# shared by the threads; with --file-fsync-freq=0 no fsync during the run.
+# scaletop's fileio with sync=none is the same: a uniform file, a uniform
+# block, one pwrite() of block= bytes, files opened once per step.  The
+# differences left are turned off: --file-fsync-end=off (sysbench would
+# otherwise fsync every file once at the end), no --file-extra-flags (scaletop
+# opens without O_SYNC/O_DIRECT with sync=none), synchronous I/O mode.
+# Target: writes/s at 1 and at 2 threads within 15% of sysbench's (median
+# over rounds of the per-round ratio).
+#
+# Both tools measure the same window: scaletop warms up 1 s and measures
+# DURATION s; sysbench runs DURATION+1 s with --report-checkpoints=1, which
+# resets its counters after 1 s, so its final figures cover the same span.
+# Rounds alternate the tools, so slow drifts of the machine's load hit both.
+#
+# The tmpfs is a private mount in a private mount namespace when run as root
+# (it vanishes with the namespace, whatever ends the run), else a private
+# directory in /dev/shm, removed on every exit path.
+#
+# usage: make bench-fidelity   or   top_builddir=BUILD sh bench/fidelity.sh
+#        env: DURATION (seconds per point, default 5), ROUNDS (default 3),
+#        FIDELITY_TMPFS=shm to use /dev/shm even as root
+: "${top_builddir:=.}"
+bin=$top_builddir/scaletop
+dur=${DURATION:-5}
+rounds=${ROUNDS:-3}
+files=16
+block=16384
+total_mb=64
+
+# timed OUT COMMAND...: runs COMMAND and writes its CPU time (user, system
+# seconds, from wait4) to OUT; signals are passed on, so it ends with us.
+timed_py='
+import os, signal, sys
+out, argv = sys.argv[1], sys.argv[2:]
+pid = os.fork()
+if pid == 0:
+    try:
+        os.execvp(argv[0], argv)
+    finally:
+        os._exit(127)
+for s in (signal.SIGHUP, signal.SIGINT, signal.SIGTERM):
+    signal.signal(s, lambda sig, frame: os.kill(pid, sig))
+_, status, ru = os.wait4(pid, 0)
+with open(out, "w") as f:
+    f.write("%.6f %.6f\n" % (ru.ru_utime, ru.ru_stime))
+sys.exit(os.waitstatus_to_exitcode(status) & 255)
+'
+
+# --- the fileio rounds, run inside the private mount namespace or not -----
+# fileio_rounds FSDIR OUTDIR: FSDIR is on a tmpfs and empty.
+fileio_rounds() {
+	fs=$1 out=$2
+	mkdir "$fs/sysbench" || return 1
+	sbargs="--file-num=$files --file-block-size=$block --file-total-size=${total_mb}M"
+	sbargs="$sbargs --file-test-mode=rndwr --file-fsync-freq=0 --file-fsync-end=off"
+	sbargs="$sbargs --file-io-mode=sync"
+	# shellcheck disable=SC2086 # word splitting of sbargs is intended
+	(cd "$fs/sysbench" && exec sysbench fileio $sbargs prepare) >"$out/sb_fio_prepare" 2>&1 ||
+		{ echo "fidelity: sysbench fileio prepare failed:"; cat "$out/sb_fio_prepare"; return 1; }
+	r=1
+	while [ "$r" -le "$rounds" ]; do
+		echo "fidelity: fileio round $r/$rounds" >&2
+		for side in $(order "$r"); do
+			if [ "$side" = scaletop ]; then
+				run "$out/st_fio.$r" "$bin" run -q -w fileio -p dir="$fs" \
+					-p files=$files -p block=$block -p total=${total_mb}M \
+					-p sync=none -n 1,2 -d "$dur" --json || return 1
+				continue
+			fi
+			for n in 1 2; do
+				# shellcheck disable=SC2016,SC2086 # $1/$@ are the inner sh's; sbargs splits
+				run "$out/sb_fio.$r.$n" sh -c 'cd "$1" && shift && exec "$@"' sh \
+					"$fs/sysbench" python3 -c "$timed_py" "$out/sb_fio.$r.$n.cpu" \
+					sysbench fileio $sbargs --threads=$n --time=$((dur + 1)) \
+					--report-checkpoints=1 run || return 1
+			done
+		done
+		r=$((r + 1))
+	done
+	# shellcheck disable=SC2086
+	(cd "$fs/sysbench" && exec sysbench fileio $sbargs cleanup) >/dev/null 2>&1
+	return 0
+}
+
+# order ROUND: which tool goes first alternates, so a drift in load hits both.
+order() {
+	if [ $(($1 % 2)) -eq 1 ]; then echo scaletop sysbench; else echo sysbench scaletop; fi
+}
+
+# run OUT COMMAND...: in the background, so a signal to this script can end it.
+child=
+run() {
+	runout=$1
+	shift
+	"$@" >"$runout" 2>"$runout.err" &
+	child=$!
+	wait "$child"
+	runrc=$?
+	child=
+	if [ "$runrc" -ne 0 ]; then
+		echo "fidelity: $1 failed (exit $runrc):"
+		cat "$runout.err"
+	fi
+	return "$runrc"
+}
+kill_child() {
+	if [ -n "$child" ]; then
+		kill "$child" 2>/dev/null
+		wait "$child" 2>/dev/null
+		child=
+	fi
+}
+
+if [ "$1" = --fileio-inner ]; then
+	# In a private mount namespace: the tmpfs goes away with it.
+	trap 'kill_child' EXIT
+	trap 'exit 1' HUP INT TERM
+	mount -t tmpfs -o size=$((3 * total_mb + 16))m,mode=0700 scaletop-bench "$2" || exit 1
+	fileio_rounds "$2" "$3"
+	exit $?
+fi
+
+for tool in sysbench python3; do
+	if ! command -v "$tool" >/dev/null 2>&1; then
+		echo "fidelity: $tool not found: install it (apt-get install $tool)" >&2
+		exit 2
+	fi
+done
+if [ ! -x "$bin" ]; then
+	echo "fidelity: no binary at $bin: run 'make scaletop' in the build directory" >&2
+	exit 2
+fi
+case $dur$rounds in
+*[!0-9]*)
+	echo "fidelity: DURATION '$dur' and ROUNDS '$rounds' must be whole numbers >= 1" >&2
+	exit 2
+	;;
+esac
+if [ "$dur" -lt 1 ] || [ "$rounds" -lt 1 ]; then
+	echo "fidelity: DURATION '$dur' and ROUNDS '$rounds' must be whole numbers >= 1" >&2
+	exit 2
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/scaletop-fidelity.XXXXXX") || exit 1
+shmdir=
+trap 'kill_child; [ -n "$shmdir" ] && rm -rf "$shmdir"; rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+
+echo "fidelity: $(nproc) CPUs, $(uname -sr), $(sysbench --version); load average $(uptime | sed 's/.*load average: *//')"
+echo "fidelity: $rounds rounds, $dur s per point after 1 s warm-up"
+
+# --- cpu -----------------------------------------------------------------
+r=1
+while [ "$r" -le "$rounds" ]; do
+	echo "fidelity: cpu round $r/$rounds" >&2
+	for side in $(order "$r"); do
+		if [ "$side" = scaletop ]; then
+			run "$tmp/st_cpu.$r" "$bin" run -q -w cpu -n 1,2 -d "$dur" --json || exit 1
+			continue
+		fi
+		for n in 1 2; do
+			run "$tmp/sb_cpu.$r.$n" python3 -c "$timed_py" "$tmp/sb_cpu.$r.$n.cpu" \
+				sysbench cpu --threads=$n --time=$((dur + 1)) --report-checkpoints=1 \
+				run || exit 1
+		done
+	done
+	run "$tmp/stsb_cpu.$r" "$bin" run -q -n 1,2 -d "$dur" --json --parse sysbench \
+		--cmd 'sysbench cpu --threads={n} --time={duration} --report-interval=1 run' || exit 1
+	r=$((r + 1))
+done
+
+# --- fileio on a tmpfs -----------------------------------------------------
+where=
+if [ "$(id -u)" = 0 ] && [ "${FIDELITY_TMPFS:-}" != shm ] && command -v unshare >/dev/null 2>&1 &&
+	unshare -m --propagation private true 2>/dev/null; then
+	mkdir "$tmp/fs" || exit 1
+	where="a private tmpfs (own mount namespace)"
+	echo "fidelity: fileio on $where" >&2
+	unshare -m --propagation private sh "$0" --fileio-inner "$tmp/fs" "$tmp" &
+	child=$!
+	wait "$child" || exit 1
+	child=
+elif [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
+	shmdir=$(mktemp -d /dev/shm/scaletop-fidelity.XXXXXX) || exit 1
+	where="/dev/shm (tmpfs)"
+	echo "fidelity: fileio on $where" >&2
+	fileio_rounds "$shmdir" "$tmp" || exit 1
+	rm -rf "$shmdir"
+	shmdir=
+else
+	echo "fidelity: no tmpfs: not root (for a private mount) and /dev/shm is not a tmpfs" >&2
+	exit 2
+fi
+
+echo "fidelity: load average after $(uptime | sed 's/.*load average: *//')"
+python3 - "$tmp" "$rounds" "$dur" "$where" "$files" "$block" "$total_mb" <<'PY'
+import json, re, statistics, sys
+
+tmp, rounds, dur, where = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+files, block, total_mb = int(sys.argv[5]), int(sys.argv[6]), int(sys.argv[7])
+
+def steps(path):
+    d = json.load(open(path))
+    out = {}
+    for s in d["steps"]:
+        if s["status"] != "ok":
+            sys.exit("fidelity: FAIL: %s: N=%d %s: %s" % (path, s["n"], s["status"], s["reason"]))
+        out[s["n"]] = s
+    return out
+
+def figures(path, label):
+    """Every figure after label in a sysbench report: [checkpoint, ..., final]."""
+    vals = []
+    for line in open(path):
+        m = re.match(r"\s*%s\s+([0-9.]+)" % re.escape(label), line)
+        if m:
+            vals.append(float(m.group(1)))
+    if not vals:
+        sys.exit("fidelity: FAIL: no '%s' in %s" % (label, path))
+    return vals
+
+def sysbench_run(path):
+    """Rate after the 1 s checkpoint; CPU seconds (user, sys) and events over the whole run."""
+    label = "writes/s:" if "fio" in path else "events per second:"
+    rate = figures(path, label)[-1]
+    events = sum(figures(path, "total number of events:"))
+    usr, sy = (float(x) for x in open(path + ".cpu").read().split())
+    return rate, usr, sy, events
+
+def med(v):
+    return statistics.median(v)
+
+status = 0
+print()
+print("== cpu: scaletop -w cpu (work=1000) vs sysbench cpu (primes to 10000), directly and "
+      "through scaletop --cmd ==")
+print("(rdly%: run delay of scaletop's workers, % of wall time: other load on the machine; "
+      "CPUs: CPU time / wall time of each tool's run)")
+print("%-5s %2s %14s %7s %6s %5s %13s %7s %5s %13s %7s" % ("round", "N", "scaletop ops/s",
+      "speedup", "rdly%", "CPUs", "sysbench eps", "speedup", "CPUs", "sb via --cmd", "speedup"))
+ratios, sp_st, sp_sb, sp_cmd = [], [], [], []
+for r in range(1, rounds + 1):
+    st = steps("%s/st_cpu.%d" % (tmp, r))
+    cmd = steps("%s/stsb_cpu.%d" % (tmp, r))
+    sb = {n: sysbench_run("%s/sb_cpu.%d.%d" % (tmp, r, n)) for n in (1, 2)}
+    for n in (1, 2):
+        print("%-5d %2d %14.0f %7.3f %6.1f %5.2f %13.1f %7.3f %5.2f %13.1f %7.3f" % (
+            r, n, st[n]["ops_s"], st[n]["ops_s"] / st[1]["ops_s"],
+            st[n]["contention"]["run_delay_pct"] or 0.0, st[n]["contention"]["cpu_used"] or 0.0,
+            sb[n][0], sb[n][0] / sb[1][0], (sb[n][1] + sb[n][2]) / (dur + 1),
+            cmd[n]["ops_s"], cmd[n]["ops_s"] / cmd[1]["ops_s"]))
+    a, b, c = st[2]["ops_s"] / st[1]["ops_s"], sb[2][0] / sb[1][0], cmd[2]["ops_s"] / cmd[1]["ops_s"]
+    sp_st.append(a); sp_sb.append(b); sp_cmd.append(c); ratios.append(a / b)
+    print("      speedup(2): scaletop %.3f, sysbench %.3f: ratio %.3f; sysbench through "
+          "scaletop --cmd %.3f" % (a, b, a / b, c))
+ratio = med(ratios)
+print("median speedup(2): scaletop %.3f, sysbench direct %.3f, sysbench via --cmd %.3f" %
+      (med(sp_st), med(sp_sb), med(sp_cmd)))
+ok = ratio >= 1.0
+status |= not ok
+print("fidelity cpu: %s: speedup ratio scaletop/sysbench %.3f (median of %d rounds; per round %s) %s 1"
+      % ("PASS" if ok else "FAIL", ratio, rounds, ", ".join("%.3f" % x for x in ratios),
+         ">=" if ok else "<"))
+
+print()
+print("== fileio on %s: files=%d block=%d total=%dM, random writes, no fsync ==" %
+      (where, files, block, total_mb))
+print("(usr/sys us/w: each tool's user and system CPU time per write: the pwrite itself is "
+      "the system part)")
+print("%-5s %2s %13s %7s %6s %9s %13s %7s %9s %6s" % ("round", "N", "scaletop w/s", "speedup",
+      "rdly%", "usr/sys", "sysbench w/s", "speedup", "usr/sys", "ratio"))
+per_n = {1: [], 2: []}
+cost = {"st": {1: [], 2: []}, "sb": {1: [], 2: []}}
+for r in range(1, rounds + 1):
+    st = steps("%s/st_fio.%d" % (tmp, r))
+    sb = {n: sysbench_run("%s/sb_fio.%d.%d" % (tmp, r, n)) for n in (1, 2)}
+    for n in (1, 2):
+        c = st[n]["contention"]
+        st_cpu_us = 1e6 / c["ops_per_cpu_s"] if c["ops_per_cpu_s"] else float("nan")
+        st_sys = st_cpu_us * (c["kernel_pct"] or 0.0) / 100.0
+        st_usr = st_cpu_us - st_sys
+        sb_usr, sb_sys = 1e6 * sb[n][1] / sb[n][3], 1e6 * sb[n][2] / sb[n][3]
+        cost["st"][n].append((st_usr, st_sys))
+        cost["sb"][n].append((sb_usr, sb_sys))
+        per_n[n].append(st[n]["ops_s"] / sb[n][0])
+        print("%-5d %2d %13.0f %7.3f %6.1f %4.2f/%4.2f %13.0f %7.3f %4.2f/%4.2f %6.3f" % (
+            r, n, st[n]["ops_s"], st[n]["ops_s"] / st[1]["ops_s"], c["run_delay_pct"] or 0.0,
+            st_usr, st_sys, sb[n][0], sb[n][0] / sb[1][0], sb_usr, sb_sys,
+            st[n]["ops_s"] / sb[n][0]))
+for n in (1, 2):
+    print("median CPU per write at N=%d: scaletop %.2f us user + %.2f us sys, sysbench %.2f us "
+          "user + %.2f us sys" % (n, med([u for u, _ in cost["st"][n]]),
+          med([s_ for _, s_ in cost["st"][n]]), med([u for u, _ in cost["sb"][n]]),
+          med([s_ for _, s_ in cost["sb"][n]])))
+for n in (1, 2):
+    m = med(per_n[n])
+    ok = abs(m - 1.0) <= 0.15
+    status |= not ok
+    print("fidelity fileio N=%d: %s: scaletop/sysbench writes/s %.3f (median of %d rounds; per "
+          "round %s), target 0.85..1.15" % (n, "PASS" if ok else "FAIL", m, rounds,
+          ", ".join("%.3f" % x for x in per_n[n])))
+print("fidelity: %s" % ("PASS" if status == 0 else "FAIL"))
+sys.exit(status)
+PY

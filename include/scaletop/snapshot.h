@@ -1,0 +1,133 @@
+/*
+ * Snapshots: one session frozen into a JSON file ("format":
+ * "scaletop-snapshot"), so that one machine, OS release or kernel option can
+ * later be compared with another.  docs/snapshot-format.md describes every
+ * field and docs/snapshot.schema.json is its JSON Schema.
+ *
+ * The writer replaces a file atomically (temp file in the same folder, fsync,
+ * rename, fsync of the folder) and never replaces one unless asked.  The
+ * reader checks every field's type and range and fills a struct session, so
+ * every view works on a loaded snapshot exactly as on a live sweep.
+ */
+#ifndef SCALETOP_SNAPSHOT_H
+#define SCALETOP_SNAPSHOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "scaletop/analysis.h"
+#include "scaletop/error.h"
+#include "scaletop/session.h"
+
+/* A snapshot bigger than this is refused unread: damaged, or not a snapshot. */
+#define SNAPSHOT_MAX_BYTES ((size_t)64 << 20)
+/* Above this many per-CPU values the tick series is saved without its per-CPU part. */
+#define SNAPSHOT_SERIES_MAX_VALUES (1 << 21)
+
+/* What a snapshot says about itself, beyond the session. */
+struct snapshot_meta {
+	char label[256];       /* default: "hostname OS release" */
+	char taken[32];        /* ISO-8601 UTC when it was saved */
+	char tool_name[64];    /* of the scaletop that wrote it */
+	char tool_version[64];
+};
+
+/* A loaded snapshot.  Free it with snapshot_free. */
+struct snapshot {
+	char name[256];             /* the file it came from, for messages and legends */
+	struct session s;
+	struct snapshot_meta meta;
+	struct analysis saved;      /* the analysis as the writer computed it; pts owned */
+	struct analysis now;        /* recomputed from the steps by this scaletop; pts owned */
+	char warning[ST_ERRLEN];    /* "" or one line: how saved and recomputed disagree */
+};
+
+/* The default label and the current time, for session s. */
+void snapshot_meta_default(struct snapshot_meta *m, const struct session *s);
+
+/*
+ * Writes s to path atomically, with mode 0644 (less the umask).  An existing
+ * file is refused unless force.  m NULL means snapshot_meta_default.  0, or
+ * -1 with a one-line message naming the file and the reason (EACCES,
+ * ENOSPC ...); on failure the old file, if any, is untouched.
+ */
+int snapshot_save(const char *path, const struct session *s, const struct snapshot_meta *m,
+		  bool force, char *err, size_t errlen);
+
+/*
+ * Checks buf[0..len-1] (need not be NUL-terminated) and fills s, which it
+ * initialises (free it with session_free even on failure).  name is used in
+ * messages only.  0, or -1 with one line: "name:LINE:COLUMN: ..." for text
+ * that is not JSON, else "name: FIELD.PATH: ..." saying what was expected.
+ * This is the whole loader minus I/O, for fuzzing.
+ */
+int snapshot_parse(const char *buf, size_t len, const char *name, struct session *s, char *err,
+		   size_t errlen);
+
+/* snapshot_parse, plus the meta data, the saved analysis and its recomputation. */
+int snapshot_read(const char *buf, size_t len, const char *name, struct snapshot *snap,
+		  char *err, size_t errlen);
+
+/*
+ * Reads a whole file ("-": standard input) of at most SNAPSHOT_MAX_BYTES
+ * into *buf (malloc'd, not NUL-terminated).  0, or -1 with a message.
+ */
+int snapshot_file_read(const char *path, char **buf, size_t *len, char *err, size_t errlen);
+
+/* Reads the file (at most SNAPSHOT_MAX_BYTES) and snapshot_read's it. */
+int snapshot_load(const char *path, struct snapshot *snap, char *err, size_t errlen);
+
+void snapshot_init(struct snapshot *snap);
+void snapshot_free(struct snapshot *snap);
+
+/* The shortest decimal text that reads back as v, with '.' whatever the locale. */
+void snapshot_number(char *buf, size_t len, double v);
+/* strtod with '.' as the decimal point whatever the locale. */
+double snapshot_strtod(const char *s, char **end);
+
+/* --- views of loaded snapshots (src/store/snapshot_compare.c) ------------ */
+
+/*
+ * One table aligned on N: each snapshot's throughput and its ratio to the
+ * first; then peak against peak, collapse, verdict and USL side by side.
+ * Snapshots whose workload differs from the first's get a warning line.
+ */
+#define SNAPSHOT_COMPARE_MAX 26 /* named A to Z */
+void snapshot_compare_text(FILE *f, struct snapshot *const *v, int k);
+/* The same table as CSV: n, each throughput, each ratio; empty cells for none. */
+void snapshot_compare_csv(FILE *f, struct snapshot *const *v, int k);
+/* A warning line for each snapshot not like the first, to f; how many. */
+int snapshot_compare_warn(FILE *f, struct snapshot *const *v, int k);
+
+/* --- export (src/store/snapshot_gnuplot.c) ------------------------------- */
+
+/*
+ * Writes BASE.dat (one block per snapshot: N, throughput, CI) and BASE.gp,
+ * a gnuplot script drawing throughput against N for each snapshot, its ideal
+ * linear line, its USL curve and its peak and collapse marks, into BASE.png
+ * or BASE.svg (term "png" or "svg").  0, or -1 with a message.
+ */
+int snapshot_gnuplot_write(const char *base, const char *term, struct snapshot *const *v, int k,
+			   bool force, char *err, size_t errlen);
+
+/* --- import (src/store/snapshot_import.c) -------------------------------- */
+
+struct snapshot_import {
+	const char *label;  /* required */
+	const char *desc;   /* free text, or NULL */
+	const char *unit;   /* what one operation is; NULL: "ops" */
+	const char *n_unit; /* what N counts; NULL: "threads" */
+};
+
+/*
+ * Reads lines of "N,throughput[,stddev[,runs]]" from buf (a header line,
+ * '#' comments and blank lines allowed) into s, workload "imported".  name
+ * is the file's name, for messages and the workload's "source".  0, or -1
+ * with "name:LINE:COLUMN: what was expected".
+ */
+int snapshot_import_csv(const char *buf, size_t len, const char *name,
+			const struct snapshot_import *o, struct session *s,
+			struct snapshot_meta *m, char *err, size_t errlen);
+
+#endif

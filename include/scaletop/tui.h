@@ -1,0 +1,39 @@
+/*
+ * The interactive monitor: the same sweep as `scaletop run`, drawn live with
+ * ncursesw (src/tui/).  It reads the session model and never measures.
+ */
+#ifndef SCALETOP_TUI_H
+#define SCALETOP_TUI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define TUI_MAX_OVERLAYS 6
+
+struct tui_opts {
+	double refresh_s;        /* screen refresh; 0: the saved preference, else 1 s */
+	const char *theme;       /* NULL: the saved preference, else "default" */
+	bool ascii;              /* no braille or blocks, whatever the locale */
+	bool monitor;            /* start without a sweep: CPU monitoring only */
+	int fake_cpus;           /* test hook: synthetic figures for this many CPUs */
+	const char *overlay[TUI_MAX_OVERLAYS]; /* snapshots to overlay (--compare) */
+	int noverlay;
+	const char *replay;      /* a recorded .jsonl to replay, "-" for standard input */
+};
+
+struct run_args;
+
+/*
+ * Checks that a terminal can be drawn on: a tty for input (or /dev/tty when
+ * standard input carries data) and output, and a TERM that is not dumb.
+ * 0, or -1 with a one-line message that suggests `scaletop run`.
+ */
+int tui_check_terminal(bool input_is_data, char *err, size_t errlen);
+
+/*
+ * Runs the TUI until the user quits or a signal ends it; a = the run-style
+ * options (what r runs), o = the TUI's own.  Returns the exit status.
+ */
+int tui_main(struct run_args *a, const struct tui_opts *o);
+
+#endif

@@ -1,0 +1,186 @@
+/* scaletop export: snapshots as a gnuplot data file and script, rendered when gnuplot is here. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "scaletop/snapshot.h"
+#include "scaletop/spawn.h"
+
+#define CMD "export"
+#define EXPORT_GNUPLOT_TIMEOUT_NS (60ULL * 1000000000ULL)
+
+struct export_args {
+	bool gnuplot, force;
+	const char *term;
+	char base[1024];
+};
+
+static void
+export_usage(FILE *f)
+{
+	fprintf(f, "usage: %s export --gnuplot [--svg] [--force] -o BASE A.json [B.json ...]\n\n"
+		   "Writes BASE.dat and BASE.gp: throughput against N for each snapshot, its\n"
+		   "ideal linear line, its USL curve, and its peak and collapse marks.  When\n"
+		   "gnuplot is installed, also renders BASE.png (or BASE.svg with --svg).\n"
+		   "  -o BASE       output name without extension (.png or .svg picks the format)\n"
+		   "      --svg     render SVG instead of PNG\n"
+		   "      --force   replace files that exist\n", progname);
+}
+
+/* "curve.png" is taken as BASE "curve" in PNG: what a user typing a picture name means. */
+static int
+export_base(struct export_args *a, const char *arg)
+{
+	size_t len = strlen(arg);
+
+	if (len == 0 || len >= sizeof(a->base) - 8 || arg[len - 1] == '/')
+		return cli_usage_error(CMD, "-o '%s': give a file name without extension", arg);
+	snprintf(a->base, sizeof(a->base), "%s", arg);
+	if (len > 4 && strcmp(arg + len - 4, ".png") == 0) {
+		a->base[len - 4] = '\0';
+		a->term = "png";
+	} else if (len > 4 && strcmp(arg + len - 4, ".svg") == 0) {
+		a->base[len - 4] = '\0';
+		a->term = "svg";
+	}
+	return 0;
+}
+
+static int
+export_parse(int argc, char **argv, struct export_args *a)
+{
+	static const struct option longopts[] = {
+		{ "gnuplot", no_argument, NULL, 'g' },
+		{ "svg", no_argument, NULL, 's' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt, rc;
+
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'h': export_usage(stdout); return -1;
+		case 'g': a->gnuplot = true; break;
+		case 's': a->term = "svg"; break;
+		case 'f': a->force = true; break;
+		case 'o':
+			if ((rc = export_base(a, optarg)) != 0)
+				return rc;
+			break;
+		case ':':
+			return cli_usage_error(CMD, "option '%s' needs a value: see '%s export "
+					       "--help'", argv[optind - 1], progname);
+		default:
+			return cli_usage_error(CMD, "unknown option '%s': see '%s export --help'",
+					       argv[optind - 1], progname);
+		}
+	}
+	if (!a->gnuplot)
+		return cli_usage_error(CMD, "give the format: --gnuplot");
+	if (a->base[0] == '\0')
+		return cli_usage_error(CMD, "give the output name: -o BASE");
+	if (optind == argc)
+		return cli_usage_error(CMD, "give one snapshot or more: %s export --gnuplot "
+				       "-o BASE A.json", progname);
+	if (argc - optind > SNAPSHOT_COMPARE_MAX)
+		return cli_usage_error(CMD, "%d snapshots; export at most %d at once",
+				       argc - optind, SNAPSHOT_COMPARE_MAX);
+	return 0;
+}
+
+/* gnuplot on PATH, without running a shell to ask. */
+static bool
+export_have_gnuplot(void)
+{
+	const char *path = getenv("PATH");
+	char dir[4096], prog[4200];
+	const char *p, *colon;
+
+	for (p = path != NULL ? path : "/usr/bin:/bin"; *p != '\0'; p = colon + 1) {
+		colon = strchr(p, ':');
+		if (colon == NULL)
+			colon = p + strlen(p);
+		snprintf(dir, sizeof(dir), "%.*s", (int)(colon - p), p);
+		snprintf(prog, sizeof(prog), "%s/gnuplot", dir[0] ? dir : ".");
+		if (access(prog, X_OK) == 0)
+			return true;
+		if (*colon == '\0')
+			break;
+	}
+	return false;
+}
+
+static int
+export_render(const struct export_args *a)
+{
+	char script[1100], image[1100], out[512], err[ST_ERRLEN];
+	char *argv[] = { "gnuplot", script, NULL };
+
+	snprintf(script, sizeof(script), "%s.gp", a->base);
+	snprintf(image, sizeof(image), "%s.%s", a->base, a->term);
+	if (!export_have_gnuplot()) {
+		fprintf(stderr, "%s %s: wrote %s.dat and %s; gnuplot is not installed, so no %s: "
+			"run 'gnuplot %s' where it is\n", progname, CMD, a->base, script, image,
+			script);
+		return 0;
+	}
+	if (spawn_run(argv, EXPORT_GNUPLOT_TIMEOUT_NS, out, sizeof(out), err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s %s: gnuplot %s failed: %s%s%s\n", progname, CMD, script, err,
+			out[0] ? ": " : "", out);
+		return EXIT_RUNTIME;
+	}
+	fprintf(stderr, "%s %s: wrote %s.dat, %s and %s\n", progname, CMD, a->base, script, image);
+	return 0;
+}
+
+static int
+export_write(const struct export_args *a, struct snapshot *const *v, int k)
+{
+	char image[1100], err[ST_ERRLEN];
+
+	snprintf(image, sizeof(image), "%s.%s", a->base, a->term);
+	if (!a->force && access(image, F_OK) == 0) {
+		fprintf(stderr, "%s %s: %s exists and was not replaced; give --force to replace "
+			"it, or another name\n", progname, CMD, image);
+		return EXIT_RUNTIME;
+	}
+	if (snapshot_gnuplot_write(a->base, a->term, v, k, a->force, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s %s: %s\n", progname, CMD, err);
+		return EXIT_RUNTIME;
+	}
+	return export_render(a);
+}
+
+int
+cmd_export(int argc, char **argv)
+{
+	struct snapshot snaps[SNAPSHOT_COMPARE_MAX], *v[SNAPSHOT_COMPARE_MAX];
+	struct export_args a = { .term = "png" };
+	char err[ST_ERRLEN];
+	int rc, i, k = 0;
+
+	if ((rc = export_parse(argc, argv, &a)) != 0)
+		return rc < 0 ? 0 : rc;
+	for (i = optind; i < argc; i++) {
+		v[k] = &snaps[k];
+		rc = snapshot_load(argv[i], v[k++], err, sizeof(err));
+		if (rc != 0) {
+			fprintf(stderr, "%s %s: %s\n", progname, CMD, err);
+			rc = EXIT_RUNTIME;
+			break;
+		}
+		if (v[k - 1]->warning[0] != '\0')
+			fprintf(stderr, "%s %s: warning: %s\n", progname, CMD, v[k - 1]->warning);
+	}
+	if (rc == 0)
+		rc = export_write(&a, v, k);
+	for (i = 0; i < k; i++)
+		snapshot_free(v[i]);
+	return rc;
+}

@@ -1,0 +1,337 @@
+/*
+ * Comparing snapshots: one table aligned on N with each snapshot's pooled
+ * throughput and its ratio to the first, then the peaks, collapses,
+ * verdicts and USL fits side by side.  The figures are the analyses
+ * recomputed at load time, so every snapshot is judged by the same rules.
+ */
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scaletop/format.h"
+#include "scaletop/snapshot.h"
+#include "snapshot_priv.h"
+
+#define CMP_COL 11 /* width of one figure column */
+
+static char
+cmp_letter(int i)
+{
+	return (char)('A' + i);
+}
+
+/* The pooled throughput at n, or NaN when the snapshot has none there. */
+static double
+cmp_x_at(const struct snapshot *sn, int n)
+{
+	int i;
+
+	for (i = 0; i < sn->now.npoints; i++) {
+		if (sn->now.pts[i].n == n)
+			return sn->now.pts[i].x;
+	}
+	return NAN;
+}
+
+static int
+cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Every N any snapshot measured, ascending; malloc'd.  -1 on ENOMEM. */
+static int
+cmp_all_n(struct snapshot *const *v, int k, int **out)
+{
+	int total = 0, i, j, m = 0, *n;
+
+	for (i = 0; i < k; i++)
+		total += v[i]->now.npoints;
+	if ((n = malloc(sizeof(*n) * (size_t)(total > 0 ? total : 1))) == NULL)
+		return -1;
+	for (i = 0; i < k; i++) {
+		for (j = 0; j < v[i]->now.npoints; j++)
+			n[m++] = v[i]->now.pts[j].n;
+	}
+	qsort(n, (size_t)m, sizeof(*n), cmp_int);
+	for (i = 0, j = 0; i < m; i++) {
+		if (j == 0 || n[i] != n[j - 1])
+			n[j++] = n[i];
+	}
+	*out = n;
+	return j;
+}
+
+/* An imported snapshot's description and source say where it came from, not what ran. */
+static bool
+cmp_is_note(const struct workload_desc *w, int i)
+{
+	return strcmp(w->name, "imported") == 0 &&
+	       (strcmp(w->key[i], "description") == 0 || strcmp(w->key[i], "source") == 0);
+}
+
+/* "work=1000 dir=/tmp" or the command line: what a workload ran with. */
+static void
+cmp_params(const struct workload_desc *w, char *buf, size_t len)
+{
+	size_t k = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < w->nparams && k < len; i++) {
+		if (!cmp_is_note(w, i))
+			k += (size_t)snprintf(buf + k, len - k, "%s%s=%s", k ? " " : "", w->key[i],
+					      w->value[i]);
+	}
+	for (i = 0; w->argv != NULL && w->argv[i] != NULL && k < len; i++)
+		k += (size_t)snprintf(buf + k, len - k, "%s%s", k ? " " : "", w->argv[i]);
+}
+
+static void
+cmp_workload(const struct snapshot *sn, char *buf, size_t len)
+{
+	char params[512];
+
+	cmp_params(&sn->s.wl, params, sizeof(params));
+	snprintf(buf, len, "%s (%s%s%s)", sn->s.wl.name,
+		 sn->s.set.mode == MODE_PROCESSES ? "processes" : "threads", params[0] ? ", " : "",
+		 params);
+}
+
+int
+snapshot_compare_warn(FILE *f, struct snapshot *const *v, int k)
+{
+	char a[700], b[700];
+	int i, n = 0;
+
+	cmp_workload(v[0], a, sizeof(a));
+	for (i = 1; i < k; i++) {
+		cmp_workload(v[i], b, sizeof(b));
+		if (strcmp(a, b) == 0 && strcmp(v[0]->s.wl.unit, v[i]->s.wl.unit) == 0)
+			continue;
+		fprintf(f, "warning: %c ran %s %s, %c ran %s %s: the figures may not be "
+			"comparable\n", cmp_letter(0), a, v[0]->s.wl.unit, cmp_letter(i), b,
+			v[i]->s.wl.unit);
+		n++;
+	}
+	return n;
+}
+
+static void
+cmp_legend(FILE *f, struct snapshot *const *v, int k)
+{
+	int i;
+
+	for (i = 0; i < k; i++)
+		fprintf(f, "%c: %s (%s, taken %s)\n", cmp_letter(i), v[i]->meta.label, v[i]->name,
+			v[i]->meta.taken);
+}
+
+static void
+cmp_cell(FILE *f, double x)
+{
+	char buf[32];
+
+	fprintf(f, " %*s", CMP_COL, isfinite(x) ? fmt_si(x, buf, sizeof(buf)) : "-");
+}
+
+static void
+cmp_ratio_cell(FILE *f, double r)
+{
+	char buf[32];
+
+	if (isfinite(r))
+		snprintf(buf, sizeof(buf), "%.2fx", r);
+	fprintf(f, " %*s", CMP_COL - 4, isfinite(r) ? buf : "-");
+}
+
+static void
+cmp_table(FILE *f, struct snapshot *const *v, int k, const int *n, int nn)
+{
+	char head[48];
+	int i, j;
+
+	fprintf(f, "%6s", "N");
+	for (i = 0; i < k; i++) {
+		snprintf(head, sizeof(head), "%c %s/s", cmp_letter(i), v[i]->s.wl.unit);
+		fprintf(f, " %*s", CMP_COL, head);
+	}
+	for (i = 1; i < k; i++) {
+		snprintf(head, sizeof(head), "%c/%c", cmp_letter(i), cmp_letter(0));
+		fprintf(f, " %*s", CMP_COL - 4, head);
+	}
+	fputc('\n', f);
+	for (j = 0; j < nn; j++) {
+		fprintf(f, "%6d", n[j]);
+		for (i = 0; i < k; i++)
+			cmp_cell(f, cmp_x_at(v[i], n[j]));
+		for (i = 1; i < k; i++)
+			cmp_ratio_cell(f, cmp_x_at(v[i], n[j]) / cmp_x_at(v[0], n[j]));
+		fputc('\n', f);
+	}
+}
+
+/* "B peak = 4.00x A peak (A at 3, B at 2)" for each snapshot after the first. */
+static void
+cmp_peaks(FILE *f, struct snapshot *const *v, int k)
+{
+	const struct analysis *a = &v[0]->now, *b;
+	int i;
+
+	for (i = 1; i < k; i++) {
+		b = &v[i]->now;
+		fprintf(f, "%-10s", i == 1 ? "peak:" : "");
+		if (a->npoints == 0 || b->npoints == 0) {
+			fprintf(f, "%c or %c has no usable step\n", cmp_letter(0), cmp_letter(i));
+			continue;
+		}
+		fprintf(f, "%c peak = %.2fx %c peak (%c at %d, %c at %d)\n", cmp_letter(i),
+			b->x_peak / a->x_peak, cmp_letter(0), cmp_letter(0), a->n_peak,
+			cmp_letter(i), b->n_peak);
+	}
+}
+
+static void
+cmp_collapses(FILE *f, struct snapshot *const *v, int k)
+{
+	const struct analysis *a;
+	int i;
+
+	for (i = 0; i < k; i++) {
+		a = &v[i]->now;
+		fprintf(f, "%-10s%c: ", i == 0 ? "collapse:" : "", cmp_letter(i));
+		if (a->collapse)
+			fprintf(f, "at %d %s, %.0f%% of peak at %d\n", a->collapse_n,
+				v[i]->s.wl.n_unit, 100.0 * a->last_frac, a->last_n);
+		else if (a->npoints == 0)
+			fprintf(f, "no usable step\n");
+		else
+			fprintf(f, "none up to %d %s\n", a->last_n, v[i]->s.wl.n_unit);
+	}
+	for (i = 0; i < k; i++)
+		fprintf(f, "%-10s%c: %s\n", i == 0 ? "verdict:" : "", cmp_letter(i),
+			v[i]->now.verdict);
+}
+
+/* One USL row: a parameter of each fit, or "-" for a snapshot without one. */
+static void
+cmp_usl_row(FILE *f, struct snapshot *const *v, int k, const char *name, size_t off)
+{
+	char buf[32];
+	double x;
+	int i;
+
+	fprintf(f, "  %-8s", name);
+	for (i = 0; i < k; i++) {
+		x = *(const double *)((const char *)&v[i]->now.usl + off);
+		if (v[i]->now.usl.ok && isfinite(x))
+			snprintf(buf, sizeof(buf), "%.4g", x);
+		else
+			snprintf(buf, sizeof(buf), v[i]->now.usl.ok && isinf(x) ? "inf" : "-");
+		fprintf(f, " %*s", CMP_COL, buf);
+	}
+	fputc('\n', f);
+}
+
+static void
+cmp_usl(FILE *f, struct snapshot *const *v, int k)
+{
+	const struct usl_fit *u;
+	int i;
+
+	fprintf(f, "%-10s", "USL:");
+	for (i = 0; i < k; i++)
+		fprintf(f, " %*c", CMP_COL, cmp_letter(i));
+	fputc('\n', f);
+	cmp_usl_row(f, v, k, "sigma", offsetof(struct usl_fit, sigma));
+	cmp_usl_row(f, v, k, "kappa", offsetof(struct usl_fit, kappa));
+	cmp_usl_row(f, v, k, "lambda", offsetof(struct usl_fit, lambda));
+	cmp_usl_row(f, v, k, "N*", offsetof(struct usl_fit, n_star));
+	cmp_usl_row(f, v, k, "X*", offsetof(struct usl_fit, x_star));
+	cmp_usl_row(f, v, k, "rse", offsetof(struct usl_fit, rse));
+	for (i = 0; i < k; i++) {
+		u = &v[i]->now.usl;
+		if (!u->ok)
+			fprintf(f, "  %c: no fit: %s\n", cmp_letter(i), u->why);
+		else if (u->few_points)
+			fprintf(f, "  %c: fitted to only %d points\n", cmp_letter(i), u->npoints);
+	}
+}
+
+void
+snapshot_compare_text(FILE *f, struct snapshot *const *v, int k)
+{
+	int *n, nn;
+
+	cmp_legend(f, v, k);
+	snapshot_compare_warn(f, v, k);
+	fputc('\n', f);
+	if ((nn = cmp_all_n(v, k, &n)) < 0) {
+		fprintf(f, "out of memory\n");
+		return;
+	}
+	cmp_table(f, v, k, n, nn);
+	free(n);
+	fputc('\n', f);
+	cmp_peaks(f, v, k);
+	cmp_collapses(f, v, k);
+	cmp_usl(f, v, k);
+}
+
+/* A CSV field: quoted, quotes doubled, so labels with commas survive. */
+static void
+cmp_csv_text(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s != '\0'; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void
+cmp_csv_num(FILE *f, double x)
+{
+	char buf[40];
+
+	fputc(',', f);
+	if (isfinite(x)) {
+		snapshot_number(buf, sizeof(buf), x);
+		fputs(buf, f);
+	}
+}
+
+void
+snapshot_compare_csv(FILE *f, struct snapshot *const *v, int k)
+{
+	char head[320];
+	int *n, nn, i, j;
+
+	if ((nn = cmp_all_n(v, k, &n)) < 0)
+		return;
+	fputs("n", f);
+	for (i = 0; i < k; i++) {
+		snprintf(head, sizeof(head), "%c: %s %s/s", cmp_letter(i), v[i]->meta.label,
+			 v[i]->s.wl.unit);
+		fputc(',', f);
+		cmp_csv_text(f, head);
+	}
+	for (i = 1; i < k; i++)
+		fprintf(f, ",%c/%c", cmp_letter(i), cmp_letter(0));
+	fputc('\n', f);
+	for (j = 0; j < nn; j++) {
+		fprintf(f, "%d", n[j]);
+		for (i = 0; i < k; i++)
+			cmp_csv_num(f, cmp_x_at(v[i], n[j]));
+		for (i = 1; i < k; i++)
+			cmp_csv_num(f, cmp_x_at(v[i], n[j]) / cmp_x_at(v[0], n[j]));
+		fputc('\n', f);
+	}
+	free(n);
+}

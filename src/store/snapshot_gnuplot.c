@@ -1,0 +1,220 @@
+/*
+ * Export for gnuplot: BASE.dat holds each snapshot's pooled points, one
+ * block per snapshot (gnuplot's "index"), and BASE.gp draws throughput
+ * against N with, per snapshot, the ideal linear line, the USL curve and
+ * the peak and collapse marks.  The script is plain text a reader may edit
+ * and rerun; the USL parameters are written into it as numbers.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "scaletop/snapshot.h"
+#include "snapshot_priv.h"
+
+struct gp_job {
+	const char *base, *term;
+	struct snapshot *const *v;
+	int k;
+};
+
+/* Text inside a gnuplot single-quoted string: '' is a quote; no line breaks. */
+static void
+gp_quoted(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s != '\0'; s++) {
+		if (*s == '\'')
+			fputs("''", f);
+		else
+			fputc((unsigned char)*s < 0x20 ? ' ' : *s, f);
+	}
+	fputc('\'', f);
+}
+
+static void
+gp_num(FILE *f, double x)
+{
+	char buf[40];
+
+	snapshot_number(buf, sizeof(buf), x);
+	fputs(buf, f);
+}
+
+static int
+gp_data(FILE *f, void *arg)
+{
+	const struct gp_job *job = arg;
+	const struct analysis *a;
+	int i, j;
+
+	fprintf(f, "# scaletop export: throughput against N; one block per snapshot.\n"
+		   "# columns: N, throughput, its 95%% CI half-width (0 when unknown)\n");
+	for (i = 0; i < job->k; i++) {
+		a = &job->v[i]->now;
+		fprintf(f, "%s# %c: %s (%s)\n", i > 0 ? "\n\n" : "", 'A' + i,
+			job->v[i]->meta.label, job->v[i]->name);
+		for (j = 0; j < a->npoints; j++) {
+			fprintf(f, "%d ", a->pts[j].n);
+			gp_num(f, a->pts[j].x);
+			fputc(' ', f);
+			gp_num(f, isfinite(a->pts[j].ci) ? a->pts[j].ci : 0);
+			fputc('\n', f);
+		}
+		/* gnuplot cannot plot an empty block; a lone comment keeps the indices aligned. */
+		if (a->npoints == 0)
+			fprintf(f, "# no usable step\n");
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+/*
+ * The plot's frame: the largest N and throughput over every snapshot.  A
+ * wide CI is left to run off the top rather than flatten every curve.
+ */
+static void
+gp_extent(const struct gp_job *job, double *nmax, double *xmax)
+{
+	const struct analysis *a;
+	int i, j;
+
+	*nmax = 1;
+	*xmax = 1;
+	for (i = 0; i < job->k; i++) {
+		a = &job->v[i]->now;
+		for (j = 0; j < a->npoints; j++) {
+			*nmax = fmax(*nmax, a->pts[j].n);
+			*xmax = fmax(*xmax, a->pts[j].x);
+		}
+	}
+}
+
+static void
+gp_header(FILE *f, const struct gp_job *job)
+{
+	const struct session *s = &job->v[0]->s;
+	char out[1100], title[64], unit[48];
+	double nmax, xmax;
+
+	gp_extent(job, &nmax, &xmax);
+	snprintf(out, sizeof(out), "%s.%s", job->base, job->term);
+	fprintf(f, "# gnuplot script written by scaletop export; run: gnuplot %s.gp\n", job->base);
+	if (strcmp(job->term, "svg") == 0)
+		fprintf(f, "set terminal svg size 1000,640 dynamic noenhanced\n");
+	else
+		fprintf(f, "set terminal pngcairo size 1000,640 noenhanced\n");
+	fprintf(f, "set output ");
+	gp_quoted(f, out);
+	snprintf(title, sizeof(title), "Throughput against %s", s->wl.n_unit);
+	fprintf(f, "\nset title ");
+	gp_quoted(f, title);
+	fprintf(f, "\nset xlabel ");
+	gp_quoted(f, s->wl.n_unit);
+	snprintf(unit, sizeof(unit), "%s/s", s->wl.unit);
+	fprintf(f, "\nset ylabel ");
+	gp_quoted(f, unit);
+	fprintf(f, "\nset format y '%%.1s%%c'\nset key below\nset grid\n");
+	fprintf(f, "set xrange [0:%g]\nset yrange [0:%g]\n", nmax * 1.05, xmax * 1.3);
+}
+
+/* The USL curve and the ideal line of snapshot i as gnuplot functions, from N = 1. */
+static void
+gp_functions(FILE *f, const struct snapshot *sn, int i)
+{
+	const struct analysis *a = &sn->now;
+
+	if (a->have_x1) {
+		fprintf(f, "ideal%c(x) = x < 1 ? 1/0 : ", 'A' + i);
+		gp_num(f, a->x1);
+		fprintf(f, " * x\n");
+	}
+	if (a->usl.ok) {
+		fprintf(f, "usl%c(x) = x < 1 ? 1/0 : ", 'A' + i);
+		gp_num(f, a->usl.lambda);
+		fprintf(f, " * x / (1 + ");
+		gp_num(f, a->usl.sigma);
+		fprintf(f, " * (x - 1) + ");
+		gp_num(f, a->usl.kappa);
+		fprintf(f, " * x * (x - 1))\n");
+	}
+}
+
+/* Peak and collapse as labelled points in the snapshot's colour. */
+static void
+gp_marks(FILE *f, const struct snapshot *sn, int i)
+{
+	const struct analysis *a = &sn->now;
+	int j;
+
+	if (a->npoints == 0)
+		return;
+	fprintf(f, "set label 'peak %c' at %d,", 'A' + i, a->n_peak);
+	gp_num(f, a->x_peak);
+	fprintf(f, " point pointtype 7 pointsize 2 lc %d offset 0.8,0.8\n", i + 1);
+	if (!a->collapse)
+		return;
+	for (j = 0; j < a->npoints && a->pts[j].n != a->collapse_n; j++)
+		;
+	if (j == a->npoints)
+		return;
+	fprintf(f, "set label 'collapse %c' at %d,", 'A' + i, a->collapse_n);
+	gp_num(f, a->pts[j].x);
+	fprintf(f, " point pointtype 9 pointsize 2 lc %d offset 0.8,-0.8\n", i + 1);
+}
+
+static int
+gp_script(FILE *f, void *arg)
+{
+	const struct gp_job *job = arg;
+	const struct snapshot *sn;
+	char dat[1100], title[300];
+	int i;
+
+	gp_header(f, job);
+	for (i = 0; i < job->k; i++) {
+		gp_functions(f, job->v[i], i);
+		gp_marks(f, job->v[i], i);
+	}
+	snprintf(dat, sizeof(dat), "%s.dat", job->base);
+	fprintf(f, "plot \\\n");
+	for (i = 0; i < job->k; i++) {
+		sn = job->v[i];
+		fprintf(f, "  ");
+		gp_quoted(f, dat);
+		fprintf(f, " index %d using 1:2:3 with yerrorlines pointtype 7 lc %d lw 2 title ",
+			i, i + 1);
+		snprintf(title, sizeof(title), "%c: %s", 'A' + i, sn->meta.label);
+		gp_quoted(f, title);
+		if (sn->now.have_x1)
+			fprintf(f, ", \\\n  ideal%c(x) with lines dashtype 2 lc %d "
+				"title '%c ideal'",
+				'A' + i, i + 1, 'A' + i);
+		if (sn->now.usl.ok)
+			fprintf(f, ", \\\n  usl%c(x) with lines dashtype 3 lc %d title '%c USL'",
+				'A' + i, i + 1, 'A' + i);
+		fprintf(f, "%s\n", i + 1 < job->k ? ", \\" : "");
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+int
+snapshot_gnuplot_write(const char *base, const char *term, struct snapshot *const *v, int k,
+		       bool force, char *err, size_t errlen)
+{
+	struct gp_job job = { base, term, v, k };
+	char path[1100];
+
+	if ((size_t)snprintf(path, sizeof(path), "%s.gp", base) >= sizeof(path))
+		return st_error(err, errlen, "%s: name too long", base);
+	/* Both names are checked first, so a refusal does not leave one file new, one old. */
+	if (!force && access(path, F_OK) == 0)
+		return st_error(err, errlen, "%s exists and was not replaced; give --force to "
+				"replace it, or another name", path);
+	snprintf(path, sizeof(path), "%s.dat", base);
+	if (snapshot_atomic_write(path, force, gp_data, &job, err, errlen) != 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s.gp", base);
+	return snapshot_atomic_write(path, force, gp_script, &job, err, errlen);
+}

@@ -1,0 +1,97 @@
+/*
+ * Shared by the snapshot's own files in src/store/: JSON text, numbers
+ * without the locale, the atomic file writer, and the analysis as JSON.
+ * Nothing outside src/store/ includes it.
+ */
+#ifndef SCALETOP_SNAPSHOT_PRIV_H
+#define SCALETOP_SNAPSHOT_PRIV_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "scaletop/analysis.h"
+#include "scaletop/error.h"
+
+/*
+ * JSON text of v: indented by two, but an array of plain values, or a small
+ * object of them, on one line; every real in the fewest digits that read
+ * back as the same double.  Ends with a newline.  0, or -1 (ENOMEM, or the
+ * stream's errno).
+ */
+int snapshot_text_write(FILE *f, const json_t *v);
+
+/*
+ * Writes path through fill(f, arg): a temp file in the same folder, fsync,
+ * rename over path (only if force when path exists), fsync of the folder.
+ * fill returns 0 or -1 (errno).  0, or -1 with "path: why; what to do".
+ */
+int snapshot_atomic_write(const char *path, bool force, int (*fill)(FILE *, void *), void *arg,
+			  char *err, size_t errlen);
+
+/* --- reading checked fields (snapshot_field.c) --------------------------- */
+
+/* The JSON types a field may have, ORed. */
+#define F_OBJ 0x01
+#define F_ARR 0x02
+#define F_STR 0x04
+#define F_INT 0x08
+#define F_NUM 0x10 /* integer or real */
+#define F_BOOL 0x20
+#define F_NULL 0x40
+
+/* Where messages go, and the file they name. */
+struct field_ctx {
+	const char *name;
+	char *err;
+	size_t errlen;
+};
+
+/* "path.key" (or "key" at the top), and "path.key[i]". */
+void field_path(char *buf, size_t len, const char *path, const char *key);
+void field_index(char *buf, size_t len, const char *path, size_t i);
+
+/* Always -1, after "name: path: " and the formatted reason. */
+int field_fail(struct field_ctx *c, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* obj[key] when its type is in types; NULL after a message when missing or not. */
+json_t *field_get(struct field_ctx *c, const json_t *obj, const char *path, const char *key,
+		  unsigned types);
+/* A type check of v itself (path names it). */
+int field_type(struct field_ctx *c, const json_t *v, const char *path, unsigned types);
+
+/* A number in [min, max]; with F_NULL in nullable, null gives NaN. */
+int field_num(struct field_ctx *c, const json_t *obj, const char *path, const char *key,
+	      double min, double max, unsigned nullable, double *out);
+/* The same for v itself. */
+int field_num_of(struct field_ctx *c, const json_t *v, const char *path, double min, double max,
+		 unsigned nullable, double *out);
+/* An integer in [min, max]; null (when allowed) gives dflt. */
+int field_int(struct field_ctx *c, const json_t *obj, const char *path, const char *key,
+	      long long min, long long max, unsigned nullable, long long dflt, long long *out);
+/* A string shorter than size, into buf; null (when allowed) gives "". */
+int field_str(struct field_ctx *c, const json_t *obj, const char *path, const char *key,
+	      unsigned nullable, char *buf, size_t size);
+int field_bool(struct field_ctx *c, const json_t *obj, const char *path, const char *key,
+	       bool *out);
+/* One of names[0..n-1]: its index. */
+int field_enum(struct field_ctx *c, const json_t *obj, const char *path, const char *key,
+	       const char *const *names, int n, int *out);
+
+/* --- the analysis member (snapshot_analysis.c) --------------------------- */
+
+/* The analysis as the "analysis" member of a snapshot; NULL on ENOMEM. */
+json_t *snapshot_analysis_json(const struct analysis *a, const struct analysis_opts *o);
+/*
+ * Reads that member back into a (which it initialises; free it even on
+ * failure) and o; 0, or -1 with "name: analysis.FIELD: what was expected".
+ */
+int snapshot_analysis_parse(struct field_ctx *c, const json_t *j, struct analysis *a,
+			    struct analysis_opts *o);
+/* "" when they agree; else one line saying what differs. */
+void snapshot_analysis_diff(const struct analysis *saved, const struct analysis *now, char *buf,
+			    size_t len);
+
+#endif

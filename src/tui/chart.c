@@ -1,0 +1,257 @@
+/*
+ * Throughput against N: this sweep's points, the running step's live point,
+ * the ideal line from X(1), the fitted USL curve, peak and collapse marks,
+ * and loaded snapshots as overlays.  N runs on a log2 axis when the list
+ * spans a factor of 8 or more (a doubling sweep), else a linear one.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "scaletop/format.h"
+#include "ui.h"
+
+struct axes {
+	double nmin, nmax, ymax;
+	bool logx;
+	int dw, dh; /* dots */
+};
+
+static double
+axes_xpos(const struct axes *ax, double n)
+{
+	double f = ax->logx ? (log2(n) - log2(ax->nmin)) / (log2(ax->nmax) - log2(ax->nmin))
+			    : (n - ax->nmin) / (ax->nmax - ax->nmin);
+
+	return ax->nmax > ax->nmin ? f * (ax->dw - 1) : (ax->dw - 1) / 2.0;
+}
+
+static int
+axes_x(const struct axes *ax, double n)
+{
+	return (int)lround(axes_xpos(ax, n));
+}
+
+static int
+axes_y(const struct axes *ax, double x)
+{
+	double f = ax->ymax > 0 ? x / ax->ymax : 0;
+
+	if (f > 1.05)
+		f = 1.05; /* a clipped line leaves the top instead of wrapping */
+	return (int)lround((ax->dh - 1) * (1.0 - f));
+}
+
+static void
+axes_widen(struct axes *ax, double n, double x)
+{
+	if (n > 0 && (ax->nmin == 0 || n < ax->nmin))
+		ax->nmin = n;
+	if (n > ax->nmax)
+		ax->nmax = n;
+	if (isfinite(x) && x > ax->ymax)
+		ax->ymax = x;
+}
+
+static void
+axes_fit(struct axes *ax, const struct ui *u, const struct frame *f)
+{
+	const struct analysis *an = f->an;
+
+	memset(ax, 0, sizeof(*ax));
+	for (int i = 0; i < f->s->set.nn; i++)
+		axes_widen(ax, f->s->set.n[i], NAN);
+	for (int i = 0; an != NULL && i < an->npoints; i++)
+		axes_widen(ax, an->pts[i].n, an->pts[i].x);
+	for (int o = 0; o < u->nov; o++)
+		for (int i = 0; i < u->ov[o].npts; i++)
+			axes_widen(ax, u->ov[o].n[i], u->ov[o].x[i]);
+	if (f->step >= 0 && f->have_rate)
+		axes_widen(ax, f->run_n, f->rate);
+	if (ax->nmin == 0)
+		ax->nmin = 1, ax->nmax = 2;
+	ax->logx = ax->nmax / ax->nmin >= 8;
+	ax->ymax = ax->ymax > 0 ? ax->ymax * 1.15 : 1;
+}
+
+/* A curve y = fn(n) sampled at every dot column. */
+static void
+plot_curve(struct canvas *c, const struct axes *ax, const struct analysis *an, bool usl,
+	   int role, char ach)
+{
+	int px = -1, py = 0;
+
+	for (int x = 0; x < ax->dw; x++) {
+		double fr = ax->dw > 1 ? (double)x / (ax->dw - 1) : 0;
+		double n = ax->logx ? ax->nmin * pow(ax->nmax / ax->nmin, fr)
+				    : ax->nmin + fr * (ax->nmax - ax->nmin);
+		double v = usl ? usl_predict(&an->usl, n) : an->x1 * n;
+		int y;
+
+		if (!isfinite(v))
+			continue;
+		y = axes_y(ax, v);
+		if (px >= 0)
+			canvas_line(c, px, py, x, y, role, ach, !usl);
+		px = x, py = y;
+	}
+}
+
+static void
+plot_points(struct canvas *c, const struct axes *ax, const int *n, const double *x, int k,
+	    int role, char ach)
+{
+	for (int i = 0; i + 1 < k; i++)
+		canvas_line(c, axes_x(ax, n[i]), axes_y(ax, x[i]), axes_x(ax, n[i + 1]),
+			    axes_y(ax, x[i + 1]), role, ach, false);
+	for (int i = 0; k == 1 && i < k; i++)
+		canvas_dot(c, axes_x(ax, n[i]), axes_y(ax, x[i]), role, ach);
+}
+
+/* First step with N = n that can be shown, for the mouse. */
+static int
+chart_step_of(const struct session *s, int n)
+{
+	for (int i = 0; i < s->nsteps; i++)
+		if (s->steps[i].n == n && step_usable(&s->steps[i]))
+			return i;
+	return -1;
+}
+
+static void
+plot_run(struct ui *u, struct canvas *c, const struct axes *ax, const struct frame *f,
+	 struct rect plot)
+{
+	const struct analysis *an = f->an;
+	int n[64] = { 0 }, k = 0;
+	double x[64] = { 0 };
+
+	for (int i = 0; an != NULL && i < an->npoints && k < 64; i++, k++)
+		n[k] = an->pts[i].n, x[k] = an->pts[i].x;
+	plot_points(c, ax, n, x, k, ROLE_OVERLAY1, '*');
+	for (int i = 0; i < k; i++) {
+		int cx = axes_x(ax, n[i]) / c->sx, cy = axes_y(ax, x[i]) / c->sy;
+		enum theme_role r = ROLE_OVERLAY1;
+		const char *g = glyph_point();
+
+		if (an->collapse && n[i] == an->collapse_n)
+			g = glyph_collapse(), r = ROLE_COLLAPSE;
+		else if (n[i] == an->n_peak)
+			g = glyph_peak(), r = ROLE_PEAK;
+		canvas_mark(c, cx, cy, g, r);
+		ui_hit_add(u, plot.y + cy, plot.x + cx - 1, plot.x + cx + 1,
+			   chart_step_of(f->s, n[i]));
+	}
+	if (f->step >= 0 && f->have_rate && f->run_n > 0)
+		canvas_mark(c, axes_x(ax, f->run_n) / c->sx, axes_y(ax, f->rate) / c->sy,
+			    glyph_live(), ROLE_HI);
+}
+
+static void
+chart_axes(const struct axes *ax, const struct frame *f, struct rect plot)
+{
+	char buf[16];
+	int lastx = -100;
+
+	for (int k = 0; k <= 2; k++) {
+		int y = plot.y + (plot.h - 1) * k / 2;
+		fmt_si(ax->ymax * (2 - k) / 2.0, buf, sizeof(buf));
+		ui_putf(y, plot.x - 7, 6, theme_attr(ROLE_GRAPH), "%6s", buf);
+	}
+	for (int y = plot.y; y < plot.y + plot.h; y++)
+		ui_put(y, plot.x - 1, 1, theme_attr(ROLE_GRAPH), glyph_vline());
+	for (int i = 0; i < f->s->set.nn; i++) {
+		int n = f->s->set.n[i];
+		int x = plot.x + (int)lround(axes_xpos(ax, n)) * plot.w / (ax->dw > 0 ? ax->dw : 1);
+		snprintf(buf, sizeof(buf), "%d", n);
+		if (x - (int)strlen(buf) / 2 <= lastx + 1)
+			continue;
+		x -= (int)strlen(buf) / 2;
+		lastx = x + (int)strlen(buf);
+		ui_put(plot.y + plot.h, x, plot.x + plot.w - x, theme_attr(ROLE_GRAPH), buf);
+	}
+}
+
+static void
+chart_legend(const struct ui *u, const struct frame *f, struct rect r)
+{
+	int x = r.x + 1, end = r.x + r.w;
+	const struct analysis *an = f->an;
+
+	x += ui_putf(r.y, x, end - x, theme_attr(ROLE_OVERLAY1), "%s this run ", glyph_point());
+	if (an != NULL && an->have_x1)
+		x += ui_put(r.y, x, end - x, theme_attr(ROLE_IDEAL), ".. ideal ");
+	if (an != NULL && an->usl.ok)
+		x += ui_putf(r.y, x, end - x, theme_attr(ROLE_USL), "%s USL s=%.3f k=%.4f%s ",
+			     glyph_hline(), an->usl.sigma, an->usl.kappa,
+			     an->usl.few_points ? " (few points)" : "");
+	if (f->step >= 0 && f->have_rate)
+		x += ui_putf(r.y, x, end - x, theme_attr(ROLE_HI), "%s live ", glyph_live());
+	for (int o = 0; o < u->nov; o++)
+		x += ui_putf(r.y, x, end - x, theme_attr((enum theme_role)(ROLE_OVERLAY2 + o)),
+			     "%s %s ", glyph_swatch(), u->ov[o].label);
+}
+
+void
+chart_draw(struct ui *u, const struct frame *f, struct rect r)
+{
+	char title[96], unit[48];
+	struct rect in, plot;
+	struct canvas c;
+	struct axes ax;
+
+	snprintf(unit, sizeof(unit), "%s/s", f->s->wl.unit[0] ? f->s->wl.unit : "ops");
+	snprintf(title, sizeof(title), "throughput (%s) against N (%s)", unit,
+		 f->s->wl.n_unit[0] ? f->s->wl.n_unit : "threads");
+	in = ui_titled(r, title);
+	if (in.h < 4 || in.w < 20)
+		return;
+	chart_legend(u, f, (struct rect){ in.y, in.x, 1, in.w });
+	/* Plot area: left axis labels, N labels below, the sparkline under those. */
+	plot = (struct rect){ in.y + 1, in.x + 8, in.h - 3, in.w - 10 };
+	if (plot.h < 2 || canvas_init(&c, plot.w, plot.h) != 0)
+		return;
+	axes_fit(&ax, u, f);
+	ax.dw = c.dw, ax.dh = c.dh;
+	if (f->an != NULL && f->an->have_x1)
+		plot_curve(&c, &ax, f->an, false, ROLE_IDEAL, '.');
+	if (f->an != NULL && f->an->usl.ok)
+		plot_curve(&c, &ax, f->an, true, ROLE_USL, '~');
+	for (int o = 0; o < u->nov; o++)
+		plot_points(&c, &ax, u->ov[o].n, u->ov[o].x, u->ov[o].npts, ROLE_OVERLAY2 + o,
+			    (char)('1' + o));
+	plot_run(u, &c, &ax, f, plot);
+	canvas_draw(&c, plot.y, plot.x);
+	canvas_free(&c);
+	chart_axes(&ax, f, plot);
+	sparkline_draw(u, f, (struct rect){ in.y + in.h - 1, in.x, 1, in.w });
+}
+
+/* The running step's throughput, one cell per tick, newest right. */
+void
+sparkline_draw(struct ui *u, const struct frame *f, struct rect r)
+{
+	char label[64], rate[16];
+	int lw, cols, first;
+	double max = 0;
+
+	if (f->step < 0 || !f->sweeping)
+		return;
+	fmt_si(f->have_rate ? f->rate : NAN, rate, sizeof(rate));
+	snprintf(label, sizeof(label), " N=%d %s/s ", f->run_n, rate);
+	lw = (int)strlen(label);
+	cols = r.w - lw - 1;
+	first = f->hist_len - cols;
+	for (int i = first; i < f->hist_len; i++) {
+		const struct tick *t = f->hist_at(f->hist_ctx, i);
+		if (t != NULL && t->step == f->step && isfinite(t->rate) && t->rate > max)
+			max = t->rate;
+	}
+	ui_put(r.y, r.x, lw, theme_attr(ROLE_HI), label);
+	for (int c = 0; c < cols; c++) {
+		const struct tick *t = f->hist_at(f->hist_ctx, first + c);
+		if (t == NULL || t->step != f->step || !isfinite(t->rate) || max <= 0)
+			continue;
+		ui_put(r.y, r.x + lw + c, 1, theme_attr(ROLE_OVERLAY1), glyph_level(t->rate / max));
+	}
+}

@@ -1,0 +1,196 @@
+/*
+ * The TUI's command lines: `scaletop [run options]`, `scaletop tui`,
+ * `scaletop --compare A.json B.json`, `scaletop replay FILE.jsonl` and
+ * `scaletop view -`.  Run-style options are parsed by run_args.c, so they
+ * mean exactly what they mean to `scaletop run`.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../cli/cli.h"
+#include "../cli/run.h"
+#include "scaletop/error.h"
+#include "scaletop/prefs.h"
+#include "scaletop/tui.h"
+#include "scaletop/workload.h"
+
+#define CMD "tui"
+
+enum { OPT_REFRESH = RUN_OPT_EXT, OPT_ASCII, OPT_MONITOR, OPT_FAKE, OPT_THEME, OPT_COMPARE };
+
+static const struct option tui_longopts[] = {
+	{ "refresh", required_argument, NULL, OPT_REFRESH },
+	{ "ascii", no_argument, NULL, OPT_ASCII },
+	{ "monitor", no_argument, NULL, OPT_MONITOR },
+	{ "fake-cpus", required_argument, NULL, OPT_FAKE }, /* test hook, see docs/tui.md */
+	{ "theme", required_argument, NULL, OPT_THEME },
+	{ "compare", required_argument, NULL, OPT_COMPARE },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void
+tui_usage(FILE *f, const struct run_args *d)
+{
+	fprintf(f,
+		"usage: %s [options]                 the interactive monitor: sweeps straight away\n"
+		"       %s --compare A.json [B.json ...]   open with snapshots overlaid\n"
+		"       %s replay FILE.jsonl          a recorded run, with the same screens\n"
+		"       %s view -                     a run streamed on standard input\n"
+		"       %s COMMAND ...                see '%s --help'\n\n"
+		"Sweep options (as for '%s run'):\n",
+		progname, progname, progname, progname, progname, progname, progname);
+	run_usage_options(f, d);
+	fprintf(f,
+		"\nScreen options:\n"
+		"      --refresh S        redraw every S seconds (default 1; d changes it)\n"
+		"      --theme NAME       colour theme (t cycles them)\n"
+		"      --ascii            plain ASCII: no braille or block glyphs\n"
+		"      --monitor          start without a sweep (r starts one)\n"
+		"Keys: ? or F1 in the TUI.  No terminal? '%s run' prints the same results.\n",
+		progname);
+}
+
+static int
+tui_parse_fake(const char *arg, struct tui_opts *o)
+{
+	long n;
+	int rc = cli_parse_int(CMD, "--fake-cpus", arg, 1, 65536, &n);
+
+	o->fake_cpus = (int)n;
+	o->monitor = true;
+	return rc;
+}
+
+/* --compare takes every file name that follows it. */
+static int
+tui_parse_compare(int argc, char **argv, struct tui_opts *o)
+{
+	o->overlay[o->noverlay++] = optarg;
+	while (optind < argc && argv[optind][0] != '-' && o->noverlay < TUI_MAX_OVERLAYS - 1)
+		o->overlay[o->noverlay++] = argv[optind++];
+	o->monitor = true;
+	return 0;
+}
+
+static int
+tui_parse_opt(int opt, int argc, char **argv, void *arg)
+{
+	struct tui_opts *o = arg;
+
+	switch (opt) {
+	case OPT_REFRESH: return cli_parse_seconds(CMD, "--refresh", optarg, 0.05, 60, &o->refresh_s);
+	case OPT_ASCII: o->ascii = true; return 0;
+	case OPT_MONITOR: o->monitor = true; return 0;
+	case OPT_FAKE: return tui_parse_fake(optarg, o);
+	case OPT_THEME: o->theme = optarg; return 0;
+	case OPT_COMPARE:
+		if (o->noverlay >= TUI_MAX_OVERLAYS - 1)
+			return cli_usage_error(CMD, "--compare: %d snapshots at most",
+					       TUI_MAX_OVERLAYS - 1);
+		return tui_parse_compare(argc, argv, o);
+	default: return cli_usage_error(CMD, "unknown option");
+	}
+}
+
+int
+tui_check_terminal(bool input_is_data, char *err, size_t errlen)
+{
+	const char *term = getenv("TERM");
+
+	if (!isatty(STDOUT_FILENO) || (!input_is_data && !isatty(STDIN_FILENO)))
+		return st_error(err, errlen, "the interactive monitor needs a terminal on standard "
+				"input and output; for a headless sweep use '%s run'", progname);
+	if (term == NULL || term[0] == '\0' || strcmp(term, "dumb") == 0)
+		return st_error(err, errlen, "TERM=%s cannot draw the interactive monitor: set TERM "
+				"(e.g. xterm-256color), or use '%s run' for plain output",
+				term != NULL && term[0] ? term : "(unset)", progname);
+	return 0;
+}
+
+/*
+ * The TUI's defaults, and why: a ticket spinlock shows within seconds the
+ * thing scaletop is for.  It scales while N <= CPUs, and collapses once
+ * waiters outnumber CPUs (a preempted waiter holds up the FIFO queue), and
+ * the default N list (1, 2, 4 ... 2 x CPUs) crosses that line on any
+ * machine.  1.5 s steps after 0.5 s of warm-up keep 1024 CPUs (12 steps)
+ * under 30 s.
+ */
+static void
+tui_defaults(struct run_args *a, struct tui_opts *o, struct prefs *p)
+{
+	char warn[ST_ERRLEN];
+
+	run_args_defaults(a, CMD);
+	a->default_workload = "spinlock";
+	a->duration = 1.5;
+	a->warmup = 0.5;
+	memset(o, 0, sizeof(*o));
+	prefs_load(p, warn, sizeof(warn));
+	if (p->workload[0] != '\0' && workload_find(p->workload) != NULL)
+		a->default_workload = p->workload;
+}
+
+int
+cmd_tui(int argc, char **argv)
+{
+	static struct prefs p; /* default_workload may point into it */
+	struct run_args a;
+	struct tui_opts o;
+	struct run_opt_ext ext = { tui_longopts, tui_parse_opt, tui_usage, &o };
+	char err[ST_ERRLEN];
+	int rc;
+
+	tui_defaults(&a, &o, &p);
+	rc = run_args_parse(argc, argv, &a, &ext);
+	if (rc != 0)
+		return rc < 0 ? 0 : rc;
+	if (a.view.json || a.view.quiet)
+		return cli_usage_error(CMD, "--json and --quiet are for '%s run'", progname);
+	if (tui_check_terminal(false, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s: %s\n", progname, err);
+		return EXIT_RUNTIME;
+	}
+	if (o.theme == NULL && p.theme[0] != '\0')
+		o.theme = p.theme;
+	return tui_main(&a, &o);
+}
+
+/* replay FILE.jsonl, view -: the same screens over a recorded run. */
+static int
+tui_replay(const char *cmd, int argc, char **argv, bool want_stdin)
+{
+	struct run_args a;
+	struct tui_opts o;
+	struct prefs p;
+	char err[ST_ERRLEN];
+
+	tui_defaults(&a, &o, &p);
+	if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+		printf("usage: %s %s\n", progname, want_stdin ? "view -" : "replay FILE.jsonl");
+		return 0;
+	}
+	if (argc != 2 || (want_stdin && strcmp(argv[1], "-") != 0))
+		return cli_usage_error(cmd, "give %s", want_stdin ? "'-' (the stream on standard "
+				       "input)" : "one FILE.jsonl recorded by 'scaletop run --record'");
+	if (tui_check_terminal(strcmp(argv[1], "-") == 0, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s: %s\n", progname, err);
+		return EXIT_RUNTIME;
+	}
+	o.replay = argv[1];
+	o.theme = p.theme[0] != '\0' ? p.theme : NULL;
+	return tui_main(&a, &o);
+}
+
+int
+cmd_replay(int argc, char **argv)
+{
+	return tui_replay("replay", argc, argv, false);
+}
+
+int
+cmd_view(int argc, char **argv)
+{
+	return tui_replay("view", argc, argv, true);
+}

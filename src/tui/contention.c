@@ -1,0 +1,130 @@
+/*
+ * Contention: the figures for the running step (live when the source has
+ * them, else the last finished step's, and the title says which), and each
+ * figure as a small multiple against N, so a rise in involuntary switches
+ * or run delay lines up with the fall in throughput.
+ */
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "scaletop/format.h"
+#include "ui.h"
+
+static const struct metric {
+	const char *name;
+	unsigned bit;
+	size_t off;
+	int dec; /* decimals; -1: SI suffix */
+} metrics[] = {
+	{ "vcsw/kop", CT_HAVE_CSW, offsetof(struct contention, vcsw_kop), 2 },
+	{ "ivcsw/kop", CT_HAVE_CSW, offsetof(struct contention, ivcsw_kop), 2 },
+	{ "run delay %", CT_HAVE_RUN_DELAY, offsetof(struct contention, run_delay_pct), 1 },
+	{ "kernel %", CT_HAVE_KERNEL, offsetof(struct contention, kernel_pct), 1 },
+	{ "ops/CPU-s", CT_HAVE_OPS_CPU, offsetof(struct contention, ops_per_cpu_s), -1 },
+	{ "lock wait %", CT_HAVE_LOCK_WAIT, offsetof(struct contention, lock_wait_pct), 1 },
+	{ "CPU pressure %", CT_HAVE_PSI, offsetof(struct contention, psi_some_pct), 1 },
+};
+#define NMETRICS (int)(sizeof(metrics) / sizeof(metrics[0]))
+
+static double
+metric_of(const struct metric *m, const struct contention *c)
+{
+	if (c == NULL || !(c->have & m->bit))
+		return NAN;
+	return *(const double *)(const void *)((const char *)c + m->off);
+}
+
+static void
+metric_fmt(const struct metric *m, double v, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else if (m->dec < 0)
+		fmt_si(v, buf, len);
+	else
+		snprintf(buf, len, "%.*f", m->dec, v);
+}
+
+/* The figure at N: the mean over that N's usable steps that measured it. */
+static double
+metric_at(const struct metric *m, const struct session *s, int n)
+{
+	double sum = 0;
+	int k = 0;
+
+	for (int i = 0; i < s->nsteps; i++) {
+		double v = metric_of(m, &s->steps[i].ct);
+		if (s->steps[i].n == n && step_usable(&s->steps[i]) && isfinite(v))
+			sum += v, k++;
+	}
+	return k > 0 ? sum / k : NAN;
+}
+
+/* name, value now, then one bar per N scaled to the largest. */
+static void
+metric_row(const struct frame *f, const struct metric *m, const struct contention *now, int y,
+	   int x, int w)
+{
+	const struct analysis *an = f->an;
+	int np = an != NULL ? an->npoints : 0, cw, used;
+	double v[64], max = 0, lo = NAN, hi = NAN;
+	char buf[16], a[16], b[16];
+
+	metric_fmt(m, metric_of(m, now), buf, sizeof(buf));
+	ui_putf(y, x, w, theme_attr(ROLE_MAIN), " %-14s", m->name);
+	ui_putf(y, x + 15, w - 15, theme_attr(ROLE_HI), "%8s", buf);
+	if (np > 64)
+		np = 64;
+	for (int i = 0; i < np; i++) {
+		v[i] = metric_at(m, f->s, an->pts[i].n);
+		if (isfinite(v[i]) && v[i] > max)
+			max = v[i];
+		if (isfinite(v[i]))
+			lo = isfinite(lo) ? lo : v[i], hi = v[i];
+	}
+	if (np == 0 || w < 30)
+		return;
+	cw = (w - 26 - 16) / np;
+	cw = cw < 1 ? 1 : cw > 3 ? 3 : cw;
+	used = 0;
+	for (int i = 0; i < np && 25 + used + cw <= w; i++, used += cw) {
+		const char *g = isfinite(v[i]) ? glyph_level(max > 0 ? v[i] / max : 0) : " ";
+		for (int k = 0; k < cw; k++)
+			ui_put(y, x + 25 + used + k, 1, theme_attr(ROLE_OVERLAY1), g);
+	}
+	metric_fmt(m, lo, a, sizeof(a));
+	metric_fmt(m, hi, b, sizeof(b));
+	if (isfinite(lo))
+		ui_putf(y, x + 26 + used, w - 26 - used, theme_attr(ROLE_INACTIVE), "%s..%s", a, b);
+}
+
+void
+contention_draw(struct ui *u, const struct frame *f, struct rect r)
+{
+	const struct step *last = ui_last_done(f);
+	const struct contention *now = f->live_ct;
+	char title[160];
+	struct rect in;
+	int cols, rows, colw;
+
+	if (now != NULL)
+		snprintf(title, sizeof(title), "contention: N=%d live, and against N", f->run_n);
+	else if (last != NULL)
+		snprintf(title, sizeof(title),
+			 "contention: N=%d, last finished step%s; against N", last->n,
+			 f->sweeping ? " (the running step's come when it ends)" : "");
+	else
+		snprintf(title, sizeof(title), "contention: figures come when a step ends");
+	in = ui_titled(r, title);
+	if (now == NULL && last != NULL)
+		now = &last->ct;
+	if (in.h <= 0)
+		return;
+	cols = (NMETRICS + in.h - 1) / in.h;
+	cols = cols < 1 ? 1 : cols;
+	rows = (NMETRICS + cols - 1) / cols;
+	colw = in.w / cols;
+	for (int i = 0; i < NMETRICS; i++)
+		metric_row(f, &metrics[i], now, in.y + i % rows, in.x + (i / rows) * colw, colw - 1);
+}

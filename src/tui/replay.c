@@ -1,0 +1,319 @@
+/*
+ * scaletop replay FILE.jsonl and scaletop view -: a recorded or remote run,
+ * drawn by the same panels.  The stream reader rebuilds the session; this
+ * file picks the moment to show (a tick index), cuts the session down to
+ * the steps finished by then, and plays, pauses and scrubs.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "scaletop/error.h"
+#include "scaletop/stream.h"
+#include "app.h"
+
+struct replay {
+	struct stream_reader *r;
+	char name[256];
+	bool follow;              /* view -: stay on the newest tick as lines arrive */
+	bool playing;
+	bool eof;
+	double play_t;            /* the session time on screen */
+	size_t pos;               /* its tick */
+	struct session view;      /* the reader's session, cut at pos (shallow) */
+	struct analysis an;
+	bool have_an;
+	int an_steps;             /* the step count an was made from, -1 none */
+	struct cpu_usage *cpu;    /* the tick's CPU rows, converted */
+	int capcpu;
+	struct tick scratch;      /* hist_at's answer */
+	float *busy;
+	int nbusy;
+};
+
+bool
+replay_active(const struct app *a)
+{
+	return a->rp != NULL;
+}
+
+static size_t
+replay_nticks(const struct replay *rp)
+{
+	return stream_reader_nticks(rp->r);
+}
+
+/* The last tick at or before t. */
+static size_t
+replay_seek(const struct replay *rp, double t)
+{
+	size_t lo = 0, hi = replay_nticks(rp);
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (stream_reader_tick(rp->r, mid)->t <= t)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void
+replay_tick(struct loop *l, uint64_t now, uint64_t missed, void *arg)
+{
+	struct app *a = arg;
+	struct replay *rp = a->rp;
+	size_t n = replay_nticks(rp);
+
+	if (n > 0 && rp->playing && !rp->follow) {
+		rp->play_t += a->ui.refresh_s;
+		rp->pos = replay_seek(rp, rp->play_t);
+		if (rp->pos + 1 >= n && rp->eof)
+			rp->playing = false;
+	}
+	if (rp->follow && n > 0)
+		rp->pos = n - 1, rp->play_t = stream_reader_tick(rp->r, rp->pos)->t;
+	if (!a->ui.paused)
+		app_redraw(a);
+}
+
+/* view -: lines as they arrive on standard input. */
+static void
+replay_on_data(struct loop *l, int fd, short revents, void *arg)
+{
+	struct app *a = arg;
+	struct replay *rp = a->rp;
+	char buf[65536];
+	ssize_t n = read(fd, buf, sizeof(buf));
+
+	if (n > 0) {
+		if (stream_reader_feed(rp->r, buf, (size_t)n) != 0)
+			app_message(a, true, "%s", stream_reader_error(rp->r));
+		else
+			return;
+	} else if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+		return;
+	}
+	if (n == 0)
+		stream_reader_finish(rp->r);
+	rp->eof = true;
+	loop_del_fd(l, fd);
+	app_message(a, false, "%s: %s", rp->name,
+		    stream_reader_ended(rp->r) ? "the run ended" : "the stream stopped");
+}
+
+int
+replay_open(struct app *a, const char *path, char *err, size_t errlen)
+{
+	struct replay *rp = calloc(1, sizeof(*rp));
+
+	if (rp == NULL || (rp->r = stream_reader_new(strcmp(path, "-") ? path : "stdin")) == NULL) {
+		free(rp);
+		return st_error(err, errlen, "out of memory");
+	}
+	a->rp = rp;
+	rp->an_steps = -1;
+	snprintf(rp->name, sizeof(rp->name), "%s", strcmp(path, "-") ? path : "standard input");
+	if (strcmp(path, "-") == 0) {
+		rp->follow = true;
+		fcntl(STDIN_FILENO, F_SETFL, fcntl(STDIN_FILENO, F_GETFL) | O_NONBLOCK);
+		loop_add_fd(a->loop, STDIN_FILENO, POLLIN, replay_on_data, a);
+	} else {
+		if (stream_reader_load(rp->r, path) != 0)
+			return st_error(err, errlen, "%s", stream_reader_error(rp->r));
+		rp->eof = true;
+		rp->playing = true;
+	}
+	for (int i = 0; i < stream_reader_nnotes(rp->r); i++)
+		app_message(a, true, "%s", stream_reader_note(rp->r, i));
+	return loop_set_tick(a->loop, (uint64_t)(a->ui.refresh_s * 1e9), replay_tick, a);
+}
+
+void
+replay_free(struct app *a)
+{
+	struct replay *rp = a->rp;
+
+	if (rp == NULL)
+		return;
+	if (rp->have_an)
+		analysis_free(&rp->an);
+	stream_reader_free(rp->r);
+	free(rp->cpu);
+	free(rp->busy);
+	free(rp);
+	a->rp = NULL;
+}
+
+/* Steps finished by time t: the stream writes a step when it ends. */
+static int
+replay_steps_by(const struct session *s, double t)
+{
+	int k = 0;
+
+	while (k < s->nsteps &&
+	       s->steps[k].start_s + s->steps[k].warmup_s + s->steps[k].window_s <= t + 0.5)
+		k++;
+	return k;
+}
+
+static void
+replay_cut(struct replay *rp, double t)
+{
+	const struct session *s = stream_reader_session(rp->r);
+	struct analysis_opts o;
+
+	rp->view = *s;
+	rp->view.nsteps = replay_steps_by(s, t);
+	while (rp->view.nevents > 0 && rp->view.events[rp->view.nevents - 1].t > t)
+		rp->view.nevents--;
+	if (rp->an_steps == rp->view.nsteps)
+		return;
+	if (rp->have_an)
+		analysis_free(&rp->an);
+	analysis_opts_default(&o);
+	o.n_unit = s->wl.n_unit[0] ? s->wl.n_unit : NULL;
+	rp->have_an = rp->view.nsteps > 0 && analysis_run(&rp->view, &o, &rp->an) == 0;
+	rp->an_steps = rp->view.nsteps;
+}
+
+static void
+replay_usage(struct cpu_usage *c, const struct stream_cpu *sc)
+{
+	memset(c, 0, sizeof(*c));
+	c->id = sc->id;
+	c->flags = sc->flags;
+	for (int s = 0; s < CPU_NSTATES; s++)
+		c->pct[s] = sc->pct[s] == STREAM_PCT_NONE ? 0 : stream_pct(sc->pct[s]);
+	c->busy = sc->busy == STREAM_PCT_NONE ? NAN : stream_pct(sc->busy);
+}
+
+static void
+replay_cpus(struct replay *rp, const struct stream_tick *t, struct frame *f)
+{
+	const struct stream_cpu *rows = stream_reader_tick_cpus(rp->r, t);
+
+	if (!t->have_cpu || rows == NULL)
+		return;
+	if (rp->capcpu < t->ncpu) {
+		struct cpu_usage *c = realloc(rp->cpu, (size_t)t->ncpu * sizeof(*c));
+		if (c == NULL)
+			return;
+		rp->cpu = c;
+		rp->capcpu = t->ncpu;
+	}
+	for (int i = 0; i < t->ncpu; i++)
+		replay_usage(&rp->cpu[i], &rows[i]);
+	replay_usage(&f->all, &t->all);
+	f->cpu = rp->cpu;
+	f->ncpu = t->ncpu;
+	f->have_cpu = true;
+}
+
+/* Tick i as the panels want it: busy % indexed by CPU id. */
+static const struct tick *
+replay_hist_at(void *ctx, int i)
+{
+	struct replay *rp = ctx;
+	const struct stream_tick *t;
+	const struct stream_cpu *rows;
+
+	if (i < 0 || (size_t)i > rp->pos || (t = stream_reader_tick(rp->r, (size_t)i)) == NULL)
+		return NULL;
+	rows = stream_reader_tick_cpus(rp->r, t);
+	for (int k = 0; k < rp->nbusy; k++)
+		rp->busy[k] = NAN;
+	for (int k = 0; t->have_cpu && rows != NULL && k < t->ncpu; k++)
+		if (rows[k].id >= 0 && rows[k].id < rp->nbusy)
+			rp->busy[rows[k].id] = (float)stream_pct(rows[k].busy);
+	rp->scratch = (struct tick){ .t = t->t, .step = t->step, .phase = (int)t->phase,
+				     .rate = t->rate, .busy_all = (float)stream_pct(t->all.busy),
+				     .busy = rp->busy };
+	return &rp->scratch;
+}
+
+/* Room for every CPU id the current tick names. */
+static void
+replay_size_busy(struct replay *rp, const struct frame *f)
+{
+	int need = rp->view.ticks.ncpu;
+
+	for (int i = 0; i < f->ncpu; i++)
+		if (f->cpu[i].id + 1 > need)
+			need = f->cpu[i].id + 1;
+	if (need > rp->nbusy) {
+		float *b = realloc(rp->busy, (size_t)need * sizeof(*b));
+		if (b == NULL)
+			return;
+		rp->busy = b;
+		rp->nbusy = need;
+	}
+	rp->view.ticks.ncpu = rp->nbusy;
+}
+
+void
+replay_frame(struct app *a, struct frame *f)
+{
+	struct replay *rp = a->rp;
+	size_t n = replay_nticks(rp);
+	const struct stream_tick *t = n > 0 ? stream_reader_tick(rp->r, rp->pos) : NULL;
+
+	replay_cut(rp, t != NULL ? t->t : INFINITY);
+	f->s = &rp->view;
+	f->an = rp->have_an ? &rp->an : NULL;
+	f->replay = true;
+	f->step = -1;
+	f->phase = PHASE_DONE;
+	snprintf(a->ui.src_label, sizeof(a->ui.src_label), "%s %.100s  tick %zu/%zu",
+		 rp->follow ? "viewing" : rp->playing ? "replaying" : "paused at", rp->name,
+		 n > 0 ? rp->pos + 1 : 0, n);
+	if (t == NULL)
+		return;
+	f->t = t->t;
+	f->phase = t->phase;
+	f->step = t->step;
+	f->run_n = t->n;
+	f->steps_total = t->steps_total;
+	f->phase_s = t->phase_s;
+	f->rate = t->rate;
+	f->have_rate = isfinite(t->rate);
+	f->sweeping = t->step >= 0 && t->phase != PHASE_DONE && t->phase != PHASE_IDLE;
+	f->live_ct = stream_reader_tick_contention(rp->r, t);
+	replay_cpus(rp, t, f);
+	replay_size_busy(rp, f);
+	f->hist_len = (int)rp->pos + 1;
+	f->hist_at = replay_hist_at;
+	f->hist_ctx = rp;
+}
+
+/* space play/pause; < > a second back or on; home/end (g/G) the start and the end. */
+void
+replay_key(struct app *a, int ch)
+{
+	struct replay *rp = a->rp;
+	size_t n = replay_nticks(rp);
+	double end = n > 0 ? stream_reader_tick(rp->r, n - 1)->t : 0;
+
+	switch (ch) {
+	case ' ': rp->playing = !rp->playing; rp->follow = false; break;
+	case '<': case ',': case KEY_LEFT: rp->play_t -= 1; rp->follow = false; break;
+	case '>': case '.': case KEY_RIGHT: rp->play_t += 1; break;
+	case KEY_HOME: case 'g': rp->play_t = 0; rp->follow = false; break;
+	case KEY_END: case 'G': rp->play_t = end; rp->follow = !rp->eof; break;
+	default: break;
+	}
+	if (rp->play_t < 0)
+		rp->play_t = 0;
+	if (rp->play_t > end)
+		rp->play_t = end;
+	if (n > 0)
+		rp->pos = replay_seek(rp, rp->play_t);
+	if (ch == ' ' && rp->playing && rp->pos + 1 >= n && rp->eof)
+		rp->play_t = 0, rp->pos = 0; /* play again from the start */
+}

@@ -1,0 +1,145 @@
+/*
+ * The step table (the same columns as `scaletop run`) and one step's detail:
+ * its interval statistics, CPU breakdown and contention.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scaletop/format.h"
+#include "../cli/table.h"
+#include "ui.h"
+
+static enum theme_role
+steps_role(const struct step *st)
+{
+	switch (st->status) {
+	case STEP_FAILED: return ROLE_VERDICT_BAD;
+	case STEP_UNSTABLE:
+	case STEP_INTERRUPTED: return ROLE_WARNING;
+	case STEP_RUNNING: return ROLE_HI;
+	default: return ROLE_MAIN;
+	}
+}
+
+/*
+ * The table exactly as `scaletop run` prints it: table_print into memory,
+ * so the two never drift apart.  Line 0 is the title, 1 the header, then
+ * one line per step.  Returns the text (free it) or NULL.
+ */
+static char *
+steps_text(const struct session *s, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	if (f == NULL)
+		return NULL;
+	table_print(f, s);
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* The i-th line of text (no newline) into out. */
+static void
+steps_line(const char *text, int i, char *out, size_t len)
+{
+	const char *p = text, *e;
+
+	for (; i > 0 && p != NULL; i--)
+		p = (p = strchr(p, '\n')) != NULL ? p + 1 : NULL;
+	out[0] = '\0';
+	if (p == NULL)
+		return;
+	e = strchr(p, '\n');
+	snprintf(out, len, "%.*s", (int)(e != NULL ? e - p : (long)strlen(p)), p);
+	/* table.c's "±CI" is one column under UTF-8; ASCII terminals get "+-". */
+	if (!glyph_utf8() && (e = strstr(out, "\xc2\xb1")) != NULL)
+		memcpy(out + (e - out), "+-", 2);
+}
+
+void
+steps_draw(struct ui *u, const struct frame *f, struct rect r)
+{
+	const struct session *s = f->s;
+	struct rect in = ui_titled(r, "steps (up/down or click to select, enter for detail)");
+	char line[512], *text;
+	size_t len;
+	int first = 0, rows;
+
+	if (in.h <= 1 || (text = steps_text(s, &len)) == NULL)
+		return;
+	steps_line(text, 1, line, sizeof(line));
+	ui_put(in.y, in.x, in.w, theme_attr(ROLE_TITLE), line);
+	rows = in.h - 1;
+	if (u->sel_step >= rows)
+		first = u->sel_step - rows + 1;
+	for (int i = first; i < s->nsteps && i - first < rows; i++) {
+		int y = in.y + 1 + i - first;
+		attr_t a = theme_attr(steps_role(&s->steps[i]));
+
+		steps_line(text, 2 + i, line, sizeof(line));
+		if (i == u->sel_step)
+			a = theme_attr(ROLE_SELECTED);
+		ui_fill((struct rect){ y, in.x, 1, in.w }, i == u->sel_step ? a : 0);
+		ui_put(y, in.x, in.w, a, line);
+		ui_hit_add(u, y, in.x, in.x + in.w - 1, i);
+	}
+	if (s->nsteps == 0)
+		ui_put(in.y + 1, in.x + 1, in.w - 1, theme_attr(ROLE_INACTIVE), "no step yet");
+	free(text);
+}
+
+static void
+detail_cpu(const struct step *st, int y, int x, int w)
+{
+	if (st->ncpu == 0) {
+		ui_put(y, x, w, theme_attr(ROLE_INACTIVE), " CPU: no figures for this window");
+		return;
+	}
+	ui_putf(y, x, w, theme_attr(ROLE_MAIN),
+		" CPU over the window: busy %.1f%%  usr %.1f  nice %.1f  sys %.1f  irq %.1f  "
+		"soft %.1f  iowait %.1f  steal %.1f", st->all.busy, st->all.pct[CPU_USER],
+		st->all.pct[CPU_NICE], st->all.pct[CPU_SYS], st->all.pct[CPU_IRQ],
+		st->all.pct[CPU_SOFTIRQ], st->all.pct[CPU_IOWAIT], st->all.pct[CPU_STEAL]);
+}
+
+void
+step_detail_draw(struct ui *u, const struct frame *f, struct rect r)
+{
+	const struct step *st;
+	const struct contention *c;
+	char title[96], a[16], b[16], m[16], sd[16], opc[16];
+	struct rect in;
+
+	if (u->sel_step < 0 || u->sel_step >= f->s->nsteps)
+		return;
+	st = &f->s->steps[u->sel_step];
+	c = &st->ct;
+	snprintf(title, sizeof(title), "step %d: N=%d run %d, %s", u->sel_step + 1, st->n,
+		 st->rep + 1, step_status_names[st->status]);
+	in = ui_titled(r, title);
+	if (in.h < 1)
+		return;
+	fmt_si(st->st.median, m, sizeof(m));
+	fmt_si(st->st.min, a, sizeof(a));
+	fmt_si(st->st.max, b, sizeof(b));
+	fmt_si(st->st.stddev, sd, sizeof(sd));
+	ui_putf(in.y, in.x, in.w, theme_attr(ROLE_MAIN),
+		" %zu intervals: median %s  min %s  max %s  stddev %s  |  warm-up %.2fs  window "
+		"%.2fs  %llu %s", st->st.n, m, a, b, sd, st->warmup_s, st->window_s,
+		(unsigned long long)st->ops, f->s->wl.unit);
+	if (in.h > 1)
+		detail_cpu(st, in.y + 1, in.x, in.w);
+	fmt_si(c->ops_per_cpu_s, opc, sizeof(opc));
+	if (in.h > 2)
+		ui_putf(in.y + 2, in.x, in.w, theme_attr(ROLE_MAIN),
+			" switches/s: voluntary %.0f  involuntary %.0f  system %.0f  |  CPUs used "
+			"%.2f  ops/CPU-s %s", c->vcsw_s, c->ivcsw_s, c->sys_ctxsw_s, c->cpu_used, opc);
+	if (in.h > 3 && st->reason[0] != '\0')
+		ui_putf(in.y + 3, in.x, in.w, theme_attr(steps_role(st)), " %s", st->reason);
+}

@@ -1,0 +1,137 @@
+/*
+ * Private to the TUI: what every panel draws from.  A panel reads one frame
+ * (the model at one moment, live or replayed) and the view state, and draws
+ * into its rectangle of stdscr; app.c owns both and decides when to draw.
+ */
+#ifndef SCALETOP_TUI_UI_H
+#define SCALETOP_TUI_UI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "scaletop/analysis.h"
+#include "scaletop/session.h"
+#include "scaletop/sweep.h"
+#include "paint.h"
+
+struct rect {
+	int y, x, h, w;
+};
+
+/* The model at one moment: everything a panel may show. */
+struct frame {
+	const struct session *s;     /* steps finished by this moment */
+	const struct analysis *an;   /* of s; NULL before the first step */
+	bool sweeping;               /* a workload runs (a sweep or a live N) */
+	bool live_n;                 /* ... at one N outside a sweep (+/-) */
+	bool replay;                 /* a recorded run */
+	enum sweep_phase phase;
+	int step;                    /* the running step's index in s, -1 if none */
+	int run_n;                   /* its N (live_n: the live N), 0 if none */
+	int steps_total;
+	double phase_s, t;           /* seconds into the phase; session seconds */
+	double rate;                 /* last interval's throughput */
+	bool have_rate;
+	const struct cpu_usage *cpu; /* this tick's per-CPU figures, ncpu of them */
+	int ncpu;
+	struct cpu_usage all;
+	bool have_cpu;
+	const struct contention *live_ct; /* the running step's, NULL if not known */
+	/* The ticks up to this moment, 0 = oldest; at() returns NULL out of range. */
+	int hist_len;
+	const struct tick *(*hist_at)(void *ctx, int i);
+	void *hist_ctx;
+};
+
+enum ui_view { VIEW_OVERVIEW, VIEW_CPUS, VIEW_CHART, VIEW_STEPS, VIEW_COUNT };
+extern const char *const ui_view_names[VIEW_COUNT];
+
+/* The live run is ROLE_OVERLAY1; snapshots take ROLE_OVERLAY2 .. 6. */
+#define UI_MAX_OVERLAYS 5
+/* A loaded snapshot's throughput curve, drawn under the live one. */
+struct overlay {
+	char label[64];
+	int npts;
+	int *n;    /* ascending; owned */
+	double *x; /* pooled throughput at n[i]; owned */
+};
+
+/* Where the last frame put clickable things, for the mouse. */
+#define UI_MAX_HITS 256
+struct ui_hit {
+	int y, x0, x1; /* a row span */
+	int step;      /* session step index */
+};
+
+/* An open one-line prompt (prompt.c). */
+enum prompt_kind { PR_NONE, PR_NLIST, PR_WORKLOAD, PR_PARAMS, PR_SNAPSHOT, PR_OPEN,
+		   PR_CONFIRM_OVERWRITE };
+struct prompt {
+	enum prompt_kind kind;
+	char label[96];
+	char text[512];
+	int len, cur;
+	int pick;      /* PR_WORKLOAD: highlighted row */
+};
+
+/* View state: what the user chose to look at. */
+struct ui {
+	enum ui_view view;
+	bool help;
+	bool paused;          /* the display is frozen; the model keeps going */
+	double refresh_s;
+	char theme[64];
+	int sel_step;         /* selected step (steps view, mouse), -1 none */
+	bool detail;          /* show the selected step's detail */
+	struct overlay ov[UI_MAX_OVERLAYS];
+	int nov;
+	char msg[256];        /* a one-line message under the verdict */
+	bool msg_bad;
+	double msg_until;     /* monotonic seconds */
+	struct prompt pr;
+	bool collapse_flash;  /* the verdict line is highlighted: a collapse was just found */
+	struct ui_hit hits[UI_MAX_HITS];
+	int nhits;
+	const char *note;     /* sampler note, or NULL */
+	char src_label[160];  /* replay: the file; live: "" */
+};
+
+/* Panels: each draws into r and returns nothing; r may be any size >= 1x1. */
+void header_draw(struct ui *u, const struct frame *f, struct rect r);
+void cpus_draw(struct ui *u, const struct frame *f, struct rect r, bool with_heatmap);
+int cpus_rows_wanted(const struct frame *f, int w);
+void heatmap_draw(struct ui *u, const struct frame *f, struct rect r);
+void chart_draw(struct ui *u, const struct frame *f, struct rect r);
+void sparkline_draw(struct ui *u, const struct frame *f, struct rect r);
+void contention_draw(struct ui *u, const struct frame *f, struct rect r);
+void verdict_draw(struct ui *u, const struct frame *f, struct rect r);
+void events_draw(struct ui *u, const struct frame *f, struct rect r);
+void steps_draw(struct ui *u, const struct frame *f, struct rect r);
+void step_detail_draw(struct ui *u, const struct frame *f, struct rect r);
+void help_draw(struct ui *u, struct rect screen);
+void prompt_open(struct ui *u, enum prompt_kind kind, const char *label, const char *text);
+/* 1: submitted, -1: cancelled, 0: still editing. */
+int prompt_key(struct ui *u, int ch);
+void prompt_draw(struct ui *u, struct rect screen);
+void footer_draw(struct ui *u, const struct frame *f, struct rect r);
+
+/* Lays out and draws one whole frame (layout.c).  Minimum size below. */
+#define UI_MIN_W 60
+#define UI_MIN_H 16
+void ui_draw(struct ui *u, const struct frame *f);
+
+/* Small drawing helpers (paint.c). */
+void ui_fill(struct rect r, attr_t a);
+/* Draws at most maxw columns of s (UTF-8 allowed) at y,x with a. Returns columns used. */
+int ui_put(int y, int x, int maxw, attr_t a, const char *s);
+int ui_putf(int y, int x, int maxw, attr_t a, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+/* A panel's title on its first row, and the rect below it. */
+struct rect ui_titled(struct rect r, const char *title);
+void ui_hit_add(struct ui *u, int y, int x0, int x1, int step);
+
+/* The running step, or the last finished one the contention panel shows. */
+const struct step *ui_last_done(const struct frame *f);
+double ui_now(void);
+
+#endif

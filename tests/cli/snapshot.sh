@@ -1,0 +1,252 @@
+# Snapshots from the command line: run -o and --force, show, compare (text
+# and CSV), export to gnuplot (rendered when gnuplot is installed), import,
+# and the loader's one-line refusals, against real short runs and the
+# committed fixtures in tests/fixtures/snapshots.
+. "$top_srcdir/tests/cli/lib.sh"
+
+[ -x "$SCALETOP" ] || bail_out "no binary at $SCALETOP: build it first (make scaletop)"
+have_python || bail_out "python3 is needed to read JSON and CSV"
+tap_tmpdir
+T=$TAP_TMP
+FX="$top_srcdir/tests/fixtures/snapshots"
+SCHEMA="$top_srcdir/docs/snapshot.schema.json"
+FAST="-d 0.4 --warmup 0.1 --interval 0.1 -q"
+
+json_get() {
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
+
+# valid FILE...: each file passes docs/snapshot.schema.json (needs python3-jsonschema).
+valid() {
+	python3 - "$SCHEMA" "$@" <<'EOF'
+import json, sys, jsonschema
+v = jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))
+bad = 0
+for f in sys.argv[2:]:
+    for e in v.iter_errors(json.load(open(f))):
+        print(f, list(e.path), e.message[:160]); bad = 1
+sys.exit(bad)
+EOF
+}
+
+# one_line FILE: the file is exactly one line.
+one_line() {
+	[ "$(wc -l <"$1" | tr -d ' ')" = 1 ]
+}
+
+# --- run -o: a real sweep saved, atomically, never over a file without --force --------
+"$SCALETOP" run -w cpu -n 1,2 $FAST -o "$T/a.json" >"$T/a.out" 2>"$T/a.err"
+is "$?" 0 "run -o saves and exits 0"
+is "$(json_get "$T/a.json" 'd["format"], d["version"]')" "('scaletop-snapshot', 1)" \
+	"the file is a version 1 snapshot"
+is "$(json_get "$T/a.json" '[s["n"] for s in d["steps"]]')" "[1, 2]" "with every step"
+is "$(json_get "$T/a.json" 'd["analysis"]["verdict"] != "" and d["analysis"]["points"][0]["n"] == 1')" \
+	"True" "and the analysis as computed at save time"
+is "$(json_get "$T/a.json" 'len(d["series"]["ticks"]) > 5 and len(d["series"]["ticks"][0]) == 6')" \
+	"True" "and the tick series, with per-CPU busy"
+is "$(stat -c %a "$T/a.json" 2>/dev/null || stat -f %Lp "$T/a.json")" 644 "mode 0644"
+is "$(ls -a "$T" | grep -c '^\.a\.json')" 0 "no temp file left"
+if python3 -c 'import jsonschema' 2>/dev/null; then
+	ok "the saved file matches docs/snapshot.schema.json" valid "$T/a.json"
+	ok "so do the committed fixtures" valid "$FX/cpu-linux.json" "$FX/mutex-linux.json" \
+		"$FX/cpu-linux-rerun.json" "$FX/imported.json"
+	! valid "$FX/bad-range.json" >/dev/null
+	is "$?" 0 "and the schema refuses a percentage of 250"
+else
+	skip "python3-jsonschema is not installed" "the saved file matches the schema"
+fi
+cksum <"$T/a.json" >"$T/a.sum"
+"$SCALETOP" run -w cpu -n 1 $FAST -o "$T/a.json" >"$T/b.out" 2>"$T/b.err"
+is "$?" 2 "run -o over an existing file: usage error, before the sweep"
+is "$(cat "$T/b.err")" "scaletop run: -o $T/a.json: the file exists; give --force to replace it, or another name" \
+	"  one line saying what to do"
+is "$(cksum <"$T/a.json")" "$(cat "$T/a.sum")" "  the old file is untouched"
+"$SCALETOP" run -w cpu -n 1,2,3,4 $FAST --force -o "$T/a.json" >/dev/null 2>&1
+is "$?" 0 "run -o --force replaces it"
+is "$(json_get "$T/a.json" 'len(d["steps"])')" 4 "  with the new sweep"
+"$SCALETOP" run -w cpu -n 1 $FAST --force >/dev/null 2>"$T/c.err"
+is "$?" 2 "--force without -o is a usage error"
+# Root writes anywhere: as root, the check runs as nobody through setpriv.
+mkdir "$T/ro" && chmod 555 "$T/ro" && chmod 711 "$T"
+AS=
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
+	AS="setpriv --reuid=65534 --regid=65534 --clear-groups"
+fi
+if [ "$(id -u)" -ne 0 ] || [ -n "$AS" ]; then
+	$AS "$SCALETOP" run -w cpu -n 1 $FAST -o "$T/ro/x.json" >/dev/null 2>"$T/ro.err"
+	is "$?" 2 "-o into a read-only folder is refused before the sweep"
+	is "$(cat "$T/ro.err")" "scaletop run: -o $T/ro/x.json: cannot write in $T/ro: Permission denied; choose another folder" \
+		"  one line saying why and what to do"
+else
+	skip "root without setpriv (test_snapshot checks EACCES as nobody)" \
+		"-o into a read-only folder"
+fi
+
+# --- show ---------------------------------------------------------------------------
+"$SCALETOP" show "$T/a.json" >"$T/show.out" 2>"$T/show.err"
+is "$?" 0 "show exits 0"
+like "$(sed -n 1p "$T/show.out")" "^$T/a.json: .+, taken [0-9T:-]+Z by scaletop " \
+	"show names the file, label, time and tool"
+like "$(cat "$T/show.out")" "$(printf '\n') +N +ops/s +±CI +speedup" "show prints run's table"
+is "$(grep -cE '^ +[1-4] +[0-9.]+[kMG]? ' "$T/show.out")" 4 "  one row per step"
+like "$(cat "$T/show.out")" "verdict: " "  and the verdict"
+is "$(cat "$T/show.err")" "" "  no warning: the saved analysis agrees"
+"$SCALETOP" show "$FX/imported.json" >"$T/imp.out"
+like "$(cat "$T/imp.out")" "collapse above 16: 21% of peak at 64" "show of the imported fixture: its collapse"
+
+# --- compare --------------------------------------------------------------------------
+"$SCALETOP" compare "$FX/cpu-linux.json" "$FX/cpu-linux-rerun.json" "$FX/mutex-linux.json" \
+	>"$T/cmp.out" 2>"$T/cmp.err"
+is "$?" 0 "compare of three fixtures exits 0"
+like "$(sed -n 1p "$T/cmp.out")" "^A: vm Linux .+ \(.*cpu-linux.json, taken 2026-" "a legend line per snapshot"
+is "$(grep -c '^warning: ' "$T/cmp.out")" 1 "one warning: only C ran another workload"
+like "$(grep '^warning: ' "$T/cmp.out")" "A ran cpu \(threads, work=1000\) ops, C ran mutex \(processes" \
+	"  naming both workloads"
+like "$(cat "$T/cmp.out")" "$(printf '\n')     N     A ops/s     B ops/s     C ops/s     B/A     C/A" \
+	"the table: N, each snapshot, each ratio to A"
+is "$(awk '/^ +N /{on=1; next} on && NF == 0 {exit} on {print $1}' "$T/cmp.out" | tr '\n' ' ')" \
+	"1 2 3 4 6 " "aligned on the union of N"
+like "$(grep '^ *3 ' "$T/cmp.out")" "^ +3 +[0-9.]+k +- +[0-9.]+M +- +[0-9.]+x$" \
+	"an N one snapshot lacks shows -"
+like "$(cat "$T/cmp.out")" "peak: +B peak = [0-9.]+x A peak \(A at 1, B at 4\)" "peak against peak"
+like "$(cat "$T/cmp.out")" "C peak = [0-9.]+x A peak \(A at 1, C at 6\)" "  for every snapshot"
+like "$(cat "$T/cmp.out")" "collapse: A: at 4 threads, 75% of peak at 4" "collapse side by side"
+like "$(cat "$T/cmp.out")" "          C: none up to 6 processes" "  for each"
+is "$(awk '/^verdict:/{on=1} /^USL:/{on=0} on' "$T/cmp.out" | grep -cE '^(verdict: | {9}) [ABC]: ')" 3 \
+	"a verdict per snapshot"
+like "$(cat "$T/cmp.out")" "  sigma +1 +[0-9.e+-]+ +0.78" "USL parameters side by side"
+like "$(cat "$T/cmp.out")" "  N\* +1 +- +inf" "  with N* infinite for an Amdahl fit, - without a fit"
+"$SCALETOP" compare "$FX/cpu-linux.json" "$FX/cpu-linux-rerun.json" >"$T/same.out"
+is "$(grep -c '^warning' "$T/same.out")" 0 "no warning when the workloads are the same"
+
+# The CSV is the same table, each ratio really B/A.
+"$SCALETOP" compare --csv "$FX/cpu-linux.json" "$FX/mutex-linux.json" >"$T/cmp.csv" 2>"$T/csv.err"
+is "$?" 0 "compare --csv exits 0"
+is "$(sed -n 1p "$T/cmp.csv")" 'n,"A: vm Linux 6.18.44-fc-v669 ops/s","B: vm Linux 6.18.44-fc-v669 ops/s",B/A' \
+	"CSV header: n, each snapshot, the ratio"
+is "$(wc -l <"$T/cmp.csv" | tr -d ' ')" 6 "a row per N"
+is "$(python3 - "$T/cmp.csv" <<'EOF'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))[1:]
+good = all(abs(float(r[3]) - float(r[2]) / float(r[1])) < 1e-12 * float(r[3])
+           for r in rows if r[1] and r[2])
+print(good and [r[0] for r in rows] == ['1', '2', '3', '4', '6'] and rows[-1][1] == '' and rows[-1][3] == '')
+EOF
+)" True "each ratio is B/A; an N A lacks is empty"
+like "$(cat "$T/csv.err")" "^warning: A ran cpu" "the workload warning goes to stderr"
+"$SCALETOP" compare "$FX/cpu-linux.json" "$FX/mutex-linux.json" >"$T/cmp2.out"
+is "$(awk '/^ +N /{on=1; next} on && NF == 0 {exit} on && $4 != "-" {print $1, $4}' "$T/cmp2.out")" \
+	"$(python3 - "$T/cmp.csv" <<'EOF'
+import csv, sys
+for r in list(csv.reader(open(sys.argv[1])))[1:]:
+    if r[3]:
+        print(r[0], "%.2fx" % float(r[3]))
+EOF
+)" "the text table's ratios are the CSV's, rounded"
+
+# A live run against a fixture: both are read the same way.
+"$SCALETOP" compare "$T/a.json" "$FX/cpu-linux.json" >"$T/live.out" 2>&1
+is "$?" 0 "compare a fresh run with a fixture"
+
+# --- export -------------------------------------------------------------------------
+"$SCALETOP" export --gnuplot "$FX/imported.json" "$FX/cpu-linux.json" -o "$T/curve" \
+	>"$T/exp.out" 2>"$T/exp.err"
+is "$?" 0 "export --gnuplot exits 0"
+ok "it writes the data file" test -s "$T/curve.dat"
+is "$(grep -c '^[0-9]' "$T/curve.dat")" 11 "  with a row per point of each snapshot"
+is "$(grep -c '^# [AB]: ' "$T/curve.dat")" 2 "  in one block per snapshot"
+like "$(cat "$T/curve.gp")" "uslA\(x\) = x < 1 \? 1/0 : 1064\.66" "the script has A's USL curve"
+like "$(cat "$T/curve.gp")" "idealA\(x\) = x < 1 \? 1/0 : 1000 \* x" "  its ideal line"
+like "$(cat "$T/curve.gp")" "set label 'peak A' at 16,7000 " "  its peak mark"
+like "$(cat "$T/curve.gp")" "set label 'collapse A' at 32,4200 " "  its collapse mark"
+like "$(cat "$T/curve.gp")" "index 1 using 1:2:3 with yerrorlines .* title 'B: vm Linux" \
+	"  and B's points"
+if command -v gnuplot >/dev/null 2>&1; then
+	is "$(od -An -c -N4 "$T/curve.png" | tr -d ' ')" '211PNG' "gnuplot rendered curve.png"
+	is "$(cat "$T/exp.err")" "scaletop export: wrote $T/curve.dat, $T/curve.gp and $T/curve.png" \
+		"  and export says what it wrote"
+	"$SCALETOP" export --gnuplot --svg "$FX/imported.json" -o "$T/curve" >/dev/null 2>&1
+	is "$?" 1 "export over existing files without --force fails"
+	"$SCALETOP" export --gnuplot --force "$FX/imported.json" -o "$T/curve.svg" >/dev/null 2>&1
+	is "$?" 0 "with --force it replaces them; -o NAME.svg picks SVG"
+	like "$(head -c 400 "$T/curve.svg")" "<svg" "  an SVG"
+else
+	skip "gnuplot is not installed" "gnuplot rendered curve.png"
+fi
+PATH=/nonexistent "$SCALETOP" export --gnuplot "$FX/imported.json" -o "$T/nognu" >/dev/null 2>"$T/nognu.err"
+is "$?" 0 "without gnuplot, export still writes the files"
+like "$(cat "$T/nognu.err")" "gnuplot is not installed, so no $T/nognu.png: run 'gnuplot $T/nognu.gp' where it is" \
+	"  and says how to render them"
+
+# --- import ----------------------------------------------------------------------------
+"$SCALETOP" import --csv "$FX/published.csv" --label "paper" --desc "Table 3" \
+	--unit transactions --n-unit clients -o "$T/pub.json" 2>"$T/pub.err"
+is "$?" 0 "import exits 0"
+is "$(json_get "$T/pub.json" 'd["workload"]["name"], d["workload"]["params"]["description"], d["label"]')" \
+	"('imported', 'Table 3', 'paper')" "an imported workload, its description and label"
+is "$(json_get "$T/pub.json" '[(s["n"], s["ops_s"]) for s in d["steps"]][:3]')" \
+	"[(1, 1000.0), (2, 1950.0), (4, 3700.0)]" "every line a step"
+is "$(json_get "$T/pub.json" 'd["steps"][2]["intervals"]["count"], d["steps"][2]["intervals"]["stddev"]')" \
+	"(5, 120.0)" "stddev and runs kept"
+"$SCALETOP" compare "$T/pub.json" "$T/a.json" >/dev/null 2>&1
+is "$?" 0 "an import compares with a run"
+printf '1,100\n2,fast\n' >"$T/bad.csv"
+"$SCALETOP" import --csv "$T/bad.csv" --label x -o "$T/bad.json" >/dev/null 2>"$T/bad.err"
+is "$?" 1 "bad CSV: exit 1"
+is "$(cat "$T/bad.err")" "scaletop import: $T/bad.csv:2:3: 'fast': expected a throughput, a number > 0" \
+	"  one line naming file:line:column and what was expected"
+ok "  no snapshot written" test ! -e "$T/bad.json"
+"$SCALETOP" import --csv "$FX/published.csv" --label x -o "$T/pub.json" >/dev/null 2>&1
+is "$?" 1 "import over an existing snapshot without --force fails"
+
+# --- the loader's refusals, one line each -----------------------------------------------
+refuses() {
+	"$SCALETOP" show "$FX/$1" >/dev/null 2>"$T/ref.err"
+	is "$?" 1 "show $1: exit 1"
+	is "$(cat "$T/ref.err")" "scaletop show: $FX/$2" "  $3"
+}
+refuses not-json.json "not-json.json:4:13: not JSON: invalid token near 'vm'; expected a JSON snapshot" \
+	"not JSON: line:column"
+refuses truncated.json "truncated.json:51:98: truncated: '}' expected near end of file; expected a JSON snapshot" \
+	"a truncated file"
+refuses bad-version.json "bad-version.json: version: 2 is newer than this scaletop reads (1); use a newer scaletop" \
+	"an unknown major version"
+refuses bad-type.json "bad-type.json: steps[1].ops_s: expected a number or null, got a string" \
+	"a wrong type, by field path"
+refuses bad-range.json "bad-range.json: steps[0].cpu.per_cpu[0].usr: 250 is out of range; expected a number from 0 to 100" \
+	"a value out of range"
+refuses missing-field.json "missing-field.json: settings: missing; expected an object" \
+	"a missing required field"
+head -c 67108865 /dev/zero >"$T/huge.json"
+"$SCALETOP" show "$T/huge.json" >/dev/null 2>"$T/huge.err"
+is "$(cat "$T/huge.err")" "scaletop show: $T/huge.json: over the 64 MiB a snapshot may have; not a snapshot, or a damaged one" \
+	"a file over the size cap"
+rm -f "$T/huge.json"
+python3 - "$FX/cpu-linux.json" "$T/edited.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["analysis"]["peak"]["n"] = 4
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+"$SCALETOP" show "$T/edited.json" >/dev/null 2>"$T/edited.err"
+is "$?" 0 "an edited analysis still shows"
+like "$(cat "$T/edited.err")" "^scaletop show: warning: $T/edited.json: the saved analysis \(scaletop [^)]+\) differs from the one recomputed now: peak was .* at N=4, is now .* at N=1; showing the recomputed one$" \
+	"  with a one-line warning saying what differs"
+
+# --- usage errors -----------------------------------------------------------------------
+usage() {
+	"$SCALETOP" "$@" >/dev/null 2>"$T/use.err"
+	is "$?" 2 "$* exits 2"
+	ok "  with one line" one_line "$T/use.err"
+}
+usage show
+usage show --bogus "$FX/imported.json"
+usage compare "$FX/imported.json"
+usage export -o "$T/x" "$FX/imported.json"
+usage export --gnuplot "$FX/imported.json"
+usage import --csv "$FX/published.csv" -o "$T/y.json"
+usage import --csv "$FX/published.csv" --label x
+usage import --label x -o "$T/y.json"
+usage run -w cpu -o -
+
+done_testing

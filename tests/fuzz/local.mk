@@ -1,0 +1,66 @@
+# libFuzzer targets (clang only), kept out of `make check`: they run for minutes.
+#   make fuzz                       builds tests/fuzz/fuzz_stream and fuzz_snapshot
+#   make fuzz-run FUZZ_SECONDS=600  runs each in turn, corpus in tests/fuzz/corpus/
+#   make fuzz-smoke                 runs each once over its seeds
+# The library is built by $(CC) without sanitizers, so its sources are compiled
+# again here with clang's fuzzer, address and undefined-behaviour instrumentation.
+FUZZ_CC = clang
+FUZZ_SECONDS = 600
+FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_CFLAGS = -std=c11 -g -O1 $(FUZZ_SAN) -I$(top_srcdir)/include -I$(top_srcdir)/src/store \
+	-I$(top_builddir) $(ST_OS_CPPFLAGS) $(JANSSON_CFLAGS) $(STATGRAB_CFLAGS) \
+	$(NCURSESW_CFLAGS) $(PTHREAD_CFLAGS)
+FUZZ_LIBS = $(JANSSON_LIBS) $(STATGRAB_LIBS) $(NCURSESW_LIBS) $(OS_LIBS) $(LIBS) -lm \
+	$(PTHREAD_CFLAGS)
+FUZZ_TARGETS = tests/fuzz/fuzz_stream tests/fuzz/fuzz_snapshot
+
+EXTRA_DIST += tests/fuzz/fuzz_stream.c tests/fuzz/fuzz_snapshot.c tests/fuzz/stream.dict \
+	tests/fuzz/snapshot.dict tests/fuzz/seeds
+CLEANFILES += $(FUZZ_TARGETS) tests/fuzz/libfuzz.a tests/fuzz/obj/*.o
+
+# Every library source, each compiled once; the archive lets a target pull only what it uses.
+tests/fuzz/libfuzz.a: $(libscaletop_a_SOURCES) $(noinst_HEADERS) config.h
+	@$(MKDIR_P) tests/fuzz/obj
+	@rm -f tests/fuzz/obj/*.o $@
+	@for f in $(libscaletop_a_SOURCES); do \
+		case $$f in *.c) ;; *) continue ;; esac; \
+		echo "  FUZZCC   $$f"; \
+		$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c \
+			-o tests/fuzz/obj/`echo $$f | tr / _`.o $(top_srcdir)/$$f || exit 1; \
+	done
+	@$(AR) cr $@ tests/fuzz/obj/*.o && $(RANLIB) $@
+
+tests/fuzz/fuzz_stream: $(top_srcdir)/tests/fuzz/fuzz_stream.c tests/fuzz/libfuzz.a
+	$(AM_V_CCLD)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ \
+		$(top_srcdir)/tests/fuzz/fuzz_stream.c tests/fuzz/libfuzz.a $(FUZZ_LIBS)
+
+tests/fuzz/fuzz_snapshot: $(top_srcdir)/tests/fuzz/fuzz_snapshot.c tests/fuzz/libfuzz.a
+	$(AM_V_CCLD)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ \
+		$(top_srcdir)/tests/fuzz/fuzz_snapshot.c tests/fuzz/libfuzz.a $(FUZZ_LIBS)
+
+fuzz: $(FUZZ_TARGETS)
+
+# The first folder is the working corpus (libFuzzer adds to it); the seeds are only read.
+# A crash leaves its input in tests/fuzz/crash-NAME-*; rerun it with tests/fuzz/fuzz_NAME FILE.
+FUZZ_RUN = -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -max_len=65536 -timeout=10 \
+	-print_final_stats=1
+FUZZ_SEEDS_STREAM = $(top_srcdir)/tests/fuzz/seeds/stream $(top_srcdir)/tests/fixtures/streams
+FUZZ_SEEDS_SNAPSHOT = $(top_srcdir)/tests/fuzz/seeds/snapshot
+
+fuzz-run: fuzz
+	$(MKDIR_P) tests/fuzz/corpus/stream tests/fuzz/corpus/snapshot
+	tests/fuzz/fuzz_stream $(FUZZ_RUN) -dict=$(top_srcdir)/tests/fuzz/stream.dict \
+		-artifact_prefix=tests/fuzz/crash-stream- tests/fuzz/corpus/stream $(FUZZ_SEEDS_STREAM)
+	tests/fuzz/fuzz_snapshot $(FUZZ_RUN) -dict=$(top_srcdir)/tests/fuzz/snapshot.dict \
+		-artifact_prefix=tests/fuzz/crash-snapshot- tests/fuzz/corpus/snapshot \
+		$(FUZZ_SEEDS_SNAPSHOT)
+
+fuzz-smoke: fuzz
+	tests/fuzz/fuzz_stream -runs=0 $(FUZZ_SEEDS_STREAM)
+	tests/fuzz/fuzz_snapshot -runs=0 $(FUZZ_SEEDS_SNAPSHOT)
+
+fuzz-clean:
+	rm -rf tests/fuzz/obj tests/fuzz/corpus
+	rm -f $(FUZZ_TARGETS) tests/fuzz/libfuzz.a
+
+.PHONY: fuzz fuzz-run fuzz-smoke fuzz-clean

@@ -1,0 +1,105 @@
+# Keys in the TUI, as a user presses them in tmux: help, views, pause, the N
+# list, snapshots (s) and overlays (o, --compare), and q leaving nothing.
+. "$top_srcdir/tests/cli/lib.sh"
+tap_tmpdir
+. "$top_srcdir/tests/tui/tmux.sh"
+trap tm_cleanup EXIT
+[ -x "$SCALETOP" ] || bail_out "no binary at $SCALETOP"
+ST=$(cd "$(dirname "$SCALETOP")" && pwd)/$(basename "$SCALETOP")
+T=$TAP_TMP
+FAST="-w cpu -d 0.5 --warmup 0.2 --refresh 0.2"
+
+# now_ms: milliseconds, for the key latency (GNU date, else python3).
+now_ms() {
+	_ns=$(date +%s%N 2>/dev/null)
+	case "$_ns" in
+	*N | "") python3 -c 'import time; print(int(time.time() * 1000))' ;;
+	*) echo $((_ns / 1000000)) ;;
+	esac
+}
+
+# key_latency KEY REGEX: ms from sending KEY until the screen matches, polling
+# without sleeps; 9999 after 2 s.
+key_latency() {
+	_t0=$(now_ms)
+	tm_keys "$1"
+	while ! tm_screen | grep -Eq -- "$2"; do
+		[ $(($(now_ms) - _t0)) -gt 2000 ] && { echo 9999; return; }
+	done
+	echo $(($(now_ms) - _t0))
+}
+
+# --- a key while a sweep runs ------------------------------------------------------
+tm_start 120 40 "$ST" -w cpu -n 2 -d 29.5 --warmup 0.2 --refresh 1
+tm_wait_for 'step 1/1 N=2 measuring' 100
+# Best of three: tmux's own round trips are in every figure.
+best=9999
+for try in 1 2 3; do
+	ms=$(key_latency '?' 'press any key to close')
+	[ "$ms" -lt "$best" ] && best=$ms
+	tm_keys x
+	tm_wait_for '1 overview' 20
+done
+diag "help shown ${best} ms after the key, best of 3, tmux round trips included"
+[ "$best" -lt 100 ]
+tap_result $? "a key is answered within 100 ms while a sweep runs (refresh 1 s)"
+tm_keys '?'
+tm_wait_for 'press any key to close' 20
+tm_keys x
+ok "help closes on any key" tm_wait_for '1 overview' 20
+tm_keys ' '
+ok "space pauses the display" tm_wait_for 'PAUSED' 20
+tm_keys ' '
+tm_keys v
+ok "v shows the cpus view" tm_wait_for '─ busy % per CPU over time' 20
+tm_keys 3
+ok "3 shows the chart view" tm_wait_for '^─ throughput' 20
+pid=$(tm_pane_pid)
+tm_keys q
+ok "q ends the TUI during a sweep" tm_wait_exit 100
+is "$(tm_status)" 0 "q exits 0"
+ok "no process is left after q" st_gone 'd 29[.]5' 
+ok "the process is gone" sh -c "! kill -0 $pid 2>/dev/null"
+
+# --- the N list, then a snapshot ------------------------------------------------------
+cd "$T" || bail_out "cd $T"
+tm_start 120 40 "$ST" $FAST -n 1
+tm_wait_for 'sweep done: 1 step' 200
+tm_keys n C-u '1,2' Enter
+ok "n restarts the sweep with the new list" tm_wait_for 'step [12]/2' 100
+ok "and it finishes" tm_wait_for 'sweep done: 2 steps' 300
+tm_keys s C-u "$T/a.json" Enter
+ok "s saves and names the file" tm_wait_for "saved $T/a.json" 50
+if "$ST" show "$T/a.json" >"$T/show.out" 2>&1; then
+	tap_result 0 "the snapshot loads (scaletop show)"
+else
+	tap_result 1 "the snapshot loads (scaletop show)"
+	diag "$(cat "$T/show.out")"
+fi
+like "$(cat "$T/show.out")" '^ +2 ' "the snapshot has the N=2 step"
+before=$(cksum <"$T/a.json")
+tm_keys s C-u "$T/a.json" Enter
+ok "saving over a file asks first" tm_wait_for 'exists: overwrite\? \(y/N\)' 50
+tm_keys n
+ok "no keeps the file" tm_wait_for "not saved: $T/a.json exists" 50
+is "$(cksum <"$T/a.json")" "$before" "the file is unchanged"
+cp "$T/a.json" "$T/b.json"
+tm_keys o "$T/b.json" Enter
+ok "o loads an overlay" tm_wait_for 'overlay b: 2 points' 50
+like "$(tm_screen)" '■ b( |$)' "the overlay is in the chart's legend"
+tm_keys o "$T/nope.json" Enter
+ok "a missing file is one line, named" tm_wait_for "nope.json" 50
+tm_keys c
+ok "c clears the overlays" tm_wait_for 'overlays cleared' 50
+tm_keys q
+tm_wait_exit
+is "$(ls "$T" | grep -c '\.tmp')" 0 "no temporary file is left"
+
+# --- --compare opens with overlays --------------------------------------------------
+tm_start 120 40 "$ST" --compare "$T/a.json" "$T/b.json"
+ok "--compare draws both snapshots" tm_wait_for '■ a .*■ b' 50
+like "$(tm_screen)" 'idle: r runs the sweep' "--compare starts no sweep"
+tm_keys q
+tm_wait_exit
+
+done_testing

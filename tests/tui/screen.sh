@@ -1,0 +1,83 @@
+# The TUI's screens, read from tmux: panels, one CPU row per CPU, the grid
+# and heatmap for many CPUs (--fake-cpus, a test hook), a sweep that ends
+# with a verdict, and ASCII when asked or when the locale is not UTF-8.
+. "$top_srcdir/tests/cli/lib.sh"
+tap_tmpdir
+. "$top_srcdir/tests/tui/tmux.sh"
+trap tm_cleanup EXIT
+[ -x "$SCALETOP" ] || bail_out "no binary at $SCALETOP"
+ST=$(cd "$(dirname "$SCALETOP")" && pwd)/$(basename "$SCALETOP")
+
+# --- monitoring: one bar per online CPU, ids as the OS numbers them ---------
+ncpu=$(online_cpus | wc -l | tr -d ' ')
+tm_start 120 40 "$ST" --monitor --refresh 0.2
+tm_wait_for "CPU \\($ncpu\\)" && tm_wait_for '^ +avg \[.*%'
+ok "the CPU panel names $ncpu CPUs" tm_wait_for "CPU \\($ncpu\\)" 10
+tm_keys 2
+tm_wait_for 'busy % per CPU over time' 50
+rows=$(tm_screen | grep -Eo ' [0-9]+ \[' | wc -l | tr -d ' ')
+is "$rows" "$ncpu" "cpus view: one bar row per CPU"
+is "$(tm_screen | grep -Eo ' [0-9]+ \[' | tr -dc '0-9\n' | sort -n | tr '\n' ' ')" \
+	"$(online_cpus | sort -n | tr '\n' ' ')" "the rows carry the OS's CPU ids"
+like "$(tm_screen | sed -n 1p)" "$(uname -s) $(uname -r)" "header: OS name and release"
+like "$(tm_screen | sed -n 1p)" "$ncpu CPUs +refresh 0.2s" "header: CPU count and refresh interval"
+tm_keys q
+tm_wait_exit
+
+# --- many CPUs (synthetic figures) --------------------------------------------
+tm_start 120 40 "$ST" --fake-cpus 64 --refresh 0.1
+tm_wait_for 'CPU \(64\)'
+tm_keys 2
+tm_wait_for '^ +63 \[' 50
+is "$(tm_screen | grep -Eo ' [0-9]+ \[' | wc -l | tr -d ' ')" 64 "64 CPUs: 64 bars on 120x40"
+tm_keys q
+tm_wait_exit
+for n in 256 1024; do
+	tm_start 120 40 "$ST" --fake-cpus $n --refresh 0.1
+	tm_wait_for "CPU \\($n\\)"
+	sleep 1
+	scr=$(tm_screen)
+	like "$scr" "busy: " "$n CPUs: a shaded grid instead of bars"
+	is "$(printf '%s\n' "$scr" | grep -c ' \[.*%$')" 0 "$n CPUs: no bars in the overview"
+	like "$scr" "busy % per CPU over time" "$n CPUs: the heatmap is drawn"
+	tm_keys 2
+	sleep 0.5
+	last=$(tm_screen | awk '/busy % per CPU over time/ { h = 1; next } / verdict: / { h = 0 } h && /^ +[0-9]+ / { l = $1 } END { print l }')
+	like "$last" '^[0-9]+$' "$n CPUs: heatmap rows are labelled with CPU ids"
+	[ -n "$last" ] && [ "$last" -lt "$n" ] && [ $((n - last)) -le $((n / 8)) ]
+	tap_result $? "$n CPUs: the heatmap's last row ($last) covers the last CPUs"
+	tm_keys q
+	tm_wait_exit
+done
+
+# --- a short sweep ends with a verdict ------------------------------------------
+tm_start 120 40 "$ST" -w cpu -n 1,2 -d 0.5 --warmup 0.2 --refresh 0.2
+ok "the sweep runs: step 1/2 appears" tm_wait_for 'step [12]/2 N=[12]'
+ok "the sweep finishes" tm_wait_for 'sweep done: 2 steps' 300
+scr=$(tm_screen)
+like "$scr" ' verdict: .*(scales|thread)' "the verdict line is shown"
+like "$scr" 'throughput \(ops/s\) against N' "the chart is drawn"
+like "$scr" 'contention: N=2' "contention shows the last step"
+like "$scr" 'N=2: .* ops/s \(ok\)' "the event log has the step"
+tm_keys 4
+sleep 0.3
+like "$(tm_screen)" '^ +N +ops/s +.CI +speedup +eff +CPU% +sys% +vcsw/kop' "steps view: run's columns"
+like "$(tm_screen)" '^ +2 +[0-9.]+[kMG]? .* ok' "steps view: the N=2 row"
+tm_keys q
+tm_wait_exit
+is "$(tm_status)" 0 "q exits 0"
+
+# --- glyphs ----------------------------------------------------------------------
+tm_start 100 30 "$ST" --fake-cpus 300 --ascii --refresh 0.1
+tm_wait_for 'CPU \(300\)'
+sleep 0.5
+is "$(tm_screen | LC_ALL=C grep -c '[^ -~]')" 0 "--ascii: only ASCII on screen"
+tm_keys q
+tm_wait_exit
+LANG=C LC_ALL=C tm_start 100 30 "$ST" --fake-cpus 300 --refresh 0.1
+tm_wait_for 'CPU \(300\)'
+sleep 0.5
+is "$(tm_screen | LC_ALL=C grep -c '[^ -~]')" 0 "LANG=C: ASCII without being asked"
+tm_keys q
+
+done_testing

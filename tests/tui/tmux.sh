@@ -1,0 +1,103 @@
+# tmux helpers for the TUI tests.  Sourced after tests/cli/lib.sh.  Every
+# test gets a private tmux server (-L scaletop-test-PID) that is killed on
+# every exit path, so no test can leave a session or a workload behind.
+
+command -v tmux >/dev/null 2>&1 || { echo "1..0 # SKIP tmux is not installed"; exit 0; }
+
+TMUX_SOCK="scaletop-test-$$"
+tm_n=0
+unset TMUX
+export LANG="${TUI_LANG:-C.UTF-8}" LC_ALL="${TUI_LANG:-C.UTF-8}"
+
+tm() {
+	tmux -L "$TMUX_SOCK" -f /dev/null "$@"
+}
+
+tm_cleanup() {
+	tm kill-server >/dev/null 2>&1
+	rm -rf "$TAP_TMP"
+}
+
+# tm_start W H COMMAND...: a detached session running COMMAND in a W x H
+# window.  The pane stays after the command exits, so its exit status and
+# last screen can be read.
+tm_start() {
+	_w=$1 _h=$2
+	shift 2
+	tm kill-server >/dev/null 2>&1
+	# A fresh server (and socket) each time: a dying one can linger on its socket.
+	tm_n=$((tm_n + 1))
+	TMUX_SOCK="scaletop-test-$$-$tm_n"
+	# remain-on-exit is set before the command starts, so even an instant exit is kept.
+	tm start-server \; set-option -g remain-on-exit on \; \
+		new-session -d -s t -x "$_w" -y "$_h" \
+		env "TERM=${TUI_TERM:-xterm-256color}" "LANG=$LANG" "LC_ALL=$LC_ALL" \
+		"XDG_CONFIG_HOME=$TAP_TMP/config" "TMPDIR=$TAP_TMP" "$@" || return 1
+	tm set-option -w -t t window-size manual >/dev/null 2>&1
+}
+
+tm_screen() {
+	tm capture-pane -pJ -t t 2>/dev/null
+}
+
+# tm_wait_for REGEX [TENTHS]: waits until the screen matches (default 20 s).
+tm_wait_for() {
+	_i=0
+	_max=${2:-200}
+	while [ "$_i" -lt "$_max" ]; do
+		tm_screen | grep -Eq -- "$1" && return 0
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	return 1
+}
+
+tm_keys() {
+	tm send-keys -t t "$@"
+}
+
+# tm_pane_pid: the pid of the command running in the pane.
+tm_pane_pid() {
+	tm display-message -p -t t '#{pane_pid}'
+}
+
+# tm_dead: 1 once the command has exited (remain-on-exit keeps the pane).
+tm_dead() {
+	tm display-message -p -t t '#{pane_dead}'
+}
+
+tm_wait_exit() {
+	_i=0
+	while [ "$_i" -lt "${1:-100}" ]; do
+		[ "$(tm_dead)" = 1 ] && return 0
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	return 1
+}
+
+tm_status() {
+	tm display-message -p -t t '#{pane_dead_status}'
+}
+
+tm_resize() {
+	tm resize-window -t t -x "$1" -y "$2"
+}
+
+# st_procs REGEX: how many scaletop processes (the TUI, its step children and
+# worker processes) have REGEX in their command line.  By name, since the
+# tmux server's own command line holds the same words.
+st_procs() {
+	ps -eo comm=,args= | awk -v p="$1" '$1 == "scaletop" && $0 ~ p' | wc -l | tr -d ' '
+}
+
+# st_gone REGEX: waits (at most 5 s) until no such process is left.
+st_gone() {
+	_i=0
+	while [ "$_i" -lt 50 ]; do
+		[ "$(st_procs "$1")" -eq 0 ] && return 0
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	return 1
+}
