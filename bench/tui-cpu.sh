@@ -23,6 +23,7 @@ measure() {
 	name=$1
 	shift
 	tm kill-server >/dev/null 2>&1
+	SOCK="scaletop-bench-$$-$name" # a fresh server each time: a dying one lingers
 	tm new-session -d -s b -x 120 -y 40 env TERM=xterm-256color LANG=C.UTF-8 "$@"
 	sleep 2
 	pid=$(tm display-message -p -t b '#{pane_pid}')
@@ -35,9 +36,14 @@ measure() {
 # first_frame: ms from start until the footer (the last thing drawn) shows.
 first_frame() {
 	tm kill-server >/dev/null 2>&1
+	SOCK="scaletop-bench-$$-first"
 	s=$(date +%s%N)
 	tm new-session -d -s b -x 120 -y 40 env TERM=xterm-256color LANG=C.UTF-8 "$ST" --monitor --refresh 1
-	until tm capture-pane -p -t b | grep -q '1 overview'; do :; done
+	i=0
+	until tm capture-pane -p -t b 2>/dev/null | grep -q '1 overview'; do
+		i=$((i + 1))
+		[ "$i" -gt 5000 ] && break
+	done
 	e=$(date +%s%N)
 	echo $(((e - s) / 1000000))
 }
@@ -48,6 +54,7 @@ measure htop-d10 htop -d 10 >>"$out"
 measure scaletop-0.1s "$ST" --monitor --refresh 0.1 >>"$out"
 measure htop-d1 htop -d 1 >>"$out"
 cat "$out"
+tm kill-server >/dev/null 2>&1
 ff=$(first_frame)
 echo "scaletop first full frame: ${ff} ms (tmux start included)"
 awk '

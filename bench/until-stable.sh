@@ -102,6 +102,7 @@ import json, sys
 tmp, agree, pct, fixed, wls = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5:]
 status = 0
 summary = []
+busy = []
 for wl in wls:
     runs = {}
     for kind in ("stable", "fixed"):
@@ -120,6 +121,10 @@ for wl in wls:
         "N", "stable ops/s", "CI%", "window", "status", "rdly%", "fixed ops/s", "CI%", "window",
         "rdly%", "diff%"))
     fixed_by_n = {s["n"]: s for s in df["steps"]}
+    for kind, d in (("until-stable", ds), ("fixed", df)):
+        first = min(d["steps"], key=lambda st: st["n"])
+        if first["n"] == 1 and (first["contention"]["run_delay_pct"] or 0.0) > 10.0:
+            busy.append("%s %s" % (wl, kind))
     worst, unstable, failed = 0.0, 0, []
     for s in ds["steps"]:
         f = fixed_by_n.get(s["n"])
@@ -150,6 +155,11 @@ for wl in wls:
                "PASS" if c_ok else "FAIL", worst, "<=" if worst <= agree else ">", agree))
     print(line)
     summary.append(line)
+if busy:
+    print()
+    print("until-stable: warning: other load on the machine during %s (run delay of the "
+          "workers above 10%% at N=1, where nothing of the sweep's own competes for a CPU): "
+          "times and curves then measure that load as much as scaletop" % ", ".join(busy))
 print()
 for line in summary:
     print(line)

@@ -77,6 +77,8 @@ struct analysis {
 };
 
 void analysis_opts_default(struct analysis_opts *o);
+/* The defaults, overridden by the session's settings (--collapse, --linear) and unit of N. */
+void analysis_opts_for(const struct session *s, struct analysis_opts *o);
 /* Analyses the session's usable steps.  0, or -1 on ENOMEM.  Free with analysis_free. */
 int analysis_run(const struct session *s, const struct analysis_opts *o, struct analysis *a);
 void analysis_free(struct analysis *a);

@@ -31,6 +31,8 @@ struct sweep_settings {
 	double stall_s;        /* no progress for this long fails the step; 0: off */
 	bool stop_on_failure;
 	enum run_mode mode;
+	double efficiency_min; /* analysis: linear-range threshold (0..1); 0: the default */
+	double collapse_theta; /* analysis: collapse below (1 - theta) of peak; 0: the default */
 };
 
 /* What ran, as text: enough for a reader to run it again. */

@@ -25,6 +25,7 @@ struct run_args {
 	const char *params[64];
 	int nparams;
 	double duration, warmup, stable_pct, min_time, interval, stall;
+	double collapse_pct, linear_pct; /* analysis thresholds; 0: the defaults */
 	bool duration_set, stop_on_failure;
 	long repeat;
 	enum run_mode mode;

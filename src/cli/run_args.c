@@ -24,7 +24,7 @@
 
 enum {
 	OPT_WARMUP = 256, OPT_STABLE, OPT_MIN_TIME, OPT_INTERVAL, OPT_MODE, OPT_REPEAT,
-	OPT_STALL, OPT_STOP, OPT_CMD, OPT_PARSE, OPT_REGEX, OPT_SETUP, OPT_TEARDOWN, OPT_JSON,
+	OPT_STALL, OPT_STOP, OPT_COLLAPSE, OPT_LINEAR, OPT_CMD, OPT_PARSE, OPT_REGEX, OPT_SETUP, OPT_TEARDOWN, OPT_JSON,
 	OPT_FORCE,
 };
 
@@ -42,6 +42,8 @@ static const struct option run_longopts[] = {
 	{ "mode", required_argument, NULL, OPT_MODE },
 	{ "repeat", required_argument, NULL, OPT_REPEAT },
 	{ "stall", required_argument, NULL, OPT_STALL },
+	{ "collapse", required_argument, NULL, OPT_COLLAPSE },
+	{ "linear", required_argument, NULL, OPT_LINEAR },
 	{ "stop-on-failure", no_argument, NULL, OPT_STOP },
 	{ "cmd", required_argument, NULL, OPT_CMD },
 	{ "parse", required_argument, NULL, OPT_PARSE },
@@ -75,6 +77,9 @@ run_usage_options(FILE *f, const struct run_args *d)
 		"      --stall S          fail a step whose worker makes no progress for S\n"
 		"                         seconds (default 10, 0 = never)\n"
 		"      --stop-on-failure  end the sweep at the first failed step\n"
+		"      --collapse PCT     call it a collapse below (100-PCT)%% of the peak\n"
+		"                         (default 20)\n"
+		"      --linear PCT       linear range: efficiency at least PCT%% (default 90)\n"
 		"      --cmd 'COMMAND'    run a command per step: {n} and {duration} are replaced\n"
 		"      --parse NAME       read its throughput lines: sysbench or pgbench\n"
 		"      --parse-regex RE   ... or the first group of this extended regex\n"
@@ -160,6 +165,10 @@ run_parse_option(int opt, int argc, char **argv, struct run_args *a, const struc
 	case OPT_INTERVAL:
 		return cli_parse_seconds(CMD, "--interval", optarg, 0.01, 60, &a->interval);
 	case OPT_STALL: return cli_parse_seconds(CMD, "--stall", optarg, 0, 86400, &a->stall);
+	case OPT_COLLAPSE:
+		return cli_parse_percent(a->cmdname, "--collapse", optarg, &a->collapse_pct);
+	case OPT_LINEAR:
+		return cli_parse_percent(a->cmdname, "--linear", optarg, &a->linear_pct);
 	case OPT_REPEAT: return cli_parse_int(CMD, "--repeat", optarg, 1, 1000, &a->repeat);
 	default:
 		return cli_usage_error(CMD, "unknown option '%s': see '%s %s --help'",
@@ -316,6 +325,8 @@ run_settings(struct session *s, const struct run_args *a)
 	s->set.repeat = (int)a->repeat;
 	s->set.stall_s = a->stall;
 	s->set.stop_on_failure = a->stop_on_failure;
+	s->set.collapse_theta = a->collapse_pct / 100.0;
+	s->set.efficiency_min = a->linear_pct / 100.0;
 	s->set.mode = a->mode;
 	return 0;
 }

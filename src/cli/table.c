@@ -63,8 +63,7 @@ table_verdict(FILE *f, const struct session *s)
 	struct analysis a;
 	const struct usl_fit *u = &a.usl;
 
-	analysis_opts_default(&o);
-	o.n_unit = s->wl.n_unit[0] ? s->wl.n_unit : "threads";
+	analysis_opts_for(s, &o);
 	if (analysis_run(s, &o, &a) != 0)
 		return;
 	fprintf(f, "verdict: %s\n", a.verdict);

@@ -33,9 +33,13 @@ builtin_step_start(struct sweep *sw, char *err, size_t errlen)
 static void
 builtin_step_close(struct sweep *sw, enum step_status status, const char *reason)
 {
+	char why[RUNNER_REASONLEN];
+
+	/* The reason may be the runner's own string, which runner_free releases. */
+	snprintf(why, sizeof(why), "%s", reason != NULL ? reason : "");
 	runner_free(sw->run.r);
 	sw->run.r = NULL;
-	sweep_step_end(sw, status, reason);
+	sweep_step_end(sw, status, reason != NULL ? why : NULL);
 }
 
 /* true when some worker's count has not moved for --stall seconds. */

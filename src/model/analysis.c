@@ -73,6 +73,18 @@ analysis_opts_default(struct analysis_opts *o)
 	o->n_unit = NULL;
 }
 
+void
+analysis_opts_for(const struct session *s, struct analysis_opts *o)
+{
+	analysis_opts_default(o);
+	if (s->set.efficiency_min > 0)
+		o->efficiency_min = s->set.efficiency_min;
+	if (s->set.collapse_theta > 0)
+		o->collapse_theta = s->set.collapse_theta;
+	if (s->wl.n_unit[0] != '\0')
+		o->n_unit = s->wl.n_unit;
+}
+
 /* --- gathering the points ---------------------------------------------- */
 
 static int

@@ -316,8 +316,7 @@ analysis_json(const struct session *s)
 	struct analysis a;
 	json_t *j;
 
-	analysis_opts_default(&o);
-	o.n_unit = s->wl.n_unit;
+	analysis_opts_for(s, &o);
 	if (analysis_run(s, &o, &a) != 0)
 		return NULL;
 	j = snapshot_analysis_json(&a, &o);

@@ -797,7 +797,10 @@ snapshot_read(const char *buf, size_t len, const char *name, struct snapshot *sn
 	snprintf(snap->name, sizeof(snap->name), "%s", name);
 	if (read_all(&c, buf, len, &snap->s, &snap->meta, &snap->saved, &o) != 0)
 		return -1;
-	o.n_unit = snap->s.wl.n_unit;
+	/* The thresholds the snapshot was judged by are its settings from now on. */
+	snap->s.set.efficiency_min = o.efficiency_min;
+	snap->s.set.collapse_theta = o.collapse_theta;
+	analysis_opts_for(&snap->s, &o);
 	if (analysis_run(&snap->s, &o, &snap->now) != 0)
 		return field_fail(&c, "analysis", "out of memory recomputing it");
 	snapshot_analysis_diff(&snap->saved, &snap->now, why, sizeof(why));

@@ -427,6 +427,11 @@ stream_read_settings(struct jget *g, json_t *o, struct sweep_settings *set)
 	set->repeat = (int)jint(g, o, "repeat", 1, INT_MAX, false, 1);
 	set->stall_s = jnum(g, o, "stall_s", true);
 	set->stop_on_failure = jbool(g, o, "stop_on_failure");
+	/* The analysis thresholds; absent or null is 0, the default. */
+	set->efficiency_min = jnum(g, o, "efficiency_min", true);
+	set->collapse_theta = jnum(g, o, "collapse_theta", true);
+	set->efficiency_min = isnan(set->efficiency_min) ? 0 : set->efficiency_min;
+	set->collapse_theta = isnan(set->collapse_theta) ? 0 : set->collapse_theta;
 }
 
 static int
@@ -721,6 +726,9 @@ stream_read_analysis(struct stream_reader *r, json_t *o)
 	free(r->an.pts);
 	r->an = an;
 	r->an_opts = opts;
+	/* As a loaded snapshot does: the thresholds it was judged by become the settings. */
+	r->s.set.efficiency_min = opts.efficiency_min;
+	r->s.set.collapse_theta = opts.collapse_theta;
 	r->have_an = true;
 	r->changes |= STREAM_GOT_ANALYSIS;
 	return 0;

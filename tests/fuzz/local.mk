@@ -1,7 +1,7 @@
 # libFuzzer targets (clang only), kept out of `make check`: they run for minutes.
 #   make fuzz                       builds tests/fuzz/fuzz_stream and fuzz_snapshot
 #   make fuzz-run FUZZ_SECONDS=600  runs each in turn, corpus in tests/fuzz/corpus/
-#   make fuzz-smoke                 runs each once over its seeds
+#   make fuzz-smoke                 runs each once over its seeds and regressions
 # The library is built by $(CC) without sanitizers, so its sources are compiled
 # again here with clang's fuzzer, address and undefined-behaviour instrumentation.
 FUZZ_CC = clang
@@ -15,7 +15,7 @@ FUZZ_LIBS = $(JANSSON_LIBS) $(STATGRAB_LIBS) $(NCURSESW_LIBS) $(OS_LIBS) $(LIBS)
 FUZZ_TARGETS = tests/fuzz/fuzz_stream tests/fuzz/fuzz_snapshot
 
 EXTRA_DIST += tests/fuzz/fuzz_stream.c tests/fuzz/fuzz_snapshot.c tests/fuzz/stream.dict \
-	tests/fuzz/snapshot.dict tests/fuzz/seeds
+	tests/fuzz/snapshot.dict tests/fuzz/seeds tests/fuzz/regressions
 CLEANFILES += $(FUZZ_TARGETS) tests/fuzz/libfuzz.a tests/fuzz/obj/*.o
 
 # Every library source, each compiled once; the archive lets a target pull only what it uses.
@@ -55,9 +55,11 @@ fuzz-run: fuzz
 		-artifact_prefix=tests/fuzz/crash-snapshot- tests/fuzz/corpus/snapshot \
 		$(FUZZ_SEEDS_SNAPSHOT)
 
+# Seeds, plus inputs that once failed (tests/fuzz/regressions/NAME/), run once each.
 fuzz-smoke: fuzz
 	tests/fuzz/fuzz_stream -runs=0 $(FUZZ_SEEDS_STREAM)
-	tests/fuzz/fuzz_snapshot -runs=0 $(FUZZ_SEEDS_SNAPSHOT)
+	tests/fuzz/fuzz_snapshot -runs=0 $(FUZZ_SEEDS_SNAPSHOT) \
+		$(top_srcdir)/tests/fuzz/regressions/snapshot
 
 fuzz-clean:
 	rm -rf tests/fuzz/obj tests/fuzz/corpus

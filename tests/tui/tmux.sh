@@ -19,8 +19,12 @@ tm_cleanup() {
 }
 
 # tm_start W H COMMAND...: a detached session running COMMAND in a W x H
-# window.  The pane stays after the command exits, so its exit status and
-# last screen can be read.
+# window.  The pane stays after the command exits, so its last screen can be
+# read.  A small sh waits for the command and writes its exit status to a
+# file: the tmux here does not always reap a pane's process, so neither its
+# status nor its pid's disappearance can be read from tmux.  The sh ignores
+# the terminal's signals (the command sets its own handlers) so that it is
+# always there to write the status.
 tm_start() {
 	_w=$1 _h=$2
 	shift 2
@@ -28,9 +32,13 @@ tm_start() {
 	# A fresh server (and socket) each time: a dying one can linger on its socket.
 	tm_n=$((tm_n + 1))
 	TMUX_SOCK="scaletop-test-$$-$tm_n"
+	TM_STATUS="$TAP_TMP/pane-status.$tm_n"
+	rm -f "$TM_STATUS"
 	# remain-on-exit is set before the command starts, so even an instant exit is kept.
 	tm start-server \; set-option -g remain-on-exit on \; \
 		new-session -d -s t -x "$_w" -y "$_h" \
+		sh -c 'f=$1; shift; trap "" HUP INT TERM; "$@"; echo $? >"$f.tmp"; mv "$f.tmp" "$f"' \
+		sh "$TM_STATUS" \
 		env "TERM=${TUI_TERM:-xterm-256color}" "LANG=$LANG" "LC_ALL=$LC_ALL" \
 		"XDG_CONFIG_HOME=$TAP_TMP/config" "TMPDIR=$TAP_TMP" "$@" || return 1
 	tm set-option -w -t t window-size manual >/dev/null 2>&1
@@ -56,14 +64,17 @@ tm_keys() {
 	tm send-keys -t t "$@"
 }
 
-# tm_pane_pid: the pid of the command running in the pane.
+# tm_pane_pid: the pid of the command running in the pane (the wrapper's
+# child; the wrapper's own pid once the command has gone).
 tm_pane_pid() {
-	tm display-message -p -t t '#{pane_pid}'
+	_sh=$(tm display-message -p -t t '#{pane_pid}')
+	_cmd=$(pgrep -P "$_sh" 2>/dev/null | head -n 1)
+	echo "${_cmd:-$_sh}"
 }
 
-# tm_dead: 1 once the command has exited (remain-on-exit keeps the pane).
+# tm_dead: 1 once the command has exited and its status is known.
 tm_dead() {
-	tm display-message -p -t t '#{pane_dead}'
+	if [ -f "$TM_STATUS" ]; then echo 1; else echo 0; fi
 }
 
 tm_wait_exit() {
@@ -76,8 +87,9 @@ tm_wait_exit() {
 	return 1
 }
 
+# tm_status: the command's exit status (128+N when a signal ended it).
 tm_status() {
-	tm display-message -p -t t '#{pane_dead_status}'
+	cat "$TM_STATUS" 2>/dev/null
 }
 
 tm_resize() {

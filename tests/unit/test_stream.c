@@ -408,8 +408,12 @@ compare_ticks(struct stream_reader *r, const struct sample_delta *d)
 }
 
 static void
-compare_analysis(const struct analysis *got, const struct analysis *want)
+compare_analysis(struct stream_reader *r, const struct analysis *want)
 {
+	const struct session *s = stream_reader_session(r);
+	struct analysis_opts o;
+	const struct analysis *got = stream_reader_analysis(r, &o);
+
 	ok(got != NULL, "the analysis is read");
 	if (got == NULL)
 		return;
@@ -423,6 +427,9 @@ compare_analysis(const struct analysis *got, const struct analysis *want)
 		   isnan(got->usl.se_kappa),
 	   "USL fit");
 	ok(isinf(got->usl.n_star), "n* of a fit with kappa 0 is infinite again");
+	ok(o.efficiency_min == 0.9 && o.collapse_theta == 0.2, "the thresholds it was made with");
+	ok(s->set.efficiency_min == 0.9 && s->set.collapse_theta == 0.2,
+	   "become the session's settings, as for a loaded snapshot");
 }
 
 static void
@@ -448,7 +455,7 @@ test_round_trip(const char *text, size_t len, struct session *want, struct sampl
 		compare_steps(stream_reader_session(r), want);
 		compare_events(stream_reader_session(r), want);
 		compare_ticks(r, d);
-		compare_analysis(stream_reader_analysis(r, NULL), a);
+		compare_analysis(r, a);
 		stream_reader_free(r);
 	}
 }
