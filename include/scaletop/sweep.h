@@ -47,6 +47,7 @@ struct sweep_live {
 	bool have_rate;
 	struct sample_delta cpu; /* the last tick's CPU usage */
 	bool have_cpu;
+	bool paused;           /* sweep_pause: no step advances until resumed */
 };
 
 enum sweep_note { SWEEP_TICK, SWEEP_STEP_DONE, SWEEP_FINISHED };
@@ -64,6 +65,13 @@ struct sweep *sweep_new(struct session *s, struct loop *l, struct sampler *smp,
 void sweep_set_observer(struct sweep *sw, sweep_observer cb, void *arg);
 /* Prepares the workload, runs --setup, starts the first step and the tick. */
 int sweep_start(struct sweep *sw, char *err, size_t errlen);
+/*
+ * Pauses or resumes.  A built-in step's workers are stopped (SIGSTOP to the
+ * step's group) and, on resume, warm up and measure afresh, since a window
+ * with a hole in it would not be a measurement.  An external command cannot
+ * be re-timed from outside, so its step runs on and the pause starts after it.
+ */
+void sweep_pause(struct sweep *sw, bool pause);
 /* Stops now: the running step is interrupted, later ones never start. */
 void sweep_interrupt(struct sweep *sw, const char *why);
 bool sweep_finished(const struct sweep *sw);

@@ -3,6 +3,7 @@
  * each tick reads their slots, turns the count into an interval rate, and
  * moves through warm-up, measurement and stop.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -176,4 +177,29 @@ builtin_step_abort(struct sweep *sw)
 	runner_abort(sw->run.r);
 	runner_free(sw->run.r);
 	sw->run.r = NULL;
+}
+
+/*
+ * SIGSTOP holds the whole step (child and workers); on SIGCONT the step
+ * starts its warm-up again, with its intervals and stall clocks reset.
+ */
+void
+builtin_step_pause(struct sweep *sw, bool pause, uint64_t now)
+{
+	struct step_run *run = &sw->run;
+	struct runner_status st;
+	int i;
+
+	if (run->r == NULL)
+		return;
+	kill(-runner_pgid(run->r), pause ? SIGSTOP : SIGCONT);
+	if (pause || sw->live.phase == PHASE_STARTING || sw->live.phase == PHASE_STOPPING)
+		return;
+	runner_poll(run->r, &st);
+	sweep_step(sw)->niv = 0;
+	run->go_ns = run->last_ns = now;
+	run->last_ops = st.ops;
+	for (i = 0; i < run->nw; i++)
+		run->wmoved_ns[i] = now;
+	sweep_enter(sw, PHASE_WARMUP, now);
 }

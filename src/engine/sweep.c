@@ -278,6 +278,11 @@ sweep_launch_next(struct sweep *sw, uint64_t now)
 		sweep_finish(sw);
 		return;
 	}
+	if (sw->live.paused) {
+		sw->live.step = -1;
+		sweep_enter(sw, PHASE_IDLE, now);
+		return;
+	}
 	st = session_add_step(sw->s, set->n[sw->next / set->repeat], sw->next % set->repeat);
 	sw->next++;
 	if (st == NULL) {
@@ -334,7 +339,7 @@ sweep_tick(struct loop *l, uint64_t now, uint64_t missed, void *arg)
 	struct sweep *sw = arg;
 
 	sweep_sample_cpu(sw);
-	if (sw->running) {
+	if (sw->running && !(sw->live.paused && sw->cfg.cmd == NULL)) {
 		if (sw->cfg.cmd != NULL)
 			external_step_tick(sw, now);
 		else
@@ -379,8 +384,25 @@ sweep_start(struct sweep *sw, char *err, size_t errlen)
 }
 
 void
+sweep_pause(struct sweep *sw, bool pause)
+{
+	uint64_t now = mono_now_ns();
+
+	if (pause == sw->live.paused || sw->live.phase == PHASE_DONE)
+		return;
+	sw->live.paused = pause;
+	if (sw->running && sw->cfg.cmd == NULL)
+		builtin_step_pause(sw, pause, now);
+	else if (!pause && !sw->running)
+		sweep_launch_next(sw, now);
+}
+
+void
 sweep_interrupt(struct sweep *sw, const char *why)
 {
+	if (sw->live.paused && sw->running && sw->cfg.cmd == NULL)
+		builtin_step_pause(sw, false, mono_now_ns());
+	sw->live.paused = false;
 	if (sw->running) {
 		if (sw->cfg.cmd != NULL)
 			external_step_abort(sw);

@@ -76,6 +76,7 @@ bool sweep_read_tasks(struct sweep *sw, struct task_counters *out);
 int builtin_step_start(struct sweep *sw, char *err, size_t errlen);
 void builtin_step_tick(struct sweep *sw, uint64_t now);
 void builtin_step_abort(struct sweep *sw);
+void builtin_step_pause(struct sweep *sw, bool pause, uint64_t now);
 
 /* step_external.c */
 int external_step_start(struct sweep *sw, char *err, size_t errlen);

@@ -56,7 +56,7 @@ header_draw(struct ui *u, const struct frame *f, struct rect r)
 	x += ui_putf(r.y, x, r.x + r.w - x, theme_attr(ROLE_MAIN) | A_REVERSE,
 		     " %s  %s %s %s  %s  %d CPUs  refresh %gs ", h->hostname, h->os_name,
 		     h->os_release, h->os_version, h->platform, h->ncpus, u->refresh_s);
-	if (u->paused)
+	if (u->paused || f->held)
 		ui_put(r.y, r.x + r.w - 8, 8, theme_attr(ROLE_WARNING) | A_REVERSE, " PAUSED ");
 	if (r.h < 2)
 		return;

@@ -4,7 +4,8 @@
 static const char *const help_lines[] = {
 	"scaletop: watch a workload scale, step by step",
 	"",
-	"  space     pause / resume the display (the sweep keeps measuring);",
+	"  space     pause / resume the sweep (its workload is stopped; the step",
+	"            re-measures on resume); with no sweep, freeze the display;",
 	"            in a replay: play / pause",
 	"  r         run the sweep again from the first N; x stops it",
 	"  + / -     outside a sweep: run the workload at one N, live, and change N",

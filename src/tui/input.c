@@ -161,13 +161,30 @@ input_replay(struct app *a, int ch)
 	}
 }
 
+/*
+ * Space pauses the sweep itself (its workload is stopped and the step
+ * re-measured on resume); with no sweep running it freezes the display.
+ */
+static void
+input_pause(struct app *a)
+{
+	if (a->sw != NULL && a->live_s == NULL && !sweep_finished(a->sw)) {
+		sweep_pause(a->sw, !sweep_live(a->sw)->paused);
+		app_message(a, false, "%s", sweep_live(a->sw)->paused
+			    ? "paused: the workload is stopped; space resumes and re-measures the step"
+			    : "resumed: the step warms up and measures again");
+		return;
+	}
+	a->ui.paused = !a->ui.paused;
+}
+
 static void
 input_action(struct app *a, int ch)
 {
 	switch (ch) {
 	case 'q': case 'Q': case KEY_F(10): a->quit = true; break;
 	case '?': case 'h': case KEY_F(1): a->ui.help = true; break;
-	case ' ': a->ui.paused = !a->ui.paused; break;
+	case ' ': input_pause(a); break;
 	case 'v': case '\t': a->ui.view = (a->ui.view + 1) % VIEW_COUNT; break;
 	case 'V': case KEY_BTAB: a->ui.view = (a->ui.view + VIEW_COUNT - 1) % VIEW_COUNT; break;
 	case '1': case '2': case '3': case '4': a->ui.view = (enum ui_view)(ch - '1'); break;

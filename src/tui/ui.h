@@ -25,6 +25,7 @@ struct frame {
 	bool sweeping;               /* a workload runs (a sweep or a live N) */
 	bool live_n;                 /* ... at one N outside a sweep (+/-) */
 	bool replay;                 /* a recorded run */
+	bool held;                   /* the sweep is paused (space): its workload is stopped */
 	enum sweep_phase phase;
 	int step;                    /* the running step's index in s, -1 if none */
 	int run_n;                   /* its N (live_n: the live N), 0 if none */

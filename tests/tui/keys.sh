@@ -29,6 +29,17 @@ key_latency() {
 	echo $(($(now_ms) - _t0))
 }
 
+# proc_state_is PID REGEX: waits (at most 5 s) until ps shows PID in a state matching REGEX.
+proc_state_is() {
+	_i=0
+	while [ "$_i" -lt 50 ]; do
+		ps -o stat= -p "$1" 2>/dev/null | grep -Eq "^$2" && return 0
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	return 1
+}
+
 # --- a key while a sweep runs ------------------------------------------------------
 tm_start 120 40 "$ST" -w cpu -n 2 -d 29.5 --warmup 0.2 --refresh 1
 tm_wait_for 'step 1/1 N=2 measuring' 100
@@ -48,8 +59,12 @@ tm_wait_for 'press any key to close' 20
 tm_keys x
 ok "help closes on any key" tm_wait_for '1 overview' 20
 tm_keys ' '
-ok "space pauses the display" tm_wait_for 'PAUSED' 20
+ok "space pauses the sweep" tm_wait_for 'PAUSED' 20
+step_child=$(pgrep -P "$(tm_pane_pid)" | head -n 1)
+ok "its workload is stopped, not only the display" proc_state_is "$step_child" T
 tm_keys ' '
+ok "space resumes the workload" proc_state_is "$step_child" '[RS]'
+ok "and the step measures again from its warm-up" tm_wait_for 'N=2 (warm-up|measuring)' 50
 tm_keys v
 ok "v shows the cpus view" tm_wait_for '─ busy % per CPU over time' 20
 tm_keys 3
