@@ -11,4 +11,11 @@
 int st_error(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * Replaces control characters with '?' in place.  Messages quote input
+ * (a value from a file, a command's stderr) and are shown on a terminal,
+ * so nothing from outside may move the cursor or split the line.
+ */
+char *st_printable(char *s);
+
 #endif

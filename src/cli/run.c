@@ -14,6 +14,7 @@
 #include "scaletop/format.h"
 #include "scaletop/pgroup.h"
 #include "scaletop/session_json.h"
+#include "scaletop/stream.h"
 #include "scaletop/sweep.h"
 #include "table.h"
 
@@ -23,7 +24,51 @@ struct run_ctx {
 	struct loop *loop;
 	bool tty, quiet;
 	int signo;       /* the signal that stopped the sweep, 0 if none */
+	struct recorder *rec; /* --record, or NULL */
+	int nrecorded;   /* events already streamed */
 };
+
+/* A stream write failed (EPIPE, ENOSPC): say so once; the recorder stays quiet after. */
+static void
+run_record_check(struct run_ctx *c, int rc)
+{
+	if (rc != 0 && recorder_error(c->rec) != NULL)
+		fprintf(stderr, "%s run: --record: %s\n", progname, recorder_error(c->rec));
+}
+
+static void
+run_record_events(struct run_ctx *c)
+{
+	while (c->nrecorded < c->s->nevents)
+		run_record_check(c, recorder_event(c->rec, &c->s->events[c->nrecorded++]));
+}
+
+static void
+run_record_step(struct run_ctx *c, int step)
+{
+	struct analysis_opts o;
+	struct analysis a;
+
+	run_record_check(c, recorder_step(c->rec, c->s, step));
+	analysis_opts_for(c->s, &o);
+	if (analysis_run(c->s, &o, &a) == 0) {
+		run_record_check(c, recorder_analysis(c->rec, &a, &o));
+		analysis_free(&a);
+	}
+}
+
+/* Everything the live views draw goes into the stream as it happens. */
+static void
+run_record(struct run_ctx *c, enum sweep_note note, int step)
+{
+	if (c->rec == NULL)
+		return;
+	if (note == SWEEP_TICK)
+		run_record_check(c, recorder_tick(c->rec, c->s, sweep_live(c->sw), NULL));
+	else if (note == SWEEP_STEP_DONE && step >= 0)
+		run_record_step(c, step);
+	run_record_events(c);
+}
 
 static void
 run_progress(struct run_ctx *c, int step)
@@ -45,6 +90,7 @@ run_observe(void *arg, enum sweep_note note, int step)
 	struct run_ctx *c = arg;
 	const struct event *ev;
 
+	run_record(c, note, step);
 	if (note == SWEEP_FINISHED) {
 		if (c->tty && !c->quiet)
 			fputs("\r\033[K", stderr);
@@ -101,16 +147,50 @@ run_exit_status(const struct run_ctx *c)
 	return 0;
 }
 
+/* Results go to stdout, unless the stream does (--record -): then to stderr. */
 static void
-run_report(const struct run_ctx *c, bool json)
+run_report(const struct run_ctx *c, const struct run_view *v)
 {
-	if (json) {
-		if (session_json_write(stdout, c->s) != 0)
+	bool streamed = v->record != NULL && strcmp(v->record, "-") == 0;
+	FILE *f = streamed ? stderr : stdout;
+
+	if (v->json) {
+		if (session_json_write(f, c->s) != 0)
 			fprintf(stderr, "%s run: cannot write the JSON results\n", progname);
 	} else {
-		table_print(stdout, c->s);
+		table_print(f, c->s);
 	}
-	fflush(stdout);
+	fflush(f);
+}
+
+static int
+run_record_open(struct run_ctx *c, const struct run_view *v)
+{
+	char err[ST_ERRLEN];
+
+	if (v->record == NULL)
+		return 0;
+	c->rec = recorder_open(v->record, v->record_force ? RECORDER_FORCE : 0, err, sizeof(err));
+	if (c->rec == NULL) {
+		fprintf(stderr, "%s run: --record: %s\n", progname, err);
+		return -1;
+	}
+	run_record_check(c, recorder_header(c->rec, c->s));
+	return 0;
+}
+
+/* Events the teardown added, then the end of the stream. */
+static void
+run_record_close(struct run_ctx *c)
+{
+	char err[ST_ERRLEN];
+
+	if (c->rec == NULL)
+		return;
+	run_record_events(c);
+	if (recorder_close(c->rec, err, sizeof(err)) != 0)
+		fprintf(stderr, "%s run: --record: %s\n", progname, err);
+	c->rec = NULL;
 }
 
 /* Runs the sweep the options describe; the session is filled by the caller. */
@@ -137,14 +217,16 @@ run_sweep(struct session *s, const struct sweep_config *cfg, const struct run_vi
 		loop_catch_signal(c.loop, SIGHUP, run_on_signal, &c);
 		sweep_set_observer(c.sw, run_observe, &c);
 		run_stamp(s);
-		if (sweep_start(c.sw, err, sizeof(err)) == 0 &&
+		if (run_record_open(&c, v) == 0 && sweep_start(c.sw, err, sizeof(err)) == 0 &&
 		    loop_run(c.loop, err, sizeof(err)) == 0) {
 			sweep_free(c.sw);
 			c.sw = NULL;
-			run_report(&c, v->json);
+			run_record_close(&c);
+			run_report(&c, v);
 			status = run_exit_status(&c);
 		}
 	}
+	run_record_close(&c);
 	if (status == EXIT_RUNTIME && err[0] != '\0' && s->nsteps == 0)
 		fprintf(stderr, "%s run: %s\n", progname, err);
 	sweep_free(c.sw);

@@ -15,6 +15,8 @@
 struct run_view {
 	bool json;
 	bool quiet;
+	const char *record;  /* --record: JSON Lines stream to this file, "-" for stdout */
+	bool record_force;   /* --force: the stream may replace an existing file */
 };
 
 /* The parsed options; strings point into argv. */

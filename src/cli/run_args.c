@@ -25,7 +25,7 @@
 enum {
 	OPT_WARMUP = 256, OPT_STABLE, OPT_MIN_TIME, OPT_INTERVAL, OPT_MODE, OPT_REPEAT,
 	OPT_STALL, OPT_STOP, OPT_COLLAPSE, OPT_LINEAR, OPT_CMD, OPT_PARSE, OPT_REGEX, OPT_SETUP, OPT_TEARDOWN, OPT_JSON,
-	OPT_FORCE,
+	OPT_FORCE, OPT_RECORD,
 };
 
 static const struct option run_longopts[] = {
@@ -53,6 +53,7 @@ static const struct option run_longopts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "output", required_argument, NULL, 'o' },
 	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "record", required_argument, NULL, OPT_RECORD },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -99,7 +100,9 @@ run_usage(FILE *f, const struct run_args *d)
 	fprintf(f,
 		"      --json             print the results as one JSON object\n"
 		"  -o, --output FILE      save a snapshot (show, compare, export read it)\n"
-		"      --force            let -o replace an existing file\n"
+		"      --force            let -o and --record replace an existing file\n"
+		"      --record FILE      stream every tick, step and event as JSON Lines\n"
+		"                         ('-': standard output) for 'scaletop replay' or 'view'\n"
 		"  -q, --quiet            no progress on stderr\n");
 }
 
@@ -143,6 +146,7 @@ run_parse_option(int opt, int argc, char **argv, struct run_args *a, const struc
 	case OPT_JSON: a->view.json = true; return 0;
 	case 'o': a->output = optarg; return 0;
 	case OPT_FORCE: a->force = true; return 0;
+	case OPT_RECORD: a->view.record = optarg; return 0;
 	case OPT_STOP: a->stop_on_failure = true; return 0;
 	case OPT_CMD: a->cmd = optarg; return 0;
 	case OPT_PARSE: a->parse = optarg; return 0;
@@ -201,7 +205,9 @@ run_check_output(const struct run_args *a)
 	const char *slash;
 
 	if (a->output == NULL)
-		return a->force ? cli_usage_error(CMD, "--force goes with -o FILE") : 0;
+		return a->force && a->view.record == NULL
+			       ? cli_usage_error(CMD, "--force goes with -o FILE or --record FILE")
+			       : 0;
 	if (strcmp(a->cmdname, "run") != 0)
 		return cli_usage_error(CMD, "-o saves a snapshot of 'scaletop run'; run the sweep "
 				       "with it");
@@ -223,11 +229,30 @@ run_check_output(const struct run_args *a)
 	return 0;
 }
 
+/* --record: like -o, a name that cannot be written fails now, not after the sweep. */
+static int
+run_check_record(struct run_args *a)
+{
+	const char *r = a->view.record;
+
+	a->view.record_force = a->force;
+	if (r == NULL || strcmp(r, "-") == 0)
+		return 0;
+	if (strcmp(a->cmdname, "run") != 0)
+		return cli_usage_error(CMD, "--record streams 'scaletop run'; run the sweep with it");
+	if (r[0] == '\0')
+		return cli_usage_error(CMD, "--record '': give a file name, or - for standard output");
+	if (!a->force && access(r, F_OK) == 0)
+		return cli_usage_error(CMD, "--record %s: the file exists; give --force to replace "
+				       "it, or another name", r);
+	return 0;
+}
+
 /* Cross-option rules that getopt cannot see. */
 static int
 run_check(struct run_args *a)
 {
-	if (run_check_output(a) != 0)
+	if (run_check_output(a) != 0 || run_check_record(a) != 0)
 		return EXIT_USAGE;
 	if (a->cmd != NULL && a->workload != NULL)
 		return cli_usage_error(CMD, "-w and --cmd both given: choose a built-in workload "

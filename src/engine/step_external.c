@@ -127,13 +127,8 @@ external_line(void *arg, int stream, const char *line)
 
 	if (stream == SPAWN_STDERR) {
 		/* Kept for failure reasons, which every view prints: no terminal escapes. */
-		char *p = sw->run.last_err;
-
-		snprintf(p, sizeof(sw->run.last_err), "%s", line);
-		for (; *p != '\0'; p++) {
-			if ((unsigned char)*p < 0x20 || *p == 0x7f)
-				*p = '?';
-		}
+		snprintf(sw->run.last_err, sizeof(sw->run.last_err), "%s", line);
+		st_printable(sw->run.last_err);
 		return;
 	}
 	parser_feed(sw->run.parser, line, strlen(line));

@@ -345,7 +345,8 @@ sweep_tick(struct loop *l, uint64_t now, uint64_t missed, void *arg)
 		else
 			builtin_step_tick(sw, now);
 	}
-	sw->live.phase_s = (double)(now - sw->run.phase_ns) / 1e9;
+	/* A phase may have begun after this tick's time was taken (a step ended and the next began). */
+	sw->live.phase_s = now > sw->run.phase_ns ? (double)(now - sw->run.phase_ns) / 1e9 : 0;
 	sweep_record_tick(sw, now);
 	sweep_notify(sw, SWEEP_TICK, sw->live.step);
 }

@@ -31,6 +31,7 @@ field_fail(struct field_ctx *c, const char *path, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
+	st_printable(why); /* it quotes values from the file */
 	if (c->err != NULL)
 		snprintf(c->err, c->errlen, "%s: %s: %s", c->name, path[0] ? path : "top level",
 			 why);

@@ -89,19 +89,6 @@ stream_fail(struct stream_reader *r, const char *fmt, ...) __attribute__((format
 static void
 stream_note(struct stream_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/*
- * Messages quote the input (a type, a token near a JSON error), and are shown
- * on a terminal: a control character from a hostile file becomes '?'.
- */
-static void
-stream_printable(char *s)
-{
-	for (; *s != '\0'; s++) {
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			*s = '?';
-	}
-}
-
 /* The reader's error, about the line being read; -1 for `return stream_fail(...)`. */
 static int
 stream_fail(struct stream_reader *r, const char *fmt, ...)
@@ -116,7 +103,7 @@ stream_fail(struct stream_reader *r, const char *fmt, ...)
 	va_end(ap);
 	snprintf(r->err, sizeof(r->err), "%s%sline %llu: %s", r->name ? r->name : "",
 		 r->name ? ": " : "", (unsigned long long)r->line, why);
-	stream_printable(r->err);
+	st_printable(r->err);
 	r->failed = true;
 	return -1;
 }
@@ -137,7 +124,7 @@ stream_note(struct stream_reader *r, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(text + n, sizeof(text) - (size_t)n, fmt, ap);
 	va_end(ap);
-	stream_printable(text);
+	st_printable(text);
 	if ((r->notes[r->nnotes] = strdup(text)) != NULL)
 		r->nnotes++;
 }

@@ -13,6 +13,7 @@
 #include "../cli/run.h"
 #include "scaletop/error.h"
 #include "scaletop/prefs.h"
+#include "scaletop/stream.h"
 #include "scaletop/tui.h"
 #include "scaletop/workload.h"
 
@@ -157,6 +158,24 @@ cmd_tui(int argc, char **argv)
 	return tui_main(&a, &o);
 }
 
+/* A file that is missing or not a stream is a one-line error before the screen starts. */
+static int
+tui_check_stream(const char *cmd, const char *path)
+{
+	struct stream_reader *r = stream_reader_new(path);
+	int rc;
+
+	if (r == NULL) {
+		fprintf(stderr, "%s %s: out of memory\n", progname, cmd);
+		return -1;
+	}
+	rc = stream_reader_load(r, path);
+	if (rc != 0)
+		fprintf(stderr, "%s %s: %s\n", progname, cmd, stream_reader_error(r));
+	stream_reader_free(r);
+	return rc;
+}
+
 /* replay FILE.jsonl, view -: the same screens over a recorded run. */
 static int
 tui_replay(const char *cmd, int argc, char **argv, bool want_stdin)
@@ -174,6 +193,8 @@ tui_replay(const char *cmd, int argc, char **argv, bool want_stdin)
 	if (argc != 2 || (want_stdin && strcmp(argv[1], "-") != 0))
 		return cli_usage_error(cmd, "give %s", want_stdin ? "'-' (the stream on standard "
 				       "input)" : "one FILE.jsonl recorded by 'scaletop run --record'");
+	if (!want_stdin && tui_check_stream(cmd, argv[1]) != 0)
+		return EXIT_RUNTIME;
 	if (tui_check_terminal(strcmp(argv[1], "-") == 0, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s: %s\n", progname, err);
 		return EXIT_RUNTIME;

@@ -30,6 +30,7 @@ scaletop_SOURCES += \
 TUI_TESTS = \
 	tests/tui/screen.sh \
 	tests/tui/keys.sh \
-	tests/tui/robust.sh
+	tests/tui/robust.sh \
+	tests/tui/replay.sh
 TESTS += $(TUI_TESTS)
 EXTRA_DIST += $(TUI_TESTS) tests/tui/tmux.sh docs/tui.md bench/tui-cpu.sh

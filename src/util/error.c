@@ -3,6 +3,16 @@
 
 #include "scaletop/error.h"
 
+char *
+st_printable(char *s)
+{
+	for (char *p = s; *p != '\0'; p++) {
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	}
+	return s;
+}
+
 int
 st_error(char *err, size_t errlen, const char *fmt, ...)
 {

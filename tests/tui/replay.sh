@@ -1,0 +1,74 @@
+# Record and replay: `run --record` streams a real sweep as JSON Lines, and
+# the TUI shows it again from a file (replay) or live from a pipe (view -),
+# as it would over ssh.  A stream cut mid-line still replays, with a note.
+. "$top_srcdir/tests/cli/lib.sh"
+tap_tmpdir
+. "$top_srcdir/tests/tui/tmux.sh"
+trap tm_cleanup EXIT
+[ -x "$SCALETOP" ] || bail_out "no binary at $SCALETOP"
+have_python || bail_out "python3 is needed to read JSON"
+ST=$(cd "$(dirname "$SCALETOP")" && pwd)/$(basename "$SCALETOP")
+T=$TAP_TMP
+FAST="-w cpu -n 1,2 -d 0.6 --warmup 0.2 --interval 0.1 -q"
+
+# --- the stream ----------------------------------------------------------------
+"$ST" run $FAST --record "$T/run.jsonl" >"$T/run.out" 2>"$T/run.err"
+is "$?" 0 "run --record exits 0"
+like "$(cat "$T/run.out")" '^verdict: ' "the table still goes to stdout"
+cat >"$T/types.py" <<'PY'
+import json, sys
+types = [json.loads(l)["type"] for l in open(sys.argv[1])]
+print(types[0], types[-1], types.count("step"), types.count("tick") > 5, types.count("analysis"))
+PY
+is "$(python3 "$T/types.py" "$T/run.jsonl")" "header end 2 True 2" \
+	"header first, end last, a line per step and analysis update, ticks between"
+"$ST" run $FAST --record "$T/run.jsonl" >/dev/null 2>"$T/again.err"
+is "$?" 2 "an existing stream is not overwritten"
+like "$(cat "$T/again.err")" 'exists; give --force' "and the message says what to do"
+"$ST" run $FAST --record "$T/run.jsonl" --force >/dev/null 2>&1
+is "$?" 0 "--force replaces it"
+"$ST" run $FAST --record - >"$T/stdout.jsonl" 2>"$T/stdout.err"
+is "$(head -c 17 "$T/stdout.jsonl")" '{"type":"header",' "--record - streams to stdout"
+like "$(cat "$T/stdout.err")" '^verdict: ' "and the table moves to stderr"
+"$ST" run $FAST --record /dev/full --force >/dev/null 2>"$T/full.err"
+is "$?" 0 "a stream that cannot be written does not stop the sweep"
+is "$(grep -c 'record' "$T/full.err")" 1 "the write error is reported once"
+
+# --- replay from a file ------------------------------------------------------------
+tm_start 120 40 "$ST" replay "$T/run.jsonl"
+ok "replay shows the recorded run" tm_wait_for 'replaying .*run\.jsonl' 50
+tm_keys End
+ok "End jumps to the end: the sweep and its verdict" tm_wait_for 'verdict: ' 50
+ok "the recorded steps are in the events" tm_wait_for 'N=2: .* ops/s \(ok\)' 50
+tm_keys q
+ok "q ends the replay" tm_wait_exit 50
+is "$(tm_status)" 0 "replay exits 0"
+
+# --- a stream cut mid-line -------------------------------------------------------
+head -c $(($(wc -c <"$T/run.jsonl") - 40)) "$T/run.jsonl" >"$T/cut.jsonl"
+tm_start 120 40 "$ST" replay "$T/cut.jsonl"
+ok "a truncated stream replays" tm_wait_for 'replaying .*cut\.jsonl' 50
+ok "with a note about the cut line" tm_wait_for 'truncated' 50
+tm_keys q
+tm_wait_exit 50
+
+# --- live from a pipe, as over ssh ------------------------------------------------
+tm_start 120 40 sh -c "\"$ST\" run -w cpu -n 1,2 -d 1 --warmup 0.2 -q --record - 2>/dev/null | \"$ST\" view -"
+ok "view - shows a live run from standard input" tm_wait_for 'viewing standard input' 50
+ok "and follows it to its end" tm_wait_for 'the run ended' 100
+ok "with the final verdict" tm_wait_for 'verdict: ' 10
+tm_keys q
+tm_wait_exit 50
+is "$(tm_status)" 0 "view exits 0"
+
+# --- bad input -------------------------------------------------------------------------
+printf 'not json\n' >"$T/bad.jsonl"
+"$ST" replay "$T/bad.jsonl" >"$T/bad.out" 2>"$T/bad.err"
+st=$?
+ok "a stream that is not JSON Lines fails" test "$st" -ne 0
+like "$(cat "$T/bad.err")" 'bad\.jsonl.*line 1' "naming the file and line"
+"$ST" replay "$T/missing.jsonl" >/dev/null 2>"$T/miss.err"
+ok "a missing file fails" test $? -ne 0
+like "$(cat "$T/miss.err")" 'missing\.jsonl' "naming it"
+
+done_testing
