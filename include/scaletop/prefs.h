@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-#define PREFS_INTERVAL_DEFAULT 0.25 /* the same as scaletop run --interval */
+#define PREFS_INTERVAL_DEFAULT 1.0 /* the TUI's screen refresh, which d changes */
 #define PREFS_INTERVAL_MIN 0.01
 #define PREFS_INTERVAL_MAX 60.0
 

@@ -22,6 +22,8 @@
 #include "scaletop/error.h"
 #include "scaletop/host.h"
 #include "scaletop/pgroup.h"
+#include "scaletop/prefs.h"
+#include "scaletop/workload.h"
 #include "app.h"
 
 static const struct tick *
@@ -98,6 +100,22 @@ app_redraw(struct app *a)
 	app_frame(a, &f);
 	ui_draw(&a->ui, &f);
 	a->last_draw = ui_now();
+}
+
+/* Theme, refresh and workload are kept for the next start; a failure is only a message. */
+void
+app_save_prefs(struct app *a)
+{
+	struct prefs p;
+	char err[ST_ERRLEN];
+
+	prefs_defaults(&p);
+	snprintf(p.theme, sizeof(p.theme), "%s", a->ui.theme);
+	p.interval_s = a->ui.refresh_s;
+	if (workload_find(a->s->wl.name) != NULL)
+		snprintf(p.workload, sizeof(p.workload), "%s", a->s->wl.name);
+	if (prefs_save(&p, err, sizeof(err)) != 0)
+		app_message(a, true, "%s", err);
 }
 
 void

@@ -48,6 +48,7 @@ struct app {
 
 /* app.c */
 void app_redraw(struct app *a);
+void app_save_prefs(struct app *a);
 void app_message(struct app *a, bool bad, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void app_analyse(struct app *a);

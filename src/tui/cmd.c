@@ -155,6 +155,8 @@ cmd_tui(int argc, char **argv)
 	}
 	if (o.theme == NULL && p.theme[0] != '\0')
 		o.theme = p.theme;
+	if (o.refresh_s == 0 && p.interval_s >= 0.05)
+		o.refresh_s = p.interval_s;
 	return tui_main(&a, &o);
 }
 

@@ -250,5 +250,8 @@ control_set_workload(struct app *a, const char *name, const char *params)
 	a->args.nparams = n;
 	for (int i = 0; i < n; i++)
 		a->args.params[i] = a->param_ptr[i];
-	return control_start_sweep(a);
+	if (control_start_sweep(a) != 0)
+		return -1;
+	app_save_prefs(a);
+	return 0;
 }

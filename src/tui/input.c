@@ -18,6 +18,7 @@ input_refresh(struct app *a)
 		i++;
 	app_set_refresh(a, refresh_steps[i % NREFRESH]);
 	app_message(a, false, "refresh every %g s", a->ui.refresh_s);
+	app_save_prefs(a);
 }
 
 static void
@@ -32,6 +33,7 @@ input_theme(struct app *a)
 	}
 	snprintf(a->ui.theme, sizeof(a->ui.theme), "%s", next);
 	app_message(a, false, "theme %s", next);
+	app_save_prefs(a);
 }
 
 /* The workload's parameters as "k=v k=v", for the picker's second step. */

@@ -110,6 +110,22 @@ tm_keys q
 tm_wait_exit
 is "$(ls "$T" | grep -c '\.tmp')" 0 "no temporary file is left"
 
+# --- preferences: t and d are kept for the next start ------------------------------------
+tm_start 120 40 "$ST" --monitor --refresh 1
+tm_wait_for 'refresh 1s' 50
+tm_keys t
+ok "t switches the theme" tm_wait_for 'theme [a-z-]+' 50
+theme=$(tm_screen | grep -Eo 'theme [a-z-]+' | head -n 1 | cut -d' ' -f2)
+tm_keys d
+ok "d changes the refresh" tm_wait_for 'refresh every 2 s' 50
+tm_keys q
+tm_wait_exit
+like "$(cat "$T/config/scaletop/config" 2>/dev/null)" "theme = $theme" "the theme is saved in \$XDG_CONFIG_HOME/scaletop/config"
+tm_start 120 40 "$ST" --monitor
+ok "the saved refresh is used at the next start" tm_wait_for 'refresh 2s' 50
+tm_keys q
+tm_wait_exit
+
 # --- --compare opens with overlays --------------------------------------------------
 tm_start 120 40 "$ST" --compare "$T/a.json" "$T/b.json"
 ok "--compare draws both snapshots" tm_wait_for '■ a .*■ b' 50
