@@ -78,7 +78,7 @@ run_usage_options(FILE *f, const struct run_args *d)
 		"      --stall S          fail a step whose worker makes no progress for S\n"
 		"                         seconds (default 10, 0 = never)\n"
 		"      --stop-on-failure  end the sweep at the first failed step\n"
-		"      --collapse PCT     call it a collapse below (100-PCT)%% of the peak\n"
+		"      --collapse PCT     a fall of more than PCT%% below the peak is a collapse\n"
 		"                         (default 20)\n"
 		"      --linear PCT       linear range: efficiency at least PCT%% (default 90)\n"
 		"      --cmd 'COMMAND'    run a command per step: {n} and {duration} are replaced\n"
