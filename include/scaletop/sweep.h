@@ -12,6 +12,7 @@
 #include "scaletop/delta.h"
 #include "scaletop/loop.h"
 #include "scaletop/platform.h"
+#include "scaletop/contention.h"
 #include "scaletop/runner.h"
 #include "scaletop/session.h"
 #include "scaletop/workload.h"
@@ -48,6 +49,8 @@ struct sweep_live {
 	struct sample_delta cpu; /* the last tick's CPU usage */
 	bool have_cpu;
 	bool paused;           /* sweep_pause: no step advances until resumed */
+	struct contention ct;  /* the running step's window so far, refreshed about once a second */
+	bool have_ct;
 };
 
 enum sweep_note { SWEEP_TICK, SWEEP_STEP_DONE, SWEEP_FINISHED };

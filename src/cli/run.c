@@ -64,7 +64,9 @@ run_record(struct run_ctx *c, enum sweep_note note, int step)
 	if (c->rec == NULL)
 		return;
 	if (note == SWEEP_TICK)
-		run_record_check(c, recorder_tick(c->rec, c->s, sweep_live(c->sw), NULL));
+		run_record_check(c, recorder_tick(c->rec, c->s, sweep_live(c->sw),
+						       sweep_live(c->sw)->have_ct ? &sweep_live(c->sw)->ct
+										   : NULL));
 	else if (note == SWEEP_STEP_DONE && step >= 0)
 		run_record_step(c, step);
 	run_record_events(c);

@@ -82,6 +82,7 @@ builtin_measure(struct sweep *sw, uint64_t now, const struct runner_status *st)
 		return;
 	}
 	step_add_interval(sweep_step(sw), rate);
+	sweep_live_contention(sw, now, st->ops, st->wait_ns, st->busy_ns);
 	if (!sweep_window_complete(sw, now))
 		return;
 	sweep_window_end(sw, now, st->ops, st->wait_ns, st->busy_ns);

@@ -244,8 +244,10 @@ external_step_tick(struct sweep *sw, uint64_t now)
 
 	if (sw->live.phase == PHASE_WARMUP && elapsed >= set->warmup_s)
 		sweep_window_begin(sw, now, 0, 0, 0);
-	else if (sw->live.phase == PHASE_MEASURING)
+	else if (sw->live.phase == PHASE_MEASURING) {
 		external_note_tasks(sw);
+		sweep_live_contention(sw, now, (uint64_t)llround(run->win_ops), 0, 0);
+	}
 	if (spawn_poll(&run->proc)) {
 		external_finished(sw, now);
 		return;

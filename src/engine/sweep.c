@@ -46,6 +46,7 @@ sweep_new(struct session *s, struct loop *l, struct sampler *smp,
 	raw_sample_init(&sw->prev);
 	raw_sample_init(&sw->cur);
 	raw_sample_init(&sw->run.w0_raw);
+	sample_delta_init(&sw->run.live_delta);
 	sample_delta_init(&sw->live.cpu);
 	return sw;
 }
@@ -195,6 +196,39 @@ sweep_window_end(struct sweep *sw, uint64_t now, uint64_t ops, uint64_t wait, ui
 	stats_compute(&st->st, st->iv, (size_t)st->niv);
 }
 
+/* How often the running step's contention is worked out: it reads every task's counters. */
+#define LIVE_CT_PERIOD_NS 1000000000u
+
+/*
+ * The running step's contention from its window's start to now, for live
+ * views and the stream.  ops, wait and busy are the running totals.
+ */
+void
+sweep_live_contention(struct sweep *sw, uint64_t now, uint64_t ops, uint64_t wait,
+		      uint64_t busy)
+{
+	struct step_run *run = &sw->run;
+	const struct raw_sample *raw = sweep_latest(sw);
+	struct window_edges e;
+
+	if (sw->live.phase != PHASE_MEASURING || now < run->live_ct_ns + LIVE_CT_PERIOD_NS)
+		return;
+	run->live_ct_ns = now;
+	memset(&e, 0, sizeof(e));
+	e.seconds = (double)(now - run->w0_ns) / 1e9;
+	e.ops = ops - run->w0_ops;
+	e.workers = run->n;
+	e.wait_ns = wait - run->w0_wait;
+	e.busy_ns = busy - run->w0_busy;
+	e.t0 = run->w0_task;
+	e.have_tasks = run->w0_have_task && sweep_read_tasks(sw, &e.t1);
+	if (raw != NULL && run->w0_raw.mono_ns != 0 && raw->mono_ns > run->w0_raw.mono_ns &&
+	    sample_delta_compute(&run->live_delta, &run->w0_raw, raw) == 0)
+		e.sys = &run->live_delta;
+	contention_compute(&sw->live.ct, &e);
+	sw->live.have_ct = true;
+}
+
 /* Fixed duration, or until the CI is tight enough (never before the minimum time). */
 bool
 sweep_window_complete(struct sweep *sw, uint64_t now)
@@ -290,13 +324,16 @@ sweep_launch_next(struct sweep *sw, uint64_t now)
 		return;
 	}
 	raw_sample_free(&sw->run.w0_raw);
+	sample_delta_free(&sw->run.live_delta);
 	memset(&sw->run, 0, sizeof(sw->run));
 	raw_sample_init(&sw->run.w0_raw);
+	sample_delta_init(&sw->run.live_delta);
 	sw->run.idx = sw->s->nsteps - 1;
 	sw->run.n = st->n;
 	sw->run.start_ns = now;
 	sw->live.step = sw->run.idx;
 	sw->live.have_rate = false;
+	sw->live.have_ct = false;
 	sw->running = true;
 	sweep_enter(sw, PHASE_STARTING, now);
 	rc = sw->cfg.cmd != NULL ? external_step_start(sw, err, sizeof(err))
@@ -447,6 +484,7 @@ sweep_free(struct sweep *sw)
 	raw_sample_free(&sw->prev);
 	raw_sample_free(&sw->cur);
 	raw_sample_free(&sw->run.w0_raw);
+	sample_delta_free(&sw->run.live_delta);
 	sample_delta_free(&sw->live.cpu);
 	free(sw);
 }

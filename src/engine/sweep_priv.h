@@ -39,6 +39,8 @@ struct step_run {
 	struct parse_summary summary;
 	bool have_summary;
 	char last_err[200];      /* the command's last stderr line, for failure reasons */
+	uint64_t live_ct_ns;     /* when live contention was last worked out */
+	struct sample_delta live_delta; /* its system delta, kept to reuse the memory */
 	struct task_counters last_task; /* the command's tasks at the last tick it was alive */
 	bool have_last_task;
 };
@@ -67,6 +69,8 @@ void sweep_window_begin(struct sweep *sw, uint64_t now, uint64_t ops, uint64_t w
 void sweep_window_end(struct sweep *sw, uint64_t now, uint64_t ops, uint64_t wait,
 		      uint64_t busy);
 bool sweep_window_complete(struct sweep *sw, uint64_t now);
+void sweep_live_contention(struct sweep *sw, uint64_t now, uint64_t ops, uint64_t wait,
+			   uint64_t busy);
 void sweep_step_end(struct sweep *sw, enum step_status status, const char *reason);
 struct step *sweep_step(struct sweep *sw);
 /* The workload's tasks' counters summed; false when none could be read. */

@@ -49,6 +49,7 @@ app_frame_sweep(struct app *a, struct frame *f)
 	f->live_n = a->live_s != NULL;
 	f->phase = lv->phase;
 	f->held = lv->paused;
+	f->live_ct = lv->have_ct ? &lv->ct : NULL;
 	f->step = lv->step;
 	f->steps_total = lv->steps_total;
 	f->phase_s = lv->phase_s;

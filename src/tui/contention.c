@@ -113,7 +113,7 @@ contention_draw(struct ui *u, const struct frame *f, struct rect r)
 	else if (last != NULL)
 		snprintf(title, sizeof(title),
 			 "contention: N=%d, last finished step%s; against N", last->n,
-			 f->sweeping ? " (the running step's come when it ends)" : "");
+			 f->sweeping ? " (the running step's come once it measures)" : "");
 	else
 		snprintf(title, sizeof(title), "contention: figures come when a step ends");
 	in = ui_titled(r, title);
