@@ -126,6 +126,36 @@ wait $pid
 is "$?" 130 "^C ends run with status 130"
 ok "no worker left after ^C" no_leftovers "scaletop run -w cpu -n 2 -d 30"
 
+# --- set-up and tear-down commands -------------------------------------------------
+"$SCALETOP" run -w cpu -n 1 $FAST --setup "touch $T/setup-ran" --teardown "touch $T/teardown-ran" \
+	>/dev/null 2>&1
+is "$?" 0 "a sweep with --setup and --teardown exits 0"
+ok "--setup ran" test -f "$T/setup-ran"
+ok "--teardown ran" test -f "$T/teardown-ran"
+"$SCALETOP" run -w cpu -n 1 $FAST --setup false >"$T/setup.out" 2>"$T/setup.err"
+is "$?" 1 "a failing --setup stops before any step, exit 1"
+like "$(cat "$T/setup.err")" '^scaletop run: --setup command failed: false: exited with status 1' \
+	"and says which command and why"
+
+# --- fileio on a full file system --------------------------------------------------
+mkdir "$T/small"
+if unshare --mount sh -c 'mount -t tmpfs -o size=256k none "$1"' sh "$T/small" 2>/dev/null; then
+	unshare --mount sh -c 'mount -t tmpfs -o size=256k none "$1" && shift && exec "$@"' sh \
+		"$T/small" "$SCALETOP" run -w fileio -p dir="$T/small" -p total=4M -n 1 -d 0.5 -q \
+		>/dev/null 2>"$T/enospc.err"
+	is "$?" 1 "fileio on a full file system: exit 1"
+	like "$(cat "$T/enospc.err")" 'No space left on device .*: free space there' \
+		"ENOSPC: one line naming the file and what to do"
+	is "$(wc -l <"$T/enospc.err" | tr -d ' ')" 1 "ENOSPC: exactly one line"
+else
+	for t in "exit 1" "one line naming the file" "exactly one line"; do
+		skip "no private mount namespace here (unshare --mount)" "fileio ENOSPC: $t"
+	done
+fi
+"$SCALETOP" run -w fileio -p dir=/proc -n 1 -d 0.5 -q >/dev/null 2>"$T/ro.err"
+is "$?" 1 "fileio in a directory it cannot write: exit 1"
+like "$(cat "$T/ro.err")" 'cannot make a work directory in /proc' "and says where"
+
 # --- usage errors ---------------------------------------------------------------
 bad() {
 	"$SCALETOP" run "$@" >"$T/bad.out" 2>"$T/bad.err"
