@@ -128,4 +128,12 @@ int task_counters_read(pid_t pid, struct task_counters *out, char *err, size_t e
 /* The CPU model string (e.g. from /proc/cpuinfo or hw.model); 0 or -1. */
 int platform_cpu_model(char *buf, size_t len);
 
+struct lockprof_entry;
+/*
+ * The kernel's own lock profile, top max classes by contentions (Linux
+ * /proc/lock_stat, a CONFIG_LOCK_STAT kernel).  -1 with errno ENOENT when
+ * this kernel keeps none, ENOSYS where scaletop cannot read it yet.
+ */
+int platform_lock_profile(struct lockprof_entry *out, int max, int *n);
+
 #endif

@@ -11,11 +11,13 @@
 
 #include "scaletop/delta.h"
 #include "scaletop/host.h"
+#include "scaletop/lockprof.h"
 #include "scaletop/platform.h"
 #include "scaletop/series.h"
 #include "scaletop/stats.h"
 
 #define SESSION_MAX_PARAMS 8
+#define STEP_TOP_LOCKS 5 /* kernel lock classes kept per step */
 
 enum run_mode { MODE_THREADS, MODE_PROCESSES };
 
@@ -90,6 +92,8 @@ struct step {
 	struct cpu_usage *cpu;   /* per CPU; owned */
 	int ncpu;
 	struct contention ct;
+	struct lockprof_entry locks[STEP_TOP_LOCKS]; /* the kernel's most contended locks in */
+	int nlocks;                                  /* the window, where the kernel keeps a profile */
 };
 
 enum event_kind { EV_INFO, EV_STEP, EV_FAILURE, EV_UNSTABLE, EV_WARNING, EV_COLLAPSE };

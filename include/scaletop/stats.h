@@ -23,6 +23,8 @@ struct stats {
 	double min, max;
 	double stddev;    /* sample standard deviation (n - 1 in the denominator) */
 	double ci95;      /* half-width of the 95% confidence interval of the mean */
+	double ci95_ac;   /* the same allowing for lag-1 autocorrelation (>= ci95): what
+			     stability is judged by, since throughput comes in runs */
 	bool have_spread; /* stddev and ci95 are meaningful (n >= 2) */
 };
 
@@ -42,7 +44,8 @@ int stats_compute(struct stats *st, const double *x, size_t n);
 double stats_t95(unsigned long df);
 
 /*
- * True when the 95% CI half-width is at most pct percent of the mean:
+ * True when the 95% CI half-width, widened for autocorrelation (ci95_ac),
+ * is at most pct percent of the mean:
  * the step's mean is known well enough to stop measuring.  False without
  * spread (n < 2), for a mean <= 0, or for pct <= 0.
  */

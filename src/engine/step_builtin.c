@@ -77,6 +77,7 @@ builtin_measure(struct sweep *sw, uint64_t now, const struct runner_status *st)
 	run->last_ns = now;
 	run->last_ops = st->ops;
 	if (sw->live.phase == PHASE_WARMUP) {
+		/* Never shorter than asked: warm-up ends at the first tick past it. */
 		if ((double)(now - run->go_ns) / 1e9 >= sw->s->set.warmup_s)
 			sweep_window_begin(sw, now, st->ops, st->wait_ns, st->busy_ns);
 		return;
@@ -106,7 +107,7 @@ builtin_stopping(struct sweep *sw, enum runner_state state, const struct runner_
 		return;
 	if (set->stable_pct > 0 && !stats_is_stable(&step->st, set->stable_pct)) {
 		snprintf(why, sizeof(why), "95%% CI %.1f%% of mean after %.1f s, target %.1f%%",
-			 step->st.mean > 0 ? 100.0 * step->st.ci95 / step->st.mean : 0.0,
+			 step->st.mean > 0 ? 100.0 * step->st.ci95_ac / step->st.mean : 0.0,
 			 step->window_s, set->stable_pct);
 		builtin_step_close(sw, STEP_UNSTABLE, why);
 		return;

@@ -45,7 +45,8 @@ int
 external_step_start(struct sweep *sw, char *err, size_t errlen)
 {
 	const struct sweep_settings *set = &sw->s->set;
-	long duration = (long)ceil(set->warmup_s + set->duration_s);
+	/* One second more: tools such as sysbench leave out the report of their last second. */
+	long duration = (long)ceil(set->warmup_s + set->duration_s) + 1;
 	struct step_run *run = &sw->run;
 
 	if (spawn_argv_expand((const char *const *)sw->cfg.cmd, run->n, duration, &run->argv, err,

@@ -12,6 +12,7 @@
 
 #include "scaletop/error.h"
 #include "scaletop/format.h"
+#include "scaletop/lockprof.h"
 #include "scaletop/spawn.h"
 #include "sweep_priv.h"
 
@@ -139,6 +140,38 @@ sweep_read_tasks(struct sweep *sw, struct task_counters *out)
 	return got > 0;
 }
 
+/* Enough classes that one rising into the top five is not mistaken for a new one. */
+#define SWEEP_LOCK_CLASSES 256
+
+static void
+sweep_locks_begin(struct sweep *sw)
+{
+	struct step_run *run = &sw->run;
+
+	run->w0_nlocks = -1;
+	if (run->w0_locks == NULL)
+		run->w0_locks = calloc(SWEEP_LOCK_CLASSES, sizeof(*run->w0_locks));
+	if (run->w0_locks != NULL &&
+	    platform_lock_profile(run->w0_locks, SWEEP_LOCK_CLASSES, &run->w0_nlocks) != 0)
+		run->w0_nlocks = -1;
+}
+
+/* The window's most contended kernel locks: the profile's change across it. */
+static void
+sweep_locks_end(struct sweep *sw, struct step *st)
+{
+	struct step_run *run = &sw->run;
+	struct lockprof_entry *now;
+	int n;
+
+	if (run->w0_nlocks < 0 || (now = calloc(SWEEP_LOCK_CLASSES, sizeof(*now))) == NULL)
+		return;
+	if (platform_lock_profile(now, SWEEP_LOCK_CLASSES, &n) == 0)
+		lockprof_delta(run->w0_locks, run->w0_nlocks, now, n, st->locks, STEP_TOP_LOCKS,
+			       &st->nlocks);
+	free(now);
+}
+
 void
 sweep_window_begin(struct sweep *sw, uint64_t now, uint64_t ops, uint64_t wait, uint64_t busy)
 {
@@ -152,6 +185,7 @@ sweep_window_begin(struct sweep *sw, uint64_t now, uint64_t ops, uint64_t wait, 
 	if (raw != NULL)
 		raw_sample_copy(&run->w0_raw, raw);
 	run->w0_have_task = sweep_read_tasks(sw, &run->w0_task);
+	sweep_locks_begin(sw);
 	sweep_step(sw)->warmup_s = (double)(now - run->go_ns) / 1e9;
 	sweep_enter(sw, PHASE_MEASURING, now);
 }
@@ -189,6 +223,7 @@ sweep_window_end(struct sweep *sw, uint64_t now, uint64_t ops, uint64_t wait, ui
 	e.t0 = run->w0_task;
 	contention_compute(&st->ct, &e);
 	sample_delta_free(&d);
+	sweep_locks_end(sw, st);
 
 	st->window_s = e.seconds;
 	st->ops = e.ops;
@@ -229,6 +264,18 @@ sweep_live_contention(struct sweep *sw, uint64_t now, uint64_t ops, uint64_t wai
 	sw->live.have_ct = true;
 }
 
+/*
+ * Whether a window of `elapsed` ns has reached `target` seconds, to the
+ * nearest tick: a tick a hair early would otherwise add a whole interval.
+ * Rates are divided by the measured window, so ending at the nearest tick
+ * costs nothing in honesty.
+ */
+bool
+sweep_reached(const struct sweep *sw, uint64_t elapsed, double target)
+{
+	return (double)elapsed / 1e9 + sw->s->set.interval_s / 2 >= target;
+}
+
 /* Fixed duration, or until the CI is tight enough (never before the minimum time). */
 bool
 sweep_window_complete(struct sweep *sw, uint64_t now)
@@ -238,7 +285,7 @@ sweep_window_complete(struct sweep *sw, uint64_t now)
 	double w = (double)(now - sw->run.w0_ns) / 1e9;
 	struct stats stt;
 
-	if (w >= set->duration_s)
+	if (sweep_reached(sw, now - sw->run.w0_ns, set->duration_s))
 		return true;
 	if (set->stable_pct <= 0 || w < set->min_measure_s || st->niv < 3)
 		return false;
@@ -325,6 +372,7 @@ sweep_launch_next(struct sweep *sw, uint64_t now)
 	}
 	raw_sample_free(&sw->run.w0_raw);
 	sample_delta_free(&sw->run.live_delta);
+	free(sw->run.w0_locks);
 	memset(&sw->run, 0, sizeof(sw->run));
 	raw_sample_init(&sw->run.w0_raw);
 	sample_delta_init(&sw->run.live_delta);
@@ -485,6 +533,7 @@ sweep_free(struct sweep *sw)
 	raw_sample_free(&sw->cur);
 	raw_sample_free(&sw->run.w0_raw);
 	sample_delta_free(&sw->run.live_delta);
+	free(sw->run.w0_locks);
 	sample_delta_free(&sw->live.cpu);
 	free(sw);
 }

@@ -23,6 +23,8 @@ struct step_run {
 	struct raw_sample w0_raw;
 	struct task_counters w0_task;
 	bool w0_have_task;
+	struct lockprof_entry *w0_locks; /* the kernel lock profile at the window's start */
+	int w0_nlocks;                   /* -1: the kernel keeps none */
 
 	/* Stall detection: when each worker's count last moved. */
 	uint64_t *wops, *wmoved_ns;
@@ -69,6 +71,7 @@ void sweep_window_begin(struct sweep *sw, uint64_t now, uint64_t ops, uint64_t w
 void sweep_window_end(struct sweep *sw, uint64_t now, uint64_t ops, uint64_t wait,
 		      uint64_t busy);
 bool sweep_window_complete(struct sweep *sw, uint64_t now);
+bool sweep_reached(const struct sweep *sw, uint64_t elapsed, double target);
 void sweep_live_contention(struct sweep *sw, uint64_t now, uint64_t ops, uint64_t wait,
 			   uint64_t busy);
 void sweep_step_end(struct sweep *sw, enum step_status status, const char *reason);

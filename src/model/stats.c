@@ -140,6 +140,33 @@ stats_moments(struct stats *st, const double *x, size_t n)
 	st->stddev = ss > 0 ? sqrt(ss / (double)(n - 1)) : 0;
 }
 
+/*
+ * Interval throughputs are not independent: a lock's owner keeps it for a
+ * while, so fast and slow intervals come in runs.  With lag-1
+ * autocorrelation r > 0 the samples are worth only n(1-r)/(1+r) independent
+ * ones (the AR(1) effective size), and the CI widens to match.
+ */
+static double
+stats_ci_autocorrelated(const struct stats *st, const double *x, size_t n)
+{
+	double num = 0, den = 0, r, neff;
+	size_t i;
+
+	if (n < 4)
+		return st->ci95;
+	for (i = 0; i < n; i++)
+		den += (x[i] - st->mean) * (x[i] - st->mean);
+	for (i = 0; i + 1 < n; i++)
+		num += (x[i] - st->mean) * (x[i + 1] - st->mean);
+	if (!(den > 0) || !(num > 0))
+		return st->ci95;
+	r = num / den;
+	neff = (double)n * (1 - r) / (1 + r);
+	if (neff < 2)
+		neff = 2;
+	return stats_t95((unsigned long)neff - 1) * st->stddev / sqrt(neff);
+}
+
 int
 stats_compute(struct stats *st, const double *x, size_t n)
 {
@@ -167,6 +194,9 @@ stats_compute(struct stats *st, const double *x, size_t n)
 	stats_moments(st, x, n);
 	if (n >= 2) {
 		st->ci95 = stats_t95(n - 1) * st->stddev / sqrt((double)n);
+		st->ci95_ac = stats_ci_autocorrelated(st, x, n);
+		if (st->ci95_ac < st->ci95)
+			st->ci95_ac = st->ci95;
 		st->have_spread = true;
 	}
 	if (!isfinite(st->mean) || !isfinite(st->stddev) || !isfinite(st->ci95)) {
@@ -181,5 +211,5 @@ stats_is_stable(const struct stats *st, double pct)
 {
 	if (!st->have_spread || !(pct > 0) || !(st->mean > 0))
 		return false;
-	return st->ci95 <= pct / 100 * st->mean;
+	return st->ci95_ac <= pct / 100 * st->mean;
 }

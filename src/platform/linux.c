@@ -14,11 +14,13 @@
 
 #include "scaletop/decode_linux.h"
 #include "scaletop/error.h"
+#include "scaletop/lockprof.h"
 #include "scaletop/platform.h"
 
 #define PROC_STAT "/proc/stat"
 #define PROC_PSI_CPU "/proc/pressure/cpu"
 #define PROC_CPUINFO "/proc/cpuinfo"
+#define PROC_LOCK_STAT "/proc/lock_stat"
 #define SYS_CPU_ONLINE "/sys/devices/system/cpu/online"
 #define SYS_CPU_PRESENT "/sys/devices/system/cpu/present"
 #define SYS_CPU_POSSIBLE "/sys/devices/system/cpu/possible"
@@ -538,6 +540,24 @@ platform_cpu_model(char *buf, size_t len)
 		return -1;
 	if (cpuinfo_read(fd, &b) == 0)
 		r = cpuinfo_model(b.data, b.len, buf, len);
+	e = errno;
+	close(fd);
+	free(b.data);
+	errno = e;
+	return r;
+}
+
+int
+platform_lock_profile(struct lockprof_entry *out, int max, int *n)
+{
+	struct linbuf b = {NULL, 0, 0};
+	int fd, r = -1, e;
+
+	fd = open(PROC_LOCK_STAT, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (linbuf_pread(fd, &b) == 0)
+		r = lockstat_decode(b.data, b.len, out, max, n);
 	e = errno;
 	close(fd);
 	free(b.data);

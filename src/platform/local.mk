@@ -26,3 +26,6 @@ endif
 if OS_GENERIC
 libscaletop_a_SOURCES += src/platform/generic.c
 endif
+
+# /proc/lock_stat decoder (portable, like the other decoders).
+libscaletop_a_SOURCES += src/platform/decode_lockstat.c

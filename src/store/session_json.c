@@ -192,8 +192,40 @@ contention_json(const struct contention *c)
 			 "lock_wait_pct", ct_fig(c, CT_HAVE_LOCK_WAIT, c->lock_wait_pct));
 }
 
+static json_t *session_json_step_figures(const struct session *s, const struct step *st);
+
+/* The kernel's most contended locks in the window; [] where it keeps no profile. */
+static json_t *
+locks_json(const struct step *st)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; i < st->nlocks; i++) {
+		const struct lockprof_entry *l = &st->locks[i];
+
+		json_array_append_new(a, json_pack("{s:s, s:I, s:o, s:o, s:I, s:o}", "name", l->name,
+						   "contentions", (json_int_t)l->contentions,
+						   "wait_total_us", num_or_null(l->wait_total_us),
+						   "wait_max_us", num_or_null(l->wait_max_us),
+						   "acquisitions", (json_int_t)l->acquisitions,
+						   "hold_total_us", num_or_null(l->hold_total_us)));
+	}
+	return a;
+}
+
 json_t *
 session_json_step(const struct session *s, const struct step *st)
+{
+	json_t *j = session_json_step_figures(s, st);
+
+	if (j != NULL)
+		json_object_set_new(j, "kernel_locks", locks_json(st));
+	return j;
+}
+
+static json_t *
+session_json_step_figures(const struct session *s, const struct step *st)
 {
 	bool use = step_usable(st);
 

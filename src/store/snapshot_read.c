@@ -487,6 +487,42 @@ read_contention(struct field_ctx *c, const json_t *step, const char *spath, stru
 	return 0;
 }
 
+/* kernel_locks: optional (older snapshots lack it), at most STEP_TOP_LOCKS entries. */
+static int
+read_locks(struct field_ctx *c, const json_t *step, const char *spath, struct step *st)
+{
+	json_t *arr = json_object_get(step, "kernel_locks"), *v;
+	char P[96], p[128];
+	long long cont, acq;
+	size_t i;
+
+	if (arr == NULL)
+		return 0;
+	field_path(P, sizeof(P), spath, "kernel_locks");
+	if (field_type(c, arr, P, F_ARR) != 0)
+		return -1;
+	if (json_array_size(arr) > STEP_TOP_LOCKS)
+		return field_fail(c, P, "%zu entries; expected at most %d", json_array_size(arr),
+				  STEP_TOP_LOCKS);
+	json_array_foreach(arr, i, v) {
+		struct lockprof_entry *l = &st->locks[i];
+
+		field_index(p, sizeof(p), P, i);
+		if (field_type(c, v, p, F_OBJ) != 0 ||
+		    field_str(c, v, p, "name", 0, l->name, sizeof(l->name)) != 0 ||
+		    field_int(c, v, p, "contentions", 0, INT64_MAX, 0, 0, &cont) != 0 ||
+		    field_num(c, v, p, "wait_total_us", 0, INFINITY, F_NULL, &l->wait_total_us) != 0 ||
+		    field_num(c, v, p, "wait_max_us", 0, INFINITY, F_NULL, &l->wait_max_us) != 0 ||
+		    field_int(c, v, p, "acquisitions", 0, INT64_MAX, 0, 0, &acq) != 0 ||
+		    field_num(c, v, p, "hold_total_us", 0, INFINITY, F_NULL, &l->hold_total_us) != 0)
+			return -1;
+		l->contentions = (uint64_t)cont;
+		l->acquisitions = (uint64_t)acq;
+		st->nlocks = (int)i + 1;
+	}
+	return 0;
+}
+
 static int
 read_step_figures(struct field_ctx *c, const json_t *j, const char *P, struct step *st)
 {
@@ -526,7 +562,8 @@ read_step(struct field_ctx *c, const json_t *j, const char *P, struct session *s
 	st->status = (enum step_status)status;
 	if (field_str(c, j, P, "reason", F_NULL, st->reason, sizeof(st->reason)) != 0 ||
 	    read_step_figures(c, j, P, st) != 0 || read_stats(c, j, P, st) != 0 ||
-	    read_cpus(c, j, P, st) != 0 || read_contention(c, j, P, &st->ct) != 0)
+	    read_cpus(c, j, P, st) != 0 || read_contention(c, j, P, &st->ct) != 0 ||
+	    read_locks(c, j, P, st) != 0)
 		return -1;
 	return 0;
 }

@@ -99,6 +99,24 @@ metric_row(const struct frame *f, const struct metric *m, const struct contentio
 		ui_putf(y, x + 26 + used, w - 26 - used, theme_attr(ROLE_INACTIVE), "%s..%s", a, b);
 }
 
+/* The kernel's own lock profile, where it keeps one: the last step's most contended classes. */
+static void
+contention_locks(const struct step *st, int y, int x, int w)
+{
+	int used;
+
+	if (st->nlocks == 0)
+		return;
+	used = ui_put(y, x, w, theme_attr(ROLE_TITLE), "kernel locks:");
+	for (int i = 0; i < st->nlocks && used < w; i++) {
+		char n[16];
+
+		fmt_si((double)st->locks[i].contentions, n, sizeof(n));
+		used += ui_putf(y, x + used, w - used, theme_attr(ROLE_MAIN), " %s %s", st->locks[i].name,
+				n);
+	}
+}
+
 void
 contention_draw(struct ui *u, const struct frame *f, struct rect r)
 {
@@ -127,4 +145,6 @@ contention_draw(struct ui *u, const struct frame *f, struct rect r)
 	colw = in.w / cols;
 	for (int i = 0; i < NMETRICS; i++)
 		metric_row(f, &metrics[i], now, in.y + i % rows, in.x + (i / rows) * colw, colw - 1);
+	if (last != NULL && in.h > rows)
+		contention_locks(last, in.y + rows, in.x, in.w);
 }

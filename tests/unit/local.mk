@@ -32,3 +32,8 @@ TESTS += tests/unit/test_snapshot
 tests_unit_test_snapshot_LDADD = $(TEST_LIBS)
 TESTS += tests/cli/snapshot.sh
 EXTRA_DIST += tests/cli/snapshot.sh
+
+# /proc/lock_stat decoding and snapshot deltas.
+check_PROGRAMS += tests/unit/test_lockstat
+TESTS += tests/unit/test_lockstat
+tests_unit_test_lockstat_LDADD = $(TEST_LIBS)

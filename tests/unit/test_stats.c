@@ -143,6 +143,31 @@ test_numerics(void)
 	ok(!isnan(st.mean) && !isnan(st.stddev) && !isnan(st.ci95), "... without NaN");
 }
 
+/*
+ * Throughput that comes in runs (a lock changing hands rarely): the same
+ * values alternating would give the same iid CI, but in two long runs they
+ * are worth far fewer independent samples, so stability must wait.
+ */
+static void
+test_autocorrelated(void)
+{
+	double runs[40], alt[40];
+	struct stats a, b;
+
+	for (int i = 0; i < 40; i++) {
+		runs[i] = i < 20 ? 100 : 104;
+		alt[i] = i % 2 ? 104 : 100;
+	}
+	stats_compute(&a, runs, 40);
+	stats_compute(&b, alt, 40);
+	is_double(a.ci95, b.ci95, 1e-12, "the iid CI ignores order");
+	is_double(b.ci95_ac, b.ci95, 1e-12, "alternating samples (r < 0) keep the iid CI");
+	ok(a.ci95_ac > 3 * a.ci95, "two long runs widen the CI (%.3f vs %.3f)", a.ci95_ac,
+	   a.ci95);
+	ok(stats_is_stable(&b, 1.0) && !stats_is_stable(&a, 1.0),
+	   "so the same values in runs are not yet stable at 1%%");
+}
+
 static void
 test_is_stable(void)
 {
@@ -151,7 +176,7 @@ test_is_stable(void)
 	memset(&st, 0, sizeof(st));
 	st.n = 10;
 	st.mean = 100;
-	st.ci95 = 5;
+	st.ci95 = st.ci95_ac = 5;
 	st.have_spread = true;
 	ok(stats_is_stable(&st, 5), "CI 5%% of the mean is stable at 5%% (<=)");
 	ok(!stats_is_stable(&st, 4.99), "... not at 4.99%%");
@@ -173,5 +198,6 @@ main(void)
 	test_recorded_rates();
 	test_numerics();
 	test_is_stable();
+	test_autocorrelated();
 	return done_testing();
 }
