@@ -7,4 +7,5 @@ noinst_HEADERS += \
 	include/scaletop/decode_linux.h \
 	include/scaletop/decode_bsd.h \
 	include/scaletop/delta.h \
-	include/scaletop/host.h
+	include/scaletop/host.h \
+	include/scaletop/lockprof.h
