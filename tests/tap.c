@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "tap.h"
 
@@ -133,4 +135,30 @@ fixture_read(const char *rel, size_t *len)
 	if (len != NULL)
 		*len = n;
 	return buf;
+}
+
+char *
+exact_copy(const char *text, size_t len)
+{
+	char *p = malloc(len > 0 ? len : 1);
+
+	if (p == NULL)
+		abort();
+	memcpy(p, text, len);
+	return p;
+}
+
+void
+remove_tree(const char *dir)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		char *argv[] = { "rm", "-rf", (char *)dir, NULL };
+
+		execvp("rm", argv);
+		_exit(127);
+	}
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
 }

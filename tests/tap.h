@@ -24,4 +24,12 @@ char *fixture_read(const char *rel, size_t *len);
 /* The full path of a fixture, in a static buffer. */
 const char *fixture_path(const char *rel);
 
+/*
+ * A malloc'd copy of exactly len bytes, with nothing after the last one, so
+ * a decoder that reads past its length is caught by ASan and valgrind.
+ */
+char *exact_copy(const char *text, size_t len);
+/* Removes a test's temporary tree (rm -rf, run without a shell). */
+void remove_tree(const char *dir);
+
 #endif

@@ -15,22 +15,10 @@
 /* A string literal and its length, NULs inside included. */
 #define LIT(s) (s), (sizeof(s) - 1)
 
-/* An exact-size copy of text: nothing after the last byte. */
-static char *
-exact(const char *text, size_t len)
-{
-	char *p = malloc(len > 0 ? len : 1);
-
-	if (p == NULL)
-		abort();
-	memcpy(p, text, len);
-	return p;
-}
-
 static int
 decode_stat_text(const char *text, size_t len, struct raw_sample *s)
 {
-	char *p = exact(text, len);
+	char *p = exact_copy(text, len);
 	int r = procstat_decode(p, len, s);
 
 	free(p);
@@ -58,7 +46,7 @@ static int
 decode_list_str(const char *text, struct cpu_list *l)
 {
 	size_t len = strlen(text);
-	char *p = exact(text, len);
+	char *p = exact_copy(text, len);
 	int r = cpulist_decode(p, len, l);
 
 	free(p);
@@ -543,7 +531,7 @@ static int
 decode_psi_str(const char *text, struct sys_sample *sys)
 {
 	size_t len = strlen(text);
-	char *p = exact(text, len);
+	char *p = exact_copy(text, len);
 	int r = psi_decode(p, len, sys);
 
 	free(p);
@@ -593,7 +581,7 @@ test_psi(void)
 static int
 model_of(const char *text, size_t len, char *out, size_t outlen)
 {
-	char *p = exact(text, len);
+	char *p = exact_copy(text, len);
 	int r = cpuinfo_model(p, len, out, outlen);
 
 	free(p);
@@ -668,7 +656,7 @@ test_cpuinfo(void)
 static int
 status_of(const char *text, size_t len, struct task_status *st)
 {
-	char *p = exact(text, len);
+	char *p = exact_copy(text, len);
 	int r = task_status_decode(p, len, st);
 
 	free(p);
@@ -678,7 +666,7 @@ status_of(const char *text, size_t len, struct task_status *st)
 static int
 stat_of(const char *text, size_t len, struct task_stat *st)
 {
-	char *p = exact(text, len);
+	char *p = exact_copy(text, len);
 	int r = task_stat_decode(p, len, st);
 
 	free(p);
@@ -689,7 +677,7 @@ static int
 sched_of(const char *text, struct task_schedstat *st)
 {
 	size_t len = strlen(text);
-	char *p = exact(text, len);
+	char *p = exact_copy(text, len);
 	int r = task_schedstat_decode(p, len, st);
 
 	free(p);

@@ -18,21 +18,10 @@
 #define TOL 1e-3
 #define NMAX 16
 
-static char *
-exact(const char *text, size_t len)
-{
-	char *p = malloc(len > 0 ? len : 1);
-
-	if (p == NULL)
-		abort();
-	memcpy(p, text, len);
-	return p;
-}
-
 static int
 decode_text(const char *text, size_t len, struct lockprof_entry *out, int max, int *n)
 {
-	char *p = exact(text, len);
+	char *p = exact_copy(text, len);
 	int r = lockstat_decode(p, len, out, max, n);
 
 	free(p);

@@ -355,16 +355,7 @@ test_symlink(void)
 static void
 cleanup(void)
 {
-	pid_t pid;
-
-	if ((pid = fork()) == 0) {
-		char *argv[] = {"rm", "-rf", tmpdir, NULL};
-
-		execvp("rm", argv);
-		_exit(127);
-	}
-	if (pid > 0)
-		waitpid(pid, NULL, 0);
+	remove_tree(tmpdir);
 }
 
 int

@@ -730,22 +730,10 @@ test_terminals(void)
 	unsetenv("TERMINFO");
 }
 
-/* Removes the temporary tree (two levels deep is all the tests make). */
 static void
 cleanup(void)
 {
-	char cmd[64];
-	pid_t pid;
-
-	snprintf(cmd, sizeof(cmd), "%s", tmpdir);
-	if ((pid = fork()) == 0) {
-		char *argv[] = {"rm", "-rf", cmd, NULL};
-
-		execvp("rm", argv);
-		_exit(127);
-	}
-	if (pid > 0)
-		waitpid(pid, NULL, 0);
+	remove_tree(tmpdir);
 }
 
 int
