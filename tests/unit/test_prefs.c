@@ -352,12 +352,6 @@ test_symlink(void)
 	ok(strstr(read_text(target), "theme = light\n") != NULL, "its target has the new text");
 }
 
-static void
-cleanup(void)
-{
-	remove_tree(tmpdir);
-}
-
 int
 main(void)
 {
@@ -372,6 +366,6 @@ main(void)
 	test_refused_values();
 	test_failed_saves();
 	test_symlink();
-	cleanup();
+	remove_tree(tmpdir);
 	return done_testing();
 }

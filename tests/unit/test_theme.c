@@ -730,12 +730,6 @@ test_terminals(void)
 	unsetenv("TERMINFO");
 }
 
-static void
-cleanup(void)
-{
-	remove_tree(tmpdir);
-}
-
 int
 main(void)
 {
@@ -756,6 +750,6 @@ main(void)
 	test_dirs();
 	test_use_without_terminal();
 	test_terminals();
-	cleanup();
+	remove_tree(tmpdir);
 	return done_testing();
 }
