@@ -91,8 +91,14 @@ struct task_status {
  */
 int task_status_decode(const char *buf, size_t len, struct task_status *st);
 
-/* /proc/PID/task/TID/stat: fields 14 and 15, in clock ticks (sysconf(_SC_CLK_TCK)). */
+/*
+ * /proc/PID/stat or /proc/PID/task/TID/stat: the state, parent and group
+ * (fields 3 to 5), and fields 14 and 15 in clock ticks (sysconf(_SC_CLK_TCK)).
+ */
 struct task_stat {
+	char state; /* R, S, D, Z, ... */
+	uint64_t ppid;
+	uint64_t pgid;
 	uint64_t utime_ticks;
 	uint64_t stime_ticks;
 };

@@ -49,4 +49,26 @@ int pgroup_child_link(pid_t parent);
  */
 int pgroup_reap(pid_t pid, bool sweep, bool block, int *status);
 
+/* Whether pgid is a recorded live group (its leader not yet reaped). */
+bool pgroup_is_live(pid_t pgid);
+
+/*
+ * Makes the monitor the reaper of the orphans of what it starts from now on
+ * (Linux PR_SET_CHILD_SUBREAPER), so that a daemon a step leaves behind,
+ * outside its group and session, is still found by
+ * pgroup_kill_descendants.  Does nothing where the process table cannot be
+ * read (proc_table_read), as the adopted would then never be reaped.
+ */
+void pgroup_adopt_orphans(void);
+
+/*
+ * At a step's end: SIGKILL to every descendant of the monitor, their groups
+ * included; reaps every one that is no recorded group's leader (those are
+ * left to their owners, for their exit status), waiting up to 2 s for them
+ * to exit; then stops adopting.  The number of processes killed outside the
+ * recorded groups: what the step left behind.  Does nothing unless
+ * pgroup_adopt_orphans took effect.
+ */
+int pgroup_kill_descendants(void);
+
 #endif

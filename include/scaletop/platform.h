@@ -125,6 +125,23 @@ struct task_counters {
  */
 int task_counters_read(pid_t pid, struct task_counters *out, char *err, size_t errlen);
 
+/* --- the process table (to find what a workload left behind) ------------ */
+
+struct proc_link {
+	pid_t pid;
+	pid_t ppid;
+	pid_t pgid;
+	bool zombie; /* exited, waiting to be reaped */
+};
+
+/*
+ * Every process's parent and group, as a malloc'ed array (*out, *n) the
+ * caller frees.  A process that exits during the scan drops out.  -1 with
+ * errno ENOSYS where scaletop cannot list processes yet (every backend but
+ * Linux), or another errno when the table cannot be read.
+ */
+int proc_table_read(struct proc_link **out, size_t *n);
+
 /* The CPU model string (e.g. from /proc/cpuinfo or hw.model); 0 or -1. */
 int platform_cpu_model(char *buf, size_t len);
 

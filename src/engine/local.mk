@@ -2,6 +2,7 @@
 # of process groups every exit path kills.  The event loop is in loop.mk.
 libscaletop_a_SOURCES += \
 	src/engine/pgroup.c \
+	src/engine/orphans.c \
 	src/engine/spawn.c \
 	src/engine/runner.c
 noinst_HEADERS += \

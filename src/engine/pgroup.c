@@ -44,6 +44,8 @@ static void
 pgroup_atexit(void)
 {
 	pgroup_kill_all(SIGKILL);
+	if (pgroup_owner == getpid())
+		(void)pgroup_kill_descendants();
 }
 
 int
@@ -80,6 +82,18 @@ pgroup_remove(pid_t pgid)
 		if (pgroup_ids[i] == pgid)
 			pgroup_ids[i] = 0;
 	}
+}
+
+bool
+pgroup_is_live(pid_t pgid)
+{
+	if (pgroup_owner != getpid() || pgid <= 1)
+		return false;
+	for (int i = 0; i < PGROUP_MAX; i++) {
+		if (pgroup_ids[i] == pgid)
+			return true;
+	}
+	return false;
 }
 
 void

@@ -13,6 +13,7 @@
 #include "scaletop/error.h"
 #include "scaletop/format.h"
 #include "scaletop/lockprof.h"
+#include "scaletop/pgroup.h"
 #include "scaletop/spawn.h"
 #include "sweep_priv.h"
 
@@ -316,12 +317,26 @@ sweep_describe_step(struct sweep *sw, const struct step *st, int idx)
 
 static void sweep_launch_next(struct sweep *sw, uint64_t now);
 
+/* Kills what the step left running outside its group, and says so: it was not meant to. */
+static void
+sweep_kill_leftovers(struct sweep *sw, const struct step *st, int idx)
+{
+	int left = pgroup_kill_descendants();
+
+	if (left > 0)
+		session_add_event(sw->s, idx, EV_WARNING, session_time(sw->s, mono_now_ns()),
+				  "N=%d: killed %d process%s the step left running outside its "
+				  "process group (a command that daemonises escapes the group)",
+				  st->n, left, left == 1 ? "" : "es");
+}
+
 void
 sweep_step_end(struct sweep *sw, enum step_status status, const char *reason)
 {
 	struct step *st = sweep_step(sw);
 	int idx = sw->run.idx;
 
+	sweep_kill_leftovers(sw, st, idx);
 	st->status = status;
 	if (reason != NULL)
 		snprintf(st->reason, sizeof(st->reason), "%s", reason);
@@ -384,6 +399,7 @@ sweep_launch_next(struct sweep *sw, uint64_t now)
 	sw->live.have_ct = false;
 	sw->running = true;
 	sweep_enter(sw, PHASE_STARTING, now);
+	pgroup_adopt_orphans();
 	rc = sw->cfg.cmd != NULL ? external_step_start(sw, err, sizeof(err))
 				 : builtin_step_start(sw, err, sizeof(err));
 	if (rc != 0)

@@ -9,7 +9,8 @@
 #include "scaletop/decode_linux.h"
 
 /* stat fields 14 (utime) and 15 (stime), counted as tokens after the comm's ')'. */
-#define TASK_STAT_UTIME_TOKEN (14 - 3)
+/* Fields between the group (5) and utime (14). */
+#define TASK_STAT_SKIP (14 - 6)
 
 static int
 task_fail(int e)
@@ -171,8 +172,15 @@ task_stat_decode(const char *buf, size_t len, struct task_stat *st)
 	if (close == NULL)
 		return task_fail(EINVAL);
 	p = close + 1;
-	/* the state, then fields 4 to 13 */
-	for (i = 0; i < TASK_STAT_UTIME_TOKEN; i++) {
+	if (end - p < 2 || p[0] != ' ' || p[1] == ' ')
+		return task_fail(EINVAL);
+	st->state = p[1];
+	p += 2;
+	if (p < end && *p != ' ')
+		return task_fail(EINVAL);
+	if (stat_field_u64(&p, end, &st->ppid) != 0 || stat_field_u64(&p, end, &st->pgid) != 0)
+		return -1;
+	for (i = 0; i < TASK_STAT_SKIP; i++) {
 		if (stat_skip_field(&p, end) != 0)
 			return -1;
 	}

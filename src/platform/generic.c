@@ -170,3 +170,12 @@ platform_lock_profile(struct lockprof_entry *out, int max, int *n)
 	errno = ENOSYS;
 	return -1;
 }
+
+int
+proc_table_read(struct proc_link **out, size_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	errno = ENOSYS;
+	return -1;
+}

@@ -499,6 +499,90 @@ task_counters_read(pid_t pid, struct task_counters *out, char *err, size_t errle
 	return 0;
 }
 
+/* --- the process table ------------------------------------------------------ */
+
+/* One /proc/PID/stat into t; 0, or -1 when the process is gone or unreadable. */
+static int
+proc_link_read(int procfd, const char *name, struct linbuf *b, struct proc_link *t)
+{
+	char path[sizeof("/stat") + 20];
+	struct task_stat st;
+
+	if (strlen(name) > 20)
+		return -1; /* not a pid */
+	snprintf(path, sizeof(path), "%.20s/stat", name);
+	if (linbuf_read_at(procfd, path, b) != 0 || task_stat_decode(b->data, b->len, &st) != 0)
+		return -1;
+	t->pid = (pid_t)strtol(name, NULL, 10);
+	t->ppid = (pid_t)st.ppid;
+	t->pgid = (pid_t)st.pgid;
+	t->zombie = st.state == 'Z';
+	return 0;
+}
+
+static bool
+proc_is_pid_name(const char *s)
+{
+	if (*s == '\0')
+		return false;
+	for (; *s != '\0'; s++) {
+		if (*s < '0' || *s > '9')
+			return false;
+	}
+	return true;
+}
+
+static int
+proc_table_grow(struct proc_link **t, size_t *cap)
+{
+	size_t ncap = *cap > 0 ? *cap * 2 : 256;
+	struct proc_link *p = realloc(*t, ncap * sizeof(*p));
+
+	if (p == NULL)
+		return -1;
+	*t = p;
+	*cap = ncap;
+	return 0;
+}
+
+int
+proc_table_read(struct proc_link **out, size_t *n)
+{
+	struct linbuf b = {NULL, 0, 0};
+	struct proc_link *t = NULL;
+	size_t cap = 0, len = 0;
+	struct dirent *de;
+	DIR *dir;
+	int e = 0;
+
+	*out = NULL;
+	*n = 0;
+	if ((dir = opendir("/proc")) == NULL)
+		return -1;
+	while ((errno = 0, de = readdir(dir)) != NULL) {
+		if (!proc_is_pid_name(de->d_name))
+			continue;
+		if (len == cap && proc_table_grow(&t, &cap) != 0) {
+			e = ENOMEM;
+			break;
+		}
+		if (proc_link_read(dirfd(dir), de->d_name, &b, &t[len]) == 0)
+			len++;
+	}
+	if (e == 0)
+		e = errno;
+	closedir(dir);
+	free(b.data);
+	if (e != 0) {
+		free(t);
+		errno = e;
+		return -1;
+	}
+	*out = t;
+	*n = len;
+	return 0;
+}
+
 /* --- CPU model ------------------------------------------------------------ */
 
 /*

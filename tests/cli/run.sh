@@ -105,6 +105,27 @@ is "$(json_get "$T/false.json" 'sum(e["kind"] == "failure" for e in d["events"])
 	>"$T/stop.json" 2>/dev/null
 is "$(json_get "$T/stop.json" 'len(d["steps"])')" "1" "--stop-on-failure ends the sweep"
 
+# --- a command that daemonises: outside its group, still never left behind -------
+# setsid puts the sleep in a session and group of its own, where killing the
+# command's group cannot reach it; the monitor adopts it and kills it.
+daemon="sh -c 'setsid sleep 97.5 & for i in 1 2 3; do echo rate=100; sleep 0.2; done'"
+"$SCALETOP" run --cmd "$daemon" --parse-regex 'rate=([0-9.]+)' -n 1,2 $FAST --json \
+	>"$T/daemon.json" 2>/dev/null
+is "$?" 0 "a command that leaves a daemon behind still completes"
+ok "no daemon left after the sweep" no_leftovers "sleep 97.5"
+is "$(json_get "$T/daemon.json" 'sum("left running outside its process group" in e["text"] for e in d["events"])')" \
+	"2" "each step's leftover is killed and reported as an event"
+"$SCALETOP" run --cmd "sh -c 'setsid sleep 97.6 & sleep 30'" --parse-regex 'rate=([0-9.]+)' \
+	-n 1 -d 30 -q >/dev/null 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 100 ] && ! pgrep -f "sleep 97.6" >/dev/null; do sleep 0.05; i=$((i + 1)); done
+kill -TERM $pid
+wait $pid
+is "$?" $((128 + 15)) "SIGTERM during a daemonising command: status 143"
+ok "no daemon left after SIGTERM" no_leftovers "sleep 97.6"
+pkill -f "sleep 97\.[56]" 2>/dev/null
+
 # --- signals: the whole group dies, files go -----------------------------------
 "$SCALETOP" run -w fileio -n 2 -d 30 -q >"$T/sig.out" 2>&1 &
 pid=$!

@@ -731,6 +731,9 @@ test_task_stat(void)
 	is_int(stat_of(text, len, &st), 0, "stat: recorded thread \"wrk) (2 x\"");
 	is_u64(st.utime_ticks, 122, "stat: utime");
 	is_u64(st.stime_ticks, 0, "stat: stime");
+	is_int(st.state, 'R', "stat: state after a comm with ') ('");
+	is_u64(st.ppid, 10033, "stat: parent");
+	is_u64(st.pgid, 10025, "stat: process group");
 	free(text);
 	text = fixture_read("linux/task_stat_main", &len);
 	is_int(stat_of(text, len, &st), 0, "stat: recorded thread \"my (prog) x\"");
@@ -739,6 +742,8 @@ test_task_stat(void)
 	is_int(stat_of(LIT(spaced), &st), 0, "stat: comm \"a) (b c) x\"");
 	is_u64(st.utime_ticks, 12345, "stat: utime after a comm with ')'");
 	is_u64(st.stime_ticks, 678, "stat: stime after a comm with ')'");
+	is_u64(st.ppid, 1, "stat: parent after a comm with ')'");
+	is_u64(st.pgid, 4242, "stat: group after a comm with ')'");
 	is_int(stat_of(LIT(newline), &st), 0, "stat: comm with a newline");
 	is_u64(st.utime_ticks, 9, "stat: utime");
 	is_u64(st.stime_ticks, 8, "stat: stime");
@@ -751,6 +756,11 @@ test_task_stat(void)
 	is_int(stat_of(LIT("1 (x) S 1 1 1 0 -1 0 0 0 0 0 5  6\n"), &st), -1, "stat: empty field");
 	is_int(stat_of(LIT("1 (x) S 1  1 0 -1 0 0 0 0 0 5 6\n"), &st), -1,
 	       "stat: empty field before utime");
+	is_int(stat_of(LIT("1 (x) SS 1 1 1 0 -1 0 0 0 0 0 5 6\n"), &st), -1,
+	       "stat: a state of two letters");
+	is_int(stat_of(LIT("1 (x) S -1 1 1 0 -1 0 0 0 0 0 5 6\n"), &st), -1, "stat: negative parent");
+	is_int(stat_of(LIT("1 (x)  1 1 1 0 -1 0 0 0 0 0 5 6\n"), &st), -1, "stat: no state");
+	is_int(stat_of(LIT("1 (x) Z\n"), &st), -1, "stat: a zombie cut after its state");
 	is_int(stat_of(LIT(""), &st), -1, "stat: empty");
 }
 

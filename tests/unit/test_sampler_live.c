@@ -365,6 +365,51 @@ test_cpu_model(void)
 	ok(clean, "model has no control characters");
 }
 
+static const struct proc_link *
+table_find(const struct proc_link *t, size_t n, pid_t pid)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (t[i].pid == pid)
+			return &t[i];
+	}
+	return NULL;
+}
+
+/* A child in a group of its own, seen alive and then as a zombie. */
+static void
+test_proc_table(void)
+{
+	const struct proc_link *p;
+	struct proc_link *t = NULL;
+	size_t n = 0;
+	pid_t kid;
+	int r;
+
+	r = proc_table_read(&t, &n);
+	if (!OS_IS("linux")) {
+		is_int(r, -1, "proc table: not read on this backend");
+		is_int(errno, ENOSYS, "  errno ENOSYS");
+		return;
+	}
+	is_int(r, 0, "proc table: read");
+	p = table_find(t, n, getpid());
+	ok(p != NULL && p->ppid == getppid() && p->pgid == getpgrp() && !p->zombie,
+	   "proc table: this process, its parent and group");
+	free(t);
+	if ((kid = fork()) == 0) {
+		setpgid(0, 0);
+		_exit(0);
+	}
+	setpgid(kid, kid);
+	sleep_ms(100); /* exited by now, not yet reaped */
+	is_int(proc_table_read(&t, &n), 0, "proc table: read again");
+	p = table_find(t, n, kid);
+	ok(p != NULL && p->ppid == getpid() && p->pgid == kid && p->zombie,
+	   "proc table: an unreaped child is a zombie in its own group");
+	free(t);
+	waitpid(kid, NULL, 0);
+}
+
 int
 main(void)
 {
@@ -372,5 +417,6 @@ main(void)
 	test_sampler();
 	test_tasks();
 	test_cpu_model();
+	test_proc_table();
 	return done_testing();
 }

@@ -16,6 +16,7 @@
 
 #include "scaletop/error.h"
 #include "scaletop/pgroup.h"
+#include "scaletop/platform.h"
 #include "scaletop/spawn.h"
 #include "tap.h"
 
@@ -274,6 +275,67 @@ test_registry(void)
 	ok(no_children(), "registry: no child left");
 }
 
+/* The pid in file, once the command has written it; 0 after PATIENCE. */
+static pid_t
+pid_from(const char *file)
+{
+	uint64_t waited = 0;
+	long pid = 0;
+	FILE *f;
+
+	while (waited < PATIENCE) {
+		if ((f = fopen(file, "r")) != NULL) {
+			if (fscanf(f, "%ld\n", &pid) == 1 && pid > 0) {
+				fclose(f);
+				return (pid_t)pid;
+			}
+			fclose(f);
+		}
+		nanosleep(&(struct timespec){0, 10000000}, NULL);
+		waited += 10000000;
+	}
+	return 0;
+}
+
+/*
+ * A command that daemonises (a new session, so a group of its own) and
+ * exits: killing its group misses the daemon; pgroup_kill_descendants,
+ * after pgroup_adopt_orphans, does not.
+ */
+static void
+test_orphans(void)
+{
+	char file[] = "/tmp/scaletop-orphan.XXXXXX", script[256], err[ST_ERRLEN];
+	char *argv[] = { "sh", "-c", script, NULL };
+	struct proc_link *t;
+	struct spawn_proc p;
+	size_t n;
+	pid_t daemon;
+	int fd;
+
+	if (proc_table_read(&t, &n) != 0) {
+		is_int(pgroup_kill_descendants(), 0, "orphans: nothing adopted without a process table");
+		return;
+	}
+	free(t);
+	if (!ok((fd = mkstemp(file)) >= 0, "orphans: a temporary file"))
+		return;
+	close(fd);
+	snprintf(script, sizeof(script), "setsid sh -c 'echo $$ >%s.tmp; mv %s.tmp %s; exec sleep 30' &",
+	         file, file, file);
+	pgroup_adopt_orphans();
+	is_int(spawn_start(argv, &p, err, sizeof(err)), 0, "orphans: a daemonising command");
+	ok(spawn_wait(&p, PATIENCE), "orphans: the command itself exits");
+	spawn_close(&p);
+	daemon = pid_from(file);
+	ok(daemon > 0 && kill(daemon, 0) == 0, "orphans: its daemon outlives the group");
+	ok(getpgid(daemon) == daemon, "orphans: in a group of its own");
+	is_int(pgroup_kill_descendants(), 1, "orphans: one process killed outside the groups");
+	ok(kill(daemon, 0) == -1 && errno == ESRCH, "orphans: the daemon is gone, reaped too");
+	ok(no_children(), "orphans: no child left");
+	unlink(file);
+}
+
 int
 main(void)
 {
@@ -284,5 +346,6 @@ main(void)
 	test_exec_errors();
 	test_run();
 	test_registry();
+	test_orphans();
 	return done_testing();
 }

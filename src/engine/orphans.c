@@ -1,0 +1,146 @@
+/*
+ * What a step leaves behind outside its process group.  Killing the group
+ * misses a command that daemonises (setsid, then fork): its child sits in a
+ * group and session of its own, and once its parent exits it is adopted by
+ * init, beyond any kill the monitor could make.  So while a step runs the
+ * monitor is a child subreaper: orphans of the step are re-parented to it,
+ * stay in its process tree, and are found and killed at the step's end.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+#include "scaletop/pgroup.h"
+#include "scaletop/platform.h"
+
+/* Long enough for SIGKILLed processes to exit; bounded so a D-state one cannot hang us. */
+#define ORPHAN_WAIT_NS 2000000000ull
+/* Deeper than any real process tree; bounds the walk should the table hold a cycle. */
+#define ORPHAN_MAX_DEPTH 4096
+
+static bool orphan_adopting;
+static int orphan_table_works = -1; /* unknown until first asked */
+
+static void
+orphan_subreaper(bool on)
+{
+#if defined(__linux__) && defined(PR_SET_CHILD_SUBREAPER)
+	(void)prctl(PR_SET_CHILD_SUBREAPER, on ? 1 : 0);
+#else
+	(void)on;
+#endif
+}
+
+void
+pgroup_adopt_orphans(void)
+{
+	struct proc_link *t;
+	size_t n;
+
+	if (orphan_adopting)
+		return;
+	/* Adopting is only safe where the orphans can be found again to be reaped. */
+	if (orphan_table_works == -1) {
+		orphan_table_works = proc_table_read(&t, &n) == 0;
+		if (orphan_table_works)
+			free(t);
+	}
+	if (!orphan_table_works)
+		return;
+	orphan_subreaper(true);
+	orphan_adopting = true;
+}
+
+static int
+orphan_cmp(const void *a, const void *b)
+{
+	pid_t x = ((const struct proc_link *)a)->pid, y = ((const struct proc_link *)b)->pid;
+
+	return (x > y) - (x < y);
+}
+
+static const struct proc_link *
+orphan_find(const struct proc_link *t, size_t n, pid_t pid)
+{
+	struct proc_link key = {.pid = pid};
+
+	return bsearch(&key, t, n, sizeof(*t), orphan_cmp);
+}
+
+/* Whether p descends from self (and is not self). */
+static bool
+orphan_descends(const struct proc_link *t, size_t n, const struct proc_link *p, pid_t self)
+{
+	for (int depth = 0; p != NULL && depth < ORPHAN_MAX_DEPTH; depth++) {
+		if (p->ppid == self)
+			return true;
+		if (p->ppid <= 1 || p->ppid == p->pid)
+			return false;
+		p = orphan_find(t, n, p->ppid);
+	}
+	return false;
+}
+
+/*
+ * One pass: SIGKILL to every live descendant and its group, and a reap of
+ * every child that is no registered group's leader (those are their owners'
+ * to reap, for their exit status).  The number still to wait for; *killed
+ * counts the kills outside the registered groups.
+ */
+static int
+orphan_pass(pid_t self, int *killed)
+{
+	struct proc_link *t;
+	size_t n, i;
+	int left = 0;
+
+	if (proc_table_read(&t, &n) != 0)
+		return 0;
+	qsort(t, n, sizeof(*t), orphan_cmp);
+	for (i = 0; i < n; i++) {
+		const struct proc_link *p = &t[i];
+
+		if (!orphan_descends(t, n, p, self) || (p->zombie && pgroup_is_live(p->pid)))
+			continue;
+		if (!p->zombie) {
+			if (p->pgid == p->pid && p->pgid != getpgrp())
+				(void)kill(-p->pid, SIGKILL);
+			(void)kill(p->pid, SIGKILL);
+			/* Only what escaped a live group counts as left behind. */
+			*killed += !pgroup_is_live(p->pgid);
+		}
+		if (p->ppid == self && !pgroup_is_live(p->pid) &&
+		    waitpid(p->pid, NULL, WNOHANG) == p->pid)
+			continue;
+		left++;
+	}
+	free(t);
+	return left;
+}
+
+int
+pgroup_kill_descendants(void)
+{
+	uint64_t deadline = mono_now_ns() + ORPHAN_WAIT_NS;
+	struct timespec nap = {0, 1000000};
+	pid_t self = getpid();
+	int killed = 0, saved = errno;
+
+	if (!orphan_adopting)
+		return 0;
+	/* Repeat: a killed parent hands its children to us only as it exits. */
+	while (orphan_pass(self, &killed) > 0 && mono_now_ns() < deadline)
+		nanosleep(&nap, NULL);
+	orphan_subreaper(false);
+	orphan_adopting = false;
+	errno = saved;
+	return killed;
+}
