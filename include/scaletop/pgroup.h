@@ -61,12 +61,15 @@ bool pgroup_is_live(pid_t pgid);
  */
 void pgroup_adopt_orphans(void);
 
+/* Called by pgroup_add: while adopting, remembers the step's own groups. */
+void pgroup_note_started(pid_t pgid);
+
 /*
  * At a step's end: SIGKILL to every descendant of the monitor, their groups
  * included; reaps every one that is no recorded group's leader (those are
  * left to their owners, for their exit status), waiting up to 2 s for them
  * to exit; then stops adopting.  The number of processes killed outside the
- * recorded groups: what the step left behind.  Does nothing unless
+ * groups started since pgroup_adopt_orphans: what the step left behind.  Does nothing unless
  * pgroup_adopt_orphans took effect.
  */
 int pgroup_kill_descendants(void);

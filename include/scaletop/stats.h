@@ -51,4 +51,17 @@ double stats_t95(unsigned long df);
  */
 bool stats_is_stable(const struct stats *st, double pct);
 
+/*
+ * The CI to report: ci95_ac, or ci95 where that is larger (stats from a
+ * source that could not compute ci95_ac, such as imported figures).
+ */
+double stats_ci(const struct stats *st);
+
+/*
+ * For stats read back from a file that predates ci95_ac: recomputes it
+ * from the samples x[0..n-1] when they are the ones st was computed from
+ * (n == st->n), else takes ci95, the best still known.
+ */
+void stats_fill_ci95_ac(struct stats *st, const double *x, size_t n);
+
 #endif

@@ -35,7 +35,7 @@ table_row(FILE *f, const struct session *s, const struct step *st)
 
 	fmt_si(st->ops_s, rate, sizeof(rate));
 	if (use && st->st.have_spread && st->st.mean > 0)
-		snprintf(ci, sizeof(ci), "%.1f%%", 100.0 * st->st.ci95 / st->st.mean);
+		snprintf(ci, sizeof(ci), "%.1f%%", 100.0 * stats_ci(&st->st) / st->st.mean);
 	else
 		snprintf(ci, sizeof(ci), "-");
 	snprintf(sp, sizeof(sp), use && isfinite(analysis_speedup(s, st->n)) ? "%.2f" : "-",

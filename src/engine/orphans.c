@@ -27,6 +27,10 @@
 #define ORPHAN_MAX_DEPTH 4096
 
 static bool orphan_adopting;
+static pid_t orphan_owner; /* the adopting process: a forked child inherits the flag, not the role */
+/* Groups started while adopting: their members dying late are not leftovers. */
+static pid_t orphan_groups[PGROUP_MAX];
+static int orphan_ngroups;
 static int orphan_table_works = -1; /* unknown until first asked */
 
 static void
@@ -45,7 +49,7 @@ pgroup_adopt_orphans(void)
 	struct proc_link *t;
 	size_t n;
 
-	if (orphan_adopting)
+	if (orphan_adopting && orphan_owner == getpid())
 		return;
 	/* Adopting is only safe where the orphans can be found again to be reaped. */
 	if (orphan_table_works == -1) {
@@ -57,6 +61,28 @@ pgroup_adopt_orphans(void)
 		return;
 	orphan_subreaper(true);
 	orphan_adopting = true;
+	orphan_owner = getpid();
+	orphan_ngroups = 0;
+}
+
+void
+pgroup_note_started(pid_t pgid)
+{
+	if (orphan_adopting && orphan_owner == getpid() && orphan_ngroups < PGROUP_MAX)
+		orphan_groups[orphan_ngroups++] = pgid;
+}
+
+/* Whether pgid is one the monitor started, live or ended, during this step. */
+static bool
+orphan_group_known(pid_t pgid)
+{
+	if (pgroup_is_live(pgid))
+		return true;
+	for (int i = 0; i < orphan_ngroups; i++) {
+		if (orphan_groups[i] == pgid)
+			return true;
+	}
+	return false;
 }
 
 static int
@@ -114,8 +140,8 @@ orphan_pass(pid_t self, int *killed)
 			if (p->pgid == p->pid && p->pgid != getpgrp())
 				(void)kill(-p->pid, SIGKILL);
 			(void)kill(p->pid, SIGKILL);
-			/* Only what escaped a live group counts as left behind. */
-			*killed += !pgroup_is_live(p->pgid);
+			/* Only what escaped the step's own groups counts as left behind. */
+			*killed += !orphan_group_known(p->pgid);
 		}
 		if (p->ppid == self && !pgroup_is_live(p->pid) &&
 		    waitpid(p->pid, NULL, WNOHANG) == p->pid)
@@ -134,7 +160,7 @@ pgroup_kill_descendants(void)
 	pid_t self = getpid();
 	int killed = 0, saved = errno;
 
-	if (!orphan_adopting)
+	if (!orphan_adopting || orphan_owner != self)
 		return 0;
 	/* Repeat: a killed parent hands its children to us only as it exits. */
 	while (orphan_pass(self, &killed) > 0 && mono_now_ns() < deadline)

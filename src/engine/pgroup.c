@@ -67,6 +67,7 @@ pgroup_add(pid_t pgid)
 	for (int i = 0; i < PGROUP_MAX; i++) {
 		if (pgroup_ids[i] == 0) {
 			pgroup_ids[i] = pgid;
+			pgroup_note_started(pgid);
 			return 0;
 		}
 	}

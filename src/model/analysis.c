@@ -6,7 +6,8 @@
  * runs.  Its 95% CI half-width is the larger of
  *  - the between-run interval, t95(r-1) * sd(run means) / sqrt(r), r >= 2,
  *  - the within-run intervals combined for a mean of r independent runs,
- *    sqrt(sum ci_i^2) / r, known only when every run has a spread,
+ *    sqrt(sum ci_i^2) / r, each ci_i widened for autocorrelation
+ *    (stats_ci), known only when every run has a spread,
  * so that neither run-to-run drift nor noisy intervals are hidden.  One run
  * without interval spread has no CI (NaN).
  *
@@ -133,7 +134,7 @@ analysis_pool(const struct session *s, struct scaling_point *p)
 		if (st->n != p->n || !step_usable(st))
 			continue;
 		sum += st->ops_s;
-		ci2 += st->st.ci95 * st->st.ci95;
+		ci2 += stats_ci(&st->st) * stats_ci(&st->st);
 		all_spread = all_spread && st->st.have_spread;
 		r++;
 	}

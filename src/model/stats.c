@@ -206,6 +206,27 @@ stats_compute(struct stats *st, const double *x, size_t n)
 	return 0;
 }
 
+double
+stats_ci(const struct stats *st)
+{
+	return st->ci95_ac > st->ci95 ? st->ci95_ac : st->ci95;
+}
+
+void
+stats_fill_ci95_ac(struct stats *st, const double *x, size_t n)
+{
+	st->ci95_ac = st->ci95;
+	if (!st->have_spread || n != st->n || n < 2)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(x[i]))
+			return;
+	}
+	st->ci95_ac = stats_ci_autocorrelated(st, x, n);
+	if (!(st->ci95_ac >= st->ci95))
+		st->ci95_ac = st->ci95;
+}
+
 bool
 stats_is_stable(const struct stats *st, double pct)
 {

@@ -142,10 +142,11 @@ stats_json(const struct step *st)
 			samples = NULL;
 		}
 	}
-	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "count", (json_int_t)t->n,
-			 "mean", stats_loc(t, t->mean), "median", stats_loc(t, t->median), "min",
-			 stats_loc(t, t->min), "max", stats_loc(t, t->max), "stddev",
-			 stats_spread(t, t->stddev), "ci95", stats_spread(t, t->ci95), "samples",
+	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "count",
+			 (json_int_t)t->n, "mean", stats_loc(t, t->mean), "median",
+			 stats_loc(t, t->median), "min", stats_loc(t, t->min), "max",
+			 stats_loc(t, t->max), "stddev", stats_spread(t, t->stddev), "ci95",
+			 stats_spread(t, t->ci95), "ci95_ac", stats_spread(t, stats_ci(t)), "samples",
 			 samples);
 }
 

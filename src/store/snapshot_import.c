@@ -162,6 +162,7 @@ imp_stats(struct step *st, const struct imp_row *r)
 	t->median = t->min = t->max = NAN;
 	t->stddev = r->sd;
 	t->ci95 = isnan(r->sd) ? NAN : stats_t95((unsigned long)k - 1) * r->sd / sqrt((double)k);
+	t->ci95_ac = t->ci95; /* independent runs: nothing to widen */
 	t->have_spread = !isnan(r->sd);
 }
 

@@ -330,12 +330,17 @@ read_stats(struct field_ctx *c, const json_t *step, const char *spath, struct st
 	    read_spread(c, j, P, "stddev", t->n, &t->stddev) != 0 ||
 	    read_spread(c, j, P, "ci95", t->n, &t->ci95) != 0 || read_samples(c, j, P, st) != 0)
 		return -1;
+	t->have_spread = t->n >= 2 && isfinite(t->stddev) && isfinite(t->ci95);
+	/* Optional: files from before it was written get it from their samples. */
+	if (json_object_get(j, "ci95_ac") == NULL)
+		stats_fill_ci95_ac(t, st->iv, (size_t)st->niv);
+	else if (read_spread(c, j, P, "ci95_ac", t->n, &t->ci95_ac) != 0)
+		return -1;
 	if (t->n > 0 && (read_above(t->min, t->max) || read_above(t->min, t->median) ||
 			 read_above(t->median, t->max) || read_above(t->min, t->mean) ||
 			 read_above(t->mean, t->max)))
 		return field_fail(c, P, "min %g, median %g, mean %g, max %g; expected min <= "
 				  "median, mean <= max", t->min, t->median, t->mean, t->max);
-	t->have_spread = t->n >= 2 && isfinite(t->stddev) && isfinite(t->ci95);
 	return 0;
 }
 

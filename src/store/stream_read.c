@@ -576,6 +576,10 @@ stream_read_intervals(struct jget *g, json_t *o, struct step *st)
 		st->iv[st->niv++] = json_is_null(v) ? NAN : json_number_value(v);
 	}
 	st->capiv = st->niv;
+	if (json_object_get(o, "ci95_ac") == NULL)
+		stats_fill_ci95_ac(&st->st, st->iv, (size_t)st->niv);
+	else
+		st->st.ci95_ac = jstat(g, o, "ci95_ac", st->st.n > 1);
 }
 
 static void

@@ -242,6 +242,7 @@ same_step(const struct step *a, const struct step *b)
 	same_d(a->st.max, b->st.max, "max");
 	same_d(a->st.stddev, b->st.stddev, "stddev");
 	same_d(a->st.ci95, b->st.ci95, "ci95");
+	same_d(a->st.ci95_ac, b->st.ci95_ac, "ci95_ac");
 	same_i(a->st.have_spread, b->st.have_spread, "have_spread");
 	same_cpu(&a->all, &b->all);
 	same_i(a->ncpu, b->ncpu, "ncpu");
@@ -431,6 +432,37 @@ test_round_trip(void)
 	free(b);
 	snapshot_free(&snap);
 	session_free(&s);
+}
+
+/*
+ * A snapshot written before ci95_ac existed: the reader computes it from
+ * the samples, as stats_compute would have.
+ */
+static void
+test_old_without_ci95_ac(void)
+{
+	struct snapshot snap;
+	struct stats fresh;
+	char err[ST_ERRLEN] = "";
+	int i, same = 0, widened = 0, usable = 0;
+
+	if (!ok(snapshot_load(fixture_path("snapshots/mutex-linux.json"), &snap, err,
+	                      sizeof(err)) == 0, "old file: loads (%s)", err))
+		return;
+	for (i = 0; i < snap.s.nsteps; i++) {
+		const struct step *st = &snap.s.steps[i];
+
+		if (!st->st.have_spread || st->niv < 2)
+			continue;
+		usable++;
+		stats_compute(&fresh, st->iv, (size_t)st->niv);
+		same += fabs(st->st.ci95_ac - fresh.ci95_ac) <= 1e-6 * fresh.ci95_ac;
+		widened += st->st.ci95_ac >= st->st.ci95;
+	}
+	ok(usable >= 3, "old file: %d steps with samples", usable);
+	is_int(same, usable, "old file: ci95_ac recomputed from each step's samples");
+	is_int(widened, usable, "old file: never below ci95");
+	snapshot_free(&snap);
 }
 
 /* Figures the model leaves NaN are null in the file and NaN again once loaded. */
@@ -978,6 +1010,7 @@ main(void)
 	chmod(tmpdir, 0755);
 	test_numbers();
 	test_round_trip();
+	test_old_without_ci95_ac();
 	test_nulls();
 	test_rejects();
 	test_rejects_files();

@@ -166,6 +166,18 @@ test_autocorrelated(void)
 	   a.ci95);
 	ok(stats_is_stable(&b, 1.0) && !stats_is_stable(&a, 1.0),
 	   "so the same values in runs are not yet stable at 1%%");
+	is_double(stats_ci(&a), a.ci95_ac, 0, "the CI to report is the widened one");
+
+	/* Stats read from a file without ci95_ac: recomputed from the samples. */
+	double kept = a.ci95_ac;
+	a.ci95_ac = 0;
+	stats_fill_ci95_ac(&a, runs, 40);
+	is_double(a.ci95_ac, kept, 1e-9, "fill: recomputed from the samples");
+	a.ci95_ac = 0;
+	stats_fill_ci95_ac(&a, runs, 39);
+	is_double(a.ci95_ac, a.ci95, 0, "fill: samples that are not the stats' own: ci95");
+	a.ci95_ac = 0;
+	is_double(stats_ci(&a), a.ci95, 0, "stats_ci: never below ci95 (imported figures)");
 }
 
 static void
