@@ -32,5 +32,9 @@ TUI_TESTS = \
 	tests/tui/keys.sh \
 	tests/tui/robust.sh \
 	tests/tui/replay.sh
+# valgrind cannot run an AddressSanitizer build; the plain build runs it.
+if !SANITIZE
+TUI_TESTS += tests/tui/valgrind.sh
+endif
 TESTS += $(TUI_TESTS)
-EXTRA_DIST += $(TUI_TESTS) tests/tui/tmux.sh docs/tui.md bench/tui-cpu.sh
+EXTRA_DIST += $(TUI_TESTS) tests/tui/valgrind.sh tests/tui/tmux.sh docs/tui.md bench/tui-cpu.sh

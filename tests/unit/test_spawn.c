@@ -305,7 +305,7 @@ pid_from(const char *file)
 static void
 test_orphans(void)
 {
-	char file[] = "/tmp/scaletop-orphan.XXXXXX", script[256], err[ST_ERRLEN];
+	char file[] = "/tmp/scaletop-orphan.XXXXXX", script[320], err[ST_ERRLEN];
 	char *argv[] = { "sh", "-c", script, NULL };
 	struct proc_link *t;
 	struct spawn_proc p;
@@ -321,8 +321,11 @@ test_orphans(void)
 	if (!ok((fd = mkstemp(file)) >= 0, "orphans: a temporary file"))
 		return;
 	close(fd);
-	snprintf(script, sizeof(script), "setsid sh -c 'echo $$ >%s.tmp; mv %s.tmp %s; exec sleep 30' &",
-	         file, file, file);
+	/* The command waits for its daemon's pid, so the group is not killed before setsid. */
+	snprintf(script, sizeof(script),
+	         "setsid sh -c 'echo $$ >%s.tmp; mv %s.tmp %s; exec sleep 30' & "
+	         "while [ ! -s %s ]; do sleep 0.01; done",
+	         file, file, file, file);
 	pgroup_adopt_orphans();
 	is_int(spawn_start(argv, &p, err, sizeof(err)), 0, "orphans: a daemonising command");
 	ok(spawn_wait(&p, PATIENCE), "orphans: the command itself exits");
