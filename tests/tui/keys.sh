@@ -1,12 +1,7 @@
 # Keys in the TUI, as a user presses them in tmux: help, views, pause, the N
 # list, snapshots (s) and overlays (o, --compare), and q leaving nothing.
 . "$top_srcdir/tests/cli/lib.sh"
-tap_tmpdir
 . "$top_srcdir/tests/tui/tmux.sh"
-trap tm_cleanup EXIT
-[ -x "$SCALETOP" ] || bail_out "no binary at $SCALETOP"
-ST=$(cd "$(dirname "$SCALETOP")" && pwd)/$(basename "$SCALETOP")
-T=$TAP_TMP
 FAST="-w cpu -d 0.5 --warmup 0.2 --refresh 0.2"
 
 # now_ms: milliseconds, for the key latency (GNU date, else python3).

@@ -2,13 +2,8 @@
 # the TUI shows it again from a file (replay) or live from a pipe (view -),
 # as it would over ssh.  A stream cut mid-line still replays, with a note.
 . "$top_srcdir/tests/cli/lib.sh"
-tap_tmpdir
 . "$top_srcdir/tests/tui/tmux.sh"
-trap tm_cleanup EXIT
-[ -x "$SCALETOP" ] || bail_out "no binary at $SCALETOP"
 have_python || bail_out "python3 is needed to read JSON"
-ST=$(cd "$(dirname "$SCALETOP")" && pwd)/$(basename "$SCALETOP")
-T=$TAP_TMP
 FAST="-w cpu -n 1,2 -d 0.6 --warmup 0.2 --interval 0.1 -q"
 
 # --- the stream ----------------------------------------------------------------

@@ -2,12 +2,7 @@
 # signals, a closed terminal and a crashing workload.  Every exit path must
 # give the terminal back and leave no workload process or file behind.
 . "$top_srcdir/tests/cli/lib.sh"
-tap_tmpdir
 . "$top_srcdir/tests/tui/tmux.sh"
-trap tm_cleanup EXIT
-[ -x "$SCALETOP" ] || bail_out "no binary at $SCALETOP"
-ST=$(cd "$(dirname "$SCALETOP")" && pwd)/$(basename "$SCALETOP")
-T=$TAP_TMP
 
 # --- no terminal ------------------------------------------------------------------
 "$ST" </dev/null >"$T/out" 2>"$T/err"

@@ -2,11 +2,7 @@
 # and heatmap for many CPUs (--fake-cpus, a test hook), a sweep that ends
 # with a verdict, and ASCII when asked or when the locale is not UTF-8.
 . "$top_srcdir/tests/cli/lib.sh"
-tap_tmpdir
 . "$top_srcdir/tests/tui/tmux.sh"
-trap tm_cleanup EXIT
-[ -x "$SCALETOP" ] || bail_out "no binary at $SCALETOP"
-ST=$(cd "$(dirname "$SCALETOP")" && pwd)/$(basename "$SCALETOP")
 
 # --- monitoring: one bar per online CPU, ids as the OS numbers them ---------
 ncpu=$(online_cpus | wc -l | tr -d ' ')

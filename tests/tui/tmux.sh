@@ -113,3 +113,12 @@ st_gone() {
 	done
 	return 1
 }
+
+# Every TUI test starts alike: a private directory (T), cleaned up with the
+# tmux server on every exit path, and the binary by absolute path (ST), since
+# the tests cd about.
+tap_tmpdir
+T=$TAP_TMP
+trap tm_cleanup EXIT
+[ -x "$SCALETOP" ] || bail_out "no binary at $SCALETOP"
+ST=$(cd "$(dirname "$SCALETOP")" && pwd)/$(basename "$SCALETOP")

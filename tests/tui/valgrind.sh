@@ -7,12 +7,7 @@
 # Not built into a sanitizer build: valgrind cannot run AddressSanitizer.
 . "$top_srcdir/tests/cli/lib.sh"
 command -v valgrind >/dev/null 2>&1 || { echo "1..0 # SKIP valgrind is not installed"; exit 0; }
-tap_tmpdir
 . "$top_srcdir/tests/tui/tmux.sh"
-trap tm_cleanup EXIT
-[ -x "$SCALETOP" ] || bail_out "no binary at $SCALETOP"
-ST=$(cd "$(dirname "$SCALETOP")" && pwd)/$(basename "$SCALETOP")
-T=$TAP_TMP
 LOG=$T/valgrind.log
 FAST="-d 0.5 --warmup 0.2 --interval 0.1"
 
