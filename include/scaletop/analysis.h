@@ -47,6 +47,8 @@ struct scaling_point {
 	int n;
 	double x;          /* pooled throughput */
 	double ci;         /* its 95% CI half-width (pooled), NaN if unknown */
+	double ci_between; /* from the spread of the runs' means (runs >= 2), else NaN */
+	double ci_within;  /* from the runs' own CIs combined, NaN unless all have one */
 	int runs;          /* usable steps pooled */
 	double speedup;    /* NaN without X(1) */
 	double efficiency;
@@ -82,5 +84,16 @@ void analysis_opts_for(const struct session *s, struct analysis_opts *o);
 /* Analyses the session's usable steps.  0, or -1 on ENOMEM.  Free with analysis_free. */
 int analysis_run(const struct session *s, const struct analysis_opts *o, struct analysis *a);
 void analysis_free(struct analysis *a);
+
+/*
+ * Repeats (--repeat) that disagree: the N whose runs' means spread more
+ * than ANALYSIS_DRIFT_FACTOR times what their own CIs allow (ci_between over
+ * ci_within, the largest such ratio), or 0 if none.  Each run's CI then
+ * understates how much a rerun moves: the machine or the workload drifts
+ * between runs, and only the pooled CI, which takes the wider, is to be
+ * trusted.
+ */
+#define ANALYSIS_DRIFT_FACTOR 2.0
+int analysis_repeat_drift(const struct analysis *a);
 
 #endif

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scaletop/analysis.h"
 #include "scaletop/error.h"
 #include "scaletop/format.h"
 #include "scaletop/lockprof.h"
@@ -354,9 +355,37 @@ sweep_step_end(struct sweep *sw, enum step_status status, const char *reason)
 		sweep_launch_next(sw, mono_now_ns());
 }
 
+/* With --repeat: says where reruns moved more than each run's own CI admits. */
+static void
+sweep_note_drift(struct sweep *sw)
+{
+	struct analysis_opts o;
+	struct analysis a;
+	int n, i;
+
+	if (sw->s->set.repeat < 2)
+		return;
+	analysis_opts_for(sw->s, &o);
+	if (analysis_run(sw->s, &o, &a) != 0)
+		return;
+	if ((n = analysis_repeat_drift(&a)) > 0) {
+		for (i = 0; a.pts[i].n != n; i++)
+			;
+		session_add_event(sw->s, -1, EV_WARNING, session_time(sw->s, mono_now_ns()),
+				  "N=%d: the %d runs differ by +-%.1f%% (95%%), %.1fx what their own "
+				  "CIs allow (+-%.1f%%): the machine or the workload drifts between "
+				  "runs; the pooled CI allows for it", n, a.pts[i].runs,
+				  100 * a.pts[i].ci_between / a.pts[i].x,
+				  a.pts[i].ci_between / a.pts[i].ci_within,
+				  100 * a.pts[i].ci_within / a.pts[i].x);
+	}
+	analysis_free(&a);
+}
+
 static void
 sweep_finish(struct sweep *sw)
 {
+	sweep_note_drift(sw);
 	sweep_enter(sw, PHASE_DONE, mono_now_ns());
 	loop_set_tick(sw->loop, 0, NULL, NULL);
 	sweep_notify(sw, SWEEP_FINISHED, -1);

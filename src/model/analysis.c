@@ -149,7 +149,29 @@ analysis_pool(const struct session *s, struct scaling_point *p)
 		between = stats_t95((unsigned long)r - 1) * sqrt(dev / (r - 1)) / sqrt(r);
 	if (all_spread)
 		within = sqrt(ci2) / r;
+	p->ci_between = between;
+	p->ci_within = within;
 	p->ci = fmax(between, within); /* fmax ignores a NaN argument */
+}
+
+int
+analysis_repeat_drift(const struct analysis *a)
+{
+	double worst = ANALYSIS_DRIFT_FACTOR, ratio;
+	int n = 0;
+
+	for (int i = 0; i < a->npoints; i++) {
+		const struct scaling_point *p = &a->pts[i];
+
+		if (p->runs < 2 || !(p->ci_within > 0) || !isfinite(p->ci_between))
+			continue;
+		ratio = p->ci_between / p->ci_within;
+		if (ratio > worst) {
+			worst = ratio;
+			n = p->n;
+		}
+	}
+	return n;
 }
 
 /* True if a run pooled into N was unstable: a figure to be shown with a caveat. */

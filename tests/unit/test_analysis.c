@@ -347,6 +347,29 @@ test_pooling(void)
 	is_double(a.pts[2].ci, 127.062, 0.001, "pooling: a run without spread adds nothing");
 	ok(isnan(a.pts[3].ci), "pooling: one run without spread has no CI");
 	is_double(a.pts[1].speedup, 200.0 / 110, 1e-12, "pooling: speedup of pooled values");
+	/* N=1: runs 20 apart with CIs of 4 and 6; N=2 agrees; N=4 lacks a CI */
+	is_int(analysis_repeat_drift(&a), 1, "drift: the repeats at N=1 differ beyond their CIs");
+	analysis_free(&a);
+	session_free(&s);
+
+	session_init(&s);
+	add(&s, 1, 100, 4, STEP_OK);
+	add(&s, 1, 103, 4, STEP_OK); /* between 19.1 (t95(1) = 12.7), within 2.8: ratio 6.7 */
+	add(&s, 2, 200, 8, STEP_OK);
+	add(&s, 2, 201, 8, STEP_OK);
+	add(&s, 4, 300, 2, STEP_OK);
+	add(&s, 4, 320, 2, STEP_OK); /* ratio 90: the worst */
+	run(&s, NULL, &a);
+	is_int(analysis_repeat_drift(&a), 4, "drift: the N where runs disagree most");
+	analysis_free(&a);
+	session_free(&s);
+
+	session_init(&s);
+	add(&s, 1, 100, 40, STEP_OK);
+	add(&s, 1, 103, 40, STEP_OK);
+	add(&s, 2, 200, NAN, STEP_OK);
+	run(&s, NULL, &a);
+	is_int(analysis_repeat_drift(&a), 0, "drift: none where runs agree within their CIs");
 	analysis_free(&a);
 	session_free(&s);
 }

@@ -152,8 +152,10 @@ build_analysis(struct analysis *a)
 	memset(a, 0, sizeof(*a));
 	a->npoints = 2;
 	a->pts = calloc(2, sizeof(*a->pts));
-	a->pts[0] = (struct scaling_point){ 1, 1000, 5, 1, 1, 1, 1000 };
-	a->pts[1] = (struct scaling_point){ 2, 1900, NAN, 1, 1.9, 0.95, 900 };
+	a->pts[0] = (struct scaling_point){ .n = 1, .x = 1000, .ci = 5, .runs = 1, .speedup = 1,
+	                                    .efficiency = 1, .increment = 1000 };
+	a->pts[1] = (struct scaling_point){ .n = 2, .x = 1900, .ci = NAN, .runs = 1, .speedup = 1.9,
+	                                    .efficiency = 0.95, .increment = 900 };
 	a->have_x1 = true;
 	a->x1 = 1000;
 	a->n_peak = 2;
