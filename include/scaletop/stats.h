@@ -58,9 +58,9 @@ bool stats_is_stable(const struct stats *st, double pct);
 double stats_ci(const struct stats *st);
 
 /*
- * For stats read back from a file that predates ci95_ac: recomputes it
- * from the samples x[0..n-1] when they are the ones st was computed from
- * (n == st->n), else takes ci95, the best still known.
+ * Sets ci95_ac from the samples x[0..n-1] when they are the ones st was
+ * computed from (n == st->n), else to ci95, the best still known.  Used by
+ * stats_compute, and for stats read back from a file that predates ci95_ac.
  */
 void stats_fill_ci95_ac(struct stats *st, const double *x, size_t n);
 

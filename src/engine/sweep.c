@@ -192,29 +192,43 @@ sweep_window_begin(struct sweep *sw, uint64_t now, uint64_t ops, uint64_t wait, 
 	sweep_enter(sw, PHASE_MEASURING, now);
 }
 
+/*
+ * The window from its start to now: the counts, the workers' task counters
+ * (read now), and the system CPU delta into d once a later sample exists.
+ */
+static void
+sweep_edges(struct sweep *sw, uint64_t now, uint64_t ops, uint64_t wait, uint64_t busy,
+	    struct sample_delta *d, struct window_edges *e)
+{
+	const struct step_run *run = &sw->run;
+	const struct raw_sample *raw = sweep_latest(sw);
+
+	memset(e, 0, sizeof(*e));
+	e->seconds = (double)(now - run->w0_ns) / 1e9;
+	e->ops = ops - run->w0_ops;
+	e->workers = run->n;
+	e->wait_ns = wait - run->w0_wait;
+	e->busy_ns = busy - run->w0_busy;
+	e->t0 = run->w0_task;
+	e->have_tasks = run->w0_have_task && sweep_read_tasks(sw, &e->t1);
+	if (raw != NULL && run->w0_raw.mono_ns != 0 && raw->mono_ns > run->w0_raw.mono_ns &&
+	    sample_delta_compute(d, &run->w0_raw, raw) == 0)
+		e->sys = d;
+}
+
 /* Closes the window: headline throughput, CPU breakdown, contention, statistics. */
 void
 sweep_window_end(struct sweep *sw, uint64_t now, uint64_t ops, uint64_t wait, uint64_t busy)
 {
 	struct step_run *run = &sw->run;
 	struct step *st = sweep_step(sw);
-	const struct raw_sample *raw = sweep_latest(sw);
 	struct sample_delta d;
 	struct window_edges e;
 
-	memset(&e, 0, sizeof(e));
-	e.seconds = (double)(now - run->w0_ns) / 1e9;
-	e.ops = ops - run->w0_ops;
-	e.workers = run->n;
-	e.wait_ns = wait - run->w0_wait;
-	e.busy_ns = busy - run->w0_busy;
 	sample_delta_init(&d);
-	if (raw != NULL && run->w0_raw.mono_ns != 0 && raw->mono_ns > run->w0_raw.mono_ns &&
-	    sample_delta_compute(&d, &run->w0_raw, raw) == 0) {
+	sweep_edges(sw, now, ops, wait, busy, &d, &e);
+	if (e.sys != NULL)
 		step_set_cpus(st, &d);
-		e.sys = &d;
-	}
-	e.have_tasks = run->w0_have_task && sweep_read_tasks(sw, &e.t1);
 	if (run->w0_have_task && run->have_last_task &&
 	    (!e.have_tasks || e.t1.user_ns + e.t1.sys_ns < run->last_task.user_ns +
 							       run->last_task.sys_ns)) {
@@ -222,7 +236,6 @@ sweep_window_end(struct sweep *sw, uint64_t now, uint64_t ops, uint64_t wait, ui
 		e.t1 = run->last_task;
 		e.have_tasks = true;
 	}
-	e.t0 = run->w0_task;
 	contention_compute(&st->ct, &e);
 	sample_delta_free(&d);
 	sweep_locks_end(sw, st);
@@ -245,23 +258,12 @@ sweep_live_contention(struct sweep *sw, uint64_t now, uint64_t ops, uint64_t wai
 		      uint64_t busy)
 {
 	struct step_run *run = &sw->run;
-	const struct raw_sample *raw = sweep_latest(sw);
 	struct window_edges e;
 
 	if (sw->live.phase != PHASE_MEASURING || now < run->live_ct_ns + LIVE_CT_PERIOD_NS)
 		return;
 	run->live_ct_ns = now;
-	memset(&e, 0, sizeof(e));
-	e.seconds = (double)(now - run->w0_ns) / 1e9;
-	e.ops = ops - run->w0_ops;
-	e.workers = run->n;
-	e.wait_ns = wait - run->w0_wait;
-	e.busy_ns = busy - run->w0_busy;
-	e.t0 = run->w0_task;
-	e.have_tasks = run->w0_have_task && sweep_read_tasks(sw, &e.t1);
-	if (raw != NULL && run->w0_raw.mono_ns != 0 && raw->mono_ns > run->w0_raw.mono_ns &&
-	    sample_delta_compute(&run->live_delta, &run->w0_raw, raw) == 0)
-		e.sys = &run->live_delta;
+	sweep_edges(sw, now, ops, wait, busy, &run->live_delta, &e);
 	contention_compute(&sw->live.ct, &e);
 	sw->live.have_ct = true;
 }

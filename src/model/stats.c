@@ -194,10 +194,8 @@ stats_compute(struct stats *st, const double *x, size_t n)
 	stats_moments(st, x, n);
 	if (n >= 2) {
 		st->ci95 = stats_t95(n - 1) * st->stddev / sqrt((double)n);
-		st->ci95_ac = stats_ci_autocorrelated(st, x, n);
-		if (st->ci95_ac < st->ci95)
-			st->ci95_ac = st->ci95;
 		st->have_spread = true;
+		stats_fill_ci95_ac(st, x, n);
 	}
 	if (!isfinite(st->mean) || !isfinite(st->stddev) || !isfinite(st->ci95)) {
 		memset(st, 0, sizeof(*st)); /* finite samples near DBL_MAX can still overflow */

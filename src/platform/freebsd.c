@@ -374,26 +374,3 @@ platform_cpu_model(char *buf, size_t len)
 	free(tmp);
 	return buf[0] != '\0' ? 0 : -1;
 }
-
-/*
- * FreeBSD's LOCK_PROFILING kernels publish debug.lock.prof.stats, in a
- * format of their own that scaletop does not decode yet.
- */
-int
-platform_lock_profile(struct lockprof_entry *out, int max, int *n)
-{
-	(void)out;
-	(void)max;
-	*n = 0;
-	errno = ENOSYS;
-	return -1;
-}
-
-int
-proc_table_read(struct proc_link **out, size_t *n)
-{
-	*out = NULL;
-	*n = 0;
-	errno = ENOSYS;
-	return -1;
-}

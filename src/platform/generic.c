@@ -157,25 +157,3 @@ platform_cpu_model(char *buf, size_t len)
 	fclose(f);
 	return rc;
 }
-
-/*
- * No portable interface to a kernel lock profile exists.
- */
-int
-platform_lock_profile(struct lockprof_entry *out, int max, int *n)
-{
-	(void)out;
-	(void)max;
-	*n = 0;
-	errno = ENOSYS;
-	return -1;
-}
-
-int
-proc_table_read(struct proc_link **out, size_t *n)
-{
-	*out = NULL;
-	*n = 0;
-	errno = ENOSYS;
-	return -1;
-}

@@ -26,6 +26,10 @@ endif
 if OS_GENERIC
 libscaletop_a_SOURCES += src/platform/generic.c
 endif
+# The ENOSYS answers of every backend but Linux's, in one place.
+if !OS_LINUX
+libscaletop_a_SOURCES += src/platform/unsupported.c
+endif
 
 # /proc/lock_stat decoder (portable, like the other decoders).
 libscaletop_a_SOURCES += src/platform/decode_lockstat.c
