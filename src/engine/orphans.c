@@ -116,13 +116,44 @@ orphan_descends(const struct proc_link *t, size_t n, const struct proc_link *p, 
 }
 
 /*
+ * The pids already counted as left behind.  A killed process can still look
+ * alive on the next pass (SIGKILL is pending until it is scheduled), so it is
+ * counted once, not once per pass.
+ */
+struct orphan_counted {
+	pid_t *pid;
+	size_t n, cap;
+	int total;
+};
+
+static void
+orphan_count(struct orphan_counted *c, pid_t pid)
+{
+	pid_t *grown;
+
+	for (size_t i = 0; i < c->n; i++) {
+		if (c->pid[i] == pid)
+			return;
+	}
+	c->total++;
+	if (c->n == c->cap) {
+		/* Out of memory only risks counting a pid twice, never missing one. */
+		if ((grown = realloc(c->pid, (c->cap ? 2 * c->cap : 16) * sizeof(*grown))) == NULL)
+			return;
+		c->pid = grown;
+		c->cap = c->cap ? 2 * c->cap : 16;
+	}
+	c->pid[c->n++] = pid;
+}
+
+/*
  * One pass: SIGKILL to every live descendant and its group, and a reap of
  * every child that is no registered group's leader (those are their owners'
  * to reap, for their exit status).  The number still to wait for; *killed
- * counts the kills outside the registered groups.
+ * collects the kills outside the registered groups.
  */
 static int
-orphan_pass(pid_t self, int *killed)
+orphan_pass(pid_t self, struct orphan_counted *killed)
 {
 	struct proc_link *t;
 	size_t n, i;
@@ -141,7 +172,8 @@ orphan_pass(pid_t self, int *killed)
 				(void)kill(-p->pid, SIGKILL);
 			(void)kill(p->pid, SIGKILL);
 			/* Only what escaped the step's own groups counts as left behind. */
-			*killed += !orphan_group_known(p->pgid);
+			if (!orphan_group_known(p->pgid))
+				orphan_count(killed, p->pid);
 		}
 		if (p->ppid == self && !pgroup_is_live(p->pid) &&
 		    waitpid(p->pid, NULL, WNOHANG) == p->pid)
@@ -157,8 +189,9 @@ pgroup_kill_descendants(void)
 {
 	uint64_t deadline = mono_now_ns() + ORPHAN_WAIT_NS;
 	struct timespec nap = {0, 1000000};
+	struct orphan_counted killed = {0};
 	pid_t self = getpid();
-	int killed = 0, saved = errno;
+	int saved = errno;
 
 	if (!orphan_adopting || orphan_owner != self)
 		return 0;
@@ -167,6 +200,7 @@ pgroup_kill_descendants(void)
 		nanosleep(&nap, NULL);
 	orphan_subreaper(false);
 	orphan_adopting = false;
+	free(killed.pid);
 	errno = saved;
-	return killed;
+	return killed.total;
 }
