@@ -4,12 +4,14 @@ EXTRA_DIST += bench/README bench/sample-accuracy.sh bench/sample-cost \
 	bench/fidelity.sh bench/count-overhead bench/until-stable.sh
 
 # Built only for `make bench`, never by `make` or `make check`.
-EXTRA_PROGRAMS = bench/sample_cost bench/count_overhead
+EXTRA_PROGRAMS = bench/sample_cost bench/count_overhead bench/pwrite_loop
 bench_sample_cost_SOURCES = bench/sample_cost.c
 bench_sample_cost_LDADD = $(ST_LIBS)
 bench_count_overhead_SOURCES = bench/count_overhead.c
 bench_count_overhead_LDADD = $(ST_LIBS)
-CLEANFILES += bench/sample_cost$(EXEEXT) bench/count_overhead$(EXEEXT)
+bench_pwrite_loop_SOURCES = bench/pwrite_loop.c
+CLEANFILES += bench/sample_cost$(EXEEXT) bench/count_overhead$(EXEEXT) \
+	bench/pwrite_loop$(EXEEXT)
 
 BENCH_ENV = top_srcdir='$(top_srcdir)' top_builddir='$(top_builddir)'
 
@@ -18,7 +20,7 @@ bench-cost: scaletop$(EXEEXT) bench/sample_cost$(EXEEXT)
 	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/sample-cost
 bench-accuracy: scaletop$(EXEEXT)
 	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/sample-accuracy.sh
-bench-fidelity: scaletop$(EXEEXT)
+bench-fidelity: scaletop$(EXEEXT) bench/pwrite_loop$(EXEEXT)
 	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/fidelity.sh
 bench-overhead: bench/count_overhead$(EXEEXT)
 	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/count-overhead
