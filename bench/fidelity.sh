@@ -37,8 +37,8 @@
 # of the same pwrite()s with no harness at all, run on sysbench's own file
 # set right after sysbench.  It is the ceiling: a tool's distance below it is
 # that tool's own cost per write.  sysbench's files are prepared afresh in
-# every round, as scaletop prepares its own at every sweep: how long ago a
-# tmpfs file set was written moves a bare loop's rate by up to 10% here.
+# every round, as scaletop prepares its own at every sweep, so neither tool
+# writes to a file set older than the other's.
 #
 # Where fio is installed it is a second reference, printed, not judged:
 # sysbench 1.0 takes one process-wide mutex (sb_globals.exec_mutex) per
