@@ -18,6 +18,7 @@
 #define EXTERNAL_GRACE_S 30.0
 
 static void external_on_output(struct loop *l, int fd, short revents, void *arg);
+static void external_release(struct sweep *sw);
 
 static void
 external_watch(struct sweep *sw)
@@ -52,17 +53,22 @@ external_step_start(struct sweep *sw, char *err, size_t errlen)
 	if (spawn_argv_expand((const char *const *)sw->cfg.cmd, run->n, duration, &run->argv, err,
 			      errlen) != 0)
 		return -1;
-	run->parser = parser_new(sw->cfg.parser, sw->cfg.parse_arg, err, errlen);
-	if (run->parser == NULL)
-		return -1;
+	for (int i = 0; i < 2; i++) {
+		run->parser[i] = parser_new(sw->cfg.parser, sw->cfg.parse_arg, err, errlen);
+		if (run->parser[i] == NULL)
+			goto fail;
+	}
 	if (spawn_start(run->argv, &run->proc, err, errlen) != 0)
-		return -1;
+		goto fail;
 	run->have_proc = true;
 	run->go_ns = mono_now_ns();
 	sweep_step(sw)->start_s = session_time(sw->s, run->go_ns);
 	external_watch(sw);
 	sweep_enter(sw, PHASE_WARMUP, run->go_ns);
 	return 0;
+fail:
+	external_release(sw);
+	return -1;
 }
 
 /* The session's unit is what one operation is: "tps" counts transactions, "writes/s" writes. */
@@ -106,12 +112,15 @@ external_interval(struct sweep *sw, const struct parse_interval *iv)
 	external_set_unit(sw, iv->unit);
 }
 
-static void
-external_drain_events(struct sweep *sw)
+/* Takes what the stream's parser has found; the number of events. */
+static int
+external_drain_events(struct sweep *sw, int stream)
 {
 	struct parse_event ev;
+	int n = 0;
 
-	while (parser_next(sw->run.parser, &ev)) {
+	while (parser_next(sw->run.parser[stream], &ev)) {
+		n++;
 		if (ev.type == PARSE_INTERVAL)
 			external_interval(sw, &ev.interval);
 		else if (ev.type == PARSE_SUMMARY) {
@@ -119,22 +128,27 @@ external_drain_events(struct sweep *sw)
 			sw->run.have_summary = true;
 		}
 	}
+	return n;
 }
 
+/*
+ * Both streams are parsed, each by a parser of its own so that one stream's
+ * lines cannot break the other's multi-line report: pgbench prints its -P
+ * progress on stderr and its summary on stdout.
+ */
 static void
 external_line(void *arg, int stream, const char *line)
 {
 	struct sweep *sw = arg;
+	struct parser *p = sw->run.parser[stream];
 
-	if (stream == SPAWN_STDERR) {
+	parser_feed(p, line, strlen(line));
+	parser_feed(p, "\n", 1);
+	if (external_drain_events(sw, stream) == 0 && stream == SPAWN_STDERR && line[0] != '\0') {
 		/* Kept for failure reasons, which every view prints: no terminal escapes. */
 		snprintf(sw->run.last_err, sizeof(sw->run.last_err), "%s", line);
 		st_printable(sw->run.last_err);
-		return;
 	}
-	parser_feed(sw->run.parser, line, strlen(line));
-	parser_feed(sw->run.parser, "\n", 1);
-	external_drain_events(sw);
 }
 
 static void
@@ -157,8 +171,10 @@ external_release(struct sweep *sw)
 		spawn_close(&run->proc);
 		run->have_proc = false;
 	}
-	parser_free(run->parser);
-	run->parser = NULL;
+	for (int i = 0; i < 2; i++) {
+		parser_free(run->parser[i]);
+		run->parser[i] = NULL;
+	}
 	spawn_argv_free(run->argv);
 	run->argv = NULL;
 }
@@ -194,8 +210,10 @@ external_finished(struct sweep *sw, uint64_t now)
 
 	/* Once, not until EOF: something the command left behind may hold the pipe open. */
 	spawn_read(&run->proc, external_line, sw);
-	parser_finish(run->parser);
-	external_drain_events(sw);
+	for (int i = 0; i < 2; i++) {
+		parser_finish(run->parser[i]);
+		external_drain_events(sw, i);
+	}
 	if (sw->live.phase == PHASE_MEASURING)
 		sweep_window_end(sw, now, (uint64_t)llround(run->win_ops), 0, 0);
 	external_figures(sw);

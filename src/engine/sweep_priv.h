@@ -35,12 +35,12 @@ struct step_run {
 	struct spawn_proc proc;  /* external */
 	bool have_proc;
 	char **argv;
-	struct parser *parser;
+	struct parser *parser[2]; /* per stream: pgbench -P reports on stderr, sysbench on stdout */
 	double prev_t_end;       /* the tool's time at its previous interval line */
 	double win_ops, win_s;   /* sum of rate*dt and dt over window intervals */
 	struct parse_summary summary;
 	bool have_summary;
-	char last_err[200];      /* the command's last stderr line, for failure reasons */
+	char last_err[200];      /* its last stderr line that was no report, for failure reasons */
 	uint64_t live_ct_ns;     /* when live contention was last worked out */
 	struct sample_delta live_delta; /* its system delta, kept to reuse the memory */
 	struct task_counters last_task; /* the command's tasks at the last tick it was alive */

@@ -30,6 +30,12 @@
 #define ANALYSIS_COLLAPSE_THETA 0.2
 #define ANALYSIS_NO_SMP_SPEEDUP 1.1
 #define ANALYSIS_FLAT_FRAC 0.95
+/*
+ * Efficiency above this is super-linear beyond noise: N=1 paid a cost that
+ * more workers hide (wake-up latency of idle CPUs, a cache that more CPUs
+ * add up to), which the verdict says rather than calling it scaling.
+ */
+#define ANALYSIS_SUPERLINEAR_EFF 1.25
 
 bool
 step_usable(const struct step *st)
@@ -414,18 +420,50 @@ verdict_after_peak(const struct verdict_ctx *c, char *buf, size_t len)
 		verdict_cat(buf, len, "; %.0f%% of peak at %d", 100 * a->last_frac, a->last_n);
 }
 
-/* How far it scales, from N = 1. */
+/* The most efficient point beyond ANALYSIS_SUPERLINEAR_EFF, or -1. */
+static int
+verdict_superlinear_at(const struct analysis *a)
+{
+	int i, best = -1;
+
+	for (i = 1; i < a->npoints; i++) {
+		if (a->pts[i].efficiency > ANALYSIS_SUPERLINEAR_EFF &&
+		    (best < 0 || a->pts[i].efficiency > a->pts[best].efficiency))
+			best = i;
+	}
+	return best;
+}
+
+/* ", super-linear: 7.0x at 2". */
+static void
+verdict_superlinear(const struct verdict_ctx *c, char *buf, size_t len)
+{
+	const struct analysis *a = c->a;
+	int best = verdict_superlinear_at(a);
+
+	if (best >= 0)
+		verdict_cat(buf, len, ", super-linear: %.1fx at %d", a->pts[best].speedup,
+		            a->pts[best].n);
+}
+
+/*
+ * How far it scales, from N = 1: the largest N still efficient, but not
+ * past the peak.  After a super-linear start, efficiency stays high while
+ * throughput falls, and falling is not scaling.
+ */
 static void
 verdict_scaling(const struct verdict_ctx *c, char *buf, size_t len)
 {
 	const struct analysis *a = c->a;
+	int reach = a->linear_n < a->n_peak ? a->linear_n : a->n_peak;
 
-	if (a->linear_n > 1)
-		verdict_cat(buf, len, "scales to %d %s (efficiency >= %.0f%%)", a->linear_n,
-		            c->n_unit, 100 * c->eff_min);
+	if (reach > 1)
+		verdict_cat(buf, len, "scales to %d %s (efficiency >= %.0f%%)", reach, c->n_unit,
+		            100 * c->eff_min);
 	else
 		verdict_cat(buf, len, "scales sub-linearly (efficiency < %.0f%% at %d %s)",
 		            100 * c->eff_min, a->pts[1].n, verdict_units(c, a->pts[1].n));
+	verdict_superlinear(c, buf, len);
 }
 
 /* Without an N = 1 step: growth from the smallest N to the peak, against the ideal. */
@@ -469,7 +507,8 @@ verdict_build(const struct verdict_ctx *c, char *buf, size_t len)
 			verdict_collapse(c, buf, len);
 		return;
 	}
-	if (a->have_x1 && a->linear_n == a->last_n && !a->collapse) {
+	if (a->have_x1 && a->linear_n == a->last_n && a->n_peak == a->last_n && !a->collapse &&
+	    verdict_superlinear_at(a) < 0) {
 		verdict_cat(buf, len, "scales linearly to %d %s: %.1fx at %d", a->last_n, c->n_unit,
 		            a->pts[a->npoints - 1].speedup, a->last_n);
 		return;

@@ -89,6 +89,28 @@ if command -v sysbench >/dev/null 2>&1; then
 else
 	skip "sysbench is not installed" "sysbench through --cmd"
 fi
+# pgbench reports progress on stderr and its summary on stdout: both are read.
+# A recorded run, replayed stream by stream, a progress line every 0.1 s;
+# the replay's first argument is its exit status.
+pgrec=$top_srcdir/tests/fixtures/pgbench/streams-c2
+{
+	echo "while IFS= read -r line; do printf '%s\\n' \"\$line\" >&2; sleep 0.1; done <'$pgrec.stderr'"
+	echo "cat '$pgrec.stdout'"
+	echo "exit \$1"
+} >"$T/pgbench-replay"
+"$SCALETOP" run --cmd "sh $T/pgbench-replay 0" --parse pgbench -n 1 $FAST --json >"$T/pg.json" 2>/dev/null
+is "$?" 0 "pgbench through --cmd (recorded streams) exits 0"
+is "$(json_get "$T/pg.json" 'd["steps"][0]["intervals"]["count"]')" "3" \
+	"pgbench's three progress lines on stderr are its intervals"
+is "$(json_get "$T/pg.json" '"%.1f %s" % (d["steps"][0]["ops_s"], d["steps"][0]["no_intervals"])')" \
+	"1751.6 False" "throughput is their mean (1744.8, 1780.0, 1730.0 tps), not the summary's"
+is "$(json_get "$T/pg.json" 'd["workload"]["unit"]')" "transactions" "unit from pgbench's tps"
+"$SCALETOP" run --cmd "sh $T/pgbench-replay 2" --parse pgbench -n 1 $FAST --json \
+	>"$T/pgfail.json" 2>/dev/null
+is "$(json_get "$T/pgfail.json" 'd["steps"][0]["reason"]')" \
+	"exited with status 2: starting vacuum...end." \
+	"a failure names the last stderr line that was not a progress report"
+
 "$SCALETOP" run --cmd 'no-such-command-xyz {n}' --parse sysbench -n 1 -d 1 -q >"$T/nc" 2>&1
 is "$?" 1 "a command that cannot run fails the step, exit 1"
 like "$(cat "$T/nc")" 'no-such-command-xyz: command not found' "and says why"

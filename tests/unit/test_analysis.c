@@ -69,6 +69,36 @@ test_linear(void)
 	session_free(&s);
 }
 
+/*
+ * A super-linear start (pgbench -S here: one client waits out an idle CPU's
+ * wake-up for every query, two keep both CPUs awake): efficiency stays far
+ * above 1 after the peak, yet throughput falls, which is not scaling.
+ */
+static void
+test_superlinear(void)
+{
+	static const int n[] = {1, 2, 4}, n2[] = {1, 2};
+	static const double x[] = {8900, 62600, 57100}, x2[] = {8900, 62600};
+	struct session s;
+	struct analysis a;
+
+	curve(&s, "transactions", "clients", n, x, 3);
+	run(&s, NULL, &a);
+	is_int(a.linear_n, 4, "super-linear: efficiency >= 90% to 4");
+	is_int(a.n_peak, 2, "super-linear: peak at 2");
+	is_str(a.verdict, "scales to 2 clients (efficiency >= 90%), super-linear: 7.0x at 2; "
+	       "peak 62.6k transactions/s at 2; 91% of peak at 4", "super-linear then down: verdict");
+	analysis_free(&a);
+	session_free(&s);
+
+	curve(&s, "transactions", "clients", n2, x2, 2);
+	run(&s, NULL, &a);
+	is_str(a.verdict, "scales to 2 clients (efficiency >= 90%), super-linear: 7.0x at 2; "
+	       "peak 62.6k transactions/s at 2", "super-linear to the end: not called linear");
+	analysis_free(&a);
+	session_free(&s);
+}
+
 static void
 test_amdahl(void)
 {
@@ -472,6 +502,7 @@ int
 main(void)
 {
 	test_linear();
+	test_superlinear();
 	test_amdahl();
 	test_sublinear_flat();
 	test_retrograde();
