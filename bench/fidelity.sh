@@ -406,9 +406,12 @@ def fileio_report(block):
           "speedup", "rdly%", "usr/sys", "sysbench w/s", "speedup", "usr/sys", "ratio"))
     per_n = {1: [], 2: []}
     cost = {"st": {1: [], 2: []}, "sb": {1: [], 2: []}}
+    # Every round's results, read once: the table, the ceiling and fio all use them.
+    st_r = {r: steps("%s/st_fio.%d" % (out, r)) for r in range(1, rounds + 1)}
+    sb_r = {r: {n: sysbench_run("%s/sb_fio.%d.%d" % (out, r, n)) for n in (1, 2)}
+            for r in range(1, rounds + 1)}
     for r in range(1, rounds + 1):
-        st = steps("%s/st_fio.%d" % (out, r))
-        sb = {n: sysbench_run("%s/sb_fio.%d.%d" % (out, r, n)) for n in (1, 2)}
+        st, sb = st_r[r], sb_r[r]
         note_busy("fileio %d" % block, r, st)
         for n in (1, 2):
             c = st[n]["contention"]
@@ -434,10 +437,8 @@ def fileio_report(block):
               % (n, su, ss, bu, bs, (bu + bs) / (su + ss)))
     for n in (1, 2):
         bare = [figures("%s/bare.%d.%d" % (out, r, n), "writes/s:")[-1] for r in range(1, rounds + 1)]
-        st_b = [steps("%s/st_fio.%d" % (out, r))[n]["ops_s"] / bare[r - 1]
-                for r in range(1, rounds + 1)]
-        sb_b = [sysbench_run("%s/sb_fio.%d.%d" % (out, r, n))[0] / bare[r - 1]
-                for r in range(1, rounds + 1)]
+        st_b = [st_r[r][n]["ops_s"] / bare[r - 1] for r in range(1, rounds + 1)]
+        sb_b = [sb_r[r][n][0] / bare[r - 1] for r in range(1, rounds + 1)]
         print("ceiling fileio block=%d N=%d: a bare pwrite loop on sysbench's files: %.0f w/s; "
               "scaletop/bare %.3f, sysbench/bare %.3f (medians of %d rounds)"
               % (block, n, med(bare), med(st_b), med(sb_b), rounds))
@@ -448,8 +449,7 @@ def fileio_report(block):
                 d = json.load(open("%s/fio.%d.%d" % (out, r, n)))
             except (OSError, ValueError):
                 break
-            st = steps("%s/st_fio.%d" % (out, r))
-            fio_ratio[n].append(st[n]["ops_s"] / d["jobs"][0]["write"]["iops"])
+            fio_ratio[n].append(st_r[r][n]["ops_s"] / d["jobs"][0]["write"]["iops"])
     for n in (1, 2):
         if fio_ratio[n]:
             print("reference fileio block=%d N=%d: scaletop/fio writes/s %.3f (median of %d "
