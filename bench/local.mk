@@ -1,7 +1,7 @@
 # Benchmarks compare scaletop with a peer in one run and print ratios; they
 # are run by hand (make bench), never as tests.
 EXTRA_DIST += bench/README bench/sample-accuracy.sh bench/sample-cost \
-	bench/fidelity.sh bench/count-overhead bench/until-stable.sh
+	bench/fidelity.sh bench/count-overhead bench/until-stable.sh bench/tui-latency.sh
 
 # Built only for `make bench`, never by `make` or `make check`.
 EXTRA_PROGRAMS = bench/sample_cost bench/count_overhead bench/pwrite_loop
@@ -15,7 +15,7 @@ CLEANFILES += bench/sample_cost$(EXEEXT) bench/count_overhead$(EXEEXT) \
 
 BENCH_ENV = top_srcdir='$(top_srcdir)' top_builddir='$(top_builddir)'
 
-bench: bench-cost bench-accuracy bench-fidelity bench-overhead bench-stable
+bench: bench-cost bench-accuracy bench-fidelity bench-overhead bench-stable bench-latency
 bench-cost: scaletop$(EXEEXT) bench/sample_cost$(EXEEXT)
 	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/sample-cost
 bench-accuracy: scaletop$(EXEEXT)
@@ -26,4 +26,7 @@ bench-overhead: bench/count_overhead$(EXEEXT)
 	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/count-overhead
 bench-stable: scaletop$(EXEEXT)
 	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/until-stable.sh
-.PHONY: bench bench-cost bench-accuracy bench-fidelity bench-overhead bench-stable
+bench-latency: scaletop$(EXEEXT)
+	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/tui-latency.sh
+.PHONY: bench bench-cost bench-accuracy bench-fidelity bench-overhead bench-stable \
+	bench-latency

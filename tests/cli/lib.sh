@@ -107,9 +107,31 @@ online_cpus() {
 	awk -v n="$_n" 'BEGIN { for (i = 0; i < n; i++) print i }'
 }
 
-# have_python: python3 is how the tests read JSON.
+# PYTHON: how the tests read JSON.  Debian's own python3 comes first, since
+# the schema module the suite needs is Debian's (python3-jsonschema) and a
+# python3 earlier on PATH (pyenv, a venv) may not have it.
+if [ -z "${PYTHON:-}" ]; then
+	if [ -x /usr/bin/python3 ]; then
+		PYTHON=/usr/bin/python3
+	else
+		PYTHON=$(command -v python3 2>/dev/null) || PYTHON=python3
+	fi
+fi
+
+# have_python: whether $PYTHON runs.
 have_python() {
-	command -v python3 >/dev/null 2>&1
+	command -v "$PYTHON" >/dev/null 2>&1
+}
+
+# need COMMAND PACKAGE...: stops the test with a failure when a tool it relies
+# on is missing, so that no check can pass for want of its tool.  Each
+# COMMAND is paired with the Debian package that has it.
+need() {
+	while [ $# -ge 2 ]; do
+		command -v "$1" >/dev/null 2>&1 ||
+			bail_out "$1 is missing: install $2 (./bootstrap check does)"
+		shift 2
+	done
 }
 
 # wait_for_lines FILE N: waits (at most about 10 s) until FILE has N lines.

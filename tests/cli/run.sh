@@ -4,7 +4,8 @@
 . "$top_srcdir/tests/cli/lib.sh"
 
 [ -x "$SCALETOP" ] || bail_out "no binary at $SCALETOP: build it first (make scaletop)"
-have_python || bail_out "python3 is needed to read JSON"
+have_python || bail_out "python3 is missing: install python3 (./bootstrap check does)"
+need pgrep procps
 tap_tmpdir
 T=$TAP_TMP
 export TMPDIR="$T"
@@ -12,7 +13,7 @@ FAST="-d 0.6 --warmup 0.2 --interval 0.1 -q"
 
 # json_get FILE EXPR: evaluates a Python expression over the parsed JSON as d.
 json_get() {
-	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+	"$PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
 # no_leftovers PATTERN: no process whose command line matches is left.

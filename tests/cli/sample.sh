@@ -4,6 +4,7 @@
 . "$top_srcdir/tests/cli/lib.sh"
 
 [ -x "$SCALETOP" ] || bail_out "no binary at $SCALETOP: build it first (make scaletop)"
+have_python || bail_out "python3 is missing: install python3 (./bootstrap check does)"
 tap_tmpdir
 T=$TAP_TMP
 online_cpus >"$T/online"
@@ -131,12 +132,8 @@ for n, line in enumerate(open(sys.argv[1]), 1):
 print("\n".join(problems))
 EOF
 
-if have_python; then
-	python3 "$T/check.py" "$T/json" "$T/online" >"$T/json.problems" 2>&1
-	is "$(cat "$T/json.problems")" "" "json: keys, ids, values in [0,100], sums and types all check"
-else
-	skip "python3 not found" "json: keys, ids, values in [0,100], sums and types all check"
-fi
+"$PYTHON" "$T/check.py" "$T/json" "$T/online" >"$T/json.problems" 2>&1
+is "$(cat "$T/json.problems")" "" "json: keys, ids, values in [0,100], sums and types all check"
 
 # --- usage errors: exit 2, one line on stderr naming the value, nothing on stdout
 
@@ -211,12 +208,8 @@ wait_for_lines "$T/int.json" 3 || diag "no output yet; stopping anyway"
 signal_and_wait "$pid" INT
 is "$?" 0 "^C: json run exits 0"
 is "$(wc -c <"$T/int.err" | tr -d ' ')" 0 "^C: nothing on stderr"
-if have_python; then
-	python3 "$T/check.py" "$T/int.json" "$T/online" >"$T/int.problems" 2>&1
-	is "$(cat "$T/int.problems")" "" "^C: every json line is whole and valid"
-else
-	skip "python3 not found" "^C: every json line is whole and valid"
-fi
+"$PYTHON" "$T/check.py" "$T/int.json" "$T/online" >"$T/int.problems" 2>&1
+is "$(cat "$T/int.problems")" "" "^C: every json line is whole and valid"
 is "$(tail -c 1 "$T/int.json" | od -An -c | tr -d ' ')" '\n' "^C: output ends with a newline"
 
 "$SCALETOP" sample -i 0.05 >"$T/term.txt" 2>"$T/term.err" &
@@ -237,12 +230,8 @@ like "$(tail -n 1 "$T/term.txt")" '^Average: +sys ' "SIGTERM: ends with the Aver
 } | head -n 1 >"$T/pipe.out"
 is "$(cat "$T/pipe.st")" 0 "head -1: json run exits 0 when the pipe closes"
 is "$(wc -c <"$T/pipe.err" | tr -d ' ')" 0 "head -1: quietly"
-if have_python; then
-	python3 "$T/check.py" "$T/pipe.out" "$T/online" >"$T/pipe.problems" 2>&1
-	is "$(cat "$T/pipe.problems")" "" "head -1: the line it got is whole JSON"
-else
-	skip "python3 not found" "head -1: the line it got is whole JSON"
-fi
+"$PYTHON" "$T/check.py" "$T/pipe.out" "$T/online" >"$T/pipe.problems" 2>&1
+is "$(cat "$T/pipe.problems")" "" "head -1: the line it got is whole JSON"
 
 {
 	"$SCALETOP" sample -i 0.05 2>"$T/pipe2.err"

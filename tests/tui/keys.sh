@@ -4,26 +4,6 @@
 . "$top_srcdir/tests/tui/tmux.sh"
 FAST="-w cpu -d 0.5 --warmup 0.2 --refresh 0.2"
 
-# now_ms: milliseconds, for the key latency (GNU date, else python3).
-now_ms() {
-	_ns=$(date +%s%N 2>/dev/null)
-	case "$_ns" in
-	*N | "") python3 -c 'import time; print(int(time.time() * 1000))' ;;
-	*) echo $((_ns / 1000000)) ;;
-	esac
-}
-
-# key_latency KEY REGEX: ms from sending KEY until the screen matches, polling
-# without sleeps; 9999 after 2 s.
-key_latency() {
-	_t0=$(now_ms)
-	tm_keys "$1"
-	while ! tm_screen | grep -Eq -- "$2"; do
-		[ $(($(now_ms) - _t0)) -gt 2000 ] && { echo 9999; return; }
-	done
-	echo $(($(now_ms) - _t0))
-}
-
 # proc_state_is PID REGEX: waits (at most 5 s) until ps shows PID in a state matching REGEX.
 proc_state_is() {
 	_i=0
@@ -38,19 +18,9 @@ proc_state_is() {
 # --- a key while a sweep runs ------------------------------------------------------
 tm_start 120 40 "$ST" -w cpu -n 2 -d 29.5 --warmup 0.2 --refresh 1
 tm_wait_for 'step 1/1 N=2 measuring' 100
-# Best of three: tmux's own round trips are in every figure.
-best=9999
-for try in 1 2 3; do
-	ms=$(key_latency '?' 'press any key to close')
-	[ "$ms" -lt "$best" ] && best=$ms
-	tm_keys x
-	tm_wait_for '1 overview' 20
-done
-diag "help shown ${best} ms after the key, best of 3, tmux round trips included"
-[ "$best" -lt 100 ]
-tap_result $? "a key is answered within 100 ms while a sweep runs (refresh 1 s)"
+# How soon is bench/tui-latency.sh's business: a test only asks that it is.
 tm_keys '?'
-tm_wait_for 'press any key to close' 20
+ok "? opens the help while a sweep runs (refresh 1 s)" tm_wait_for 'press any key to close' 20
 tm_keys x
 ok "help closes on any key" tm_wait_for '1 overview' 20
 tm_keys ' '

@@ -3,19 +3,21 @@
 # as it would over ssh.  A stream cut mid-line still replays, with a note.
 . "$top_srcdir/tests/cli/lib.sh"
 . "$top_srcdir/tests/tui/tmux.sh"
-have_python || bail_out "python3 is needed to read JSON"
+have_python || bail_out "python3 is missing: install python3 (./bootstrap check does)"
 FAST="-w cpu -n 1,2 -d 0.6 --warmup 0.2 --interval 0.1 -q"
 
 # --- the stream ----------------------------------------------------------------
 "$ST" run $FAST --record "$T/run.jsonl" >"$T/run.out" 2>"$T/run.err"
 is "$?" 0 "run --record exits 0"
 like "$(cat "$T/run.out")" '^verdict: ' "the table still goes to stdout"
-cat >"$T/types.py" <<'PY'
+# Named after nothing in the standard library: python puts the script's own
+# folder first on sys.path, so a "types.py" there would shadow the real one.
+cat >"$T/stream_kinds_check.py" <<'PY'
 import json, sys
 types = [json.loads(l)["type"] for l in open(sys.argv[1])]
 print(types[0], types[-1], types.count("step"), types.count("tick") > 5, types.count("analysis"))
 PY
-is "$(python3 "$T/types.py" "$T/run.jsonl")" "header end 2 True 2" \
+is "$("$PYTHON" "$T/stream_kinds_check.py" "$T/run.jsonl")" "header end 2 True 2" \
 	"header first, end last, a line per step and analysis update, ticks between"
 "$ST" run $FAST --record "$T/run.jsonl" >/dev/null 2>"$T/again.err"
 is "$?" 2 "an existing stream is not overwritten"

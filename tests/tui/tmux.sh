@@ -2,7 +2,9 @@
 # test gets a private tmux server (-L scaletop-test-PID) that is killed on
 # every exit path, so no test can leave a session or a workload behind.
 
-command -v tmux >/dev/null 2>&1 || { echo "1..0 # SKIP tmux is not installed"; exit 0; }
+# The check run installs these; a missing one fails the test rather than let
+# a helper pass unchecked (a missing pgrep "finds" no process).
+need tmux tmux pgrep procps ps procps
 
 TMUX_SOCK="scaletop-test-$$"
 tm_n=0

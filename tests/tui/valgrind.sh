@@ -6,7 +6,7 @@
 # _exit, so only the monitor itself is judged (--child-silent-after-fork).
 # Not built into a sanitizer build: valgrind cannot run AddressSanitizer.
 . "$top_srcdir/tests/cli/lib.sh"
-command -v valgrind >/dev/null 2>&1 || { echo "1..0 # SKIP valgrind is not installed"; exit 0; }
+need valgrind valgrind
 . "$top_srcdir/tests/tui/tmux.sh"
 LOG=$T/valgrind.log
 FAST="-d 0.5 --warmup 0.2 --interval 0.1"
