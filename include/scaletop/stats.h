@@ -52,6 +52,25 @@ double stats_t95(unsigned long df);
 bool stats_is_stable(const struct stats *st, double pct);
 
 /*
+ * A CI this wide, as a fraction of the mean, says the mean is not known: a
+ * fixed-length step whose reported CI (stats_ci) exceeds it is not ok
+ * (with --until-stable, the user's own target is the limit).  A fixed-length
+ * step is measured on while it is this wide, up to STATS_WIDE_EXTEND times
+ * its length, and is unstable if it stays wide; a peak this wide is called
+ * uncertain in the verdict.  50%: the mean is then known only to within
+ * 0.5x..1.5x, too loose to judge a 20% collapse by.  A healthy step spreads
+ * by a few percent; one preempted lock holder or one stalled writer gives
+ * +-100% and more.  A tighter bar (25% was tried) also catches short steps
+ * of a healthy workload on a machine whose other load takes most of the CPU,
+ * which --until-stable is the tool for.
+ */
+#define STATS_WIDE_CI_FRAC 0.5
+#define STATS_WIDE_EXTEND 3.0
+
+/* True when the reported CI is wider than STATS_WIDE_CI_FRAC of the mean; false without spread. */
+bool stats_is_wide(const struct stats *st);
+
+/*
  * The CI to report: ci95_ac, or ci95 where that is larger (stats from a
  * source that could not compute ci95_ac, such as imported figures).
  */

@@ -280,7 +280,29 @@ sweep_reached(const struct sweep *sw, uint64_t elapsed, double target)
 	return (double)elapsed / 1e9 + sw->s->set.interval_s / 2 >= target;
 }
 
-/* Fixed duration, or until the CI is tight enough (never before the minimum time). */
+/*
+ * A fixed-length step past its length whose CI is still wide (stats_is_wide)
+ * measures on, up to STATS_WIDE_EXTEND times its length: its mean is not
+ * known yet, and more intervals are the one cure.
+ */
+static bool
+sweep_extend_wide(struct sweep *sw, uint64_t elapsed)
+{
+	const struct sweep_settings *set = &sw->s->set;
+	struct step *st = sweep_step(sw);
+	struct stats stt;
+
+	if (set->stable_pct > 0 || sweep_reached(sw, elapsed, STATS_WIDE_EXTEND * set->duration_s))
+		return false;
+	if (stats_compute(&stt, st->iv, (size_t)st->niv) != 0)
+		return false;
+	return stats_is_wide(&stt);
+}
+
+/*
+ * Fixed duration (extended while the CI is wide), or until the CI is tight
+ * enough (never before the minimum time).
+ */
 bool
 sweep_window_complete(struct sweep *sw, uint64_t now)
 {
@@ -290,7 +312,7 @@ sweep_window_complete(struct sweep *sw, uint64_t now)
 	struct stats stt;
 
 	if (sweep_reached(sw, now - sw->run.w0_ns, set->duration_s))
-		return true;
+		return !sweep_extend_wide(sw, now - sw->run.w0_ns);
 	if (set->stable_pct <= 0 || w < set->min_measure_s || st->niv < 3)
 		return false;
 	if (stats_compute(&stt, st->iv, (size_t)st->niv) != 0)
@@ -343,6 +365,14 @@ sweep_step_end(struct sweep *sw, enum step_status status, const char *reason)
 	st->status = status;
 	if (reason != NULL)
 		snprintf(st->reason, sizeof(st->reason), "%s", reason);
+	if (status == STEP_OK && sw->s->set.stable_pct <= 0 && stats_is_wide(&st->st)) {
+		/* A step whose mean is not known is not ok; --until-stable's own target rules there. */
+		st->status = STEP_UNSTABLE;
+		snprintf(st->reason, sizeof(st->reason),
+			 "95%% CI +-%.0f%% of the mean over %.1f s, wider than %.0f%%",
+			 st->st.mean > 0 ? 100 * stats_ci(&st->st) / st->st.mean : 0.0, st->window_s,
+			 100 * STATS_WIDE_CI_FRAC);
+	}
 	sw->running = false;
 	free(sw->run.wops);
 	free(sw->run.wmoved_ns);

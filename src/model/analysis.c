@@ -11,10 +11,15 @@
  * so that neither run-to-run drift nor noisy intervals are hidden.  One run
  * without interval spread has no CI (NaN).
  *
- * Collapse, judged with the CIs: at some N after the peak,
- *   X(N) + ci(N) < (1 - theta) (X_peak - ci_peak),
+ * Collapse, judged with the CIs: at some N after the reference point,
+ *   X(N) + ci(N) < (1 - theta) L,   L = max over every N of (X(N) - ci(N)),
  * that is, even the top of N's interval lies below the threshold drawn from
- * the bottom of the peak's.  An unknown CI counts as 0 there.
+ * the highest lower confidence bound of any point: the best level the sweep
+ * has established.  The reference point is the peak, or the point holding L
+ * when that comes first.  Judging from the peak's own lower bound instead
+ * lets one uncertain peak hide an evident fall: a peak CI wider than the
+ * peak puts the bar below zero.  An unknown CI counts as 0 there.
+ * docs/design-notes.md has the rule and why.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -224,6 +229,7 @@ analysis_peak(struct analysis *a)
 	a->n_peak = a->pts[best].n;
 	a->x_peak = a->pts[best].x;
 	a->x_peak_ci = a->pts[best].ci;
+	a->peak_uncertain = a->pts[best].ci > STATS_WIDE_CI_FRAC * a->x_peak;
 }
 
 static void
@@ -245,10 +251,31 @@ analysis_ci_or_0(double ci)
 	return isfinite(ci) ? ci : 0;
 }
 
+/* The point with the highest lower confidence bound: the best level established. */
+static void
+analysis_reference(struct analysis *a)
+{
+	double lb;
+	int i;
+
+	a->n_ref = a->pts[0].n;
+	a->x_ref_lb = -INFINITY;
+	for (i = 0; i < a->npoints; i++) {
+		lb = a->pts[i].x - analysis_ci_or_0(a->pts[i].ci);
+		if (lb > a->x_ref_lb) {
+			a->x_ref_lb = lb;
+			a->n_ref = a->pts[i].n;
+		}
+	}
+	if (a->x_ref_lb < 0)
+		a->x_ref_lb = 0;
+}
+
 static void
 analysis_collapse(struct analysis *a, double theta)
 {
-	double bar = (1 - theta) * (a->x_peak - analysis_ci_or_0(a->x_peak_ci));
+	double bar = (1 - theta) * a->x_ref_lb;
+	int after = a->n_ref < a->n_peak ? a->n_ref : a->n_peak;
 	const struct scaling_point *p;
 	int i;
 
@@ -256,7 +283,7 @@ analysis_collapse(struct analysis *a, double theta)
 	a->collapse_n = 0;
 	for (i = 0; i < a->npoints; i++) {
 		p = &a->pts[i];
-		if (p->n > a->n_peak && p->x + analysis_ci_or_0(p->ci) < bar) {
+		if (p->n > after && p->x + analysis_ci_or_0(p->ci) < bar) {
 			a->collapse = true;
 			a->collapse_n = p->n;
 			break;
@@ -367,7 +394,9 @@ verdict_peak(const struct verdict_ctx *c, char *buf, size_t len)
 
 	verdict_cat(buf, len, "; peak %s %s/s at %d", fmt_si(c->a->x_peak, x, sizeof(x)), c->unit,
 	            c->a->n_peak);
-	if (analysis_unstable_at(c->s, c->a->n_peak))
+	if (c->a->peak_uncertain)
+		verdict_cat(buf, len, " (uncertain: CI +-%.0f%%)", 100 * c->a->x_peak_ci / c->a->x_peak);
+	else if (analysis_unstable_at(c->s, c->a->n_peak))
 		verdict_cat(buf, len, " (unstable)");
 }
 
@@ -503,6 +532,9 @@ verdict_build(const struct verdict_ctx *c, char *buf, size_t len)
 	if (a->no_smp && a->x_peak / a->x1 < ANALYSIS_NO_SMP_SPEEDUP) {
 		verdict_cat(buf, len, "does not scale beyond 1 %s: speedup %.2f at %d", c->one,
 		            a->pts[1].speedup, a->pts[1].n);
+		if (a->peak_uncertain)
+			verdict_cat(buf, len, "; the peak at %d is uncertain (CI +-%.0f%%)", a->n_peak,
+			            100 * a->x_peak_ci / a->x_peak);
 		if (a->collapse)
 			verdict_collapse(c, buf, len);
 		return;
@@ -588,6 +620,7 @@ analysis_run(const struct session *s, const struct analysis_opts *in, struct ana
 	if (a->npoints > 0) {
 		analysis_peak(a);
 		analysis_linear_range(a, o.efficiency_min);
+		analysis_reference(a);
 		analysis_collapse(a, o.collapse_theta);
 		analysis_no_smp(a);
 	}

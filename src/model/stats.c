@@ -210,6 +210,14 @@ stats_ci(const struct stats *st)
 	return st->ci95_ac > st->ci95 ? st->ci95_ac : st->ci95;
 }
 
+bool
+stats_is_wide(const struct stats *st)
+{
+	if (!st->have_spread)
+		return false;
+	return !(stats_ci(st) <= STATS_WIDE_CI_FRAC * st->mean);
+}
+
 void
 stats_fill_ci95_ac(struct stats *st, const double *x, size_t n)
 {

@@ -112,6 +112,20 @@ is "$(json_get "$T/pgfail.json" 'd["steps"][0]["reason"]')" \
 	"exited with status 2: starting vacuum...end." \
 	"a failure names the last stderr line that was not a progress report"
 
+# A step whose intervals swing from 100 to 5000 tps has a CI wider than its
+# mean: it is not ok, and an external step cannot be measured on, so unstable.
+{
+	echo 'for t in 1 2 3 4 5 6; do'
+	echo '  r=100; [ $((t % 2)) -eq 0 ] && r=5000'
+	echo '  echo "progress: $t.0 s, $r.0 tps, lat 1.000 ms stddev 0.100, 0 failed" >&2; sleep 0.05'
+	echo 'done'
+} >"$T/pgbench-swing"
+"$SCALETOP" run --cmd "sh $T/pgbench-swing" --parse pgbench -n 1 $FAST --json >"$T/swing.json" 2>/dev/null
+is "$(json_get "$T/swing.json" 'd["steps"][0]["status"]')" "unstable" \
+	"a step whose CI is wider than its mean is not ok"
+like "$(json_get "$T/swing.json" 'd["steps"][0]["reason"]')" '^95% CI \+-[0-9]+% of the mean over .*, wider than 50%$' \
+	"and its reason gives the width and the limit"
+
 "$SCALETOP" run --cmd 'no-such-command-xyz {n}' --parse sysbench -n 1 -d 1 -q >"$T/nc" 2>&1
 is "$?" 1 "a command that cannot run fails the step, exit 1"
 like "$(cat "$T/nc")" 'no-such-command-xyz: command not found' "and says why"

@@ -419,14 +419,75 @@ test_status(void)
 	add(&s, 16, 99999, 1, STEP_INTERRUPTED);
 	add(&s, 16, 99999, 1, STEP_RUNNING);
 	add(&s, 32, 0, 1, STEP_OK);
-	add(&s, 8, 8000, 1, STEP_UNSTABLE); /* pooled with the ok run at 8 */
+	add(&s, 8, 5700, 1, STEP_UNSTABLE); /* pooled with the ok run at 8 */
 	run(&s, NULL, &a);
 	is_int(a.npoints, 4, "failed, interrupted, running and empty steps are left out");
 	is_int(a.pts[3].runs, 2, "an unstable run is pooled");
 	is_int(a.n_peak, 8, "peak at 8");
 	is_str(a.verdict,
-	       "scales to 2 threads (efficiency >= 90%); peak 6.80k ops/s at 8 (unstable)",
+	       "scales to 2 threads (efficiency >= 90%); peak 5.65k ops/s at 8 (unstable)",
 	       "an unstable peak is named as such");
+	analysis_free(&a);
+	s.steps[s.nsteps - 1].ops_s = 8000; /* two runs 5.6k and 8k: +-224% between them */
+	run(&s, NULL, &a);
+	is_str(a.verdict,
+	       "scales to 2 threads (efficiency >= 90%); peak 6.80k ops/s at 8 (uncertain: CI +-224%)",
+	       "a peak whose runs disagree that much is uncertain, which says more");
+	analysis_free(&a);
+	session_free(&s);
+}
+
+/*
+ * One uncertain point cannot hide an evident fall: a tas spinlock on 2 CPUs
+ * whose peak step at N = 2 has a CI five times its mean (other load on the
+ * machine).  The bar comes from the best lower bound of any point (N = 1
+ * here), so the fall to 13% at 16 is still a collapse, and the verdict says
+ * the peak is uncertain.
+ */
+static void
+test_uncertain_peak(void)
+{
+	static const int n[] = {1, 2, 4, 8, 16};
+	static const double x[] = {9.0e6, 10.0e6, 4.0e6, 2.5e6, 1.3e6};
+	static const double ci[] = {0.1e6, 50e6, 0.2e6, 0.1e6, 0.1e6};
+	struct session s;
+	struct analysis a;
+	int i;
+
+	session_init(&s);
+	for (i = 0; i < 5; i++)
+		add(&s, n[i], x[i], ci[i], STEP_OK);
+	run(&s, NULL, &a);
+	ok(a.peak_uncertain, "uncertain peak: flagged");
+	is_int(a.n_ref, 1, "uncertain peak: the best lower bound is N=1's");
+	is_double(a.x_ref_lb, 8.9e6, 1e-6, "uncertain peak: and it is X(1) - ci(1)");
+	ok(a.collapse && a.collapse_n == 4, "uncertain peak: the fall at 4 is a collapse");
+	is_str(a.verdict,
+	       "scales sub-linearly (efficiency < 90% at 2 threads); peak 10.0M ops/s at 2 "
+	       "(uncertain: CI +-500%); collapse above 2: 13% of peak at 16",
+	       "uncertain peak: the verdict names it and the collapse");
+	analysis_free(&a);
+	session_free(&s);
+
+	/* No gain at 2 either: the other sentence, with the same two facts. */
+	session_init(&s);
+	for (i = 0; i < 5; i++)
+		add(&s, n[i], i == 1 ? 9.5e6 : x[i], i == 1 ? 47.5e6 : ci[i], STEP_OK);
+	run(&s, NULL, &a);
+	is_str(a.verdict,
+	       "does not scale beyond 1 thread: speedup 1.06 at 2; the peak at 2 is uncertain "
+	       "(CI +-500%); collapse above 2: 14% of peak at 16",
+	       "uncertain peak without SMP gain: both named");
+	analysis_free(&a);
+	session_free(&s);
+
+	/* A lower bound below zero is no level at all: the bar never goes negative. */
+	session_init(&s);
+	add(&s, 1, 100, 500, STEP_OK);
+	add(&s, 2, 150, 600, STEP_OK);
+	run(&s, NULL, &a);
+	is_double(a.x_ref_lb, 0, 0, "every bound below zero: the level is 0");
+	ok(!a.collapse, "and nothing collapses below it");
 	analysis_free(&a);
 	session_free(&s);
 }
@@ -513,6 +574,7 @@ main(void)
 	test_no_x1();
 	test_pooling();
 	test_status();
+	test_uncertain_peak();
 	test_options();
 	test_usl_in_analysis();
 	return done_testing();
