@@ -1,0 +1,285 @@
+# Helpers for the live tests, which run real servers and benchmark tools
+# under scaletop.  Sourced after tests/cli/lib.sh, not run.
+#
+# Each live test keeps everything under its own $TAP_TMP: the server's data,
+# socket and logs, and the working folder ($T/work) that scaletop and the tool
+# run in.  That is how the tests find what they started: a process belongs to
+# the test when its command line names the folder or its working directory is
+# in it (PostgreSQL's and MariaDB's servers chdir to their data folder;
+# postgres rewrites its children's command lines, but not their cwd).
+
+# live_setup: absolute paths (the tests cd into their temp folder), python,
+# pgrep/ps, and the wrapper that copies the tool's output.
+live_setup() {
+	PY=${PYTHON:-python3}
+	command -v "$PY" >/dev/null 2>&1 || bail_out "python3 is needed to read JSON: install python3"
+	if ! command -v pgrep >/dev/null 2>&1 || ! command -v ps >/dev/null 2>&1; then
+		bail_out "pgrep and ps are needed to check for leftover processes: install procps"
+	fi
+	[ -x "$SCALETOP" ] || bail_out "no binary at $SCALETOP: build it first (make scaletop)"
+	SCALETOP=$(cd "$(dirname "$SCALETOP")" && pwd)/$(basename "$SCALETOP")
+	LIVE_SRC=$(cd "$top_srcdir/tests/live" && pwd)
+	TEE_TOOL=$LIVE_SRC/tee-tool.sh
+	[ -r "$TEE_TOOL" ] || bail_out "no $TEE_TOOL"
+	# Unix socket paths are limited to 107 bytes; ".s.PGSQL.NNNNN" and "sock" fit after this.
+	[ "${#TAP_TMP}" -le 60 ] ||
+		bail_out "temporary folder $TAP_TMP is too long for a Unix socket path: set TMPDIR=/tmp"
+	T=$TAP_TMP
+	mkdir "$T/work" || bail_out "cannot make $T/work"
+	# The tools' own temporary files stay in the test's folder too.
+	TMPDIR=$T
+	export TMPDIR
+}
+
+# as_user USER COMMAND [ARG...]: runs the command as USER when the test runs
+# as root (servers refuse root), else as the current user.
+as_user() {
+	_u=$1
+	shift
+	if [ "$(id -u)" -ne 0 ]; then
+		"$@"
+	elif command -v runuser >/dev/null 2>&1; then
+		runuser -u "$_u" -- "$@"
+	else
+		setpriv --reuid="$_u" --regid="$_u" --init-groups -- "$@"
+	fi
+}
+
+# live_server_user USER PACKAGE: as root, the server's account must exist and
+# be able to reach $T; the folder is then given to it.
+live_server_user() {
+	[ "$(id -u)" -eq 0 ] || return 0
+	command -v runuser >/dev/null 2>&1 || command -v setpriv >/dev/null 2>&1 ||
+		bail_out "runuser or setpriv is needed to start the server as $1: install util-linux"
+	id "$1" >/dev/null 2>&1 || bail_out "no user $1 to run the server as: install $2"
+	chown "$1" "$T" || bail_out "cannot give $T to $1"
+	as_user "$1" test -w "$T" ||
+		bail_out "user $1 cannot write $T (a parent folder is closed to it): set TMPDIR=/tmp"
+}
+
+# live_procs DIR: the processes that belong to DIR, one "PID ARGS" a line:
+# their command line names DIR, or their working directory is in it.
+live_procs() {
+	# An empty or short DIR would name every process on the machine.
+	case "$1" in
+	/*/scaletop-test.*) ;;
+	*) bail_out "live_procs: '$1' is not a test's temporary folder" ;;
+	esac
+	ps -e -o pid=,args= | while read -r _pid _args; do
+		[ "$_pid" = "$$" ] && continue
+		case "$_args" in
+		*"$1"*)
+			printf '%s %s\n' "$_pid" "$_args"
+			continue
+			;;
+		esac
+		_cwd=$(readlink "/proc/$_pid/cwd" 2>/dev/null) || continue
+		case "$_cwd/" in
+		"$1"/*) printf '%s %s (cwd %s)\n' "$_pid" "$_args" "$_cwd" ;;
+		esac
+	done
+}
+
+# live_none DIR: succeeds when no process belongs to DIR; else lists them.
+live_none() {
+	_left=$(live_procs "$1")
+	[ -z "$_left" ] && return 0
+	printf 'still running:\n%s\n' "$_left"
+	return 1
+}
+
+# ok_shown NAME COMMAND [ARG...]: ok, but the command's output goes to the
+# log as comments whether it passes or not (the figures compared, the verdict).
+ok_shown() {
+	_name=$1
+	shift
+	_out=$("$@" 2>&1)
+	_st=$?
+	tap_result "$_st" "$_name"
+	[ -n "$_out" ] && diag "$_out"
+	return "$_st"
+}
+
+# live_wait_gone PID: waits (at most about 30 s) until PID has exited.
+live_wait_gone() {
+	_i=0
+	while [ "$_i" -lt 300 ] && kill -0 "$1" 2>/dev/null; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	! kill -0 "$1" 2>/dev/null
+}
+
+# live_kill_pidfile FILE: kills the process whose pid is on FILE's first line
+# (SIGTERM, then SIGKILL), and waits for it.
+live_kill_pidfile() {
+	[ -r "$1" ] || return 0
+	_p=$(sed -n 1p "$1" 2>/dev/null)
+	case "$_p" in '' | *[!0-9]*) return 0 ;; esac
+	kill -0 "$_p" 2>/dev/null || return 0
+	kill -TERM "$_p" 2>/dev/null
+	_i=0
+	while [ "$_i" -lt 100 ] && kill -0 "$_p" 2>/dev/null; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	kill -KILL "$_p" 2>/dev/null
+	live_wait_gone "$_p"
+}
+
+# live_kill_rest DIR: the last resort of every cleanup, for whatever still
+# belongs to DIR (pids found by live_procs, never by name): TERM, so scaletop
+# can end its command's group, then KILL after about 3 s.
+live_kill_rest() {
+	_left=$(live_procs "$1" | while read -r _pid _rest; do echo "$_pid"; done)
+	[ -n "$_left" ] || return 0
+	for _pid in $_left; do kill -TERM "$_pid" 2>/dev/null; done
+	_i=0
+	while [ "$_i" -lt 30 ] && [ -n "$(live_procs "$1")" ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	live_procs "$1" | while read -r _pid _rest; do
+		kill -KILL "$_pid" 2>/dev/null
+	done
+}
+
+# live_wait_for SECONDS COMMAND [ARG...]: retries COMMAND every 0.2 s until it
+# succeeds (0), gives up (status 2: what it waits for has died), or about
+# SECONDS have passed.  This only paces the test.
+live_wait_for() {
+	_n=$(($1 * 5))
+	shift
+	_i=0
+	while [ "$_i" -lt "$_n" ]; do
+		"$@" >/dev/null 2>&1
+		case $? in
+		0) return 0 ;;
+		2) return 1 ;;
+		esac
+		sleep 0.2
+		_i=$((_i + 1))
+	done
+	return 1
+}
+
+# live_sweep NAME CMD PARSE [scaletop run options]: scaletop run --json from
+# $T/work, the command wrapped in tee-tool.sh so each step's output is kept as
+# $T/work/NAME-N.out and .err.  The JSON goes to $T/NAME.json, scaletop's
+# stderr to $T/NAME.log; returns scaletop's status.
+live_sweep() {
+	_name=$1
+	_cmd=$2
+	_parse=$3
+	shift 3
+	# In the background and waited for, so that a signal to the test runs
+	# its trap at once rather than after the sweep.
+	(cd "$T/work" && exec "$SCALETOP" run \
+		--cmd "sh '$TEE_TOOL' '$T/work/$_name-{n}' $_cmd" --parse "$_parse" -q --json "$@") \
+		>"$T/$_name.json" 2>"$T/$_name.log" </dev/null &
+	wait "$!"
+}
+
+# steps_ok JSON: succeeds when every step is ok; prints each step's N, status,
+# CI and reason either way, so a failure says why.
+steps_ok() {
+	"$PY" - "$1" <<'EOF'
+import json, sys
+steps = json.load(open(sys.argv[1]))["steps"]
+for s in steps:
+    iv = s.get("intervals") or {}
+    ci = iv.get("ci95_ac") or iv.get("ci95") or 0
+    mean = iv.get("mean") or 0
+    print("N=%s %s, CI +-%.0f%% over %s intervals%s" % (
+        s["n"], s["status"], 100 * ci / mean if mean else 0, iv.get("count"),
+        ": " + s["reason"] if s.get("reason") else ""))
+sys.exit(0 if steps and all(s["status"] == "ok" for s in steps) else 1)
+EOF
+}
+
+# json_get FILE EXPR: a Python expression over the parsed JSON as d.
+json_get() {
+	"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
+
+# tool_check NAME KIND WARMUP JSON: compares every step of the sweep in JSON
+# with what the tool printed in $T/work/NAME-N.{out,err}, on its own: the mean
+# of the interval rates the tool stamped after WARMUP seconds (scaletop counts
+# a line when the tool stamps it after the warm-up), each weighed by the
+# seconds it covers.  KIND says
+# which lines: pgbench (stderr "progress: T s, X tps"), sysbench-tps,
+# sysbench-eps (stdout "[ Ts ] ... tps: X" / "eps: X"), sysbench-writes:BLOCK
+# (fileio "writes: X MiB/s", as writes/s of BLOCK bytes).  Prints one line per
+# step; exits 1 when a step is off by more than 0.5%, counted another number
+# of intervals, or has nothing to compare.
+tool_check() {
+	"$PY" - "$@" <<'EOF'
+import json, os, re, sys
+
+name, kind, warmup, path = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
+work = os.path.join(os.path.dirname(path), "work")
+if kind == "pgbench":
+    stream, rx = "err", re.compile(r"^progress: ([0-9.]+) s, ([0-9.]+) tps")
+elif kind in ("sysbench-tps", "sysbench-eps"):
+    word = kind.split("-")[1]
+    stream, rx = "out", re.compile(r"^\[ ([0-9.]+)s \] .*\b" + word + r": ([0-9.]+)")
+elif kind.startswith("sysbench-writes:"):
+    block = float(kind.split(":")[1])
+    stream, rx = "out", re.compile(r"^\[ ([0-9.]+)s \] reads: [0-9.]+ MiB/s writes: ([0-9.]+) MiB/s")
+else:
+    sys.exit("unknown kind " + kind)
+steps = json.load(open(path))["steps"]
+bad = 0
+if not steps:
+    print("no steps in the JSON")
+    bad = 1
+for s in steps:
+    n = s["n"]
+    rates, secs, prev = [], [], 0.0
+    with open(os.path.join(work, "%s-%d.%s" % (name, n, stream))) as f:
+        for line in f:
+            m = rx.match(line)
+            if not m:
+                continue
+            t, r = float(m.group(1)), float(m.group(2))
+            if t > warmup + 1e-9 and t > prev:
+                if kind.startswith("sysbench-writes:"):
+                    r = r * 1048576.0 / block
+                rates.append(r)
+                secs.append(t - prev)
+            prev = max(prev, t)
+    if not rates:
+        print("N=%d: the tool printed no interval after the warm-up" % n)
+        bad = 1
+        continue
+    # Each rate weighs by the seconds its line covers, by the tool's own
+    # stamps: the rate over the window.  With -P 1 or --report-interval=1
+    # every line covers a second, and this is the plain mean; under a heavy
+    # load a late pgbench report covers more.
+    mean = sum(r * dt for r, dt in zip(rates, secs)) / sum(secs)
+    plain = sum(rates) / len(rates)
+    got = s["ops_s"]
+    count = s["intervals"]["count"]
+    off = got is None or abs(got - mean) > 0.005 * mean
+    print("N=%d: tool %.6g/s over %d intervals (%g s, plain mean %.6g), scaletop %s over %s%s%s" % (
+        n, mean, len(rates), sum(secs), plain, got, count, " OFF BY MORE THAN 0.5%" if off else "",
+        " DIFFERENT COUNT" if count != len(rates) else ""))
+    bad |= off or count != len(rates)
+sys.exit(bad)
+EOF
+}
+
+# verdict_check JSON: the verdict is a sentence about the curve: not empty,
+# not an error, not about a single point, and it names what N counts (the
+# JSON's workload.n_unit, "clients" or "threads", or its singular).
+verdict_check() {
+	_v=$(json_get "$1" 'd["analysis"]["verdict"]')
+	_u=$(json_get "$1" 'd["workload"]["n_unit"]')
+	printf 'verdict: %s\n' "$_v"
+	printf 'n_unit: %s\n' "$_u"
+	case "$_v" in
+	'' | None | *rror* | *fail* | *"no usable"* | *"one point only"*) return 1 ;;
+	esac
+	case "$_u" in '' | None) return 1 ;; esac
+	printf '%s\n' "$_v" | grep -Eq "(^|[^A-Za-z])${_u%s}s?([^A-Za-z]|\$)"
+}

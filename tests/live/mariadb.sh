@@ -1,0 +1,107 @@
+# Live: a short sysbench oltp_read_only sweep under scaletop against a
+# private MariaDB server in the test's temporary folder (Unix socket there,
+# no networking).  scaletop's figures are checked against what sysbench
+# itself printed, read from copies of its output that scaletop never sees.
+# The system's own server, port 3306 and /run/mysqld are never touched.
+. "$top_srcdir/tests/cli/lib.sh"
+. "$top_srcdir/tests/live/live.sh"
+
+MARIADBD=
+for p in mariadbd /usr/sbin/mariadbd /usr/libexec/mariadbd; do
+	if command -v "$p" >/dev/null 2>&1; then
+		MARIADBD=$(command -v "$p")
+		break
+	fi
+done
+[ -n "$MARIADBD" ] || bail_out "no mariadbd: install mariadb-server"
+command -v mariadb-install-db >/dev/null 2>&1 || bail_out "no mariadb-install-db: install mariadb-server"
+command -v mariadb >/dev/null 2>&1 || bail_out "no mariadb client: install mariadb-client"
+command -v sysbench >/dev/null 2>&1 || bail_out "no sysbench: install sysbench"
+sysbench --help 2>/dev/null | grep -q '^ *mysql - ' ||
+	bail_out "this sysbench has no mysql driver: install Debian's sysbench"
+unset MYSQL_HOST MYSQL_TCP_PORT MYSQL_UNIX_PORT MYSQL_PWD
+
+tap_tmpdir
+T=$TAP_TMP
+DATA=$T/data
+SOCK=$T/sock
+PIDF=$T/mariadbd.pid
+DB=sbtest
+WARMUP=1
+server_pid=
+
+# Every exit: kill the server by its pid file (or the pid it was started as)
+# and wait, kill whatever else still runs in the folder, remove the folder.
+mdb_cleanup() {
+	trap '' HUP INT TERM
+	live_kill_pidfile "$PIDF"
+	if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
+		kill -KILL "$server_pid" 2>/dev/null
+		wait "$server_pid" 2>/dev/null
+	fi
+	live_kill_rest "$T"
+	rm -rf "$T"
+}
+trap mdb_cleanup EXIT
+trap 'exit 1' HUP INT TERM
+
+live_setup
+live_server_user mysql mariadb-server
+
+# mdb_fail WHAT LOG: the log in the TAP stream as comments, then bail out.
+mdb_fail() {
+	[ -f "$2" ] && diag "$(tail -n 20 "$2")"
+	bail_out "$1"
+}
+
+as_user mysql mariadb-install-db --no-defaults --datadir="$DATA" --auth-root-authentication-method=normal \
+	--skip-test-db >"$T/install.log" 2>&1 || mdb_fail "mariadb-install-db failed in $DATA" "$T/install.log"
+as_user mysql "$MARIADBD" --no-defaults --datadir="$DATA" --socket="$SOCK" --skip-networking \
+	--pid-file="$PIDF" --log-error="$T/error.log" --skip-log-bin --innodb-buffer-pool-size=32M \
+	--innodb-log-file-size=16M --innodb-flush-log-at-trx-commit=0 >/dev/null 2>&1 &
+server_pid=$!
+
+# mdb_sql SQL: one statement as root over the private socket.
+mdb_sql() {
+	mariadb --no-defaults --socket="$SOCK" --user=root --connect-timeout=5 --batch \
+		--skip-column-names -e "$1"
+}
+
+# mdb_up: the server still runs, and answers on its socket.
+mdb_up() {
+	kill -0 "$server_pid" 2>/dev/null || return 2
+	[ -S "$SOCK" ] && mdb_sql 'SELECT 1' >/dev/null 2>&1 || return 1
+}
+live_wait_for 30 mdb_up || mdb_fail "the private MariaDB server did not start" "$T/error.log"
+
+is "$(mdb_sql 'SELECT @@skip_networking, @@socket')" "$(printf '1\t%s' "$SOCK")" \
+	"the server has no networking and its socket is in the test's folder"
+
+mdb_sql "CREATE DATABASE $DB" || bail_out "cannot create database $DB"
+SB="--db-driver=mysql --mysql-socket=$SOCK --mysql-user=root --mysql-db=$DB --tables=1 --table-size=1000"
+(cd "$T/work" && sysbench oltp_read_only $SB prepare) >"$T/prepare.log" 2>&1 ||
+	mdb_fail "sysbench oltp_read_only prepare failed" "$T/prepare.log"
+
+live_sweep oltp "sysbench oltp_read_only $SB --threads={n} --time={duration} --report-interval=1 run" \
+	sysbench -n 1,2 -d 4 --warmup "$WARMUP"
+st=$?
+is "$st" 0 "sysbench oltp_read_only sweep exits 0"
+[ "$st" -eq 0 ] || diag "$(cat "$T/oltp.log")"
+is "$(json_get "$T/oltp.json" '[s["n"] for s in d["steps"]]')" "[1, 2]" "one step per N, in order"
+ok_shown "every step ok" steps_ok "$T/oltp.json"
+is "$(json_get "$T/oltp.json" 'd["workload"]["unit"]')" "transactions" "unit from sysbench's tps"
+ok_shown "each step's throughput is the mean of sysbench's own interval lines after the warm-up" \
+	tool_check oltp sysbench-tps "$WARMUP" "$T/oltp.json"
+ok_shown "the verdict is a sentence about the curve" verdict_check "$T/oltp.json"
+ok "no sysbench or wrapper left after the sweep" live_none "$T/work"
+
+# A clean shutdown: SIGTERM, and the server must be gone within about 30 s
+# (else it is killed, and the status says so).
+mpid=$(cat "$PIDF" 2>/dev/null)
+kill -TERM "$mpid" 2>/dev/null
+live_wait_gone "$mpid" || kill -KILL "$mpid" 2>/dev/null
+wait "$server_pid"
+is "$?" 0 "the private server shuts down on SIGTERM, status 0"
+ok "nothing left running in the test's folder" live_none "$T"
+
+done_testing

@@ -1,0 +1,97 @@
+# Live: a short pgbench sweep under scaletop against a private PostgreSQL
+# cluster in the test's temporary folder (Unix socket there only, no TCP).
+# scaletop's figures are checked against what pgbench itself printed, read
+# from copies of its output that scaletop never sees.  The system's own
+# cluster, port and /var/run/postgresql are never touched.
+. "$top_srcdir/tests/cli/lib.sh"
+. "$top_srcdir/tests/live/live.sh"
+
+# The newest server whose tools are all there, not the /usr/bin wrappers.
+PGBIN=
+for d in /usr/lib/postgresql/*/bin; do
+	[ -x "$d/initdb" ] && [ -x "$d/pg_ctl" ] && [ -x "$d/postgres" ] && [ -x "$d/pgbench" ] &&
+		PGBIN=$d
+done
+[ -n "$PGBIN" ] ||
+	bail_out "no initdb, pg_ctl, postgres and pgbench in /usr/lib/postgresql/*/bin: install postgresql"
+unset PGHOST PGHOSTADDR PGPORT PGUSER PGDATABASE PGSERVICE PGSERVICEFILE PGOPTIONS PGPASSFILE \
+	PGSYSCONFDIR PGDATA
+
+tap_tmpdir
+T=$TAP_TMP
+PG=$T/pg
+DATA=$PG/data
+SOCK=$PG/run
+PORT=55439 # only names the socket file: there is no TCP
+DB=scaletop_live
+WARMUP=1
+
+# Every exit: stop the server (immediate), kill it by its pid file if that
+# failed, kill whatever else still runs in the folder, remove the folder.
+pg_cleanup() {
+	trap '' HUP INT TERM
+	if [ -f "$DATA/postmaster.pid" ]; then
+		as_user postgres "$PGBIN/pg_ctl" -D "$DATA" -m immediate -w -t 30 stop >/dev/null 2>&1
+		live_kill_pidfile "$DATA/postmaster.pid"
+	fi
+	live_kill_rest "$T"
+	rm -rf "$T"
+}
+trap pg_cleanup EXIT
+trap 'exit 1' HUP INT TERM
+
+live_setup
+live_server_user postgres postgresql
+mkdir "$PG" "$SOCK" && { [ "$(id -u)" -ne 0 ] || chown -R postgres "$PG"; } ||
+	bail_out "cannot make $PG"
+
+# pg_fail WHAT LOG: the log in the TAP stream as comments, then bail out.
+pg_fail() {
+	[ -f "$2" ] && diag "$(tail -n 20 "$2")"
+	bail_out "$1"
+}
+
+as_user postgres "$PGBIN/initdb" -D "$DATA" -U postgres -A trust --no-locale -E UTF8 --no-sync \
+	>"$T/initdb.log" 2>&1 || pg_fail "initdb failed in $DATA" "$T/initdb.log"
+cat >>"$DATA/postgresql.conf" <<EOF
+# scaletop's live test: a private, throw-away cluster
+listen_addresses = ''
+unix_socket_directories = '$SOCK'
+port = $PORT
+cluster_name = 'scaletop-live'
+max_connections = 20
+shared_buffers = 16MB
+fsync = off
+synchronous_commit = off
+full_page_writes = off
+EOF
+as_user postgres "$PGBIN/pg_ctl" -D "$DATA" -l "$PG/server.log" -w -t 30 start \
+	>"$T/pg_ctl.log" 2>&1 || pg_fail "the private PostgreSQL server did not start" "$PG/server.log"
+
+is "$(sed -n 5p "$DATA/postmaster.pid")" "$SOCK" "the server's socket is in the test's folder"
+is "$(sed -n 6p "$DATA/postmaster.pid")" "" "the server listens on no TCP address"
+
+"$PGBIN/createdb" -h "$SOCK" -p "$PORT" -U postgres "$DB" >"$T/createdb.log" 2>&1 ||
+	pg_fail "createdb $DB failed" "$T/createdb.log"
+"$PGBIN/pgbench" -i -s 1 -q -h "$SOCK" -p "$PORT" -U postgres "$DB" >"$T/init.log" 2>&1 ||
+	pg_fail "pgbench -i failed" "$T/init.log"
+
+# -S: select only, the fastest; -n: no vacuum before each run.
+live_sweep pg "'$PGBIN/pgbench' -h '$SOCK' -p $PORT -U postgres -n -S -c {n} -j {n} -T {duration} -P 1 $DB" \
+	pgbench -n 1,2 -d 4 --warmup "$WARMUP"
+st=$?
+is "$st" 0 "pgbench sweep exits 0"
+[ "$st" -eq 0 ] || diag "$(cat "$T/pg.log")"
+is "$(json_get "$T/pg.json" '[s["n"] for s in d["steps"]]')" "[1, 2]" "one step per N, in order"
+ok_shown "every step ok" steps_ok "$T/pg.json"
+is "$(json_get "$T/pg.json" 'd["workload"]["unit"]')" "transactions" "unit from pgbench's tps"
+ok_shown "each step's throughput is the mean of pgbench's own progress lines after the warm-up" \
+	tool_check pg pgbench "$WARMUP" "$T/pg.json"
+ok_shown "the verdict is a sentence about the curve" verdict_check "$T/pg.json"
+ok "no pgbench or wrapper left after the sweep" live_none "$T/work"
+
+as_user postgres "$PGBIN/pg_ctl" -D "$DATA" -m fast -w -t 30 stop >"$T/stop.log" 2>&1
+is "$?" 0 "the private server stops"
+ok "nothing left running in the test's folder" live_none "$T"
+
+done_testing
