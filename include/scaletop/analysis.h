@@ -69,7 +69,7 @@ struct analysis {
 	int n_peak;
 	double x_peak, x_peak_ci;
 	int linear_n;              /* largest N with efficiency >= efficiency_min; 0 if none */
-	bool peak_uncertain;       /* the peak's CI is wider than STATS_WIDE_CI_FRAC of it */
+	bool peak_uncertain;       /* the peak's CI is wider than 25% of it */
 	int n_ref;                 /* the point with the highest lower CI bound ... */
 	double x_ref_lb;           /* ... and that bound (>= 0): what a fall is judged against */
 	bool collapse;             /* a fall beyond theta below x_ref_lb, outside the CIs */

@@ -52,19 +52,19 @@ double stats_t95(unsigned long df);
 bool stats_is_stable(const struct stats *st, double pct);
 
 /*
- * A CI this wide, as a fraction of the mean, says the mean is not known: a
- * fixed-length step whose reported CI (stats_ci) exceeds it is not ok
- * (with --until-stable, the user's own target is the limit).  A fixed-length
- * step is measured on while it is this wide, up to STATS_WIDE_EXTEND times
- * its length, and is unstable if it stays wide; a peak this wide is called
- * uncertain in the verdict.  50%: the mean is then known only to within
- * 0.5x..1.5x, too loose to judge a 20% collapse by.  A healthy step spreads
- * by a few percent; one preempted lock holder or one stalled writer gives
- * +-100% and more.  A tighter bar (25% was tried) also catches short steps
- * of a healthy workload on a machine whose other load takes most of the CPU,
- * which --until-stable is the tool for.
+ * A CI this wide, as a fraction of the mean, says the mean is not known: its
+ * lower bound reaches zero, so the step cannot even be told from one that
+ * did no work.  A fixed-length step whose reported CI (stats_ci) exceeds it
+ * is not ok (with --until-stable, the user's own target is the limit).  Such
+ * a step is measured on, up to STATS_WIDE_EXTEND times its length, and is
+ * unstable if it stays wide.  A healthy step spreads by a few percent; one
+ * preempted lock holder or one stalled writer gives +-100% and more.  A
+ * tighter bar (25% and 50% were tried) also fails short steps of a healthy
+ * workload on a machine whose other load takes most of the CPU: that is
+ * what --until-stable is for, and the verdict already calls a peak wider
+ * than 25% uncertain.
  */
-#define STATS_WIDE_CI_FRAC 0.5
+#define STATS_WIDE_CI_FRAC 1.0
 #define STATS_WIDE_EXTEND 3.0
 
 /* True when the reported CI is wider than STATS_WIDE_CI_FRAC of the mean; false without spread. */

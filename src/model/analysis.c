@@ -35,6 +35,8 @@
 #define ANALYSIS_COLLAPSE_THETA 0.2
 #define ANALYSIS_NO_SMP_SPEEDUP 1.1
 #define ANALYSIS_FLAT_FRAC 0.95
+/* A peak whose CI is wider than this share of it is called uncertain in the verdict. */
+#define ANALYSIS_PEAK_UNCERTAIN 0.25
 /*
  * Efficiency above this is super-linear beyond noise: N=1 paid a cost that
  * more workers hide (wake-up latency of idle CPUs, a cache that more CPUs
@@ -229,7 +231,7 @@ analysis_peak(struct analysis *a)
 	a->n_peak = a->pts[best].n;
 	a->x_peak = a->pts[best].x;
 	a->x_peak_ci = a->pts[best].ci;
-	a->peak_uncertain = a->pts[best].ci > STATS_WIDE_CI_FRAC * a->x_peak;
+	a->peak_uncertain = a->pts[best].ci > ANALYSIS_PEAK_UNCERTAIN * a->x_peak;
 }
 
 static void
