@@ -14,21 +14,24 @@ libscaletop_a_SOURCES += \
 	src/platform/decode_cputime.c \
 	src/platform/decode_statgrab.c
 
+# The one file (and the ENOSYS answers of every backend but Linux's, kept in
+# one place) that each OS adds; named, so the BSD compile checks
+# (tests/bsd/local.mk) take their lists from here.
+ST_SRC_LINUX = src/platform/linux.c
+ST_SRC_FREEBSD = src/platform/freebsd.c src/platform/unsupported.c
+ST_SRC_DRAGONFLY = src/platform/dragonfly.c src/platform/unsupported.c
+ST_SRC_GENERIC = src/platform/generic.c src/platform/unsupported.c
 if OS_LINUX
-libscaletop_a_SOURCES += src/platform/linux.c
+libscaletop_a_SOURCES += $(ST_SRC_LINUX)
 endif
 if OS_FREEBSD
-libscaletop_a_SOURCES += src/platform/freebsd.c
+libscaletop_a_SOURCES += $(ST_SRC_FREEBSD)
 endif
 if OS_DRAGONFLY
-libscaletop_a_SOURCES += src/platform/dragonfly.c
+libscaletop_a_SOURCES += $(ST_SRC_DRAGONFLY)
 endif
 if OS_GENERIC
-libscaletop_a_SOURCES += src/platform/generic.c
-endif
-# The ENOSYS answers of every backend but Linux's, in one place.
-if !OS_LINUX
-libscaletop_a_SOURCES += src/platform/unsupported.c
+libscaletop_a_SOURCES += $(ST_SRC_GENERIC)
 endif
 
 # /proc/lock_stat decoder (portable, like the other decoders).
