@@ -27,9 +27,8 @@ void pgroup_kill_all(int sig);
 /*
  * Forks a child that leads a new process group, registered before this
  * returns.  In the child (return 0): signal dispositions are back to the
- * default, the mask is empty, and the child dies with its parent (Linux
- * PR_SET_PDEATHSIG, FreeBSD PROC_PDEATHSIG_CTL, and a getppid() check
- * everywhere).  In the parent: the child's pid, or -1 with a message.
+ * default, the mask is empty, and the child dies with its parent
+ * (proc_parent_death_signal, and a getppid() check everywhere).  In the parent: the child's pid, or -1 with a message.
  */
 pid_t pgroup_fork(char *err, size_t errlen);
 
@@ -54,7 +53,7 @@ bool pgroup_is_live(pid_t pgid);
 
 /*
  * Makes the monitor the reaper of the orphans of what it starts from now on
- * (Linux PR_SET_CHILD_SUBREAPER), so that a daemon a step leaves behind,
+ * (proc_reaper), so that a daemon a step leaves behind,
  * outside its group and session, is still found by
  * pgroup_kill_descendants.  Does nothing where the process table cannot be
  * read (proc_table_read), as the adopted would then never be reaped.

@@ -136,11 +136,28 @@ struct proc_link {
 
 /*
  * Every process's parent and group, as a malloc'ed array (*out, *n) the
- * caller frees.  A process that exits during the scan drops out.  -1 with
- * errno ENOSYS where scaletop cannot list processes yet (every backend but
- * Linux), or another errno when the table cannot be read.
+ * caller frees.  A process that exits during the scan drops out.  Linux
+ * /proc, FreeBSD and DragonFly kern.proc (proctable_bsd.c).  -1 with errno
+ * ENOSYS on the generic backend, or another errno when the table cannot be
+ * read.
  */
 int proc_table_read(struct proc_link **out, size_t *n);
+
+/*
+ * Makes this process the reaper of its orphaned descendants (on) or stops
+ * (off): they are re-parented to it rather than to init, so they stay in its
+ * tree to be found and killed.  Linux PR_SET_CHILD_SUBREAPER, FreeBSD and
+ * DragonFly procctl(PROC_REAP_ACQUIRE / PROC_REAP_RELEASE).  0, or -1 with
+ * errno (ENOSYS where the OS has none).
+ */
+int proc_reaper(bool on);
+
+/*
+ * Asks the kernel to send sig to this process when its parent dies: Linux
+ * PR_SET_PDEATHSIG, FreeBSD and DragonFly procctl(PROC_PDEATHSIG_CTL).  0,
+ * or -1 with errno (ENOSYS where it cannot; callers check getppid() too).
+ */
+int proc_parent_death_signal(int sig);
 
 /* The CPU model string (e.g. from /proc/cpuinfo or hw.model); 0 or -1. */
 int platform_cpu_model(char *buf, size_t len);

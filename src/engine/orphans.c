@@ -3,8 +3,10 @@
  * misses a command that daemonises (setsid, then fork): its child sits in a
  * group and session of its own, and once its parent exits it is adopted by
  * init, beyond any kill the monitor could make.  So while a step runs the
- * monitor is a child subreaper: orphans of the step are re-parented to it,
- * stay in its process tree, and are found and killed at the step's end.
+ * monitor is its orphans' reaper (proc_reaper: Linux's child subreaper,
+ * procctl's PROC_REAP_ACQUIRE on the BSDs): they are re-parented to it, stay
+ * in its process tree, and are found (orphan_plan) and killed at the step's
+ * end.
  */
 #include "config.h"
 
@@ -14,17 +16,13 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
 
+#include "scaletop/orphan_plan.h"
 #include "scaletop/pgroup.h"
 #include "scaletop/platform.h"
 
 /* Long enough for SIGKILLed processes to exit; bounded so a D-state one cannot hang us. */
 #define ORPHAN_WAIT_NS 2000000000ull
-/* Deeper than any real process tree; bounds the walk should the table hold a cycle. */
-#define ORPHAN_MAX_DEPTH 4096
 
 static bool orphan_adopting;
 static pid_t orphan_owner; /* the adopting process: a forked child inherits the flag, not the role */
@@ -32,16 +30,6 @@ static pid_t orphan_owner; /* the adopting process: a forked child inherits the 
 static pid_t orphan_groups[PGROUP_MAX];
 static int orphan_ngroups;
 static int orphan_table_works = -1; /* unknown until first asked */
-
-static void
-orphan_subreaper(bool on)
-{
-#if defined(__linux__) && defined(PR_SET_CHILD_SUBREAPER)
-	(void)prctl(PR_SET_CHILD_SUBREAPER, on ? 1 : 0);
-#else
-	(void)on;
-#endif
-}
 
 void
 pgroup_adopt_orphans(void)
@@ -59,7 +47,8 @@ pgroup_adopt_orphans(void)
 	}
 	if (!orphan_table_works)
 		return;
-	orphan_subreaper(true);
+	/* Without a reaper (an old kernel) the walk still finds what has not been orphaned yet. */
+	(void)proc_reaper(true);
 	orphan_adopting = true;
 	orphan_owner = getpid();
 	orphan_ngroups = 0;
@@ -81,36 +70,6 @@ orphan_group_known(pid_t pgid)
 	for (int i = 0; i < orphan_ngroups; i++) {
 		if (orphan_groups[i] == pgid)
 			return true;
-	}
-	return false;
-}
-
-static int
-orphan_cmp(const void *a, const void *b)
-{
-	pid_t x = ((const struct proc_link *)a)->pid, y = ((const struct proc_link *)b)->pid;
-
-	return (x > y) - (x < y);
-}
-
-static const struct proc_link *
-orphan_find(const struct proc_link *t, size_t n, pid_t pid)
-{
-	struct proc_link key = {.pid = pid};
-
-	return bsearch(&key, t, n, sizeof(*t), orphan_cmp);
-}
-
-/* Whether p descends from self (and is not self). */
-static bool
-orphan_descends(const struct proc_link *t, size_t n, const struct proc_link *p, pid_t self)
-{
-	for (int depth = 0; p != NULL && depth < ORPHAN_MAX_DEPTH; depth++) {
-		if (p->ppid == self)
-			return true;
-		if (p->ppid <= 1 || p->ppid == p->pid)
-			return false;
-		p = orphan_find(t, n, p->ppid);
 	}
 	return false;
 }
@@ -146,41 +105,57 @@ orphan_count(struct orphan_counted *c, pid_t pid)
 	c->pid[c->n++] = pid;
 }
 
+static bool
+orphan_live(pid_t pgid, void *arg)
+{
+	(void)arg;
+	return pgroup_is_live(pgid);
+}
+
+static bool
+orphan_known(pid_t pgid, void *arg)
+{
+	(void)arg;
+	return orphan_group_known(pgid);
+}
+
 /*
  * One pass: SIGKILL to every live descendant and its group, and a reap of
- * every child that is no registered group's leader (those are their owners'
- * to reap, for their exit status).  The number still to wait for; *killed
- * collects the kills outside the registered groups.
+ * every child that is no registered group's leader (orphan_plan chooses).
+ * The number still to wait for; *killed collects the kills outside the
+ * registered groups.
  */
 static int
 orphan_pass(pid_t self, struct orphan_counted *killed)
 {
+	const struct orphan_view v = {
+		.self = self, .own_pgrp = getpgrp(), .live = orphan_live, .known = orphan_known,
+	};
+	struct orphan_action *act;
 	struct proc_link *t;
-	size_t n, i;
+	size_t n, k, i;
 	int left = 0;
 
 	if (proc_table_read(&t, &n) != 0)
 		return 0;
-	qsort(t, n, sizeof(*t), orphan_cmp);
-	for (i = 0; i < n; i++) {
-		const struct proc_link *p = &t[i];
-
-		if (!orphan_descends(t, n, p, self) || (p->zombie && pgroup_is_live(p->pid)))
-			continue;
-		if (!p->zombie) {
-			if (p->pgid == p->pid && p->pgid != getpgrp())
-				(void)kill(-p->pid, SIGKILL);
-			(void)kill(p->pid, SIGKILL);
-			/* Only what escaped the step's own groups counts as left behind. */
-			if (!orphan_group_known(p->pgid))
-				orphan_count(killed, p->pid);
-		}
-		if (p->ppid == self && !pgroup_is_live(p->pid) &&
-		    waitpid(p->pid, NULL, WNOHANG) == p->pid)
+	if ((act = malloc((n > 0 ? n : 1) * sizeof(*act))) == NULL) {
+		free(t);
+		return 0;
+	}
+	k = orphan_plan(t, n, &v, act);
+	free(t);
+	for (i = 0; i < k; i++) {
+		if (act[i].what & ORPHAN_KILL_GROUP)
+			(void)kill(-act[i].pid, SIGKILL);
+		if (act[i].what & ORPHAN_KILL)
+			(void)kill(act[i].pid, SIGKILL);
+		if (act[i].what & ORPHAN_COUNT)
+			orphan_count(killed, act[i].pid);
+		if ((act[i].what & ORPHAN_REAP) && waitpid(act[i].pid, NULL, WNOHANG) == act[i].pid)
 			continue;
 		left++;
 	}
-	free(t);
+	free(act);
 	return left;
 }
 
@@ -198,7 +173,7 @@ pgroup_kill_descendants(void)
 	/* Repeat: a killed parent hands its children to us only as it exits. */
 	while (orphan_pass(self, &killed) > 0 && mono_now_ns() < deadline)
 		nanosleep(&nap, NULL);
-	orphan_subreaper(false);
+	(void)proc_reaper(false);
 	orphan_adopting = false;
 	free(killed.pid);
 	errno = saved;

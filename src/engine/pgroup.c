@@ -11,15 +11,10 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
-#if defined(__FreeBSD__) || defined(__DragonFly__)
-#include <sys/procctl.h>
-#endif
 
 #include "scaletop/error.h"
 #include "scaletop/pgroup.h"
+#include "scaletop/platform.h"
 
 /* sig_atomic_t, not pid_t: the signal path reads these while the loop may write them. */
 static volatile sig_atomic_t pgroup_ids[PGROUP_MAX];
@@ -113,19 +108,6 @@ pgroup_kill_all(int sig)
 	errno = saved;
 }
 
-/* Asks the kernel to kill this process when its parent dies, where it can. */
-static void
-pgroup_die_with_parent(void)
-{
-#if defined(__linux__)
-	(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
-#elif defined(PROC_PDEATHSIG_CTL)
-	int sig = SIGKILL;
-
-	(void)procctl(P_PID, 0, PROC_PDEATHSIG_CTL, &sig);
-#endif
-}
-
 int
 pgroup_child_link(pid_t parent)
 {
@@ -140,7 +122,7 @@ pgroup_child_link(pid_t parent)
 	/* Only now unblock: a signal already pending must meet the default action. */
 	sigemptyset(&none);
 	(void)pthread_sigmask(SIG_SETMASK, &none, NULL);
-	pgroup_die_with_parent();
+	(void)proc_parent_death_signal(SIGKILL); /* where the kernel can; getppid() below too */
 	/* The parent may have died before the link was made; then nobody would kill us. */
 	if (getppid() != parent)
 		return -1;

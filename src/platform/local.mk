@@ -17,10 +17,12 @@ libscaletop_a_SOURCES += \
 # The one file (and the ENOSYS answers of every backend but Linux's, kept in
 # one place) that each OS adds; named, so the BSD compile checks
 # (tests/bsd/local.mk) take their lists from here.
-ST_SRC_LINUX = src/platform/linux.c
-ST_SRC_FREEBSD = src/platform/freebsd.c src/platform/unsupported.c
-ST_SRC_DRAGONFLY = src/platform/dragonfly.c src/platform/unsupported.c
-ST_SRC_GENERIC = src/platform/generic.c src/platform/unsupported.c
+ST_SRC_LINUX = src/platform/linux.c src/platform/reaper_linux.c
+ST_SRC_FREEBSD = src/platform/freebsd.c src/platform/unsupported.c src/platform/reaper_bsd.c \
+	src/platform/proctable_bsd.c
+ST_SRC_DRAGONFLY = src/platform/dragonfly.c src/platform/unsupported.c src/platform/reaper_bsd.c \
+	src/platform/proctable_bsd.c
+ST_SRC_GENERIC = src/platform/generic.c src/platform/unsupported.c src/platform/noreaper.c
 if OS_LINUX
 libscaletop_a_SOURCES += $(ST_SRC_LINUX)
 endif
