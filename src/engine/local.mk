@@ -15,9 +15,11 @@ noinst_HEADERS += \
 ENGINE_TESTS = \
 	tests/unit/test_runner \
 	tests/unit/test_startline \
+	tests/unit/test_fairness \
 	tests/unit/test_spawn
 check_PROGRAMS += $(ENGINE_TESTS)
 TESTS += $(ENGINE_TESTS)
 tests_unit_test_runner_LDADD = $(TEST_LIBS)
 tests_unit_test_startline_LDADD = $(TEST_LIBS)
+tests_unit_test_fairness_LDADD = $(TEST_LIBS)
 tests_unit_test_spawn_LDADD = $(TEST_LIBS)

@@ -325,9 +325,8 @@ runner_check_workers(struct runner_child *ch)
 }
 
 /*
- * Where the kernel cannot kill us with the monitor, notice it ourselves and
- * wind down at once; reaping our workers first leaves no zombie to an init
- * that might not reap.
+ * Where the kernel cannot kill us with the monitor, notice it ourselves and wind down
+ * at once; reaping our workers first leaves no zombie to an init that might not reap.
  */
 static void
 runner_check_monitor(struct runner_child *ch)
@@ -794,6 +793,7 @@ runner_poll(struct runner *r, struct runner_status *st)
 		st->wait_ns = r->wait_ns;
 		st->busy_ns = r->busy_ns;
 		st->unread = r->unread;
+		st->ready = atomic_load(&c->line.ready);
 		st->reason = r->reason;
 		st->output = r->output;
 	}
