@@ -149,10 +149,10 @@ sweep_one(const struct workload *wl, struct session *s)
 	s->set.nn = 1;
 	s->set.repeat = 1;
 	s->set.warmup_s = 0.1;
-	s->set.duration_s = 1.0;
+	s->set.duration_s = 2.5;
 	s->set.interval_s = 0.1;
-	/* Shorter than the window: on the old rule a starved worker would fail the step. */
-	s->set.stall_s = 0.4;
+	/* Well inside the window: on the old rule a starved worker failed the step. */
+	s->set.stall_s = 1.0;
 	s->t0_ns = mono_now_ns();
 	deadline_ns = s->t0_ns + PATIENCE_NS;
 	if ((smp = sampler_open(err, sizeof(err))) == NULL || (l = loop_new(err, sizeof(err))) == NULL) {
