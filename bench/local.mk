@@ -1,21 +1,25 @@
 # Benchmarks compare scaletop with a peer in one run and print ratios; they
 # are run by hand (make bench), never as tests.
 EXTRA_DIST += bench/README bench/sample-accuracy.sh bench/sample-cost \
-	bench/fidelity.sh bench/count-overhead bench/until-stable.sh bench/tui-latency.sh
+	bench/fidelity.sh bench/count-overhead bench/until-stable.sh bench/tui-latency.sh \
+	bench/start-line
 
 # Built only for `make bench`, never by `make` or `make check`.
-EXTRA_PROGRAMS = bench/sample_cost bench/count_overhead bench/pwrite_loop
+EXTRA_PROGRAMS = bench/sample_cost bench/count_overhead bench/pwrite_loop bench/start_line
 bench_sample_cost_SOURCES = bench/sample_cost.c
 bench_sample_cost_LDADD = $(ST_LIBS)
 bench_count_overhead_SOURCES = bench/count_overhead.c
 bench_count_overhead_LDADD = $(ST_LIBS)
 bench_pwrite_loop_SOURCES = bench/pwrite_loop.c
+bench_start_line_SOURCES = bench/start_line.c
+bench_start_line_LDADD = $(ST_LIBS)
 CLEANFILES += bench/sample_cost$(EXEEXT) bench/count_overhead$(EXEEXT) \
-	bench/pwrite_loop$(EXEEXT)
+	bench/pwrite_loop$(EXEEXT) bench/start_line$(EXEEXT)
 
 BENCH_ENV = top_srcdir='$(top_srcdir)' top_builddir='$(top_builddir)'
 
-bench: bench-cost bench-accuracy bench-fidelity bench-overhead bench-stable bench-latency
+bench: bench-cost bench-accuracy bench-fidelity bench-overhead bench-stable bench-latency \
+	bench-start
 bench-cost: scaletop$(EXEEXT) bench/sample_cost$(EXEEXT)
 	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/sample-cost
 bench-accuracy: scaletop$(EXEEXT)
@@ -28,5 +32,7 @@ bench-stable: scaletop$(EXEEXT)
 	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/until-stable.sh
 bench-latency: scaletop$(EXEEXT)
 	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/tui-latency.sh
+bench-start: bench/start_line$(EXEEXT)
+	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/start-line
 .PHONY: bench bench-cost bench-accuracy bench-fidelity bench-overhead bench-stable \
-	bench-latency
+	bench-latency bench-start

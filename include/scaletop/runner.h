@@ -50,6 +50,7 @@ struct runner_status {
 	uint64_t wait_ns; /* likewise, for WL_LOCK_WAIT workloads */
 	uint64_t busy_ns;
 	int unread;       /* slots with no consistent read this poll (their last one is summed) */
+	int ready;        /* workers that have reached the start line (all of them once released) */
 	const char *reason; /* why the step failed, "" otherwise; owned by the runner */
 	const char *output; /* the child's last line of output, "" if none; owned by the runner */
 };

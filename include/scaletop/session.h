@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "scaletop/delta.h"
+#include "scaletop/fairness.h"
 #include "scaletop/host.h"
 #include "scaletop/lockprof.h"
 #include "scaletop/platform.h"
@@ -30,7 +31,7 @@ struct sweep_settings {
 	double min_measure_s;  /* until-stable never stops sooner */
 	double interval_s;     /* length of one interval sample */
 	int repeat;            /* runs per N */
-	double stall_s;        /* no progress for this long fails the step; 0: off */
+	double stall_s;        /* no progress by any worker for this long fails the step; 0: off */
 	bool stop_on_failure;
 	enum run_mode mode;
 	double efficiency_min; /* analysis: linear-range threshold (0..1); 0: the default */
@@ -92,6 +93,7 @@ struct step {
 	struct cpu_usage *cpu;   /* per CPU; owned */
 	int ncpu;
 	struct contention ct;
+	struct fairness fair;    /* per-worker shares of the window's operations (built-in only) */
 	struct lockprof_entry locks[STEP_TOP_LOCKS]; /* the kernel's most contended locks in */
 	int nlocks;                                  /* the window, where the kernel keeps a profile */
 };

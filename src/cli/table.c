@@ -9,9 +9,9 @@
 static void
 table_header(FILE *f, const struct session *s)
 {
-	fprintf(f, "%6s %10s %6s %7s %5s %5s %5s %9s %9s %9s %6s %6s  %s\n", "N", "ops/s", "±CI",
-		"speedup", "eff", "CPU%", "sys%", "vcsw/kop", "ivcsw/kop", "ops/CPUs", "rdly%",
-		"lockw%", "status");
+	fprintf(f, "%6s %10s %6s %7s %5s %5s %5s %9s %9s %9s %6s %6s %5s %7s  %s\n", "N", "ops/s",
+		"±CI", "speedup", "eff", "CPU%", "sys%", "vcsw/kop", "ivcsw/kop", "ops/CPUs",
+		"rdly%", "lockw%", "jain", "starved", "status");
 }
 
 /* A contention figure, or "-" when it was not measured. */
@@ -25,12 +25,25 @@ table_fig(const struct contention *c, unsigned bit, double v, int decimals, char
 	return buf;
 }
 
+/* Jain's index and the starved workers, or "-" where no per-worker counts were taken. */
+static void
+table_fair(const struct fairness *fr, char *jain, char *starved, size_t len)
+{
+	snprintf(jain, len, "-");
+	snprintf(starved, len, "-");
+	if (!fr->have)
+		return;
+	if (isfinite(fr->jain))
+		snprintf(jain, len, "%.2f", fr->jain);
+	snprintf(starved, len, "%d", fr->starved);
+}
+
 static void
 table_row(FILE *f, const struct session *s, const struct step *st)
 {
 	const struct contention *c = &st->ct;
 	char rate[16], ci[16], sp[16], eff[16], cpu[16], sys[16];
-	char v[16], iv[16], opc[16], rd[16], lw[16];
+	char v[16], iv[16], opc[16], rd[16], lw[16], jn[16], sv[16];
 	bool use = step_usable(st);
 
 	fmt_si(st->ops_s, rate, sizeof(rate));
@@ -45,13 +58,14 @@ table_row(FILE *f, const struct session *s, const struct step *st)
 	snprintf(cpu, sizeof(cpu), st->ncpu > 0 ? "%.0f" : "-", st->all.busy);
 	snprintf(sys, sizeof(sys), st->ncpu > 0 ? "%.0f" : "-", st->all.pct[CPU_SYS]);
 	fmt_si(c->ops_per_cpu_s, opc, sizeof(opc));
-	fprintf(f, "%6d %10s %6s %7s %5s %5s %5s %9s %9s %9s %6s %6s  %s%s%s\n", st->n,
+	table_fair(&st->fair, jn, sv, sizeof(jn));
+	fprintf(f, "%6d %10s %6s %7s %5s %5s %5s %9s %9s %9s %6s %6s %5s %7s  %s%s%s\n", st->n,
 		use ? rate : "-", ci, sp, eff, cpu, sys,
 		table_fig(c, CT_HAVE_CSW, c->vcsw_kop, 2, v, sizeof(v)),
 		table_fig(c, CT_HAVE_CSW, c->ivcsw_kop, 2, iv, sizeof(iv)),
 		(c->have & CT_HAVE_OPS_CPU) ? opc : "-",
 		table_fig(c, CT_HAVE_RUN_DELAY, c->run_delay_pct, 1, rd, sizeof(rd)),
-		table_fig(c, CT_HAVE_LOCK_WAIT, c->lock_wait_pct, 1, lw, sizeof(lw)),
+		table_fig(c, CT_HAVE_LOCK_WAIT, c->lock_wait_pct, 1, lw, sizeof(lw)), jn, sv,
 		step_status_names[st->status], st->reason[0] ? ": " : "", st->reason);
 }
 

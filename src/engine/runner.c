@@ -25,6 +25,7 @@
 #include "scaletop/platform.h"
 #include "scaletop/runner.h"
 #include "scaletop/spawn.h"
+#include "scaletop/startline.h"
 
 #ifndef MAP_ANONYMOUS
 #define MAP_ANONYMOUS MAP_ANON
@@ -34,7 +35,7 @@
 #define RUNNER_WORKER_FAILED 1 /* a worker process whose work() returned an errno */
 #define RUNNER_BACKSTOP_NS UINT64_C(1000000000) /* past the grace, the monitor kills the group */
 #define RUNNER_BAD_POLLS 16 /* polls in a row with no consistent read of a slot */
-#define RUNNER_START_NAP_NS 100000L /* while workers gather at the start line */
+#define RUNNER_GATHER_NAP_NS 1000000L /* the child, while workers gather (they block) */
 /* The watch interval while workers run: 20 wake-ups a second add little to their counters. */
 #define RUNNER_RUN_NAP_NS 50000000L
 #define RUNNER_STOP_NAP_NS 1000000L
@@ -54,11 +55,9 @@ enum runner_fail {
 };
 
 struct runner_ctl {
-	atomic_int ready;        /* workers at the start line */
-	atomic_int go;           /* set once, by the child, when all are ready */
+	struct startline_state line; /* workers at the start line, and their release */
 	atomic_int stop;         /* the workers' stop flag (wl_worker.stop) */
 	atomic_int abort;        /* the monitor wants the child gone now */
-	_Atomic uint64_t go_ns;  /* CLOCK_MONOTONIC at go, stored before go */
 	uint64_t grace_ns;       /* written before fork */
 	atomic_int fail;         /* enum runner_fail, stored (release) after its details */
 	int fail_worker;
@@ -83,6 +82,7 @@ struct runner {
 	struct wl_slot *slots;
 	void *shared;
 	struct runner_seen *seen;
+	struct startline gate; /* the child's, and (copied by fork) each worker process's */
 
 	pid_t pid;            /* the child, also its group id */
 	pid_t monitor;        /* our own pid, for the child's orphan check */
@@ -217,13 +217,9 @@ runner_work(struct runner *r, int i)
 	runner_self = i;
 
 	atomic_store(&s->state, SLOT_READY);
-	atomic_fetch_add(&c->ready, 1);
-	while (!runner_flag(&c->go)) {
-		if (runner_flag(&c->stop)) {
-			atomic_store(&s->state, SLOT_DONE);
-			return 0;
-		}
-		runner_nap(RUNNER_START_NAP_NS);
+	if (!startline_wait(&r->gate, &c->stop)) {
+		atomic_store(&s->state, SLOT_DONE);
+		return 0;
 	}
 	atomic_store(&s->state, SLOT_RUNNING);
 	rc = r->cfg.wl->work(&w);
@@ -257,6 +253,7 @@ runner_start_one(struct runner_child *ch, int i)
 	if (pid == 0) {
 		if (pgroup_child_link(ch->self) == -1)
 			_exit(127);
+		startline_forked(&r->gate);
 		_exit(runner_work(r, i) == 0 ? 0 : RUNNER_WORKER_FAILED);
 	}
 	atomic_store(&r->ctl->pids[i], pid);
@@ -328,9 +325,8 @@ runner_check_workers(struct runner_child *ch)
 }
 
 /*
- * Where the kernel cannot kill us with the monitor, notice it ourselves and
- * wind down at once; reaping our workers first leaves no zombie to an init
- * that might not reap.
+ * Where the kernel cannot kill us with the monitor, notice it ourselves and wind down
+ * at once; reaping our workers first leaves no zombie to an init that might not reap.
  */
 static void
 runner_check_monitor(struct runner_child *ch)
@@ -396,15 +392,16 @@ runner_watch(struct runner_child *ch)
 	struct runner_ctl *c = ch->r->ctl;
 
 	while (!runner_flag(&c->stop)) {
-		if (atomic_load(&c->ready) == ch->started) {
-			atomic_store(&c->go_ns, mono_now_ns());
-			atomic_store_explicit(&c->go, 1, memory_order_release);
+		if (startline_ready(&ch->r->gate) == ch->started) {
+			startline_release(&ch->r->gate);
 			break;
 		}
 		runner_check_workers(ch);
 		runner_check_monitor(ch);
-		runner_nap(RUNNER_START_NAP_NS);
+		runner_nap(RUNNER_GATHER_NAP_NS);
 	}
+	/* Stopped before the release: the waiting workers must wake to return. */
+	startline_close(&ch->r->gate);
 	while (!runner_flag(&c->stop)) {
 		runner_check_workers(ch);
 		runner_check_monitor(ch);
@@ -454,6 +451,10 @@ runner_child(struct runner *r, int outfd)
 		if (c->fail_text[0] == '\0')
 			snprintf(c->fail_text, sizeof(c->fail_text), "no reason given");
 		runner_fail(c, RF_INIT, -1, 0);
+		_exit(RUNNER_EXIT_FAILED);
+	}
+	if (startline_open(&r->gate, &c->line) == -1) {
+		runner_fail(c, RF_START, 0, errno);
 		_exit(RUNNER_EXIT_FAILED);
 	}
 	for (int i = 0; i < n; i++) {
@@ -521,11 +522,9 @@ runner_init_ctl(struct runner *r)
 {
 	struct runner_ctl *c = r->ctl;
 
-	atomic_init(&c->ready, 0);
-	atomic_init(&c->go, 0);
+	startline_state_init(&c->line);
 	atomic_init(&c->stop, 0);
 	atomic_init(&c->abort, 0);
-	atomic_init(&c->go_ns, 0);
 	atomic_init(&c->fail, RF_NONE);
 	atomic_init(&c->crash_worker, -1);
 	atomic_init(&c->crash_signal, 0);
@@ -777,8 +776,8 @@ runner_poll(struct runner *r, struct runner_status *st)
 		if (r->out_fd >= 0)
 			spawn_drain(&r->out_fd, &r->out_lines, 0, runner_on_line, r);
 		runner_read_slots(r);
-		if (r->go_ns == 0 && runner_flag(&c->go))
-			r->go_ns = atomic_load(&c->go_ns);
+		if (r->go_ns == 0)
+			r->go_ns = startline_go_ns(&c->line);
 		if (!r->stopping && atomic_load_explicit(&c->fail, memory_order_acquire) != RF_NONE)
 			runner_begin_stop(r, r->cfg.grace_ns + RUNNER_BACKSTOP_NS);
 		if (r->stopping)
@@ -794,6 +793,7 @@ runner_poll(struct runner *r, struct runner_status *st)
 		st->wait_ns = r->wait_ns;
 		st->busy_ns = r->busy_ns;
 		st->unread = r->unread;
+		st->ready = atomic_load(&c->line.ready);
 		st->reason = r->reason;
 		st->output = r->output;
 	}

@@ -6,9 +6,28 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "scaletop/error.h"
 #include "sweep_priv.h"
+
+/* Per worker queued for each CPU: the time it may need to get one, see stop and exit. */
+#define BUILTIN_GRACE_PER_QUEUED_NS UINT64_C(10000000)
+
+/*
+ * The grace workers get to return after stop.  Far beyond the CPUs (1024
+ * workers on 2) each waits its turn for a CPU, and for the workload's lock,
+ * before it can even see the flag: the default alone would call them stuck.
+ */
+static uint64_t
+builtin_grace(int n)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (ncpu < 1)
+		ncpu = 1;
+	return RUNNER_GRACE_NS + (uint64_t)(n / ncpu) * BUILTIN_GRACE_PER_QUEUED_NS;
+}
 
 int
 builtin_step_start(struct sweep *sw, char *err, size_t errlen)
@@ -19,11 +38,11 @@ builtin_step_start(struct sweep *sw, char *err, size_t errlen)
 		.sweep = &sw->wls,
 		.nworkers = sw->run.n,
 		.mode = sw->s->set.mode == MODE_PROCESSES ? RUNNER_PROCESSES : RUNNER_THREADS,
+		.grace_ns = builtin_grace(sw->run.n),
 	};
 
-	sw->run.wops = calloc((size_t)sw->run.n, sizeof(*sw->run.wops));
-	sw->run.wmoved_ns = calloc((size_t)sw->run.n, sizeof(*sw->run.wmoved_ns));
-	if (sw->run.wops == NULL || sw->run.wmoved_ns == NULL)
+	sw->run.w0_wops = calloc((size_t)sw->run.n, sizeof(*sw->run.w0_wops));
+	if (sw->run.w0_wops == NULL)
 		return st_error(err, errlen, "N=%d: out of memory", sw->run.n);
 	sw->run.nw = sw->run.n;
 	sw->run.r = runner_start(&rc, err, errlen);
@@ -43,26 +62,53 @@ builtin_step_close(struct sweep *sw, enum step_status status, const char *reason
 	sweep_step_end(sw, status, reason != NULL ? why : NULL);
 }
 
-/* true when some worker's count has not moved for --stall seconds. */
+/*
+ * true when the step as a whole has made no progress for --stall seconds.
+ * One worker that makes none is starved, and the step's fairness says so:
+ * unfair locks at N well above the CPUs do that, and it is what the user
+ * came to see.
+ */
 static bool
-builtin_stalled(struct sweep *sw, uint64_t now, char *why, size_t len)
+builtin_stalled(struct sweep *sw, uint64_t now, uint64_t ops, char *why, size_t len)
 {
+	struct step_run *run = &sw->run;
 	double limit = sw->s->set.stall_s;
-	int i;
 
-	for (i = 0; i < sw->run.nw; i++) {
-		uint64_t ops = runner_worker_ops(sw->run.r, i);
-
-		if (ops != sw->run.wops[i] || sw->run.wmoved_ns[i] == 0) {
-			sw->run.wops[i] = ops;
-			sw->run.wmoved_ns[i] = now;
-		} else if (limit > 0 && (double)(now - sw->run.wmoved_ns[i]) / 1e9 >= limit) {
-			snprintf(why, len, "worker %d made no progress for %.1f s (--stall)", i,
-				 limit);
-			return true;
-		}
+	if (ops != run->moved_ops || run->moved_ns == 0) {
+		run->moved_ops = ops;
+		run->moved_ns = now;
+		return false;
 	}
-	return false;
+	if (limit <= 0 || (double)(now - run->moved_ns) / 1e9 < limit)
+		return false;
+	snprintf(why, len, "no worker made progress for %.1f s (--stall)", limit);
+	return true;
+}
+
+/* Each worker's count now: the window's opening edge for its fairness. */
+static void
+builtin_fair_begin(struct sweep *sw)
+{
+	for (int i = 0; i < sw->run.nw; i++)
+		sw->run.w0_wops[i] = runner_worker_ops(sw->run.r, i);
+}
+
+/* The window's closing edge: how evenly the workers shared its operations. */
+static void
+builtin_fair_end(struct sweep *sw)
+{
+	struct step_run *run = &sw->run;
+	uint64_t *d = calloc((size_t)run->nw, sizeof(*d));
+
+	for (int i = 0; d != NULL && i < run->nw; i++) {
+		uint64_t ops = runner_worker_ops(run->r, i);
+
+		d[i] = ops > run->w0_wops[i] ? ops - run->w0_wops[i] : 0;
+	}
+	/* Without memory the step keeps no fairness figures (have stays false): no fault. */
+	if (d != NULL)
+		(void)fairness_compute(&sweep_step(sw)->fair, d, run->nw);
+	free(d);
 }
 
 static void
@@ -78,8 +124,10 @@ builtin_measure(struct sweep *sw, uint64_t now, const struct runner_status *st)
 	run->last_ops = st->ops;
 	if (sw->live.phase == PHASE_WARMUP) {
 		/* Never shorter than asked: warm-up ends at the first tick past it. */
-		if ((double)(now - run->go_ns) / 1e9 >= sw->s->set.warmup_s)
+		if ((double)(now - run->go_ns) / 1e9 >= sw->s->set.warmup_s) {
 			sweep_window_begin(sw, now, st->ops, st->wait_ns, st->busy_ns);
+			builtin_fair_begin(sw);
+		}
 		return;
 	}
 	step_add_interval(sweep_step(sw), rate);
@@ -87,6 +135,7 @@ builtin_measure(struct sweep *sw, uint64_t now, const struct runner_status *st)
 	if (!sweep_window_complete(sw, now))
 		return;
 	sweep_window_end(sw, now, st->ops, st->wait_ns, st->busy_ns);
+	builtin_fair_end(sw);
 	runner_stop(run->r);
 	sweep_enter(sw, PHASE_STOPPING, now);
 }
@@ -115,17 +164,29 @@ builtin_stopping(struct sweep *sw, enum runner_state state, const struct runner_
 	builtin_step_close(sw, STEP_OK, NULL);
 }
 
-/* Workers that never get released (a hung step_init, a stuck fork) are a stall too. */
+/*
+ * Workers that stop arriving at the start line (a hung step_init, a stuck
+ * fork) are a stall too; a start that is slow but moving is not.
+ */
 static void
-builtin_check_start(struct sweep *sw, uint64_t now)
+builtin_check_start(struct sweep *sw, uint64_t now, int ready)
 {
-	double limit = sw->s->set.stall_s, waited = (double)(now - sw->run.start_ns) / 1e9;
+	struct step_run *run = &sw->run;
+	double limit = sw->s->set.stall_s;
 	char why[200];
 
-	if (limit <= 0 || sw->live.phase != PHASE_STARTING || waited < limit)
+	if (sw->live.phase != PHASE_STARTING)
 		return;
-	snprintf(why, sizeof(why), "the workers did not start within %.1f s (--stall)", limit);
-	runner_abort(sw->run.r);
+	if (run->moved_ns == 0 || (uint64_t)ready != run->moved_ops) {
+		run->moved_ops = (uint64_t)ready;
+		run->moved_ns = run->moved_ns == 0 ? run->start_ns : now;
+	}
+	if (limit <= 0 || (double)(now - run->moved_ns) / 1e9 < limit)
+		return;
+	snprintf(why, sizeof(why),
+		 "the workers did not start: %d of %d at the start line, none more for %.1f s "
+		 "(--stall)", ready, run->n, limit);
+	runner_abort(run->r);
 	builtin_step_close(sw, STEP_FAILED, why);
 }
 
@@ -147,17 +208,18 @@ builtin_step_tick(struct sweep *sw, uint64_t now)
 		return;
 	}
 	if (state != RUNNER_RUNNING) {
-		builtin_check_start(sw, now);
+		builtin_check_start(sw, now, st.ready);
 		return;
 	}
 	if (sw->live.phase == PHASE_STARTING) {
+		sw->run.moved_ns = 0; /* the stall clock now follows operations, not arrivals */
 		sw->run.go_ns = st.go_ns;
 		sw->run.last_ns = st.go_ns;
 		sw->run.last_ops = 0;
 		sweep_step(sw)->start_s = session_time(sw->s, st.go_ns);
 		sweep_enter(sw, PHASE_WARMUP, st.go_ns);
 	}
-	if (builtin_stalled(sw, now, why, sizeof(why))) {
+	if (builtin_stalled(sw, now, st.ops, why, sizeof(why))) {
 		runner_abort(sw->run.r);
 		builtin_step_close(sw, STEP_FAILED, why);
 		return;
@@ -174,8 +236,10 @@ builtin_step_abort(struct sweep *sw)
 	if (sw->run.r == NULL)
 		return;
 	if (sw->live.phase == PHASE_MEASURING &&
-	    runner_poll(sw->run.r, &st) == RUNNER_RUNNING)
+	    runner_poll(sw->run.r, &st) == RUNNER_RUNNING) {
 		sweep_window_end(sw, mono_now_ns(), st.ops, st.wait_ns, st.busy_ns);
+		builtin_fair_end(sw);
+	}
 	runner_abort(sw->run.r);
 	runner_free(sw->run.r);
 	sw->run.r = NULL;
@@ -183,25 +247,27 @@ builtin_step_abort(struct sweep *sw)
 
 /*
  * SIGSTOP holds the whole step (child and workers); on SIGCONT the step
- * starts its warm-up again, with its intervals and stall clocks reset.
+ * starts its warm-up again, with its intervals and stall clock reset.
  */
 void
 builtin_step_pause(struct sweep *sw, bool pause, uint64_t now)
 {
 	struct step_run *run = &sw->run;
 	struct runner_status st;
-	int i;
 
 	if (run->r == NULL)
 		return;
 	kill(-runner_pgid(run->r), pause ? SIGSTOP : SIGCONT);
-	if (pause || sw->live.phase == PHASE_STARTING || sw->live.phase == PHASE_STOPPING)
+	if (pause)
+		return;
+	/* A held step could make no progress: it is not stalled for that. */
+	if (run->moved_ns != 0)
+		run->moved_ns = now;
+	if (sw->live.phase == PHASE_STARTING || sw->live.phase == PHASE_STOPPING)
 		return;
 	runner_poll(run->r, &st);
 	sweep_step(sw)->niv = 0;
 	run->go_ns = run->last_ns = now;
 	run->last_ops = st.ops;
-	for (i = 0; i < run->nw; i++)
-		run->wmoved_ns[i] = now;
 	sweep_enter(sw, PHASE_WARMUP, now);
 }

@@ -373,9 +373,8 @@ sweep_step_end(struct sweep *sw, enum step_status status, const char *reason)
 			 st->st.mean > 0 ? 100 * stats_ci(&st->st) / st->st.mean : 0.0, st->window_s);
 	}
 	sw->running = false;
-	free(sw->run.wops);
-	free(sw->run.wmoved_ns);
-	sw->run.wops = sw->run.wmoved_ns = NULL;
+	free(sw->run.w0_wops);
+	sw->run.w0_wops = NULL;
 	sweep_describe_step(sw, st, idx);
 	sweep_notify(sw, SWEEP_STEP_DONE, idx);
 	if (status == STEP_FAILED && sw->s->set.stop_on_failure) {

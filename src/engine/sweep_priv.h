@@ -26,9 +26,11 @@ struct step_run {
 	struct lockprof_entry *w0_locks; /* the kernel lock profile at the window's start */
 	int w0_nlocks;                   /* -1: the kernel keeps none */
 
-	/* Stall detection: when each worker's count last moved. */
-	uint64_t *wops, *wmoved_ns;
+	/* Each worker's count at the window's start, for its fairness (built-in). */
+	uint64_t *w0_wops;
 	int nw;
+	/* Stall detection: total ops (while starting: workers at the line), and when it moved. */
+	uint64_t moved_ops, moved_ns;
 
 	struct runner *r;        /* built-in */
 

@@ -11,11 +11,12 @@ tests_unit_test_stats_LDADD = $(TEST_LIBS)
 
 # The session model and contention arithmetic.
 noinst_HEADERS += include/scaletop/session.h include/scaletop/contention.h \
-	include/scaletop/series.h
+	include/scaletop/series.h include/scaletop/fairness.h
 libscaletop_a_SOURCES += \
 	src/model/session.c \
 	src/model/series.c \
-	src/model/contention.c
+	src/model/contention.c \
+	src/model/fairness.c
 libscaletop_a_SOURCES += src/model/analysis.c
 noinst_HEADERS += include/scaletop/analysis.h
 

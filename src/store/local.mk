@@ -10,6 +10,7 @@ libscaletop_a_SOURCES += \
 	src/store/snapshot_text.c \
 	src/store/snapshot_field.c \
 	src/store/snapshot_analysis.c \
+	src/store/snapshot_fairness.c \
 	src/store/snapshot_read.c \
 	src/store/snapshot_load.c \
 	src/store/snapshot_write.c \

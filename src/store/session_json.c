@@ -220,8 +220,10 @@ session_json_step(const struct session *s, const struct step *st)
 {
 	json_t *j = session_json_step_figures(s, st);
 
-	if (j != NULL)
+	if (j != NULL) {
 		json_object_set_new(j, "kernel_locks", locks_json(st));
+		json_object_set_new(j, "fairness", snapshot_fairness_json(&st->fair));
+	}
 	return j;
 }
 

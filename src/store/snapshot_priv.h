@@ -80,6 +80,18 @@ int field_bool(struct field_ctx *c, const json_t *obj, const char *path, const c
 int field_enum(struct field_ctx *c, const json_t *obj, const char *path, const char *key,
 	       const char *const *names, int n, int *out);
 
+/* --- a step's fairness member (snapshot_fairness.c) ---------------------- */
+
+struct fairness;
+/* null when the step has none (f->have false); NULL on ENOMEM. */
+json_t *snapshot_fairness_json(const struct fairness *f);
+/*
+ * step's "fairness" into f: absent or null leaves f->have false (older
+ * files, external commands).  0, or -1 with "name: path.fairness: why".
+ */
+int snapshot_fairness_read(struct field_ctx *c, const json_t *step, const char *spath,
+			   struct fairness *f);
+
 /* --- the analysis member (snapshot_analysis.c) --------------------------- */
 
 /* The analysis as the "analysis" member of a snapshot; NULL on ENOMEM. */

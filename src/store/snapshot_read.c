@@ -568,7 +568,7 @@ read_step(struct field_ctx *c, const json_t *j, const char *P, struct session *s
 	if (field_str(c, j, P, "reason", F_NULL, st->reason, sizeof(st->reason)) != 0 ||
 	    read_step_figures(c, j, P, st) != 0 || read_stats(c, j, P, st) != 0 ||
 	    read_cpus(c, j, P, st) != 0 || read_contention(c, j, P, &st->ct) != 0 ||
-	    read_locks(c, j, P, st) != 0)
+	    read_locks(c, j, P, st) != 0 || snapshot_fairness_read(c, j, P, &st->fair) != 0)
 		return -1;
 	return 0;
 }

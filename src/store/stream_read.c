@@ -604,6 +604,19 @@ stream_read_step_cpu(struct jget *g, json_t *o, struct step *st)
 	}
 }
 
+/* fairness: the snapshot's own reader, so the two agree on what is valid. */
+static void
+stream_read_fairness(struct jget *g, json_t *o, struct fairness *f)
+{
+	char why[ST_ERRLEN];
+	struct field_ctx c = { g->where, why, sizeof(why) };
+
+	if (!g->bad && snapshot_fairness_read(&c, o, "", f) != 0) {
+		stream_fail(g->r, "%s", why);
+		g->bad = true;
+	}
+}
+
 /* A step as session_json_step writes it; speedup and efficiency are derived, so not read. */
 static void
 stream_read_step_body(struct jget *g, json_t *o, struct step *st)
@@ -623,6 +636,7 @@ stream_read_step_body(struct jget *g, json_t *o, struct step *st)
 	stream_read_intervals(g, jobj(g, o, "intervals", false), st);
 	stream_read_step_cpu(g, jobj(g, o, "cpu", true), st);
 	stream_read_contention(g, jobj(g, o, "contention", false), &st->ct);
+	stream_read_fairness(g, o, &st->fair);
 }
 
 static void

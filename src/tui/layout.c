@@ -48,7 +48,7 @@ layout_chart(struct ui *u, const struct frame *f, struct rect b)
 static void
 layout_steps(struct ui *u, const struct frame *f, struct rect b)
 {
-	int det_h = u->sel_step >= 0 ? 5 : 0;
+	int det_h = u->sel_step >= 0 ? 6 : 0;
 	int tab_h = f->s->nsteps + 3;
 	int ev_h;
 
@@ -93,7 +93,7 @@ ui_draw(struct ui *u, const struct frame *f)
 	default: layout_overview(u, f, body); break;
 	}
 	if (u->view != VIEW_STEPS && u->detail && u->sel_step >= 0)
-		step_detail_draw(u, f, (struct rect){ h - 7, 0, 5, w });
+		step_detail_draw(u, f, (struct rect){ h - 8, 0, 6, w });
 	verdict_draw(u, f, (struct rect){ h - 2, 0, 1, w });
 	footer_draw(u, f, (struct rect){ h - 1, 0, 1, w });
 	if (u->help)

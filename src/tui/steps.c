@@ -1,6 +1,6 @@
 /*
  * The step table (the same columns as `scaletop run`) and one step's detail:
- * its interval statistics, CPU breakdown and contention.
+ * its interval statistics, CPU breakdown, contention and fairness.
  */
 #include <math.h>
 #include <stdio.h>
@@ -108,6 +108,27 @@ detail_cpu(const struct step *st, int y, int x, int w)
 		st->all.pct[CPU_SOFTIRQ], st->all.pct[CPU_IOWAIT], st->all.pct[CPU_STEAL]);
 }
 
+/* How evenly the workers shared the window: the spread of their counts and Jain's index. */
+static void
+detail_fair(const struct step *st, int y, int x, int w)
+{
+	const struct fairness *fr = &st->fair;
+	char lo[16], mid[16], hi[16];
+
+	if (!fr->have) {
+		ui_put(y, x, w, theme_attr(ROLE_INACTIVE),
+		       " fairness: no per-worker counts for this step");
+		return;
+	}
+	fmt_si((double)fr->min, lo, sizeof(lo));
+	fmt_si(fr->median, mid, sizeof(mid));
+	fmt_si((double)fr->max, hi, sizeof(hi));
+	ui_putf(y, x, w, theme_attr(fr->starved > 0 ? ROLE_WARNING : ROLE_MAIN),
+		" fairness over the window: Jain %.3f  per worker min %s  median %s  max %s  |  "
+		"starved (no operation) %d of %d", isfinite(fr->jain) ? fr->jain : 0.0, lo, mid,
+		hi, fr->starved, fr->workers);
+}
+
 void
 step_detail_draw(struct ui *u, const struct frame *f, struct rect r)
 {
@@ -140,6 +161,8 @@ step_detail_draw(struct ui *u, const struct frame *f, struct rect r)
 		ui_putf(in.y + 2, in.x, in.w, theme_attr(ROLE_MAIN),
 			" switches/s: voluntary %.0f  involuntary %.0f  system %.0f  |  CPUs used "
 			"%.2f  ops/CPU-s %s", c->vcsw_s, c->ivcsw_s, c->sys_ctxsw_s, c->cpu_used, opc);
-	if (in.h > 3 && st->reason[0] != '\0')
-		ui_putf(in.y + 3, in.x, in.w, theme_attr(steps_role(st)), " %s", st->reason);
+	if (in.h > 3)
+		detail_fair(st, in.y + 3, in.x, in.w);
+	if (in.h > 4 && st->reason[0] != '\0')
+		ui_putf(in.y + 4, in.x, in.w, theme_attr(steps_role(st)), " %s", st->reason);
 }

@@ -144,9 +144,15 @@ make_session(struct session *s)
 	s->set.stop_on_failure = true;
 	s->set.mode = MODE_PROCESSES;
 	snprintf(s->started_utc, sizeof(s->started_utc), "2026-11-29T23:21:35Z");
-	add_step(s, 1, 0, 574551.6449, 6);
-	add_step(s, 1, 1, 580000.1, 1);     /* one sample: no spread */
-	add_step(s, 2, 0, 1098765.4321, 5);
+	st = add_step(s, 1, 0, 574551.6449, 6);
+	st->fair = (struct fairness){ .have = true, .workers = 1, .min = 3447309,
+				      .median = 3447309, .max = 3447309, .jain = 1 };
+	st = add_step(s, 1, 1, 580000.1, 1);     /* one sample: no spread */
+	/* Not what such a step would count: only the file's handling of a null index is tested. */
+	st->fair = (struct fairness){ .have = true, .workers = 1, .jain = NAN, .starved = 1 };
+	st = add_step(s, 2, 0, 1098765.4321, 5);
+	st->fair = (struct fairness){ .have = true, .workers = 2, .min = 0, .median = 3296296.5,
+				      .max = 6592593, .jain = 0.5, .starved = 1 };
 	st = add_step(s, 3, 0, 1500000, 4);
 	st->status = STEP_UNSTABLE;
 	snprintf(st->reason, sizeof(st->reason), "CI 7%% of the mean");
@@ -260,6 +266,13 @@ same_step(const struct step *a, const struct step *b)
 	same_d(a->ct.sys_ctxsw_s, b->ct.sys_ctxsw_s, "sys_ctxsw_s");
 	same_d(a->ct.psi_some_pct, b->ct.psi_some_pct, "psi_some_pct");
 	same_d(a->ct.lock_wait_pct, b->ct.lock_wait_pct, "lock_wait_pct");
+	same_i(a->fair.have, b->fair.have, "fairness have");
+	same_i(a->fair.workers, b->fair.workers, "fairness workers");
+	same_i((long long)a->fair.min, (long long)b->fair.min, "fairness min");
+	same_d(a->fair.median, b->fair.median, "fairness median");
+	same_i((long long)a->fair.max, (long long)b->fair.max, "fairness max");
+	same_d(a->fair.jain, b->fair.jain, "fairness jain");
+	same_i(a->fair.starved, b->fair.starved, "fairness starved");
 }
 
 static void
@@ -462,6 +475,9 @@ test_old_without_ci95_ac(void)
 	ok(usable >= 3, "old file: %d steps with samples", usable);
 	is_int(same, usable, "old file: ci95_ac recomputed from each step's samples");
 	is_int(widened, usable, "old file: never below ci95");
+	for (i = 0, usable = 0; i < snap.s.nsteps; i++)
+		usable += snap.s.steps[i].fair.have;
+	is_int(usable, 0, "old file: no fairness member, so no step claims one");
 	snapshot_free(&snap);
 }
 
@@ -607,6 +623,14 @@ test_rejects(void)
 	rejects_edit("series.ticks.0", json_pack("[f, n, s, n, n]", 1.0, "warm-up"), "x.json: "
 		     "series.ticks[0]: 5 elements; expected 6 (t, step, phase, rate, busy_all, "
 		     "busy)", "a tick without its per-CPU part");
+	rejects_edit("steps.0.fairness.jain", json_real(1.5), "x.json: steps[0].fairness.jain: 1.5 "
+		     "is out of range; expected a number from 0 to 1", "a Jain index over 1");
+	rejects_edit("steps.2.fairness.starved", json_integer(0), "x.json: steps[2].fairness: "
+		     "starved 0 does not fit min 0", "starved workers that do not match min");
+	rejects_edit("steps.2.fairness.median", json_real(1e9), "x.json: steps[2].fairness: min 0, "
+		     "median 1e+09 and max 6592593 are not in order", "a median above the max");
+	rejects_edit("steps.2.fairness", json_string("fair"), "x.json: steps[2].fairness: expected "
+		     "an object, got a string", "fairness of the wrong shape");
 	rejects_edit("analysis.usl", json_string("good"), "x.json: analysis.usl: expected an "
 		     "object, got a string", "a saved analysis of the wrong shape");
 

@@ -101,6 +101,8 @@ build_steps(struct session *s)
 	st->ct.ivcsw_kop = 0.02;
 	st->ct.lock_wait_pct = 12.5;
 	st->ct.have = CT_HAVE_CSW | CT_HAVE_LOCK_WAIT;
+	st->fair = (struct fairness){ .have = true, .workers = 4, .min = 0, .median = 1.5e6,
+				      .max = 90000000, .jain = 0.3125, .starved = 1 };
 
 	st = session_add_step(s, 2, 0);
 	st->status = STEP_FAILED;
@@ -344,6 +346,12 @@ compare_steps(const struct session *got, const struct session *want)
 	is_int((int)g->ct.have, CT_HAVE_CSW | CT_HAVE_LOCK_WAIT, "contention figures present");
 	is_double(g->ct.vcsw_s, 1500.5, 1e-9, "voluntary switches/s");
 	is_double(g->ct.lock_wait_pct, 12.5, 1e-9, "lock wait %");
+	ok(g->fair.have && g->fair.workers == 4 && g->fair.min == 0 && g->fair.max == 90000000 &&
+		   g->fair.starved == 1,
+	   "fairness: workers, min, max and starved");
+	is_double(g->fair.median, 1.5e6, 0, "fairness: median");
+	is_double(g->fair.jain, 0.3125, 1e-12, "fairness: Jain's index");
+	ok(!got->steps[1].fair.have, "a step without fairness has none");
 	is_int(got->steps[1].status, STEP_FAILED, "failed step");
 	is_str(got->steps[1].reason, "exit status 3: \"no such table\"\n?", "failure reason");
 	is_double(got->steps[1].ops_s, 0, 0, "a failed step has no throughput");

@@ -1,0 +1,32 @@
+# Steps far wider than the machine: 1024 workers, as threads and as
+# processes, must all be started, released and stopped, and the step must be
+# ok (a mutex starves some of them: a finding, not a failure).  Nothing here
+# asserts on how long anything took.
+. "$top_srcdir/tests/cli/lib.sh"
+
+[ -x "$SCALETOP" ] || bail_out "no binary at $SCALETOP: build it first (make scaletop)"
+have_python || bail_out "python3 is needed to read JSON"
+tap_tmpdir
+T=$TAP_TMP
+export TMPDIR="$T"
+WIDE=1024
+
+# json_get FILE EXPR: evaluates a Python expression over the parsed JSON as d.
+json_get() {
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
+
+# The default --stall stays in force: workers that cannot start within it fail the step.
+for mode in threads processes; do
+	"$SCALETOP" run -w mutex -n $WIDE --mode $mode -d 0.5 --warmup 0.2 --interval 0.1 -q \
+		--json >"$T/$mode.json" 2>"$T/$mode.err"
+	is "$?" 0 "run -w mutex -n $WIDE --mode $mode exits 0"
+	is "$(json_get "$T/$mode.json" '[(s["n"], s["status"], s["reason"]) for s in d["steps"]]')" \
+		"[($WIDE, 'ok', None)]" "$WIDE $mode: the step is ok"
+	is "$(json_get "$T/$mode.json" 'd["steps"][0]["ops"] > 0')" "True" \
+		"$WIDE $mode: operations were counted"
+	is "$(json_get "$T/$mode.json" 'd["steps"][0]["fairness"]["workers"]')" "$WIDE" \
+		"$WIDE $mode: fairness is taken over every worker"
+done
+
+done_testing
