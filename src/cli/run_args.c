@@ -98,7 +98,7 @@ run_usage(FILE *f, const struct run_args *d)
 		"usage: %s run [-w WORKLOAD] [-n LIST] [-d SECONDS] [-p KEY=VALUE]... [options]\n"
 		"       %s run --cmd 'COMMAND {n}' --parse sysbench|pgbench [options]\n"
 		"       %s run --cmd 'COMMAND {n}' --parse-regex 'RE' [options]\n"
-		"       %s run --cmd 'make -j{n}' --parse elapsed [--ops K[:UNIT]] [options]\n\n",
+		"       %s run --cmd 'make -j{n}' --parse elapsed [--ops K] [options]\n\n",
 		progname, progname, progname, progname);
 	run_usage_options(f, d);
 	fprintf(f,
