@@ -12,10 +12,18 @@
  * window.  The error is at most half a tick at each edge.  A tool stamps its
  * own intervals, so a stamped interval is placed at its line's arrival less
  * its length.
+ *
+ * A timed run (--parse elapsed) is measured as a whole, and its work is
+ * mostly in the processes it starts (make's jobs), which its own task
+ * counters leave out.  So its CPU time and switches are those of everything
+ * the monitor reaped during the run: the command and every descendant its
+ * parent waited for (getrusage RUSAGE_CHILDREN, before and after).  Run
+ * delay is not in those figures, so it is not reported for such a run.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "sweep_priv.h"
 
@@ -84,6 +92,41 @@ ext_marks_free(struct step_run *run)
 	run->nmarks = run->mark_next = 0;
 }
 
+static uint64_t
+ext_tv_ns(struct timeval tv)
+{
+	return (uint64_t)tv.tv_sec * 1000000000u + (uint64_t)tv.tv_usec * 1000u;
+}
+
+bool
+ext_children_usage(struct task_counters *out)
+{
+	struct rusage ru;
+
+	memset(out, 0, sizeof(*out));
+	if (getrusage(RUSAGE_CHILDREN, &ru) != 0)
+		return false;
+	out->user_ns = ext_tv_ns(ru.ru_utime);
+	out->sys_ns = ext_tv_ns(ru.ru_stime);
+	out->vol_csw = (uint64_t)ru.ru_nvcsw;
+	out->invol_csw = (uint64_t)ru.ru_nivcsw;
+	out->have = TASK_HAVE_CPU | TASK_HAVE_CSW;
+	return true;
+}
+
+/* A timed run that has been reaped: its whole process tree's counters. */
+static bool
+ext_window_tree(struct sweep *sw, struct window_edges *e)
+{
+	const struct step_run *run = &sw->run;
+
+	if (!run->have_tree0 || !run->proc.reaped || !ext_children_usage(&e->t1))
+		return false;
+	e->t0 = run->tree0;
+	e->have_tasks = true;
+	return true;
+}
+
 static const struct ext_mark *
 ext_mark_nearest(const struct step_run *run, uint64_t ns)
 {
@@ -126,9 +169,11 @@ ext_window_align(struct sweep *sw)
 	e.seconds = (double)(m1->ns - m0->ns) / 1e9;
 	e.ops = st->ops;
 	e.workers = 0; /* the threads summed: pgbench -c 64 -j 4 runs 4, not 64 */
-	e.t0 = m0->task;
-	e.t1 = m1->task;
-	e.have_tasks = m0->have_task && m1->have_task;
+	if (!ext_window_tree(sw, &e)) {
+		e.t0 = m0->task;
+		e.t1 = m1->task;
+		e.have_tasks = m0->have_task && m1->have_task;
+	}
 	sample_delta_init(&d);
 	if (m0->have_raw && m1->have_raw && m1->raw.mono_ns > m0->raw.mono_ns &&
 	    sample_delta_compute(&d, &m0->raw, &m1->raw) == 0) {

@@ -65,6 +65,8 @@ external_step_start(struct sweep *sw, char *err, size_t errlen)
 			goto fail;
 	}
 	ext_timing_init(&run->timing, set->warmup_s, set->duration_s);
+	if (external_elapsed(sw))
+		run->have_tree0 = ext_children_usage(&run->tree0);
 	if (spawn_start(run->argv, &run->proc, err, errlen) != 0)
 		goto fail;
 	run->have_proc = true;

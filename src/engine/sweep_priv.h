@@ -44,6 +44,8 @@ struct step_run {
 	double last_rate, last_end; /* the latest interval line, counted or not */
 	bool have_last_line;
 	uint64_t exit_ns;        /* when the command was seen to exit */
+	struct task_counters tree0; /* the monitor's reaped children before a timed run */
+	bool have_tree0;
 	struct ext_mark *marks;  /* ring of per-tick marks (ext_window.c) */
 	int nmarks, mark_next;
 	struct parse_summary summary;
@@ -106,6 +108,7 @@ struct ext_mark {
 void ext_marks_note(struct sweep *sw, uint64_t now);
 void ext_marks_free(struct step_run *run);
 const struct ext_mark *ext_marks_latest(const struct step_run *run); /* NULL if none */
+bool ext_children_usage(struct task_counters *out);
 void ext_window_align(struct sweep *sw);
 
 /* step_external.c */

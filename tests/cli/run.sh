@@ -157,6 +157,11 @@ is "$(json_get "$T/el.json" 'all(s["ops"] == 1 and s["window_s"] >= 0.5 and abs(
 is "$(json_get "$T/elk.json" '"%s %d %s" % (d["workload"]["unit"], len(d["steps"]), all(s["ops"] == 64 and abs(s["ops_s"] * s["window_s"] - 64) < 1e-6 for s in d["steps"]))')" \
 	"MiB 2 True" "--ops 64:MiB: K operations per run, in that unit; --repeat runs it again"
 is "$(json_get "$T/elk.json" 'd["workload"]["params"]["ops"]')" "64:MiB" "and K is recorded"
+# The work is in a child: a bounded busy loop in an inner shell the outer one waits for.
+busy="sh -c 'sh -c \"i=0; while [ \\\$i -lt 100000 ]; do i=\\\$((i + 1)); done\"; true'"
+"$SCALETOP" run --cmd "$busy" --parse elapsed -n 1 -q --json >"$T/eltree.json" 2>/dev/null
+is "$(json_get "$T/eltree.json" 'd["steps"][0]["contention"]["cpu_used"] * d["steps"][0]["window_s"] > 0.02')" \
+	"True" "a timed run's CPU time includes the processes it started"
 "$SCALETOP" run --cmd "sh -c 'exit 3'" --parse elapsed -n 1 -q --json >"$T/elf.json" 2>/dev/null
 is "$(json_get "$T/elf.json" 'd["steps"][0]["status"] + ": " + d["steps"][0]["reason"]')" \
 	"failed: exited with status 3" "a timed run that fails is a failed step"
