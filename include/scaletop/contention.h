@@ -12,7 +12,13 @@
 struct window_edges {
 	double seconds;                 /* measured window length */
 	uint64_t ops;                   /* operations in the window */
-	int workers;                    /* N: tasks sharing the run-delay figure */
+	/*
+	 * Tasks sharing the run-delay figure: N for a built-in step (its workers;
+	 * the idle control thread adds nothing), or 0 for the threads summed in
+	 * t1 (an external command runs as many as it likes: pgbench -c 64 -j 4
+	 * sums 4).
+	 */
+	int workers;
 	struct task_counters t0, t1;    /* the workload's tasks at each edge */
 	bool have_tasks;                /* t0/t1 valid */
 	uint64_t wait_ns, busy_ns;      /* lock-wait sampling deltas; busy 0 = none */

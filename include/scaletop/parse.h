@@ -122,6 +122,7 @@ int parse_pgbench_init(struct parser_impl *impl, const char *arg, char *err, siz
 int parse_regex_init(struct parser_impl *impl, const char *arg, char *err, size_t errlen);
 
 void *parser_state(struct parser *p);
+/* Queue an event; one whose rate is not a finite number >= 0 is counted as a bad line instead. */
 void parser_emit_interval(struct parser *p, const struct parse_interval *iv);
 void parser_emit_summary(struct parser *p, const struct parse_summary *sum);
 void parser_count_bad(struct parser *p);

@@ -8,6 +8,7 @@
 #define SCALETOP_SWEEP_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "scaletop/delta.h"
 #include "scaletop/loop.h"
@@ -22,8 +23,15 @@ struct sweep_config {
 	const struct workload *wl;
 	struct wl_args args;
 	char **cmd;            /* argv template with {n} and {duration}; borrowed */
-	const char *parser;    /* parser name for cmd: "sysbench", "pgbench", "regex" */
+	const char *parser;    /* parser name for cmd: "sysbench", "pgbench", "regex", "elapsed" */
 	const char *parse_arg; /* the regex for "regex" */
+	/*
+	 * "elapsed": no parser; each step times the command from start to exit
+	 * and counts elapsed_ops operations (1: one run).  time_limit_s > 0 kills
+	 * a run that takes longer.
+	 */
+	uint64_t elapsed_ops;
+	double time_limit_s;
 	char **setup;          /* run once before the sweep, or NULL; borrowed */
 	char **teardown;       /* run once after it, or NULL; borrowed */
 };

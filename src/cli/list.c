@@ -76,6 +76,6 @@ cmd_list(int argc, char **argv)
 	printf("\nexternal commands: --cmd 'COMMAND' with --parse ");
 	for (i = 0; parsers[i] != NULL; i++)
 		printf("%s%s", i ? "|" : "", parsers[i]);
-	printf(" (or --parse-regex)\n");
+	printf(" (or --parse-regex), or --parse elapsed to time each run\n");
 	return 0;
 }

@@ -24,11 +24,12 @@ struct run_args {
 	const char *cmdname;          /* "run", "tui": names the command in messages */
 	const char *default_workload; /* when neither -w nor --cmd is given */
 	const char *workload, *nspec, *cmd, *parse, *regex, *setup, *teardown;
+	const char *ops;              /* --ops K[:UNIT], with --parse elapsed */
 	const char *params[64];
 	int nparams;
 	double duration, warmup, stable_pct, min_time, interval, stall;
 	double collapse_pct, linear_pct; /* analysis thresholds; 0: the defaults */
-	bool duration_set, stop_on_failure;
+	bool duration_set, warmup_set, stop_on_failure;
 	long repeat;
 	enum run_mode mode;
 	struct run_view view;

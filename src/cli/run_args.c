@@ -25,7 +25,7 @@
 enum {
 	OPT_WARMUP = 256, OPT_STABLE, OPT_MIN_TIME, OPT_INTERVAL, OPT_MODE, OPT_REPEAT,
 	OPT_STALL, OPT_STOP, OPT_COLLAPSE, OPT_LINEAR, OPT_CMD, OPT_PARSE, OPT_REGEX, OPT_SETUP, OPT_TEARDOWN, OPT_JSON,
-	OPT_FORCE, OPT_RECORD,
+	OPT_FORCE, OPT_RECORD, OPT_OPS,
 };
 
 static const struct option run_longopts[] = {
@@ -48,6 +48,7 @@ static const struct option run_longopts[] = {
 	{ "cmd", required_argument, NULL, OPT_CMD },
 	{ "parse", required_argument, NULL, OPT_PARSE },
 	{ "parse-regex", required_argument, NULL, OPT_REGEX },
+	{ "ops", required_argument, NULL, OPT_OPS },
 	{ "setup", required_argument, NULL, OPT_SETUP },
 	{ "teardown", required_argument, NULL, OPT_TEARDOWN },
 	{ "json", no_argument, NULL, OPT_JSON },
@@ -82,8 +83,10 @@ run_usage_options(FILE *f, const struct run_args *d)
 		"                         (default 20)\n"
 		"      --linear PCT       linear range: efficiency at least PCT%% (default 90)\n"
 		"      --cmd 'COMMAND'    run a command per step: {n} and {duration} are replaced\n"
-		"      --parse NAME       read its throughput lines: sysbench or pgbench\n"
+		"      --parse NAME       read its throughput lines: sysbench or pgbench; or\n"
+		"                         elapsed: time each run to its exit (runs/s)\n"
 		"      --parse-regex RE   ... or the first group of this extended regex\n"
+		"      --ops K[:UNIT]     with --parse elapsed: a run is K operations (K/s)\n"
 		"      --setup 'COMMAND'  run once before the sweep; --teardown: once after\n",
 		d->default_workload, progname, d->duration, d->warmup);
 }
@@ -94,8 +97,9 @@ run_usage(FILE *f, const struct run_args *d)
 	fprintf(f,
 		"usage: %s run [-w WORKLOAD] [-n LIST] [-d SECONDS] [-p KEY=VALUE]... [options]\n"
 		"       %s run --cmd 'COMMAND {n}' --parse sysbench|pgbench [options]\n"
-		"       %s run --cmd 'COMMAND {n}' --parse-regex 'RE' [options]\n\n",
-		progname, progname, progname);
+		"       %s run --cmd 'COMMAND {n}' --parse-regex 'RE' [options]\n"
+		"       %s run --cmd 'make -j{n}' --parse elapsed [--ops K] [options]\n\n",
+		progname, progname, progname, progname);
 	run_usage_options(f, d);
 	fprintf(f,
 		"      --json             print the results as one JSON object\n"
@@ -151,6 +155,7 @@ run_parse_option(int opt, int argc, char **argv, struct run_args *a, const struc
 	case OPT_CMD: a->cmd = optarg; return 0;
 	case OPT_PARSE: a->parse = optarg; return 0;
 	case OPT_REGEX: a->regex = optarg; return 0;
+	case OPT_OPS: a->ops = optarg; return 0;
 	case OPT_SETUP: a->setup = optarg; return 0;
 	case OPT_TEARDOWN: a->teardown = optarg; return 0;
 	case OPT_MODE: return run_parse_mode(optarg, a);
@@ -163,7 +168,9 @@ run_parse_option(int opt, int argc, char **argv, struct run_args *a, const struc
 	case 'd':
 		a->duration_set = true;
 		return cli_parse_seconds(CMD, "-d", optarg, 0.1, 86400, &a->duration);
-	case OPT_WARMUP: return cli_parse_seconds(CMD, "--warmup", optarg, 0, 3600, &a->warmup);
+	case OPT_WARMUP:
+		a->warmup_set = true;
+		return cli_parse_seconds(CMD, "--warmup", optarg, 0, 3600, &a->warmup);
 	case OPT_MIN_TIME:
 		return cli_parse_seconds(CMD, "--min-time", optarg, 0.1, 86400, &a->min_time);
 	case OPT_INTERVAL:
@@ -248,6 +255,36 @@ run_check_record(struct run_args *a)
 	return 0;
 }
 
+static bool
+run_is_elapsed(const struct run_args *a)
+{
+	return a->parse != NULL && strcmp(a->parse, "elapsed") == 0;
+}
+
+/* --cmd's own rules: what applies to a command, and to a timed one. */
+static int
+run_check_external(const struct run_args *a)
+{
+	if (a->ops != NULL && !run_is_elapsed(a))
+		return cli_usage_error(CMD, "--ops %s goes with --parse elapsed, where a run counts "
+				       "as K operations", a->ops);
+	if (a->cmd == NULL)
+		return 0;
+	/* Stopping a tool early would cost its closing report and make its exit a kill. */
+	if (a->stable_pct > 0)
+		return cli_usage_error(CMD, "--until-stable stops built-in workloads only: a --cmd "
+				       "tool runs for the {duration} it is given; use -d and --repeat");
+	if (!run_is_elapsed(a))
+		return 0;
+	if (a->warmup_set)
+		return cli_usage_error(CMD, "--warmup %g: --parse elapsed times the whole run, so "
+				       "none of it is left uncounted; drop --warmup", a->warmup);
+	if (strstr(a->cmd, "{duration}") != NULL)
+		return cli_usage_error(CMD, "--cmd '%s': --parse elapsed times the run, so {duration} "
+				       "has no value; give the command its own length", a->cmd);
+	return 0;
+}
+
 /* Cross-option rules that getopt cannot see. */
 static int
 run_check(struct run_args *a)
@@ -267,6 +304,8 @@ run_check(struct run_args *a)
 	if (a->cmd != NULL && a->nparams > 0)
 		return cli_usage_error(CMD, "-p sets built-in workload parameters; put the "
 				       "command's own options in --cmd");
+	if (run_check_external(a) != 0)
+		return EXIT_USAGE;
 	if (a->stable_pct > 0 && !a->duration_set)
 		a->duration = 20;
 	if (a->stable_pct > 0 && a->min_time > a->duration)
@@ -399,6 +438,52 @@ run_split(const struct run_args *a, const char *opt, const char *text, char ***o
 	return 0;
 }
 
+/* --ops K[:UNIT]: a whole number of operations per run, and what one is ("runs" if not given). */
+static int
+run_parse_ops(const struct run_args *a, uint64_t *k, char *unit, size_t ulen)
+{
+	const char *text = a->ops;
+	const char *colon = text != NULL ? strchr(text, ':') : NULL;
+	char *end;
+	double v;
+
+	snprintf(unit, ulen, "%s", text == NULL ? "runs" : "ops");
+	*k = 1;
+	if (text == NULL)
+		return 0;
+	errno = 0;
+	v = strtod(text, &end);
+	if (end == text || (end != colon && *end != '\0') || errno != 0 || v < 1 || v > 1e15 ||
+	    v != floor(v))
+		return cli_usage_error(CMD, "--ops '%s': give a whole number of operations per "
+				       "run, 1 to 1e15, and optionally :UNIT, e.g. --ops 512:MiB",
+				       text);
+	if (colon != NULL && (colon[1] == '\0' || strlen(colon + 1) >= ulen ||
+			      strpbrk(colon + 1, " \t/") != NULL))
+		return cli_usage_error(CMD, "--ops '%s': the unit after ':' must be one word of "
+				       "1 to %zu characters, e.g. --ops 512:MiB", text, ulen - 1);
+	if (colon != NULL)
+		snprintf(unit, ulen, "%s", colon + 1);
+	*k = (uint64_t)v;
+	return 0;
+}
+
+/* --parse elapsed: no parser; each run is timed, and K is kept with the workload's text. */
+static int
+run_elapsed(struct session *s, struct sweep_config *cfg, const struct run_args *a)
+{
+	if (run_parse_ops(a, &cfg->elapsed_ops, s->wl.unit, sizeof(s->wl.unit)) != 0)
+		return EXIT_USAGE;
+	cfg->time_limit_s = a->duration_set ? a->duration : 0;
+	s->set.warmup_s = 0;
+	if (a->ops != NULL) {
+		snprintf(s->wl.key[0], sizeof(s->wl.key[0]), "ops");
+		snprintf(s->wl.value[0], sizeof(s->wl.value[0]), "%s", a->ops);
+		s->wl.nparams = 1;
+	}
+	return 0;
+}
+
 static int
 run_external(struct session *s, struct sweep_config *cfg, const struct run_args *a)
 {
@@ -408,16 +493,24 @@ run_external(struct session *s, struct sweep_config *cfg, const struct run_args 
 
 	cfg->parser = a->regex != NULL ? "regex" : a->parse;
 	cfg->parse_arg = a->regex;
-	/* Try the parser now, so a bad --parse or regex is a usage error, not a failed step. */
-	p = parser_new(cfg->parser, cfg->parse_arg, err, sizeof(err));
-	if (p == NULL)
-		return cli_usage_error(CMD, "%s: %s", a->regex ? "--parse-regex" : "--parse", err);
-	parser_free(p);
+	snprintf(s->wl.unit, sizeof(s->wl.unit), "ops");
+	if (run_is_elapsed(a)) {
+		if ((rc = run_elapsed(s, cfg, a)) != 0)
+			return rc;
+	} else {
+		/* Try the parser now, so a bad --parse or regex is a usage error, not a failed step. */
+		p = parser_new(cfg->parser, cfg->parse_arg, err, sizeof(err));
+		if (p == NULL && a->regex == NULL && strcmp(a->parse, "regex") != 0)
+			return cli_usage_error(CMD, "--parse '%s': give sysbench, pgbench or elapsed, "
+					       "or --parse-regex 'RE'", a->parse);
+		if (p == NULL)
+			return cli_usage_error(CMD, "--parse-regex: %s", err);
+		parser_free(p);
+	}
 	if ((rc = run_split(a, "--cmd", a->cmd, &s->wl.argv)) != 0)
 		return rc;
 	cfg->cmd = s->wl.argv;
 	snprintf(s->wl.name, sizeof(s->wl.name), "external");
-	snprintf(s->wl.unit, sizeof(s->wl.unit), "ops");
 	snprintf(s->wl.parser, sizeof(s->wl.parser), "%s", cfg->parser);
 	snprintf(s->wl.n_unit, sizeof(s->wl.n_unit), "%s",
 		 strcmp(cfg->parser, "pgbench") == 0 ? "clients" : "threads");

@@ -10,4 +10,14 @@ libscaletop_a_SOURCES += \
 	src/engine/sweep_priv.h \
 	src/engine/sweep.c \
 	src/engine/step_builtin.c \
-	src/engine/step_external.c
+	src/engine/step_external.c \
+	src/engine/ext_timing.c \
+	src/engine/ext_window.c
+noinst_HEADERS += include/scaletop/ext_timing.h
+check_PROGRAMS += tests/unit/test_ext_timing
+TESTS += tests/unit/test_ext_timing
+tests_unit_test_ext_timing_LDADD = $(TEST_LIBS)
+check_PROGRAMS += tests/unit/test_ext_window
+TESTS += tests/unit/test_ext_window
+tests_unit_test_ext_window_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/engine
+tests_unit_test_ext_window_LDADD = $(TEST_LIBS)

@@ -206,7 +206,7 @@ sweep_edges(struct sweep *sw, uint64_t now, uint64_t ops, uint64_t wait, uint64_
 	memset(e, 0, sizeof(*e));
 	e->seconds = (double)(now - run->w0_ns) / 1e9;
 	e->ops = ops - run->w0_ops;
-	e->workers = run->n;
+	e->workers = run->r != NULL ? run->n : 0; /* an external command: the threads summed */
 	e->wait_ns = wait - run->w0_wait;
 	e->busy_ns = busy - run->w0_busy;
 	e->t0 = run->w0_task;

@@ -3,6 +3,7 @@
 #define SCALETOP_SWEEP_PRIV_H
 
 #include "scaletop/contention.h"
+#include "scaletop/ext_timing.h"
 #include "scaletop/parse.h"
 #include "scaletop/runner.h"
 #include "scaletop/spawn.h"
@@ -38,8 +39,17 @@ struct step_run {
 	bool have_proc;
 	char **argv;
 	struct parser *parser[2]; /* per stream: pgbench -P reports on stderr, sysbench on stdout */
-	double prev_t_end;       /* the tool's time at its previous interval line */
+	struct ext_timing timing; /* places its interval lines in time */
 	double win_ops, win_s;   /* sum of rate*dt and dt over window intervals */
+	double win_mono0, win_mono1; /* the counted intervals' span, on the step's clock */
+	bool have_win_mono;
+	double last_rate, last_end; /* the latest interval line, counted or not */
+	bool have_last_line;
+	uint64_t exit_ns;        /* when the command was seen to exit */
+	struct task_counters tree0; /* the monitor's reaped children before a timed run */
+	bool have_tree0;
+	struct ext_mark *marks;  /* ring of per-tick marks (ext_window.c) */
+	int nmarks, mark_next;
 	struct parse_summary summary;
 	bool have_summary;
 	char last_err[200];      /* its last stderr line that was no report, for failure reasons */
@@ -86,6 +96,22 @@ int builtin_step_start(struct sweep *sw, char *err, size_t errlen);
 void builtin_step_tick(struct sweep *sw, uint64_t now);
 void builtin_step_abort(struct sweep *sw);
 void builtin_step_pause(struct sweep *sw, bool pause, uint64_t now);
+
+/* One tick's CPU sample and the command's task counters, kept to align windows. */
+struct ext_mark {
+	uint64_t ns;
+	struct raw_sample raw;
+	bool have_raw;
+	struct task_counters task;
+	bool have_task;
+};
+
+/* ext_window.c */
+void ext_marks_note(struct sweep *sw, uint64_t now);
+void ext_marks_free(struct step_run *run);
+const struct ext_mark *ext_marks_latest(const struct step_run *run); /* NULL if none */
+bool ext_children_usage(struct task_counters *out);
+void ext_window_align(struct sweep *sw);
 
 /* step_external.c */
 int external_step_start(struct sweep *sw, char *err, size_t errlen);

@@ -9,6 +9,21 @@ udiff(uint64_t a, uint64_t b)
 	return b >= a ? b - a : 0; /* a task that exited takes its counts with it */
 }
 
+/* The run delay's share of the wall time each task had (see window_edges.workers). */
+static void
+contention_run_delay(struct contention *c, const struct window_edges *e)
+{
+	int tasks = e->workers > 0 ? e->workers : e->t1.nthreads;
+	double delay = (double)udiff(e->t0.run_delay_ns, e->t1.run_delay_ns) / 1e9;
+	double pct;
+
+	if (tasks <= 0)
+		return;
+	pct = 100.0 * delay / (e->seconds * tasks);
+	c->run_delay_pct = pct > 100.0 ? 100.0 : pct;
+	c->have |= CT_HAVE_RUN_DELAY;
+}
+
 static void
 contention_tasks(struct contention *c, const struct window_edges *e)
 {
@@ -37,13 +52,8 @@ contention_tasks(struct contention *c, const struct window_edges *e)
 			c->have |= CT_HAVE_KERNEL | CT_HAVE_OPS_CPU;
 		}
 	}
-	if ((have & TASK_HAVE_RUN_DELAY) && e->workers > 0) {
-		double delay = (double)udiff(a->run_delay_ns, b->run_delay_ns) / 1e9;
-		double pct = 100.0 * delay / (e->seconds * e->workers);
-
-		c->run_delay_pct = pct > 100.0 ? 100.0 : pct;
-		c->have |= CT_HAVE_RUN_DELAY;
-	}
+	if (have & TASK_HAVE_RUN_DELAY)
+		contention_run_delay(c, e);
 }
 
 void

@@ -140,10 +140,27 @@ parser_push(struct parser *p, const struct parse_event *ev)
 	p->q[p->head + p->count++] = *ev;
 }
 
+/*
+ * A rate is a finite number >= 0.  Figures that are each finite can still
+ * overflow when combined (MiB/s times 2^20 over a block, events over a tiny
+ * time), and no such sample may reach the statistics; it is a bad line.
+ */
+static bool
+parser_rate_ok(struct parser *p, double rate)
+{
+	if (isfinite(rate) && rate >= 0)
+		return true;
+	p->counters.bad_lines++;
+	return false;
+}
+
 void
 parser_emit_interval(struct parser *p, const struct parse_interval *iv)
 {
 	struct parse_event ev;
+
+	if (!parser_rate_ok(p, iv->rate))
+		return;
 
 	memset(&ev, 0, sizeof(ev));
 	ev.type = PARSE_INTERVAL;
@@ -156,6 +173,9 @@ void
 parser_emit_summary(struct parser *p, const struct parse_summary *sum)
 {
 	struct parse_event ev;
+
+	if (!parser_rate_ok(p, sum->rate))
+		return;
 
 	memset(&ev, 0, sizeof(ev));
 	ev.type = PARSE_SUMMARY;

@@ -23,6 +23,7 @@
  * and mutex print none, so their rate is total events / total time, both as
  * sysbench counted them.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,8 @@ enum sb_mode {
 #define SB_MEMOPS 0x040
 #define SB_MEMMIB 0x080
 #define SB_THREADS 0x100
+
+#define SB_THREADS_MAX 1000000
 
 struct sysbench {
 	enum sb_mode mode;
@@ -79,7 +82,8 @@ sb_parse_size(const char *s, double *bytes)
 		s++;
 	if (mul > 1 && *s == 'i')
 		s++;
-	if (*s != 'B' || v <= 0)
+	/* A block smaller than a byte would turn any MiB/s into an overflowing rate. */
+	if (*s != 'B' || v * mul < 1 || !isfinite(v * mul))
 		return false;
 	*bytes = v * mul;
 	return true;
@@ -237,7 +241,8 @@ sb_interval(struct parser *p, struct sysbench *sb, const char *line)
 		return true;
 	iv.t_end = t;
 	iv.have |= PARSE_HAVE_T;
-	if (sb_value(s, "thds:", &thds)) {
+	/* A thread count beyond any machine's is not one (and would not fit an int). */
+	if (sb_value(s, "thds:", &thds) && thds <= SB_THREADS_MAX) {
 		iv.threads = (int)thds;
 		iv.have |= PARSE_HAVE_THREADS;
 	}
@@ -290,7 +295,7 @@ sb_header(struct sysbench *sb, const char *s)
 	uint64_t n;
 
 	if (sb_prefix(s, "Number of threads:", &r)) {
-		if (parse_count(parse_skip_blanks(r), &n) != NULL && n <= 1000000) {
+		if (parse_count(parse_skip_blanks(r), &n) != NULL && n <= SB_THREADS_MAX) {
 			sb->threads = (int)n;
 			sb->seen |= SB_THREADS;
 		}

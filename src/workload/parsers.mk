@@ -9,3 +9,7 @@ libscaletop_a_SOURCES += \
 check_PROGRAMS += tests/unit/test_parse
 TESTS += tests/unit/test_parse
 tests_unit_test_parse_LDADD = $(TEST_LIBS)
+
+check_PROGRAMS += tests/unit/test_parse_limits
+TESTS += tests/unit/test_parse_limits
+tests_unit_test_parse_limits_LDADD = $(TEST_LIBS)

@@ -84,24 +84,82 @@ like "$(sed -n 3p "$T/table")" '^ +1 +[0-9.]+[kMG]? +[0-9.]+% +1\.00 +100% .* ok
 # pgbench reports progress on stderr and its summary on stdout: both are read.
 # A recorded run, replayed stream by stream, a progress line every 0.1 s;
 # the replay's first argument is its exit status.
+# Its stamps say 3 s: a window of 0 to 3 s counts the three.
 pgrec=$top_srcdir/tests/fixtures/pgbench/streams-c2
-{
-	echo "while IFS= read -r line; do printf '%s\\n' \"\$line\" >&2; sleep 0.1; done <'$pgrec.stderr'"
-	echo "cat '$pgrec.stdout'"
-	echo "exit \$1"
-} >"$T/pgbench-replay"
-"$SCALETOP" run --cmd "sh $T/pgbench-replay 0" --parse pgbench -n 1 $FAST --json >"$T/pg.json" 2>/dev/null
+pg_replay() {
+	{
+		echo "while IFS= read -r line; do printf '%s\\n' \"\$line\" >&2; sleep 0.1; done <'$1.stderr'"
+		echo "cat '$1.stdout'"
+		echo "exit \$1"
+	} >"$2"
+}
+pg_replay "$pgrec" "$T/pgbench-replay"
+PGWIN="-d 3 --warmup 0 --interval 0.1 -q"
+"$SCALETOP" run --cmd "sh $T/pgbench-replay 0" --parse pgbench -n 1 $PGWIN --json >"$T/pg.json" 2>/dev/null
 is "$?" 0 "pgbench through --cmd (recorded streams) exits 0"
 is "$(json_get "$T/pg.json" 'd["steps"][0]["intervals"]["count"]')" "3" \
 	"pgbench's three progress lines on stderr are its intervals"
 is "$(json_get "$T/pg.json" '"%.1f %s" % (d["steps"][0]["ops_s"], d["steps"][0]["no_intervals"])')" \
 	"1751.6 False" "throughput is their mean (1744.8, 1780.0, 1730.0 tps), not the summary's"
 is "$(json_get "$T/pg.json" 'd["workload"]["unit"]')" "transactions" "unit from pgbench's tps"
-"$SCALETOP" run --cmd "sh $T/pgbench-replay 2" --parse pgbench -n 1 $FAST --json \
+"$SCALETOP" run --cmd "sh $T/pgbench-replay 2" --parse pgbench -n 1 $PGWIN --json \
 	>"$T/pgfail.json" 2>/dev/null
 is "$(json_get "$T/pgfail.json" 'd["steps"][0]["reason"]')" \
 	"exited with status 2: starting vacuum...end." \
 	"a failure names the last stderr line that was not a progress report"
+# --progress-timestamp stamps lines with Unix time (1796124048.528 s, ...): the
+# first sets the origin, the next two (0.999 s and 1.028 s) are the intervals.
+pg_replay "$top_srcdir/tests/fixtures/pgbench/streams-ts-c2" "$T/pgbench-ts"
+"$SCALETOP" run --cmd "sh $T/pgbench-ts 0" --parse pgbench -n 1 $PGWIN --json >"$T/pgts.json" 2>/dev/null
+is "$(json_get "$T/pgts.json" '"%d %.1f %.3f" % (d["steps"][0]["intervals"]["count"], d["steps"][0]["ops_s"], d["steps"][0]["window_s"])')" \
+	"2 176.6 2.027" "epoch stamps: rebased, two intervals over 2.027 s, not one of 1.8e9 s"
+
+# --- lines without a stamp: timed by their arrival ------------------------------
+# One line a second for 6 s, -d 4 after the 1 s warm-up: the four whose middles
+# lie in 1..5 s are counted, over their arrival times (each gap is a sleep 1).
+persec="sh -c 'i=0; while [ \$i -lt 6 ]; do sleep 1; echo \"1000 ops\"; i=\$((i + 1)); done'"
+"$SCALETOP" run --cmd "$persec" --parse-regex '([0-9]+) ops' -n 1 -d 4 -q --json \
+	>"$T/persec.json" 2>/dev/null
+is "$(json_get "$T/persec.json" 'd["steps"][0]["intervals"]["count"]')" "4" \
+	"regex lines once a second, -d 4: four intervals counted"
+is "$(json_get "$T/persec.json" '3.9 <= d["steps"][0]["window_s"] < 8')" "True" \
+	"and the window is their arrival times' span (about 4 s, not 4 ticks)"
+is "$(json_get "$T/persec.json" '[abs(s["ops"] - 1000 * s["window_s"]) <= 1 and abs(s["ops_s"] - 1000) < 1e-6 for s in d["steps"]]')" \
+	"[True]" "the ops go with that window: 1000/s over it"
+"$SCALETOP" run --cmd "sh -c 'sleep 2; echo rate 1234'" --parse-regex 'rate ([0-9]+)' -n 1 -d 1 -q \
+	--json >"$T/final.json" 2>/dev/null
+is "$?" 0 "a command printing one final line: exit 0"
+is "$(json_get "$T/final.json" '"%s %.1f" % (d["steps"][0]["status"], d["steps"][0]["ops_s"])')" \
+	"ok 1234.0" "its one figure is its rate over its run"
+"$SCALETOP" run --cmd "sh -c 'echo rate 55'" --parse-regex 'rate ([0-9]+)' -n 1 -q \
+	--json >"$T/final0.json" 2>/dev/null
+is "$(json_get "$T/final0.json" '"%s %.1f %s" % (d["steps"][0]["status"], d["steps"][0]["ops_s"], d["steps"][0]["no_intervals"])')" \
+	"ok 55.0 True" "a figure printed within the warm-up is still the run's, with no intervals"
+
+# --- --parse elapsed: each run timed to its exit -------------------------------
+"$SCALETOP" run --cmd "sh -c 'sleep 0.5'" --parse elapsed -n 1,2 -q --json >"$T/el.json" 2>/dev/null
+is "$?" 0 "--parse elapsed: exit 0"
+is "$(json_get "$T/el.json" '[s["status"] for s in d["steps"]]')" "['ok', 'ok']" "every run ok"
+is "$(json_get "$T/el.json" 'd["workload"]["unit"] + " " + d["workload"]["parser"]')" "runs elapsed" \
+	"the unit is runs, the parser elapsed"
+is "$(json_get "$T/el.json" 'all(s["ops"] == 1 and s["window_s"] >= 0.5 and abs(s["ops_s"] * s["window_s"] - 1) < 1e-9 and s["no_intervals"] for s in d["steps"])')" \
+	"True" "a run is one operation over its wall time (at least the 0.5 s it sleeps)"
+"$SCALETOP" run --cmd "sh -c 'sleep 0.2'" --parse elapsed --ops 64:MiB --repeat 2 -n 1 -q --json \
+	>"$T/elk.json" 2>/dev/null
+is "$(json_get "$T/elk.json" '"%s %d %s" % (d["workload"]["unit"], len(d["steps"]), all(s["ops"] == 64 and abs(s["ops_s"] * s["window_s"] - 64) < 1e-6 for s in d["steps"]))')" \
+	"MiB 2 True" "--ops 64:MiB: K operations per run, in that unit; --repeat runs it again"
+is "$(json_get "$T/elk.json" 'd["workload"]["params"]["ops"]')" "64:MiB" "and K is recorded"
+# The work is in a child: a bounded busy loop in an inner shell the outer one waits for.
+busy="sh -c 'sh -c \"i=0; while [ \\\$i -lt 100000 ]; do i=\\\$((i + 1)); done\"; true'"
+"$SCALETOP" run --cmd "$busy" --parse elapsed -n 1 -q --json >"$T/eltree.json" 2>/dev/null
+is "$(json_get "$T/eltree.json" 'd["steps"][0]["contention"]["cpu_used"] * d["steps"][0]["window_s"] > 0.02')" \
+	"True" "a timed run's CPU time includes the processes it started"
+"$SCALETOP" run --cmd "sh -c 'exit 3'" --parse elapsed -n 1 -q --json >"$T/elf.json" 2>/dev/null
+is "$(json_get "$T/elf.json" 'd["steps"][0]["status"] + ": " + d["steps"][0]["reason"]')" \
+	"failed: exited with status 3" "a timed run that fails is a failed step"
+"$SCALETOP" run --cmd "sleep 20" --parse elapsed -n 1 -d 0.3 -q --json >"$T/ell.json" 2>/dev/null
+like "$(json_get "$T/ell.json" 'd["steps"][0]["reason"]')" 'still running after 0.3 s \(-d\); killed' \
+	"-d limits a timed run"
 
 # A step whose intervals swing from 100 to 5000 tps has a CI wider than its
 # mean: it is not ok, and an external step cannot be measured on, so unstable.
@@ -225,6 +283,15 @@ bad --cmd "sysbench 'open" --parse sysbench
 bad --cmd 'x' --parse-regex '('
 bad --repeat 0
 bad --until-stable=150
+bad --cmd 'sysbench cpu run' --parse sysbench --until-stable
+like "$(cat "$T/bad.err")" "until-stable stops built-in workloads only" "--until-stable with --cmd: refused, saying why"
+bad --cmd 'make' --parse nosuch
+bad --cmd 'make' --parse elapsed --ops 0
+bad --cmd 'make' --parse elapsed --ops 1.5
+bad --cmd 'make' --parse elapsed --ops '4:'
+bad --cmd 'make' --parse sysbench --ops 4
+bad --cmd 'make' --parse elapsed --warmup 1
+bad --cmd 'sleep {duration}' --parse elapsed
 bad extra-argument
 like "$(cat "$T/bad.err")" "extra-argument" "the message names the unexpected word"
 

@@ -99,6 +99,18 @@ test_contention(void)
 	is_double(c.ops_per_cpu_s, 1000, 1e-9, "operations per CPU-second");
 	is_double(c.cpu_used, 2, 1e-9, "CPUs' worth of time used");
 	is_double(c.run_delay_pct, 50, 1e-9, "run delay: per task, % of wall time");
+	/* pgbench -c 64 -j 4: 64 clients, but the 4 threads read are what the delay is shared by */
+	e.workers = 0;
+	e.t1.nthreads = 2;
+	contention_compute(&c, &e);
+	is_double(c.run_delay_pct, 100, 1e-9, "workers 0: run delay per thread summed (capped)");
+	e.t1.nthreads = 8;
+	contention_compute(&c, &e);
+	is_double(c.run_delay_pct, 25, 1e-9, "workers 0: divided by the 8 threads read, not N");
+	e.t1.nthreads = 0;
+	contention_compute(&c, &e);
+	ok(!(c.have & CT_HAVE_RUN_DELAY), "no thread count and no N: no run-delay figure");
+	e.workers = 4;
 	is_double(c.lock_wait_pct, 25, 1e-9, "lock wait %");
 	is_double(c.sys_ctxsw_s, 5000, 1e-9, "system ctxsw/s comes from the window delta");
 	ok(!(c.have & CT_HAVE_PSI), "no PSI in the delta: PSI is not claimed");
