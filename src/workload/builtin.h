@@ -20,6 +20,7 @@ extern const struct workload wl_mutex;
 extern const struct workload wl_spinlock;
 extern const struct workload wl_fileio;
 extern const struct workload wl_fdshare;
+extern const struct workload wl_fdtable;
 extern const struct workload wl_unixsock;
 extern const struct workload wl_pagefault;
 
