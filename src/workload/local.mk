@@ -16,10 +16,12 @@ libscaletop_a_SOURCES += \
 WORKLOAD_TESTS = \
 	tests/unit/test_workload_params \
 	tests/unit/test_workloads \
-	tests/unit/test_fdtable
+	tests/unit/test_fdtable \
+	tests/unit/test_lockwait
 
 check_PROGRAMS += $(WORKLOAD_TESTS)
 TESTS += $(WORKLOAD_TESTS)
 tests_unit_test_workload_params_LDADD = $(TEST_LIBS)
 tests_unit_test_workloads_LDADD = $(TEST_LIBS)
 tests_unit_test_fdtable_LDADD = $(TEST_LIBS)
+tests_unit_test_lockwait_LDADD = $(TEST_LIBS)
