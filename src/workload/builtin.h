@@ -20,6 +20,7 @@ extern const struct workload wl_mutex;
 extern const struct workload wl_spinlock;
 extern const struct workload wl_fileio;
 extern const struct workload wl_fdshare;
+extern const struct workload wl_fdtable;
 extern const struct workload wl_unixsock;
 extern const struct workload wl_pagefault;
 
@@ -107,11 +108,13 @@ wl_random(uint64_t *state)
 
 struct wl_pace {
 	uint64_t ops;     /* running total, in the workload's unit */
-	uint64_t wait_ns; /* lock-wait estimate (WL_LOCK_WAIT workloads) */
-	uint64_t busy_ns; /* time the wait estimate covers */
-	uint64_t batch;   /* operations between publishes */
-	uint64_t left;    /* operations until the next publish */
-	uint64_t last_ns; /* time of the last publish */
+	uint64_t wait_ns;  /* time spent waiting for the lock (WL_LOCK_WAIT workloads) */
+	uint64_t busy_ns;  /* wall-clock time since start_ns, when wall */
+	uint64_t batch;    /* operations between publishes */
+	uint64_t left;     /* operations until the next publish */
+	uint64_t last_ns;  /* time of the last publish */
+	uint64_t start_ns; /* when the worker started */
+	bool wall;         /* keep busy_ns (set by wl_lockwait_init) */
 };
 
 static inline void
@@ -119,7 +122,7 @@ wl_pace_init(struct wl_pace *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->batch = p->left = 1;
-	p->last_ns = wl_now_ns();
+	p->start_ns = p->last_ns = wl_now_ns();
 }
 
 /* Publishes the totals and resizes the batch; true when the worker must stop. */
@@ -128,6 +131,8 @@ wl_pace_publish(struct wl_pace *p, struct wl_worker *w)
 {
 	uint64_t now = wl_now_ns(), dt = now - p->last_ns;
 
+	if (p->wall)
+		p->busy_ns = now - p->start_ns;
 	wl_count(w, p->ops, p->wait_ns, p->busy_ns);
 	p->last_ns = now;
 	if (dt < WL_PACE_MIN_NS && p->batch < WL_PACE_MAX_BATCH)
@@ -142,6 +147,15 @@ wl_pace_publish(struct wl_pace *p, struct wl_worker *w)
 	return wl_should_stop(w);
 }
 
+/* The last publish, after the loop: with the wall time up to now. */
+static inline void
+wl_pace_done(struct wl_pace *p, struct wl_worker *w)
+{
+	if (p->wall)
+		p->busy_ns = wl_now_ns() - p->start_ns;
+	wl_count(w, p->ops, p->wait_ns, p->busy_ns);
+}
+
 /* Counts n more units of work; true when the worker must stop. */
 static inline bool
 wl_pace_add(struct wl_pace *p, struct wl_worker *w, uint64_t n)
@@ -153,28 +167,24 @@ wl_pace_add(struct wl_pace *p, struct wl_worker *w, uint64_t n)
 }
 
 /*
- * Lock-wait sampling.  Timing every acquisition would cost three clock reads
- * per operation, more than a short critical section; instead about one
- * acquisition in `cur` is timed (wait = the lock call, busy = the whole
- * operation) and stands for the interval before it, so wait/busy estimates
- * the share of time spent waiting.  The interval is drawn at random around
- * `cur` so a periodic hand-off pattern cannot alias with it.
- *
- * cur is the user's period, raised when operations are so short that the
- * timed ones would cost more than 1/WL_LOCKWAIT_BUDGET of the run: three
- * clock reads and some bookkeeping (call it four reads) per interval of cur
- * operations.  The clock's cost is measured at start, the operation's from
- * the samples themselves.  period 0 measures nothing.
+ * Lock wait, measured rather than estimated.  A lock workload first tries
+ * the lock untimed; only when that fails does it read the clock, once
+ * before waiting (time the waiter would spend spinning or asleep anyway)
+ * and once on getting the lock, and add the difference to pace.wait_ns.
+ * Uncontended acquisitions cost nothing, and every contended one is timed
+ * (or one in `period`, at random intervals so a periodic hand-off cannot
+ * alias with it, each standing for the ones skipped).  The denominator is
+ * not sampled at all: wl_pace_publish sets busy_ns to the worker's
+ * wall-clock time since it started, so wait/busy is the share of the
+ * workers' time spent waiting, preempted waiters and holders included.
+ * docs/design-notes.md says why the sampled estimate this replaces jumped
+ * about once N passed the CPU count.  period 0 measures nothing.
  */
-#define WL_LOCKWAIT_BUDGET 200 /* timing may take 0.5% of the time */
-
 struct wl_lockwait {
-	uint64_t left;     /* acquisitions until the next timed one */
-	uint64_t weight;   /* acquisitions the next timed one stands for */
-	uint64_t period;   /* the user's mean interval, a floor; 0 = off */
-	uint64_t cur;      /* the mean interval in use */
-	uint64_t clock_ns; /* cost of one wl_now_ns() */
-	uint64_t op_ns;    /* smoothed duration of one operation, 0 until sampled */
+	uint64_t left;     /* contended acquisitions until the next timed one */
+	uint64_t weight;   /* contended acquisitions the next timed one stands for */
+	uint64_t period;   /* the user's mean interval; 0 = off */
+	uint64_t clock_ns; /* cost of one wl_now_ns(), taken off each timed wait */
 	uint64_t rng;
 };
 
@@ -183,30 +193,33 @@ wl_lockwait_next(struct wl_lockwait *lw)
 {
 	if (lw->period == 0)
 		lw->weight = UINT64_MAX; /* never due, in practice */
-	else if (lw->cur == 1)
+	else if (lw->period == 1)
 		lw->weight = 1;
 	else
-		lw->weight = lw->cur / 2 + wl_random(&lw->rng) % lw->cur;
+		lw->weight = lw->period / 2 + wl_random(&lw->rng) % lw->period;
 	lw->left = lw->weight;
 }
 
+/* Also switches the pace's busy_ns to wall-clock time, unless period is 0. */
 static inline void
-wl_lockwait_init(struct wl_lockwait *lw, long long period, uint64_t seed)
+wl_lockwait_init(struct wl_lockwait *lw, struct wl_pace *p, long long period, uint64_t seed)
 {
 	uint64_t t0, t1 = 0;
 
 	memset(lw, 0, sizeof(*lw));
-	lw->period = lw->cur = period > 0 ? (uint64_t)period : 0;
+	lw->period = period > 0 ? (uint64_t)period : 0;
 	lw->rng = seed ^ UINT64_C(0x6a09e667f3bcc909);
 	wl_now_ns(); /* the first read may fault the clock page in */
 	t0 = wl_now_ns();
 	for (int i = 0; i < 32; i++)
 		t1 = wl_now_ns();
-	lw->clock_ns = (t1 - t0) / 32 + 1;
+	lw->clock_ns = (t1 - t0) / 32;
 	wl_lockwait_next(lw);
+	p->wall = lw->period > 0;
+	p->start_ns = p->last_ns = wl_now_ns();
 }
 
-/* True when this acquisition is the one to time. */
+/* On a contended acquisition, before waiting: true when this one is to be timed. */
 static inline bool
 wl_lockwait_due(struct wl_lockwait *lw)
 {
@@ -214,29 +227,15 @@ wl_lockwait_due(struct wl_lockwait *lw)
 }
 
 /*
- * Records a timed operation: started t0, had the lock at t1, finished t2.
- * t1 - t0 also spans about one clock read and t2 - t0 about two, which the
- * untimed operations do not pay, so those are taken off: otherwise an
- * uncontended lock would show the clock's cost as lock wait.
+ * A timed wait from t0 (first clock read) to t1 (lock held).  t1 - t0 also
+ * spans about one clock read, which an untimed wait does not pay.
  */
 static inline void
-wl_lockwait_record(struct wl_lockwait *lw, struct wl_pace *p, uint64_t t0, uint64_t t1, uint64_t t2)
+wl_lockwait_record(struct wl_lockwait *lw, struct wl_pace *p, uint64_t t0, uint64_t t1)
 {
-	uint64_t c = lw->clock_ns, need;
-	uint64_t op = t2 - t0 > 2 * c ? t2 - t0 - 2 * c : 1;
-	uint64_t wait = t1 - t0 > c ? t1 - t0 - c : 0;
+	uint64_t wait = t1 - t0 > lw->clock_ns ? t1 - t0 - lw->clock_ns : 0;
 
-	if (wait > op)
-		wait = op;
 	p->wait_ns += wait * lw->weight;
-	p->busy_ns += op * lw->weight;
-	/* Clamped, so one preempted sample cannot make sampling dense (and dear). */
-	if (lw->op_ns == 0)
-		lw->op_ns = op;
-	else
-		lw->op_ns += (op < 2 * lw->op_ns ? op : 2 * lw->op_ns) / 8 - lw->op_ns / 8;
-	need = 4 * c * WL_LOCKWAIT_BUDGET / lw->op_ns;
-	lw->cur = need > lw->period ? need : lw->period;
 	wl_lockwait_next(lw);
 }
 

@@ -9,14 +9,19 @@ libscaletop_a_SOURCES += \
 	src/workload/spinlock.c \
 	src/workload/fileio.c \
 	src/workload/fdshare.c \
+	src/workload/fdtable.c \
 	src/workload/unixsock.c \
 	src/workload/pagefault.c
 
 WORKLOAD_TESTS = \
 	tests/unit/test_workload_params \
-	tests/unit/test_workloads
+	tests/unit/test_workloads \
+	tests/unit/test_fdtable \
+	tests/unit/test_lockwait
 
 check_PROGRAMS += $(WORKLOAD_TESTS)
 TESTS += $(WORKLOAD_TESTS)
 tests_unit_test_workload_params_LDADD = $(TEST_LIBS)
 tests_unit_test_workloads_LDADD = $(TEST_LIBS)
+tests_unit_test_fdtable_LDADD = $(TEST_LIBS)
+tests_unit_test_lockwait_LDADD = $(TEST_LIBS)

@@ -7,8 +7,8 @@
 
 /* Simplest first: ideal scaling, then memory, locks, and the kernel paths. */
 const struct workload *const workloads[] = {
-        &wl_cpu,     &wl_memory,   &wl_mutex,     &wl_spinlock, &wl_fileio,
-        &wl_fdshare, &wl_unixsock, &wl_pagefault, NULL,
+        &wl_cpu,     &wl_memory,   &wl_mutex,    &wl_spinlock,  &wl_fileio,
+        &wl_fdshare, &wl_fdtable,  &wl_unixsock, &wl_pagefault, NULL,
 };
 
 const struct workload *

@@ -18,9 +18,8 @@ static const struct wl_param spinlock_params[] = {
         {"hold", WP_INT, "100", 0, 1000000, NULL, "hash-mix rounds inside the lock per operation"},
         {"think", WP_INT, "100", 0, 1000000, NULL,
          "hash-mix rounds outside the lock per operation"},
-        {"waitsample", WP_INT, "64", 0, 1000000, NULL,
-         "lock acquisitions per timed one, at least: more when operations are short "
-         "(0: measure nothing)"},
+        {"waitsample", WP_INT, "1", 0, 1000000, NULL,
+         "contended acquisitions per timed one (1: time every one; 0: measure nothing)"},
 };
 
 /* How many spins between looks at the stop flag. */
@@ -44,22 +43,28 @@ spinlock_step_init(void *shared, const struct wl_args *a, const struct wl_sweep 
 /*
  * Test-and-set.  Pure tas swaps on every spin, so every waiter keeps pulling
  * the line over in exclusive state; ttas spins on a shared copy and swaps
- * only when it sees the lock free.  A waiter gives up when told to stop.
+ * only when it sees the lock free.
  */
 static bool
-tas_lock(struct spinlock_shared *sh, bool test_first, const struct wl_worker *w)
+tas_try(struct spinlock_shared *sh, bool test_first)
+{
+	if (test_first && atomic_load_explicit(&sh->flag, memory_order_relaxed) != 0)
+		return false;
+	return atomic_exchange_explicit(&sh->flag, 1, memory_order_acquire) == 0;
+}
+
+/* Spins until tas_try succeeds; a waiter gives up when told to stop. */
+static bool
+tas_wait(struct spinlock_shared *sh, bool test_first, const struct wl_worker *w)
 {
 	unsigned spins = 0;
 
-	for (;;) {
-		if (!test_first || atomic_load_explicit(&sh->flag, memory_order_relaxed) == 0) {
-			if (atomic_exchange_explicit(&sh->flag, 1, memory_order_acquire) == 0)
-				return true;
-		}
+	while (!tas_try(sh, test_first)) {
 		wl_cpu_relax();
 		if (++spins % SPIN_CHECK == 0 && wl_should_stop(w))
 			return false;
 	}
+	return true;
 }
 
 /*
@@ -67,10 +72,9 @@ tas_lock(struct spinlock_shared *sh, bool test_first, const struct wl_worker *w)
  * leave the queue, so once stop is set it yields instead of spinning: a
  * preempted holder then gets the CPU back quickly and the queue drains.
  */
-static unsigned
-ticket_lock(struct spinlock_shared *sh, const struct wl_worker *w)
+static void
+ticket_wait(struct spinlock_shared *sh, unsigned me, const struct wl_worker *w)
 {
-	unsigned me = atomic_fetch_add_explicit(&sh->next, 1, memory_order_relaxed);
 	unsigned spins = 0;
 
 	while (atomic_load_explicit(&sh->serving, memory_order_acquire) != me) {
@@ -78,7 +82,35 @@ ticket_lock(struct spinlock_shared *sh, const struct wl_worker *w)
 		if (++spins % SPIN_CHECK == 0 && wl_should_stop(w))
 			sched_yield();
 	}
-	return me;
+}
+
+/*
+ * Takes the lock, timing the wait only when the first attempt finds it
+ * held (see wl_lockwait in builtin.h).  false when told to stop first.
+ */
+static bool
+spin_acquire(struct spinlock_shared *sh, int kind, struct wl_worker *w, struct wl_lockwait *lw,
+             struct wl_pace *pace, unsigned *ticket)
+{
+	uint64_t t0 = 0;
+	bool timed, got = true;
+
+	if (kind == KIND_TICKET) {
+		*ticket = atomic_fetch_add_explicit(&sh->next, 1, memory_order_relaxed);
+		if (atomic_load_explicit(&sh->serving, memory_order_acquire) == *ticket)
+			return true;
+	} else if (tas_try(sh, kind == KIND_TTAS)) {
+		return true;
+	}
+	if ((timed = wl_lockwait_due(lw)))
+		t0 = wl_now_ns();
+	if (kind == KIND_TICKET)
+		ticket_wait(sh, *ticket, w);
+	else
+		got = tas_wait(sh, kind == KIND_TTAS, w);
+	if (timed && got)
+		wl_lockwait_record(lw, pace, t0, wl_now_ns());
+	return got;
 }
 
 static int
@@ -87,23 +119,16 @@ spinlock_work(struct wl_worker *w)
 	struct spinlock_shared *sh = w->shared;
 	int kind = (int)w->args->v[P_KIND].i;
 	long long hold = w->args->v[P_HOLD].i, think = w->args->v[P_THINK].i;
-	uint64_t x = w->seed, t0 = 0, t1 = 0;
+	uint64_t x = w->seed;
 	struct wl_lockwait lw;
 	struct wl_pace pace;
 	unsigned ticket = 0;
-	bool timed;
 
-	wl_lockwait_init(&lw, w->args->v[P_WAITSAMPLE].i, w->seed);
 	wl_pace_init(&pace);
+	wl_lockwait_init(&lw, &pace, w->args->v[P_WAITSAMPLE].i, w->seed);
 	do {
-		if ((timed = wl_lockwait_due(&lw)))
-			t0 = wl_now_ns();
-		if (kind == KIND_TICKET)
-			ticket = ticket_lock(sh, w);
-		else if (!tas_lock(sh, kind == KIND_TTAS, w))
+		if (!spin_acquire(sh, kind, w, &lw, &pace, &ticket))
 			break;
-		if (timed)
-			t1 = wl_now_ns();
 		sh->data = wl_mix(sh->data, hold);
 		sh->entries++;
 		if (kind == KIND_TICKET)
@@ -111,10 +136,8 @@ spinlock_work(struct wl_worker *w)
 		else
 			atomic_store_explicit(&sh->flag, 0, memory_order_release);
 		x = wl_mix(x, think);
-		if (timed)
-			wl_lockwait_record(&lw, &pace, t0, t1, wl_now_ns());
 	} while (!wl_pace_add(&pace, w, 1));
-	wl_count(w, pace.ops, pace.wait_ns, pace.busy_ns);
+	wl_pace_done(&pace, w);
 	atomic_store_explicit(&spinlock_sink, x, memory_order_relaxed);
 	return 0;
 }
@@ -125,7 +148,7 @@ const struct workload wl_spinlock = {
         .summary = "test-and-set and ticket spinlocks in user space: collapse past the CPU count",
         .help = "Like mutex, but the lock is a user-space spinlock built on C11 atomics (kind= "
                 "tas, ttas or ticket) and waiters burn CPU instead of sleeping; lock-wait % is "
-                "sampled the same way. Up to the CPU count it behaves like mutex, ticket fairly "
+                "measured the same way (first attempt untimed, a failed one times the spin). Up to the CPU count it behaves like mutex, ticket fairly "
                 "and tas/ttas with more cache-line traffic per hand-off. Once N exceeds the CPUs a "
                 "lock holder can be preempted while the rest spin, and throughput collapses "
                 "suddenly rather than levelling off; a ticket lock collapses hardest, since the "

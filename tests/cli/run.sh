@@ -24,7 +24,7 @@ no_leftovers() {
 # --- list -------------------------------------------------------------------
 "$SCALETOP" list >"$T/list"
 is "$?" 0 "list exits 0"
-for w in cpu memory mutex spinlock fileio fdshare unixsock pagefault; do
+for w in cpu memory mutex spinlock fileio fdshare fdtable unixsock pagefault; do
 	like "$(cat "$T/list")" "^$w " "list names $w"
 done
 
@@ -225,6 +225,19 @@ like "$(cat "$T/sig.out")" 'interrupted by SIGTERM' "the step is marked interrup
 ok "no worker left after SIGTERM" no_leftovers "scaletop run -w fileio"
 is "$(ls "$T" | grep -c '^scaletop-fileio')" 0 "fileio's files are removed"
 
+"$SCALETOP" run -w fdtable -n 2 -d 30 -q >"$T/fdsig.out" 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 100 ] && ! ls "$T"/scaletop-fdtable.*/fd.1 >/dev/null 2>&1; do
+	sleep 0.05
+	i=$((i + 1))
+done
+ok "fdtable made its workers' files" ls "$T"/scaletop-fdtable.*/fd.1
+kill -TERM $pid
+wait $pid
+is "$?" $((128 + 15)) "SIGTERM ends an fdtable run with status 143"
+is "$(ls "$T" | grep -c '^scaletop-fdtable')" 0 "fdtable's directory and files are removed"
+
 "$SCALETOP" run -w cpu -n 2 -d 30 -q >"$T/int.out" 2>&1 &
 pid=$!
 sleep 0.5
@@ -278,6 +291,7 @@ bad -d abc
 bad --mode fibers
 bad -p hold=5
 bad -w mutex -p hold=-1
+bad -w fdtable -p kind=close
 bad --cmd 'sysbench {n}'
 bad --cmd "sysbench 'open" --parse sysbench
 bad --cmd 'x' --parse-regex '('

@@ -22,7 +22,8 @@ tests_unit_test_cmdline_LDADD = $(TEST_LIBS)
 SHELL_TESTS = \
 	tests/cli/sample.sh \
 	tests/cli/run.sh \
-	tests/cli/many.sh
+	tests/cli/many.sh \
+	tests/cli/lockwait.sh
 
 TESTS += $(SHELL_TESTS)
 EXTRA_DIST += $(SHELL_TESTS) tests/cli/lib.sh

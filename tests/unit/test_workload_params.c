@@ -8,7 +8,8 @@
 #include "tap.h"
 
 static const char *const expected_order[] = {
-        "cpu", "memory", "mutex", "spinlock", "fileio", "fdshare", "unixsock", "pagefault", NULL,
+        "cpu",     "memory",   "mutex",     "spinlock", "fileio",
+        "fdshare", "fdtable",  "unixsock",  "pagefault", NULL,
 };
 
 static void
@@ -18,7 +19,7 @@ test_registry(void)
 
 	for (; workloads[n] != NULL; n++)
 		;
-	is_int(n, 8, "eight built-in workloads");
+	is_int(n, 9, "nine built-in workloads");
 	for (int i = 0; expected_order[i] != NULL && i < n; i++)
 		is_str(workloads[i]->name, expected_order[i], "list order");
 	for (int i = 0; i < n; i++)
@@ -334,6 +335,11 @@ test_enum(void)
 	rejects("fdshare", "op=read",
 	        "workload fdshare: op=read is not a choice (dup, pread, fstat, mix): pick one of "
 	        "those");
+	rejects("fdtable", "kind=close",
+	        "workload fdtable: kind=close is not a choice (open, dup, socketpair): pick one "
+	        "of those");
+	rejects("fdtable", "kinds=open",
+	        "workload fdtable: kinds=open is not a parameter (kind, dir): use one of those");
 }
 
 static void

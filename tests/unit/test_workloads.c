@@ -85,17 +85,6 @@ thread_main(void *arg)
 	return NULL;
 }
 
-/* Operations after which a sampled lock-wait figure must exist. */
-#define LOCKWAIT_MIN_OPS 20000
-
-static bool
-lock_sampling(const struct run *r)
-{
-	int i = wl_param_index(r->wl, "waitsample");
-
-	return (r->wl->flags & WL_LOCK_WAIT) && i >= 0 && r->args.v[i].i > 0;
-}
-
 /* Starts the workers, lets them run, stops them; 0 if every one came back. */
 static int
 run_workers(struct run *r, enum mode mode)
@@ -129,10 +118,8 @@ run_workers(struct run *r, enum mode mode)
 	for (int i = 0; i < NWORKERS; i++) {
 		struct slot_view v = {0};
 		int waited = 0;
-		/* Lock workloads time about one acquisition in waitsample: let them reach enough. */
-		uint64_t want = lock_sampling(r) ? LOCKWAIT_MIN_OPS : 1;
 
-		while (!(slot_read(&r->arena->slot[i], i, &v) && v.ops >= want) && waited < 15000) {
+		while (!(slot_read(&r->arena->slot[i], i, &v) && v.ops > 0) && waited < 15000) {
 			sleep_ms(10);
 			waited += 10;
 		}
@@ -156,10 +143,10 @@ run_workers(struct run *r, enum mode mode)
 }
 
 /*
- * A lock workload's wait estimate.  About one acquisition in waitsample (or
- * more, for very short operations) is timed, so a worker that a loaded
- * machine barely ran may have no sample yet; the estimator itself is tested
- * deterministically in test_lockwait_estimator().
+ * A lock workload's wait figures: busy is the worker's wall-clock time, so
+ * it is there from the first publish on; wait (contended acquisitions only)
+ * may be 0 on a machine that never ran the two workers at once.  The timing
+ * itself is tested deterministically in test_lockwait.c.
  */
 static void
 check_lockwait(struct run *r, const struct slot_view *v)
@@ -169,9 +156,7 @@ check_lockwait(struct run *r, const struct slot_view *v)
 		return;
 	}
 	ok(v->wait_ns <= v->busy_ns, "  wait_ns <= busy_ns");
-	/* run_workers waited for LOCKWAIT_MIN_OPS, so a sample must exist by now. */
-	ok(v->ops >= LOCKWAIT_MIN_OPS && v->busy_ns > 0, "  lock wait was sampled (%llu ops)",
-	   (unsigned long long)v->ops);
+	ok(v->busy_ns > 0, "  the worker's time was measured (%llu ops)", (unsigned long long)v->ops);
 }
 
 /* Checks every slot; returns the summed ops. */
@@ -321,6 +306,9 @@ static const struct variant {
         {"fdshare", {"op=pread"}},
         {"fdshare", {"op=fstat"}},
         {"fdshare", {"op=mix"}},
+        {"fdtable", {"kind=open"}},
+        {"fdtable", {"kind=dup"}},
+        {"fdtable", {"kind=socketpair"}},
         {"unixsock", {NULL}},
         {"unixsock", {"msg=64K"}},
         {"unixsock", {"peer=self", "msg=1"}},
@@ -346,71 +334,6 @@ test_all_run(void)
 		run_one(variants[i].name, variants[i].params, THREADS);
 		run_one(variants[i].name, variants[i].params, PROCESSES);
 	}
-}
-
-/*
- * The lock-wait estimator with made-up timestamps: n operations of op_ns
- * each, wait_ns of it spent getting the lock, timed by a clock whose reads
- * cost clock_ns.  Returns the pace totals.
- */
-static struct wl_pace
-estimate(struct wl_lockwait *lw, uint64_t n, uint64_t op_ns, uint64_t wait_ns)
-{
-	uint64_t t = 1000000, c = lw->clock_ns;
-	struct wl_pace pace;
-
-	wl_pace_init(&pace);
-	for (uint64_t i = 0; i < n; i++, t += op_ns) {
-		if (wl_lockwait_due(lw)) {
-			wl_lockwait_record(lw, &pace, t, t + c + wait_ns, t + 2 * c + op_ns);
-			t += 2 * c;
-		}
-	}
-	return pace;
-}
-
-static void
-test_lockwait_estimator(void)
-{
-	struct wl_lockwait lw;
-	struct wl_pace p;
-
-	/* 1000 ns operations, a quarter of it waiting: ratio exact, totals close. */
-	wl_lockwait_init(&lw, 64, 42);
-	lw.clock_ns = 20;
-	p = estimate(&lw, 1000000, 1000, 250);
-	is_int((long long)lw.cur, 64, "lock wait: long operations keep the user's period");
-	is_double((double)p.wait_ns / (double)p.busy_ns, 0.25, 1e-9,
-	          "  wait/busy is the wait share, clock cost excluded");
-	is_double((double)p.busy_ns / 1e9, 1.0, 0.01, "  busy estimates the total time");
-
-	/* No waiting at all reads as none, not as the clock's cost. */
-	wl_lockwait_init(&lw, 64, 42);
-	lw.clock_ns = 20;
-	p = estimate(&lw, 100000, 300, 0);
-	is_u64(p.wait_ns, 0, "  an uncontended lock shows no wait");
-
-	/* 50 ns operations with a 20 ns clock: sampling thins out to stay cheap. */
-	wl_lockwait_init(&lw, 64, 42);
-	lw.clock_ns = 20;
-	p = estimate(&lw, 4000000, 50, 10);
-	ok(lw.cur > 64, "  short operations raise the period (to %llu)",
-	   (unsigned long long)lw.cur);
-	/* Three clock reads per timed operation, against the time between them. */
-	ok(3.0 * 20 / ((double)lw.cur * 50) < 1.0 / WL_LOCKWAIT_BUDGET,
-	   "  timing then costs under 1/%d of the time", WL_LOCKWAIT_BUDGET);
-	is_double((double)p.busy_ns / (4000000 * 50.0), 1.0, 0.05,
-	          "  busy still estimates the total");
-	is_double((double)p.wait_ns / (double)p.busy_ns, 0.2, 1e-9, "  and wait its share");
-
-	wl_lockwait_init(&lw, 0, 42);
-	p = estimate(&lw, 100000, 1000, 250);
-	ok(p.wait_ns == 0 && p.busy_ns == 0, "  period 0 times nothing");
-
-	wl_lockwait_init(&lw, 1, 42);
-	lw.clock_ns = 1;
-	p = estimate(&lw, 1000, 100000, 1000);
-	is_u64(p.busy_ns, 1000ULL * 100000, "  period 1 times every operation");
 }
 
 /* prepare() against dir=path; returns its result with the message in err. */
@@ -553,7 +476,6 @@ main(void)
 	setenv("TMPDIR", base, 1);
 	test_all_run();
 	unsetenv("TMPDIR");
-	test_lockwait_estimator();
 	test_fileio_missing_dir();
 	test_fileio_readonly_dir();
 	test_fileio_geometry();
