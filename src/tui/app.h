@@ -82,5 +82,7 @@ void replay_free(struct app *a);
 void replay_frame(struct app *a, struct frame *f);
 void replay_key(struct app *a, int ch);
 bool replay_active(const struct app *a);
+/* The recorded session as far as the replay has got: what the views show. */
+const struct session *replay_view(const struct app *a);
 
 #endif

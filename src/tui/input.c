@@ -111,10 +111,12 @@ input_mouse(struct app *a)
 	}
 }
 
+/* Up/down through the steps shown: the sweep's, or in a replay the recorded ones so far. */
 static void
 input_select(struct app *a, int delta)
 {
-	int n = a->s->nsteps;
+	const struct session *s = a->rp != NULL ? replay_view(a) : a->s;
+	int n = s != NULL ? s->nsteps : 0;
 
 	if (n == 0)
 		return;

@@ -292,6 +292,12 @@ replay_frame(struct app *a, struct frame *f)
 	f->hist_ctx = rp;
 }
 
+const struct session *
+replay_view(const struct app *a)
+{
+	return &a->rp->view;
+}
+
 /* space play/pause; < > a second back or on; home/end (g/G) the start and the end. */
 void
 replay_key(struct app *a, int ch)

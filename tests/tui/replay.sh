@@ -37,6 +37,11 @@ ok "replay shows the recorded run" tm_wait_for 'replaying .*run\.jsonl' 50
 tm_keys End
 ok "End jumps to the end: the sweep and its verdict" tm_wait_for 'verdict: ' 50
 ok "the recorded steps are in the events" tm_wait_for 'N=2: .* ops/s \(ok\)' 50
+# Selecting a recorded step reads the replay's steps (it once read the
+# sweep's session, which a replay has none of, and crashed).
+tm_keys 4 Down Down Enter
+ok "down and enter in the steps view select a recorded step" tm_wait_for 'step 2: N=2 run 1, ok' 50
+ok "the replay is still running" test "$(tm_dead)" = 0
 tm_keys q
 ok "q ends the replay" tm_wait_exit 50
 is "$(tm_status)" 0 "replay exits 0"
