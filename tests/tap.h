@@ -31,5 +31,9 @@ const char *fixture_path(const char *rel);
 char *exact_copy(const char *text, size_t len);
 /* Removes a test's temporary tree (rm -rf, run without a shell). */
 void remove_tree(const char *dir);
+/* Sleeps ms milliseconds, through signals: only paces a test, never timed. */
+void sleep_ms(long ms);
+/* len bytes of anonymous MAP_SHARED memory, as workers' slots live in; bails out on failure. */
+void *map_shared(size_t len);
 
 #endif

@@ -30,14 +30,25 @@ diag() {
 }
 
 # ok NAME COMMAND [ARG...]: passes when the command succeeds.  The command's
-# output must not reach the TAP stream, so it goes to the log as comments.
+# output must not reach the TAP stream, so it goes to the log as comments
+# when it fails.  ok_shown: the same, with the output in the log either way
+# (the figures compared, the verdict).
 ok() {
-	_name=$1
-	shift
+	ok_run failed "$@"
+}
+
+ok_shown() {
+	ok_run always "$@"
+}
+
+# ok_run WHEN NAME COMMAND [ARG...]: ok and ok_shown; WHEN is failed or always.
+ok_run() {
+	_when=$1 _name=$2
+	shift 2
 	_out=$("$@" 2>&1)
 	_st=$?
 	tap_result "$_st" "$_name"
-	if [ "$_st" -ne 0 ] && [ -n "$_out" ]; then
+	if [ -n "$_out" ] && { [ "$_when" = always ] || [ "$_st" -ne 0 ]; }; then
 		diag "$_out"
 	fi
 	return "$_st"

@@ -88,18 +88,6 @@ live_none() {
 	return 1
 }
 
-# ok_shown NAME COMMAND [ARG...]: ok, but the command's output goes to the
-# log as comments whether it passes or not (the figures compared, the verdict).
-ok_shown() {
-	_name=$1
-	shift
-	_out=$("$@" 2>&1)
-	_st=$?
-	tap_result "$_st" "$_name"
-	[ -n "$_out" ] && diag "$_out"
-	return "$_st"
-}
-
 # live_wait_gone PID: waits (at most about 30 s) until PID has exited.
 live_wait_gone() {
 	_i=0

@@ -83,15 +83,6 @@ open_fds(void)
 	return n;
 }
 
-static void
-sleep_ms(long ms)
-{
-	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-
-	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
-		;
-}
-
 static void *
 worker_main(void *arg)
 {

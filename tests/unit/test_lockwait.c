@@ -21,27 +21,6 @@
 #include "../../src/workload/builtin.h"
 #include "tap.h"
 
-static void *
-map_shared(size_t len)
-{
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANON, -1, 0);
-
-	if (p == MAP_FAILED) {
-		printf("Bail out! mmap: %s\n", strerror(errno));
-		exit(1);
-	}
-	return p;
-}
-
-static void
-sleep_ms(long ms)
-{
-	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-
-	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
-		;
-}
-
 /* n contended acquisitions, each waiting wait_ns by a clock whose reads cost c. */
 static void
 contend(struct wl_lockwait *lw, struct wl_pace *p, uint64_t n, uint64_t c, uint64_t wait_ns)

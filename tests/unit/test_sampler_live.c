@@ -24,15 +24,6 @@
 
 static atomic_int stop_workers;
 
-static void
-sleep_ms(long ms)
-{
-	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-
-	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-		;
-}
-
 /* Burns CPU so the process's CPU time must grow. */
 static void *
 worker_spin(void *arg)

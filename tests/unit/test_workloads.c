@@ -56,27 +56,6 @@ struct run {
 static char base[] = "/tmp/scaletop-wltest.XXXXXX";
 
 static void *
-map_shared(size_t len)
-{
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANON, -1, 0);
-
-	if (p == MAP_FAILED) {
-		printf("Bail out! mmap: %s\n", strerror(errno));
-		exit(1);
-	}
-	return p;
-}
-
-static void
-sleep_ms(long ms)
-{
-	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-
-	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
-		;
-}
-
-static void *
 thread_main(void *arg)
 {
 	struct thread_arg *t = arg;
