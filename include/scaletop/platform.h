@@ -107,12 +107,14 @@ void sampler_close(struct sampler *s);
 #define TASK_HAVE_CSW 0x1       /* vol_csw / invol_csw valid */
 #define TASK_HAVE_CPU 0x2       /* user_ns / sys_ns valid */
 #define TASK_HAVE_RUN_DELAY 0x4 /* run_delay_ns valid (Linux schedstat) */
+#define TASK_HAVE_CPU_EXACT 0x8 /* cpu_ns valid (Linux schedstat) */
 
 struct task_counters {
 	uint64_t vol_csw;      /* voluntary switches: the task blocked */
 	uint64_t invol_csw;    /* involuntary switches: the task was preempted */
-	uint64_t user_ns;
+	uint64_t user_ns;      /* on Linux from clock ticks (10 ms): good for the split only */
 	uint64_t sys_ns;
+	uint64_t cpu_ns;       /* the exact time on a CPU, where the kernel keeps it */
 	uint64_t run_delay_ns; /* time runnable but waiting for a CPU */
 	unsigned have;         /* TASK_HAVE_* */
 	int nthreads;          /* threads summed */

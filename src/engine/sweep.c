@@ -132,6 +132,7 @@ sweep_read_tasks(struct sweep *sw, struct task_counters *out)
 		out->invol_csw += one.invol_csw;
 		out->user_ns += one.user_ns;
 		out->sys_ns += one.sys_ns;
+		out->cpu_ns += one.cpu_ns;
 		out->run_delay_ns += one.run_delay_ns;
 		out->nthreads += one.nthreads;
 		out->have &= one.have;
