@@ -149,10 +149,11 @@ int platform_cpu_model(char *buf, size_t len);
 
 struct lockprof_entry;
 /*
- * The kernel's own lock profile, top max classes by contentions (Linux
- * /proc/lock_stat, a CONFIG_LOCK_STAT kernel).  -1 with errno ENOENT when
- * this kernel keeps none, ENOSYS where scaletop cannot read it yet.
+ * The kernel's own lock profile, every class in the kernel's order (Linux
+ * /proc/lock_stat, a CONFIG_LOCK_STAT kernel), into *out (malloc'ed; the
+ * caller frees it), *n of them.  -1 with errno ENOENT when this kernel
+ * keeps none, ENOSYS where scaletop cannot read it yet.
  */
-int platform_lock_profile(struct lockprof_entry *out, int max, int *n);
+int platform_lock_profile(struct lockprof_entry **out, int *n);
 
 #endif

@@ -585,16 +585,18 @@ platform_cpu_model(char *buf, size_t len)
 }
 
 int
-platform_lock_profile(struct lockprof_entry *out, int max, int *n)
+platform_lock_profile(struct lockprof_entry **out, int *n)
 {
 	struct linbuf b = {NULL, 0, 0};
 	int fd, r = -1, e;
 
+	*out = NULL;
+	*n = 0;
 	fd = open(PROC_LOCK_STAT, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	if (linbuf_pread(fd, &b) == 0)
-		r = lockstat_decode(b.data, b.len, out, max, n);
+		r = lockstat_decode_all(b.data, b.len, out, n);
 	e = errno;
 	close(fd);
 	free(b.data);
