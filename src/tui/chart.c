@@ -178,7 +178,7 @@ chart_param(char *buf, size_t len, const char *name, double v, double se)
 {
 	if (isnan(se))
 		return snprintf(buf, len, "%s=%.3g(fixed)", name, v);
-	return snprintf(buf, len, "%s=%.3g±%.1g", name, v, se);
+	return snprintf(buf, len, "%s=%.3g%s%.2g", name, v, glyph_utf8() ? "±" : "+-", se);
 }
 
 /*
