@@ -22,6 +22,17 @@ bool step_usable(const struct step *st);
 
 /* --- the Universal Scalability Law (src/model/usl.c) ------------------- */
 
+/*
+ * Which term of the denominator is the larger at some N: contention
+ * sigma (N-1) or coherency kappa N (N-1).  Both vanish at N = 1, so they
+ * are compared per unit of N-1: sigma against kappa N.
+ */
+enum usl_term { USL_TERM_NONE, USL_TERM_CONTENTION, USL_TERM_COHERENCY, USL_TERM_COUNT };
+extern const char *const usl_term_names[USL_TERM_COUNT]; /* "none", "contention", "coherency" */
+
+/* N* is an extrapolation when it lies beyond this many times the largest measured N. */
+#define USL_EXTRAPOLATION_FACTOR 2.0
+
 /* X(N) = lambda N / (1 + sigma (N-1) + kappa N (N-1)) */
 struct usl_fit {
 	bool ok;               /* a fit was made (needs >= 4 distinct N) */
@@ -33,13 +44,24 @@ struct usl_fit {
 	double rse;            /* residual standard error */
 	double n_star;         /* sqrt((1-sigma)/kappa), at least 1; INFINITY when kappa == 0 */
 	double x_star;         /* predicted throughput at n_star */
-	bool contention_bound; /* sigma > kappa (else coherency-bound) */
+	double n_max;          /* the largest measured N */
+	double n_cross;        /* sigma / kappa: the N above which coherency's term is the larger;
+	                          INFINITY when kappa == 0 */
+	enum usl_term bound_measured; /* the larger term at n_max */
+	enum usl_term bound_at_peak;  /* the larger term at n_star */
+	bool n_star_extrapolated;        /* n_star > USL_EXTRAPOLATION_FACTOR * n_max */
 	char why[128];         /* why there is no fit, when !ok */
 };
 
 /* Fits k points (n[i], x[i]).  Always fills f; returns 0 when f->ok. */
 int usl_fit(const double *n, const double *x, int k, struct usl_fit *f);
 double usl_predict(const struct usl_fit *f, double n);
+/* The larger term at n (sigma against kappa n); NONE when both are 0. */
+enum usl_term usl_larger_term(double sigma, double kappa, double n);
+/* The largest N among the points the fit uses; 0 if none. */
+double usl_n_max(const double *n, const double *x, int k);
+/* Fills n_max, n_cross, dominant_* and n_star_extrapolated of a fit f (src/model/usl_terms.c). */
+void usl_terms(struct usl_fit *f, double n_max);
 
 /* --- the whole analysis and verdict (src/model/analysis.c) ------------- */
 

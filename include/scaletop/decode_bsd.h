@@ -80,15 +80,6 @@ int bsd_vmstats_fold(struct bsd_vmstats *vm, int i, const void *buf, size_t len)
  */
 void bsd_vmstats_to_sys(const struct bsd_vmstats *vm, struct sys_sample *sys);
 
-/*
- * vm.vmtotal's t_rq (threads running or on a run queue, the sampler's own
- * included) and t_dw (threads in uninterruptible "disk" wait) into
- * sys->running and sys->blocked, clamped to [0, UINT32_MAX]; sets
- * SYS_HAVE_RUNQ.  The backends read the fields through their own struct
- * vmtotal, whose layout differs between FreeBSD and DragonFly.
- */
-void bsd_runq_set(struct sys_sample *sys, int64_t t_rq, int64_t t_dw);
-
 /* --- per-thread usage (kern.proc.pid with threads) ---------------------- */
 
 /* One thread as kinfo_proc reports it, in microseconds and switch counts. */

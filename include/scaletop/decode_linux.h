@@ -115,4 +115,28 @@ struct task_schedstat {
 
 int task_schedstat_decode(const char *buf, size_t len, struct task_schedstat *st);
 
+/* What one thread contributes; have is TASK_HAVE_* for this thread alone. */
+struct task_one {
+	struct task_status status;
+	struct task_stat stat;
+	struct task_schedstat sched;
+	unsigned have;
+};
+
+/* A process's threads summed as they are read: start with task_sum_init. */
+struct task_sum {
+	struct task_counters c; /* the switch counts, run delay and threads so far */
+	uint64_t utime, stime;  /* clock ticks */
+	unsigned have;          /* TASK_HAVE_* that every thread so far had */
+};
+
+void task_sum_init(struct task_sum *sum);
+void task_sum_add(struct task_sum *sum, const struct task_one *t);
+/*
+ * The counters of the sum, with hz clock ticks a second.  user_ns and
+ * sys_ns are the ticks; cpu_ns is schedstat's exact total, flagged
+ * TASK_HAVE_CPU_EXACT, for contention_compute to split in the ticks' ratio.
+ */
+void task_sum_finish(const struct task_sum *sum, long hz, struct task_counters *out);
+
 #endif

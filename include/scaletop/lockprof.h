@@ -42,18 +42,35 @@ struct lockprof_entry {
 int lockstat_decode(const char *buf, size_t len, struct lockprof_entry *out, int max, int *n);
 
 /*
+ * A kernel has at most MAX_LOCKDEP_KEYS (8192) classes, and a read/write one
+ * takes two lines: no /proc/lock_stat holds more class lines than this.
+ */
+#define LOCKPROF_MAX_CLASSES 16384
+
+/*
+ * Every class line of /proc/lock_stat, in the file's order, into *out
+ * (malloc'ed, the caller frees it; NULL when there are none), *n of them:
+ * what lockprof_delta needs, since a class outside some top list at the
+ * window's start would look new at its end.  Errors as lockstat_decode's,
+ * and ERANGE for more than LOCKPROF_MAX_CLASSES lines, ENOMEM; on failure
+ * *out is NULL and *n 0.
+ */
+int lockstat_decode_all(const char *buf, size_t len, struct lockprof_entry **out, int *n);
+
+/*
  * The change from snapshot a to snapshot b, matched by class name: the top
  * max by contentions, descending, *n of them.  A class only in b counts from
  * zero (it had not been printed yet); one only in a is dropped.  wait_max_us
  * is b's, since a running maximum cannot be differenced.  If any counter of a
  * class went backwards the statistics were cleared ("echo 0 >
  * /proc/lock_stat") in between, so all of that class's counters count from
- * zero: b's values are the change.  Both inputs should be decoded with a max
- * large enough to hold every class, or a class that fell out of a's top list
- * would look new.  Matching is by linear search, O(na * nb).
+ * zero: b's values are the change.  Both inputs should hold every class
+ * (lockstat_decode_all), or a class outside a's list would look new and
+ * its count since boot pass for the window's.  Matching sorts a by name:
+ * O((na + nb) log na).
  *
  * Returns 0, or -1 with errno EINVAL for a negative count or max, or a NULL
- * array that should hold entries.
+ * array that should hold entries; ENOMEM.
  */
 int lockprof_delta(const struct lockprof_entry *a, int na, const struct lockprof_entry *b, int nb,
                    struct lockprof_entry *out, int max, int *n);

@@ -107,12 +107,14 @@ void sampler_close(struct sampler *s);
 #define TASK_HAVE_CSW 0x1       /* vol_csw / invol_csw valid */
 #define TASK_HAVE_CPU 0x2       /* user_ns / sys_ns valid */
 #define TASK_HAVE_RUN_DELAY 0x4 /* run_delay_ns valid (Linux schedstat) */
+#define TASK_HAVE_CPU_EXACT 0x8 /* cpu_ns valid (Linux schedstat) */
 
 struct task_counters {
 	uint64_t vol_csw;      /* voluntary switches: the task blocked */
 	uint64_t invol_csw;    /* involuntary switches: the task was preempted */
-	uint64_t user_ns;
+	uint64_t user_ns;      /* on Linux from clock ticks (10 ms): good for the split only */
 	uint64_t sys_ns;
+	uint64_t cpu_ns;       /* the exact time on a CPU, where the kernel keeps it */
 	uint64_t run_delay_ns; /* time runnable but waiting for a CPU */
 	unsigned have;         /* TASK_HAVE_* */
 	int nthreads;          /* threads summed */
@@ -164,10 +166,11 @@ int platform_cpu_model(char *buf, size_t len);
 
 struct lockprof_entry;
 /*
- * The kernel's own lock profile, top max classes by contentions (Linux
- * /proc/lock_stat, a CONFIG_LOCK_STAT kernel).  -1 with errno ENOENT when
- * this kernel keeps none, ENOSYS where scaletop cannot read it yet.
+ * The kernel's own lock profile, every class in the kernel's order (Linux
+ * /proc/lock_stat, a CONFIG_LOCK_STAT kernel), into *out (malloc'ed; the
+ * caller frees it), *n of them.  -1 with errno ENOENT when this kernel
+ * keeps none, ENOSYS where scaletop cannot read it yet.
  */
-int platform_lock_profile(struct lockprof_entry *out, int max, int *n);
+int platform_lock_profile(struct lockprof_entry **out, int *n);
 
 #endif

@@ -69,6 +69,55 @@ table_row(FILE *f, const struct session *s, const struct step *st)
 		step_status_names[st->status], st->reason[0] ? ": " : "", st->reason);
 }
 
+/* "0.0213 ±0.0011", or "0 (fixed)" for a parameter held at a bound, which has no error. */
+static const char *
+table_param(char *buf, size_t len, double v, double se)
+{
+	if (isnan(se))
+		snprintf(buf, len, "%.4g (fixed)", v);
+	else
+		snprintf(buf, len, "%.4g ±%.2g", v, se);
+	return buf;
+}
+
+/* The fit's parameters with their standard errors. */
+static void
+table_usl_params(FILE *f, const struct usl_fit *u)
+{
+	char s[48], k[48], l[48];
+
+	fprintf(f, "USL: sigma %s  kappa %s  lambda %s  (± one standard error; rse %.3g over %d"
+		   " points%s%s)\n",
+		table_param(s, sizeof(s), u->sigma, u->se_sigma),
+		table_param(k, sizeof(k), u->kappa, u->se_kappa),
+		table_param(l, sizeof(l), u->lambda, u->se_lambda), u->rse, u->npoints,
+		u->amdahl ? "; Amdahl, kappa 0" : "", u->few_points ? "; few points" : "");
+}
+
+/*
+ * The larger term where the run was measured and at N*, and whether N* is
+ * an extrapolation (beyond USL_EXTRAPOLATION_FACTOR times the largest N).
+ */
+static void
+table_usl_terms(FILE *f, const struct usl_fit *u)
+{
+	if (u->bound_measured == USL_TERM_NONE) {
+		fprintf(f, "     neither contention nor coherency: the fit is linear\n");
+		return;
+	}
+	fprintf(f, "     larger term: %s at N %g (the largest measured)",
+		usl_term_names[u->bound_measured], u->n_max);
+	if (isinf(u->n_star))
+		fprintf(f, "; no peak: kappa is 0");
+	else
+		fprintf(f, ", %s at N* %.1f (X* %.4g)%s", usl_term_names[u->bound_at_peak],
+			u->n_star, u->x_star,
+			u->n_star_extrapolated ? ", an extrapolation beyond 2x the largest N" : "");
+	if (isfinite(u->n_cross) && u->n_cross > 1 && u->bound_measured != u->bound_at_peak)
+		fprintf(f, "; coherency overtakes contention above N %.1f", u->n_cross);
+	fputc('\n', f);
+}
+
 /* The verdict and, when there is one, the USL fit, under the table. */
 static void
 table_verdict(FILE *f, const struct session *s)
@@ -81,14 +130,10 @@ table_verdict(FILE *f, const struct session *s)
 	if (analysis_run(s, &o, &a) != 0)
 		return;
 	fprintf(f, "verdict: %s\n", a.verdict);
-	if (u->ok)
-		fprintf(f, "USL: sigma %.4g  kappa %.4g  lambda %.4g  (%s-bound; N* %.1f, X* %.4g;"
-			   " rse %.3g over %d points%s%s)\n",
-			u->sigma, u->kappa, u->lambda,
-			u->contention_bound ? "contention" : "coherency", u->n_star, u->x_star,
-			u->rse, u->npoints, u->amdahl ? "; Amdahl, kappa 0" : "",
-			u->few_points ? "; few points" : "");
-	else
+	if (u->ok) {
+		table_usl_params(f, u);
+		table_usl_terms(f, u);
+	} else
 		fprintf(f, "USL: no fit (%s)\n", u->why);
 	analysis_free(&a);
 }

@@ -132,6 +132,7 @@ sweep_read_tasks(struct sweep *sw, struct task_counters *out)
 		out->invol_csw += one.invol_csw;
 		out->user_ns += one.user_ns;
 		out->sys_ns += one.sys_ns;
+		out->cpu_ns += one.cpu_ns;
 		out->run_delay_ns += one.run_delay_ns;
 		out->nthreads += one.nthreads;
 		out->have &= one.have;
@@ -142,19 +143,18 @@ sweep_read_tasks(struct sweep *sw, struct task_counters *out)
 	return got > 0;
 }
 
-/* Enough classes that one rising into the top five is not mistaken for a new one. */
-#define SWEEP_LOCK_CLASSES 256
-
+/*
+ * The kernel's lock profile at the window's start: every class, since one
+ * outside a top list now may be among the most contended by its end.
+ */
 static void
 sweep_locks_begin(struct sweep *sw)
 {
 	struct step_run *run = &sw->run;
 
-	run->w0_nlocks = -1;
-	if (run->w0_locks == NULL)
-		run->w0_locks = calloc(SWEEP_LOCK_CLASSES, sizeof(*run->w0_locks));
-	if (run->w0_locks != NULL &&
-	    platform_lock_profile(run->w0_locks, SWEEP_LOCK_CLASSES, &run->w0_nlocks) != 0)
+	free(run->w0_locks);
+	run->w0_locks = NULL;
+	if (platform_lock_profile(&run->w0_locks, &run->w0_nlocks) != 0)
 		run->w0_nlocks = -1;
 }
 
@@ -166,11 +166,10 @@ sweep_locks_end(struct sweep *sw, struct step *st)
 	struct lockprof_entry *now;
 	int n;
 
-	if (run->w0_nlocks < 0 || (now = calloc(SWEEP_LOCK_CLASSES, sizeof(*now))) == NULL)
+	if (run->w0_nlocks < 0 || platform_lock_profile(&now, &n) != 0)
 		return;
-	if (platform_lock_profile(now, SWEEP_LOCK_CLASSES, &n) == 0)
-		lockprof_delta(run->w0_locks, run->w0_nlocks, now, n, st->locks, STEP_TOP_LOCKS,
-			       &st->nlocks);
+	lockprof_delta(run->w0_locks, run->w0_nlocks, now, n, st->locks, STEP_TOP_LOCKS,
+		       &st->nlocks);
 	free(now);
 }
 

@@ -24,6 +24,34 @@ contention_run_delay(struct contention *c, const struct window_edges *e)
 	c->have |= CT_HAVE_RUN_DELAY;
 }
 
+/*
+ * CPU time over the window.  Linux's user and system times are clock ticks
+ * (10 ms at HZ 100), so a short window or a light worker is off by up to
+ * a tick a thread; schedstat's on-CPU time is exact.  With it, the ticks
+ * only split that total between user and system.  Without any tick in the
+ * window the split is unknown, and the kernel share is left unset.
+ */
+static void
+contention_cpu(struct contention *c, const struct window_edges *e, unsigned have)
+{
+	const struct task_counters *a = &e->t0, *b = &e->t1;
+	double user = (double)udiff(a->user_ns, b->user_ns) / 1e9;
+	double sys = (double)udiff(a->sys_ns, b->sys_ns) / 1e9;
+	double ticks = user + sys, total = ticks;
+
+	if (have & TASK_HAVE_CPU_EXACT)
+		total = (double)udiff(a->cpu_ns, b->cpu_ns) / 1e9;
+	c->cpu_used = total / e->seconds;
+	if (ticks > 0) {
+		c->kernel_pct = 100.0 * sys / ticks;
+		c->have |= CT_HAVE_KERNEL;
+	}
+	if (total > 0) {
+		c->ops_per_cpu_s = (double)e->ops / total;
+		c->have |= CT_HAVE_OPS_CPU;
+	}
+}
+
 static void
 contention_tasks(struct contention *c, const struct window_edges *e)
 {
@@ -41,17 +69,8 @@ contention_tasks(struct contention *c, const struct window_edges *e)
 		c->ivcsw_kop = kops > 0 ? iv / kops : 0;
 		c->have |= CT_HAVE_CSW;
 	}
-	if (have & TASK_HAVE_CPU) {
-		double user = (double)udiff(a->user_ns, b->user_ns) / 1e9;
-		double sys = (double)udiff(a->sys_ns, b->sys_ns) / 1e9;
-
-		c->cpu_used = (user + sys) / e->seconds;
-		if (user + sys > 0) {
-			c->kernel_pct = 100.0 * sys / (user + sys);
-			c->ops_per_cpu_s = (double)e->ops / (user + sys);
-			c->have |= CT_HAVE_KERNEL | CT_HAVE_OPS_CPU;
-		}
-	}
+	if (have & TASK_HAVE_CPU)
+		contention_cpu(c, e, have);
 	if (have & TASK_HAVE_RUN_DELAY)
 		contention_run_delay(c, e);
 }

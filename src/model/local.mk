@@ -21,7 +21,7 @@ libscaletop_a_SOURCES += src/model/analysis.c
 noinst_HEADERS += include/scaletop/analysis.h
 
 # Scaling analysis and the USL fit.
-libscaletop_a_SOURCES += src/model/usl.c
+libscaletop_a_SOURCES += src/model/usl.c src/model/usl_terms.c
 check_PROGRAMS += tests/unit/test_analysis tests/unit/test_usl
 TESTS += tests/unit/test_analysis tests/unit/test_usl
 tests_unit_test_analysis_LDADD = $(TEST_LIBS)

@@ -563,7 +563,6 @@ usl_no_fit(struct usl_fit *f, const char *why)
 	f->se_sigma = f->se_kappa = f->se_lambda = NAN;
 	f->rse = 0;
 	f->n_star = f->x_star = 0;
-	f->contention_bound = false;
 	snprintf(f->why, sizeof(f->why), "%s", why);
 }
 
@@ -600,7 +599,7 @@ usl_fit(const double *n, const double *x, int k, struct usl_fit *f)
 	usl_errors(&st, &d, f);
 	f->n_star = f->kappa > 0 ? fmax(1, sqrt((1 - f->sigma) / f->kappa)) : INFINITY;
 	f->x_star = usl_predict(f, f->n_star);
-	f->contention_bound = f->sigma > f->kappa;
+	usl_terms(f, usl_n_max(n, x, k));
 	return 0;
 }
 

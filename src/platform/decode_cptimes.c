@@ -1,6 +1,6 @@
 /*
  * FreeBSD's kern.cp_times, and the counters both BSD backends read the same
- * way (vm.stats.*, vm.vmtotal, per-thread rusage), turned into raw samples.
+ * way (vm.stats.*, per-thread rusage), turned into raw samples.
  * Pure code over buffers: it runs on every OS against recorded fixtures.
  */
 #include <errno.h>
@@ -161,22 +161,6 @@ bsd_vmstats_to_sys(const struct bsd_vmstats *vm, struct sys_sample *sys)
 	if (vm->have & (1u << BSD_V_RFORKS))
 		forks += vm->v[BSD_V_RFORKS];
 	vmstats_put(sys, SYS_FORK, forks);
-}
-
-static uint32_t
-runq_clamp(int64_t v)
-{
-	if (v < 0)
-		return 0;
-	return v > (int64_t)UINT32_MAX ? UINT32_MAX : (uint32_t)v;
-}
-
-void
-bsd_runq_set(struct sys_sample *sys, int64_t t_rq, int64_t t_dw)
-{
-	sys->running = runq_clamp(t_rq);
-	sys->blocked = runq_clamp(t_dw);
-	sys->flags |= SYS_HAVE_RUNQ;
 }
 
 int64_t

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "scaletop/lockprof.h"
@@ -291,8 +292,36 @@ lockstat_class(struct lsline *l, const struct lockstat_layout *lay, struct lockp
 	return 1;
 }
 
-int
-lockstat_decode(const char *buf, size_t len, struct lockprof_entry *out, int max, int *n)
+/* Where the class lines go: the top max (out[0..*n), sorted), or all of them (grown). */
+struct lockstat_sink {
+	struct lockprof_entry *out;
+	int max, *n;
+	bool all;
+};
+
+/* Appends e, doubling the array up to LOCKPROF_MAX_CLASSES; -1 (ERANGE, ENOMEM) beyond. */
+static int
+lockstat_append(struct lockstat_sink *k, const struct lockprof_entry *e)
+{
+	struct lockprof_entry *grown;
+	int cap;
+
+	if (*k->n == k->max) {
+		if (k->max >= LOCKPROF_MAX_CLASSES)
+			return lockstat_fail(ERANGE);
+		cap = k->max > 0 ? k->max * 2 : 256;
+		grown = realloc(k->out, (size_t)cap * sizeof(*grown));
+		if (grown == NULL)
+			return lockstat_fail(ENOMEM);
+		k->out = grown;
+		k->max = cap;
+	}
+	k->out[(*k->n)++] = *e;
+	return 0;
+}
+
+static int
+lockstat_scan(const char *buf, size_t len, struct lockstat_sink *k)
 {
 	const char *pos = buf, *end = buf + len;
 	const struct lockstat_layout *lay;
@@ -300,9 +329,6 @@ lockstat_decode(const char *buf, size_t len, struct lockprof_entry *out, int max
 	struct lsline l;
 	int r;
 
-	if (n == NULL || max < 0 || (max > 0 && out == NULL) || (buf == NULL && len > 0))
-		return lockstat_fail(EINVAL);
-	*n = 0;
 	/* The version line comes first; without it this is some other file. */
 	if ((r = lsline_next(&pos, end, &l)) <= 0)
 		return r == 0 ? lockstat_fail(EINVAL) : -1;
@@ -318,28 +344,84 @@ lockstat_decode(const char *buf, size_t len, struct lockprof_entry *out, int max
 		memset(&e, 0, sizeof(e));
 		if ((r = lockstat_class(&l, lay, &e)) < 0)
 			return -1;
-		if (r == 1)
-			lockprof_top_insert(out, max, n, &e);
+		if (r == 1 && !k->all)
+			lockprof_top_insert(k->out, k->max, k->n, &e);
+		else if (r == 1 && lockstat_append(k, &e) != 0)
+			return -1;
 	}
 	return r;
 }
 
-static const struct lockprof_entry *
-lockprof_find(const struct lockprof_entry *v, int nv, const char *name)
+int
+lockstat_decode(const char *buf, size_t len, struct lockprof_entry *out, int max, int *n)
 {
-	int i;
+	struct lockstat_sink k = {out, max, n, false};
 
-	for (i = 0; i < nv; i++)
-		if (strcmp(v[i].name, name) == 0)
-			return &v[i];
-	return NULL;
+	if (n == NULL || max < 0 || (max > 0 && out == NULL) || (buf == NULL && len > 0))
+		return lockstat_fail(EINVAL);
+	*n = 0;
+	return lockstat_scan(buf, len, &k);
+}
+
+int
+lockstat_decode_all(const char *buf, size_t len, struct lockprof_entry **out, int *n)
+{
+	struct lockstat_sink k = {NULL, 0, n, true};
+	int e;
+
+	if (n == NULL || out == NULL || (buf == NULL && len > 0))
+		return lockstat_fail(EINVAL);
+	*n = 0;
+	*out = NULL;
+	if (lockstat_scan(buf, len, &k) != 0) {
+		e = errno;
+		free(k.out);
+		*n = 0;
+		return lockstat_fail(e);
+	}
+	*out = k.out;
+	return 0;
+}
+
+static int
+lockprof_cmp_name(const void *x, const void *y)
+{
+	const struct lockprof_entry *const *a = x, *const *b = y;
+
+	return strcmp((*a)->name, (*b)->name);
+}
+
+static int
+lockprof_cmp_key(const void *key, const void *y)
+{
+	const struct lockprof_entry *const *b = y;
+
+	return strcmp(key, (*b)->name);
+}
+
+/* The change of one class; old NULL, or a counter gone back, counts from zero. */
+static void
+lockprof_change(const struct lockprof_entry *old, struct lockprof_entry *d)
+{
+	/*
+	 * Writing 0 to the file clears every counter of every class at
+	 * once, so one counter going back means all of them restarted.
+	 */
+	if (old != NULL && d->contentions >= old->contentions &&
+	    d->acquisitions >= old->acquisitions && d->wait_total_us >= old->wait_total_us &&
+	    d->hold_total_us >= old->hold_total_us) {
+		d->contentions -= old->contentions;
+		d->acquisitions -= old->acquisitions;
+		d->wait_total_us -= old->wait_total_us;
+		d->hold_total_us -= old->hold_total_us;
+	}
 }
 
 int
 lockprof_delta(const struct lockprof_entry *a, int na, const struct lockprof_entry *b, int nb,
                struct lockprof_entry *out, int max, int *n)
 {
-	const struct lockprof_entry *old;
+	const struct lockprof_entry **byname = NULL, *const *hit;
 	struct lockprof_entry d;
 	int i;
 
@@ -347,23 +429,21 @@ lockprof_delta(const struct lockprof_entry *a, int na, const struct lockprof_ent
 	    (nb > 0 && b == NULL) || (max > 0 && out == NULL))
 		return lockstat_fail(EINVAL);
 	*n = 0;
+	/* a by name, so each of b's thousands of classes is found in log time */
+	if (na > 0 && (byname = malloc((size_t)na * sizeof(*byname))) == NULL)
+		return lockstat_fail(ENOMEM);
+	for (i = 0; i < na; i++)
+		byname[i] = &a[i];
+	if (na > 0)
+		qsort(byname, (size_t)na, sizeof(*byname), lockprof_cmp_name);
 	for (i = 0; i < nb; i++) {
 		d = b[i];
-		old = lockprof_find(a, na, b[i].name);
-		/*
-		 * Writing 0 to the file clears every counter of every class at
-		 * once, so one counter going back means all of them restarted.
-		 */
-		if (old != NULL && b[i].contentions >= old->contentions &&
-		    b[i].acquisitions >= old->acquisitions &&
-		    b[i].wait_total_us >= old->wait_total_us &&
-		    b[i].hold_total_us >= old->hold_total_us) {
-			d.contentions -= old->contentions;
-			d.acquisitions -= old->acquisitions;
-			d.wait_total_us -= old->wait_total_us;
-			d.hold_total_us -= old->hold_total_us;
-		}
+		hit = na > 0 ? bsearch(b[i].name, byname, (size_t)na, sizeof(*byname),
+				       lockprof_cmp_key)
+			     : NULL;
+		lockprof_change(hit != NULL ? *hit : NULL, &d);
 		lockprof_top_insert(out, max, n, &d);
 	}
+	free(byname);
 	return 0;
 }

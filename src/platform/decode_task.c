@@ -1,5 +1,6 @@
 /*
- * Decoders for one Linux thread's /proc/PID/task/TID/{status,stat,schedstat}.
+ * Decoders for one Linux thread's /proc/PID/task/TID/{status,stat,schedstat},
+ * and the sum of a process's threads.
  * Pure and portable; see decode_linux.h.
  */
 #include <errno.h>
@@ -210,4 +211,57 @@ task_schedstat_decode(const char *buf, size_t len, struct task_schedstat *st)
 			return -1;
 	}
 	return p == end ? 0 : task_fail(EINVAL);
+}
+
+/* --- a process's threads, summed ----------------------------------------- */
+
+void
+task_sum_init(struct task_sum *sum)
+{
+	memset(sum, 0, sizeof(*sum));
+	sum->have = TASK_HAVE_CSW | TASK_HAVE_CPU | TASK_HAVE_RUN_DELAY;
+}
+
+void
+task_sum_add(struct task_sum *sum, const struct task_one *t)
+{
+	sum->c.vol_csw += t->status.vol_csw;
+	sum->c.invol_csw += t->status.invol_csw;
+	sum->c.run_delay_ns += t->sched.run_delay_ns;
+	sum->c.cpu_ns += t->sched.cpu_ns;
+	sum->utime += t->stat.utime_ticks;
+	sum->stime += t->stat.stime_ticks;
+	/* a counter is valid only if every thread in the sum had it */
+	sum->have &= t->have;
+	sum->c.nthreads++;
+}
+
+/* Clock ticks to nanoseconds without overflowing for any realistic count. */
+static uint64_t
+ticks_to_ns(uint64_t ticks, uint64_t hz)
+{
+	return ticks / hz * 1000000000u + ticks % hz * 1000000000u / hz;
+}
+
+void
+task_sum_finish(const struct task_sum *sum, long hz, struct task_counters *out)
+{
+	unsigned have = sum->have;
+
+	*out = sum->c;
+	if (hz <= 0)
+		hz = 100;
+	out->user_ns = ticks_to_ns(sum->utime, (uint64_t)hz);
+	out->sys_ns = ticks_to_ns(sum->stime, (uint64_t)hz);
+	/* a kernel without schedstats prints "0 0 0" for every thread, even ones that ran */
+	if (sum->c.cpu_ns == 0)
+		have &= ~(unsigned)TASK_HAVE_RUN_DELAY;
+	/* schedstat's first field is the thread's sum_exec_runtime, to the nanosecond */
+	if (have & TASK_HAVE_RUN_DELAY)
+		have |= TASK_HAVE_CPU_EXACT;
+	else
+		out->run_delay_ns = out->cpu_ns = 0;
+	if (!(have & TASK_HAVE_CSW))
+		out->vol_csw = out->invol_csw = 0;
+	out->have = have;
 }

@@ -10,7 +10,6 @@
 #include <sys/sysctl.h>
 #include <sys/time.h>
 #include <sys/user.h>
-#include <sys/vmmeter.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -45,7 +44,6 @@ struct sampler {
 	int maxcpus;
 	kvm_t *kd; /* only when kern.cp_times is missing */
 	struct mib vm[BSD_V_NSTATS];
-	struct mib vmtotal;
 	struct bsd_vmstats vmstats; /* kept across reads to widen 32-bit answers */
 };
 
@@ -150,7 +148,6 @@ sampler_open(char *err, size_t errlen)
 	/* A counter this kernel lacks is left out of every sample, not an error. */
 	for (i = 0; i < BSD_V_NSTATS; i++)
 		mib_lookup(&s->vm[i], bsd_vmstat_names[i]);
-	mib_lookup(&s->vmtotal, "vm.vmtotal");
 	bsd_vmstats_init(&s->vmstats);
 	return s;
 }
@@ -197,11 +194,14 @@ freebsd_read_pcpu(struct sampler *s, size_t *len, char *err, size_t errlen)
 	return 0;
 }
 
-/* A counter that fails to read is absent from this sample only. */
+/*
+ * A counter that fails to read is absent from this sample only.  No run
+ * queue: vm.vmtotal walks every thread under the scheduler's locks, the
+ * paths a sweep measures (docs/design-notes.md).
+ */
 static void
 freebsd_read_counters(struct sampler *s, struct sys_sample *sys)
 {
-	struct vmtotal total;
 	uint64_t v;
 	size_t len;
 	int i;
@@ -214,9 +214,6 @@ freebsd_read_counters(struct sampler *s, struct sys_sample *sys)
 	}
 	bsd_vmstats_to_sys(&s->vmstats, sys);
 
-	len = sizeof(total);
-	if (s->vmtotal.ok && mib_read(&s->vmtotal, &total, &len) == 0 && len == sizeof(total))
-		bsd_runq_set(sys, total.t_rq, total.t_dw);
 }
 
 int

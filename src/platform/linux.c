@@ -284,14 +284,6 @@ sampler_close(struct sampler *s)
 
 /* --- per-task counters ---------------------------------------------------- */
 
-/* What one thread contributes; have is TASK_HAVE_* for this thread alone. */
-struct task_one {
-	struct task_status status;
-	struct task_stat stat;
-	struct task_schedstat sched;
-	unsigned have;
-};
-
 /* The thread exited while it was read: it drops out of the sum. */
 static int
 task_vanished(int e)
@@ -372,32 +364,6 @@ out:
 	return r;
 }
 
-/* Clock ticks to nanoseconds without overflowing for any realistic count. */
-static uint64_t
-ticks_to_ns(uint64_t ticks, uint64_t hz)
-{
-	return ticks / hz * 1000000000u + ticks % hz * 1000000000u / hz;
-}
-
-struct task_sum {
-	uint64_t utime, stime, cpu_ns;
-	unsigned have;
-};
-
-static void
-task_add(struct task_counters *out, struct task_sum *sum, const struct task_one *t)
-{
-	out->vol_csw += t->status.vol_csw;
-	out->invol_csw += t->status.invol_csw;
-	out->run_delay_ns += t->sched.run_delay_ns;
-	sum->utime += t->stat.utime_ticks;
-	sum->stime += t->stat.stime_ticks;
-	sum->cpu_ns += t->sched.cpu_ns;
-	/* a counter is valid only if every thread in the sum had it */
-	sum->have &= t->have;
-	out->nthreads++;
-}
-
 static int
 task_open_dir(pid_t pid, char *err, size_t errlen)
 {
@@ -421,8 +387,7 @@ task_open_dir(pid_t pid, char *err, size_t errlen)
 }
 
 static int
-task_scan(DIR *dir, pid_t pid, struct task_counters *out, struct task_sum *sum, char *err,
-          size_t errlen)
+task_scan(DIR *dir, pid_t pid, struct task_sum *sum, char *err, size_t errlen)
 {
 	struct linbuf b = {NULL, 0, 0};
 	struct task_one t;
@@ -440,7 +405,7 @@ task_scan(DIR *dir, pid_t pid, struct task_counters *out, struct task_sum *sum, 
 		if (r < 0)
 			break;
 		if (r == 1)
-			task_add(out, sum, &t);
+			task_sum_add(sum, &t);
 		r = 0;
 	}
 	e = errno;
@@ -454,12 +419,12 @@ task_scan(DIR *dir, pid_t pid, struct task_counters *out, struct task_sum *sum, 
 int
 task_counters_read(pid_t pid, struct task_counters *out, char *err, size_t errlen)
 {
-	struct task_sum sum = {0, 0, 0, TASK_HAVE_CSW | TASK_HAVE_CPU | TASK_HAVE_RUN_DELAY};
+	struct task_sum sum;
 	DIR *dir;
-	long hz;
 	int fd, r, e;
 
 	memset(out, 0, sizeof(*out));
+	task_sum_init(&sum);
 	fd = task_open_dir(pid, err, errlen);
 	if (fd < 0)
 		return -1;
@@ -471,31 +436,19 @@ task_counters_read(pid_t pid, struct task_counters *out, char *err, size_t errle
 		return st_error(err, errlen, "cannot list /proc/%ld/task: %s", (long)pid,
 		                strerror(e));
 	}
-	r = task_scan(dir, pid, out, &sum, err, errlen);
+	r = task_scan(dir, pid, &sum, err, errlen);
 	e = errno;
 	closedir(dir);
 	if (r != 0) {
 		errno = e;
 		return -1;
 	}
-	if (out->nthreads == 0) {
+	if (sum.c.nthreads == 0) {
 		errno = ESRCH;
 		return st_error(err, errlen, "process %ld exited while its threads were read",
 		                (long)pid);
 	}
-	hz = sysconf(_SC_CLK_TCK);
-	if (hz <= 0)
-		hz = 100;
-	out->user_ns = ticks_to_ns(sum.utime, (uint64_t)hz);
-	out->sys_ns = ticks_to_ns(sum.stime, (uint64_t)hz);
-	/* a kernel without schedstats prints "0 0 0" for every thread, even ones that ran */
-	if (sum.cpu_ns == 0)
-		sum.have &= ~(unsigned)TASK_HAVE_RUN_DELAY;
-	if (!(sum.have & TASK_HAVE_RUN_DELAY))
-		out->run_delay_ns = 0;
-	if (!(sum.have & TASK_HAVE_CSW))
-		out->vol_csw = out->invol_csw = 0;
-	out->have = sum.have;
+	task_sum_finish(&sum, sysconf(_SC_CLK_TCK), out);
 	return 0;
 }
 
@@ -632,16 +585,18 @@ platform_cpu_model(char *buf, size_t len)
 }
 
 int
-platform_lock_profile(struct lockprof_entry *out, int max, int *n)
+platform_lock_profile(struct lockprof_entry **out, int *n)
 {
 	struct linbuf b = {NULL, 0, 0};
 	int fd, r = -1, e;
 
+	*out = NULL;
+	*n = 0;
 	fd = open(PROC_LOCK_STAT, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	if (linbuf_pread(fd, &b) == 0)
-		r = lockstat_decode(b.data, b.len, out, max, n);
+		r = lockstat_decode_all(b.data, b.len, out, n);
 	e = errno;
 	close(fd);
 	free(b.data);

@@ -14,10 +14,9 @@
 #include "scaletop/platform.h"
 
 int
-platform_lock_profile(struct lockprof_entry *out, int max, int *n)
+platform_lock_profile(struct lockprof_entry **out, int *n)
 {
-	(void)out;
-	(void)max;
+	*out = NULL;
 	*n = 0;
 	errno = ENOSYS;
 	return -1;

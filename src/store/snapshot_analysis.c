@@ -25,18 +25,43 @@ an_point(const struct scaling_point *p)
 			 "efficiency", an_num(p->efficiency), "increment", an_num(p->increment));
 }
 
+/* The figures that say what the fit means; null without a fit. */
+static int
+an_usl_terms(json_t *o, const struct usl_fit *f)
+{
+	if (!f->ok)
+		return json_object_update_new(o, json_pack("{s:n, s:n, s:n, s:n, s:b}", "n_max",
+						       "n_cross", "bound_measured",
+						       "bound_at_peak", "n_star_extrapolated",
+						       false));
+	return json_object_update_new(
+		o, json_pack("{s:o, s:o, s:s, s:s, s:b}", "n_max", an_num(f->n_max), "n_cross",
+			     an_num(f->n_cross), "bound_measured",
+			     usl_term_names[f->bound_measured], "bound_at_peak",
+			     usl_term_names[f->bound_at_peak], "n_star_extrapolated",
+			     f->n_star_extrapolated));
+}
+
 static json_t *
 an_usl(const struct usl_fit *f)
 {
-	return json_pack("{s:b, s:i, s:b, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, "
-			 "s:o}",
-			 "ok", f->ok, "points", f->npoints, "few_points", f->few_points, "amdahl",
-			 f->amdahl, "sigma", an_num(f->sigma), "kappa", an_num(f->kappa), "lambda",
-			 an_num(f->lambda), "se_sigma", an_num(f->se_sigma), "se_kappa",
-			 an_num(f->se_kappa), "se_lambda", an_num(f->se_lambda), "rse",
-			 an_num(f->rse), "n_star", an_num(f->n_star), "x_star", an_num(f->x_star),
-			 "contention_bound", f->contention_bound, "why",
-			 f->ok || f->why[0] == '\0' ? json_null() : json_string(f->why));
+	/* contention_bound is kept for readers older than bound_measured, which require it */
+	json_t *o = json_pack("{s:b, s:i, s:b, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
+			      "s:b, s:o}",
+			      "ok", f->ok, "points", f->npoints, "few_points", f->few_points,
+			      "amdahl", f->amdahl, "sigma", an_num(f->sigma), "kappa",
+			      an_num(f->kappa), "lambda", an_num(f->lambda), "se_sigma",
+			      an_num(f->se_sigma), "se_kappa", an_num(f->se_kappa), "se_lambda",
+			      an_num(f->se_lambda), "rse", an_num(f->rse), "n_star",
+			      an_num(f->n_star), "x_star", an_num(f->x_star), "contention_bound",
+			      f->ok && f->bound_measured == USL_TERM_CONTENTION, "why",
+			      f->ok || f->why[0] == '\0' ? json_null() : json_string(f->why));
+
+	if (o != NULL && an_usl_terms(o, f) != 0) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
 }
 
 json_t *
@@ -107,8 +132,43 @@ an_parse_points(struct field_ctx *c, const json_t *j, struct analysis *a)
 	return 0;
 }
 
+/*
+ * The terms' figures.  A file older than them has only contention_bound
+ * (sigma > kappa, which compared numbers of different units): they are
+ * derived from sigma, kappa, N* and the largest analysed N instead.
+ */
 static int
-an_parse_usl(struct field_ctx *c, const json_t *j, struct usl_fit *f)
+an_parse_usl_terms(struct field_ctx *c, const json_t *j, const struct analysis *a,
+		   struct usl_fit *f)
+{
+	const char *P = "analysis.usl";
+	bool old_bound;
+	int dm, dp;
+
+	if (field_bool(c, j, P, "contention_bound", &old_bound) != 0)
+		return -1;
+	if (json_object_get(j, "bound_measured") == NULL) {
+		usl_terms(f, a->npoints > 0 ? a->pts[a->npoints - 1].n : 0);
+		return 0;
+	}
+	if (!f->ok)
+		return 0;
+	if (field_num(c, j, P, "n_max", 1, INFINITY, 0, &f->n_max) != 0 ||
+	    field_num(c, j, P, "n_cross", 0, INFINITY, F_NULL, &f->n_cross) != 0 ||
+	    field_enum(c, j, P, "bound_measured", usl_term_names, USL_TERM_COUNT, &dm) != 0 ||
+	    field_enum(c, j, P, "bound_at_peak", usl_term_names, USL_TERM_COUNT, &dp) != 0 ||
+	    field_bool(c, j, P, "n_star_extrapolated", &f->n_star_extrapolated) != 0)
+		return -1;
+	f->bound_measured = (enum usl_term)dm;
+	f->bound_at_peak = (enum usl_term)dp;
+	/* sigma / kappa with kappa 0 is infinite, which JSON writes as null */
+	if (isnan(f->n_cross) && f->kappa == 0)
+		f->n_cross = INFINITY;
+	return 0;
+}
+
+static int
+an_parse_usl(struct field_ctx *c, const json_t *j, const struct analysis *a, struct usl_fit *f)
 {
 	const char *P = "analysis.usl";
 	long long npoints;
@@ -126,14 +186,13 @@ an_parse_usl(struct field_ctx *c, const json_t *j, struct usl_fit *f)
 	    field_num(c, j, P, "rse", 0, INFINITY, F_NULL, &f->rse) != 0 ||
 	    field_num(c, j, P, "n_star", 0, INFINITY, F_NULL, &f->n_star) != 0 ||
 	    field_num(c, j, P, "x_star", 0, INFINITY, F_NULL, &f->x_star) != 0 ||
-	    field_bool(c, j, P, "contention_bound", &f->contention_bound) != 0 ||
 	    field_str(c, j, P, "why", F_NULL, f->why, sizeof(f->why)) != 0)
 		return -1;
 	f->npoints = (int)npoints;
 	/* Without coherency cost the peak is at infinity, which JSON writes as null. */
 	if (f->ok && f->kappa == 0 && isnan(f->n_star))
 		f->n_star = INFINITY;
-	return 0;
+	return an_parse_usl_terms(c, j, a, f);
 }
 
 static int
@@ -184,7 +243,7 @@ snapshot_analysis_parse(struct field_ctx *c, const json_t *j, struct analysis *a
 	    field_int(c, j, P, "collapse_n", 1, 1 << 20, F_NULL, 0, &collapse) != 0 ||
 	    field_bool(c, j, P, "no_smp", &a->no_smp) != 0 ||
 	    field_get(c, j, P, "usl", F_OBJ) == NULL ||
-	    an_parse_usl(c, json_object_get(j, "usl"), &a->usl) != 0 ||
+	    an_parse_usl(c, json_object_get(j, "usl"), a, &a->usl) != 0 ||
 	    field_str(c, j, P, "verdict", 0, a->verdict, sizeof(a->verdict)) != 0)
 		return -1;
 	a->have_x1 = !isnan(a->x1);

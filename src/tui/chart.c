@@ -172,19 +172,53 @@ chart_axes(const struct axes *ax, const struct frame *f, struct rect plot)
 	}
 }
 
+/* "s" or "k" with its standard error, or marked fixed (held at a bound, no error). */
+static int
+chart_param(char *buf, size_t len, const char *name, double v, double se)
+{
+	if (isnan(se))
+		return snprintf(buf, len, "%s=%.3g(fixed)", name, v);
+	return snprintf(buf, len, "%s=%.3g%s%.2g", name, v, glyph_utf8() ? "±" : "+-", se);
+}
+
+/*
+ * The fit in the legend: sigma and kappa with their standard errors, N* and
+ * whether it is an extrapolation (beyond USL_EXTRAPOLATION_FACTOR times the
+ * largest N measured), and the term that dominates at the largest N.
+ */
+static const char *
+chart_usl_label(const struct usl_fit *u, char *buf, size_t len)
+{
+	char s[40], k[40], peak[48];
+
+	chart_param(s, sizeof(s), "s", u->sigma, u->se_sigma);
+	chart_param(k, sizeof(k), "k", u->kappa, u->se_kappa);
+	if (isinf(u->n_star))
+		snprintf(peak, sizeof(peak), "no peak");
+	else
+		snprintf(peak, sizeof(peak), "N*=%.0f%s", u->n_star,
+			 u->n_star_extrapolated ? " (extrapolated)" : "");
+	snprintf(buf, len, "USL %s %s %s, %s%s%s", s, k, peak,
+		 u->bound_measured == USL_TERM_NONE ? "linear"
+						       : usl_term_names[u->bound_measured],
+		 u->bound_measured == USL_TERM_NONE ? "" : "-bound",
+		 u->few_points ? " (few points)" : "");
+	return buf;
+}
+
 static void
 chart_legend(const struct ui *u, const struct frame *f, struct rect r)
 {
 	int x = r.x + 1, end = r.x + r.w;
 	const struct analysis *an = f->an;
+	char buf[160];
 
 	x += ui_putf(r.y, x, end - x, theme_attr(ROLE_OVERLAY1), "%s this run ", glyph_point());
 	if (an != NULL && an->have_x1)
 		x += ui_put(r.y, x, end - x, theme_attr(ROLE_IDEAL), ".. ideal ");
 	if (an != NULL && an->usl.ok)
-		x += ui_putf(r.y, x, end - x, theme_attr(ROLE_USL), "%s USL s=%.3f k=%.4f%s ",
-			     glyph_hline(), an->usl.sigma, an->usl.kappa,
-			     an->usl.few_points ? " (few points)" : "");
+		x += ui_putf(r.y, x, end - x, theme_attr(ROLE_USL), "%s %s ", glyph_hline(),
+			     chart_usl_label(&an->usl, buf, sizeof(buf)));
 	if (f->step >= 0 && f->have_rate)
 		x += ui_putf(r.y, x, end - x, theme_attr(ROLE_HI), "%s live ", glyph_live());
 	for (int o = 0; o < u->nov; o++)

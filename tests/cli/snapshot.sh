@@ -95,6 +95,17 @@ like "$(cat "$T/show.out")" "verdict: " "  and the verdict"
 is "$(cat "$T/show.err")" "" "  no warning: the saved analysis agrees"
 "$SCALETOP" show "$FX/imported.json" >"$T/imp.out"
 like "$(cat "$T/imp.out")" "collapse above 16: 21% of peak at 64" "show of the imported fixture: its collapse"
+like "$(cat "$T/imp.out")" "USL: sigma 0 \(fixed\)  kappa 0\.006955 ±0\.0011  lambda 1065 ±90  \(± one standard error" \
+	"  the USL parameters with their standard errors, a fixed one marked"
+like "$(cat "$T/imp.out")" "larger term: coherency at N 64 \(the largest measured\), coherency at N\* 12\.0" \
+	"  which term is the larger at the largest N and at N*"
+is "$(grep -c extrapolation "$T/imp.out")" 0 "  N* 12 within the measured 64 is not an extrapolation"
+# X(N) = 100 N / (1 + 0.02 (N-1) + 0.0002 N (N-1)) at N 1..16: N* = 70, beyond 2 x 16.
+printf '1,100\n2,196.0016\n4,376.5060\n6,542.4955\n8,694.9270\n12,962.7728\n16,1186.9436\n' >"$T/far.csv"
+"$SCALETOP" import --csv "$T/far.csv" --label far -o "$T/far.json" 2>/dev/null
+"$SCALETOP" show "$T/far.json" >"$T/far.out" 2>&1
+like "$(cat "$T/far.out")" "larger term: contention at N 16 \(the largest measured\), contention at N\* 70\.0 .*, an extrapolation beyond 2x the largest N" \
+	"show: an N* beyond 2x the largest N is called an extrapolation"
 
 # --- compare --------------------------------------------------------------------------
 "$SCALETOP" compare "$FX/cpu-linux.json" "$FX/cpu-linux-rerun.json" "$FX/mutex-linux.json" \

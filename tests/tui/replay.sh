@@ -46,6 +46,25 @@ tm_keys q
 ok "q ends the replay" tm_wait_exit 50
 is "$(tm_status)" 0 "replay exits 0"
 
+# --- the USL in the chart's legend: with standard errors -----------------------
+# cpu-1-5.jsonl: `run -w cpu -n 1,2,3,4,5 -d 0.4` recorded on the loaded 2-CPU VM;
+# its fit has sigma 0.26 +-0.46 and kappa 0.018 +-0.077, N* 6.4 (within 2x 5).
+SF="$top_srcdir/tests/fixtures/streams/cpu-1-5.jsonl"
+tm_start 120 40 "$ST" replay "$SF"
+tm_wait_for 'replaying ' 50
+tm_keys End 1
+ok "the legend gives sigma and kappa with their standard errors" \
+	tm_wait_for 'USL s=0\.259±0\.46 k=0\.018±0\.077 N\*=6, contention-' 50
+is "$(tm_screen | grep -c extrapolated)" 0 "  N* 6.4 within 2x the largest N 5 is not extrapolated"
+tm_keys q
+tm_wait_exit 50
+tm_start 120 40 env LC_ALL=C "$ST" replay "$SF"
+tm_wait_for 'replaying ' 50
+tm_keys End 1
+ok "  and as +- on an ASCII terminal" tm_wait_for 'USL s=0\.259\+-0\.46 k=0\.018\+-0\.077' 50
+tm_keys q
+tm_wait_exit 50
+
 # --- a stream cut mid-line -------------------------------------------------------
 head -c $(($(wc -c <"$T/run.jsonl") - 40)) "$T/run.jsonl" >"$T/cut.jsonl"
 tm_start 120 40 "$ST" replay "$T/cut.jsonl"

@@ -1,6 +1,7 @@
 # C unit tests, one program per module.
 UNIT_TESTS = \
 	tests/unit/test_decode_linux \
+	tests/unit/test_task_cpu \
 	tests/unit/test_decode_bsd \
 	tests/unit/test_delta \
 	tests/unit/test_sampler_live \
@@ -11,6 +12,7 @@ UNIT_TESTS = \
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 tests_unit_test_decode_linux_LDADD = $(TEST_LIBS)
+tests_unit_test_task_cpu_LDADD = $(TEST_LIBS)
 tests_unit_test_decode_bsd_LDADD = $(TEST_LIBS)
 tests_unit_test_delta_LDADD = $(TEST_LIBS)
 tests_unit_test_sampler_live_LDADD = $(TEST_LIBS)
@@ -27,6 +29,10 @@ SHELL_TESTS = \
 
 TESTS += $(SHELL_TESTS)
 EXTRA_DIST += $(SHELL_TESTS) tests/cli/lib.sh
+
+# What the BSD samplers, which cannot run here, must not do (in their source).
+TESTS += tests/lint/bsd_samplers.sh
+EXTRA_DIST += tests/lint/bsd_samplers.sh
 
 # Snapshots: round trip, loader refusals, atomic writes, import.
 check_PROGRAMS += tests/unit/test_snapshot

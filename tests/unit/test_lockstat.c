@@ -299,6 +299,88 @@ test_delta_one_backwards(void)
 	is_int(errno, EINVAL, "NULL out: EINVAL");
 }
 
+/* Every class of a fixture, as the sampler reads /proc/lock_stat. */
+static int
+decode_all_fixture(const char *name, struct lockprof_entry **out, int *n)
+{
+	size_t len;
+	char *text = fixture_read(name, &len), *p;
+	int r;
+
+	if (text == NULL)
+		return -1;
+	p = exact_copy(text, len);
+	r = lockstat_decode_all(p, len, out, n);
+	free(p);
+	free(text);
+	return r;
+}
+
+/*
+ * A class that crosses the top-256 cut during the window (lock_stat_many_*,
+ * from many.py): rising_lock is 301st of 301 at the start with 9000
+ * contentions since boot and gains 2000.  Its change is 2000; a reader that
+ * kept only each file's top 256 classes would not find it at the start and
+ * report 11000, its count since boot.
+ */
+static void
+test_delta_crossing_cut(void)
+{
+	struct lockprof_entry *a = NULL, *b = NULL, d[5];
+	int na = -1, nb = -1, n = -1;
+
+	if (!ok(decode_all_fixture("lockstat/lock_stat_many_a", &a, &na) == 0 &&
+		    decode_all_fixture("lockstat/lock_stat_many_b", &b, &nb) == 0,
+		"crossing: both files decode in full"))
+		goto out;
+	ok(na == 301 && nb == 301, "crossing: all 301 classes kept (%d, %d), not the top 256", na,
+	   nb);
+	is_str(a[0].name, "class_000", "crossing: in the file's order");
+	is_int(lockprof_delta(a, na, b, nb, d, 5, &n), 0, "crossing: the window's change");
+	if (is_int(n, 5, "crossing: the top 5 of the change")) {
+		/* 11000-9000, 22000-18000, b's max, 440000-360000, 110000-90000 */
+		is_entry(&d[0], "rising_lock", 2000, 4000.0, 50.0, 80000, 20000.0);
+		/* the steady classes gained i % 7 at most: 6 for class_006, 013, ... */
+		is_u64(d[1].contentions, 6, "crossing: the next gained 6");
+	}
+out:
+	free(a);
+	free(b);
+}
+
+/* lockstat_decode_all refuses more class lines than a kernel has, and bad text, cleanly. */
+static void
+test_decode_all_limits(void)
+{
+	static const char head[] = "lock_stat version 0.4\n";
+	static const char row[] = "x: 1 2 0.10 0.20 0.30 0.40 5 6 0.50 0.60 0.70 0.80\n";
+	size_t rl = sizeof(row) - 1, hl = sizeof(head) - 1, len = hl + rl * (LOCKPROF_MAX_CLASSES + 1);
+	struct lockprof_entry *out = (struct lockprof_entry *)&len;
+	char *text = malloc(len);
+	int n = -1, i;
+
+	if (!ok(text != NULL, "limits: a big buffer"))
+		return;
+	memcpy(text, head, hl);
+	for (i = 0; i <= LOCKPROF_MAX_CLASSES; i++)
+		memcpy(text + hl + (size_t)i * rl, row, rl);
+	errno = 0;
+	ok(lockstat_decode_all(text, len, &out, &n) == -1 && errno == ERANGE,
+	   "limits: %d class lines are more than a kernel has: ERANGE", LOCKPROF_MAX_CLASSES + 1);
+	ok(out == NULL && n == 0, "limits: nothing returned on failure");
+	len -= rl;
+	ok(lockstat_decode_all(text, len, &out, &n) == 0 && n == LOCKPROF_MAX_CLASSES,
+	   "limits: %d lines are kept", LOCKPROF_MAX_CLASSES);
+	free(out);
+	out = (struct lockprof_entry *)&len;
+	errno = 0;
+	ok(lockstat_decode_all(text, len - 1, &out, &n) == -1 && errno == EINVAL && out == NULL,
+	   "limits: a cut last line is EINVAL, with nothing returned");
+	ok(lockstat_decode_all(head, hl, &out, &n) == 0 && n == 0 && out == NULL,
+	   "limits: no classes: none, and no array");
+	free(text);
+}
+
 int
 main(void)
 {
@@ -309,5 +391,7 @@ main(void)
 	test_prefixes();
 	test_delta();
 	test_delta_one_backwards();
+	test_delta_crossing_cut();
+	test_decode_all_limits();
 	return done_testing();
 }

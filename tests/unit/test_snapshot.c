@@ -481,6 +481,50 @@ test_old_without_ci95_ac(void)
 	snapshot_free(&snap);
 }
 
+/*
+ * A file written before the USL terms had only contention_bound (sigma >
+ * kappa).  It still loads, and the terms are derived from the saved sigma
+ * and kappa at the largest analysed N: here sigma 0.05 > kappa 0.02, yet at
+ * N 4 coherency's 4 kappa is the larger, so the old flag is not carried over.
+ */
+static void
+test_old_usl_terms(void)
+{
+	struct snapshot snap;
+	char err[ST_ERRLEN] = "", *buf, *text;
+	size_t len;
+	json_t *root, *usl;
+
+	if (snapshot_file_read(fixture_path("snapshots/cpu-linux.json"), &buf, &len, err,
+			       sizeof(err)) != 0) {
+		ok(0, "old USL: fixture read (%s)", err);
+		return;
+	}
+	root = json_loadb(buf, len, 0, NULL);
+	free(buf);
+	usl = json_object_get(json_object_get(root, "analysis"), "usl");
+	ok(usl != NULL && json_object_get(usl, "bound_measured") == NULL &&
+		   json_is_true(json_object_get(usl, "contention_bound")),
+	   "old USL: the fixture has contention_bound only");
+	json_object_set_new(usl, "sigma", json_real(0.05));
+	json_object_set_new(usl, "kappa", json_real(0.02));
+	json_object_set_new(usl, "n_star", json_real(sqrt(0.95 / 0.02)));
+	text = json_dumps(root, 0);
+	json_decref(root);
+	if (!ok(snapshot_read(text, strlen(text), "old.json", &snap, err, sizeof(err)) == 0,
+		"old USL: a file without the terms loads (%s)", err)) {
+		free(text);
+		return;
+	}
+	free(text);
+	ok(snap.saved.usl.n_max == 4 && snap.saved.usl.bound_measured == USL_TERM_COHERENCY,
+	   "old USL: the term at N 4 is derived: coherency, whatever contention_bound said");
+	ok(snap.saved.usl.bound_at_peak == USL_TERM_COHERENCY && snap.saved.usl.n_cross == 2.5 &&
+		   !snap.saved.usl.n_star_extrapolated,
+	   "old USL: at N* 6.9 coherency too; the terms cross at 2.5; N* < 8 is not far");
+	snapshot_free(&snap);
+}
+
 /* Figures the model leaves NaN are null in the file and NaN again once loaded. */
 static void
 test_nulls(void)
@@ -1035,6 +1079,7 @@ main(void)
 	test_numbers();
 	test_round_trip();
 	test_old_without_ci95_ac();
+	test_old_usl_terms();
 	test_nulls();
 	test_rejects();
 	test_rejects_files();

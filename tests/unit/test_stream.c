@@ -178,7 +178,10 @@ build_analysis(struct analysis *a)
 	a->usl.rse = 12;
 	a->usl.n_star = INFINITY;
 	a->usl.x_star = NAN;
-	a->usl.contention_bound = true;
+	a->usl.n_max = 2;
+	a->usl.n_cross = INFINITY;
+	a->usl.bound_measured = USL_TERM_CONTENTION;
+	a->usl.bound_at_peak = USL_TERM_CONTENTION;
 	snprintf(a->verdict, sizeof(a->verdict), "scales to 2 clients; peak 1.9 k/s at 2");
 }
 
@@ -437,6 +440,10 @@ compare_analysis(struct stream_reader *r, const struct analysis *want)
 		   isnan(got->usl.se_kappa),
 	   "USL fit");
 	ok(isinf(got->usl.n_star), "n* of a fit with kappa 0 is infinite again");
+	ok(got->usl.n_max == 2 && isinf(got->usl.n_cross) &&
+		   got->usl.bound_measured == USL_TERM_CONTENTION &&
+		   got->usl.bound_at_peak == USL_TERM_CONTENTION && !got->usl.n_star_extrapolated,
+	   "the USL terms: largest N, crossing at infinity, contention at both");
 	ok(o.efficiency_min == 0.9 && o.collapse_theta == 0.2, "the thresholds it was made with");
 	ok(s->set.efficiency_min == 0.9 && s->set.collapse_theta == 0.2,
 	   "become the session's settings, as for a loaded snapshot");

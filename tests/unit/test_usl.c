@@ -112,7 +112,12 @@ test_cisco(void)
 	is_double(f.x_star, usl_predict(&f, f.n_star), 1e-9, "Cisco: X* is the model at N*");
 	ok(f.x_star >= usl_predict(&f, 35) && f.x_star >= usl_predict(&f, 36),
 	   "Cisco: X* is the model's maximum");
-	ok(f.contention_bound, "Cisco: contention-bound (sigma > kappa)");
+	is_str(usl_term_names[f.bound_measured], "contention",
+	       "Cisco: contention's term is the larger at N 32 (sigma > 32 kappa)");
+	is_str(usl_term_names[f.bound_at_peak], "coherency",
+	       "Cisco: coherency's is the larger at N* 35 (35 kappa > sigma)");
+	is_double(f.n_cross, f.sigma / f.kappa, 1e-12, "Cisco: the terms cross at sigma/kappa");
+	ok(!f.n_star_extrapolated, "Cisco: N* 35 is within 2x the largest N 32");
 	ok(!f.amdahl && !f.few_points, "Cisco: full fit, 32 points");
 
 	/* a least-squares minimum: every small move of a parameter raises the SSE */
@@ -151,7 +156,8 @@ test_specsdm91(void)
 	for (i = 0; i < 7; i++)
 		off += fabs(usl_predict(&f, sdm_n[i]) - fitted[i]) > 0.5;
 	is_int(off, 0, "SDM91: fitted values as printed by R");
-	ok(f.contention_bound, "SDM91: contention-bound");
+	is_str(usl_term_names[f.bound_measured], "contention", "SDM91: contention at N 216");
+	is_str(usl_term_names[f.bound_at_peak], "contention", "SDM91: contention at N* 97");
 }
 
 static void
@@ -167,6 +173,9 @@ test_raytracer(void)
 	ok(isnan(f.se_kappa), "ray tracer: no standard error for a kappa fixed at 0");
 	ok(isfinite(f.se_sigma) && f.se_sigma > 0, "ray tracer: SE(sigma) %g", f.se_sigma);
 	ok(isinf(f.n_star), "ray tracer: no peak without coherency (N* infinite)");
+	ok(f.bound_measured == USL_TERM_CONTENTION && f.bound_at_peak == USL_TERM_CONTENTION,
+	   "ray tracer: without kappa, contention dominates everywhere");
+	ok(!f.n_star_extrapolated && isinf(f.n_cross), "ray tracer: no peak to extrapolate");
 	is_double(f.x_star, f.lambda / f.sigma, 1e-9, "ray tracer: X* is Amdahl's ceiling");
 }
 
@@ -187,6 +196,10 @@ test_exact_curves(void)
 	is_rel(f.kappa, 0.001, 1e-6, "exact: kappa 0.001 recovered");
 	is_rel(f.lambda, 1000, 1e-6, "exact: lambda 1000 recovered");
 	ok(f.rse < 1e-6, "exact: rse ~ 0");
+	/* sigma is 50 kappa, but kappa multiplies N (N-1): at N 64 its term is the larger */
+	is_str(usl_term_names[f.bound_measured], "coherency",
+	       "exact: sigma > kappa, yet coherency dominates at N 64 (64 kappa > sigma)");
+	is_double(f.n_max, 64, 0, "exact: the largest measured N is 64");
 
 	for (i = 0; i < 6; i++)
 		x2[i] = model(0.001, 0.01, 2.5e6, n2[i]);
@@ -194,10 +207,51 @@ test_exact_curves(void)
 	is_rel(f.sigma, 0.001, 1e-4, "exact without N=1: sigma 0.001 recovered");
 	is_rel(f.kappa, 0.01, 1e-6, "exact without N=1: kappa 0.01 recovered");
 	is_rel(f.lambda, 2.5e6, 1e-6, "exact without N=1: lambda recovered");
-	ok(!f.contention_bound, "kappa > sigma: coherency-bound");
+	ok(f.bound_measured == USL_TERM_COHERENCY && f.bound_at_peak == USL_TERM_COHERENCY,
+	   "kappa > sigma: coherency dominates at N 64 and at N*");
 }
 
 /* The fit does not depend on units, the order of the points or repeats. */
+/* N* far beyond the measured N is flagged: beyond 2x the largest N. */
+static void
+test_extrapolation(void)
+{
+	static const double n[] = {1, 2, 4, 8, 16, 40, 64};
+	double x[7];
+	struct usl_fit f;
+	int i;
+
+	/* N* = sqrt(0.98 / 0.0002) = 70 */
+	for (i = 0; i < 7; i++)
+		x[i] = model(0.02, 0.0002, 100, n[i]);
+	usl_fit(n, x, 5, &f);
+	is_double(f.n_star, 70, 0.01, "far: N* 70 from N 1 to 16");
+	ok(f.n_star_extrapolated, "far: N* 70 > 2 x 16 is an extrapolation");
+	is_str(usl_term_names[f.bound_measured], "contention",
+	       "far: contention dominates at N 16 (16 kappa < sigma)");
+	is_str(usl_term_names[f.bound_at_peak], "contention",
+	       "far: still contention at N* 70 (70 kappa < sigma)");
+	is_double(f.n_cross, 100, 1e-6, "far: coherency would take over above N 100");
+	usl_fit(n, x, 6, &f);
+	ok(!f.n_star_extrapolated, "near: N* 70 < 2 x 40 is not");
+	usl_fit(n, x, 7, &f);
+	ok(!f.n_star_extrapolated, "measured past: N* 70 < 64 is not");
+}
+
+/* Only the points the fit uses count towards the largest N. */
+static void
+test_n_max(void)
+{
+	static const double n[] = {1, 2, 4, 8, 100, NAN};
+	static const double x[] = {1, 2, 3, 4, NAN, 5};
+
+	is_double(usl_n_max(n, x, 6), 8, 0, "n_max skips a NaN throughput and a NaN N");
+	is_double(usl_n_max(n, x, 0), 0, 0, "n_max of no points is 0");
+	ok(usl_larger_term(0, 0, 8) == USL_TERM_NONE, "no sigma, no kappa: neither term");
+	ok(usl_larger_term(0.1, 0.01, 10) == USL_TERM_CONTENTION,
+	   "equal terms (sigma = kappa N) count as contention");
+}
+
 static void
 test_invariance(void)
 {
@@ -338,6 +392,8 @@ main(void)
 	test_specsdm91();
 	test_raytracer();
 	test_exact_curves();
+	test_extrapolation();
+	test_n_max();
 	test_invariance();
 	test_too_few();
 	test_degenerate();
