@@ -62,6 +62,8 @@ orphan_plan(struct proc_link *t, size_t n, const struct orphan_view *v, struct o
 {
 	size_t i, k = 0;
 
+	if (n == 0)
+		return 0; /* qsort and bsearch want a table, even an empty one */
 	qsort(t, n, sizeof(*t), orphan_cmp);
 	for (i = 0; i < n; i++) {
 		const struct proc_link *p = &t[i];

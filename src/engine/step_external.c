@@ -67,10 +67,11 @@ external_step_start(struct sweep *sw, char *err, size_t errlen)
 	ext_timing_init(&run->timing, set->warmup_s, set->duration_s);
 	if (external_elapsed(sw))
 		run->have_tree0 = ext_children_usage(&run->tree0);
+	/* The run starts when it is asked for: a monitor preempted after the fork must not start its clock late. */
+	run->go_ns = mono_now_ns();
 	if (spawn_start(run->argv, &run->proc, err, errlen) != 0)
 		goto fail;
 	run->have_proc = true;
-	run->go_ns = mono_now_ns();
 	sweep_step(sw)->start_s = session_time(sw->s, run->go_ns);
 	external_watch(sw);
 	ext_marks_note(sw, run->go_ns);
