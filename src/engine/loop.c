@@ -21,6 +21,19 @@
 #include <sys/event.h>
 #endif
 
+/*
+ * Which clock ticks: timerfd, a kqueue timer in nanoseconds (FreeBSD), or
+ * the poll-deadline fallback (DragonFly, whose EVFILT_TIMER counts whole
+ * milliseconds and rearms from each expiry, so its ticks would drift;
+ * docs/architecture.md).  LOOP_POLL_ONLY builds the fallback alone, so that
+ * tests/unit/test_loop_poll checks it on every OS.
+ */
+#if defined(HAVE_SYS_TIMERFD_H) && !defined(LOOP_POLL_ONLY)
+#define LOOP_TIMERFD 1
+#elif defined(HAVE_SYS_EVENT_H) && defined(NOTE_NSECONDS) && !defined(LOOP_POLL_ONLY)
+#define LOOP_KQUEUE 1
+#endif
+
 #include "scaletop/error.h"
 #include "scaletop/loop.h"
 #include "scaletop/platform.h"
@@ -162,7 +175,7 @@ loop_del_fd(struct loop *l, int fd)
 static int
 loop_arm_kernel_timer(struct loop *l)
 {
-#ifdef HAVE_SYS_TIMERFD_H
+#if defined(LOOP_TIMERFD)
 	struct itimerspec its;
 
 	if (l->timer_fd < 0)
@@ -175,7 +188,7 @@ loop_arm_kernel_timer(struct loop *l)
 	its.it_interval.tv_sec = (time_t)(l->period_ns / 1000000000u);
 	its.it_interval.tv_nsec = (long)(l->period_ns % 1000000000u);
 	return timerfd_settime(l->timer_fd, TFD_TIMER_ABSTIME, &its, NULL);
-#elif defined(HAVE_SYS_EVENT_H) && defined(NOTE_NSECONDS)
+#elif defined(LOOP_KQUEUE)
 	struct kevent kev;
 
 	if (l->timer_fd < 0)
@@ -243,13 +256,13 @@ loop_quitting(const struct loop *l)
 static uint64_t
 loop_read_kernel_timer(struct loop *l)
 {
-#ifdef HAVE_SYS_TIMERFD_H
+#if defined(LOOP_TIMERFD)
 	uint64_t n = 0;
 
 	if (read(l->timer_fd, &n, sizeof(n)) != (ssize_t)sizeof(n))
 		return 0;
 	return n;
-#elif defined(HAVE_SYS_EVENT_H) && defined(NOTE_NSECONDS)
+#elif defined(LOOP_KQUEUE)
 	struct kevent kev;
 	struct timespec zero = { 0, 0 };
 

@@ -4,6 +4,13 @@ noinst_HEADERS += include/scaletop/loop.h include/scaletop/slot.h include/scalet
 check_PROGRAMS += tests/unit/test_loop
 TESTS += tests/unit/test_loop
 tests_unit_test_loop_LDADD = $(TEST_LIBS)
+# The same test over the poll-deadline fallback alone (DragonFly's clock), so
+# it is checked here too; its own loop.o comes before the library's.
+check_PROGRAMS += tests/unit/test_loop_poll
+TESTS += tests/unit/test_loop_poll
+tests_unit_test_loop_poll_SOURCES = tests/unit/test_loop.c src/engine/loop.c
+tests_unit_test_loop_poll_CPPFLAGS = $(AM_CPPFLAGS) -DLOOP_POLL_ONLY
+tests_unit_test_loop_poll_LDADD = $(TEST_LIBS)
 
 # The sweep controller and its two kinds of step.
 libscaletop_a_SOURCES += \
