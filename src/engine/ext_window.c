@@ -148,7 +148,8 @@ ext_mark_nearest(const struct step_run *run, uint64_t ns)
 /*
  * Replaces the step's CPU breakdown and contention with those over the
  * counted intervals' span.  Left as the monitor's window when no two marks
- * bound that span (a command that ran for less than a tick).
+ * bound that span (a command that ran for less than a tick), but for a
+ * timed run, whose whole-tree counters need no marks.
  */
 void
 ext_window_align(struct sweep *sw)
@@ -158,24 +159,30 @@ ext_window_align(struct sweep *sw)
 	const struct ext_mark *m0, *m1;
 	struct window_edges e;
 	struct sample_delta d;
+	bool have_marks;
 
 	if (!run->have_win_mono)
 		return;
 	m0 = ext_mark_nearest(run, run->go_ns + (uint64_t)llround(run->win_mono0 * 1e9));
 	m1 = ext_mark_nearest(run, run->go_ns + (uint64_t)llround(run->win_mono1 * 1e9));
-	if (m0 == NULL || m1 == NULL || m1->ns <= m0->ns)
-		return;
+	have_marks = m0 != NULL && m1 != NULL && m1->ns > m0->ns;
 	memset(&e, 0, sizeof(e));
-	e.seconds = (double)(m1->ns - m0->ns) / 1e9;
 	e.ops = st->ops;
 	e.workers = 0; /* the threads summed: pgbench -c 64 -j 4 runs 4, not 64 */
-	if (!ext_window_tree(sw, &e)) {
+	if (ext_window_tree(sw, &e)) {
+		/* A timed run's tree counters need no marks: a run shorter than a tick has them too. */
+		e.seconds = have_marks ? (double)(m1->ns - m0->ns) / 1e9
+				       : run->win_mono1 - run->win_mono0;
+	} else if (have_marks) {
+		e.seconds = (double)(m1->ns - m0->ns) / 1e9;
 		e.t0 = m0->task;
 		e.t1 = m1->task;
 		e.have_tasks = m0->have_task && m1->have_task;
 	}
+	if (!(e.seconds > 0))
+		return;
 	sample_delta_init(&d);
-	if (m0->have_raw && m1->have_raw && m1->raw.mono_ns > m0->raw.mono_ns &&
+	if (have_marks && m0->have_raw && m1->have_raw && m1->raw.mono_ns > m0->raw.mono_ns &&
 	    sample_delta_compute(&d, &m0->raw, &m1->raw) == 0) {
 		step_set_cpus(st, &d);
 		e.sys = &d;

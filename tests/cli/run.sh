@@ -152,7 +152,9 @@ is "$(json_get "$T/elk.json" '"%s %d %s" % (d["workload"]["unit"], len(d["steps"
 is "$(json_get "$T/elk.json" 'd["workload"]["params"]["ops"]')" "64:MiB" "and K is recorded"
 # The work is in a child: a bounded busy loop in an inner shell the outer one waits for.
 busy="sh -c 'sh -c \"i=0; while [ \\\$i -lt 100000 ]; do i=\\\$((i + 1)); done\"; true'"
-"$SCALETOP" run --cmd "$busy" --parse elapsed -n 1 -q --json >"$T/eltree.json" 2>/dev/null
+# A 1 s tick: the run (a quarter second or so) ends before the first, so no
+# two tick marks bound it, and its tree's counters must stand on their own.
+"$SCALETOP" run --cmd "$busy" --parse elapsed -n 1 --interval 1 -q --json >"$T/eltree.json" 2>/dev/null
 is "$(json_get "$T/eltree.json" 'd["steps"][0]["contention"]["cpu_used"] * d["steps"][0]["window_s"] > 0.02')" \
 	"True" "a timed run's CPU time includes the processes it started"
 "$SCALETOP" run --cmd "sh -c 'exit 3'" --parse elapsed -n 1 -q --json >"$T/elf.json" 2>/dev/null

@@ -190,21 +190,22 @@ json_get() {
 	"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
-# tool_check NAME KIND WARMUP JSON: compares every step of the sweep in JSON
-# with what the tool printed in $T/work/NAME-N.{out,err}, on its own: the mean
-# of the interval rates the tool stamped after WARMUP seconds (scaletop counts
-# a line when the tool stamps it after the warm-up), each weighed by the
-# seconds it covers.  KIND says
-# which lines: pgbench (stderr "progress: T s, X tps"), sysbench-tps,
-# sysbench-eps (stdout "[ Ts ] ... tps: X" / "eps: X"), sysbench-writes:BLOCK
-# (fileio "writes: X MiB/s", as writes/s of BLOCK bytes).  Prints one line per
-# step; exits 1 when a step is off by more than 0.5%, counted another number
-# of intervals, or has nothing to compare.
+# tool_check NAME KIND WARMUP DURATION JSON: compares every step of the sweep
+# in JSON with what the tool printed in $T/work/NAME-N.{out,err}, on its
+# own: the mean of the interval rates the tool stamped, over the intervals
+# scaletop is meant to count (one whose middle, by the tool's stamps, lies
+# between WARMUP and WARMUP + DURATION), each weighed by the seconds it
+# covers.  KIND says which lines: pgbench (stderr "progress: T s, X tps"),
+# sysbench-tps, sysbench-eps (stdout "[ Ts ] ... tps: X" / "eps: X"),
+# sysbench-writes:BLOCK (fileio "writes: X MiB/s", as writes/s of BLOCK
+# bytes).  Prints one line per step; exits 1 when a step is off by more than
+# 0.5%, counted another number of intervals, or has nothing to compare.
 tool_check() {
 	"$PY" - "$@" <<'EOF'
 import json, os, re, sys
 
-name, kind, warmup, path = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
+name, kind, warmup, duration, path = (sys.argv[1], sys.argv[2], float(sys.argv[3]),
+                                      float(sys.argv[4]), sys.argv[5])
 work = os.path.join(os.path.dirname(path), "work")
 if kind == "pgbench":
     stream, rx = "err", re.compile(r"^progress: ([0-9.]+) s, ([0-9.]+) tps")
@@ -230,7 +231,8 @@ for s in steps:
             if not m:
                 continue
             t, r = float(m.group(1)), float(m.group(2))
-            if t > warmup + 1e-9 and t > prev:
+            mid = (prev + t) / 2
+            if t > prev and warmup - 1e-9 <= mid <= warmup + duration + 1e-9:
                 if kind.startswith("sysbench-writes:"):
                     r = r * 1048576.0 / block
                 rates.append(r)
