@@ -77,7 +77,9 @@ is "$(json_get "$T/mutex.json" 'd["steps"][0]["contention"]["lock_wait_pct"] is 
 is "$?" 0 "table run exits 0"
 like "$(sed -n 2p "$T/table")" '^ +N +ops/s +±CI +speedup +eff +CPU% +sys% +vcsw/kop +ivcsw/kop' \
 	"table header has the documented columns"
-like "$(sed -n 3p "$T/table")" '^ +1 +[0-9.]+[kMG]? +[0-9.]+% +1\.00 +100% .* ok$' "table row for N=1"
+# The row's layout is what is checked: a step this short may come out
+# unstable on a busy machine, which the status column then says.
+like "$(sed -n 3p "$T/table")" '^ +1 +[0-9.]+[kMG]? +[0-9.]+% +1\.00 +100% .* (ok|unstable: .*)$' "table row for N=1"
 
 # --- external command -------------------------------------------------------
 # Live sysbench, pgbench and MariaDB runs are tests/live/*.sh.

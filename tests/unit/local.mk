@@ -23,9 +23,7 @@ tests_unit_test_cmdline_LDADD = $(TEST_LIBS)
 # Shell tests drive the real binary.
 SHELL_TESTS = \
 	tests/cli/sample.sh \
-	tests/cli/run.sh \
-	tests/cli/many.sh \
-	tests/cli/lockwait.sh
+	tests/cli/run.sh
 
 TESTS += $(SHELL_TESTS)
 EXTRA_DIST += $(SHELL_TESTS) tests/cli/lib.sh
