@@ -25,6 +25,12 @@ extern const struct workload wl_unixsock;
 extern const struct workload wl_pagefault;
 
 /*
+ * dir + prefix + i ("/tmp/x/file.3") into buf; -1 if it does not fit.
+ * Async-signal-safe, for cleanups on the way out of a signal.
+ */
+int wl_file_path(char *buf, size_t len, const char *dir, const char *prefix, int i);
+
+/*
  * The lock workloads' shared state, here so the unit tests can check that
  * the locks exclude: entries is bumped inside the lock without atomics, so
  * it equals the workers' summed ops only if no two were ever inside at once.

@@ -43,29 +43,6 @@ static const struct wl_param fdtable_params[] = {
 };
 
 /*
- * dir + "/fd." + i, built by hand: cleanup() may run on the way out of a
- * signal, and snprintf is not async-signal-safe.
- */
-static int
-fdtable_path(char *buf, size_t len, const char *dir, int i)
-{
-	char digits[16];
-	size_t dl = strlen(dir), pl = strlen(FDTABLE_FILE_PREFIX), n = 0;
-
-	do
-		digits[n++] = (char)('0' + i % 10);
-	while ((i /= 10) > 0 && n < sizeof(digits));
-	if (dl + pl + n + 1 > len)
-		return -1;
-	memcpy(buf, dir, dl);
-	memcpy(buf + dl, FDTABLE_FILE_PREFIX, pl);
-	for (size_t k = 0; k < n; k++)
-		buf[dl + pl + k] = digits[n - 1 - k];
-	buf[dl + pl + n] = '\0';
-	return 0;
-}
-
-/*
  * Every step makes fd.0 .. fd.N-1 in order, so whatever a killed step left
  * is a run of names from fd.0: unlink until the first that is not there.
  */
@@ -76,7 +53,7 @@ fdtable_cleanup(struct wl_sweep *sw)
 
 	if (sw->dir[0] == '\0')
 		return;
-	for (int i = 0; fdtable_path(path, sizeof(path), sw->dir, i) == 0; i++) {
+	for (int i = 0; wl_file_path(path, sizeof(path), sw->dir, FDTABLE_FILE_PREFIX, i) == 0; i++) {
 		if (unlink(path) == -1 && errno == ENOENT)
 			break;
 	}
@@ -144,7 +121,7 @@ fdtable_step_init(void *shared, const struct wl_args *a, const struct wl_sweep *
 		                "workload fdtable: no work directory: prepare() must run before "
 		                "the step");
 	for (int i = 0; i < nworkers; i++) {
-		if (fdtable_path(path, sizeof(path), sw->dir, i) == -1)
+		if (wl_file_path(path, sizeof(path), sw->dir, FDTABLE_FILE_PREFIX, i) == -1)
 			return st_error(err, errlen,
 			                "workload fdtable: %s: path too long: give a shorter -p dir=",
 			                sw->dir);
@@ -190,7 +167,7 @@ fdtable_work(struct wl_worker *w)
 	char path[WL_PATH_MAX];
 	struct wl_pace pace;
 
-	if (fdtable_path(path, sizeof(path), w->sweep->dir, w->index) == -1)
+	if (wl_file_path(path, sizeof(path), w->sweep->dir, FDTABLE_FILE_PREFIX, w->index) == -1)
 		return ENAMETOOLONG;
 	/* dup duplicates a descriptor of the worker's own, so no open file's count is shared. */
 	if (kind == KIND_DUP && (mine = open(path, O_RDONLY)) == -1)

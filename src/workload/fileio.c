@@ -51,29 +51,6 @@ struct fileio_shared {
 	int fd[FILEIO_MAX_FILES];
 };
 
-/*
- * dir + "/file." + i, built by hand: cleanup() may be called from a signal
- * handler on the way out, and snprintf is not async-signal-safe.
- */
-static int
-fileio_path(char *buf, size_t len, const char *dir, int i)
-{
-	char digits[16];
-	size_t dl = strlen(dir), pl = strlen(FILEIO_FILE_PREFIX), n = 0;
-
-	do
-		digits[n++] = (char)('0' + i % 10);
-	while ((i /= 10) > 0 && n < sizeof(digits));
-	if (dl + pl + n + 1 > len)
-		return -1;
-	memcpy(buf, dir, dl);
-	memcpy(buf + dl, FILEIO_FILE_PREFIX, pl);
-	for (size_t k = 0; k < n; k++)
-		buf[dl + pl + k] = digits[n - 1 - k];
-	buf[dl + pl + n] = '\0';
-	return 0;
-}
-
 /* Blocks per file, or -1 when total= spread over files= leaves less than one block each. */
 static int
 fileio_geometry(const struct wl_args *a, uint64_t *nblocks, char *err, size_t errlen)
@@ -98,7 +75,7 @@ fileio_cleanup(struct wl_sweep *sw)
 		return;
 	/* Every name prepare could have made; absent ones just fail with ENOENT. */
 	for (int i = 0; i < FILEIO_MAX_FILES; i++) {
-		if (fileio_path(path, sizeof(path), sw->dir, i) == 0)
+		if (wl_file_path(path, sizeof(path), sw->dir, FILEIO_FILE_PREFIX, i) == 0)
 			unlink(path);
 	}
 	if (sw->own_dir)
@@ -193,7 +170,7 @@ fileio_fill(struct wl_sweep *sw, uint64_t nblocks, char *err, size_t errlen)
 		memcpy(buf + k, &r, 8);
 	}
 	for (int i = 0; i < a->v[P_FILES].i && rc == 0; i++) {
-		if (fileio_path(path, sizeof(path), sw->dir, i) == -1)
+		if (wl_file_path(path, sizeof(path), sw->dir, FILEIO_FILE_PREFIX, i) == -1)
 			rc = st_error(err, errlen,
 			              "workload fileio: %s: path too long: "
 			              "give a shorter -p dir=",
@@ -273,7 +250,7 @@ fileio_step_init(void *shared, const struct wl_args *a, const struct wl_sweep *s
 	if (sh->sync == SYNC_OSYNC)
 		flags |= O_SYNC;
 	for (int i = 0; i < a->v[P_FILES].i; i++) {
-		if (fileio_path(path, sizeof(path), sw->dir, i) == -1) {
+		if (wl_file_path(path, sizeof(path), sw->dir, FILEIO_FILE_PREFIX, i) == -1) {
 			fileio_close(sh);
 			return st_error(err, errlen,
 			                "workload fileio: %s: path too long: "

@@ -2,6 +2,7 @@
 libscaletop_a_SOURCES += \
 	src/workload/builtin.h \
 	src/workload/params.c \
+	src/workload/file_path.c \
 	src/workload/registry.c \
 	src/workload/cpu.c \
 	src/workload/memory.c \

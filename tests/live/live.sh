@@ -185,6 +185,23 @@ sys.exit(0 if steps and all(s["status"] == "ok" for s in steps) else 1)
 EOF
 }
 
+# sweep_checks STATUS NAME LABEL KIND UNIT: what every live sweep must show:
+# it exited 0 (STATUS), one step per N in order, every step ok, UNIT as the
+# unit, each step's throughput the mean of the tool's own lines in the
+# window (tool_check KIND), and a verdict about the curve.  LABEL prefixes
+# the test names.
+sweep_checks() {
+	_st=$1 _n=$2 _l=$3 _kind=$4 _unit=$5
+	is "$_st" 0 "$_l: the sweep exits 0"
+	[ "$_st" -eq 0 ] || diag "$(cat "$T/$_n.log")"
+	is "$(json_get "$T/$_n.json" '[s["n"] for s in d["steps"]]')" "[1, 2]" "$_l: one step per N, in order"
+	ok_shown "$_l: every step ok" steps_ok "$T/$_n.json"
+	is "$(json_get "$T/$_n.json" 'd["workload"]["unit"]')" "$_unit" "$_l: the unit is $_unit"
+	ok_shown "$_l: each step's throughput is the mean of the tool's own lines in the window" \
+		tool_check "$_n" "$_kind" "$WARMUP" "$DURATION" "$T/$_n.json"
+	ok_shown "$_l: the verdict is a sentence about the curve" verdict_check "$T/$_n.json"
+}
+
 # json_get FILE EXPR: a Python expression over the parsed JSON as d.
 json_get() {
 	"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"

@@ -85,15 +85,7 @@ SB="--db-driver=mysql --mysql-socket=$SOCK --mysql-user=root --mysql-db=$DB --ta
 
 live_sweep oltp "sysbench oltp_read_only $SB --threads={n} --time={duration} --report-interval=1 run" \
 	sysbench -n 1,2 -d "$DURATION" --warmup "$WARMUP"
-st=$?
-is "$st" 0 "sysbench oltp_read_only sweep exits 0"
-[ "$st" -eq 0 ] || diag "$(cat "$T/oltp.log")"
-is "$(json_get "$T/oltp.json" '[s["n"] for s in d["steps"]]')" "[1, 2]" "one step per N, in order"
-ok_shown "every step ok" steps_ok "$T/oltp.json"
-is "$(json_get "$T/oltp.json" 'd["workload"]["unit"]')" "transactions" "unit from sysbench's tps"
-ok_shown "each step's throughput is the mean of sysbench's own interval lines after the warm-up" \
-	tool_check oltp sysbench-tps "$WARMUP" "$DURATION" "$T/oltp.json"
-ok_shown "the verdict is a sentence about the curve" verdict_check "$T/oltp.json"
+sweep_checks $? oltp "sysbench oltp_read_only" sysbench-tps transactions
 ok "no sysbench or wrapper left after the sweep" live_none "$T/work"
 
 # A clean shutdown: SIGTERM, and the server must be gone within about 30 s

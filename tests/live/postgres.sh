@@ -80,15 +80,7 @@ is "$(sed -n 6p "$DATA/postmaster.pid")" "" "the server listens on no TCP addres
 # -S: select only, the fastest; -n: no vacuum before each run.
 live_sweep pg "'$PGBIN/pgbench' -h '$SOCK' -p $PORT -U postgres -n -S -c {n} -j {n} -T {duration} -P 1 $DB" \
 	pgbench -n 1,2 -d "$DURATION" --warmup "$WARMUP"
-st=$?
-is "$st" 0 "pgbench sweep exits 0"
-[ "$st" -eq 0 ] || diag "$(cat "$T/pg.log")"
-is "$(json_get "$T/pg.json" '[s["n"] for s in d["steps"]]')" "[1, 2]" "one step per N, in order"
-ok_shown "every step ok" steps_ok "$T/pg.json"
-is "$(json_get "$T/pg.json" 'd["workload"]["unit"]')" "transactions" "unit from pgbench's tps"
-ok_shown "each step's throughput is the mean of pgbench's own progress lines after the warm-up" \
-	tool_check pg pgbench "$WARMUP" "$DURATION" "$T/pg.json"
-ok_shown "the verdict is a sentence about the curve" verdict_check "$T/pg.json"
+sweep_checks $? pg "pgbench" pgbench transactions
 ok "no pgbench or wrapper left after the sweep" live_none "$T/work"
 
 as_user postgres "$PGBIN/pg_ctl" -D "$DATA" -m fast -w -t 30 stop >"$T/stop.log" 2>&1
