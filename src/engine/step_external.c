@@ -219,22 +219,36 @@ external_release(struct sweep *sw)
 	ext_marks_free(run);
 }
 
-/* A timed run: K operations (one run by default) over its time from start to exit. */
+/* A step measured over its whole run, from the start to secs: no intervals. */
 static void
-external_timed(struct sweep *sw)
+external_whole_run(struct sweep *sw, uint64_t ops, double ops_s, double secs)
 {
 	struct step *st = sweep_step(sw);
 	struct step_run *run = &sw->run;
 
 	st->no_intervals = true;
-	if (run->exit_ns == 0)
-		return; /* interrupted: the run was not timed */
-	st->window_s = (double)(run->exit_ns - run->go_ns) / 1e9;
-	st->ops = sw->cfg.elapsed_ops > 0 ? sw->cfg.elapsed_ops : 1;
-	st->ops_s = st->window_s > 0 ? (double)st->ops / st->window_s : 0;
+	st->ops = ops;
+	st->ops_s = ops_s;
+	st->window_s = secs;
 	run->win_mono0 = 0;
-	run->win_mono1 = st->window_s;
+	run->win_mono1 = secs;
 	run->have_win_mono = true;
+}
+
+/* A timed run: K operations (one run by default) over its time from start to exit. */
+static void
+external_timed(struct sweep *sw)
+{
+	struct step_run *run = &sw->run;
+	uint64_t ops = sw->cfg.elapsed_ops > 0 ? sw->cfg.elapsed_ops : 1;
+	double secs;
+
+	if (run->exit_ns == 0) {
+		sweep_step(sw)->no_intervals = true;
+		return; /* interrupted: the run was not timed */
+	}
+	secs = (double)(run->exit_ns - run->go_ns) / 1e9;
+	external_whole_run(sw, ops, secs > 0 ? (double)ops / secs : 0, secs);
 }
 
 /*
@@ -245,16 +259,10 @@ external_timed(struct sweep *sw)
 static void
 external_last_line(struct sweep *sw)
 {
-	struct step *st = sweep_step(sw);
-	struct step_run *run = &sw->run;
+	const struct step_run *run = &sw->run;
 
-	st->no_intervals = true;
-	st->ops_s = run->last_rate;
-	st->window_s = run->last_end;
-	st->ops = (uint64_t)llround(run->last_rate * run->last_end);
-	run->win_mono0 = 0;
-	run->win_mono1 = run->last_end;
-	run->have_win_mono = true;
+	external_whole_run(sw, (uint64_t)llround(run->last_rate * run->last_end), run->last_rate,
+			   run->last_end);
 }
 
 /*

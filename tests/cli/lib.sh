@@ -134,6 +134,11 @@ have_python() {
 	command -v "$PYTHON" >/dev/null 2>&1
 }
 
+# json_get FILE EXPR: evaluates a Python expression over the parsed JSON as d.
+json_get() {
+	"$PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
+
 # need COMMAND PACKAGE...: stops the test with a failure when a tool it relies
 # on is missing, so that no check can pass for want of its tool.  Each
 # COMMAND is paired with the Debian package that has it.

@@ -11,11 +11,6 @@ T=$TAP_TMP
 export TMPDIR="$T"
 WIDE=1024
 
-# json_get FILE EXPR: evaluates a Python expression over the parsed JSON as d.
-json_get() {
-	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
-}
-
 # The default --stall stays in force: workers that cannot start within it fail the step.
 for mode in threads processes; do
 	"$SCALETOP" run -w mutex -n $WIDE --mode $mode -d 0.5 --warmup 0.2 --interval 0.1 -q \

@@ -11,11 +11,6 @@ T=$TAP_TMP
 export TMPDIR="$T"
 FAST="-d 0.6 --warmup 0.2 --interval 0.1 -q"
 
-# json_get FILE EXPR: evaluates a Python expression over the parsed JSON as d.
-json_get() {
-	"$PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
-}
-
 # no_leftovers PATTERN: no process whose command line matches is left.
 no_leftovers() {
 	! pgrep -f "$1" >/dev/null 2>&1

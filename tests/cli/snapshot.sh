@@ -12,10 +12,6 @@ FX="$top_srcdir/tests/fixtures/snapshots"
 SCHEMA="$top_srcdir/docs/snapshot.schema.json"
 FAST="-d 0.4 --warmup 0.1 --interval 0.1 -q"
 
-json_get() {
-	"$PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
-}
-
 # valid FILE...: each file passes docs/snapshot.schema.json (needs python3-jsonschema).
 valid() {
 	"$PYTHON" - "$SCHEMA" "$@" <<'EOF'

@@ -11,8 +11,7 @@
 # live_setup: absolute paths (the tests cd into their temp folder), python,
 # pgrep/ps, and the wrapper that copies the tool's output.
 live_setup() {
-	PY=${PYTHON:-python3}
-	command -v "$PY" >/dev/null 2>&1 || bail_out "python3 is needed to read JSON: install python3"
+	have_python || bail_out "python3 is needed to read JSON: install python3"
 	if ! command -v pgrep >/dev/null 2>&1 || ! command -v ps >/dev/null 2>&1; then
 		bail_out "pgrep and ps are needed to check for leftover processes: install procps"
 	fi
@@ -171,7 +170,7 @@ live_sweep() {
 # steps_ok JSON: succeeds when every step is ok; prints each step's N, status,
 # CI and reason either way, so a failure says why.
 steps_ok() {
-	"$PY" - "$1" <<'EOF'
+	"$PYTHON" - "$1" <<'EOF'
 import json, sys
 steps = json.load(open(sys.argv[1]))["steps"]
 for s in steps:
@@ -202,11 +201,6 @@ sweep_checks() {
 	ok_shown "$_l: the verdict is a sentence about the curve" verdict_check "$T/$_n.json"
 }
 
-# json_get FILE EXPR: a Python expression over the parsed JSON as d.
-json_get() {
-	"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
-}
-
 # tool_check NAME KIND WARMUP DURATION JSON: compares every step of the sweep
 # in JSON with what the tool printed in $T/work/NAME-N.{out,err}, on its
 # own: the mean of the interval rates the tool stamped, over the intervals
@@ -218,7 +212,7 @@ json_get() {
 # bytes).  Prints one line per step; exits 1 when a step is off by more than
 # 0.5%, counted another number of intervals, or has nothing to compare.
 tool_check() {
-	"$PY" - "$@" <<'EOF'
+	"$PYTHON" - "$@" <<'EOF'
 import json, os, re, sys
 
 name, kind, warmup, duration, path = (sys.argv[1], sys.argv[2], float(sys.argv[3]),
