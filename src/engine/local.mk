@@ -1,5 +1,5 @@
 # The step runner (built-in workloads), external commands, and the registry
-# of process groups every exit path kills.  The event loop is in loop.mk.
+# of process groups every exit path kills.
 libscaletop_a_SOURCES += \
 	src/engine/pgroup.c \
 	src/engine/orphans.c \
@@ -27,3 +27,34 @@ tests_unit_test_runner_LDADD = $(TEST_LIBS)
 tests_unit_test_startline_LDADD = $(TEST_LIBS)
 tests_unit_test_fairness_LDADD = $(TEST_LIBS)
 tests_unit_test_spawn_LDADD = $(TEST_LIBS)
+
+# The event loop.
+libscaletop_a_SOURCES += src/engine/loop.c
+noinst_HEADERS += include/scaletop/loop.h include/scaletop/slot.h include/scaletop/workload.h
+check_PROGRAMS += tests/unit/test_loop
+TESTS += tests/unit/test_loop
+tests_unit_test_loop_LDADD = $(TEST_LIBS)
+# The same test over the poll-deadline fallback alone (DragonFly's clock), so
+# it is checked here too; its own loop.o comes before the library's.
+check_PROGRAMS += tests/unit/test_loop_poll
+TESTS += tests/unit/test_loop_poll
+tests_unit_test_loop_poll_SOURCES = tests/unit/test_loop.c src/engine/loop.c
+tests_unit_test_loop_poll_CPPFLAGS = $(AM_CPPFLAGS) -DLOOP_POLL_ONLY
+tests_unit_test_loop_poll_LDADD = $(TEST_LIBS)
+
+# The sweep controller and its two kinds of step.
+libscaletop_a_SOURCES += \
+	src/engine/sweep_priv.h \
+	src/engine/sweep.c \
+	src/engine/step_builtin.c \
+	src/engine/step_external.c \
+	src/engine/ext_timing.c \
+	src/engine/ext_window.c
+noinst_HEADERS += include/scaletop/ext_timing.h
+check_PROGRAMS += tests/unit/test_ext_timing
+TESTS += tests/unit/test_ext_timing
+tests_unit_test_ext_timing_LDADD = $(TEST_LIBS)
+check_PROGRAMS += tests/unit/test_ext_window
+TESTS += tests/unit/test_ext_window
+tests_unit_test_ext_window_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/engine
+tests_unit_test_ext_window_LDADD = $(TEST_LIBS)

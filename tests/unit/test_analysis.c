@@ -10,7 +10,7 @@
 
 #include "scaletop/analysis.h"
 #include "scaletop/session.h"
-#include "tap.h"
+#include "../tap.h"
 
 /* A step with throughput x and interval CI half-width ci (NaN: no spread). */
 static struct step *

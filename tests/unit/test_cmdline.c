@@ -3,7 +3,7 @@
 
 #include "scaletop/cmdline.h"
 #include "scaletop/error.h"
-#include "tap.h"
+#include "../tap.h"
 
 static void
 check(const char *in, const char *const *want, int nwant)

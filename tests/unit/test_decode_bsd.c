@@ -16,7 +16,7 @@
 
 #include "scaletop/decode_bsd.h"
 #include "scaletop/delta.h"
-#include "tap.h"
+#include "../tap.h"
 
 #define MAX_ROWS 64
 #define NSTATE 5 /* columns in the cp_times and cputime fixtures */

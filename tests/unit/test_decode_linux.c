@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "scaletop/decode_linux.h"
-#include "tap.h"
+#include "../tap.h"
 
 /* A string literal and its length, NULs inside included. */
 #define LIT(s) (s), (sizeof(s) - 1)

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "scaletop/ext_timing.h"
-#include "tap.h"
+#include "../tap.h"
 
 static struct parse_interval
 line(double rate, bool stamped, double t_end)

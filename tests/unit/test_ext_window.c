@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "sweep_priv.h"
-#include "tap.h"
+#include "../tap.h"
 
 #define GO_NS 1000000000u
 #define TICK_NS 250000000u

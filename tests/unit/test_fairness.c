@@ -21,7 +21,7 @@
 #include "scaletop/session.h"
 #include "scaletop/sweep.h"
 #include "scaletop/workload.h"
-#include "tap.h"
+#include "../tap.h"
 
 #define NW 3
 

@@ -20,7 +20,7 @@
 #include "scaletop/error.h"
 #include "scaletop/slot.h"
 #include "scaletop/workload.h"
-#include "tap.h"
+#include "../tap.h"
 
 #define NW 2
 #define WANT_OPS 2000 /* per worker, before stopping: enough to show a leak */

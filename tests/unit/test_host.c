@@ -6,7 +6,7 @@
 #include "config.h"
 #include "scaletop/error.h"
 #include "scaletop/host.h"
-#include "tap.h"
+#include "../tap.h"
 
 int
 main(void)

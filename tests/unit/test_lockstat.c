@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "scaletop/lockprof.h"
-#include "tap.h"
+#include "../tap.h"
 
 /* The kernel prints two decimals; sums of such values stay far inside this. */
 #define TOL 1e-3

@@ -19,7 +19,7 @@
 #include "scaletop/slot.h"
 #include "scaletop/workload.h"
 #include "../../src/workload/builtin.h"
-#include "tap.h"
+#include "../tap.h"
 
 /* n contended acquisitions, each waiting wait_ns by a clock whose reads cost c. */
 static void

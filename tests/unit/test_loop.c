@@ -8,7 +8,7 @@
 #include "scaletop/error.h"
 #include "scaletop/loop.h"
 #include "scaletop/platform.h"
-#include "tap.h"
+#include "../tap.h"
 
 #define PERIOD_NS 20000000u /* 20 ms */
 

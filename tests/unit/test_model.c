@@ -5,7 +5,7 @@
 #include "scaletop/analysis.h"
 #include "scaletop/contention.h"
 #include "scaletop/session.h"
-#include "tap.h"
+#include "../tap.h"
 
 static void
 test_session_lists(void)

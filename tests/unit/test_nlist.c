@@ -4,7 +4,7 @@
 
 #include "scaletop/error.h"
 #include "scaletop/nlist.h"
-#include "tap.h"
+#include "../tap.h"
 
 /* Parses spec and compares the result, formatted, with want. */
 static void

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "scaletop/orphan_plan.h"
-#include "tap.h"
+#include "../tap.h"
 
 static bool
 is_live(pid_t pgid, void *arg)

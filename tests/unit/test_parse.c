@@ -14,7 +14,7 @@
 
 #include "scaletop/error.h"
 #include "scaletop/parse.h"
-#include "tap.h"
+#include "../tap.h"
 
 #define MAXIV 64
 

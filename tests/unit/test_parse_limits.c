@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "scaletop/parse.h"
-#include "tap.h"
+#include "../tap.h"
 
 struct seen {
 	int intervals, summaries;

@@ -17,7 +17,7 @@
 
 #include "scaletop/error.h"
 #include "scaletop/prefs.h"
-#include "tap.h"
+#include "../tap.h"
 
 static char tmpdir[] = "/tmp/test_prefs.XXXXXX";
 static char cfgdir[512]; /* $XDG_CONFIG_HOME/scaletop */

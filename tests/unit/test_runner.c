@@ -27,7 +27,7 @@
 #include "scaletop/runner.h"
 #include "scaletop/slot.h"
 #include "scaletop/workload.h"
-#include "tap.h"
+#include "../tap.h"
 
 #define SEC UINT64_C(1000000000)
 #define PATIENCE (60 * SEC) /* only a hang reaches this */

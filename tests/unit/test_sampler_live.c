@@ -18,7 +18,7 @@
 
 #include "scaletop/error.h"
 #include "scaletop/platform.h"
-#include "tap.h"
+#include "../tap.h"
 
 #define OS_IS(name) (strcmp(SCALETOP_OS, name) == 0)
 

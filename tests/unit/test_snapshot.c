@@ -25,7 +25,7 @@
 
 #include "scaletop/session_json.h"
 #include "scaletop/snapshot.h"
-#include "tap.h"
+#include "../tap.h"
 
 static char tmpdir[256];
 

@@ -18,7 +18,7 @@
 #include "scaletop/pgroup.h"
 #include "scaletop/platform.h"
 #include "scaletop/spawn.h"
-#include "tap.h"
+#include "../tap.h"
 
 #define SEC UINT64_C(1000000000)
 

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "scaletop/startline.h"
-#include "tap.h"
+#include "../tap.h"
 
 #ifndef MAP_ANONYMOUS
 #define MAP_ANONYMOUS MAP_ANON

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "scaletop/stats.h"
-#include "tap.h"
+#include "../tap.h"
 
 /* t(0.975, df) for df = 1..30, as published. */
 static const double t_table[30] = {

@@ -13,7 +13,7 @@
 
 #include "scaletop/error.h"
 #include "scaletop/stream.h"
-#include "tap.h"
+#include "../tap.h"
 
 static char tmpdir[] = "/tmp/test_stream.XXXXXX";
 

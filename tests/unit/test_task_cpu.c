@@ -13,7 +13,7 @@
 
 #include "scaletop/contention.h"
 #include "scaletop/decode_linux.h"
-#include "tap.h"
+#include "../tap.h"
 
 #define HZ 100
 

@@ -14,7 +14,7 @@
 
 #include "scaletop/error.h"
 #include "scaletop/theme.h"
-#include "tap.h"
+#include "../tap.h"
 
 /* Every warning of one parse, kept for checking. */
 struct warnings {

@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "scaletop/analysis.h"
-#include "tap.h"
+#include "../tap.h"
 
 static const double syn_n[] = {1, 2, 4, 6, 8, 10};
 static const double syn_x[] = {1, 1.8868, 3.0769, 3.5294, 3.5398, 3.3557};

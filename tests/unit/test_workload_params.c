@@ -5,7 +5,7 @@
 
 #include "scaletop/error.h"
 #include "scaletop/workload.h"
-#include "tap.h"
+#include "../tap.h"
 
 static const char *const expected_order[] = {
         "cpu",     "memory",   "mutex",     "spinlock", "fileio",

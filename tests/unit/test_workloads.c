@@ -22,7 +22,7 @@
 #include "scaletop/slot.h"
 #include "scaletop/workload.h"
 #include "../../src/workload/builtin.h"
-#include "tap.h"
+#include "../tap.h"
 
 #define NWORKERS 2
 #define RUN_MS 150
