@@ -38,6 +38,5 @@ int loop_catch_signal(struct loop *l, int signo, loop_signal_cb cb, void *arg);
 /* Runs until loop_quit().  Returns 0, or -1 with a message if poll fails. */
 int loop_run(struct loop *l, char *err, size_t errlen);
 void loop_quit(struct loop *l);
-bool loop_quitting(const struct loop *l);
 
 #endif

@@ -6,7 +6,7 @@
  * of a MAP_SHARED mapping; the monitor only reads the slots.
  *
  * Nothing here blocks for long except runner_free: the engine's loop calls
- * runner_poll on each tick (and when runner_fd is readable).  A worker that
+ * runner_poll on each tick, which also drains the child's output.  A worker that
  * crashes, fails or will not stop ends the step with a one-line reason; the
  * monitor is never harmed, and no process is left behind.
  */
@@ -87,8 +87,6 @@ void runner_free(struct runner *r);
 
 /* The child's pid, which is also its process-group id; kept after it is reaped. */
 pid_t runner_pgid(const struct runner *r);
-/* The read end of the child's stdout/stderr, for the loop to watch; -1 after EOF. */
-int runner_fd(const struct runner *r);
 int runner_nworkers(const struct runner *r);
 /* Worker i's operations at its last consistent read: flat ones have stalled. */
 uint64_t runner_worker_ops(const struct runner *r, int i);

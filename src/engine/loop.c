@@ -246,12 +246,6 @@ loop_quit(struct loop *l)
 	l->quit = true;
 }
 
-bool
-loop_quitting(const struct loop *l)
-{
-	return l->quit;
-}
-
 /* How many kernel-timer deadlines passed since the last read (0 if none). */
 static uint64_t
 loop_read_kernel_timer(struct loop *l)

@@ -846,12 +846,6 @@ runner_pgid(const struct runner *r)
 }
 
 int
-runner_fd(const struct runner *r)
-{
-	return r->out_fd;
-}
-
-int
 runner_nworkers(const struct runner *r)
 {
 	return r->cfg.nworkers;
