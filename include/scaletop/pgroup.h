@@ -3,7 +3,9 @@
  * leads its own process group, and every live group is listed here so that
  * each exit path can kill them all: the engine's signal path, atexit, and
  * the normal teardown.  The list is a fixed array of pids, so killing from a
- * signal handler is safe (kill(2) only).
+ * signal handler is safe (kill(2) only).  What a step leaves running outside
+ * its groups (a daemon) is found and killed here too: pgroup_adopt_orphans
+ * and pgroup_kill_descendants.
  */
 #ifndef SCALETOP_PGROUP_H
 #define SCALETOP_PGROUP_H
@@ -59,9 +61,6 @@ bool pgroup_is_live(pid_t pgid);
  * read (proc_table_read), as the adopted would then never be reaped.
  */
 void pgroup_adopt_orphans(void);
-
-/* Called by pgroup_add: while adopting, remembers the step's own groups. */
-void pgroup_note_started(pid_t pgid);
 
 /*
  * At a step's end: SIGKILL to every descendant of the monitor, their groups

@@ -2,7 +2,6 @@
 # of process groups every exit path kills.
 libscaletop_a_SOURCES += \
 	src/engine/pgroup.c \
-	src/engine/orphans.c \
 	src/engine/orphan_plan.c \
 	src/engine/spawn.c \
 	src/engine/runner.c \
