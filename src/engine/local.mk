@@ -4,7 +4,9 @@ libscaletop_a_SOURCES += \
 	src/engine/pgroup.c \
 	src/engine/orphan_plan.c \
 	src/engine/spawn.c \
+	src/engine/runner_priv.h \
 	src/engine/runner.c \
+	src/engine/runner_child.c \
 	src/engine/startline.c
 noinst_HEADERS += \
 	include/scaletop/pgroup.h \

@@ -78,10 +78,11 @@ int
 pgroup_add(pid_t pgid)
 {
 	pid_t self = getpid();
+	int i;
 
 	if (pgroup_owner != self) {
 		/* First use, or a forked child starting its own list: the inherited one is not ours. */
-		for (int i = 0; i < PGROUP_MAX; i++)
+		for (i = 0; i < PGROUP_MAX; i++)
 			pgroup_ids[i] = 0;
 		pgroup_owner = self;
 	}
@@ -90,7 +91,7 @@ pgroup_add(pid_t pgid)
 			return -1;
 		pgroup_hooked = 1;
 	}
-	for (int i = 0; i < PGROUP_MAX; i++) {
+	for (i = 0; i < PGROUP_MAX; i++) {
 		if (pgroup_ids[i] == 0) {
 			pgroup_ids[i] = pgid;
 			orphan_note_started(pgid);
@@ -103,9 +104,11 @@ pgroup_add(pid_t pgid)
 void
 pgroup_remove(pid_t pgid)
 {
+	int i;
+
 	if (pgroup_owner != getpid())
 		return;
-	for (int i = 0; i < PGROUP_MAX; i++) {
+	for (i = 0; i < PGROUP_MAX; i++) {
 		if (pgroup_ids[i] == pgid)
 			pgroup_ids[i] = 0;
 	}
@@ -114,9 +117,11 @@ pgroup_remove(pid_t pgid)
 bool
 pgroup_is_live(pid_t pgid)
 {
+	int i;
+
 	if (pgroup_owner != getpid() || pgid <= 1)
 		return false;
-	for (int i = 0; i < PGROUP_MAX; i++) {
+	for (i = 0; i < PGROUP_MAX; i++) {
 		if (pgroup_ids[i] == pgid)
 			return true;
 	}
@@ -126,10 +131,10 @@ pgroup_is_live(pid_t pgid)
 void
 pgroup_kill_all(int sig)
 {
-	int saved = errno;
+	int saved = errno, i;
 
 	if (pgroup_owner != 0 && pgroup_owner == getpid()) {
-		for (int i = 0; i < PGROUP_MAX; i++) {
+		for (i = 0; i < PGROUP_MAX; i++) {
 			pid_t g = (pid_t)pgroup_ids[i];
 
 			if (g > 1)
@@ -144,11 +149,12 @@ pgroup_child_link(pid_t parent)
 {
 	struct sigaction sa;
 	sigset_t none;
+	size_t i;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_DFL;
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(pgroup_reset_sigs) / sizeof(pgroup_reset_sigs[0]); i++)
+	for (i = 0; i < sizeof(pgroup_reset_sigs) / sizeof(pgroup_reset_sigs[0]); i++)
 		(void)sigaction(pgroup_reset_sigs[i], &sa, NULL);
 	/* Only now unblock: a signal already pending must meet the default action. */
 	sigemptyset(&none);
@@ -266,9 +272,11 @@ pgroup_adopt_orphans(void)
 static bool
 orphan_group_known(pid_t pgid)
 {
+	int i;
+
 	if (pgroup_is_live(pgid))
 		return true;
-	for (int i = 0; i < orphan_ngroups; i++) {
+	for (i = 0; i < orphan_ngroups; i++) {
 		if (orphan_groups[i] == pgid)
 			return true;
 	}
@@ -290,8 +298,9 @@ static void
 orphan_count(struct orphan_counted *c, pid_t pid)
 {
 	pid_t *grown;
+	size_t i;
 
-	for (size_t i = 0; i < c->n; i++) {
+	for (i = 0; i < c->n; i++) {
 		if (c->pid[i] == pid)
 			return;
 	}

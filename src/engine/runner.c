@@ -1,15 +1,13 @@
 /*
- * The step runner.  The monitor side (runner_start/poll/stop/free) never
- * blocks for long; the child side (runner_child and below) runs step_init,
- * starts the workers, releases them together, watches them, and winds them
- * down.  They talk through a control block in the same MAP_SHARED mapping as
- * the slots: the monitor writes only stop/abort, the child writes the rest.
+ * The step runner, the monitor's side: maps the slots and control block,
+ * forks the step's child (runner_child.c), and then only reads: each poll
+ * sums the slots, drains the child's output, and reaps it when it ends,
+ * turning its exit status and the control block into one line of reason.
+ * Nothing here blocks for long but runner_free.
  */
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,455 +21,13 @@
 #include "scaletop/error.h"
 #include "scaletop/pgroup.h"
 #include "scaletop/platform.h"
-#include "scaletop/runner.h"
-#include "scaletop/spawn.h"
-#include "scaletop/startline.h"
+#include "runner_priv.h"
 
 #ifndef MAP_ANONYMOUS
 #define MAP_ANONYMOUS MAP_ANON
 #endif
 
-#define RUNNER_EXIT_FAILED 113 /* the child recorded why in the control block */
-#define RUNNER_WORKER_FAILED 1 /* a worker process whose work() returned an errno */
-#define RUNNER_BACKSTOP_NS UINT64_C(1000000000) /* past the grace, the monitor kills the group */
-#define RUNNER_BAD_POLLS 16 /* polls in a row with no consistent read of a slot */
-#define RUNNER_GATHER_NAP_NS 1000000L /* the child, while workers gather (they block) */
-/* The watch interval while workers run: 20 wake-ups a second add little to their counters. */
-#define RUNNER_RUN_NAP_NS 50000000L
-#define RUNNER_STOP_NAP_NS 1000000L
-
 _Static_assert(sizeof(struct wl_slot) % SLOT_STRIDE == 0, "slots must not share a stride");
-
-/* Why the child says the step failed (runner_ctl.fail). */
-enum runner_fail {
-	RF_NONE,
-	RF_INIT,   /* step_init failed: fail_text */
-	RF_START,  /* a worker could not be started: fail_code is errno */
-	RF_ERROR,  /* work() returned fail_code */
-	RF_SIGNAL, /* a worker process was killed by signal fail_code */
-	RF_EXIT,   /* a worker process exited with status fail_code */
-	RF_EARLY,  /* work() returned 0 before stop */
-	RF_STUCK   /* a worker ignored stop for the whole grace */
-};
-
-struct runner_ctl {
-	struct startline_state line; /* workers at the start line, and their release */
-	atomic_int stop;         /* the workers' stop flag (wl_worker.stop) */
-	atomic_int abort;        /* the monitor wants the child gone now */
-	uint64_t grace_ns;       /* written before fork */
-	atomic_int fail;         /* enum runner_fail, stored (release) after its details */
-	int fail_worker;
-	int fail_code;
-	atomic_int crash_worker; /* the worker a fatal signal hit, -1 */
-	atomic_int crash_signal;
-	char fail_text[192];     /* step_init's message, cut to fit a reason */
-	atomic_int pids[];       /* process mode: worker pids, 0 once reaped by the child */
-};
-
-/* What the monitor keeps per worker. */
-struct runner_seen {
-	struct slot_view last; /* the last consistent read */
-	int bad;               /* polls in a row without one */
-};
-
-struct runner {
-	struct runner_config cfg;
-	void *map;
-	size_t maplen;
-	struct runner_ctl *ctl;
-	struct wl_slot *slots;
-	void *shared;
-	struct runner_seen *seen;
-	struct startline gate; /* the child's, and (copied by fork) each worker process's */
-
-	pid_t pid;            /* the child, also its group id */
-	pid_t monitor;        /* our own pid, for the child's orphan check */
-	bool reaped;
-	int status;           /* wait status, once reaped */
-	int out_fd;
-	struct spawn_lines out_lines;
-	char output[160];
-
-	enum runner_state state;
-	bool stopping;        /* stop was set, by us or on the child's failure */
-	bool aborted;
-	bool killed;          /* we killed the group: the child missed its deadline */
-	uint64_t kill_ns;     /* when to kill the group if the child is still there; 0: never */
-	uint64_t go_ns, ops, wait_ns, busy_ns;
-	int unread;
-	char reason[RUNNER_REASONLEN];
-};
-
-/* --- the child ---------------------------------------------------------- */
-
-/* One per worker thread. */
-struct runner_task {
-	struct runner *r;
-	int index;
-};
-
-/* The child's view of its workers. */
-struct runner_child {
-	struct runner *r;
-	pid_t self;
-	int started;
-	int nended;
-	bool forced;            /* we killed the stragglers: their SIGKILL is no news */
-	bool *ended;
-	pthread_t *threads;
-	struct runner_task *tasks;
-};
-
-/* Which worker this thread (or process) is, for the crash handler. */
-static _Thread_local int runner_self = -1;
-static struct runner_ctl *runner_crash_ctl;
-
-static void
-runner_nap(long ns)
-{
-	struct timespec ts = { ns / 1000000000L, ns % 1000000000L };
-
-	nanosleep(&ts, NULL);
-}
-
-/*
- * A fatal signal in a thread takes the whole child down, and wait status
- * alone cannot say which worker it was: note the worker, then let the
- * default action (SA_RESETHAND restored it) end the process with the same
- * signal, so the monitor sees the real one.
- */
-static void
-runner_on_crash(int sig)
-{
-	struct runner_ctl *c = runner_crash_ctl;
-	int none = -1;
-
-	if (c != NULL && runner_self >= 0 &&
-	    atomic_compare_exchange_strong(&c->crash_worker, &none, runner_self))
-		atomic_store(&c->crash_signal, sig);
-	raise(sig);
-}
-
-static void
-runner_catch_crashes(struct runner_ctl *c)
-{
-	static const int sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGSYS };
-	struct sigaction sa;
-
-	runner_crash_ctl = c;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = runner_on_crash;
-	sa.sa_flags = SA_RESETHAND;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		(void)sigaction(sigs[i], &sa, NULL);
-}
-
-/* Records the first failure only: later ones are usually its consequences. */
-static void
-runner_fail(struct runner_ctl *c, enum runner_fail kind, int worker, int code)
-{
-	if (atomic_load_explicit(&c->fail, memory_order_relaxed) != RF_NONE)
-		return;
-	c->fail_worker = worker;
-	c->fail_code = code;
-	atomic_store_explicit(&c->fail, (int)kind, memory_order_release);
-	atomic_store(&c->stop, 1);
-}
-
-static bool
-runner_flag(atomic_int *f)
-{
-	return atomic_load_explicit(f, memory_order_acquire) != 0;
-}
-
-/* splitmix64: distinct, well-mixed seeds from small indexes, the same every run. */
-static uint64_t
-runner_seed(int index)
-{
-	uint64_t z = (uint64_t)(index + 1) * UINT64_C(0x9e3779b97f4a7c15);
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
-
-/* A worker, thread or process: start line, work(), and the outcome in its slot. */
-static int
-runner_work(struct runner *r, int i)
-{
-	struct runner_ctl *c = r->ctl;
-	struct wl_slot *s = &r->slots[i];
-	struct wl_worker w;
-	int rc;
-
-	memset(&w, 0, sizeof(w));
-	w.index = i;
-	w.nworkers = r->cfg.nworkers;
-	w.slot = s;
-	w.stop = &c->stop;
-	w.shared = r->shared;
-	w.args = r->cfg.args;
-	w.sweep = r->cfg.sweep;
-	w.seed = runner_seed(i);
-	runner_self = i;
-
-	atomic_store(&s->state, SLOT_READY);
-	if (!startline_wait(&r->gate, &c->stop)) {
-		atomic_store(&s->state, SLOT_DONE);
-		return 0;
-	}
-	atomic_store(&s->state, SLOT_RUNNING);
-	rc = r->cfg.wl->work(&w);
-	atomic_store(&s->error, rc);
-	atomic_store_explicit(&s->state, rc != 0 ? SLOT_FAILED : SLOT_DONE, memory_order_release);
-	return rc;
-}
-
-static void *
-runner_thread(void *arg)
-{
-	struct runner_task *t = arg;
-
-	runner_work(t->r, t->index);
-	return NULL;
-}
-
-static int
-runner_start_one(struct runner_child *ch, int i)
-{
-	struct runner *r = ch->r;
-	pid_t pid;
-
-	if (r->cfg.mode == RUNNER_THREADS) {
-		ch->tasks[i].r = r;
-		ch->tasks[i].index = i;
-		return pthread_create(&ch->threads[i], NULL, runner_thread, &ch->tasks[i]);
-	}
-	if ((pid = fork()) == -1)
-		return errno;
-	if (pid == 0) {
-		if (pgroup_child_link(ch->self) == -1)
-			_exit(127);
-		startline_forked(&r->gate);
-		_exit(runner_work(r, i) == 0 ? 0 : RUNNER_WORKER_FAILED);
-	}
-	atomic_store(&r->ctl->pids[i], pid);
-	return 0;
-}
-
-static void
-runner_ended(struct runner_child *ch, int i)
-{
-	ch->ended[i] = true;
-	ch->nended++;
-}
-
-/* A worker process has been reaped: what happened to it. */
-static void
-runner_worker_exit(struct runner_child *ch, int i, int st)
-{
-	struct runner_ctl *c = ch->r->ctl;
-	struct wl_slot *s = &ch->r->slots[i];
-
-	atomic_store(&c->pids[i], 0);
-	runner_ended(ch, i);
-	if (WIFSIGNALED(st) && ch->forced && WTERMSIG(st) == SIGKILL)
-		return;
-	if (WIFSIGNALED(st))
-		runner_fail(c, RF_SIGNAL, i, WTERMSIG(st));
-	else if (WIFEXITED(st) && WEXITSTATUS(st) == RUNNER_WORKER_FAILED &&
-		 atomic_load(&s->state) == SLOT_FAILED)
-		runner_fail(c, RF_ERROR, i, atomic_load(&s->error));
-	else if (WIFEXITED(st) && WEXITSTATUS(st) != 0)
-		runner_fail(c, RF_EXIT, i, WEXITSTATUS(st));
-	else if (!runner_flag(&c->stop))
-		runner_fail(c, RF_EARLY, i, 0);
-}
-
-/* Notices workers that have finished, without blocking. */
-static void
-runner_check_workers(struct runner_child *ch)
-{
-	struct runner_ctl *c = ch->r->ctl;
-	pid_t pid;
-	int st, state;
-
-	if (ch->r->cfg.mode == RUNNER_PROCESSES) {
-		while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
-			for (int i = 0; i < ch->started; i++) {
-				if (!ch->ended[i] && atomic_load(&c->pids[i]) == pid) {
-					runner_worker_exit(ch, i, st);
-					break;
-				}
-			}
-		}
-		return;
-	}
-	for (int i = 0; i < ch->started; i++) {
-		if (ch->ended[i])
-			continue;
-		state = atomic_load_explicit(&ch->r->slots[i].state, memory_order_acquire);
-		if (state != SLOT_DONE && state != SLOT_FAILED)
-			continue;
-		/* The thread stores its state just before it returns, so this join is short. */
-		pthread_join(ch->threads[i], NULL);
-		runner_ended(ch, i);
-		if (state == SLOT_FAILED)
-			runner_fail(c, RF_ERROR, i, atomic_load(&ch->r->slots[i].error));
-		else if (!runner_flag(&c->stop))
-			runner_fail(c, RF_EARLY, i, 0);
-	}
-}
-
-/*
- * Where the kernel cannot kill us with the monitor, notice it ourselves and wind down
- * at once; reaping our workers first leaves no zombie to an init that might not reap.
- */
-static void
-runner_check_monitor(struct runner_child *ch)
-{
-	if (getppid() != ch->r->monitor) {
-		atomic_store(&ch->r->ctl->abort, 1);
-		atomic_store(&ch->r->ctl->stop, 1);
-	}
-}
-
-/* Kills the workers still running: our unreaped children, so the pids are surely theirs. */
-static void
-runner_kill_workers(struct runner_child *ch)
-{
-	pid_t pid;
-
-	for (int i = 0; i < ch->started; i++) {
-		if (!ch->ended[i] && (pid = atomic_load(&ch->r->ctl->pids[i])) > 0)
-			(void)kill(pid, SIGKILL);
-	}
-}
-
-static int
-runner_first_running(const struct runner_child *ch)
-{
-	for (int i = 0; i < ch->started; i++) {
-		if (!ch->ended[i])
-			return i;
-	}
-	return -1;
-}
-
-/* After stop: the grace for the workers to return, then force. */
-static void
-runner_wind_down(struct runner_child *ch)
-{
-	struct runner_ctl *c = ch->r->ctl;
-	uint64_t deadline = mono_now_ns() + c->grace_ns;
-
-	atomic_store(&c->stop, 1);
-	for (;;) {
-		runner_check_workers(ch);
-		if (ch->nended == ch->started)
-			return;
-		if (!ch->forced && (runner_flag(&c->abort) || mono_now_ns() >= deadline)) {
-			if (!runner_flag(&c->abort))
-				runner_fail(c, RF_STUCK, runner_first_running(ch), 0);
-			/* A thread cannot be killed alone, and step_fini must not run under it. */
-			if (ch->r->cfg.mode == RUNNER_THREADS)
-				_exit(atomic_load(&c->fail) != RF_NONE ? RUNNER_EXIT_FAILED : 0);
-			ch->forced = true;
-			runner_kill_workers(ch);
-		}
-		runner_check_monitor(ch);
-		runner_nap(RUNNER_STOP_NAP_NS);
-	}
-}
-
-/* Start line to stop: release the workers together, then watch them. */
-static void
-runner_watch(struct runner_child *ch)
-{
-	struct runner_ctl *c = ch->r->ctl;
-
-	while (!runner_flag(&c->stop)) {
-		if (startline_ready(&ch->r->gate) == ch->started) {
-			startline_release(&ch->r->gate);
-			break;
-		}
-		runner_check_workers(ch);
-		runner_check_monitor(ch);
-		runner_nap(RUNNER_GATHER_NAP_NS);
-	}
-	/* Stopped before the release: the waiting workers must wake to return. */
-	startline_close(&ch->r->gate);
-	while (!runner_flag(&c->stop)) {
-		runner_check_workers(ch);
-		runner_check_monitor(ch);
-		runner_nap(RUNNER_RUN_NAP_NS);
-	}
-}
-
-static void
-runner_child_stdio(int outfd)
-{
-	int null = open("/dev/null", O_RDONLY);
-
-	/* outfd is above 2 (spawn_pipe), so these cannot collide. */
-	if (null != -1) {
-		(void)dup2(null, 0);
-		if (null > 2)
-			close(null);
-	}
-	(void)dup2(outfd, 1);
-	(void)dup2(outfd, 2);
-	close(outfd);
-}
-
-static void
-runner_child(struct runner *r, int outfd)
-{
-	struct runner_ctl *c = r->ctl;
-	const struct workload *wl = r->cfg.wl;
-	struct runner_child ch;
-	int n = r->cfg.nworkers, rc;
-
-	runner_child_stdio(outfd);
-	runner_catch_crashes(c);
-	memset(&ch, 0, sizeof(ch));
-	ch.r = r;
-	ch.self = getpid();
-	ch.ended = calloc((size_t)n, sizeof(*ch.ended));
-	ch.threads = calloc((size_t)n, sizeof(*ch.threads));
-	ch.tasks = calloc((size_t)n, sizeof(*ch.tasks));
-	if (ch.ended == NULL || ch.threads == NULL || ch.tasks == NULL) {
-		runner_fail(c, RF_START, 0, ENOMEM);
-		_exit(RUNNER_EXIT_FAILED);
-	}
-	if (wl->step_init != NULL && wl->step_init(r->shared, r->cfg.args, r->cfg.sweep, n,
-						    c->fail_text, sizeof(c->fail_text)) != 0) {
-		c->fail_text[sizeof(c->fail_text) - 1] = '\0';
-		if (c->fail_text[0] == '\0')
-			snprintf(c->fail_text, sizeof(c->fail_text), "no reason given");
-		runner_fail(c, RF_INIT, -1, 0);
-		_exit(RUNNER_EXIT_FAILED);
-	}
-	if (startline_open(&r->gate, &c->line) == -1) {
-		runner_fail(c, RF_START, 0, errno);
-		_exit(RUNNER_EXIT_FAILED);
-	}
-	for (int i = 0; i < n; i++) {
-		if ((rc = runner_start_one(&ch, i)) != 0) {
-			runner_fail(c, RF_START, i, rc);
-			break;
-		}
-		ch.started++;
-	}
-	runner_watch(&ch);
-	runner_wind_down(&ch);
-	if (wl->step_fini != NULL)
-		wl->step_fini(r->shared, r->cfg.args);
-	_exit(atomic_load(&c->fail) != RF_NONE ? RUNNER_EXIT_FAILED : 0);
-}
-
-/* --- the monitor -------------------------------------------------------- */
 
 static size_t
 runner_round(size_t n, size_t to)
@@ -521,6 +77,7 @@ static void
 runner_init_ctl(struct runner *r)
 {
 	struct runner_ctl *c = r->ctl;
+	int i;
 
 	startline_state_init(&c->line);
 	atomic_init(&c->stop, 0);
@@ -529,7 +86,7 @@ runner_init_ctl(struct runner *r)
 	atomic_init(&c->crash_worker, -1);
 	atomic_init(&c->crash_signal, 0);
 	c->grace_ns = r->cfg.grace_ns;
-	for (int i = 0; i < r->cfg.nworkers; i++) {
+	for (i = 0; i < r->cfg.nworkers; i++) {
 		atomic_init(&c->pids[i], 0);
 		/* Valid from the start, so the monitor never reads an unpublished slot. */
 		slot_publish(&r->slots[i], i, 0, 0, 0);
@@ -622,10 +179,11 @@ static void
 runner_read_slots(struct runner *r)
 {
 	struct slot_view v;
+	int i;
 
 	r->ops = r->wait_ns = r->busy_ns = 0;
 	r->unread = 0;
-	for (int i = 0; i < r->cfg.nworkers; i++) {
+	for (i = 0; i < r->cfg.nworkers; i++) {
 		struct runner_seen *s = &r->seen[i];
 
 		if (slot_read(&r->slots[i], i, &v) && v.ops >= s->last.ops) {
@@ -870,6 +428,7 @@ runner_task_pids(const struct runner *r, pid_t *pids, int max)
 {
 	int n = 0;
 	pid_t pid;
+	int i;
 
 	if (r->reaped || max <= 0)
 		return 0;
@@ -877,7 +436,7 @@ runner_task_pids(const struct runner *r, pid_t *pids, int max)
 		pids[n++] = r->pid;
 		return n;
 	}
-	for (int i = 0; i < r->cfg.nworkers && n < max; i++) {
+	for (i = 0; i < r->cfg.nworkers && n < max; i++) {
 		if ((pid = atomic_load(&r->ctl->pids[i])) > 0)
 			pids[n++] = pid;
 	}
