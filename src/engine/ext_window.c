@@ -25,17 +25,18 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "sweep_priv.h"
+#include "scaletop/contention.h"
+#include "ext_window.h"
 
 /* Marks kept: 16 s at the default 0.25 s tick, more than any tool's report interval. */
 #define EXT_MARKS 64
 
 const struct ext_mark *
-ext_marks_latest(const struct step_run *run)
+ext_marks_latest(const struct ext_window *w)
 {
-	if (run->nmarks == 0)
+	if (w->nmarks == 0)
 		return NULL;
-	return &run->marks[(run->mark_next + EXT_MARKS - 1) % EXT_MARKS];
+	return &w->marks[(w->mark_next + EXT_MARKS - 1) % EXT_MARKS];
 }
 
 /*
@@ -44,12 +45,12 @@ ext_marks_latest(const struct step_run *run)
  * gone; such a reading (CPU time went down), or none, keeps the last one.
  */
 static void
-ext_mark_tasks(struct sweep *sw, struct ext_mark *m, const struct ext_mark *prev)
+ext_mark_tasks(struct step_ctx *c, struct ext_mark *m, const struct ext_mark *prev)
 {
 	struct task_counters t;
 
 	m->have_task = false;
-	if (sweep_read_tasks(sw, &t) &&
+	if (step_ctx_read_tasks(c, &t) &&
 	    !(prev != NULL && prev->have_task &&
 	      t.user_ns + t.sys_ns < prev->task.user_ns + prev->task.sys_ns)) {
 		m->task = t;
@@ -61,35 +62,36 @@ ext_mark_tasks(struct sweep *sw, struct ext_mark *m, const struct ext_mark *prev
 }
 
 void
-ext_marks_note(struct sweep *sw, uint64_t now)
+ext_marks_note(struct ext_window *w, struct step_ctx *c, uint64_t now)
 {
-	struct step_run *run = &sw->run;
 	struct ext_mark prev, *m;
 	bool have_prev = false;
 
-	if (run->marks == NULL && (run->marks = calloc(EXT_MARKS, sizeof(*run->marks))) == NULL)
+	if (w->marks == NULL && (w->marks = calloc(EXT_MARKS, sizeof(*w->marks))) == NULL)
 		return;
-	if (ext_marks_latest(run) != NULL) {
-		prev = *ext_marks_latest(run); /* only its task counters are read */
+	if (ext_marks_latest(w) != NULL) {
+		prev = *ext_marks_latest(w); /* only its task counters are read */
 		have_prev = true;
 	}
-	m = &run->marks[run->mark_next];
+	m = &w->marks[w->mark_next];
 	m->ns = now;
-	m->have_raw = sw->have_prev && raw_sample_copy(&m->raw, &sw->prev) == 0;
-	ext_mark_tasks(sw, m, have_prev ? &prev : NULL);
-	run->mark_next = (run->mark_next + 1) % EXT_MARKS;
-	if (run->nmarks < EXT_MARKS)
-		run->nmarks++;
+	m->have_raw = c->cpu != NULL && raw_sample_copy(&m->raw, c->cpu) == 0;
+	ext_mark_tasks(c, m, have_prev ? &prev : NULL);
+	w->mark_next = (w->mark_next + 1) % EXT_MARKS;
+	if (w->nmarks < EXT_MARKS)
+		w->nmarks++;
 }
 
 void
-ext_marks_free(struct step_run *run)
+ext_marks_free(struct ext_window *w)
 {
-	for (int i = 0; run->marks != NULL && i < EXT_MARKS; i++)
-		raw_sample_free(&run->marks[i].raw);
-	free(run->marks);
-	run->marks = NULL;
-	run->nmarks = run->mark_next = 0;
+	int i;
+
+	for (i = 0; w->marks != NULL && i < EXT_MARKS; i++)
+		raw_sample_free(&w->marks[i].raw);
+	free(w->marks);
+	w->marks = NULL;
+	w->nmarks = w->mark_next = 0;
 }
 
 static uint64_t
@@ -116,26 +118,24 @@ ext_children_usage(struct task_counters *out)
 
 /* A timed run that has been reaped: its whole process tree's counters. */
 static bool
-ext_window_tree(struct sweep *sw, struct window_edges *e)
+ext_window_tree(const struct ext_window *w, bool reaped, struct window_edges *e)
 {
-	const struct step_run *run = &sw->run;
-
-	if (!run->have_tree0 || !run->proc.reaped || !ext_children_usage(&e->t1))
+	if (!w->have_tree0 || !reaped || !ext_children_usage(&e->t1))
 		return false;
-	e->t0 = run->tree0;
+	e->t0 = w->tree0;
 	e->have_tasks = true;
 	return true;
 }
 
 static const struct ext_mark *
-ext_mark_nearest(const struct step_run *run, uint64_t ns)
+ext_mark_nearest(const struct ext_window *w, uint64_t ns)
 {
-	const struct ext_mark *best = NULL;
+	const struct ext_mark *best = NULL, *m;
 	double gap, best_gap = INFINITY;
+	int i;
 
-	for (int i = 0; i < run->nmarks; i++) {
-		const struct ext_mark *m = &run->marks[i];
-
+	for (i = 0; i < w->nmarks; i++) {
+		m = &w->marks[i];
 		gap = fabs((double)m->ns - (double)ns);
 		if (gap < best_gap) {
 			best_gap = gap;
@@ -146,33 +146,30 @@ ext_mark_nearest(const struct step_run *run, uint64_t ns)
 }
 
 /*
- * Replaces the step's CPU breakdown and contention with those over the
- * counted intervals' span.  Left as the monitor's window when no two marks
- * bound that span (a command that ran for less than a tick), but for a
- * timed run, whose whole-tree counters need no marks.
+ * Left as the monitor's window when no two marks bound the span (a command
+ * that ran for less than a tick), but for a timed run, whose whole-tree
+ * counters need no marks.
  */
 void
-ext_window_align(struct sweep *sw)
+ext_window_align(struct ext_window *w, struct step_ctx *c, bool reaped)
 {
-	struct step_run *run = &sw->run;
-	struct step *st = sweep_step(sw);
+	struct step *st = step_ctx_step(c);
 	const struct ext_mark *m0, *m1;
 	struct window_edges e;
 	struct sample_delta d;
 	bool have_marks;
 
-	if (!run->have_win_mono)
+	if (!w->have_mono)
 		return;
-	m0 = ext_mark_nearest(run, run->go_ns + (uint64_t)llround(run->win_mono0 * 1e9));
-	m1 = ext_mark_nearest(run, run->go_ns + (uint64_t)llround(run->win_mono1 * 1e9));
+	m0 = ext_mark_nearest(w, c->go_ns + (uint64_t)llround(w->mono0 * 1e9));
+	m1 = ext_mark_nearest(w, c->go_ns + (uint64_t)llround(w->mono1 * 1e9));
 	have_marks = m0 != NULL && m1 != NULL && m1->ns > m0->ns;
 	memset(&e, 0, sizeof(e));
 	e.ops = st->ops;
 	e.workers = 0; /* the threads summed: pgbench -c 64 -j 4 runs 4, not 64 */
-	if (ext_window_tree(sw, &e)) {
+	if (ext_window_tree(w, reaped, &e)) {
 		/* A timed run's tree counters need no marks: a run shorter than a tick has them too. */
-		e.seconds = have_marks ? (double)(m1->ns - m0->ns) / 1e9
-				       : run->win_mono1 - run->win_mono0;
+		e.seconds = have_marks ? (double)(m1->ns - m0->ns) / 1e9 : w->mono1 - w->mono0;
 	} else if (have_marks) {
 		e.seconds = (double)(m1->ns - m0->ns) / 1e9;
 		e.t0 = m0->task;

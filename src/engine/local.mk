@@ -43,13 +43,16 @@ tests_unit_test_loop_poll_SOURCES = tests/unit/test_loop.c src/engine/loop.c
 tests_unit_test_loop_poll_CPPFLAGS = $(AM_CPPFLAGS) -DLOOP_POLL_ONLY
 tests_unit_test_loop_poll_LDADD = $(TEST_LIBS)
 
-# The sweep controller and its two kinds of step.
+# The sweep controller, the step context it shares with the kinds of step,
+# and the two kinds (a table of operations each, step_ctx.h).
 libscaletop_a_SOURCES += \
-	src/engine/sweep_priv.h \
 	src/engine/sweep.c \
+	src/engine/step_ctx.h \
+	src/engine/step_ctx.c \
 	src/engine/step_builtin.c \
 	src/engine/step_external.c \
 	src/engine/ext_timing.c \
+	src/engine/ext_window.h \
 	src/engine/ext_window.c
 noinst_HEADERS += include/scaletop/ext_timing.h
 check_PROGRAMS += tests/unit/test_ext_timing

@@ -9,10 +9,24 @@
 #include <unistd.h>
 
 #include "scaletop/error.h"
-#include "sweep_priv.h"
+#include "scaletop/fairness.h"
+#include "scaletop/runner.h"
+#include "scaletop/stats.h"
+#include "step_ctx.h"
 
 /* Per worker queued for each CPU: the time it may need to get one, see stop and exit. */
 #define BUILTIN_GRACE_PER_QUEUED_NS UINT64_C(10000000)
+
+/* The step's own state, c->state. */
+struct builtin_step {
+	struct runner *r;
+	uint64_t last_ns;        /* previous tick, for interval rates */
+	uint64_t last_ops;
+	uint64_t *w0_wops;       /* each worker's count at the window's start, for its fairness */
+	int nw;
+	/* Stall detection: total ops (while starting: workers at the line), and when it moved. */
+	uint64_t moved_ops, moved_ns;
+};
 
 /*
  * The grace workers get to return after stop.  Far beyond the CPUs (1024
@@ -29,37 +43,39 @@ builtin_grace(int n)
 	return RUNNER_GRACE_NS + (uint64_t)(n / ncpu) * BUILTIN_GRACE_PER_QUEUED_NS;
 }
 
-int
-builtin_step_start(struct sweep *sw, char *err, size_t errlen)
+static int
+builtin_start(struct step_ctx *c, char *err, size_t errlen)
 {
+	struct builtin_step *b = c->state;
 	struct runner_config rc = {
-		.wl = sw->cfg.wl,
-		.args = &sw->cfg.args,
-		.sweep = &sw->wls,
-		.nworkers = sw->run.n,
-		.mode = sw->s->set.mode == MODE_PROCESSES ? RUNNER_PROCESSES : RUNNER_THREADS,
-		.grace_ns = builtin_grace(sw->run.n),
+		.wl = c->cfg->wl,
+		.args = &c->cfg->args,
+		.sweep = c->wls,
+		.nworkers = c->n,
+		.mode = c->s->set.mode == MODE_PROCESSES ? RUNNER_PROCESSES : RUNNER_THREADS,
+		.grace_ns = builtin_grace(c->n),
 	};
 
-	sw->run.w0_wops = calloc((size_t)sw->run.n, sizeof(*sw->run.w0_wops));
-	if (sw->run.w0_wops == NULL)
-		return st_error(err, errlen, "N=%d: out of memory", sw->run.n);
-	sw->run.nw = sw->run.n;
-	sw->run.r = runner_start(&rc, err, errlen);
-	return sw->run.r != NULL ? 0 : -1;
+	b->w0_wops = calloc((size_t)c->n, sizeof(*b->w0_wops));
+	if (b->w0_wops == NULL)
+		return st_error(err, errlen, "N=%d: out of memory", c->n);
+	b->nw = c->n;
+	b->r = runner_start(&rc, err, errlen);
+	return b->r != NULL ? 0 : -1;
 }
 
 /* The step's end, whatever ended it: the runner is reaped and freed here. */
 static void
-builtin_step_close(struct sweep *sw, enum step_status status, const char *reason)
+builtin_close(struct step_ctx *c, enum step_status status, const char *reason)
 {
+	struct builtin_step *b = c->state;
 	char why[RUNNER_REASONLEN];
 
 	/* The reason may be the runner's own string, which runner_free releases. */
 	snprintf(why, sizeof(why), "%s", reason != NULL ? reason : "");
-	runner_free(sw->run.r);
-	sw->run.r = NULL;
-	sweep_step_end(sw, status, reason != NULL ? why : NULL);
+	runner_free(b->r);
+	b->r = NULL;
+	step_ctx_end(c, status, reason != NULL ? why : NULL);
 }
 
 /*
@@ -69,17 +85,17 @@ builtin_step_close(struct sweep *sw, enum step_status status, const char *reason
  * came to see.
  */
 static bool
-builtin_stalled(struct sweep *sw, uint64_t now, uint64_t ops, char *why, size_t len)
+builtin_stalled(struct step_ctx *c, uint64_t now, uint64_t ops, char *why, size_t len)
 {
-	struct step_run *run = &sw->run;
-	double limit = sw->s->set.stall_s;
+	struct builtin_step *b = c->state;
+	double limit = c->s->set.stall_s;
 
-	if (ops != run->moved_ops || run->moved_ns == 0) {
-		run->moved_ops = ops;
-		run->moved_ns = now;
+	if (ops != b->moved_ops || b->moved_ns == 0) {
+		b->moved_ops = ops;
+		b->moved_ns = now;
 		return false;
 	}
-	if (limit <= 0 || (double)(now - run->moved_ns) / 1e9 < limit)
+	if (limit <= 0 || (double)(now - b->moved_ns) / 1e9 < limit)
 		return false;
 	snprintf(why, len, "no worker made progress for %.1f s (--stall)", limit);
 	return true;
@@ -87,69 +103,71 @@ builtin_stalled(struct sweep *sw, uint64_t now, uint64_t ops, char *why, size_t 
 
 /* Each worker's count now: the window's opening edge for its fairness. */
 static void
-builtin_fair_begin(struct sweep *sw)
+builtin_fair_begin(struct builtin_step *b)
 {
-	for (int i = 0; i < sw->run.nw; i++)
-		sw->run.w0_wops[i] = runner_worker_ops(sw->run.r, i);
+	int i;
+
+	for (i = 0; i < b->nw; i++)
+		b->w0_wops[i] = runner_worker_ops(b->r, i);
 }
 
 /* The window's closing edge: how evenly the workers shared its operations. */
 static void
-builtin_fair_end(struct sweep *sw)
+builtin_fair_end(struct step_ctx *c)
 {
-	struct step_run *run = &sw->run;
-	uint64_t *d = calloc((size_t)run->nw, sizeof(*d));
+	struct builtin_step *b = c->state;
+	uint64_t *d = calloc((size_t)b->nw, sizeof(*d));
+	uint64_t ops;
+	int i;
 
-	for (int i = 0; d != NULL && i < run->nw; i++) {
-		uint64_t ops = runner_worker_ops(run->r, i);
-
-		d[i] = ops > run->w0_wops[i] ? ops - run->w0_wops[i] : 0;
+	for (i = 0; d != NULL && i < b->nw; i++) {
+		ops = runner_worker_ops(b->r, i);
+		d[i] = ops > b->w0_wops[i] ? ops - b->w0_wops[i] : 0;
 	}
 	/* Without memory the step keeps no fairness figures (have stays false): no fault. */
 	if (d != NULL)
-		(void)fairness_compute(&sweep_step(sw)->fair, d, run->nw);
+		(void)fairness_compute(&step_ctx_step(c)->fair, d, b->nw);
 	free(d);
 }
 
 static void
-builtin_measure(struct sweep *sw, uint64_t now, const struct runner_status *st)
+builtin_measure(struct step_ctx *c, uint64_t now, const struct runner_status *st)
 {
-	struct step_run *run = &sw->run;
-	double dt = (double)(now - run->last_ns) / 1e9;
-	double rate = dt > 0 ? (double)(st->ops - run->last_ops) / dt : 0;
+	struct builtin_step *b = c->state;
+	double dt = (double)(now - b->last_ns) / 1e9;
+	double rate = dt > 0 ? (double)(st->ops - b->last_ops) / dt : 0;
 
-	sw->live.rate = rate;
-	sw->live.have_rate = true;
-	run->last_ns = now;
-	run->last_ops = st->ops;
-	if (sw->live.phase == PHASE_WARMUP) {
+	step_ctx_rate(c, rate);
+	b->last_ns = now;
+	b->last_ops = st->ops;
+	if (c->live->phase == PHASE_WARMUP) {
 		/* Never shorter than asked: warm-up ends at the first tick past it. */
-		if ((double)(now - run->go_ns) / 1e9 >= sw->s->set.warmup_s) {
-			sweep_window_begin(sw, now, st->ops, st->wait_ns, st->busy_ns);
-			builtin_fair_begin(sw);
+		if ((double)(now - c->go_ns) / 1e9 >= c->s->set.warmup_s) {
+			step_ctx_window_begin(c, now, st->ops, st->wait_ns, st->busy_ns);
+			builtin_fair_begin(b);
 		}
 		return;
 	}
-	step_add_interval(sweep_step(sw), rate);
-	sweep_live_contention(sw, now, st->ops, st->wait_ns, st->busy_ns);
-	if (!sweep_window_complete(sw, now))
+	step_add_interval(step_ctx_step(c), rate);
+	step_ctx_live_contention(c, now, st->ops, st->wait_ns, st->busy_ns);
+	if (!step_ctx_window_complete(c, now))
 		return;
-	sweep_window_end(sw, now, st->ops, st->wait_ns, st->busy_ns);
-	builtin_fair_end(sw);
-	runner_stop(run->r);
-	sweep_enter(sw, PHASE_STOPPING, now);
+	step_ctx_window_end(c, now, st->ops, st->wait_ns, st->busy_ns);
+	builtin_fair_end(c);
+	runner_stop(b->r);
+	step_ctx_enter(c, PHASE_STOPPING, now);
 }
 
 /* Stopping: the figures are in; the step is ok unless the workers fail to stop. */
 static void
-builtin_stopping(struct sweep *sw, enum runner_state state, const struct runner_status *st)
+builtin_stopping(struct step_ctx *c, enum runner_state state, const struct runner_status *st)
 {
-	const struct sweep_settings *set = &sw->s->set;
-	struct step *step = sweep_step(sw);
+	const struct sweep_settings *set = &c->s->set;
+	struct step *step = step_ctx_step(c);
 	char why[200];
 
 	if (state == RUNNER_FAILED) {
-		builtin_step_close(sw, STEP_FAILED, st->reason);
+		builtin_close(c, STEP_FAILED, st->reason);
 		return;
 	}
 	if (state != RUNNER_DONE)
@@ -158,10 +176,10 @@ builtin_stopping(struct sweep *sw, enum runner_state state, const struct runner_
 		snprintf(why, sizeof(why), "95%% CI %.1f%% of mean after %.1f s, target %.1f%%",
 			 step->st.mean > 0 ? 100.0 * step->st.ci95_ac / step->st.mean : 0.0,
 			 step->window_s, set->stable_pct);
-		builtin_step_close(sw, STEP_UNSTABLE, why);
+		builtin_close(c, STEP_UNSTABLE, why);
 		return;
 	}
-	builtin_step_close(sw, STEP_OK, NULL);
+	builtin_close(c, STEP_OK, NULL);
 }
 
 /*
@@ -169,105 +187,145 @@ builtin_stopping(struct sweep *sw, enum runner_state state, const struct runner_
  * fork) are a stall too; a start that is slow but moving is not.
  */
 static void
-builtin_check_start(struct sweep *sw, uint64_t now, int ready)
+builtin_check_start(struct step_ctx *c, uint64_t now, int ready)
 {
-	struct step_run *run = &sw->run;
-	double limit = sw->s->set.stall_s;
+	struct builtin_step *b = c->state;
+	double limit = c->s->set.stall_s;
 	char why[200];
 
-	if (sw->live.phase != PHASE_STARTING)
+	if (c->live->phase != PHASE_STARTING)
 		return;
-	if (run->moved_ns == 0 || (uint64_t)ready != run->moved_ops) {
-		run->moved_ops = (uint64_t)ready;
-		run->moved_ns = run->moved_ns == 0 ? run->start_ns : now;
+	if (b->moved_ns == 0 || (uint64_t)ready != b->moved_ops) {
+		b->moved_ops = (uint64_t)ready;
+		b->moved_ns = b->moved_ns == 0 ? c->start_ns : now;
 	}
-	if (limit <= 0 || (double)(now - run->moved_ns) / 1e9 < limit)
+	if (limit <= 0 || (double)(now - b->moved_ns) / 1e9 < limit)
 		return;
 	snprintf(why, sizeof(why),
 		 "the workers did not start: %d of %d at the start line, none more for %.1f s "
-		 "(--stall)", ready, run->n, limit);
-	runner_abort(run->r);
-	builtin_step_close(sw, STEP_FAILED, why);
+		 "(--stall)", ready, c->n, limit);
+	runner_abort(b->r);
+	builtin_close(c, STEP_FAILED, why);
 }
 
-void
-builtin_step_tick(struct sweep *sw, uint64_t now)
+/* The workers are released: warm-up starts at their release, not at this tick. */
+static void
+builtin_released(struct step_ctx *c, uint64_t go_ns)
 {
+	struct builtin_step *b = c->state;
+
+	b->moved_ns = 0; /* the stall clock now follows operations, not arrivals */
+	c->go_ns = go_ns;
+	b->last_ns = go_ns;
+	b->last_ops = 0;
+	step_ctx_step(c)->start_s = session_time(c->s, go_ns);
+	step_ctx_enter(c, PHASE_WARMUP, go_ns);
+}
+
+static void
+builtin_tick(struct step_ctx *c, uint64_t now)
+{
+	struct builtin_step *b = c->state;
 	struct runner_status st;
-	enum runner_state state = runner_poll(sw->run.r, &st);
+	enum runner_state state = runner_poll(b->r, &st);
 	char why[200];
 
-	if (sw->live.phase == PHASE_STOPPING) {
-		builtin_stopping(sw, state, &st);
+	if (c->live->phase == PHASE_STOPPING) {
+		builtin_stopping(c, state, &st);
 		return;
 	}
 	if (state == RUNNER_FAILED || state == RUNNER_DONE) {
-		builtin_step_close(sw, STEP_FAILED,
-				   state == RUNNER_FAILED ? st.reason
-							  : "workers returned before the step ended");
+		builtin_close(c, STEP_FAILED,
+			      state == RUNNER_FAILED ? st.reason
+						     : "workers returned before the step ended");
 		return;
 	}
 	if (state != RUNNER_RUNNING) {
-		builtin_check_start(sw, now, st.ready);
+		builtin_check_start(c, now, st.ready);
 		return;
 	}
-	if (sw->live.phase == PHASE_STARTING) {
-		sw->run.moved_ns = 0; /* the stall clock now follows operations, not arrivals */
-		sw->run.go_ns = st.go_ns;
-		sw->run.last_ns = st.go_ns;
-		sw->run.last_ops = 0;
-		sweep_step(sw)->start_s = session_time(sw->s, st.go_ns);
-		sweep_enter(sw, PHASE_WARMUP, st.go_ns);
-	}
-	if (builtin_stalled(sw, now, st.ops, why, sizeof(why))) {
-		runner_abort(sw->run.r);
-		builtin_step_close(sw, STEP_FAILED, why);
+	if (c->live->phase == PHASE_STARTING)
+		builtin_released(c, st.go_ns);
+	if (builtin_stalled(c, now, st.ops, why, sizeof(why))) {
+		runner_abort(b->r);
+		builtin_close(c, STEP_FAILED, why);
 		return;
 	}
-	builtin_measure(sw, now, &st);
+	builtin_measure(c, now, &st);
 }
 
 /* Quitting mid-step: keep what the window measured so far, then end the child. */
-void
-builtin_step_abort(struct sweep *sw)
+static void
+builtin_abort(struct step_ctx *c)
 {
+	struct builtin_step *b = c->state;
 	struct runner_status st;
 
-	if (sw->run.r == NULL)
+	if (b->r == NULL)
 		return;
-	if (sw->live.phase == PHASE_MEASURING &&
-	    runner_poll(sw->run.r, &st) == RUNNER_RUNNING) {
-		sweep_window_end(sw, mono_now_ns(), st.ops, st.wait_ns, st.busy_ns);
-		builtin_fair_end(sw);
+	if (c->live->phase == PHASE_MEASURING && runner_poll(b->r, &st) == RUNNER_RUNNING) {
+		step_ctx_window_end(c, mono_now_ns(), st.ops, st.wait_ns, st.busy_ns);
+		builtin_fair_end(c);
 	}
-	runner_abort(sw->run.r);
-	runner_free(sw->run.r);
-	sw->run.r = NULL;
+	runner_abort(b->r);
+	runner_free(b->r);
+	b->r = NULL;
 }
 
 /*
  * SIGSTOP holds the whole step (child and workers); on SIGCONT the step
  * starts its warm-up again, with its intervals and stall clock reset.
  */
-void
-builtin_step_pause(struct sweep *sw, bool pause, uint64_t now)
+static void
+builtin_pause(struct step_ctx *c, bool pause, uint64_t now)
 {
-	struct step_run *run = &sw->run;
+	struct builtin_step *b = c->state;
 	struct runner_status st;
 
-	if (run->r == NULL)
+	if (b->r == NULL)
 		return;
-	kill(-runner_pgid(run->r), pause ? SIGSTOP : SIGCONT);
+	kill(-runner_pgid(b->r), pause ? SIGSTOP : SIGCONT);
 	if (pause)
 		return;
 	/* A held step could make no progress: it is not stalled for that. */
-	if (run->moved_ns != 0)
-		run->moved_ns = now;
-	if (sw->live.phase == PHASE_STARTING || sw->live.phase == PHASE_STOPPING)
+	if (b->moved_ns != 0)
+		b->moved_ns = now;
+	if (c->live->phase == PHASE_STARTING || c->live->phase == PHASE_STOPPING)
 		return;
-	runner_poll(run->r, &st);
-	sweep_step(sw)->niv = 0;
-	run->go_ns = run->last_ns = now;
-	run->last_ops = st.ops;
-	sweep_enter(sw, PHASE_WARMUP, now);
+	runner_poll(b->r, &st);
+	step_ctx_step(c)->niv = 0;
+	c->go_ns = b->last_ns = now;
+	b->last_ops = st.ops;
+	step_ctx_enter(c, PHASE_WARMUP, now);
 }
+
+static int
+builtin_task_pids(struct step_ctx *c, pid_t *pids, int max)
+{
+	struct builtin_step *b = c->state;
+
+	return b->r != NULL ? runner_task_pids(b->r, pids, max) : 0;
+}
+
+static void
+builtin_release(struct step_ctx *c)
+{
+	struct builtin_step *b = c->state;
+
+	runner_free(b->r);
+	b->r = NULL;
+	free(b->w0_wops);
+	b->w0_wops = NULL;
+}
+
+const struct step_kind builtin_step_kind = {
+	.name = "built-in",
+	.size = sizeof(struct builtin_step),
+	.per_worker = true,
+	.start = builtin_start,
+	.tick = builtin_tick,
+	.pause = builtin_pause,
+	.abort = builtin_abort,
+	.task_pids = builtin_task_pids,
+	.release = builtin_release,
+};

@@ -12,140 +12,169 @@
 #include <sys/wait.h>
 
 #include "scaletop/error.h"
-#include "sweep_priv.h"
+#include "scaletop/ext_timing.h"
+#include "scaletop/parse.h"
+#include "scaletop/spawn.h"
+#include "scaletop/stats.h"
+#include "ext_window.h"
+#include "step_ctx.h"
 
 /* A command gets this long past warm-up + duration before it counts as hung. */
 #define EXTERNAL_GRACE_S 30.0
 
+/* How long a command whose output has ended gets to exit before the next tick looks. */
+#define EXTERNAL_EXIT_WAIT_NS 20000000u
+
+/* The step's own state, c->state. */
+struct external_step {
+	struct spawn_proc proc;
+	bool have_proc;
+	char **argv;
+	struct parser *parser[2]; /* per stream: pgbench -P reports on stderr, sysbench on stdout */
+	struct ext_timing timing; /* places its interval lines in time */
+	double win_ops, win_s;    /* sum of rate*dt and dt over window intervals */
+	double last_rate, last_end; /* the latest interval line, counted or not */
+	bool have_last_line;
+	uint64_t exit_ns;         /* when the command was seen to exit */
+	struct ext_window win;    /* tick marks, and the counted intervals' span */
+	struct parse_summary summary;
+	bool have_summary;
+	char last_err[200];       /* its last stderr line that was no report, for failure reasons */
+};
+
 static void external_on_output(struct loop *l, int fd, short revents, void *arg);
-static void external_release(struct sweep *sw);
+static void external_release(struct step_ctx *c);
 
 static void
-external_watch(struct sweep *sw)
+external_watch(struct step_ctx *c)
 {
+	struct external_step *x = c->state;
 	int i;
 
 	for (i = 0; i < 2; i++) {
-		if (sw->run.proc.fd[i] >= 0)
-			loop_add_fd(sw->loop, sw->run.proc.fd[i], POLLIN, external_on_output, sw);
+		if (x->proc.fd[i] >= 0)
+			loop_add_fd(c->loop, x->proc.fd[i], POLLIN, external_on_output, c);
 	}
 }
 
 static void
-external_unwatch(struct sweep *sw)
+external_unwatch(struct step_ctx *c)
 {
+	struct external_step *x = c->state;
 	int i;
 
 	for (i = 0; i < 2; i++) {
-		if (sw->run.proc.fd[i] >= 0)
-			loop_del_fd(sw->loop, sw->run.proc.fd[i]);
+		if (x->proc.fd[i] >= 0)
+			loop_del_fd(c->loop, x->proc.fd[i]);
 	}
 }
 
 static bool
-external_elapsed(const struct sweep *sw)
+external_elapsed(const struct step_ctx *c)
 {
-	return strcmp(sw->cfg.parser, "elapsed") == 0;
+	return strcmp(c->cfg->parser, "elapsed") == 0;
 }
 
-int
-external_step_start(struct sweep *sw, char *err, size_t errlen)
+static int
+external_start(struct step_ctx *c, char *err, size_t errlen)
 {
-	const struct sweep_settings *set = &sw->s->set;
+	const struct sweep_settings *set = &c->s->set;
 	/* One second more: tools such as sysbench leave out the report of their last second. */
 	long duration = (long)ceil(set->warmup_s + set->duration_s) + 1;
-	struct step_run *run = &sw->run;
+	struct external_step *x = c->state;
+	int i;
 
-	if (spawn_argv_expand((const char *const *)sw->cfg.cmd, run->n,
-			      external_elapsed(sw) ? -1 : duration, &run->argv, err, errlen) != 0)
+	if (spawn_argv_expand((const char *const *)c->cfg->cmd, c->n,
+			      external_elapsed(c) ? -1 : duration, &x->argv, err, errlen) != 0)
 		return -1;
-	for (int i = 0; i < 2 && !external_elapsed(sw); i++) {
-		run->parser[i] = parser_new(sw->cfg.parser, sw->cfg.parse_arg, err, errlen);
-		if (run->parser[i] == NULL)
+	for (i = 0; i < 2 && !external_elapsed(c); i++) {
+		x->parser[i] = parser_new(c->cfg->parser, c->cfg->parse_arg, err, errlen);
+		if (x->parser[i] == NULL)
 			goto fail;
 	}
-	ext_timing_init(&run->timing, set->warmup_s, set->duration_s);
-	if (external_elapsed(sw))
-		run->have_tree0 = ext_children_usage(&run->tree0);
+	ext_timing_init(&x->timing, set->warmup_s, set->duration_s);
+	if (external_elapsed(c))
+		x->win.have_tree0 = ext_children_usage(&x->win.tree0);
 	/* The run starts when it is asked for: a monitor preempted after the fork must not start its clock late. */
-	run->go_ns = mono_now_ns();
-	if (spawn_start(run->argv, &run->proc, err, errlen) != 0)
+	c->go_ns = mono_now_ns();
+	if (spawn_start(x->argv, &x->proc, err, errlen) != 0)
 		goto fail;
-	run->have_proc = true;
-	sweep_step(sw)->start_s = session_time(sw->s, run->go_ns);
-	external_watch(sw);
-	ext_marks_note(sw, run->go_ns);
-	sweep_enter(sw, PHASE_WARMUP, run->go_ns);
+	x->have_proc = true;
+	step_ctx_step(c)->start_s = session_time(c->s, c->go_ns);
+	external_watch(c);
+	ext_marks_note(&x->win, c, c->go_ns);
+	step_ctx_enter(c, PHASE_WARMUP, c->go_ns);
 	/* A timed run has no warm-up: all of it is measured. */
-	if (external_elapsed(sw))
-		sweep_window_begin(sw, run->go_ns, 0, 0, 0);
+	if (external_elapsed(c))
+		step_ctx_window_begin(c, c->go_ns, 0, 0, 0);
 	return 0;
 fail:
-	external_release(sw);
+	external_release(c);
 	return -1;
 }
 
 /* The session's unit is what one operation is: "tps" counts transactions, "writes/s" writes. */
 static void
-external_set_unit(struct sweep *sw, const char *rate_unit)
+external_set_unit(struct step_ctx *c, const char *rate_unit)
 {
 	static const char *const names[][2] = {
 		{ "tps", "transactions" }, { "eps", "events" }, { "qps", "queries" },
 	};
 	size_t i, len = strlen(rate_unit);
+	char *unit = c->s->wl.unit;
 
 	if (len == 0)
 		return;
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		if (strcmp(rate_unit, names[i][0]) == 0) {
-			snprintf(sw->s->wl.unit, sizeof(sw->s->wl.unit), "%s", names[i][1]);
+			snprintf(unit, sizeof(c->s->wl.unit), "%s", names[i][1]);
 			return;
 		}
 	}
 	if (len > 2 && strcmp(rate_unit + len - 2, "/s") == 0)
 		len -= 2;
-	snprintf(sw->s->wl.unit, sizeof(sw->s->wl.unit), "%.*s", (int)len, rate_unit);
+	snprintf(unit, sizeof(c->s->wl.unit), "%.*s", (int)len, rate_unit);
 }
 
 /* One interval line, which arrived now: counted if it lies in the window asked for. */
 static void
-external_interval(struct sweep *sw, const struct parse_interval *iv)
+external_interval(struct step_ctx *c, const struct parse_interval *iv)
 {
-	struct step_run *run = &sw->run;
-	double arrival = (double)(mono_now_ns() - run->go_ns) / 1e9;
+	struct external_step *x = c->state;
+	double arrival = (double)(mono_now_ns() - c->go_ns) / 1e9;
 	struct ext_span sp;
 
-	sw->live.rate = iv->rate;
-	sw->live.have_rate = true;
-	run->last_rate = iv->rate;
-	run->last_end = arrival;
-	run->have_last_line = true;
-	external_set_unit(sw, iv->unit);
-	if (!ext_timing_place(&run->timing, iv, arrival, &sp))
+	step_ctx_rate(c, iv->rate);
+	x->last_rate = iv->rate;
+	x->last_end = arrival;
+	x->have_last_line = true;
+	external_set_unit(c, iv->unit);
+	if (!ext_timing_place(&x->timing, iv, arrival, &sp))
 		return;
-	step_add_interval(sweep_step(sw), iv->rate);
-	run->win_ops += iv->rate * (sp.end - sp.start);
-	run->win_s += sp.end - sp.start;
-	if (!run->have_win_mono)
-		run->win_mono0 = sp.mono_start;
-	run->win_mono1 = sp.mono_end;
-	run->have_win_mono = true;
+	step_add_interval(step_ctx_step(c), iv->rate);
+	x->win_ops += iv->rate * (sp.end - sp.start);
+	x->win_s += sp.end - sp.start;
+	if (!x->win.have_mono)
+		x->win.mono0 = sp.mono_start;
+	x->win.mono1 = sp.mono_end;
+	x->win.have_mono = true;
 }
 
 /* Takes what the stream's parser has found; the number of events. */
 static int
-external_drain_events(struct sweep *sw, int stream)
+external_drain_events(struct step_ctx *c, int stream)
 {
+	struct external_step *x = c->state;
 	struct parse_event ev;
 	int n = 0;
 
-	while (parser_next(sw->run.parser[stream], &ev)) {
+	while (parser_next(x->parser[stream], &ev)) {
 		n++;
 		if (ev.type == PARSE_INTERVAL)
-			external_interval(sw, &ev.interval);
+			external_interval(c, &ev.interval);
 		else if (ev.type == PARSE_SUMMARY) {
-			sw->run.summary = ev.summary;
-			sw->run.have_summary = true;
+			x->summary = ev.summary;
+			x->have_summary = true;
 		}
 	}
 	return n;
@@ -159,25 +188,23 @@ external_drain_events(struct sweep *sw, int stream)
 static void
 external_line(void *arg, int stream, const char *line)
 {
-	struct sweep *sw = arg;
-	struct parser *p = sw->run.parser[stream];
+	struct step_ctx *c = arg;
+	struct external_step *x = c->state;
+	struct parser *p = x->parser[stream];
 
 	if (p != NULL) {
 		parser_feed(p, line, strlen(line));
 		parser_feed(p, "\n", 1);
 	}
-	if ((p == NULL || external_drain_events(sw, stream) == 0) && stream == SPAWN_STDERR &&
+	if ((p == NULL || external_drain_events(c, stream) == 0) && stream == SPAWN_STDERR &&
 	    line[0] != '\0') {
 		/* Kept for failure reasons, which every view prints: no terminal escapes. */
-		snprintf(sw->run.last_err, sizeof(sw->run.last_err), "%s", line);
-		st_printable(sw->run.last_err);
+		snprintf(x->last_err, sizeof(x->last_err), "%s", line);
+		st_printable(x->last_err);
 	}
 }
 
-static void external_finished(struct sweep *sw, uint64_t now);
-
-/* How long a command whose output has ended gets to exit before the next tick looks. */
-#define EXTERNAL_EXIT_WAIT_NS 20000000u
+static void external_finished(struct step_ctx *c, uint64_t now);
 
 /*
  * Once both pipes are at end of file the command is exiting: it is reaped
@@ -187,68 +214,69 @@ static void external_finished(struct sweep *sw, uint64_t now);
 static void
 external_on_output(struct loop *l, int fd, short revents, void *arg)
 {
-	struct sweep *sw = arg;
-	struct step_run *run = &sw->run;
+	struct step_ctx *c = arg;
+	struct external_step *x = c->state;
 
-	external_unwatch(sw);
-	if (spawn_read(&run->proc, external_line, sw) == 0 &&
-	    spawn_wait(&run->proc, EXTERNAL_EXIT_WAIT_NS)) {
-		run->exit_ns = mono_now_ns();
-		external_finished(sw, run->exit_ns);
+	external_unwatch(c);
+	if (spawn_read(&x->proc, external_line, c) == 0 &&
+	    spawn_wait(&x->proc, EXTERNAL_EXIT_WAIT_NS)) {
+		x->exit_ns = mono_now_ns();
+		external_finished(c, x->exit_ns);
 		return;
 	}
-	external_watch(sw);
+	external_watch(c);
 }
 
 static void
-external_release(struct sweep *sw)
+external_release(struct step_ctx *c)
 {
-	struct step_run *run = &sw->run;
+	struct external_step *x = c->state;
+	int i;
 
-	if (run->have_proc) {
-		external_unwatch(sw);
-		spawn_close(&run->proc);
-		run->have_proc = false;
+	if (x->have_proc) {
+		external_unwatch(c);
+		spawn_close(&x->proc);
+		x->have_proc = false;
 	}
-	for (int i = 0; i < 2; i++) {
-		parser_free(run->parser[i]);
-		run->parser[i] = NULL;
+	for (i = 0; i < 2; i++) {
+		parser_free(x->parser[i]);
+		x->parser[i] = NULL;
 	}
-	spawn_argv_free(run->argv);
-	run->argv = NULL;
-	ext_marks_free(run);
+	spawn_argv_free(x->argv);
+	x->argv = NULL;
+	ext_marks_free(&x->win);
 }
 
 /* A step measured over its whole run, from the start to secs: no intervals. */
 static void
-external_whole_run(struct sweep *sw, uint64_t ops, double ops_s, double secs)
+external_whole_run(struct step_ctx *c, uint64_t ops, double ops_s, double secs)
 {
-	struct step *st = sweep_step(sw);
-	struct step_run *run = &sw->run;
+	struct external_step *x = c->state;
+	struct step *st = step_ctx_step(c);
 
 	st->no_intervals = true;
 	st->ops = ops;
 	st->ops_s = ops_s;
 	st->window_s = secs;
-	run->win_mono0 = 0;
-	run->win_mono1 = secs;
-	run->have_win_mono = true;
+	x->win.mono0 = 0;
+	x->win.mono1 = secs;
+	x->win.have_mono = true;
 }
 
 /* A timed run: K operations (one run by default) over its time from start to exit. */
 static void
-external_timed(struct sweep *sw)
+external_timed(struct step_ctx *c)
 {
-	struct step_run *run = &sw->run;
-	uint64_t ops = sw->cfg.elapsed_ops > 0 ? sw->cfg.elapsed_ops : 1;
+	struct external_step *x = c->state;
+	uint64_t ops = c->cfg->elapsed_ops > 0 ? c->cfg->elapsed_ops : 1;
 	double secs;
 
-	if (run->exit_ns == 0) {
-		sweep_step(sw)->no_intervals = true;
+	if (x->exit_ns == 0) {
+		step_ctx_step(c)->no_intervals = true;
 		return; /* interrupted: the run was not timed */
 	}
-	secs = (double)(run->exit_ns - run->go_ns) / 1e9;
-	external_whole_run(sw, ops, secs > 0 ? (double)ops / secs : 0, secs);
+	secs = (double)(x->exit_ns - c->go_ns) / 1e9;
+	external_whole_run(c, ops, secs > 0 ? (double)ops / secs : 0, secs);
 }
 
 /*
@@ -257,12 +285,12 @@ external_timed(struct sweep *sw)
  * the start to that line.
  */
 static void
-external_last_line(struct sweep *sw)
+external_last_line(struct step_ctx *c)
 {
-	const struct step_run *run = &sw->run;
+	const struct external_step *x = c->state;
 
-	external_whole_run(sw, (uint64_t)llround(run->last_rate * run->last_end), run->last_rate,
-			   run->last_end);
+	external_whole_run(c, (uint64_t)llround(x->last_rate * x->last_end), x->last_rate,
+			   x->last_end);
 }
 
 /*
@@ -270,61 +298,69 @@ external_last_line(struct sweep *sw)
  * is all it printed, or its one line; then CPU and contention over the same span.
  */
 static void
-external_figures(struct sweep *sw)
+external_figures(struct step_ctx *c)
 {
-	struct step *st = sweep_step(sw);
-	struct step_run *run = &sw->run;
+	struct external_step *x = c->state;
+	struct step *st = step_ctx_step(c);
 
-	if (external_elapsed(sw)) {
-		external_timed(sw);
-	} else if (st->niv > 0 && run->win_s > 0) {
-		st->ops = (uint64_t)llround(run->win_ops);
-		st->ops_s = run->win_ops / run->win_s;
-		st->window_s = run->win_s;
-	} else if (run->have_summary) {
+	if (external_elapsed(c)) {
+		external_timed(c);
+	} else if (st->niv > 0 && x->win_s > 0) {
+		st->ops = (uint64_t)llround(x->win_ops);
+		st->ops_s = x->win_ops / x->win_s;
+		st->window_s = x->win_s;
+	} else if (x->have_summary) {
 		st->no_intervals = true;
-		st->ops_s = run->summary.rate;
-		st->ops = (run->summary.have & PARSE_HAVE_OPS) ? run->summary.ops : 0;
-		if (run->summary.have & PARSE_HAVE_DURATION)
-			st->window_s = run->summary.duration;
-		external_set_unit(sw, run->summary.unit);
-	} else if (run->have_last_line && run->last_end > 0) {
-		external_last_line(sw);
+		st->ops_s = x->summary.rate;
+		st->ops = (x->summary.have & PARSE_HAVE_OPS) ? x->summary.ops : 0;
+		if (x->summary.have & PARSE_HAVE_DURATION)
+			st->window_s = x->summary.duration;
+		external_set_unit(c, x->summary.unit);
+	} else if (x->have_last_line && x->last_end > 0) {
+		external_last_line(c);
 	}
 	stats_compute(&st->st, st->iv, (size_t)st->niv);
-	ext_window_align(sw);
+	ext_window_align(&x->win, c, x->proc.reaped);
+}
+
+/* How the command ended, as the step's status: ok, or failed with why. */
+static void
+external_verdict(struct step_ctx *c, int status)
+{
+	struct external_step *x = c->state;
+	char why[256];
+	char full[sizeof(why) + sizeof(x->last_err) + 2];
+
+	if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+		spawn_reason(status, why, sizeof(why));
+		snprintf(full, sizeof(full), "%s%s%s", why, x->last_err[0] ? ": " : "",
+			 x->last_err);
+		step_ctx_end(c, STEP_FAILED, full);
+	} else if (step_ctx_step(c)->ops_s <= 0) {
+		step_ctx_end(c, STEP_FAILED, "no throughput found in the command's output "
+					     "(check --parse)");
+	} else {
+		step_ctx_end(c, STEP_OK, NULL);
+	}
 }
 
 static void
-external_finished(struct sweep *sw, uint64_t now)
+external_finished(struct step_ctx *c, uint64_t now)
 {
-	struct step_run *run = &sw->run;
-	char why[256];
-	int status = run->proc.status;
+	struct external_step *x = c->state;
+	int status = x->proc.status, i;
 
 	/* Once, not until EOF: something the command left behind may hold the pipe open. */
-	spawn_read(&run->proc, external_line, sw);
-	for (int i = 0; i < 2 && run->parser[i] != NULL; i++) {
-		parser_finish(run->parser[i]);
-		external_drain_events(sw, i);
+	spawn_read(&x->proc, external_line, c);
+	for (i = 0; i < 2 && x->parser[i] != NULL; i++) {
+		parser_finish(x->parser[i]);
+		external_drain_events(c, i);
 	}
-	if (sw->live.phase == PHASE_MEASURING)
-		sweep_window_end(sw, now, (uint64_t)llround(run->win_ops), 0, 0);
-	external_figures(sw);
-	external_release(sw);
-	if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
-		char full[sizeof(why) + sizeof(run->last_err) + 2];
-
-		spawn_reason(status, why, sizeof(why));
-		snprintf(full, sizeof(full), "%s%s%s", why, run->last_err[0] ? ": " : "",
-			 run->last_err);
-		sweep_step_end(sw, STEP_FAILED, full);
-	} else if (sweep_step(sw)->ops_s <= 0) {
-		sweep_step_end(sw, STEP_FAILED, "no throughput found in the command's output "
-						"(check --parse)");
-	} else {
-		sweep_step_end(sw, STEP_OK, NULL);
-	}
+	if (c->live->phase == PHASE_MEASURING)
+		step_ctx_window_end(c, now, (uint64_t)llround(x->win_ops), 0, 0);
+	external_figures(c);
+	external_release(c);
+	external_verdict(c, status);
 }
 
 /*
@@ -332,28 +368,28 @@ external_finished(struct sweep *sw, uint64_t now)
  * window (the latest mark's, which leave out an exited process's zombie).
  */
 static void
-external_note_tasks(struct sweep *sw)
+external_note_tasks(struct step_ctx *c)
 {
-	struct step_run *run = &sw->run;
-	const struct ext_mark *m = ext_marks_latest(run);
+	struct external_step *x = c->state;
+	const struct ext_mark *m = ext_marks_latest(&x->win);
 
 	if (m != NULL && m->have_task) {
-		run->last_task = m->task;
-		run->have_last_task = true;
+		c->last_task = m->task;
+		c->have_last_task = true;
 	}
 }
 
 /* A command past its time is killed: why, or false while it has time left. */
 static bool
-external_overdue(struct sweep *sw, double elapsed, char *why, size_t len)
+external_overdue(struct step_ctx *c, double elapsed, char *why, size_t len)
 {
-	const struct sweep_settings *set = &sw->s->set;
+	const struct sweep_settings *set = &c->s->set;
 
-	if (external_elapsed(sw)) {
-		if (sw->cfg.time_limit_s <= 0 || elapsed <= sw->cfg.time_limit_s)
+	if (external_elapsed(c)) {
+		if (c->cfg->time_limit_s <= 0 || elapsed <= c->cfg->time_limit_s)
 			return false;
 		snprintf(why, len, "the command was still running after %g s (-d); killed",
-			 sw->cfg.time_limit_s);
+			 c->cfg->time_limit_s);
 		return true;
 	}
 	if (elapsed <= set->warmup_s + set->duration_s + EXTERNAL_GRACE_S)
@@ -363,37 +399,63 @@ external_overdue(struct sweep *sw, double elapsed, char *why, size_t len)
 	return true;
 }
 
-void
-external_step_tick(struct sweep *sw, uint64_t now)
+static void
+external_tick(struct step_ctx *c, uint64_t now)
 {
-	const struct sweep_settings *set = &sw->s->set;
-	struct step_run *run = &sw->run;
-	double elapsed = (double)(now - run->go_ns) / 1e9;
+	const struct sweep_settings *set = &c->s->set;
+	struct external_step *x = c->state;
+	double elapsed = (double)(now - c->go_ns) / 1e9;
 	char why[200];
 
-	ext_marks_note(sw, now);
-	if (sw->live.phase == PHASE_WARMUP && elapsed >= set->warmup_s)
-		sweep_window_begin(sw, now, 0, 0, 0);
-	else if (sw->live.phase == PHASE_MEASURING) {
-		external_note_tasks(sw);
-		sweep_live_contention(sw, now, (uint64_t)llround(run->win_ops), 0, 0);
+	ext_marks_note(&x->win, c, now);
+	if (c->live->phase == PHASE_WARMUP && elapsed >= set->warmup_s)
+		step_ctx_window_begin(c, now, 0, 0, 0);
+	else if (c->live->phase == PHASE_MEASURING) {
+		external_note_tasks(c);
+		step_ctx_live_contention(c, now, (uint64_t)llround(x->win_ops), 0, 0);
 	}
-	if (spawn_poll(&run->proc)) {
-		run->exit_ns = now;
-		external_finished(sw, now);
+	if (spawn_poll(&x->proc)) {
+		x->exit_ns = now;
+		external_finished(c, now);
 		return;
 	}
-	if (external_overdue(sw, elapsed, why, sizeof(why))) {
-		external_release(sw);
-		sweep_step_end(sw, STEP_FAILED, why);
+	if (external_overdue(c, elapsed, why, sizeof(why))) {
+		external_release(c);
+		step_ctx_end(c, STEP_FAILED, why);
 	}
 }
 
-void
-external_step_abort(struct sweep *sw)
+static void
+external_abort(struct step_ctx *c)
 {
-	if (sw->live.phase == PHASE_MEASURING)
-		sweep_window_end(sw, mono_now_ns(), (uint64_t)llround(sw->run.win_ops), 0, 0);
-	external_figures(sw);
-	external_release(sw);
+	struct external_step *x = c->state;
+
+	if (c->live->phase == PHASE_MEASURING)
+		step_ctx_window_end(c, mono_now_ns(), (uint64_t)llround(x->win_ops), 0, 0);
+	external_figures(c);
+	external_release(c);
 }
+
+static int
+external_task_pids(struct step_ctx *c, pid_t *pids, int max)
+{
+	struct external_step *x = c->state;
+
+	if (max < 1 || !x->have_proc || x->proc.pid <= 0)
+		return 0;
+	pids[0] = x->proc.pid;
+	return 1;
+}
+
+/* An external command cannot be re-timed from outside: no pause, its step runs on. */
+const struct step_kind external_step_kind = {
+	.name = "external",
+	.size = sizeof(struct external_step),
+	.per_worker = false,
+	.start = external_start,
+	.tick = external_tick,
+	.pause = NULL,
+	.abort = external_abort,
+	.task_pids = external_task_pids,
+	.release = external_release,
+};

@@ -1,8 +1,10 @@
 /*
  * The sweep controller.  Each tick samples the CPUs, lets the running step
- * advance (built-in or external), and when a step ends records it and starts
- * the next.  Every rate uses the CLOCK_MONOTONIC time measured between the
- * two edges it spans.
+ * advance through its kind's table (step_ctx.h: a built-in workload or an
+ * external command), and when a step ends records it and starts the next.
+ * The measurement window the kinds share lives in the step context
+ * (step_ctx.c); the sweep owns the plan, the CPU samples, the pause and the
+ * events that describe each step.
  */
 #include <errno.h>
 #include <math.h>
@@ -13,10 +15,9 @@
 #include "scaletop/analysis.h"
 #include "scaletop/error.h"
 #include "scaletop/format.h"
-#include "scaletop/lockprof.h"
 #include "scaletop/pgroup.h"
 #include "scaletop/spawn.h"
-#include "sweep_priv.h"
+#include "step_ctx.h"
 
 const char *const sweep_phase_names[] = {
 	"idle", "starting", "warm-up", "measuring", "stopping", "done",
@@ -24,11 +25,55 @@ const char *const sweep_phase_names[] = {
 
 #define SETUP_TIMEOUT_NS (UINT64_C(600) * 1000000000u)
 
+struct sweep {
+	struct session *s;
+	struct loop *loop;
+	struct sampler *smp;
+	struct sweep_config cfg;
+	struct wl_sweep wls;
+	const struct step_kind *kind; /* what runs each step */
+	bool prepared;
+	sweep_observer obs;
+	void *obs_arg;
+	struct sweep_live live;
+	int next;                /* position in the plan (n index * repeat + rep) */
+	bool running;            /* a step is in progress */
+	struct raw_sample prev, cur;
+	bool have_prev;
+	struct step_ctx ctx;     /* the running step's, bound to this sweep */
+};
+
+static void sweep_step_end(struct sweep *sw, enum step_status status, const char *reason);
+
+/* A kind's step has ended (step_ctx_end). */
+static void
+sweep_on_step_end(void *arg, enum step_status status, const char *reason)
+{
+	sweep_step_end(arg, status, reason);
+}
+
+/* The step context, bound for the sweep's life. */
+static void
+sweep_bind(struct sweep *sw)
+{
+	struct step_ctx *c = &sw->ctx;
+
+	step_ctx_init(c);
+	c->s = sw->s;
+	c->loop = sw->loop;
+	c->cfg = &sw->cfg;
+	c->wls = &sw->wls;
+	c->live = &sw->live;
+	c->end = sweep_on_step_end;
+	c->end_arg = sw;
+}
+
 struct sweep *
 sweep_new(struct session *s, struct loop *l, struct sampler *smp,
 	  const struct sweep_config *cfg, char *err, size_t errlen)
 {
 	struct sweep *sw = calloc(1, sizeof(*sw));
+	int i;
 
 	if (sw == NULL) {
 		st_error(err, errlen, "sweep: out of memory");
@@ -39,17 +84,17 @@ sweep_new(struct session *s, struct loop *l, struct sampler *smp,
 	sw->smp = smp;
 	sw->cfg = *cfg;
 	/* Path values point into their own wl_args' text: re-point them at the copy. */
-	for (int i = 0; cfg->wl != NULL && i < cfg->wl->nparams; i++) {
+	for (i = 0; cfg->wl != NULL && i < cfg->wl->nparams; i++) {
 		if (cfg->wl->params[i].type == WP_PATH)
 			sw->cfg.args.v[i].s = sw->cfg.args.text[i];
 	}
 	sw->wls.args = &sw->cfg.args;
+	sw->kind = cfg->cmd != NULL ? &external_step_kind : &builtin_step_kind;
+	sweep_bind(sw);
 	sw->live.step = -1;
 	sw->live.steps_total = s->set.nn * s->set.repeat;
 	raw_sample_init(&sw->prev);
 	raw_sample_init(&sw->cur);
-	raw_sample_init(&sw->run.w0_raw);
-	sample_delta_init(&sw->run.live_delta);
 	sample_delta_init(&sw->live.cpu);
 	return sw;
 }
@@ -66,20 +111,6 @@ sweep_notify(struct sweep *sw, enum sweep_note note, int step)
 {
 	if (sw->obs != NULL)
 		sw->obs(sw->obs_arg, note, step);
-}
-
-struct step *
-sweep_step(struct sweep *sw)
-{
-	return &sw->s->steps[sw->run.idx];
-}
-
-void
-sweep_enter(struct sweep *sw, enum sweep_phase ph, uint64_t now)
-{
-	sw->live.phase = ph;
-	sw->run.phase_ns = now;
-	sw->live.phase_s = 0;
 }
 
 /* One CPU sample per tick: the live view's figures and the window's edges. */
@@ -100,230 +131,14 @@ sweep_sample_cpu(struct sweep *sw)
 	sw->prev = sw->cur;
 	sw->cur = tmp;
 	sw->have_prev = true;
-}
-
-/* The newest CPU sample (sweep_sample_cpu swaps, so it sits in prev). */
-static const struct raw_sample *
-sweep_latest(const struct sweep *sw)
-{
-	return sw->have_prev ? &sw->prev : NULL;
-}
-
-bool
-sweep_read_tasks(struct sweep *sw, struct task_counters *out)
-{
-	pid_t pids[RUNNER_MAX_WORKERS];
-	struct task_counters one;
-	char err[ST_ERRLEN];
-	int n, i, got = 0;
-
-	if (sw->run.r != NULL)
-		n = runner_task_pids(sw->run.r, pids, RUNNER_MAX_WORKERS);
-	else if (sw->run.have_proc && sw->run.proc.pid > 0)
-		pids[0] = sw->run.proc.pid, n = 1;
-	else
-		n = 0;
-	memset(out, 0, sizeof(*out));
-	out->have = ~0u;
-	for (i = 0; i < n; i++) {
-		if (task_counters_read(pids[i], &one, err, sizeof(err)) != 0)
-			continue;
-		out->vol_csw += one.vol_csw;
-		out->invol_csw += one.invol_csw;
-		out->user_ns += one.user_ns;
-		out->sys_ns += one.sys_ns;
-		out->cpu_ns += one.cpu_ns;
-		out->run_delay_ns += one.run_delay_ns;
-		out->nthreads += one.nthreads;
-		out->have &= one.have;
-		got++;
-	}
-	if (got == 0)
-		out->have = 0;
-	return got > 0;
-}
-
-/*
- * The kernel's lock profile at the window's start: every class, since one
- * outside a top list now may be among the most contended by its end.
- */
-static void
-sweep_locks_begin(struct sweep *sw)
-{
-	struct step_run *run = &sw->run;
-
-	free(run->w0_locks);
-	run->w0_locks = NULL;
-	if (platform_lock_profile(&run->w0_locks, &run->w0_nlocks) != 0)
-		run->w0_nlocks = -1;
-}
-
-/* The window's most contended kernel locks: the profile's change across it. */
-static void
-sweep_locks_end(struct sweep *sw, struct step *st)
-{
-	struct step_run *run = &sw->run;
-	struct lockprof_entry *now;
-	int n;
-
-	if (run->w0_nlocks < 0 || platform_lock_profile(&now, &n) != 0)
-		return;
-	lockprof_delta(run->w0_locks, run->w0_nlocks, now, n, st->locks, STEP_TOP_LOCKS,
-		       &st->nlocks);
-	free(now);
-}
-
-void
-sweep_window_begin(struct sweep *sw, uint64_t now, uint64_t ops, uint64_t wait, uint64_t busy)
-{
-	struct step_run *run = &sw->run;
-	const struct raw_sample *raw = sweep_latest(sw);
-
-	run->w0_ns = now;
-	run->w0_ops = ops;
-	run->w0_wait = wait;
-	run->w0_busy = busy;
-	if (raw != NULL)
-		raw_sample_copy(&run->w0_raw, raw);
-	run->w0_have_task = sweep_read_tasks(sw, &run->w0_task);
-	sweep_locks_begin(sw);
-	sweep_step(sw)->warmup_s = (double)(now - run->go_ns) / 1e9;
-	sweep_enter(sw, PHASE_MEASURING, now);
-}
-
-/*
- * The window from its start to now: the counts, the workers' task counters
- * (read now), and the system CPU delta into d once a later sample exists.
- */
-static void
-sweep_edges(struct sweep *sw, uint64_t now, uint64_t ops, uint64_t wait, uint64_t busy,
-	    struct sample_delta *d, struct window_edges *e)
-{
-	const struct step_run *run = &sw->run;
-	const struct raw_sample *raw = sweep_latest(sw);
-
-	memset(e, 0, sizeof(*e));
-	e->seconds = (double)(now - run->w0_ns) / 1e9;
-	e->ops = ops - run->w0_ops;
-	e->workers = run->r != NULL ? run->n : 0; /* an external command: the threads summed */
-	e->wait_ns = wait - run->w0_wait;
-	e->busy_ns = busy - run->w0_busy;
-	e->t0 = run->w0_task;
-	e->have_tasks = run->w0_have_task && sweep_read_tasks(sw, &e->t1);
-	if (raw != NULL && run->w0_raw.mono_ns != 0 && raw->mono_ns > run->w0_raw.mono_ns &&
-	    sample_delta_compute(d, &run->w0_raw, raw) == 0)
-		e->sys = d;
-}
-
-/* Closes the window: headline throughput, CPU breakdown, contention, statistics. */
-void
-sweep_window_end(struct sweep *sw, uint64_t now, uint64_t ops, uint64_t wait, uint64_t busy)
-{
-	struct step_run *run = &sw->run;
-	struct step *st = sweep_step(sw);
-	struct sample_delta d;
-	struct window_edges e;
-
-	sample_delta_init(&d);
-	sweep_edges(sw, now, ops, wait, busy, &d, &e);
-	if (e.sys != NULL)
-		step_set_cpus(st, &d);
-	if (run->w0_have_task && run->have_last_task &&
-	    (!e.have_tasks || e.t1.user_ns + e.t1.sys_ns < run->last_task.user_ns +
-							       run->last_task.sys_ns)) {
-		/* An external command has exited: its last live reading closes the window. */
-		e.t1 = run->last_task;
-		e.have_tasks = true;
-	}
-	contention_compute(&st->ct, &e);
-	sample_delta_free(&d);
-	sweep_locks_end(sw, st);
-
-	st->window_s = e.seconds;
-	st->ops = e.ops;
-	st->ops_s = e.seconds > 0 ? (double)e.ops / e.seconds : 0;
-	stats_compute(&st->st, st->iv, (size_t)st->niv);
-}
-
-/* How often the running step's contention is worked out: it reads every task's counters. */
-#define LIVE_CT_PERIOD_NS 1000000000u
-
-/*
- * The running step's contention from its window's start to now, for live
- * views and the stream.  ops, wait and busy are the running totals.
- */
-void
-sweep_live_contention(struct sweep *sw, uint64_t now, uint64_t ops, uint64_t wait,
-		      uint64_t busy)
-{
-	struct step_run *run = &sw->run;
-	struct window_edges e;
-
-	if (sw->live.phase != PHASE_MEASURING || now < run->live_ct_ns + LIVE_CT_PERIOD_NS)
-		return;
-	run->live_ct_ns = now;
-	sweep_edges(sw, now, ops, wait, busy, &run->live_delta, &e);
-	contention_compute(&sw->live.ct, &e);
-	sw->live.have_ct = true;
-}
-
-/*
- * Whether a window of `elapsed` ns has reached `target` seconds, to the
- * nearest tick: a tick a hair early would otherwise add a whole interval.
- * Rates are divided by the measured window, so ending at the nearest tick
- * costs nothing in honesty.
- */
-bool
-sweep_reached(const struct sweep *sw, uint64_t elapsed, double target)
-{
-	return (double)elapsed / 1e9 + sw->s->set.interval_s / 2 >= target;
-}
-
-/*
- * A fixed-length step past its length whose CI is still wide (stats_is_wide)
- * measures on, up to STATS_WIDE_EXTEND times its length: its mean is not
- * known yet, and more intervals are the one cure.
- */
-static bool
-sweep_extend_wide(struct sweep *sw, uint64_t elapsed)
-{
-	const struct sweep_settings *set = &sw->s->set;
-	struct step *st = sweep_step(sw);
-	struct stats stt;
-
-	if (set->stable_pct > 0 || sweep_reached(sw, elapsed, STATS_WIDE_EXTEND * set->duration_s))
-		return false;
-	if (stats_compute(&stt, st->iv, (size_t)st->niv) != 0)
-		return false;
-	return stats_is_wide(&stt);
-}
-
-/*
- * Fixed duration (extended while the CI is wide), or until the CI is tight
- * enough (never before the minimum time).
- */
-bool
-sweep_window_complete(struct sweep *sw, uint64_t now)
-{
-	const struct sweep_settings *set = &sw->s->set;
-	struct step *st = sweep_step(sw);
-	double w = (double)(now - sw->run.w0_ns) / 1e9;
-	struct stats stt;
-
-	if (sweep_reached(sw, now - sw->run.w0_ns, set->duration_s))
-		return !sweep_extend_wide(sw, now - sw->run.w0_ns);
-	if (set->stable_pct <= 0 || w < set->min_measure_s || st->niv < 3)
-		return false;
-	if (stats_compute(&stt, st->iv, (size_t)st->niv) != 0)
-		return false;
-	return stats_is_stable(&stt, set->stable_pct);
+	sw->ctx.cpu = &sw->prev; /* the newest, since the swap */
 }
 
 static void
 sweep_describe_step(struct sweep *sw, const struct step *st, int idx)
 {
 	char rate[32];
-	double t = session_time(sw->s, sw->run.phase_ns);
+	double t = session_time(sw->s, sw->ctx.phase_ns);
 
 	if (st->status == STEP_FAILED) {
 		session_add_event(sw->s, idx, EV_FAILURE, t, "N=%d failed: %s", st->n, st->reason);
@@ -354,11 +169,11 @@ sweep_kill_leftovers(struct sweep *sw, const struct step *st, int idx)
 				  st->n, left, left == 1 ? "" : "es");
 }
 
-void
+static void
 sweep_step_end(struct sweep *sw, enum step_status status, const char *reason)
 {
-	struct step *st = sweep_step(sw);
-	int idx = sw->run.idx;
+	struct step *st = step_ctx_step(&sw->ctx);
+	int idx = sw->ctx.idx;
 
 	sweep_kill_leftovers(sw, st, idx);
 	st->status = status;
@@ -372,8 +187,6 @@ sweep_step_end(struct sweep *sw, enum step_status status, const char *reason)
 			 st->st.mean > 0 ? 100 * stats_ci(&st->st) / st->st.mean : 0.0, st->window_s);
 	}
 	sw->running = false;
-	free(sw->run.w0_wops);
-	sw->run.w0_wops = NULL;
 	sweep_describe_step(sw, st, idx);
 	sweep_notify(sw, SWEEP_STEP_DONE, idx);
 	if (status == STEP_FAILED && sw->s->set.stop_on_failure) {
@@ -415,7 +228,7 @@ static void
 sweep_finish(struct sweep *sw)
 {
 	sweep_note_drift(sw);
-	sweep_enter(sw, PHASE_DONE, mono_now_ns());
+	step_ctx_enter(&sw->ctx, PHASE_DONE, mono_now_ns());
 	loop_set_tick(sw->loop, 0, NULL, NULL);
 	sweep_notify(sw, SWEEP_FINISHED, -1);
 }
@@ -426,6 +239,7 @@ sweep_launch_next(struct sweep *sw, uint64_t now)
 	const struct sweep_settings *set = &sw->s->set;
 	char err[ST_ERRLEN];
 	struct step *st;
+	bool ok;
 	int rc;
 
 	if (sw->next >= set->nn * set->repeat) {
@@ -434,7 +248,7 @@ sweep_launch_next(struct sweep *sw, uint64_t now)
 	}
 	if (sw->live.paused) {
 		sw->live.step = -1;
-		sweep_enter(sw, PHASE_IDLE, now);
+		step_ctx_enter(&sw->ctx, PHASE_IDLE, now);
 		return;
 	}
 	st = session_add_step(sw->s, set->n[sw->next / set->repeat], sw->next % set->repeat);
@@ -443,23 +257,17 @@ sweep_launch_next(struct sweep *sw, uint64_t now)
 		sweep_finish(sw);
 		return;
 	}
-	raw_sample_free(&sw->run.w0_raw);
-	sample_delta_free(&sw->run.live_delta);
-	free(sw->run.w0_locks);
-	memset(&sw->run, 0, sizeof(sw->run));
-	raw_sample_init(&sw->run.w0_raw);
-	sample_delta_init(&sw->run.live_delta);
-	sw->run.idx = sw->s->nsteps - 1;
-	sw->run.n = st->n;
-	sw->run.start_ns = now;
-	sw->live.step = sw->run.idx;
+	ok = step_ctx_begin(&sw->ctx, sw->kind, sw->s->nsteps - 1, st->n, now) == 0;
+	sw->live.step = sw->ctx.idx;
 	sw->live.have_rate = false;
 	sw->live.have_ct = false;
 	sw->running = true;
-	sweep_enter(sw, PHASE_STARTING, now);
+	step_ctx_enter(&sw->ctx, PHASE_STARTING, now);
 	pgroup_adopt_orphans();
-	rc = sw->cfg.cmd != NULL ? external_step_start(sw, err, sizeof(err))
-				 : builtin_step_start(sw, err, sizeof(err));
+	if (!ok)
+		rc = st_error(err, sizeof(err), "N=%d: out of memory", st->n);
+	else
+		rc = sw->kind->start(&sw->ctx, err, sizeof(err));
 	if (rc != 0)
 		sweep_step_end(sw, STEP_FAILED, err);
 }
@@ -498,14 +306,10 @@ sweep_tick(struct loop *l, uint64_t now, uint64_t missed, void *arg)
 	struct sweep *sw = arg;
 
 	sweep_sample_cpu(sw);
-	if (sw->running && !(sw->live.paused && sw->cfg.cmd == NULL)) {
-		if (sw->cfg.cmd != NULL)
-			external_step_tick(sw, now);
-		else
-			builtin_step_tick(sw, now);
-	}
+	if (sw->running && !(sw->live.paused && sw->kind->pause != NULL))
+		sw->kind->tick(&sw->ctx, now);
 	/* A phase may have begun after this tick's time was taken (a step ended and the next began). */
-	sw->live.phase_s = now > sw->run.phase_ns ? (double)(now - sw->run.phase_ns) / 1e9 : 0;
+	sw->live.phase_s = now > sw->ctx.phase_ns ? (double)(now - sw->ctx.phase_ns) / 1e9 : 0;
 	sweep_record_tick(sw, now);
 	sweep_notify(sw, SWEEP_TICK, sw->live.step);
 }
@@ -551,8 +355,8 @@ sweep_pause(struct sweep *sw, bool pause)
 	if (pause == sw->live.paused || sw->live.phase == PHASE_DONE)
 		return;
 	sw->live.paused = pause;
-	if (sw->running && sw->cfg.cmd == NULL)
-		builtin_step_pause(sw, pause, now);
+	if (sw->running && sw->kind->pause != NULL)
+		sw->kind->pause(&sw->ctx, pause, now);
 	else if (!pause && !sw->running)
 		sweep_launch_next(sw, now);
 }
@@ -560,14 +364,11 @@ sweep_pause(struct sweep *sw, bool pause)
 void
 sweep_interrupt(struct sweep *sw, const char *why)
 {
-	if (sw->live.paused && sw->running && sw->cfg.cmd == NULL)
-		builtin_step_pause(sw, false, mono_now_ns());
+	if (sw->live.paused && sw->running && sw->kind->pause != NULL)
+		sw->kind->pause(&sw->ctx, false, mono_now_ns());
 	sw->live.paused = false;
 	if (sw->running) {
-		if (sw->cfg.cmd != NULL)
-			external_step_abort(sw);
-		else
-			builtin_step_abort(sw);
+		sw->kind->abort(&sw->ctx);
 		sweep_step_end(sw, STEP_INTERRUPTED, why != NULL ? why : "sweep stopped");
 	}
 	sw->next = sw->s->set.nn * sw->s->set.repeat;
@@ -605,9 +406,7 @@ sweep_free(struct sweep *sw)
 	}
 	raw_sample_free(&sw->prev);
 	raw_sample_free(&sw->cur);
-	raw_sample_free(&sw->run.w0_raw);
-	sample_delta_free(&sw->run.live_delta);
-	free(sw->run.w0_locks);
+	step_ctx_free(&sw->ctx);
 	sample_delta_free(&sw->live.cpu);
 	free(sw);
 }

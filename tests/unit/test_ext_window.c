@@ -7,21 +7,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sweep_priv.h"
+#include "ext_window.h"
 #include "../tap.h"
 
 #define GO_NS 1000000000u
 #define TICK_NS 250000000u
 
 static void
-fake_marks(struct step_run *run, int n)
+fake_marks(struct ext_window *w, int n)
 {
-	run->marks = calloc(64, sizeof(*run->marks));
-	if (run->marks == NULL)
-		abort();
-	for (int i = 0; i < n; i++) {
-		struct ext_mark *m = &run->marks[i];
+	struct ext_mark *m;
+	int i;
 
+	w->marks = calloc(64, sizeof(*w->marks));
+	if (w->marks == NULL)
+		abort();
+	for (i = 0; i < n; i++) {
+		m = &w->marks[i];
 		m->ns = GO_NS + (uint64_t)i * TICK_NS;
 		m->have_task = true;
 		m->task.have = TASK_HAVE_CPU | TASK_HAVE_CSW;
@@ -29,49 +31,52 @@ fake_marks(struct step_run *run, int n)
 		m->task.user_ns = (uint64_t)(i < 3 ? i : 3) * TICK_NS; /* busy until 0.75 s */
 		m->task.vol_csw = (uint64_t)i * 10;
 	}
-	run->nmarks = n;
-	run->mark_next = n;
+	w->nmarks = n;
+	w->mark_next = n;
 }
 
 static void
-align(struct sweep *sw, double mono0, double mono1)
+align(struct ext_window *w, struct step_ctx *c, double mono0, double mono1)
 {
-	sw->run.win_mono0 = mono0;
-	sw->run.win_mono1 = mono1;
-	sw->run.have_win_mono = true;
-	ext_window_align(sw);
+	w->mono0 = mono0;
+	w->mono1 = mono1;
+	w->have_mono = true;
+	ext_window_align(w, c, false);
 }
 
 int
 main(void)
 {
 	struct session s;
-	struct sweep sw;
+	struct step_ctx c;
+	struct ext_window w;
 	struct step *st;
 
 	session_init(&s);
-	memset(&sw, 0, sizeof(sw));
-	sw.s = &s;
+	step_ctx_init(&c);
+	memset(&w, 0, sizeof(w));
+	c.s = &s;
 	st = session_add_step(&s, 1, 0);
 	st->ops = 2000;
-	sw.run.idx = 0;
-	sw.run.go_ns = GO_NS;
-	fake_marks(&sw.run, 10);
+	c.idx = 0;
+	c.go_ns = GO_NS;
+	fake_marks(&w, 10);
 
-	align(&sw, 1.05, 2.2);
+	align(&w, &c, 1.05, 2.2);
 	ok(st->ct.have & CT_HAVE_CSW, "contention is taken over the counted span");
 	is_double(st->ct.cpu_used, 0, 1e-12, "the set-up's CPU is left out (marks at 1.0 and 2.25 s)");
 	is_double(st->ct.vcsw_s, 40, 1e-9, "switches per second over that span");
 	is_double(st->ct.vcsw_kop, 25, 1e-9, "and per 1000 of the span's operations");
 
-	align(&sw, 0.3, 0.7);
+	align(&w, &c, 0.3, 0.7);
 	is_double(st->ct.cpu_used, 1, 1e-12, "a span within the set-up: one CPU busy");
 
 	memset(&st->ct, 0, sizeof(st->ct));
-	align(&sw, 0.6, 0.6);
+	align(&w, &c, 0.6, 0.6);
 	is_int(st->ct.have, 0, "no two marks bound a span: left as the monitor's window");
 
-	ext_marks_free(&sw.run);
+	ext_marks_free(&w);
+	step_ctx_free(&c);
 	session_free(&s);
 	return done_testing();
 }

@@ -1,0 +1,301 @@
+/*
+ * The step context: what every kind of step shares.  Above all the
+ * measurement window, which is one thing whatever runs the step: opened at
+ * the end of warm-up (counts, CPU sample, task counters and the kernel's lock
+ * profile at that edge), closed into the step's figures.  Every rate uses
+ * the CLOCK_MONOTONIC time measured between the two edges it spans.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scaletop/contention.h"
+#include "scaletop/error.h"
+#include "scaletop/lockprof.h"
+#include "scaletop/runner.h"
+#include "scaletop/stats.h"
+#include "step_ctx.h"
+
+/* How often the running step's contention is worked out: it reads every task's counters. */
+#define LIVE_CT_PERIOD_NS 1000000000u
+
+void
+step_ctx_init(struct step_ctx *c)
+{
+	memset(c, 0, sizeof(*c));
+	raw_sample_init(&c->w0_raw);
+	sample_delta_init(&c->live_delta);
+}
+
+/* The last step's state: its kind frees what it holds; the block is kept for reuse. */
+static void
+step_ctx_release(struct step_ctx *c)
+{
+	if (c->state != NULL && c->kind != NULL && c->kind->release != NULL)
+		c->kind->release(c);
+}
+
+int
+step_ctx_begin(struct step_ctx *c, const struct step_kind *k, int idx, int n, uint64_t now)
+{
+	step_ctx_release(c);
+	if (c->state != NULL && c->kind != k) {
+		free(c->state);
+		c->state = NULL;
+	}
+	raw_sample_free(&c->w0_raw);
+	sample_delta_free(&c->live_delta);
+	free(c->w0_locks);
+	c->kind = k;
+	c->idx = idx;
+	c->n = n;
+	c->start_ns = now;
+	c->phase_ns = c->go_ns = 0;
+	c->w0_ns = c->w0_ops = c->w0_wait = c->w0_busy = 0;
+	raw_sample_init(&c->w0_raw);
+	memset(&c->w0_task, 0, sizeof(c->w0_task));
+	c->w0_have_task = false;
+	c->w0_locks = NULL;
+	c->w0_nlocks = 0;
+	memset(&c->last_task, 0, sizeof(c->last_task));
+	c->have_last_task = false;
+	c->live_ct_ns = 0;
+	sample_delta_init(&c->live_delta);
+	/* The same kind's block is zeroed, not freed: one step's state follows the last's. */
+	if (c->state != NULL)
+		memset(c->state, 0, k->size);
+	else if (k->size > 0 && (c->state = calloc(1, k->size)) == NULL)
+		return -1;
+	return 0;
+}
+
+void
+step_ctx_free(struct step_ctx *c)
+{
+	step_ctx_release(c);
+	free(c->state);
+	c->state = NULL;
+	raw_sample_free(&c->w0_raw);
+	sample_delta_free(&c->live_delta);
+	free(c->w0_locks);
+	c->w0_locks = NULL;
+}
+
+struct step *
+step_ctx_step(struct step_ctx *c)
+{
+	return &c->s->steps[c->idx];
+}
+
+void
+step_ctx_end(struct step_ctx *c, enum step_status status, const char *reason)
+{
+	c->end(c->end_arg, status, reason);
+}
+
+void
+step_ctx_enter(struct step_ctx *c, enum sweep_phase ph, uint64_t now)
+{
+	c->live->phase = ph;
+	c->phase_ns = now;
+	c->live->phase_s = 0;
+}
+
+void
+step_ctx_rate(struct step_ctx *c, double rate)
+{
+	c->live->rate = rate;
+	c->live->have_rate = true;
+}
+
+bool
+step_ctx_read_tasks(struct step_ctx *c, struct task_counters *out)
+{
+	pid_t pids[RUNNER_MAX_WORKERS];
+	struct task_counters one;
+	char err[ST_ERRLEN];
+	int n = 0, i, got = 0;
+
+	if (c->state != NULL && c->kind != NULL && c->kind->task_pids != NULL)
+		n = c->kind->task_pids(c, pids, RUNNER_MAX_WORKERS);
+	memset(out, 0, sizeof(*out));
+	out->have = ~0u;
+	for (i = 0; i < n; i++) {
+		if (task_counters_read(pids[i], &one, err, sizeof(err)) != 0)
+			continue;
+		out->vol_csw += one.vol_csw;
+		out->invol_csw += one.invol_csw;
+		out->user_ns += one.user_ns;
+		out->sys_ns += one.sys_ns;
+		out->cpu_ns += one.cpu_ns;
+		out->run_delay_ns += one.run_delay_ns;
+		out->nthreads += one.nthreads;
+		out->have &= one.have;
+		got++;
+	}
+	if (got == 0)
+		out->have = 0;
+	return got > 0;
+}
+
+/*
+ * The kernel's lock profile at the window's start: every class, since one
+ * outside a top list now may be among the most contended by its end.
+ */
+static void
+step_ctx_locks_begin(struct step_ctx *c)
+{
+	free(c->w0_locks);
+	c->w0_locks = NULL;
+	if (platform_lock_profile(&c->w0_locks, &c->w0_nlocks) != 0)
+		c->w0_nlocks = -1;
+}
+
+/* The window's most contended kernel locks: the profile's change across it. */
+static void
+step_ctx_locks_end(struct step_ctx *c, struct step *st)
+{
+	struct lockprof_entry *now;
+	int n;
+
+	if (c->w0_nlocks < 0 || platform_lock_profile(&now, &n) != 0)
+		return;
+	lockprof_delta(c->w0_locks, c->w0_nlocks, now, n, st->locks, STEP_TOP_LOCKS,
+		       &st->nlocks);
+	free(now);
+}
+
+void
+step_ctx_window_begin(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t wait,
+		      uint64_t busy)
+{
+	c->w0_ns = now;
+	c->w0_ops = ops;
+	c->w0_wait = wait;
+	c->w0_busy = busy;
+	if (c->cpu != NULL)
+		raw_sample_copy(&c->w0_raw, c->cpu);
+	c->w0_have_task = step_ctx_read_tasks(c, &c->w0_task);
+	step_ctx_locks_begin(c);
+	step_ctx_step(c)->warmup_s = (double)(now - c->go_ns) / 1e9;
+	step_ctx_enter(c, PHASE_MEASURING, now);
+}
+
+/*
+ * The window from its start to now: the counts, the workers' task counters
+ * (read now), and the system CPU delta into d once a later sample exists.
+ */
+static void
+step_ctx_edges(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t wait, uint64_t busy,
+	       struct sample_delta *d, struct window_edges *e)
+{
+	const struct raw_sample *raw = c->cpu;
+
+	memset(e, 0, sizeof(*e));
+	e->seconds = (double)(now - c->w0_ns) / 1e9;
+	e->ops = ops - c->w0_ops;
+	/* An external command: the threads summed (pgbench -c 64 -j 4 runs 4, not 64). */
+	e->workers = c->kind != NULL && c->kind->per_worker ? c->n : 0;
+	e->wait_ns = wait - c->w0_wait;
+	e->busy_ns = busy - c->w0_busy;
+	e->t0 = c->w0_task;
+	e->have_tasks = c->w0_have_task && step_ctx_read_tasks(c, &e->t1);
+	if (raw != NULL && c->w0_raw.mono_ns != 0 && raw->mono_ns > c->w0_raw.mono_ns &&
+	    sample_delta_compute(d, &c->w0_raw, raw) == 0)
+		e->sys = d;
+}
+
+void
+step_ctx_window_end(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t wait, uint64_t busy)
+{
+	struct step *st = step_ctx_step(c);
+	struct sample_delta d;
+	struct window_edges e;
+
+	sample_delta_init(&d);
+	step_ctx_edges(c, now, ops, wait, busy, &d, &e);
+	if (e.sys != NULL)
+		step_set_cpus(st, &d);
+	if (c->w0_have_task && c->have_last_task &&
+	    (!e.have_tasks ||
+	     e.t1.user_ns + e.t1.sys_ns < c->last_task.user_ns + c->last_task.sys_ns)) {
+		/* An external command has exited: its last live reading closes the window. */
+		e.t1 = c->last_task;
+		e.have_tasks = true;
+	}
+	contention_compute(&st->ct, &e);
+	sample_delta_free(&d);
+	step_ctx_locks_end(c, st);
+
+	st->window_s = e.seconds;
+	st->ops = e.ops;
+	st->ops_s = e.seconds > 0 ? (double)e.ops / e.seconds : 0;
+	stats_compute(&st->st, st->iv, (size_t)st->niv);
+}
+
+void
+step_ctx_live_contention(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t wait,
+			 uint64_t busy)
+{
+	struct window_edges e;
+
+	if (c->live->phase != PHASE_MEASURING || now < c->live_ct_ns + LIVE_CT_PERIOD_NS)
+		return;
+	c->live_ct_ns = now;
+	step_ctx_edges(c, now, ops, wait, busy, &c->live_delta, &e);
+	contention_compute(&c->live->ct, &e);
+	c->live->have_ct = true;
+}
+
+/*
+ * Whether a window of `elapsed` ns has reached `target` seconds, to the
+ * nearest tick: a tick a hair early would otherwise add a whole interval.
+ * Rates are divided by the measured window, so ending at the nearest tick
+ * costs nothing in honesty.
+ */
+static bool
+step_ctx_reached(const struct step_ctx *c, uint64_t elapsed, double target)
+{
+	return (double)elapsed / 1e9 + c->s->set.interval_s / 2 >= target;
+}
+
+/*
+ * A fixed-length step past its length whose CI is still wide (stats_is_wide)
+ * measures on, up to STATS_WIDE_EXTEND times its length: its mean is not
+ * known yet, and more intervals are the one cure.
+ */
+static bool
+step_ctx_extend_wide(struct step_ctx *c, uint64_t elapsed)
+{
+	const struct sweep_settings *set = &c->s->set;
+	struct step *st = step_ctx_step(c);
+	struct stats stt;
+
+	if (set->stable_pct > 0 ||
+	    step_ctx_reached(c, elapsed, STATS_WIDE_EXTEND * set->duration_s))
+		return false;
+	if (stats_compute(&stt, st->iv, (size_t)st->niv) != 0)
+		return false;
+	return stats_is_wide(&stt);
+}
+
+/*
+ * Fixed duration (extended while the CI is wide), or until the CI is tight
+ * enough (never before the minimum time).
+ */
+bool
+step_ctx_window_complete(struct step_ctx *c, uint64_t now)
+{
+	const struct sweep_settings *set = &c->s->set;
+	struct step *st = step_ctx_step(c);
+	double w = (double)(now - c->w0_ns) / 1e9;
+	struct stats stt;
+
+	if (step_ctx_reached(c, now - c->w0_ns, set->duration_s))
+		return !step_ctx_extend_wide(c, now - c->w0_ns);
+	if (set->stable_pct <= 0 || w < set->min_measure_s || st->niv < 3)
+		return false;
+	if (stats_compute(&stt, st->iv, (size_t)st->niv) != 0)
+		return false;
+	return stats_is_stable(&stt, set->stable_pct);
+}

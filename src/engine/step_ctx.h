@@ -1,0 +1,134 @@
+/*
+ * What a kind of step may use of the sweep, and what the sweep asks of a
+ * kind.
+ *
+ * A kind of step (a built-in workload's runner, an external command) is a
+ * table of operations, struct step_kind, with a private state of its own
+ * that only its file knows.  The sweep drives it through the table; the kind
+ * works on the step through a step context: the session and settings, the
+ * live figures, the newest CPU sample, and the measurement window, which is
+ * the same for every kind (opened at the end of warm-up, closed into the
+ * step's figures).  The kind says the step is over with step_ctx_end, which
+ * calls back into whoever bound the context.  So the calls point one way:
+ * the sweep calls the kinds and the context, the kinds call the context.
+ */
+#ifndef SCALETOP_STEP_CTX_H
+#define SCALETOP_STEP_CTX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "scaletop/delta.h"
+#include "scaletop/loop.h"
+#include "scaletop/platform.h"
+#include "scaletop/session.h"
+#include "scaletop/sweep.h"
+
+struct lockprof_entry;
+struct step_ctx;
+
+/*
+ * One kind of step.  Every operation gets the context; the kind's own state
+ * is c->state, allocated zeroed (size bytes) by step_ctx_begin before start.
+ * A kind ends its step with step_ctx_end, as its last act: the next step may
+ * begin inside that call.
+ */
+struct step_kind {
+	const char *name;
+	size_t size;      /* of its private state */
+	bool per_worker;  /* the step's N are its workers: contention is per worker */
+	/* Launches the step; -1 with a message in err (the step then fails). */
+	int (*start)(struct step_ctx *c, char *err, size_t errlen);
+	/* Advances the step on the sweep's tick. */
+	void (*tick)(struct step_ctx *c, uint64_t now);
+	/* Holds or resumes the step; NULL for a kind that cannot be held (it runs on). */
+	void (*pause)(struct step_ctx *c, bool pause, uint64_t now);
+	/* Quitting mid-step: keeps what the window has measured, ends what runs. */
+	void (*abort)(struct step_ctx *c);
+	/* The pids whose task counters make up the workload; how many were stored. */
+	int (*task_pids)(struct step_ctx *c, pid_t *pids, int max);
+	/* Frees what the state still holds, but not the state itself. */
+	void (*release)(struct step_ctx *c);
+};
+
+/* The built-in workloads' runner (step_builtin.c) and external commands (step_external.c). */
+extern const struct step_kind builtin_step_kind;
+extern const struct step_kind external_step_kind;
+
+/* How a step's end reaches whoever bound the context (the sweep). */
+typedef void (*step_end_cb)(void *arg, enum step_status status, const char *reason);
+
+struct step_ctx {
+	/* Bound once, for the context's life; all borrowed. */
+	struct session *s;
+	struct loop *loop;
+	const struct sweep_config *cfg;
+	const struct wl_sweep *wls;
+	struct sweep_live *live;       /* its phase, rate and contention are the step's to set */
+	const struct raw_sample *cpu;  /* the newest CPU sample; NULL before the first */
+	step_end_cb end;
+	void *end_arg;
+
+	/* The step being run.  The step itself is s->steps[idx]: an index, since steps[] may move. */
+	const struct step_kind *kind;
+	void *state;             /* the kind's own */
+	int idx;
+	int n;
+	uint64_t start_ns;       /* the step was launched */
+	uint64_t phase_ns;       /* the current phase began */
+	uint64_t go_ns;          /* workers released (built-in) or command started */
+
+	/* The measurement window's opening edge. */
+	uint64_t w0_ns, w0_ops, w0_wait, w0_busy;
+	struct raw_sample w0_raw;
+	struct task_counters w0_task;
+	bool w0_have_task;
+	struct lockprof_entry *w0_locks; /* the kernel lock profile at the window's start */
+	int w0_nlocks;                   /* -1: the kernel keeps none */
+
+	/* The workload's tasks at the last tick they were alive: a window's end after they exit. */
+	struct task_counters last_task;
+	bool have_last_task;
+
+	uint64_t live_ct_ns;            /* when live contention was last worked out */
+	struct sample_delta live_delta; /* its system delta, kept to reuse the memory */
+};
+
+/* A context with nothing bound and no step. */
+void step_ctx_init(struct step_ctx *c);
+/*
+ * A new step, s->steps[idx] of n workers, launched now, of kind k: the last
+ * step's state is released and the per-step fields start afresh.  -1 when
+ * the kind's state cannot be allocated (idx, n and start_ns are set even then).
+ */
+int step_ctx_begin(struct step_ctx *c, const struct step_kind *k, int idx, int n, uint64_t now);
+/* Releases the last step's state and the context's own memory. */
+void step_ctx_free(struct step_ctx *c);
+
+struct step *step_ctx_step(struct step_ctx *c);
+/* Says the step is over: to the binder's end callback.  See struct step_kind. */
+void step_ctx_end(struct step_ctx *c, enum step_status status, const char *reason);
+void step_ctx_enter(struct step_ctx *c, enum sweep_phase ph, uint64_t now);
+/* The latest interval's throughput, for live views. */
+void step_ctx_rate(struct step_ctx *c, double rate);
+/* The workload's tasks' counters summed; false when none could be read. */
+bool step_ctx_read_tasks(struct step_ctx *c, struct task_counters *out);
+
+/*
+ * The measurement window.  ops, wait and busy are the step's running totals
+ * (an external command counts only ops).  Begin ends the warm-up; end writes
+ * the step's headline, CPU breakdown, contention and statistics.
+ */
+void step_ctx_window_begin(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t wait,
+			   uint64_t busy);
+void step_ctx_window_end(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t wait,
+			 uint64_t busy);
+/* Whether the window has run its length (or is stable enough, with --until-stable). */
+bool step_ctx_window_complete(struct step_ctx *c, uint64_t now);
+/* The window so far, into the live view's contention, about once a second. */
+void step_ctx_live_contention(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t wait,
+			      uint64_t busy);
+
+#endif
