@@ -62,3 +62,7 @@ check_PROGRAMS += tests/unit/test_ext_window
 TESTS += tests/unit/test_ext_window
 tests_unit_test_ext_window_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/engine
 tests_unit_test_ext_window_LDADD = $(TEST_LIBS)
+check_PROGRAMS += tests/unit/test_step_ctx
+TESTS += tests/unit/test_step_ctx
+tests_unit_test_step_ctx_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/engine
+tests_unit_test_step_ctx_LDADD = $(TEST_LIBS)
