@@ -28,7 +28,9 @@ orphan_find(const struct proc_link *t, size_t n, pid_t pid)
 static bool
 orphan_descends(const struct proc_link *t, size_t n, const struct proc_link *p, pid_t self)
 {
-	for (int depth = 0; p != NULL && depth < ORPHAN_MAX_DEPTH; depth++) {
+	int depth;
+
+	for (depth = 0; p != NULL && depth < ORPHAN_MAX_DEPTH; depth++) {
 		if (p->ppid == self)
 			return true;
 		if (p->ppid <= 1 || p->ppid == p->pid)

@@ -32,7 +32,9 @@ struct spawn_fail {
 static void
 spawn_free_words(char **v, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
+	size_t i;
+
+	for (i = 0; i < n; i++)
 		free(v[i]);
 	free(v);
 }
@@ -64,14 +66,14 @@ static char *
 spawn_word_expand(const char *w, int idx, long n, long duration, char *err, size_t errlen)
 {
 	/* A 3-byte {n} becomes at most 20 digits: 8 bytes out per byte in is ample. */
-	size_t cap = strlen(w) * 8 + 1, o = 0, len;
+	size_t cap = strlen(w) * 8 + 1, o = 0, len, i;
 	char *out = malloc(cap);
 
 	if (out == NULL) {
 		st_error(err, errlen, "out of memory expanding the command");
 		return NULL;
 	}
-	for (size_t i = 0; w[i] != '\0';) {
+	for (i = 0; w[i] != '\0';) {
 		if (w[i] != '{' || (len = spawn_placeholder(w + i + 1)) == 0) {
 			out[o++] = w[i++];
 			continue;
@@ -106,7 +108,7 @@ int
 spawn_argv_expand(const char *const *tmpl, long n, long duration, char ***out, char *err,
 		  size_t errlen)
 {
-	size_t count = 0;
+	size_t count = 0, i;
 	char **v;
 
 	*out = NULL;
@@ -116,7 +118,7 @@ spawn_argv_expand(const char *const *tmpl, long n, long duration, char ***out, c
 		count++;
 	if ((v = calloc(count + 1, sizeof(*v))) == NULL)
 		return st_error(err, errlen, "out of memory expanding the command");
-	for (size_t i = 0; i < count; i++) {
+	for (i = 0; i < count; i++) {
 		if ((v[i] = spawn_word_expand(tmpl[i], (int)i, n, duration, err, errlen)) == NULL) {
 			spawn_free_words(v, i);
 			return -1;
@@ -194,7 +196,9 @@ static void
 spawn_feed(struct spawn_lines *lb, const char *p, size_t n, int stream, spawn_line_cb cb,
 	   void *arg)
 {
-	for (size_t i = 0; i < n; i++) {
+	size_t i;
+
+	for (i = 0; i < n; i++) {
 		if (p[i] == '\n') {
 			spawn_emit(lb, stream, cb, arg);
 			continue;
@@ -210,9 +214,10 @@ spawn_drain(int *fd, struct spawn_lines *lb, int stream, spawn_line_cb cb, void 
 {
 	char chunk[4096];
 	ssize_t n;
+	int rounds;
 
 	/* Bounded, so a command that writes without pause cannot starve the loop. */
-	for (int rounds = 0; *fd >= 0 && rounds < 16; rounds++) {
+	for (rounds = 0; *fd >= 0 && rounds < 16; rounds++) {
 		n = read(*fd, chunk, sizeof(chunk));
 		if (n > 0) {
 			spawn_feed(lb, chunk, (size_t)n, stream, cb, arg);
@@ -232,9 +237,9 @@ spawn_drain(int *fd, struct spawn_lines *lb, int stream, spawn_line_cb cb, void 
 int
 spawn_read(struct spawn_proc *p, spawn_line_cb cb, void *arg)
 {
-	int open = 0;
+	int open = 0, i;
 
-	for (int i = 0; i < 2; i++) {
+	for (i = 0; i < 2; i++) {
 		if (p->fd[i] >= 0)
 			spawn_drain(&p->fd[i], &p->lines[i], i, cb, arg);
 		if (p->fd[i] >= 0)
@@ -470,7 +475,7 @@ spawn_run(char *const argv[], uint64_t timeout_ns, char *out, size_t outlen, cha
 	struct spawn_proc p;
 	struct pollfd pfd[2];
 	char why[96];
-	int n;
+	int n, i;
 
 	if (out != NULL && outlen > 0)
 		out[0] = '\0';
@@ -485,7 +490,7 @@ spawn_run(char *const argv[], uint64_t timeout_ns, char *out, size_t outlen, cha
 			return spawn_run_error(argv[0], why, &t, err, errlen);
 		}
 		n = 0;
-		for (int i = 0; i < 2; i++) {
+		for (i = 0; i < 2; i++) {
 			if (p.fd[i] >= 0) {
 				pfd[n].fd = p.fd[i];
 				pfd[n++].events = POLLIN;
@@ -498,7 +503,7 @@ spawn_run(char *const argv[], uint64_t timeout_ns, char *out, size_t outlen, cha
 		spawn_read(&p, spawn_tail_line, &t);
 	}
 	spawn_read(&p, spawn_tail_line, &t);
-	for (int i = 0; i < 2; i++) {
+	for (i = 0; i < 2; i++) {
 		/* Whatever is still unterminated in the buffers counts too. */
 		if (p.lines[i].len > 0)
 			spawn_emit(&p.lines[i], i, spawn_tail_line, &t);

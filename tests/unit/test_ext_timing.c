@@ -24,10 +24,10 @@ test_unstamped(void)
 	struct ext_span sp;
 	struct parse_interval iv = line(1000, false, 0);
 	double counted = 0;
-	int n = 0;
+	int n = 0, i;
 
 	ext_timing_init(&t, 1, 4);
-	for (int i = 1; i <= 6; i++) {
+	for (i = 1; i <= 6; i++) {
 		if (ext_timing_place(&t, &iv, i + 0.003, &sp)) {
 			n++;
 			counted += sp.end - sp.start;
@@ -54,10 +54,10 @@ test_stamped(void)
 	struct ext_timing t;
 	struct ext_span sp;
 	struct parse_interval iv;
-	int n = 0;
+	int n = 0, i;
 
 	ext_timing_init(&t, 1, 3);
-	for (int i = 1; i <= 5; i++) {
+	for (i = 1; i <= 5; i++) {
 		iv = line(500, true, i);
 		n += ext_timing_place(&t, &iv, i + 0.2, &sp);
 	}

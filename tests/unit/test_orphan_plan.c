@@ -33,7 +33,9 @@ static const struct orphan_view view = {
 static long
 what_for(const struct orphan_action *a, size_t k, pid_t pid)
 {
-	for (size_t i = 0; i < k; i++) {
+	size_t i;
+
+	for (i = 0; i < k; i++) {
 		if (a[i].pid == pid)
 			return (long)a[i].what;
 	}

@@ -218,13 +218,14 @@ static bool
 wait_counting(struct runner *r, struct runner_status *st)
 {
 	uint64_t deadline = mono_now_ns() + PATIENCE;
+	int i;
 
 	while (mono_now_ns() < deadline) {
 		int counted = 0;
 
 		if (ended(runner_poll(r, st)))
 			return false;
-		for (int i = 0; i < runner_nworkers(r); i++)
+		for (i = 0; i < runner_nworkers(r); i++)
 			counted += runner_worker_ops(r, i) > 0;
 		if (counted == runner_nworkers(r) && st->state == RUNNER_RUNNING)
 			return true;
@@ -271,7 +272,7 @@ test_count(int n, enum runner_mode mode)
 	pid_t pids[MAXW + 1];
 	struct tshared *t;
 	struct runner *r;
-	int np, inpgid = 0, seeds = 1;
+	int np, inpgid = 0, seeds = 1, i, j;
 
 	snprintf(what, sizeof(what), "count %d %s", n, mode_names[mode]);
 	if (!ok((r = start(&wl_count_, n, mode)) != NULL, "%s: starts", what))
@@ -280,7 +281,7 @@ test_count(int n, enum runner_mode mode)
 	ok(st.go_ns >= before && st.go_ns <= mono_now_ns(), "%s: go time set", what);
 
 	np = runner_task_pids(r, pids, MAXW + 1);
-	for (int i = 0; i < np; i++)
+	for (i = 0; i < np; i++)
 		inpgid += getpgid(pids[i]) == runner_pgid(r);
 	if (mode == RUNNER_THREADS)
 		ok(np == 1 && pids[0] == runner_pgid(r), "%s: task pid is the child", what);
@@ -292,7 +293,7 @@ test_count(int n, enum runner_mode mode)
 	is_int(wait_end(r, &st), RUNNER_DONE, "count: stops cleanly");
 	ok(st.reason[0] == '\0', "%s: no reason (%s)", what, st.reason);
 	is_int(st.unread, 0, "count: once stopped, every slot reads consistently");
-	for (int i = 0; i < n; i++)
+	for (i = 0; i < n; i++)
 		sum += runner_worker_ops(r, i);
 	ok(sum == st.ops && st.ops >= (uint64_t)n, "%s: ops are the sum over workers (%llu)",
 	   what, (unsigned long long)st.ops);
@@ -300,8 +301,8 @@ test_count(int n, enum runner_mode mode)
 	t = runner_shared(r);
 	ok(atomic_load(&t->bad) == 0, "%s: workers got index, count, stop and shared", what);
 	is_int(atomic_load(&t->fini), 1, "count: step_fini ran");
-	for (int i = 0; i < n; i++)
-		for (int j = 0; j < i; j++)
+	for (i = 0; i < n; i++)
+		for (j = 0; j < i; j++)
 			seeds &= atomic_load(&t->seed[i]) != atomic_load(&t->seed[j]);
 	ok(seeds, "%s: seeds differ", what);
 	finish(r, what);
@@ -330,10 +331,11 @@ static void
 test_faults(void)
 {
 	char sig[64], eio[64];
+	int m;
 
 	snprintf(sig, sizeof(sig), "signal %d (%s)", SIGSEGV, strsignal(SIGSEGV));
 	snprintf(eio, sizeof(eio), "failed: %s", strerror(EIO));
-	for (int m = RUNNER_THREADS; m <= RUNNER_PROCESSES; m++) {
+	for (m = RUNNER_THREADS; m <= RUNNER_PROCESSES; m++) {
 		test_fails(&wl_segv, 2, m, "worker 1 killed by", sig);
 		test_fails(&wl_eio, 2, m, "worker 0 ", eio);
 		test_fails(&wl_early, 1, m, "worker 0 ", "before the step was stopped");
@@ -365,13 +367,13 @@ test_stall(enum runner_mode mode)
 	struct runner_status st;
 	struct runner *r;
 	char what[64];
-	int flat = 1;
+	int flat = 1, k;
 
 	snprintf(what, sizeof(what), "stall %s", mode_names[mode]);
 	if (!ok((r = start(&wl_stall, 2, mode)) != NULL, "%s: starts", what))
 		return;
 	ok(wait_counting(r, &st), "%s: published once", what);
-	for (int k = 0; k < 20; k++) {
+	for (k = 0; k < 20; k++) {
 		nap_ms(5);
 		runner_poll(r, &st);
 		flat &= runner_worker_ops(r, 0) == 1 && runner_worker_ops(r, 1) == 1;
@@ -570,7 +572,8 @@ test_slot_garbage(void)
 	static struct wl_slot slot;
 	struct slot_view v;
 	uint64_t rng = UINT64_C(0x2545f4914f6cdd1d), bytes[sizeof(slot) / 8];
-	int accepted = 0;
+	int accepted = 0, k;
+	size_t i;
 
 	slot_publish(&slot, 5, 42, 7, 9);
 	ok(slot_read(&slot, 5, &v) && v.ops == 42 && v.wait_ns == 7 && v.busy_ns == 9,
@@ -583,8 +586,8 @@ test_slot_garbage(void)
 	atomic_store(&slot.seq, atomic_load(&slot.seq) + 1);
 	ok(!slot_read(&slot, 5, &v), "slot: a half-written copy that seq points to is rejected");
 
-	for (int k = 0; k < 10000; k++) {
-		for (size_t i = 0; i < sizeof(bytes) / 8; i++)
+	for (k = 0; k < 10000; k++) {
+		for (i = 0; i < sizeof(bytes) / 8; i++)
 			bytes[i] = xorshift(&rng);
 		if (k % 2 == 0)
 			bytes[0] &= ~UINT64_C(1); /* half with an even seq, so only the check word guards */
@@ -624,6 +627,7 @@ test_slot_tearing(void)
 	struct slot_view v;
 	uint64_t good = 0, torn = 0, back = 0, last = 0, deadline = mono_now_ns() + PATIENCE;
 	pthread_t th;
+	uint64_t reads;
 
 	slot_publish(&t.slot, 3, 0, 0, 0);
 	if (pthread_create(&th, NULL, tear_writer, &t) != 0) {
@@ -632,7 +636,7 @@ test_slot_tearing(void)
 	}
 	atomic_store(&t.go, 1);
 	/* Until both sides have done plenty, however the two threads get scheduled. */
-	for (uint64_t reads = 0; reads < 1000000 || last < 1000000; reads++) {
+	for (reads = 0; reads < 1000000 || last < 1000000; reads++) {
 		if ((reads & 0xffff) == 0 && mono_now_ns() > deadline)
 			break;
 		if (!slot_read(&t.slot, 3, &v))
@@ -655,6 +659,8 @@ test_slot_tearing(void)
 int
 main(void)
 {
+	int m;
+
 	memset(&targs, 0, sizeof(targs));
 	memset(&tsweep, 0, sizeof(tsweep));
 	tsweep.args = &targs;
@@ -662,7 +668,7 @@ main(void)
 	test_slot_garbage();
 	test_slot_tearing();
 	test_bad_config();
-	for (int m = RUNNER_THREADS; m <= RUNNER_PROCESSES; m++) {
+	for (m = RUNNER_THREADS; m <= RUNNER_PROCESSES; m++) {
 		test_count(1, m);
 		test_count(2, m);
 		test_count(MAXW, m);

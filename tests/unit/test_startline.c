@@ -69,7 +69,9 @@ reset(void)
 static void
 gather(int n)
 {
-	for (int i = 0; i < 10000 && startline_ready(&line) < n; i++)
+	int i;
+
+	for (i = 0; i < 10000 && startline_ready(&line) < n; i++)
 		nap_ms(1);
 }
 
@@ -79,9 +81,10 @@ test_threads(bool release)
 {
 	const char *how = release ? "release" : "close";
 	pthread_t t[NT];
+	int i;
 
 	reset();
-	for (int i = 0; i < NT; i++)
+	for (i = 0; i < NT; i++)
 		pthread_create(&t[i], NULL, waiter, NULL);
 	gather(NT);
 	is_int(startline_ready(&line), NT, "every thread arrived");
@@ -93,7 +96,7 @@ test_threads(bool release)
 		startline_release(&line);
 	else
 		startline_close(&line);
-	for (int i = 0; i < NT; i++)
+	for (i = 0; i < NT; i++)
 		pthread_join(t[i], NULL);
 	is_int(atomic_load(&sh->passed), release ? NT : 0,
 	       release ? "the release lets every thread pass" : "a close sends every thread back");
@@ -131,10 +134,10 @@ static void
 test_processes(void)
 {
 	pid_t pid[NP];
-	int st, passed = 0;
+	int st, passed = 0, i;
 
 	reset();
-	for (int i = 0; i < NP; i++)
+	for (i = 0; i < NP; i++)
 		pid[i] = fork_waiter();
 	gather(NP);
 	is_int(startline_ready(&line), NP, "every process arrived");
@@ -142,7 +145,7 @@ test_processes(void)
 	waitpid(pid[0], &st, 0);
 	ok(WIFSIGNALED(st), "one waiter is killed at the line");
 	startline_release(&line);
-	for (int i = 1; i < NP; i++)
+	for (i = 1; i < NP; i++)
 		passed += waitpid(pid[i], &st, 0) == pid[i] && WIFEXITED(st) && WEXITSTATUS(st) == 0;
 	is_int(passed, NP - 1, "the other processes are all released");
 	close(line.rfd);
