@@ -2,7 +2,7 @@
  * Which processes a step left behind, and what to do with each: chosen from
  * a process table alone, so the choice is the same on every OS and is
  * tested on synthetic tables (tests/unit/test_orphan_plan.c).  Carrying it
- * out (kill, waitpid) is orphans.c's.  Pure code.
+ * out (kill, waitpid) is pgroup.c's.  Pure code.
  */
 #ifndef SCALETOP_ORPHAN_PLAN_H
 #define SCALETOP_ORPHAN_PLAN_H

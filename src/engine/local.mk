@@ -1,5 +1,5 @@
 # The step runner (built-in workloads), external commands, and the registry
-# of process groups every exit path kills.
+# of process groups every exit path kills (and what escapes them).
 libscaletop_a_SOURCES += \
 	src/engine/pgroup.c \
 	src/engine/orphan_plan.c \

@@ -1,6 +1,6 @@
 /*
  * What a step left behind, chosen from synthetic process tables: the same
- * choice orphans.c makes on Linux from /proc and on the BSDs from
+ * choice pgroup.c makes on Linux from /proc and on the BSDs from
  * kern.proc.  The monitor is pid 100 in group 100; the step it started leads
  * group 200 (registered, still to be reaped); a daemon escaped into a
  * session of its own; unrelated processes and a looping parent chain must
