@@ -8,7 +8,12 @@ libscaletop_a_SOURCES += \
 	src/platform/sample.c \
 	src/platform/delta.c \
 	src/platform/host.c \
+	src/platform/decode_line.h \
+	src/platform/decode_line.c \
 	src/platform/decode_procstat.c \
+	src/platform/decode_cpulist.c \
+	src/platform/decode_psi.c \
+	src/platform/decode_cpuinfo.c \
 	src/platform/decode_task.c \
 	src/platform/decode_cptimes.c \
 	src/platform/decode_cputime.c \
@@ -38,3 +43,8 @@ endif
 
 # /proc/lock_stat decoder (portable, like the other decoders).
 libscaletop_a_SOURCES += src/platform/decode_lockstat.c
+
+# The shared line scanner of the Linux decoders (decode_line.h).
+check_PROGRAMS += tests/unit/test_decode_line
+TESTS += tests/unit/test_decode_line
+tests_unit_test_decode_line_LDADD = $(TEST_LIBS)
