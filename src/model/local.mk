@@ -17,7 +17,8 @@ libscaletop_a_SOURCES += \
 	src/model/series.c \
 	src/model/contention.c \
 	src/model/fairness.c
-libscaletop_a_SOURCES += src/model/analysis.c
+libscaletop_a_SOURCES += src/model/analysis.c src/model/analysis_verdict.h \
+	src/model/analysis_verdict.c
 noinst_HEADERS += include/scaletop/analysis.h
 
 # Scaling analysis and the USL fit.
@@ -32,3 +33,8 @@ tests_unit_test_usl_LDADD = $(TEST_LIBS)
 check_PROGRAMS += tests/unit/test_usl_lm
 TESTS += tests/unit/test_usl_lm
 tests_unit_test_usl_lm_LDADD = $(TEST_LIBS)
+
+# The verdict writer (analysis_verdict.h).
+check_PROGRAMS += tests/unit/test_verdict
+TESTS += tests/unit/test_verdict
+tests_unit_test_verdict_LDADD = $(TEST_LIBS)
