@@ -1,6 +1,7 @@
 /*
- * Private to src/workload/: the built-in workload tables (listed by
- * registry.c) and the small inline helpers their worker loops share.
+ * Private to src/workload/: the small helpers the built-in workloads'
+ * worker loops share.  Each workload's table (wl_NAME) is declared by the
+ * list in registry.c, the one place a workload is named.
  */
 #ifndef SCALETOP_WORKLOAD_BUILTIN_H
 #define SCALETOP_WORKLOAD_BUILTIN_H
@@ -13,16 +14,6 @@
 #include <time.h>
 
 #include "scaletop/workload.h"
-
-extern const struct workload wl_cpu;
-extern const struct workload wl_memory;
-extern const struct workload wl_mutex;
-extern const struct workload wl_spinlock;
-extern const struct workload wl_fileio;
-extern const struct workload wl_fdshare;
-extern const struct workload wl_fdtable;
-extern const struct workload wl_unixsock;
-extern const struct workload wl_pagefault;
 
 /*
  * dir + prefix + i ("/tmp/x/file.3") into buf; -1 if it does not fit.
