@@ -160,12 +160,12 @@ analysis_pool(const struct session *s, struct scaling_point *p)
 int
 analysis_repeat_drift(const struct analysis *a)
 {
+	const struct scaling_point *p;
 	double worst = ANALYSIS_DRIFT_FACTOR, ratio;
-	int n = 0;
+	int i, n = 0;
 
-	for (int i = 0; i < a->npoints; i++) {
-		const struct scaling_point *p = &a->pts[i];
-
+	for (i = 0; i < a->npoints; i++) {
+		p = &a->pts[i];
 		if (p->runs < 2 || !(p->ci_within > 0) || !isfinite(p->ci_between))
 			continue;
 		ratio = p->ci_between / p->ci_within;

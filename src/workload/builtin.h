@@ -73,7 +73,9 @@ wl_now_ns(void)
 static inline uint64_t
 wl_mix(uint64_t x, long long n)
 {
-	for (long long i = 0; i < n; i++)
+	long long i;
+
+	for (i = 0; i < n; i++)
 		x = (x ^ (x >> 29)) * UINT64_C(0xbf58476d1ce4e5b9) + (uint64_t)i;
 	return x;
 }
@@ -202,13 +204,14 @@ static inline void
 wl_lockwait_init(struct wl_lockwait *lw, struct wl_pace *p, long long period, uint64_t seed)
 {
 	uint64_t t0, t1 = 0;
+	int i;
 
 	memset(lw, 0, sizeof(*lw));
 	lw->period = period > 0 ? (uint64_t)period : 0;
 	lw->rng = seed ^ UINT64_C(0x6a09e667f3bcc909);
 	wl_now_ns(); /* the first read may fault the clock page in */
 	t0 = wl_now_ns();
-	for (int i = 0; i < 32; i++)
+	for (i = 0; i < 32; i++)
 		t1 = wl_now_ns();
 	lw->clock_ns = (t1 - t0) / 32;
 	wl_lockwait_next(lw);
