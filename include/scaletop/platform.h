@@ -1,7 +1,8 @@
 /*
  * The platform sampler: raw counters from the OS, with no arithmetic on them.
- * One backend is linked per OS (src/platform/linux.c, freebsd.c, dragonfly.c,
- * generic.c); turning raw counters into rates is portable code (delta.h).
+ * One backend is linked per OS (src/platform/linux_*.c, freebsd.c,
+ * dragonfly.c, generic.c); turning raw counters into rates is portable code
+ * (delta.h).
  */
 #ifndef SCALETOP_PLATFORM_H
 #define SCALETOP_PLATFORM_H

@@ -18,8 +18,9 @@ static double
 fairness_jain(const uint64_t *x, int n)
 {
 	double sum = 0, sq = 0;
+	int i;
 
-	for (int i = 0; i < n; i++) {
+	for (i = 0; i < n; i++) {
 		sum += (double)x[i];
 		sq += (double)x[i] * (double)x[i];
 	}
@@ -30,6 +31,7 @@ int
 fairness_compute(struct fairness *f, const uint64_t *x, int n)
 {
 	uint64_t *sorted;
+	int i;
 
 	memset(f, 0, sizeof(*f));
 	if (n < 1 || (sorted = malloc((size_t)n * sizeof(*sorted))) == NULL)
@@ -42,7 +44,7 @@ fairness_compute(struct fairness *f, const uint64_t *x, int n)
 	f->median = n % 2 ? (double)sorted[n / 2]
 			  : ((double)sorted[n / 2 - 1] + (double)sorted[n / 2]) / 2;
 	f->jain = fairness_jain(x, n);
-	for (int i = 0; i < n && sorted[i] == 0; i++)
+	for (i = 0; i < n && sorted[i] == 0; i++)
 		f->starved++;
 	f->have = true;
 	free(sorted);

@@ -17,12 +17,24 @@ libscaletop_a_SOURCES += \
 	src/model/series.c \
 	src/model/contention.c \
 	src/model/fairness.c
-libscaletop_a_SOURCES += src/model/analysis.c
+libscaletop_a_SOURCES += src/model/analysis.c src/model/analysis_verdict.h \
+	src/model/analysis_verdict.c
 noinst_HEADERS += include/scaletop/analysis.h
 
 # Scaling analysis and the USL fit.
-libscaletop_a_SOURCES += src/model/usl.c src/model/usl_terms.c
+libscaletop_a_SOURCES += src/model/usl.c src/model/usl_terms.c \
+	src/model/usl_lm.h src/model/usl_lm.c src/model/usl_model.h src/model/usl_model.c
 check_PROGRAMS += tests/unit/test_analysis tests/unit/test_usl
 TESTS += tests/unit/test_analysis tests/unit/test_usl
 tests_unit_test_analysis_LDADD = $(TEST_LIBS)
 tests_unit_test_usl_LDADD = $(TEST_LIBS)
+
+# The USL fit's model and solver (usl_model.h, usl_lm.h).
+check_PROGRAMS += tests/unit/test_usl_lm
+TESTS += tests/unit/test_usl_lm
+tests_unit_test_usl_lm_LDADD = $(TEST_LIBS)
+
+# The verdict writer (analysis_verdict.h).
+check_PROGRAMS += tests/unit/test_verdict
+TESTS += tests/unit/test_verdict
+tests_unit_test_verdict_LDADD = $(TEST_LIBS)

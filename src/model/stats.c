@@ -221,10 +221,12 @@ stats_is_wide(const struct stats *st)
 void
 stats_fill_ci95_ac(struct stats *st, const double *x, size_t n)
 {
+	size_t i;
+
 	st->ci95_ac = st->ci95;
 	if (!st->have_spread || n != st->n || n < 2)
 		return;
-	for (size_t i = 0; i < n; i++) {
+	for (i = 0; i < n; i++) {
 		if (!isfinite(x[i]))
 			return;
 	}

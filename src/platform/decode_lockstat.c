@@ -48,7 +48,7 @@ lockstat_fail(int e)
 	return -1;
 }
 
-/* As line_next in decode_procstat.c: a last line without '\n' was cut short. */
+/* As line_next in decode_line.c: a last line without '\n' was cut short. */
 static int
 lsline_next(const char **pos, const char *end, struct lsline *l)
 {

@@ -8,16 +8,24 @@ libscaletop_a_SOURCES += \
 	src/platform/sample.c \
 	src/platform/delta.c \
 	src/platform/host.c \
+	src/platform/decode_line.h \
+	src/platform/decode_line.c \
 	src/platform/decode_procstat.c \
+	src/platform/decode_cpulist.c \
+	src/platform/decode_psi.c \
+	src/platform/decode_cpuinfo.c \
 	src/platform/decode_task.c \
 	src/platform/decode_cptimes.c \
 	src/platform/decode_cputime.c \
 	src/platform/decode_statgrab.c
 
-# The one file (and the ENOSYS answers of every backend but Linux's, kept in
-# one place) that each OS adds; named, so the BSD compile checks
-# (tests/bsd/local.mk) take their lists from here.
-ST_SRC_LINUX = src/platform/linux.c src/platform/reaper_linux.c
+# The files each OS adds: its backend (Linux's in five files: reading /proc,
+# CPU sampling, task counters and the process table, lock statistics, the
+# subreaper), plus the ENOSYS answers of every backend but Linux's, kept in
+# one place.  Named, so the BSD compile checks (tests/bsd/local.mk) take
+# their lists from here.
+ST_SRC_LINUX = src/platform/linux_read.h src/platform/linux_read.c src/platform/linux_cpu.c \
+	src/platform/linux_task.c src/platform/linux_lockstat.c src/platform/reaper_linux.c
 ST_SRC_FREEBSD = src/platform/freebsd.c src/platform/unsupported.c src/platform/reaper_bsd.c \
 	src/platform/proctable_bsd.c
 ST_SRC_DRAGONFLY = src/platform/dragonfly.c src/platform/unsupported.c src/platform/reaper_bsd.c \
@@ -38,3 +46,15 @@ endif
 
 # /proc/lock_stat decoder (portable, like the other decoders).
 libscaletop_a_SOURCES += src/platform/decode_lockstat.c
+
+# The shared line scanner of the Linux decoders (decode_line.h).
+check_PROGRAMS += tests/unit/test_decode_line
+TESTS += tests/unit/test_decode_line
+tests_unit_test_decode_line_LDADD = $(TEST_LIBS)
+
+# How the Linux backend reads a file whole (linux_read.h); Linux only.
+if OS_LINUX
+check_PROGRAMS += tests/unit/test_linux_read
+TESTS += tests/unit/test_linux_read
+tests_unit_test_linux_read_LDADD = $(TEST_LIBS)
+endif

@@ -51,8 +51,9 @@ proc_sysctl_read(struct kinfo_proc **out, size_t *len)
 	const u_int miblen = sizeof(proc_mib) / sizeof(proc_mib[0]);
 	struct kinfo_proc *buf = NULL;
 	size_t size;
+	int try;
 
-	for (int try = 0; try < PROC_TRIES; try++) {
+	for (try = 0; try < PROC_TRIES; try++) {
 		if (sysctl(proc_mib, miblen, NULL, &size, NULL, 0) != 0)
 			break;
 		size += PROC_SLACK * sizeof(*buf);

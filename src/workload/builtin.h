@@ -1,6 +1,7 @@
 /*
- * Private to src/workload/: the built-in workload tables (listed by
- * registry.c) and the small inline helpers their worker loops share.
+ * Private to src/workload/: the small helpers the built-in workloads'
+ * worker loops share.  Each workload's table (wl_NAME) is declared by the
+ * list in registry.c, the one place a workload is named.
  */
 #ifndef SCALETOP_WORKLOAD_BUILTIN_H
 #define SCALETOP_WORKLOAD_BUILTIN_H
@@ -13,16 +14,6 @@
 #include <time.h>
 
 #include "scaletop/workload.h"
-
-extern const struct workload wl_cpu;
-extern const struct workload wl_memory;
-extern const struct workload wl_mutex;
-extern const struct workload wl_spinlock;
-extern const struct workload wl_fileio;
-extern const struct workload wl_fdshare;
-extern const struct workload wl_fdtable;
-extern const struct workload wl_unixsock;
-extern const struct workload wl_pagefault;
 
 /*
  * dir + prefix + i ("/tmp/x/file.3") into buf; -1 if it does not fit.
@@ -82,7 +73,9 @@ wl_now_ns(void)
 static inline uint64_t
 wl_mix(uint64_t x, long long n)
 {
-	for (long long i = 0; i < n; i++)
+	long long i;
+
+	for (i = 0; i < n; i++)
 		x = (x ^ (x >> 29)) * UINT64_C(0xbf58476d1ce4e5b9) + (uint64_t)i;
 	return x;
 }
@@ -211,13 +204,14 @@ static inline void
 wl_lockwait_init(struct wl_lockwait *lw, struct wl_pace *p, long long period, uint64_t seed)
 {
 	uint64_t t0, t1 = 0;
+	int i;
 
 	memset(lw, 0, sizeof(*lw));
 	lw->period = period > 0 ? (uint64_t)period : 0;
 	lw->rng = seed ^ UINT64_C(0x6a09e667f3bcc909);
 	wl_now_ns(); /* the first read may fault the clock page in */
 	t0 = wl_now_ns();
-	for (int i = 0; i < 32; i++)
+	for (i = 0; i < 32; i++)
 		t1 = wl_now_ns();
 	lw->clock_ns = (t1 - t0) / 32;
 	wl_lockwait_next(lw);

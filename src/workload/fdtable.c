@@ -50,10 +50,11 @@ static void
 fdtable_cleanup(struct wl_sweep *sw)
 {
 	char path[WL_PATH_MAX];
+	int i;
 
 	if (sw->dir[0] == '\0')
 		return;
-	for (int i = 0; wl_file_path(path, sizeof(path), sw->dir, FDTABLE_FILE_PREFIX, i) == 0; i++) {
+	for (i = 0; wl_file_path(path, sizeof(path), sw->dir, FDTABLE_FILE_PREFIX, i) == 0; i++) {
 		if (unlink(path) == -1 && errno == ENOENT)
 			break;
 	}
@@ -115,12 +116,13 @@ fdtable_step_init(void *shared, const struct wl_args *a, const struct wl_sweep *
 {
 	char path[WL_PATH_MAX];
 	int fd;
+	int i;
 
 	if (sw == NULL || sw->dir[0] == '\0')
 		return st_error(err, errlen,
 		                "workload fdtable: no work directory: prepare() must run before "
 		                "the step");
-	for (int i = 0; i < nworkers; i++) {
+	for (i = 0; i < nworkers; i++) {
 		if (wl_file_path(path, sizeof(path), sw->dir, FDTABLE_FILE_PREFIX, i) == -1)
 			return st_error(err, errlen,
 			                "workload fdtable: %s: path too long: give a shorter -p dir=",

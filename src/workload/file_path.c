@@ -12,6 +12,7 @@ wl_file_path(char *buf, size_t len, const char *dir, const char *prefix, int i)
 {
 	char digits[16];
 	size_t dl = strlen(dir), pl = strlen(prefix), n = 0;
+	size_t k;
 
 	do
 		digits[n++] = (char)('0' + i % 10);
@@ -20,7 +21,7 @@ wl_file_path(char *buf, size_t len, const char *dir, const char *prefix, int i)
 		return -1;
 	memcpy(buf, dir, dl);
 	memcpy(buf + dl, prefix, pl);
-	for (size_t k = 0; k < n; k++)
+	for (k = 0; k < n; k++)
 		buf[dl + pl + k] = digits[n - 1 - k];
 	buf[dl + pl + n] = '\0';
 	return 0;

@@ -70,11 +70,12 @@ static void
 fileio_cleanup(struct wl_sweep *sw)
 {
 	char path[WL_PATH_MAX];
+	int i;
 
 	if (sw->dir[0] == '\0')
 		return;
 	/* Every name prepare could have made; absent ones just fail with ENOENT. */
-	for (int i = 0; i < FILEIO_MAX_FILES; i++) {
+	for (i = 0; i < FILEIO_MAX_FILES; i++) {
 		if (wl_file_path(path, sizeof(path), sw->dir, FILEIO_FILE_PREFIX, i) == 0)
 			unlink(path);
 	}
@@ -160,16 +161,18 @@ fileio_fill(struct wl_sweep *sw, uint64_t nblocks, char *err, size_t errlen)
 	unsigned char *buf;
 	uint64_t rng = 1;
 	int rc = 0;
+	size_t k;
+	int i;
 
 	/* Random contents, so compressing filesystems store what was asked. */
 	if ((buf = malloc(FILEIO_FILL_CHUNK)) == NULL)
 		return st_error(err, errlen, "workload fileio: out of memory");
-	for (size_t k = 0; k + 8 <= FILEIO_FILL_CHUNK; k += 8) {
+	for (k = 0; k + 8 <= FILEIO_FILL_CHUNK; k += 8) {
 		uint64_t r = wl_random(&rng);
 
 		memcpy(buf + k, &r, 8);
 	}
-	for (int i = 0; i < a->v[P_FILES].i && rc == 0; i++) {
+	for (i = 0; i < a->v[P_FILES].i && rc == 0; i++) {
 		if (wl_file_path(path, sizeof(path), sw->dir, FILEIO_FILE_PREFIX, i) == -1)
 			rc = st_error(err, errlen,
 			              "workload fileio: %s: path too long: "
@@ -221,7 +224,9 @@ fileio_prepare(struct wl_sweep *sw, char *err, size_t errlen)
 static void
 fileio_close(struct fileio_shared *sh)
 {
-	for (int i = 0; i < sh->nfiles; i++) {
+	int i;
+
+	for (i = 0; i < sh->nfiles; i++) {
 		if (sh->fd[i] != -1)
 			close(sh->fd[i]);
 		sh->fd[i] = -1;
@@ -236,6 +241,7 @@ fileio_step_init(void *shared, const struct wl_args *a, const struct wl_sweep *s
 	struct fileio_shared *sh = shared;
 	int flags = O_WRONLY;
 	char path[WL_PATH_MAX];
+	int i;
 
 	memset(sh, 0, sizeof(*sh));
 	if (sw == NULL || sw->dir[0] == '\0')
@@ -249,7 +255,7 @@ fileio_step_init(void *shared, const struct wl_args *a, const struct wl_sweep *s
 	sh->block = (size_t)a->v[P_BLOCK].i;
 	if (sh->sync == SYNC_OSYNC)
 		flags |= O_SYNC;
-	for (int i = 0; i < a->v[P_FILES].i; i++) {
+	for (i = 0; i < a->v[P_FILES].i; i++) {
 		if (wl_file_path(path, sizeof(path), sw->dir, FILEIO_FILE_PREFIX, i) == -1) {
 			fileio_close(sh);
 			return st_error(err, errlen,
@@ -299,7 +305,9 @@ pwrite_all(int fd, const unsigned char *buf, size_t len, off_t off)
 static int
 fsync_dirty(const struct fileio_shared *sh, bool *dirty)
 {
-	for (int i = 0; i < sh->nfiles; i++) {
+	int i;
+
+	for (i = 0; i < sh->nfiles; i++) {
 		if (dirty[i] && fsync(sh->fd[i]) == -1)
 			return errno;
 		dirty[i] = false;
@@ -317,10 +325,11 @@ fileio_work(struct wl_worker *w)
 	struct wl_pace pace;
 	unsigned char *buf;
 	int f, rc = 0;
+	size_t k;
 
 	if ((buf = malloc(sh->block)) == NULL)
 		return ENOMEM;
-	for (size_t k = 0; k < sh->block; k++)
+	for (k = 0; k < sh->block; k++)
 		buf[k] = (unsigned char)wl_random(&rng);
 	wl_pace_init(&pace);
 	do {

@@ -1,4 +1,5 @@
-# Built-in workloads, their registry and parameter parsing.
+# Built-in workloads, their registry and parameter parsing.  A new
+# workload's file goes in this list, beside registry.c.
 libscaletop_a_SOURCES += \
 	src/workload/builtin.h \
 	src/workload/params.c \
@@ -27,13 +28,18 @@ tests_unit_test_workloads_LDADD = $(TEST_LIBS)
 tests_unit_test_fdtable_LDADD = $(TEST_LIBS)
 tests_unit_test_lockwait_LDADD = $(TEST_LIBS)
 
-# Parsers of external commands' throughput lines.
+# Parsers of external commands' throughput lines: the registry (parse.c),
+# one file per kind, the parser object they share (parser.c) and their
+# scanning helpers (parse_scan.c).  A new kind's file goes in this list.
 noinst_HEADERS += include/scaletop/parse.h
 libscaletop_a_SOURCES += \
 	src/workload/parse.c \
 	src/workload/parse_sysbench.c \
 	src/workload/parse_pgbench.c \
-	src/workload/parse_regex.c
+	src/workload/parse_regex.c \
+	src/workload/parser.h \
+	src/workload/parser.c \
+	src/workload/parse_scan.c
 
 check_PROGRAMS += tests/unit/test_parse
 TESTS += tests/unit/test_parse

@@ -27,7 +27,9 @@ static const struct wl_param pagefault_params[] = {
 static void
 pagefault_touch(volatile unsigned char *map, size_t page, size_t from, size_t to)
 {
-	for (size_t i = from; i < to; i++)
+	size_t i;
+
+	for (i = from; i < to; i++)
 		map[i * page] = 1;
 }
 

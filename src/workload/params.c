@@ -82,7 +82,9 @@ parse_size(const char *s, long long *out)
 static int
 parse_choice(const char *s, const char *const *choices, long long *out)
 {
-	for (long long i = 0; choices != NULL && choices[i] != NULL; i++) {
+	long long i;
+
+	for (i = 0; choices != NULL && choices[i] != NULL; i++) {
 		if (strcmp(s, choices[i]) == 0) {
 			*out = i;
 			return 0;
@@ -109,9 +111,10 @@ static void
 choices_format(char *buf, size_t len, const char *const *choices)
 {
 	size_t used = 0;
+	int i;
 
 	buf[0] = '\0';
-	for (int i = 0; choices != NULL && choices[i] != NULL && used < len; i++)
+	for (i = 0; choices != NULL && choices[i] != NULL && used < len; i++)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", choices[i]);
 }
 
@@ -119,9 +122,10 @@ static void
 names_format(char *buf, size_t len, const struct workload *wl)
 {
 	size_t used = 0;
+	int i;
 
 	buf[0] = '\0';
-	for (int i = 0; i < wl->nparams && used < len; i++)
+	for (i = 0; i < wl->nparams && used < len; i++)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
 		                         wl->params[i].name);
 }
@@ -216,10 +220,11 @@ void
 wl_args_defaults(struct wl_args *a, const struct workload *wl)
 {
 	union wl_value v;
+	int i;
 
 	memset(a, 0, sizeof(*a));
 	a->wl = wl;
-	for (int i = 0; i < wl->nparams && i < WL_MAX_PARAMS; i++) {
+	for (i = 0; i < wl->nparams && i < WL_MAX_PARAMS; i++) {
 		v.i = 0;
 		/* A default that does not parse is a table bug, caught by the unit tests. */
 		if (value_parse(wl, i, wl->params[i].def, &v, NULL, 0) == 0)
@@ -230,7 +235,9 @@ wl_args_defaults(struct wl_args *a, const struct workload *wl)
 int
 wl_param_index(const struct workload *wl, const char *name)
 {
-	for (int i = 0; i < wl->nparams && i < WL_MAX_PARAMS; i++) {
+	int i;
+
+	for (i = 0; i < wl->nparams && i < WL_MAX_PARAMS; i++) {
 		if (strcmp(wl->params[i].name, name) == 0)
 			return i;
 	}

@@ -14,6 +14,7 @@
 
 #include "scaletop/error.h"
 #include "scaletop/parse.h"
+#include "../../src/workload/parser.h"
 #include "../tap.h"
 
 #define MAXIV 64
@@ -490,6 +491,38 @@ test_registry(void)
 		parser_free(p);
 	}
 	is_int(i, 3, "three parsers registered");
+	p = parser_new("vmstat", NULL, err, sizeof(err));
+	ok(p == NULL, "an unknown name makes no parser");
+	is_str(err, "output parser 'vmstat' is unknown; use sysbench, pgbench or regex",
+	       "the message lists the registry's names");
+}
+
+/* A kind for parser_create: arg "no" refuses, anything else keeps arg as its state. */
+static int
+fake_init(struct parser_impl *impl, const char *arg, char *err, size_t errlen)
+{
+	if (strcmp(arg, "no") == 0)
+		return st_error(err, errlen, "fake: refused");
+	impl->state = (void *)arg;
+	return 0;
+}
+
+static void
+test_parser_create(void)
+{
+	static const char arg[] = "yes";
+	char err[ST_ERRLEN] = "";
+	struct parse_event ev;
+	struct parser *p;
+
+	p = parser_create("fake", fake_init, "no", err, sizeof(err));
+	ok(p == NULL, "parser_create: NULL when the kind refuses");
+	is_str(err, "fake: refused", "  with the kind's message");
+	p = parser_create("fake", fake_init, arg, err, sizeof(err));
+	ok(p != NULL && strcmp(parser_name(p), "fake") == 0, "parser_create: named as asked");
+	ok(p != NULL && parser_state(p) == arg, "  with the state its kind set");
+	ok(p != NULL && !parser_next(p, &ev), "  and no events yet");
+	parser_free(p);
 }
 
 static void
@@ -654,6 +687,7 @@ main(void)
 	test_regex_bad_groups();
 	test_setup_errors();
 	test_registry();
+	test_parser_create();
 	test_long_lines();
 	test_line_edges();
 	test_queue_cap();

@@ -17,7 +17,7 @@
 
 #define HZ 100
 
-/* One edge: the thread's stat and schedstat fixtures summed as linux.c sums them. */
+/* One edge: the thread's stat and schedstat fixtures summed as linux_task.c sums them. */
 static int
 edge(const char *stat, const char *sched, bool with_sched, struct task_counters *out)
 {

@@ -1,0 +1,95 @@
+/*
+ * How the Linux backend reads /proc and /sys: each file whole, with pread at
+ * offset 0 from a descriptor kept open, into a buffer that grows once to fit
+ * and stays grown; no stdio and no reopening.  See linux_read.h.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "linux_read.h"
+
+/*
+ * Starts small so that the growth path runs on every machine, tests included;
+ * it grows once, to fit, and stays grown.
+ */
+#define LINBUF_INITIAL 1024
+/* Far above /proc/stat for 8192 CPUs; a file this big is not one we know. */
+#define LINBUF_MAX (64u << 20)
+
+int
+linbuf_grow(struct linbuf *b)
+{
+	size_t ncap = b->cap > 0 ? b->cap * 2 : LINBUF_INITIAL;
+	char *p;
+
+	if (ncap > LINBUF_MAX) {
+		errno = EFBIG;
+		return -1;
+	}
+	p = realloc(b->data, ncap);
+	if (p == NULL) {
+		errno = ENOMEM;
+		return -1;
+	}
+	b->data = p;
+	b->cap = ncap;
+	return 0;
+}
+
+/*
+ * The whole file in one read.  A read that fills the buffer may have been cut,
+ * so the buffer grows and the read is redone from offset 0, which makes the
+ * kernel generate the text afresh.
+ */
+int
+linbuf_pread(int fd, struct linbuf *b)
+{
+	ssize_t n;
+
+	if (b->cap == 0 && linbuf_grow(b) != 0)
+		return -1;
+	for (;;) {
+		n = pread(fd, b->data, b->cap, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if ((size_t)n < b->cap) {
+			b->len = (size_t)n;
+			return 0;
+		}
+		if (linbuf_grow(b) != 0)
+			return -1;
+	}
+}
+
+/* Opens name under the directory dfd, reads it whole and closes it. */
+int
+linbuf_read_at(int dfd, const char *name, struct linbuf *b)
+{
+	int fd, r, saved;
+
+	fd = openat(dfd, name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	r = linbuf_pread(fd, b);
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return r;
+}
+
+const char *
+decode_why(int e)
+{
+	switch (e) {
+	case ERANGE:
+		return "a number or CPU id is out of range";
+	case ENOMEM:
+		return "out of memory";
+	default:
+		return "unexpected format";
+	}
+}

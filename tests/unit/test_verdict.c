@@ -1,0 +1,120 @@
+/*
+ * The verdict writer on its own (src/model/analysis_verdict.h): the
+ * sentence comes from the analysis and its context alone, with no session.
+ * test_analysis checks whole analyses' verdicts word for word.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "../../src/model/analysis_verdict.h"
+#include "../tap.h"
+
+static void
+test_singular(void)
+{
+	char one[32];
+
+	verdict_singular("threads", one, sizeof(one));
+	is_str(one, "thread", "singular: threads");
+	verdict_singular("processes", one, sizeof(one));
+	is_str(one, "process", "singular: processes");
+	verdict_singular("CPUs", one, sizeof(one));
+	is_str(one, "CPU", "singular: CPUs");
+	verdict_singular("s", one, sizeof(one));
+	is_str(one, "s", "singular: a lone s stays");
+}
+
+/* A context over a; the caller fills the points. */
+static void
+ctx_init(struct verdict_ctx *c, const struct analysis *a)
+{
+	memset(c, 0, sizeof(*c));
+	c->a = a;
+	c->eff_min = 0.9;
+	c->theta = 0.2;
+	c->n_unit = "threads";
+	c->unit = "ops";
+	verdict_singular(c->n_unit, c->one, sizeof(c->one));
+}
+
+static void
+test_small(void)
+{
+	struct scaling_point pt = {.n = 4, .x = 1500, .ci = NAN};
+	struct analysis a;
+	struct verdict_ctx c;
+	char buf[256];
+
+	memset(&a, 0, sizeof(a));
+	ctx_init(&c, &a);
+	verdict_build(&c, buf, sizeof(buf));
+	is_str(buf, "no usable steps", "no points");
+	a.npoints = 1;
+	a.pts = &pt;
+	verdict_build(&c, buf, sizeof(buf));
+	is_str(buf, "one point only: 1.50k ops/s at 4 threads", "one point");
+	pt.n = 1;
+	verdict_build(&c, buf, sizeof(buf));
+	is_str(buf, "one point only: 1.50k ops/s at 1 thread", "one point at N = 1: singular");
+	verdict_build(&c, buf, 10);
+	is_str(buf, "one point", "cut to the buffer");
+}
+
+/* 1 -> 2 -> 4 threads: scales to 2, peaks at 4 with the given flags. */
+static void
+peaked(struct analysis *a, struct scaling_point *p)
+{
+	static const double x[] = {100, 190, 250};
+	int i;
+
+	memset(a, 0, sizeof(*a));
+	for (i = 0; i < 3; i++) {
+		memset(&p[i], 0, sizeof(p[i]));
+		p[i].n = 1 << i;
+		p[i].x = x[i];
+		p[i].ci = NAN;
+		p[i].speedup = x[i] / 100;
+		p[i].efficiency = p[i].speedup / p[i].n;
+	}
+	a->npoints = 3;
+	a->pts = p;
+	a->have_x1 = true;
+	a->x1 = 100;
+	a->n_peak = a->last_n = 4;
+	a->x_peak = 250;
+	a->linear_n = 2;
+	a->last_frac = 1;
+}
+
+static void
+test_peak(void)
+{
+	struct scaling_point p[3];
+	struct analysis a;
+	struct verdict_ctx c;
+	char buf[256];
+
+	peaked(&a, p);
+	ctx_init(&c, &a);
+	verdict_build(&c, buf, sizeof(buf));
+	is_str(buf, "scales to 2 threads (efficiency >= 90%); peak 250 ops/s at 4", "a peak");
+	c.peak_unstable = true;
+	verdict_build(&c, buf, sizeof(buf));
+	is_str(buf, "scales to 2 threads (efficiency >= 90%); peak 250 ops/s at 4 (unstable)",
+	       "an unstable run in the peak is flagged");
+	a.peak_uncertain = true;
+	a.x_peak_ci = 100;
+	verdict_build(&c, buf, sizeof(buf));
+	is_str(buf,
+	       "scales to 2 threads (efficiency >= 90%); peak 250 ops/s at 4 (uncertain: CI +-40%)",
+	       "an uncertain peak is said before an unstable one");
+}
+
+int
+main(void)
+{
+	test_singular();
+	test_small();
+	test_peak();
+	return done_testing();
+}
