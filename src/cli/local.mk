@@ -1,7 +1,6 @@
 scaletop_SOURCES += \
 	src/cli/main.c \
 	src/cli/cli.h \
-	src/cli/args.c \
 	src/cli/sample.c \
 	src/cli/run.h \
 	src/cli/run.c \

@@ -7,8 +7,6 @@
 #include "cli.h"
 #include "scaletop/pgroup.h"
 
-const char *progname = "scaletop";
-
 struct subcommand {
 	const char *name;
 	int (*run)(int, char **);

@@ -118,7 +118,7 @@ run_parse_mode(const char *arg, struct run_args *a)
 	else if (strcmp(arg, "processes") == 0)
 		a->mode = MODE_PROCESSES;
 	else
-		return cli_usage_error(CMD, "--mode '%s': give threads or processes", arg);
+		return arg_usage_error(CMD, "--mode '%s': give threads or processes", arg);
 	return 0;
 }
 
@@ -135,7 +135,7 @@ run_parse_stable(int argc, char **argv, struct run_args *a)
 			arg = argv[optind++];
 	}
 	a->stable_pct = 2.0;
-	return arg != NULL ? cli_parse_percent(CMD, "--until-stable", arg, &a->stable_pct) : 0;
+	return arg != NULL ? arg_parse_percent(CMD, "--until-stable", arg, &a->stable_pct) : 0;
 }
 
 static int
@@ -162,27 +162,27 @@ run_parse_option(int opt, int argc, char **argv, struct run_args *a, const struc
 	case OPT_STABLE: return run_parse_stable(argc, argv, a);
 	case 'p':
 		if (a->nparams == (int)(sizeof(a->params) / sizeof(a->params[0])))
-			return cli_usage_error(CMD, "too many -p options");
+			return arg_usage_error(CMD, "too many -p options");
 		a->params[a->nparams++] = optarg;
 		return 0;
 	case 'd':
 		a->duration_set = true;
-		return cli_parse_seconds(CMD, "-d", optarg, 0.1, 86400, &a->duration);
+		return arg_parse_seconds(CMD, "-d", optarg, 0.1, 86400, &a->duration);
 	case OPT_WARMUP:
 		a->warmup_set = true;
-		return cli_parse_seconds(CMD, "--warmup", optarg, 0, 3600, &a->warmup);
+		return arg_parse_seconds(CMD, "--warmup", optarg, 0, 3600, &a->warmup);
 	case OPT_MIN_TIME:
-		return cli_parse_seconds(CMD, "--min-time", optarg, 0.1, 86400, &a->min_time);
+		return arg_parse_seconds(CMD, "--min-time", optarg, 0.1, 86400, &a->min_time);
 	case OPT_INTERVAL:
-		return cli_parse_seconds(CMD, "--interval", optarg, 0.01, 60, &a->interval);
-	case OPT_STALL: return cli_parse_seconds(CMD, "--stall", optarg, 0, 86400, &a->stall);
+		return arg_parse_seconds(CMD, "--interval", optarg, 0.01, 60, &a->interval);
+	case OPT_STALL: return arg_parse_seconds(CMD, "--stall", optarg, 0, 86400, &a->stall);
 	case OPT_COLLAPSE:
-		return cli_parse_percent(a->cmdname, "--collapse", optarg, &a->collapse_pct);
+		return arg_parse_percent(a->cmdname, "--collapse", optarg, &a->collapse_pct);
 	case OPT_LINEAR:
-		return cli_parse_percent(a->cmdname, "--linear", optarg, &a->linear_pct);
-	case OPT_REPEAT: return cli_parse_int(CMD, "--repeat", optarg, 1, 1000, &a->repeat);
+		return arg_parse_percent(a->cmdname, "--linear", optarg, &a->linear_pct);
+	case OPT_REPEAT: return arg_parse_int(CMD, "--repeat", optarg, 1, 1000, &a->repeat);
 	default:
-		return cli_usage_error(CMD, "unknown option '%s': see '%s %s --help'",
+		return arg_usage_error(CMD, "unknown option '%s': see '%s %s --help'",
 				       argv[optind - 1], progname, CMD);
 	}
 }
@@ -213,16 +213,16 @@ run_check_output(const struct run_args *a)
 
 	if (a->output == NULL)
 		return a->force && a->view.record == NULL
-			       ? cli_usage_error(CMD, "--force goes with -o FILE or --record FILE")
+			       ? arg_usage_error(CMD, "--force goes with -o FILE or --record FILE")
 			       : 0;
 	if (strcmp(a->cmdname, "run") != 0)
-		return cli_usage_error(CMD, "-o saves a snapshot of 'scaletop run'; run the sweep "
+		return arg_usage_error(CMD, "-o saves a snapshot of 'scaletop run'; run the sweep "
 				       "with it");
 	if (a->output[0] == '\0' || strcmp(a->output, "-") == 0)
-		return cli_usage_error(CMD, "-o '%s': give a file name (--json prints to standard "
+		return arg_usage_error(CMD, "-o '%s': give a file name (--json prints to standard "
 				       "output)", a->output);
 	if (!a->force && access(a->output, F_OK) == 0)
-		return cli_usage_error(CMD, "-o %s: the file exists; give --force to replace it, "
+		return arg_usage_error(CMD, "-o %s: the file exists; give --force to replace it, "
 				       "or another name", a->output);
 	if ((slash = strrchr(a->output, '/')) == NULL)
 		snprintf(dir, sizeof(dir), ".");
@@ -231,7 +231,7 @@ run_check_output(const struct run_args *a)
 	else
 		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - a->output), a->output);
 	if (access(dir, W_OK | X_OK) != 0)
-		return cli_usage_error(CMD, "-o %s: cannot write in %s: %s; choose another folder",
+		return arg_usage_error(CMD, "-o %s: cannot write in %s: %s; choose another folder",
 				       a->output, dir, strerror(errno));
 	return 0;
 }
@@ -246,11 +246,11 @@ run_check_record(struct run_args *a)
 	if (r == NULL || strcmp(r, "-") == 0)
 		return 0;
 	if (strcmp(a->cmdname, "run") != 0)
-		return cli_usage_error(CMD, "--record streams 'scaletop run'; run the sweep with it");
+		return arg_usage_error(CMD, "--record streams 'scaletop run'; run the sweep with it");
 	if (r[0] == '\0')
-		return cli_usage_error(CMD, "--record '': give a file name, or - for standard output");
+		return arg_usage_error(CMD, "--record '': give a file name, or - for standard output");
 	if (!a->force && access(r, F_OK) == 0)
-		return cli_usage_error(CMD, "--record %s: the file exists; give --force to replace "
+		return arg_usage_error(CMD, "--record %s: the file exists; give --force to replace "
 				       "it, or another name", r);
 	return 0;
 }
@@ -266,21 +266,21 @@ static int
 run_check_external(const struct run_args *a)
 {
 	if (a->ops != NULL && !run_is_elapsed(a))
-		return cli_usage_error(CMD, "--ops %s goes with --parse elapsed, where a run counts "
+		return arg_usage_error(CMD, "--ops %s goes with --parse elapsed, where a run counts "
 				       "as K operations", a->ops);
 	if (a->cmd == NULL)
 		return 0;
 	/* Stopping a tool early would cost its closing report and make its exit a kill. */
 	if (a->stable_pct > 0)
-		return cli_usage_error(CMD, "--until-stable stops built-in workloads only: a --cmd "
+		return arg_usage_error(CMD, "--until-stable stops built-in workloads only: a --cmd "
 				       "tool runs for the {duration} it is given; use -d and --repeat");
 	if (!run_is_elapsed(a))
 		return 0;
 	if (a->warmup_set)
-		return cli_usage_error(CMD, "--warmup %g: --parse elapsed times the whole run, so "
+		return arg_usage_error(CMD, "--warmup %g: --parse elapsed times the whole run, so "
 				       "none of it is left uncounted; drop --warmup", a->warmup);
 	if (strstr(a->cmd, "{duration}") != NULL)
-		return cli_usage_error(CMD, "--cmd '%s': --parse elapsed times the run, so {duration} "
+		return arg_usage_error(CMD, "--cmd '%s': --parse elapsed times the run, so {duration} "
 				       "has no value; give the command its own length", a->cmd);
 	return 0;
 }
@@ -292,24 +292,24 @@ run_check(struct run_args *a)
 	if (run_check_output(a) != 0 || run_check_record(a) != 0)
 		return EXIT_USAGE;
 	if (a->cmd != NULL && a->workload != NULL)
-		return cli_usage_error(CMD, "-w and --cmd both given: choose a built-in workload "
+		return arg_usage_error(CMD, "-w and --cmd both given: choose a built-in workload "
 				       "or a command");
 	if (a->cmd != NULL && a->parse == NULL && a->regex == NULL)
-		return cli_usage_error(CMD, "--cmd needs --parse sysbench|pgbench or "
+		return arg_usage_error(CMD, "--cmd needs --parse sysbench|pgbench or "
 				       "--parse-regex 'RE' to read its throughput");
 	if (a->cmd == NULL && (a->parse != NULL || a->regex != NULL))
-		return cli_usage_error(CMD, "--parse and --parse-regex go with --cmd");
+		return arg_usage_error(CMD, "--parse and --parse-regex go with --cmd");
 	if (a->parse != NULL && a->regex != NULL)
-		return cli_usage_error(CMD, "--parse and --parse-regex both given: choose one");
+		return arg_usage_error(CMD, "--parse and --parse-regex both given: choose one");
 	if (a->cmd != NULL && a->nparams > 0)
-		return cli_usage_error(CMD, "-p sets built-in workload parameters; put the "
+		return arg_usage_error(CMD, "-p sets built-in workload parameters; put the "
 				       "command's own options in --cmd");
 	if (run_check_external(a) != 0)
 		return EXIT_USAGE;
 	if (a->stable_pct > 0 && !a->duration_set)
 		a->duration = 20;
 	if (a->stable_pct > 0 && a->min_time > a->duration)
-		return cli_usage_error(CMD, "--min-time %g is longer than -d %g: lower one", a->min_time,
+		return arg_usage_error(CMD, "--min-time %g is longer than -d %g: lower one", a->min_time,
 				       a->duration);
 	return 0;
 }
@@ -340,7 +340,7 @@ run_args_parse(int argc, char **argv, struct run_args *a, const struct run_opt_e
 	int opt, rc = 0;
 
 	if (longopts == NULL)
-		return cli_usage_error(CMD, "out of memory");
+		return arg_usage_error(CMD, "out of memory");
 	optind = 1;
 	opterr = 0;
 	while (rc == 0 && (opt = getopt_long(argc, argv, ":w:n:d:p:o:qh", longopts, NULL)) != -1) {
@@ -351,7 +351,7 @@ run_args_parse(int argc, char **argv, struct run_args *a, const struct run_opt_e
 				run_usage(stdout, a);
 			rc = -1;
 		} else if (opt == ':') {
-			rc = cli_usage_error(CMD, "option '%s' needs a value: see '%s %s --help'",
+			rc = arg_usage_error(CMD, "option '%s' needs a value: see '%s %s --help'",
 					     argv[optind - 1], progname, CMD);
 		} else {
 			rc = run_parse_option(opt == '?' ? -1 : opt, argc, argv, a, ext);
@@ -361,7 +361,7 @@ run_args_parse(int argc, char **argv, struct run_args *a, const struct run_opt_e
 	if (rc != 0)
 		return rc;
 	if (optind < argc)
-		return cli_usage_error(CMD, "unexpected argument '%s': options only (quote --cmd)",
+		return arg_usage_error(CMD, "unexpected argument '%s': options only (quote --cmd)",
 				       argv[optind]);
 	return run_check(a);
 }
@@ -377,7 +377,7 @@ run_settings(struct session *s, const struct run_args *a)
 
 	if (rc != 0) {
 		nlist_free(&nl);
-		return cli_usage_error(CMD, "-n: %s", a->nspec != NULL ? err : "out of memory");
+		return arg_usage_error(CMD, "-n: %s", a->nspec != NULL ? err : "out of memory");
 	}
 	s->set.n = nl.v;
 	s->set.nn = (int)nl.count;
@@ -404,12 +404,12 @@ run_builtin(struct session *s, struct sweep_config *cfg, const struct run_args *
 
 	cfg->wl = workload_find(name);
 	if (cfg->wl == NULL)
-		return cli_usage_error(CMD, "-w '%s': no such workload; '%s list' shows them", name,
+		return arg_usage_error(CMD, "-w '%s': no such workload; '%s list' shows them", name,
 				       progname);
 	wl_args_defaults(&cfg->args, cfg->wl);
 	for (i = 0; i < a->nparams; i++) {
 		if (wl_args_set(&cfg->args, a->params[i], err, sizeof(err)) != 0)
-			return cli_usage_error(CMD, "%s", err);
+			return arg_usage_error(CMD, "%s", err);
 	}
 	snprintf(s->wl.name, sizeof(s->wl.name), "%s", cfg->wl->name);
 	snprintf(s->wl.unit, sizeof(s->wl.unit), "%s", cfg->wl->unit);
@@ -434,7 +434,7 @@ run_split(const struct run_args *a, const char *opt, const char *text, char ***o
 	if (text == NULL)
 		return 0;
 	if (cmdline_split(text, out, err, sizeof(err)) != 0)
-		return cli_usage_error(CMD, "%s: %s", opt, err);
+		return arg_usage_error(CMD, "%s: %s", opt, err);
 	return 0;
 }
 
@@ -455,12 +455,12 @@ run_parse_ops(const struct run_args *a, uint64_t *k, char *unit, size_t ulen)
 	v = strtod(text, &end);
 	if (end == text || (end != colon && *end != '\0') || errno != 0 || v < 1 || v > 1e15 ||
 	    v != floor(v))
-		return cli_usage_error(CMD, "--ops '%s': give a whole number of operations per "
+		return arg_usage_error(CMD, "--ops '%s': give a whole number of operations per "
 				       "run, 1 to 1e15, and optionally :UNIT, e.g. --ops 512:MiB",
 				       text);
 	if (colon != NULL && (colon[1] == '\0' || strlen(colon + 1) >= ulen ||
 			      strpbrk(colon + 1, " \t/") != NULL))
-		return cli_usage_error(CMD, "--ops '%s': the unit after ':' must be one word of "
+		return arg_usage_error(CMD, "--ops '%s': the unit after ':' must be one word of "
 				       "1 to %zu characters, e.g. --ops 512:MiB", text, ulen - 1);
 	if (colon != NULL)
 		snprintf(unit, ulen, "%s", colon + 1);
@@ -501,10 +501,10 @@ run_external(struct session *s, struct sweep_config *cfg, const struct run_args 
 		/* Try the parser now, so a bad --parse or regex is a usage error, not a failed step. */
 		p = parser_new(cfg->parser, cfg->parse_arg, err, sizeof(err));
 		if (p == NULL && a->regex == NULL && strcmp(a->parse, "regex") != 0)
-			return cli_usage_error(CMD, "--parse '%s': give sysbench, pgbench or elapsed, "
+			return arg_usage_error(CMD, "--parse '%s': give sysbench, pgbench or elapsed, "
 					       "or --parse-regex 'RE'", a->parse);
 		if (p == NULL)
-			return cli_usage_error(CMD, "--parse-regex: %s", err);
+			return arg_usage_error(CMD, "--parse-regex: %s", err);
 		parser_free(p);
 	}
 	if ((rc = run_split(a, "--cmd", a->cmd, &s->wl.argv)) != 0)

@@ -53,11 +53,11 @@ cmd_show(int argc, char **argv)
 			show_usage(stdout);
 			return 0;
 		}
-		return cli_usage_error(CMD, "unknown option '%s': see '%s show --help'",
+		return arg_usage_error(CMD, "unknown option '%s': see '%s show --help'",
 				       argv[optind - 1], progname);
 	}
 	if (optind == argc)
-		return cli_usage_error(CMD, "give a snapshot file: %s show FILE.json", progname);
+		return arg_usage_error(CMD, "give a snapshot file: %s show FILE.json", progname);
 	for (i = optind; i < argc; i++) {
 		if (show_one(argv[i], i == optind) != 0)
 			rc = EXIT_RUNTIME;

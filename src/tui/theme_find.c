@@ -12,7 +12,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +19,7 @@
 #include <unistd.h>
 
 #include "scaletop/error.h"
-#include "scaletop/prefs.h"
+#include "scaletop/files.h"
 #include "theme_priv.h"
 
 #ifndef ST_THEMES_DIR
@@ -41,51 +40,6 @@ struct theme_cycle {
 	size_t n;
 };
 
-/* Closes fd, keeping errno for the caller. */
-static int
-theme_read_fail(int fd, int error)
-{
-	close(fd);
-	errno = error;
-	return -1;
-}
-
-int
-theme_read_file(const char *path, size_t max, char **bufp, size_t *lenp)
-{
-	struct stat sb;
-	char *buf;
-	ssize_t got;
-	size_t n = 0;
-	int fd;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return -1;
-	if (fstat(fd, &sb) == -1)
-		return theme_read_fail(fd, errno);
-	if (!S_ISREG(sb.st_mode))
-		return theme_read_fail(fd, S_ISDIR(sb.st_mode) ? EISDIR : EINVAL);
-	if ((size_t)sb.st_size > max)
-		return theme_read_fail(fd, EFBIG);
-	if ((buf = malloc((size_t)sb.st_size + 1)) == NULL)
-		return theme_read_fail(fd, ENOMEM);
-	/* A file that shrinks while read ends early; one that grows is cut at its old size. */
-	while (n < (size_t)sb.st_size && (got = read(fd, buf + n, (size_t)sb.st_size - n)) != 0) {
-		if (got == -1 && errno == EINTR)
-			continue;
-		if (got == -1) {
-			free(buf);
-			return theme_read_fail(fd, errno);
-		}
-		n += (size_t)got;
-	}
-	close(fd);
-	buf[n] = '\0';
-	*bufp = buf;
-	*lenp = n;
-	return 0;
-}
-
 int
 theme_load_file(struct theme *t, const char *path, theme_warn_fn warn, void *arg, char *err,
                 size_t errlen)
@@ -94,7 +48,7 @@ theme_load_file(struct theme *t, const char *path, theme_warn_fn warn, void *arg
 	size_t len;
 	int bad;
 
-	if (theme_read_file(path, THEME_FILE_MAX, &buf, &len) == -1) {
+	if (file_read_all(path, THEME_FILE_MAX, &buf, &len) == -1) {
 		theme_init(t);
 		return st_error(err, errlen,
 		                "theme %s: cannot read it: %s; check the path, or pick "
@@ -112,19 +66,11 @@ theme_user_dir(char *buf, size_t len)
 {
 	char dir[PATH_MAX];
 
-	if (prefs_dir(dir, sizeof(dir), NULL, 0) == -1)
+	if (file_config_dir(dir, sizeof(dir), NULL, 0) == -1)
 		return -1;
 	if ((size_t)snprintf(buf, len, "%s/themes", dir) >= len)
 		return -1;
 	return 0;
-}
-
-static int
-theme_is_dir(const char *path)
-{
-	struct stat sb;
-
-	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
 }
 
 static const char *
@@ -134,7 +80,7 @@ theme_bundled_dir(void)
 
 	if (env != NULL && *env != '\0')
 		return env;
-	if (theme_is_dir(ST_THEMES_DIR))
+	if (file_is_dir(ST_THEMES_DIR))
 		return ST_THEMES_DIR;
 #ifdef ST_SRC_THEMES_DIR
 	return ST_SRC_THEMES_DIR;
