@@ -4,9 +4,6 @@ scaletop_SOURCES += \
 	src/cli/sample.c \
 	src/cli/run.h \
 	src/cli/run.c \
-	src/cli/run_args.c \
-	src/cli/table.h \
-	src/cli/table.c \
 	src/cli/list.c
 scaletop_SOURCES += \
 	src/cli/show.c \

@@ -5,7 +5,7 @@
 
 #include "cli.h"
 #include "scaletop/snapshot.h"
-#include "table.h"
+#include "scaletop/step_table.h"
 
 #define CMD "show"
 
@@ -32,7 +32,7 @@ show_one(const char *path, bool first)
 		fprintf(stderr, "%s %s: warning: %s\n", progname, CMD, snap.warning);
 	printf("%s%s: %s, taken %s by %s %s\n", first ? "" : "\n", snap.name, snap.meta.label,
 	       snap.meta.taken, snap.meta.tool_name, snap.meta.tool_version);
-	table_print(stdout, &snap.s);
+	step_table_print(stdout, &snap.s);
 	snapshot_free(&snap);
 	return fflush(stdout) == 0 ? 0 : EXIT_RUNTIME;
 }

@@ -17,12 +17,13 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "../cli/cli.h"
-#include "../cli/table.h"
+#include "scaletop/argparse.h"
+#include "scaletop/crash_guard.h"
 #include "scaletop/error.h"
 #include "scaletop/host.h"
 #include "scaletop/pgroup.h"
 #include "scaletop/prefs.h"
+#include "scaletop/step_table.h"
 #include "scaletop/workload.h"
 #include "app.h"
 
@@ -261,7 +262,7 @@ app_term_open(struct app *a, char *err, size_t errlen)
 		return st_error(err, errlen, "terminal type '%s' is unknown to ncurses: set TERM, "
 				"or use 'scaletop run' for a headless sweep",
 				getenv("TERM") ? getenv("TERM") : "");
-	cli_crash_hook = app_crash_restore;
+	crash_guard_hook = app_crash_restore;
 	cbreak();
 	noecho();
 	nonl();
@@ -326,7 +327,7 @@ app_summary(struct app *a)
 {
 	if (a->rp != NULL || a->s == NULL || a->s->nsteps == 0)
 		return;
-	table_print(stdout, a->s);
+	step_table_print(stdout, a->s);
 	if (a->have_an && a->an.verdict[0] != '\0')
 		printf("verdict: %s\n", a->an.verdict);
 	fflush(stdout);
@@ -344,7 +345,7 @@ app_end(struct app *a)
 		delscreen(app_screen);
 		app_screen = NULL;
 	}
-	cli_crash_hook = NULL;
+	crash_guard_hook = NULL;
 	if (a->tty != NULL)
 		fclose(a->tty);
 	app_summary(a);

@@ -4,9 +4,9 @@
 
 #include <stdbool.h>
 
-#include "../cli/run.h"
 #include "scaletop/loop.h"
 #include "scaletop/platform.h"
+#include "scaletop/run_args.h"
 #include "scaletop/sweep.h"
 #include "scaletop/tui.h"
 #include "scaletop/workload.h"

@@ -9,10 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../cli/cli.h"
-#include "../cli/run.h"
+#include "scaletop/argparse.h"
 #include "scaletop/error.h"
 #include "scaletop/prefs.h"
+#include "scaletop/run_args.h"
 #include "scaletop/stream.h"
 #include "scaletop/tui.h"
 #include "scaletop/workload.h"

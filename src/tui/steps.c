@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "scaletop/format.h"
-#include "../cli/table.h"
+#include "scaletop/step_table.h"
 #include "ui.h"
 
 static enum theme_role
@@ -24,7 +24,7 @@ steps_role(const struct step *st)
 }
 
 /*
- * The table exactly as `scaletop run` prints it: table_print into memory,
+ * The table exactly as `scaletop run` prints it: step_table_print into memory,
  * so the two never drift apart.  Line 0 is the title, 1 the header, then
  * one line per step.  Returns the text (free it) or NULL.
  */
@@ -36,7 +36,7 @@ steps_text(const struct session *s, size_t *len)
 
 	if (f == NULL)
 		return NULL;
-	table_print(f, s);
+	step_table_print(f, s);
 	if (fclose(f) != 0) {
 		free(buf);
 		return NULL;

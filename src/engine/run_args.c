@@ -1,24 +1,18 @@
 /*
- * scaletop run's options: what to run, the N list, and how each step is
- * measured.  The TUI takes the same options (plus its own, through
- * run_opt_ext), so both parse here and build the session the same way.
+ * The run-style options: what to run, the N list, and how each step is
+ * measured.  `scaletop run` and the TUI both parse here (the TUI adds its
+ * own options through run_opt_ext), so an option means the same to both;
+ * run_apply.c turns the result into a session and a sweep config.
  */
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "run.h"
-#include "scaletop/cmdline.h"
-#include "scaletop/error.h"
-#include "scaletop/host.h"
-#include "scaletop/nlist.h"
-#include "scaletop/parse.h"
-#include "scaletop/snapshot.h"
+#include "scaletop/argparse.h"
+#include "scaletop/run_args.h"
 
 #define CMD a->cmdname
 
@@ -91,23 +85,12 @@ run_usage_options(FILE *f, const struct run_args *d)
 		d->default_workload, progname, d->duration, d->warmup);
 }
 
+/* --help without a caller's own text: the command line and the shared options. */
 static void
-run_usage(FILE *f, const struct run_args *d)
+run_usage_plain(FILE *f, const struct run_args *d)
 {
-	fprintf(f,
-		"usage: %s run [-w WORKLOAD] [-n LIST] [-d SECONDS] [-p KEY=VALUE]... [options]\n"
-		"       %s run --cmd 'COMMAND {n}' --parse sysbench|pgbench [options]\n"
-		"       %s run --cmd 'COMMAND {n}' --parse-regex 'RE' [options]\n"
-		"       %s run --cmd 'make -j{n}' --parse elapsed [--ops K] [options]\n\n",
-		progname, progname, progname, progname);
+	fprintf(f, "usage: %s %s [options]\n\n", progname, d->cmdname);
 	run_usage_options(f, d);
-	fprintf(f,
-		"      --json             print the results as one JSON object\n"
-		"  -o, --output FILE      save a snapshot (show, compare, export read it)\n"
-		"      --force            let -o and --record replace an existing file\n"
-		"      --record FILE      stream every tick, step and event as JSON Lines\n"
-		"                         ('-': standard output) for 'scaletop replay' or 'view'\n"
-		"  -q, --quiet            no progress on stderr\n");
 }
 
 static int
@@ -141,7 +124,7 @@ run_parse_stable(int argc, char **argv, struct run_args *a)
 static int
 run_parse_option(int opt, int argc, char **argv, struct run_args *a, const struct run_opt_ext *ext)
 {
-	if (opt >= RUN_OPT_EXT && ext != NULL)
+	if (opt >= RUN_OPT_EXT && ext != NULL && ext->parse != NULL)
 		return ext->parse(opt, argc, argv, ext->arg);
 	switch (opt) {
 	case 'w': a->workload = optarg; return 0;
@@ -255,8 +238,8 @@ run_check_record(struct run_args *a)
 	return 0;
 }
 
-static bool
-run_is_elapsed(const struct run_args *a)
+bool
+run_args_elapsed(const struct run_args *a)
 {
 	return a->parse != NULL && strcmp(a->parse, "elapsed") == 0;
 }
@@ -265,7 +248,7 @@ run_is_elapsed(const struct run_args *a)
 static int
 run_check_external(const struct run_args *a)
 {
-	if (a->ops != NULL && !run_is_elapsed(a))
+	if (a->ops != NULL && !run_args_elapsed(a))
 		return arg_usage_error(CMD, "--ops %s goes with --parse elapsed, where a run counts "
 				       "as K operations", a->ops);
 	if (a->cmd == NULL)
@@ -274,7 +257,7 @@ run_check_external(const struct run_args *a)
 	if (a->stable_pct > 0)
 		return arg_usage_error(CMD, "--until-stable stops built-in workloads only: a --cmd "
 				       "tool runs for the {duration} it is given; use -d and --repeat");
-	if (!run_is_elapsed(a))
+	if (!run_args_elapsed(a))
 		return 0;
 	if (a->warmup_set)
 		return arg_usage_error(CMD, "--warmup %g: --parse elapsed times the whole run, so "
@@ -348,7 +331,7 @@ run_args_parse(int argc, char **argv, struct run_args *a, const struct run_opt_e
 			if (ext != NULL && ext->usage != NULL)
 				ext->usage(stdout, a);
 			else
-				run_usage(stdout, a);
+				run_usage_plain(stdout, a);
 			rc = -1;
 		} else if (opt == ':') {
 			rc = arg_usage_error(CMD, "option '%s' needs a value: see '%s %s --help'",
@@ -364,224 +347,4 @@ run_args_parse(int argc, char **argv, struct run_args *a, const struct run_opt_e
 		return arg_usage_error(CMD, "unexpected argument '%s': options only (quote --cmd)",
 				       argv[optind]);
 	return run_check(a);
-}
-
-/* The settings half of the session: N list and measurement rules. */
-static int
-run_settings(struct session *s, const struct run_args *a)
-{
-	struct nlist nl;
-	char err[ST_ERRLEN];
-	int rc = a->nspec != NULL ? nlist_parse(&nl, a->nspec, err, sizeof(err))
-				  : nlist_default(&nl, (int)sysconf(_SC_NPROCESSORS_ONLN));
-
-	if (rc != 0) {
-		nlist_free(&nl);
-		return arg_usage_error(CMD, "-n: %s", a->nspec != NULL ? err : "out of memory");
-	}
-	s->set.n = nl.v;
-	s->set.nn = (int)nl.count;
-	s->set.duration_s = a->duration;
-	s->set.warmup_s = a->warmup;
-	s->set.stable_pct = a->stable_pct;
-	s->set.min_measure_s = a->min_time;
-	s->set.interval_s = a->interval;
-	s->set.repeat = (int)a->repeat;
-	s->set.stall_s = a->stall;
-	s->set.stop_on_failure = a->stop_on_failure;
-	s->set.collapse_theta = a->collapse_pct / 100.0;
-	s->set.efficiency_min = a->linear_pct / 100.0;
-	s->set.mode = a->mode;
-	return 0;
-}
-
-static int
-run_builtin(struct session *s, struct sweep_config *cfg, const struct run_args *a)
-{
-	const char *name = a->workload != NULL ? a->workload : a->default_workload;
-	char err[ST_ERRLEN];
-	int i;
-
-	cfg->wl = workload_find(name);
-	if (cfg->wl == NULL)
-		return arg_usage_error(CMD, "-w '%s': no such workload; '%s list' shows them", name,
-				       progname);
-	wl_args_defaults(&cfg->args, cfg->wl);
-	for (i = 0; i < a->nparams; i++) {
-		if (wl_args_set(&cfg->args, a->params[i], err, sizeof(err)) != 0)
-			return arg_usage_error(CMD, "%s", err);
-	}
-	snprintf(s->wl.name, sizeof(s->wl.name), "%s", cfg->wl->name);
-	snprintf(s->wl.unit, sizeof(s->wl.unit), "%s", cfg->wl->unit);
-	/* Verdicts speak of writers for the file study, else of what the mode starts. */
-	snprintf(s->wl.n_unit, sizeof(s->wl.n_unit), "%s",
-		 strcmp(cfg->wl->name, "fileio") == 0 ? "writers"
-		 : a->mode == MODE_PROCESSES	     ? "processes"
-						     : "threads");
-	for (i = 0; i < cfg->wl->nparams && i < SESSION_MAX_PARAMS; i++) {
-		snprintf(s->wl.key[i], sizeof(s->wl.key[i]), "%s", cfg->wl->params[i].name);
-		snprintf(s->wl.value[i], sizeof(s->wl.value[i]), "%s", cfg->args.text[i]);
-	}
-	s->wl.nparams = i;
-	return 0;
-}
-
-static int
-run_split(const struct run_args *a, const char *opt, const char *text, char ***out)
-{
-	char err[ST_ERRLEN];
-
-	if (text == NULL)
-		return 0;
-	if (cmdline_split(text, out, err, sizeof(err)) != 0)
-		return arg_usage_error(CMD, "%s: %s", opt, err);
-	return 0;
-}
-
-/* --ops K[:UNIT]: a whole number of operations per run, and what one is ("runs" if not given). */
-static int
-run_parse_ops(const struct run_args *a, uint64_t *k, char *unit, size_t ulen)
-{
-	const char *text = a->ops;
-	const char *colon = text != NULL ? strchr(text, ':') : NULL;
-	char *end;
-	double v;
-
-	snprintf(unit, ulen, "%s", text == NULL ? "runs" : "ops");
-	*k = 1;
-	if (text == NULL)
-		return 0;
-	errno = 0;
-	v = strtod(text, &end);
-	if (end == text || (end != colon && *end != '\0') || errno != 0 || v < 1 || v > 1e15 ||
-	    v != floor(v))
-		return arg_usage_error(CMD, "--ops '%s': give a whole number of operations per "
-				       "run, 1 to 1e15, and optionally :UNIT, e.g. --ops 512:MiB",
-				       text);
-	if (colon != NULL && (colon[1] == '\0' || strlen(colon + 1) >= ulen ||
-			      strpbrk(colon + 1, " \t/") != NULL))
-		return arg_usage_error(CMD, "--ops '%s': the unit after ':' must be one word of "
-				       "1 to %zu characters, e.g. --ops 512:MiB", text, ulen - 1);
-	if (colon != NULL)
-		snprintf(unit, ulen, "%s", colon + 1);
-	*k = (uint64_t)v;
-	return 0;
-}
-
-/* --parse elapsed: no parser; each run is timed, and K is kept with the workload's text. */
-static int
-run_elapsed(struct session *s, struct sweep_config *cfg, const struct run_args *a)
-{
-	if (run_parse_ops(a, &cfg->elapsed_ops, s->wl.unit, sizeof(s->wl.unit)) != 0)
-		return EXIT_USAGE;
-	cfg->time_limit_s = a->duration_set ? a->duration : 0;
-	s->set.warmup_s = 0;
-	if (a->ops != NULL) {
-		snprintf(s->wl.key[0], sizeof(s->wl.key[0]), "ops");
-		snprintf(s->wl.value[0], sizeof(s->wl.value[0]), "%s", a->ops);
-		s->wl.nparams = 1;
-	}
-	return 0;
-}
-
-static int
-run_external(struct session *s, struct sweep_config *cfg, const struct run_args *a)
-{
-	char err[ST_ERRLEN];
-	struct parser *p;
-	int rc;
-
-	cfg->parser = a->regex != NULL ? "regex" : a->parse;
-	cfg->parse_arg = a->regex;
-	snprintf(s->wl.unit, sizeof(s->wl.unit), "ops");
-	if (run_is_elapsed(a)) {
-		if ((rc = run_elapsed(s, cfg, a)) != 0)
-			return rc;
-	} else {
-		/* Try the parser now, so a bad --parse or regex is a usage error, not a failed step. */
-		p = parser_new(cfg->parser, cfg->parse_arg, err, sizeof(err));
-		if (p == NULL && a->regex == NULL && strcmp(a->parse, "regex") != 0)
-			return arg_usage_error(CMD, "--parse '%s': give sysbench, pgbench or elapsed, "
-					       "or --parse-regex 'RE'", a->parse);
-		if (p == NULL)
-			return arg_usage_error(CMD, "--parse-regex: %s", err);
-		parser_free(p);
-	}
-	if ((rc = run_split(a, "--cmd", a->cmd, &s->wl.argv)) != 0)
-		return rc;
-	cfg->cmd = s->wl.argv;
-	snprintf(s->wl.name, sizeof(s->wl.name), "external");
-	snprintf(s->wl.parser, sizeof(s->wl.parser), "%s", cfg->parser);
-	snprintf(s->wl.n_unit, sizeof(s->wl.n_unit), "%s",
-		 strcmp(cfg->parser, "pgbench") == 0 ? "clients" : "threads");
-	return 0;
-}
-
-/* The session's settings and workload text, and the sweep's config, from parsed options. */
-int
-run_args_apply(const struct run_args *a, struct session *s, struct sweep_config *cfg)
-{
-	int rc;
-
-	memset(cfg, 0, sizeof(*cfg));
-	rc = run_settings(s, a);
-	if (rc == 0)
-		rc = a->cmd != NULL ? run_external(s, cfg, a) : run_builtin(s, cfg, a);
-	if (rc == 0)
-		rc = run_split(a, "--setup", a->setup, &cfg->setup);
-	if (rc == 0)
-		rc = run_split(a, "--teardown", a->teardown, &cfg->teardown);
-	return rc;
-}
-
-void
-run_config_free(struct sweep_config *cfg)
-{
-	cmdline_free(cfg->setup);
-	cmdline_free(cfg->teardown);
-	cfg->setup = cfg->teardown = NULL;
-}
-
-static int
-run_save(const struct run_args *a, const struct session *s)
-{
-	char err[ST_ERRLEN];
-
-	if (snapshot_save(a->output, s, NULL, a->force, err, sizeof(err)) != 0) {
-		fprintf(stderr, "%s %s: %s\n", progname, CMD, err);
-		return -1;
-	}
-	if (!a->view.quiet)
-		fprintf(stderr, "%s %s: saved %s\n", progname, CMD, a->output);
-	return 0;
-}
-
-int
-cmd_run(int argc, char **argv)
-{
-	struct run_args a;
-	struct session s;
-	struct sweep_config cfg;
-	char err[ST_ERRLEN];
-	int rc;
-
-	run_args_defaults(&a, "run");
-	rc = run_args_parse(argc, argv, &a, NULL);
-	if (rc != 0)
-		return rc < 0 ? 0 : rc;
-	session_init(&s);
-	rc = run_args_apply(&a, &s, &cfg);
-	if (rc == 0 && host_info_read(&s.host, err, sizeof(err)) != 0) {
-		fprintf(stderr, "%s run: %s\n", progname, err);
-		rc = EXIT_RUNTIME;
-	}
-	if (rc == 0) {
-		rc = run_sweep(&s, &cfg, &a.view);
-		/* What was measured is kept even when a step failed or the sweep was stopped. */
-		if (a.output != NULL && s.nsteps > 0 && run_save(&a, &s) != 0 && rc == 0)
-			rc = EXIT_RUNTIME;
-	}
-	run_config_free(&cfg);
-	session_free(&s);
-	return rc;
 }
