@@ -1,16 +1,25 @@
-# The interactive monitor (ncursesw): one file per panel, the loop glue in
-# app.c.  It lives with main() because it shares the CLI's option parsing
-# (src/cli/run_args.c) and table (src/cli/table.c).
+# The interactive monitor (ncursesw): the loop glue in app.c, keys to
+# commands in input.c, commands run by control.c, what runs in sweeps.c, and
+# one file per panel (src/tui/app.h draws the layers).  It is linked into the
+# program only: the unit tests need no terminal.
 noinst_HEADERS += include/scaletop/tui.h
 scaletop_SOURCES += \
 	src/tui/ui.h \
 	src/tui/app.h \
+	src/tui/command.h \
+	src/tui/replay.h \
 	src/tui/paint.h \
 	src/tui/idle.h \
 	src/tui/app.c \
 	src/tui/cmd.c \
-	src/tui/control.c \
 	src/tui/input.c \
+	src/tui/control.c \
+	src/tui/sweeps.c \
+	src/tui/playback.c \
+	src/tui/snapshots.c \
+	src/tui/frame.c \
+	src/tui/state.c \
+	src/tui/replay.c \
 	src/tui/idle.c \
 	src/tui/layout.c \
 	src/tui/paint.c \
@@ -22,9 +31,7 @@ scaletop_SOURCES += \
 	src/tui/verdict.c \
 	src/tui/steps.c \
 	src/tui/help.c \
-	src/tui/prompt.c \
-	src/tui/snapshots.c \
-	src/tui/replay.c
+	src/tui/prompt.c
 
 # TUI tests drive the real binary in tmux.
 TUI_TESTS = \

@@ -63,7 +63,7 @@ steps_line(const char *text, int i, char *out, size_t len)
 }
 
 void
-steps_draw(struct ui *u, const struct frame *f, struct rect r)
+steps_draw(const struct ui *u, const struct frame *f, struct rect r, struct ui_hits *h)
 {
 	const struct session *s = f->s;
 	struct rect in = ui_titled(r, "steps (up/down or click to select, enter for detail)");
@@ -87,7 +87,7 @@ steps_draw(struct ui *u, const struct frame *f, struct rect r)
 			a = theme_attr(ROLE_SELECTED);
 		ui_fill((struct rect){ y, in.x, 1, in.w }, i == u->sel_step ? a : 0);
 		ui_put(y, in.x, in.w, a, line);
-		ui_hit_add(u, y, in.x, in.x + in.w - 1, i);
+		ui_hit_add(h, y, in.x, in.x + in.w - 1, i);
 	}
 	if (s->nsteps == 0)
 		ui_put(in.y + 1, in.x + 1, in.w - 1, theme_attr(ROLE_INACTIVE), "no step yet");
@@ -130,7 +130,7 @@ detail_fair(const struct step *st, int y, int x, int w)
 }
 
 void
-step_detail_draw(struct ui *u, const struct frame *f, struct rect r)
+step_detail_draw(const struct ui *u, const struct frame *f, struct rect r)
 {
 	const struct step *st;
 	const struct contention *c;
