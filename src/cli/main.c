@@ -5,6 +5,7 @@
 #include "config.h"
 #include "cli.h"
 #include "scaletop/crash_guard.h"
+#include "scaletop/files.h"
 #include "scaletop/tui.h"
 
 struct subcommand {
@@ -43,6 +44,7 @@ main(int argc, char **argv)
 {
 	size_t i;
 
+	file_set_argv0(argv[0]); /* a binary in the build tree finds its checkout's themes */
 	if (argc < 2) {
 		crash_guard_install();
 		return cmd_tui(argc, argv);

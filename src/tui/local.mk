@@ -47,8 +47,10 @@ TESTS += $(TUI_TESTS)
 EXTRA_DIST += $(TUI_TESTS) tests/tui/valgrind.sh tests/tui/tmux.sh docs/tui.md bench/tui-cpu.sh
 
 # Themes and preferences for the TUI.  Bundled themes are installed to
-# $(pkgdatadir)/themes; a binary run from the build tree falls back to the
-# source tree's themes/ when that directory is not installed (docs/themes.md).
+# $(pkgdatadir)/themes, and the installed binary looks there.  A binary run
+# from the build tree finds the source tree's themes/ through a marker file
+# beside it that names the source tree: built here, cleaned, never installed
+# (docs/themes.md).  Any file dropped into themes/ is a bundled theme.
 themesdir = $(pkgdatadir)/themes
 dist_themes_DATA = \
 	themes/default.theme \
@@ -56,7 +58,12 @@ dist_themes_DATA = \
 	themes/high-contrast.theme \
 	themes/mono.theme
 
-AM_CPPFLAGS += -DST_THEMES_DIR='"$(themesdir)"' -DST_SRC_THEMES_DIR='"$(abs_top_srcdir)/themes"'
+AM_CPPFLAGS += -DST_THEMES_DIR='"$(themesdir)"'
+
+noinst_DATA = scaletop.srcdir
+CLEANFILES += scaletop.srcdir
+scaletop.srcdir: Makefile
+	$(AM_V_GEN)echo '$(abs_top_srcdir)' >$@
 
 noinst_HEADERS += include/scaletop/theme.h include/scaletop/prefs.h src/tui/theme_priv.h
 libscaletop_a_SOURCES += \

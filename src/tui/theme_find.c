@@ -4,9 +4,10 @@
  * curses.
  *
  * The bundled directory is $SCALETOP_THEMES_DIR when set (tests, odd
- * installs), else the installed $(pkgdatadir)/themes if it exists, else the
- * source tree's themes/, so that a binary run from the build tree finds the
- * themes of its own checkout.
+ * installs); else, for a binary run from the build tree, the themes/ of the
+ * source tree named by the marker file the build writes beside it
+ * (THEME_SRCDIR_MARKER, never installed); else the installed
+ * $(pkgdatadir)/themes.  No build-tree path is compiled in.
  */
 #include <sys/stat.h>
 
@@ -25,6 +26,9 @@
 #ifndef ST_THEMES_DIR
 #define ST_THEMES_DIR "/usr/local/share/scaletop/themes"
 #endif
+
+/* Written by the build next to the built binary (src/tui/local.mk): the source tree's path. */
+#define THEME_SRCDIR_MARKER "scaletop.srcdir"
 
 #define THEME_FILE_MAX (1024 * 1024) /* far above any theme; stops reading a wrong file */
 #define THEME_LIST_MAX 256
@@ -76,17 +80,16 @@ theme_user_dir(char *buf, size_t len)
 static const char *
 theme_bundled_dir(void)
 {
+	static char built[PATH_MAX];
 	const char *env = getenv("SCALETOP_THEMES_DIR");
+	char src[PATH_MAX];
 
 	if (env != NULL && *env != '\0')
 		return env;
-	if (file_is_dir(ST_THEMES_DIR))
-		return ST_THEMES_DIR;
-#ifdef ST_SRC_THEMES_DIR
-	return ST_SRC_THEMES_DIR;
-#else
+	if (file_beside_self(THEME_SRCDIR_MARKER, src, sizeof(src)) == 0 &&
+	    (size_t)snprintf(built, sizeof(built), "%s/themes", src) < sizeof(built))
+		return built;
 	return ST_THEMES_DIR;
-#endif
 }
 
 /* dir/name.theme if it is a readable regular file. */
