@@ -179,10 +179,12 @@ replay_cut(struct replay *rp, double t)
 static void
 replay_usage(struct cpu_usage *c, const struct stream_cpu *sc)
 {
+	int s;
+
 	memset(c, 0, sizeof(*c));
 	c->id = sc->id;
 	c->flags = sc->flags;
-	for (int s = 0; s < CPU_NSTATES; s++)
+	for (s = 0; s < CPU_NSTATES; s++)
 		c->pct[s] = sc->pct[s] == STREAM_PCT_NONE ? 0 : stream_pct(sc->pct[s]);
 	c->busy = sc->busy == STREAM_PCT_NONE ? NAN : stream_pct(sc->busy);
 }
@@ -191,17 +193,19 @@ static void
 replay_cpus(struct replay *rp, const struct stream_tick *t, struct frame *f)
 {
 	const struct stream_cpu *rows = stream_reader_tick_cpus(rp->r, t);
+	struct cpu_usage *c;
+	int i;
 
 	if (!t->have_cpu || rows == NULL)
 		return;
 	if (rp->capcpu < t->ncpu) {
-		struct cpu_usage *c = realloc(rp->cpu, (size_t)t->ncpu * sizeof(*c));
+		c = realloc(rp->cpu, (size_t)t->ncpu * sizeof(*c));
 		if (c == NULL)
 			return;
 		rp->cpu = c;
 		rp->capcpu = t->ncpu;
 	}
-	for (int i = 0; i < t->ncpu; i++)
+	for (i = 0; i < t->ncpu; i++)
 		replay_usage(&rp->cpu[i], &rows[i]);
 	replay_usage(&f->all, &t->all);
 	f->cpu = rp->cpu;
@@ -216,13 +220,14 @@ replay_hist_at(void *ctx, int i)
 	struct replay *rp = ctx;
 	const struct stream_tick *t;
 	const struct stream_cpu *rows;
+	int k;
 
 	if (i < 0 || (size_t)i > rp->pos || (t = stream_reader_tick(rp->r, (size_t)i)) == NULL)
 		return NULL;
 	rows = stream_reader_tick_cpus(rp->r, t);
-	for (int k = 0; k < rp->nbusy; k++)
+	for (k = 0; k < rp->nbusy; k++)
 		rp->busy[k] = NAN;
-	for (int k = 0; t->have_cpu && rows != NULL && k < t->ncpu; k++)
+	for (k = 0; t->have_cpu && rows != NULL && k < t->ncpu; k++)
 		if (rows[k].id >= 0 && rows[k].id < rp->nbusy)
 			rp->busy[rows[k].id] = (float)stream_pct(rows[k].busy);
 	rp->scratch = (struct tick){ .t = t->t, .step = t->step, .phase = (int)t->phase,
@@ -235,13 +240,14 @@ replay_hist_at(void *ctx, int i)
 static void
 replay_size_busy(struct replay *rp, const struct frame *f)
 {
-	int need = rp->view.ticks.ncpu;
+	int i, need = rp->view.ticks.ncpu;
+	float *b;
 
-	for (int i = 0; i < f->ncpu; i++)
+	for (i = 0; i < f->ncpu; i++)
 		if (f->cpu[i].id + 1 > need)
 			need = f->cpu[i].id + 1;
 	if (need > rp->nbusy) {
-		float *b = realloc(rp->busy, (size_t)need * sizeof(*b));
+		b = realloc(rp->busy, (size_t)need * sizeof(*b));
 		if (b == NULL)
 			return;
 		rp->busy = b;
