@@ -25,14 +25,7 @@ struct prefs {
 /* The built-in preferences. */
 void prefs_defaults(struct prefs *p);
 
-/*
- * scaletop's configuration directory: $XDG_CONFIG_HOME/scaletop when
- * XDG_CONFIG_HOME is an absolute path, else $HOME/.config/scaletop (HOME
- * from the password file if unset).  Returns 0, or -1 with err set.
- */
-int prefs_dir(char *buf, size_t len, char *err, size_t errlen);
-
-/* The config file's path, prefs_dir() + "/config".  Returns 0 or -1. */
+/* The config file's path, file_config_dir() (scaletop/files.h) + "/config".  Returns 0 or -1. */
 int prefs_path(char *buf, size_t len, char *err, size_t errlen);
 
 /*

@@ -36,4 +36,13 @@ int tui_check_terminal(bool input_is_data, char *err, size_t errlen);
  */
 int tui_main(struct run_args *a, const struct tui_opts *o);
 
+/*
+ * The subcommands the TUI answers (src/tui/cmd.c): `scaletop tui` (and a
+ * bare `scaletop` or one with only options), `replay FILE.jsonl` and
+ * `view -`.  Each parses its own arguments and returns an exit status.
+ */
+int cmd_tui(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+int cmd_view(int argc, char **argv);
+
 #endif

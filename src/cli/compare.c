@@ -36,15 +36,15 @@ compare_parse(int argc, char **argv, bool *csv)
 			return -1;
 		}
 		if (opt != 'c')
-			return cli_usage_error(CMD, "unknown option '%s': see '%s compare --help'",
+			return arg_usage_error(CMD, "unknown option '%s': see '%s compare --help'",
 					       argv[optind - 1], progname);
 		*csv = true;
 	}
 	if (argc - optind < 2)
-		return cli_usage_error(CMD, "give two snapshots or more: %s compare A.json B.json",
+		return arg_usage_error(CMD, "give two snapshots or more: %s compare A.json B.json",
 				       progname);
 	if (argc - optind > SNAPSHOT_COMPARE_MAX)
-		return cli_usage_error(CMD, "%d snapshots; compare at most %d at once",
+		return arg_usage_error(CMD, "%d snapshots; compare at most %d at once",
 				       argc - optind, SNAPSHOT_COMPARE_MAX);
 	return 0;
 }

@@ -37,7 +37,7 @@ export_base(struct export_args *a, const char *arg)
 	size_t len = strlen(arg);
 
 	if (len == 0 || len >= sizeof(a->base) - 8 || arg[len - 1] == '/')
-		return cli_usage_error(CMD, "-o '%s': give a file name without extension", arg);
+		return arg_usage_error(CMD, "-o '%s': give a file name without extension", arg);
 	snprintf(a->base, sizeof(a->base), "%s", arg);
 	if (len > 4 && strcmp(arg + len - 4, ".png") == 0) {
 		a->base[len - 4] = '\0';
@@ -74,22 +74,22 @@ export_parse(int argc, char **argv, struct export_args *a)
 				return rc;
 			break;
 		case ':':
-			return cli_usage_error(CMD, "option '%s' needs a value: see '%s export "
+			return arg_usage_error(CMD, "option '%s' needs a value: see '%s export "
 					       "--help'", argv[optind - 1], progname);
 		default:
-			return cli_usage_error(CMD, "unknown option '%s': see '%s export --help'",
+			return arg_usage_error(CMD, "unknown option '%s': see '%s export --help'",
 					       argv[optind - 1], progname);
 		}
 	}
 	if (!a->gnuplot)
-		return cli_usage_error(CMD, "give the format: --gnuplot");
+		return arg_usage_error(CMD, "give the format: --gnuplot");
 	if (a->base[0] == '\0')
-		return cli_usage_error(CMD, "give the output name: -o BASE");
+		return arg_usage_error(CMD, "give the output name: -o BASE");
 	if (optind == argc)
-		return cli_usage_error(CMD, "give one snapshot or more: %s export --gnuplot "
+		return arg_usage_error(CMD, "give one snapshot or more: %s export --gnuplot "
 				       "-o BASE A.json", progname);
 	if (argc - optind > SNAPSHOT_COMPARE_MAX)
-		return cli_usage_error(CMD, "%d snapshots; export at most %d at once",
+		return arg_usage_error(CMD, "%d snapshots; export at most %d at once",
 				       argc - optind, SNAPSHOT_COMPARE_MAX);
 	return 0;
 }

@@ -44,10 +44,10 @@ import_check_lengths(const struct import_args *a)
 
 	for (i = 0; i < sizeof(lim) / sizeof(lim[0]); i++) {
 		if (val[i] != NULL && strlen(val[i]) > lim[i].max)
-			return cli_usage_error(CMD, "%s is %zu bytes long; give at most %zu",
+			return arg_usage_error(CMD, "%s is %zu bytes long; give at most %zu",
 					       lim[i].opt, strlen(val[i]), lim[i].max);
 		if (val[i] != NULL && val[i][0] == '\0')
-			return cli_usage_error(CMD, "%s is empty; give some text", lim[i].opt);
+			return arg_usage_error(CMD, "%s is empty; give some text", lim[i].opt);
 	}
 	return 0;
 }
@@ -81,23 +81,23 @@ import_parse(int argc, char **argv, struct import_args *a)
 		case O_NUNIT: a->o.n_unit = optarg; break;
 		case O_FORCE: a->force = true; break;
 		case ':':
-			return cli_usage_error(CMD, "option '%s' needs a value: see '%s import "
+			return arg_usage_error(CMD, "option '%s' needs a value: see '%s import "
 					       "--help'", argv[optind - 1], progname);
 		default:
-			return cli_usage_error(CMD, "unknown option '%s': see '%s import --help'",
+			return arg_usage_error(CMD, "unknown option '%s': see '%s import --help'",
 					       argv[optind - 1], progname);
 		}
 	}
 	if (optind < argc)
-		return cli_usage_error(CMD, "unexpected argument '%s': give the file with --csv",
+		return arg_usage_error(CMD, "unexpected argument '%s': give the file with --csv",
 				       argv[optind]);
 	if (a->csv == NULL)
-		return cli_usage_error(CMD, "give the results: --csv FILE");
+		return arg_usage_error(CMD, "give the results: --csv FILE");
 	if (a->o.label == NULL || a->o.label[0] == '\0')
-		return cli_usage_error(CMD, "give a label saying what the results are: --label "
+		return arg_usage_error(CMD, "give a label saying what the results are: --label "
 				       "LABEL");
 	if (a->out == NULL)
-		return cli_usage_error(CMD, "give the snapshot to write: -o OUT.json");
+		return arg_usage_error(CMD, "give the snapshot to write: -o OUT.json");
 	return import_check_lengths(a);
 }
 

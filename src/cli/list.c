@@ -63,7 +63,7 @@ cmd_list(int argc, char **argv)
 	int i, j;
 
 	if (argc > 1 && !verbose)
-		return cli_usage_error("list", "unknown argument '%s': only -v (--verbose)", argv[1]);
+		return arg_usage_error("list", "unknown argument '%s': only -v (--verbose)", argv[1]);
 	for (i = 0; workloads[i] != NULL; i++) {
 		const struct workload *wl = workloads[i];
 

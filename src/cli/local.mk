@@ -1,13 +1,9 @@
 scaletop_SOURCES += \
 	src/cli/main.c \
 	src/cli/cli.h \
-	src/cli/args.c \
 	src/cli/sample.c \
 	src/cli/run.h \
 	src/cli/run.c \
-	src/cli/run_args.c \
-	src/cli/table.h \
-	src/cli/table.c \
 	src/cli/list.c
 scaletop_SOURCES += \
 	src/cli/show.c \

@@ -1,13 +1,12 @@
 /* scaletop: dispatch to a subcommand. */
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "config.h"
 #include "cli.h"
-#include "scaletop/pgroup.h"
-
-const char *progname = "scaletop";
+#include "scaletop/crash_guard.h"
+#include "scaletop/files.h"
+#include "scaletop/tui.h"
 
 struct subcommand {
 	const char *name;
@@ -28,31 +27,6 @@ static const struct subcommand subcommands[] = {
 	{ "view", cmd_view, "watch a run streamed on standard input: view -" },
 };
 
-void (*cli_crash_hook)(void);
-
-/* A crash of the monitor itself must not leave a workload running. */
-static void
-cli_on_crash(int signo)
-{
-	pgroup_kill_all(SIGKILL);
-	if (cli_crash_hook != NULL)
-		cli_crash_hook();
-	signal(signo, SIG_DFL);
-	raise(signo);
-}
-
-void
-cli_guard_crashes(void)
-{
-	static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
-	size_t i;
-
-	for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
-		signal(fatal[i], cli_on_crash);
-	/* A closed stdout (| head) is an error on write, not a silent death mid-cleanup. */
-	signal(SIGPIPE, SIG_IGN);
-}
-
 static void
 usage(FILE *f)
 {
@@ -70,8 +44,9 @@ main(int argc, char **argv)
 {
 	size_t i;
 
+	file_set_argv0(argv[0]); /* a binary in the build tree finds its checkout's themes */
 	if (argc < 2) {
-		cli_guard_crashes();
+		crash_guard_install();
 		return cmd_tui(argc, argv);
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
@@ -83,7 +58,7 @@ main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	cli_guard_crashes();
+	crash_guard_install();
 	/* Only options: the interactive monitor, with `scaletop run`'s options. */
 	if (argv[1][0] == '-')
 		return cmd_tui(argc, argv);

@@ -12,11 +12,13 @@
 #include "run.h"
 #include "scaletop/error.h"
 #include "scaletop/format.h"
+#include "scaletop/host.h"
 #include "scaletop/pgroup.h"
 #include "scaletop/session_json.h"
+#include "scaletop/snapshot.h"
 #include "scaletop/stream.h"
 #include "scaletop/sweep.h"
-#include "table.h"
+#include "scaletop/step_table.h"
 
 struct run_ctx {
 	struct session *s;
@@ -160,7 +162,7 @@ run_report(const struct run_ctx *c, const struct run_view *v)
 		if (session_json_write(f, c->s) != 0)
 			fprintf(stderr, "%s run: cannot write the JSON results\n", progname);
 	} else {
-		table_print(f, c->s);
+		step_table_print(f, c->s);
 	}
 	fflush(f);
 }
@@ -236,4 +238,73 @@ run_sweep(struct session *s, const struct sweep_config *cfg, const struct run_vi
 	loop_free(c.loop);
 	sampler_close(smp);
 	return status;
+}
+
+/* --- the command ------------------------------------------------------------ */
+
+/* run has no options beyond the shared ones; the ext only gives its --help. */
+static const struct option run_no_longopts[] = { { NULL, 0, NULL, 0 } };
+
+static void
+run_usage(FILE *f, const struct run_args *d)
+{
+	fprintf(f,
+		"usage: %s run [-w WORKLOAD] [-n LIST] [-d SECONDS] [-p KEY=VALUE]... [options]\n"
+		"       %s run --cmd 'COMMAND {n}' --parse sysbench|pgbench [options]\n"
+		"       %s run --cmd 'COMMAND {n}' --parse-regex 'RE' [options]\n"
+		"       %s run --cmd 'make -j{n}' --parse elapsed [--ops K] [options]\n\n",
+		progname, progname, progname, progname);
+	run_usage_options(f, d);
+	fprintf(f,
+		"      --json             print the results as one JSON object\n"
+		"  -o, --output FILE      save a snapshot (show, compare, export read it)\n"
+		"      --force            let -o and --record replace an existing file\n"
+		"      --record FILE      stream every tick, step and event as JSON Lines\n"
+		"                         ('-': standard output) for 'scaletop replay' or 'view'\n"
+		"  -q, --quiet            no progress on stderr\n");
+}
+
+static int
+run_save(const struct run_args *a, const struct session *s)
+{
+	char err[ST_ERRLEN];
+
+	if (snapshot_save(a->output, s, NULL, a->force, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s %s: %s\n", progname, a->cmdname, err);
+		return -1;
+	}
+	if (!a->view.quiet)
+		fprintf(stderr, "%s %s: saved %s\n", progname, a->cmdname, a->output);
+	return 0;
+}
+
+int
+cmd_run(int argc, char **argv)
+{
+	struct run_args a;
+	struct session s;
+	struct sweep_config cfg;
+	struct run_opt_ext ext = { run_no_longopts, NULL, run_usage, NULL };
+	char err[ST_ERRLEN];
+	int rc;
+
+	run_args_defaults(&a, "run");
+	rc = run_args_parse(argc, argv, &a, &ext);
+	if (rc != 0)
+		return rc < 0 ? 0 : rc;
+	session_init(&s);
+	rc = run_args_apply(&a, &s, &cfg);
+	if (rc == 0 && host_info_read(&s.host, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s run: %s\n", progname, err);
+		rc = EXIT_RUNTIME;
+	}
+	if (rc == 0) {
+		rc = run_sweep(&s, &cfg, &a.view);
+		/* What was measured is kept even when a step failed or the sweep was stopped. */
+		if (a.output != NULL && s.nsteps > 0 && run_save(&a, &s) != 0 && rc == 0)
+			rc = EXIT_RUNTIME;
+	}
+	run_config_free(&cfg);
+	session_free(&s);
+	return rc;
 }

@@ -75,13 +75,13 @@ sample_usage(FILE *f)
 }
 
 /* Usage errors: one line naming what was wrong and what to do, exit 2. */
-#define sample_bad(...) cli_usage_error("sample", __VA_ARGS__)
+#define sample_bad(...) arg_usage_error("sample", __VA_ARGS__)
 
 static int
 sample_parse_interval(const char *arg, struct sample_opts *o)
 {
 	double v;
-	int rc = cli_parse_seconds("sample", "-i", arg, SAMPLE_INTERVAL_MIN, SAMPLE_INTERVAL_MAX, &v);
+	int rc = arg_parse_seconds("sample", "-i", arg, SAMPLE_INTERVAL_MIN, SAMPLE_INTERVAL_MAX, &v);
 
 	if (rc == 0)
 		o->interval_ns = (uint64_t)llround(v * 1e9);
@@ -91,7 +91,7 @@ sample_parse_interval(const char *arg, struct sample_opts *o)
 static int
 sample_parse_count(const char *arg, struct sample_opts *o)
 {
-	return cli_parse_int("sample", "-c", arg, 1, LONG_MAX, &o->count);
+	return arg_parse_int("sample", "-c", arg, 1, LONG_MAX, &o->count);
 }
 
 /*

@@ -5,7 +5,7 @@
 
 #include "cli.h"
 #include "scaletop/snapshot.h"
-#include "table.h"
+#include "scaletop/step_table.h"
 
 #define CMD "show"
 
@@ -32,7 +32,7 @@ show_one(const char *path, bool first)
 		fprintf(stderr, "%s %s: warning: %s\n", progname, CMD, snap.warning);
 	printf("%s%s: %s, taken %s by %s %s\n", first ? "" : "\n", snap.name, snap.meta.label,
 	       snap.meta.taken, snap.meta.tool_name, snap.meta.tool_version);
-	table_print(stdout, &snap.s);
+	step_table_print(stdout, &snap.s);
 	snapshot_free(&snap);
 	return fflush(stdout) == 0 ? 0 : EXIT_RUNTIME;
 }
@@ -53,11 +53,11 @@ cmd_show(int argc, char **argv)
 			show_usage(stdout);
 			return 0;
 		}
-		return cli_usage_error(CMD, "unknown option '%s': see '%s show --help'",
+		return arg_usage_error(CMD, "unknown option '%s': see '%s show --help'",
 				       argv[optind - 1], progname);
 	}
 	if (optind == argc)
-		return cli_usage_error(CMD, "give a snapshot file: %s show FILE.json", progname);
+		return arg_usage_error(CMD, "give a snapshot file: %s show FILE.json", progname);
 	for (i = optind; i < argc; i++) {
 		if (show_one(argv[i], i == optind) != 0)
 			rc = EXIT_RUNTIME;

@@ -66,3 +66,15 @@ check_PROGRAMS += tests/unit/test_step_ctx
 TESTS += tests/unit/test_step_ctx
 tests_unit_test_step_ctx_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/engine
 tests_unit_test_step_ctx_LDADD = $(TEST_LIBS)
+
+# The run-style options that `scaletop run` and the TUI share (parsed, then
+# applied to a session and a sweep config), and the crash handlers that kill
+# every group before the monitor dies.
+libscaletop_a_SOURCES += \
+	src/engine/run_args.c \
+	src/engine/run_apply.c \
+	src/engine/crash_guard.c
+noinst_HEADERS += include/scaletop/run_args.h include/scaletop/crash_guard.h
+check_PROGRAMS += tests/unit/test_run_args
+TESTS += tests/unit/test_run_args
+tests_unit_test_run_args_LDADD = $(TEST_LIBS)

@@ -2,9 +2,6 @@
 # decoders, built on every OS so recorded fixtures from all of them are tested
 # everywhere.  Only the thin file that makes the OS calls is chosen per OS.
 libscaletop_a_SOURCES += \
-	src/util/error.c \
-	src/util/format.c \
-	src/util/cmdline.c \
 	src/platform/sample.c \
 	src/platform/delta.c \
 	src/platform/host.c \

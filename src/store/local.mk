@@ -30,3 +30,7 @@ TESTS += tests/unit/test_stream
 tests_unit_test_stream_LDADD = $(TEST_LIBS)
 
 EXTRA_DIST += docs/stream-format.md
+
+# The results table (one row per step) that run, show and the TUI's steps view print.
+libscaletop_a_SOURCES += src/store/step_table.c
+noinst_HEADERS += include/scaletop/step_table.h

@@ -1,196 +1,30 @@
 /*
- * The TUI's loop glue.  One event loop (the engine's) carries everything:
- * the terminal's input fd, the sweep's tick (or, with no sweep, an idle
- * tick at the refresh interval), and signals.  Nothing polls: the screen
- * is redrawn when a tick or a key says something changed, so an idle TUI
- * sleeps in poll(2) and a key is answered as soon as it arrives.
+ * The TUI's loop glue: start, end, the terminal, signals and the input fd.
+ * One event loop (the engine's) carries everything: the terminal's input
+ * fd, the sweep's tick (or, with no sweep, an idle tick at the refresh
+ * interval: sweeps.c), the replay's (playback.c), and signals.  Nothing
+ * polls: the screen is redrawn when a tick or a key says something changed,
+ * so an idle TUI sleeps in poll(2) and a key is answered as soon as it
+ * arrives.  app.h says how the rest of the TUI is layered.
  */
 #include <errno.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "../cli/cli.h"
-#include "../cli/table.h"
+#include "scaletop/argparse.h"
+#include "scaletop/crash_guard.h"
 #include "scaletop/error.h"
 #include "scaletop/host.h"
 #include "scaletop/pgroup.h"
-#include "scaletop/prefs.h"
-#include "scaletop/workload.h"
+#include "scaletop/step_table.h"
 #include "app.h"
-
-static const struct tick *
-app_hist_at(void *ctx, int i)
-{
-	return series_at(ctx, i);
-}
-
-/* The session that holds the tick series: the live run's while one runs. */
-static struct session *
-app_tick_session(struct app *a)
-{
-	return a->live_s != NULL ? a->live_s : a->s;
-}
-
-static void
-app_frame_sweep(struct app *a, struct frame *f)
-{
-	const struct sweep_live *lv = sweep_live(a->sw);
-	const struct session *ts = app_tick_session(a);
-
-	f->sweeping = true;
-	f->live_n = a->live_s != NULL;
-	f->phase = lv->phase;
-	f->held = lv->paused;
-	f->live_ct = lv->have_ct ? &lv->ct : NULL;
-	f->step = lv->step;
-	f->steps_total = lv->steps_total;
-	f->phase_s = lv->phase_s;
-	f->rate = lv->rate;
-	f->have_rate = lv->have_rate;
-	f->run_n = lv->step >= 0 && lv->step < ts->nsteps ? ts->steps[lv->step].n : 0;
-	if (lv->have_cpu) {
-		f->cpu = lv->cpu.cpu;
-		f->ncpu = lv->cpu.ncpu;
-		f->all = lv->cpu.all;
-		f->have_cpu = true;
-	}
-}
-
-static void
-app_frame(struct app *a, struct frame *f)
-{
-	struct session *ts = app_tick_session(a);
-
-	memset(f, 0, sizeof(*f));
-	if (a->rp != NULL) {
-		replay_frame(a, f);
-		return;
-	}
-	f->s = a->s;
-	f->an = a->have_an ? &a->an : NULL;
-	f->step = -1;
-	f->phase = a->s->nsteps > 0 ? PHASE_DONE : PHASE_IDLE;
-	f->t = a->s->t0_ns != 0 ? session_time(a->s, mono_now_ns()) : 0;
-	f->hist_len = series_len(&ts->ticks);
-	f->hist_at = app_hist_at;
-	f->hist_ctx = &ts->ticks;
-	if (a->sw != NULL && !sweep_finished(a->sw)) {
-		app_frame_sweep(a, f);
-	} else if (a->idle.have) {
-		f->cpu = a->idle.d.cpu;
-		f->ncpu = a->idle.d.ncpu;
-		f->all = a->idle.d.all;
-		f->have_cpu = true;
-	}
-}
-
-void
-app_redraw(struct app *a)
-{
-	struct frame f;
-
-	a->ui.collapse_flash = ui_now() < a->flash_until;
-	app_frame(a, &f);
-	ui_draw(&a->ui, &f);
-	a->last_draw = ui_now();
-}
-
-/* Theme, refresh and workload are kept for the next start; a failure is only a message. */
-void
-app_save_prefs(struct app *a)
-{
-	struct prefs p;
-	char err[ST_ERRLEN];
-
-	prefs_defaults(&p);
-	snprintf(p.theme, sizeof(p.theme), "%s", a->ui.theme);
-	p.interval_s = a->ui.refresh_s;
-	if (workload_find(a->s->wl.name) != NULL)
-		snprintf(p.workload, sizeof(p.workload), "%s", a->s->wl.name);
-	if (prefs_save(&p, err, sizeof(err)) != 0)
-		app_message(a, true, "%s", err);
-}
-
-void
-app_message(struct app *a, bool bad, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(a->ui.msg, sizeof(a->ui.msg), fmt, ap);
-	va_end(ap);
-	a->ui.msg_bad = bad;
-	a->ui.msg_until = ui_now() + 6;
-}
-
-/* Re-analyses the sweep; the first collapse is highlighted and logged. */
-void
-app_analyse(struct app *a)
-{
-	struct analysis_opts o;
-
-	if (a->have_an)
-		analysis_free(&a->an);
-	analysis_opts_default(&o);
-	o.n_unit = a->s->wl.n_unit[0] ? a->s->wl.n_unit : NULL;
-	a->have_an = analysis_run(a->s, &o, &a->an) == 0;
-	if (a->have_an && a->an.collapse && !a->collapse_seen) {
-		a->collapse_seen = true;
-		a->flash_until = ui_now() + 10;
-		session_add_event(a->s, -1, EV_COLLAPSE, session_time(a->s, mono_now_ns()), "%s",
-				  a->an.verdict);
-	}
-}
-
-static void
-app_idle_tick(struct loop *l, uint64_t now, uint64_t missed, void *arg)
-{
-	struct app *a = arg;
-
-	control_reap(a);
-	idle_tick(&a->idle, app_tick_session(a), now);
-	if (!a->ui.paused)
-		app_redraw(a);
-}
-
-/* The refresh interval drives the idle tick; a sweep ticks at its own interval. */
-void
-app_set_refresh(struct app *a, double s)
-{
-	a->ui.refresh_s = s;
-	if (a->rp == NULL && (a->sw == NULL || sweep_finished(a->sw)))
-		loop_set_tick(a->loop, (uint64_t)(s * 1e9), app_idle_tick, a);
-}
-
-/* The sweep's observer: analysis when a step ends, a redraw at most once per refresh. */
-void
-app_observe(void *arg, enum sweep_note note, int step)
-{
-	struct app *a = arg;
-
-	if (note == SWEEP_STEP_DONE && a->live_s == NULL)
-		app_analyse(a);
-	if (note == SWEEP_FINISHED && !a->quit && !a->switching) {
-		if (sweep_live(a->sw)->have_cpu)
-			idle_adopt(&a->idle, &sweep_live(a->sw)->cpu);
-		else
-			idle_reset(&a->idle);
-		app_set_refresh(a, a->ui.refresh_s);
-		if (a->live_s == NULL)
-			app_message(a, false, "sweep finished: r runs it again, s saves a snapshot");
-	}
-	if (a->quit || a->ui.paused || (note == SWEEP_TICK && ui_now() - a->last_draw < a->ui.refresh_s - 0.02))
-		return;
-	app_redraw(a);
-}
 
 static void
 app_on_signal(struct loop *l, int signo, void *arg)
@@ -261,7 +95,7 @@ app_term_open(struct app *a, char *err, size_t errlen)
 		return st_error(err, errlen, "terminal type '%s' is unknown to ncurses: set TERM, "
 				"or use 'scaletop run' for a headless sweep",
 				getenv("TERM") ? getenv("TERM") : "");
-	cli_crash_hook = app_crash_restore;
+	crash_guard_hook = app_crash_restore;
 	cbreak();
 	noecho();
 	nonl();
@@ -306,16 +140,18 @@ app_init(struct app *a, char *err, size_t errlen)
 static int
 app_begin(struct app *a, char *err, size_t errlen)
 {
+	int i;
+
 	if (a->opts.replay != NULL)
-		return replay_open(a, a->opts.replay, err, errlen);
-	if (control_new_session(a) != 0)
+		return playback_open(a, a->opts.replay, err, errlen);
+	if (sweeps_new_session(a) != 0)
 		return st_error(err, errlen, "out of memory");
 	if (host_info_read(&a->s->host, err, errlen) != 0)
 		return -1;
-	for (int i = 0; i < a->opts.noverlay; i++)
+	for (i = 0; i < a->opts.noverlay; i++)
 		snap_open(a, a->opts.overlay[i]);
-	app_set_refresh(a, a->ui.refresh_s);
-	if (!a->opts.monitor && control_start_sweep(a) != 0)
+	sweeps_set_refresh(a, a->ui.refresh_s);
+	if (!a->opts.monitor && sweeps_start(a) != 0)
 		return -1;
 	return 0;
 }
@@ -326,7 +162,7 @@ app_summary(struct app *a)
 {
 	if (a->rp != NULL || a->s == NULL || a->s->nsteps == 0)
 		return;
-	table_print(stdout, a->s);
+	step_table_print(stdout, a->s);
 	if (a->have_an && a->an.verdict[0] != '\0')
 		printf("verdict: %s\n", a->an.verdict);
 	fflush(stdout);
@@ -336,20 +172,20 @@ static void
 app_end(struct app *a)
 {
 	a->quit = true;
-	control_stop(a, "the TUI was closed");
-	control_reap(a);
+	sweeps_stop(a, "the TUI was closed");
+	sweeps_reap(a);
 	pgroup_kill_all(SIGKILL);
 	if (app_screen != NULL) {
 		endwin();
 		delscreen(app_screen);
 		app_screen = NULL;
 	}
-	cli_crash_hook = NULL;
+	crash_guard_hook = NULL;
 	if (a->tty != NULL)
 		fclose(a->tty);
 	app_summary(a);
 	snap_clear(a);
-	replay_free(a);
+	playback_free(a);
 	if (a->have_an)
 		analysis_free(&a->an);
 	if (a->s != NULL) {

@@ -1,15 +1,38 @@
-/* Private to the TUI: the application state that app.c, input.c and control.c share. */
+/*
+ * Private to the TUI: the application state, and who may change what.
+ *
+ * The TUI is layered, and calls only go down this list:
+ *   app.c        the loop glue: start, end, terminal, signals, the input fd
+ *   input.c      a key or click -> a command (command.h); reads the state only
+ *   control.c    runs one command
+ *   sweeps.c     what runs (the sweep, the live N), its ticks and observer;
+ *   playback.c   the replay's place in the loop; snapshots.c: s and o
+ *   frame.c      the frame the views draw, and when to draw it
+ *   state.c      the small shared operations on the state (messages, prefs,
+ *                analysis)
+ *   replay.c     a recorded run (knows nothing of struct app)
+ *   the views    (layout.c and every panel) read a frame and struct ui
+ *
+ * Ownership of the fields: sweeps.c writes s, sw, live_s, live_n, switching
+ * and args' strings (nspec, wl_name, params); state.c writes an, have_an,
+ * collapse_seen, flash_until and the message; playback.c sets rp; control.c
+ * writes the view state in ui (view, help, sel_step, detail, theme, prompt)
+ * and quit; app.c everything else (loop, smp, tty, status).  Everyone else
+ * reads.
+ */
 #ifndef SCALETOP_TUI_APP_H
 #define SCALETOP_TUI_APP_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
-#include "../cli/run.h"
 #include "scaletop/loop.h"
 #include "scaletop/platform.h"
+#include "scaletop/run_args.h"
 #include "scaletop/sweep.h"
 #include "scaletop/tui.h"
 #include "scaletop/workload.h"
+#include "command.h"
 #include "idle.h"
 #include "ui.h"
 
@@ -17,6 +40,7 @@ struct replay;
 
 struct app {
 	struct ui ui;
+	struct ui_hits hits;      /* where the last frame put clickable things */
 	struct tui_opts opts;
 	struct loop *loop;
 	struct sampler *smp;
@@ -46,43 +70,50 @@ struct app {
 	FILE *tty;                /* /dev/tty when standard input carries a stream */
 };
 
-/* app.c */
-void app_redraw(struct app *a);
-void app_save_prefs(struct app *a);
-void app_message(struct app *a, bool bad, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-void app_analyse(struct app *a);
-void app_set_refresh(struct app *a, double s);
-/* The sweep observer, for every sweep the TUI starts. */
-void app_observe(void *arg, enum sweep_note note, int step);
-
-/* control.c: sweeps, the live N, and the session they write. */
-int control_start_sweep(struct app *a);
-void control_stop(struct app *a, const char *why);
-void control_live(struct app *a, int n);
-/* Called at idle ticks: frees a sweep that has finished. */
-void control_reap(struct app *a);
-int control_set_nlist(struct app *a, const char *spec);
-int control_set_workload(struct app *a, const char *name, const char *params);
-/* A fresh session with the current settings (keeps the tick series); 0 or -1. */
-int control_new_session(struct app *a);
-
-/* input.c */
+/* input.c: one key (or KEY_MOUSE) from the terminal. */
 void input_key(struct app *a, int ch);
 
-/* snapshots.c: s and o, when the snapshot module is there. */
+/* control.c: runs one command. */
+void control_run(struct app *a, const struct command *c);
+
+/* sweeps.c: sweeps, the live N, and the session they write. */
+int sweeps_start(struct app *a);
+void sweeps_stop(struct app *a, const char *why);
+void sweeps_live(struct app *a, int n);
+/* Frees a sweep that has finished (at idle ticks, and at the end). */
+void sweeps_reap(struct app *a);
+int sweeps_set_nlist(struct app *a, const char *spec);
+int sweeps_set_workload(struct app *a, const char *name, const char *params);
+/* A fresh session with the current settings (keeps the tick series); 0 or -1. */
+int sweeps_new_session(struct app *a);
+/* The refresh interval; with nothing running it drives the idle tick. */
+void sweeps_set_refresh(struct app *a, double s);
+
+/* playback.c: replay FILE.jsonl and view -. */
+int playback_open(struct app *a, const char *path, char *err, size_t errlen);
+void playback_free(struct app *a);
+
+/* snapshots.c: s and o. */
 void snap_save_prompt(struct app *a);
 void snap_save(struct app *a, const char *path, bool overwrite);
 void snap_open(struct app *a, const char *path);
 void snap_clear(struct app *a);
 
-/* replay.c */
-int replay_open(struct app *a, const char *path, char *err, size_t errlen);
-void replay_free(struct app *a);
-void replay_frame(struct app *a, struct frame *f);
-void replay_key(struct app *a, int ch);
-bool replay_active(const struct app *a);
-/* The recorded session as far as the replay has got: what the views show. */
-const struct session *replay_view(const struct app *a);
+/* frame.c */
+void app_redraw(struct app *a);
+
+/* state.c */
+void app_message(struct app *a, bool bad, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Theme, refresh and workload are kept for the next start; a failure is only a message. */
+void app_save_prefs(struct app *a);
+/* Re-analyses the sweep; the first collapse is highlighted and logged. */
+void app_analyse(struct app *a);
+/* The session that holds the tick series: the live run's while one runs. */
+struct session *app_tick_session(struct app *a);
+/* The steps on screen: the sweep's, or in a replay the recorded ones so far. */
+const struct session *app_shown_session(const struct app *a);
+/* A sweep (not a live N) is running. */
+bool app_sweeping(const struct app *a);
 
 #endif

@@ -119,7 +119,7 @@ chart_step_of(const struct session *s, int n)
 }
 
 static void
-plot_run(struct ui *u, struct canvas *c, const struct axes *ax, const struct frame *f,
+plot_run(struct ui_hits *h, struct canvas *c, const struct axes *ax, const struct frame *f,
 	 struct rect plot)
 {
 	const struct analysis *an = f->an;
@@ -139,7 +139,7 @@ plot_run(struct ui *u, struct canvas *c, const struct axes *ax, const struct fra
 		else if (n[i] == an->n_peak)
 			g = glyph_peak(), r = ROLE_PEAK;
 		canvas_mark(c, cx, cy, g, r);
-		ui_hit_add(u, plot.y + cy, plot.x + cx - 1, plot.x + cx + 1,
+		ui_hit_add(h, plot.y + cy, plot.x + cx - 1, plot.x + cx + 1,
 			   chart_step_of(f->s, n[i]));
 	}
 	if (f->step >= 0 && f->have_rate && f->run_n > 0)
@@ -227,7 +227,7 @@ chart_legend(const struct ui *u, const struct frame *f, struct rect r)
 }
 
 void
-chart_draw(struct ui *u, const struct frame *f, struct rect r)
+chart_draw(const struct ui *u, const struct frame *f, struct rect r, struct ui_hits *h)
 {
 	char title[96], unit[48];
 	struct rect in, plot;
@@ -254,7 +254,7 @@ chart_draw(struct ui *u, const struct frame *f, struct rect r)
 	for (int o = 0; o < u->nov; o++)
 		plot_points(&c, &ax, u->ov[o].n, u->ov[o].x, u->ov[o].npts, ROLE_OVERLAY2 + o,
 			    (char)('1' + o));
-	plot_run(u, &c, &ax, f, plot);
+	plot_run(h, &c, &ax, f, plot);
 	canvas_draw(&c, plot.y, plot.x);
 	canvas_free(&c);
 	chart_axes(&ax, f, plot);
@@ -263,7 +263,7 @@ chart_draw(struct ui *u, const struct frame *f, struct rect r)
 
 /* The running step's throughput, one cell per tick, newest right. */
 void
-sparkline_draw(struct ui *u, const struct frame *f, struct rect r)
+sparkline_draw(const struct ui *u, const struct frame *f, struct rect r)
 {
 	char label[64], rate[16];
 	int lw, cols, first;

@@ -9,10 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../cli/cli.h"
-#include "../cli/run.h"
+#include "scaletop/argparse.h"
 #include "scaletop/error.h"
 #include "scaletop/prefs.h"
+#include "scaletop/run_args.h"
 #include "scaletop/stream.h"
 #include "scaletop/tui.h"
 #include "scaletop/workload.h"
@@ -57,7 +57,7 @@ static int
 tui_parse_fake(const char *arg, struct tui_opts *o)
 {
 	long n;
-	int rc = cli_parse_int(CMD, "--fake-cpus", arg, 1, 65536, &n);
+	int rc = arg_parse_int(CMD, "--fake-cpus", arg, 1, 65536, &n);
 
 	o->fake_cpus = (int)n;
 	o->monitor = true;
@@ -81,17 +81,17 @@ tui_parse_opt(int opt, int argc, char **argv, void *arg)
 	struct tui_opts *o = arg;
 
 	switch (opt) {
-	case OPT_REFRESH: return cli_parse_seconds(CMD, "--refresh", optarg, 0.05, 60, &o->refresh_s);
+	case OPT_REFRESH: return arg_parse_seconds(CMD, "--refresh", optarg, 0.05, 60, &o->refresh_s);
 	case OPT_ASCII: o->ascii = true; return 0;
 	case OPT_MONITOR: o->monitor = true; return 0;
 	case OPT_FAKE: return tui_parse_fake(optarg, o);
 	case OPT_THEME: o->theme = optarg; return 0;
 	case OPT_COMPARE:
 		if (o->noverlay >= TUI_MAX_OVERLAYS - 1)
-			return cli_usage_error(CMD, "--compare: %d snapshots at most",
+			return arg_usage_error(CMD, "--compare: %d snapshots at most",
 					       TUI_MAX_OVERLAYS - 1);
 		return tui_parse_compare(argc, argv, o);
-	default: return cli_usage_error(CMD, "unknown option");
+	default: return arg_usage_error(CMD, "unknown option");
 	}
 }
 
@@ -148,7 +148,7 @@ cmd_tui(int argc, char **argv)
 	if (rc != 0)
 		return rc < 0 ? 0 : rc;
 	if (a.view.json || a.view.quiet)
-		return cli_usage_error(CMD, "--json and --quiet are for '%s run'", progname);
+		return arg_usage_error(CMD, "--json and --quiet are for '%s run'", progname);
 	if (tui_check_terminal(false, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s: %s\n", progname, err);
 		return EXIT_RUNTIME;
@@ -193,7 +193,7 @@ tui_replay(const char *cmd, int argc, char **argv, bool want_stdin)
 		return 0;
 	}
 	if (argc != 2 || (want_stdin && strcmp(argv[1], "-") != 0))
-		return cli_usage_error(cmd, "give %s", want_stdin ? "'-' (the stream on standard "
+		return arg_usage_error(cmd, "give %s", want_stdin ? "'-' (the stream on standard "
 				       "input)" : "one FILE.jsonl recorded by 'scaletop run --record'");
 	if (!want_stdin && tui_check_stream(cmd, argv[1]) != 0)
 		return EXIT_RUNTIME;

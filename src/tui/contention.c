@@ -118,7 +118,7 @@ contention_locks(const struct step *st, int y, int x, int w)
 }
 
 void
-contention_draw(struct ui *u, const struct frame *f, struct rect r)
+contention_draw(const struct ui *u, const struct frame *f, struct rect r)
 {
 	const struct step *last = ui_last_done(f);
 	const struct contention *now = f->live_ct;

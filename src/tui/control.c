@@ -1,257 +1,231 @@
 /*
- * Starting and stopping what runs: the sweep (r, n, w), the live run at one
- * N outside a sweep (+/-), and the session each writes.  A live run gets a
- * session of its own, so its endless step never mixes with the sweep's
- * results; the tick series moves to it and back so the heatmap runs on.
+ * Runs the commands that input.c makes of keys and clicks: the view state
+ * (views, help, selection, theme, refresh), the prompts and what their
+ * answers start, and the replay's clock.  What runs is sweeps.c's; this
+ * file only decides which of its calls a command means.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "scaletop/error.h"
 #include "scaletop/nlist.h"
-#include "scaletop/workload.h"
 #include "app.h"
+#include "replay.h"
 
-static struct sweep_config control_cfg, live_cfg;
-
-static void
-control_stamp(struct session *s)
-{
-	time_t now = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&now, &tm);
-	strftime(s->started_utc, sizeof(s->started_utc), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	s->t0_ns = mono_now_ns();
-}
+static const double refresh_steps[] = { 0.1, 0.25, 0.5, 1, 2, 5 };
+#define NREFRESH (int)(sizeof(refresh_steps) / sizeof(refresh_steps[0]))
 
 static void
-control_move_ticks(struct session *to, struct session *from)
+control_refresh(struct app *a)
 {
-	series_free(&to->ticks);
-	to->ticks = from->ticks;
-	memset(&from->ticks, 0, sizeof(from->ticks));
-}
+	int i = 0;
 
-/* A session from run-style options; the host comes from `like` when given. */
-static struct session *
-control_session(const struct run_args *ra, const struct session *like, struct sweep_config *cfg)
-{
-	struct session *s = calloc(1, sizeof(*s));
-
-	if (s == NULL)
-		return NULL;
-	session_init(s);
-	if (run_args_apply(ra, s, cfg) != 0) {
-		session_free(s);
-		free(s);
-		return NULL;
-	}
-	if (like != NULL) {
-		s->host = like->host;
-		memcpy(s->sampler_note, like->sampler_note, sizeof(s->sampler_note));
-	}
-	s->t0_ns = like != NULL ? like->t0_ns : mono_now_ns();
-	return s;
-}
-
-int
-control_new_session(struct app *a)
-{
-	struct sweep_config cfg;
-	struct session *s = control_session(&a->args, a->s, &cfg);
-
-	if (s == NULL)
-		return -1;
-	if (a->s != NULL) {
-		control_move_ticks(s, a->s);
-		session_free(a->s);
-		free(a->s);
-	}
-	run_config_free(&control_cfg);
-	control_cfg = cfg;
-	a->s = s;
-	if (a->have_an)
-		analysis_free(&a->an);
-	a->have_an = false;
-	a->collapse_seen = false;
-	a->ui.sel_step = -1;
-	a->ui.detail = false;
-	return 0;
+	while (i < NREFRESH && refresh_steps[i] <= a->ui.refresh_s + 1e-9)
+		i++;
+	sweeps_set_refresh(a, refresh_steps[i % NREFRESH]);
+	app_message(a, false, "refresh every %g s", a->ui.refresh_s);
+	app_save_prefs(a);
 }
 
 static void
-control_free_live(struct app *a)
+control_theme(struct app *a)
 {
-	if (a->live_s == NULL)
+	const char *next = theme_next(a->ui.theme);
+	char err[ST_ERRLEN];
+
+	if (theme_use(next, err, sizeof(err)) < 0) {
+		app_message(a, true, "%s", err);
 		return;
-	control_move_ticks(a->s, a->live_s);
-	session_free(a->live_s);
-	free(a->live_s);
-	a->live_s = NULL;
-	run_config_free(&live_cfg);
+	}
+	snprintf(a->ui.theme, sizeof(a->ui.theme), "%s", next);
+	app_message(a, false, "theme %s", next);
+	app_save_prefs(a);
 }
 
-/* Ends whatever runs, now: the step is interrupted, its process group killed. */
-void
-control_stop(struct app *a, const char *why)
+/* The workload's parameters as "k=v k=v", for the picker's second step. */
+static void
+control_params_text(struct app *a, const struct workload *wl, char *buf, size_t len)
+{
+	bool same = strcmp(wl->name, a->s->wl.name) == 0;
+	size_t off = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < wl->nparams && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s=%s", i ? " " : "",
+					wl->params[i].name,
+					same && i < a->s->wl.nparams ? a->s->wl.value[i] : wl->params[i].def);
+}
+
+/* A prompt was answered: what its text starts. */
+static void
+control_prompt_done(struct app *a, enum prompt_kind kind, const char *text)
+{
+	char buf[512], label[96];
+	const struct workload *wl;
+
+	switch (kind) {
+	case PR_NLIST: sweeps_set_nlist(a, text); break;
+	case PR_WORKLOAD:
+		wl = workloads[a->ui.pr.pick];
+		control_params_text(a, wl, buf, sizeof(buf));
+		snprintf(label, sizeof(label), "%s parameters (enter runs):", wl->name);
+		prompt_open(&a->ui, PR_PARAMS, label, buf);
+		break;
+	case PR_PARAMS: sweeps_set_workload(a, workloads[a->ui.pr.pick]->name, text); break;
+	case PR_SNAPSHOT: snap_save(a, text, false); break;
+	case PR_CONFIRM_OVERWRITE: snap_save(a, a->snap_path, true); break;
+	case PR_OPEN: snap_open(a, text); break;
+	default: break;
+	}
+}
+
+/* A key for the open prompt: edited there until it is submitted or cancelled. */
+static void
+control_prompt_key(struct app *a, int ch)
+{
+	enum prompt_kind kind = a->ui.pr.kind;
+	char text[sizeof(a->ui.pr.text)];
+	int r = prompt_key(&a->ui, ch);
+
+	if (r == 0)
+		return;
+	memcpy(text, a->ui.pr.text, sizeof(text));
+	a->ui.pr.kind = PR_NONE;
+	if (r > 0)
+		control_prompt_done(a, kind, text);
+	else if (kind == PR_CONFIRM_OVERWRITE)
+		app_message(a, false, "not saved: %s exists", a->snap_path);
+}
+
+/* Up/down through the steps shown. */
+static void
+control_select(struct app *a, int delta)
+{
+	const struct session *s = app_shown_session(a);
+	int n = s != NULL ? s->nsteps : 0;
+
+	if (n == 0)
+		return;
+	a->ui.sel_step = a->ui.sel_step < 0 ? (delta > 0 ? 0 : n - 1) : a->ui.sel_step + delta;
+	if (a->ui.sel_step < 0)
+		a->ui.sel_step = 0;
+	if (a->ui.sel_step >= n)
+		a->ui.sel_step = n - 1;
+}
+
+/* +/-: the first press starts at the sweep's peak (or N=1), then steps by one. */
+static void
+control_live(struct app *a, int delta)
+{
+	int n = a->live_s != NULL ? a->live_n + delta
+				  : (a->have_an && a->an.n_peak > 0 ? a->an.n_peak : 1);
+
+	sweeps_live(a, n);
+}
+
+static void
+control_nlist(struct app *a)
+{
+	char buf[256];
+	struct nlist nl = { a->s->set.n, (size_t)a->s->set.nn };
+
+	nlist_format(&nl, buf, sizeof(buf));
+	prompt_open(&a->ui, PR_NLIST, "N list (1,2,4 or 1-64x2; enter restarts the sweep):", buf);
+}
+
+/*
+ * Space pauses the sweep itself (its workload is stopped and the step
+ * re-measured on resume); with no sweep running it freezes the display.
+ */
+static void
+control_pause(struct app *a)
+{
+	if (app_sweeping(a)) {
+		sweep_pause(a->sw, !sweep_live(a->sw)->paused);
+		app_message(a, false, "%s", sweep_live(a->sw)->paused
+			    ? "paused: the workload is stopped; space resumes and re-measures the step"
+			    : "resumed: the step warms up and measures again");
+		return;
+	}
+	a->ui.paused = !a->ui.paused;
+}
+
+static void
+control_stop(struct app *a)
 {
 	if (a->sw == NULL)
 		return;
-	a->switching = true;
-	sweep_interrupt(a->sw, why);
-	sweep_free(a->sw);
-	a->sw = NULL;
-	a->switching = false;
-	control_free_live(a);
-	idle_reset(&a->idle);
-	if (!a->quit)
-		app_set_refresh(a, a->ui.refresh_s);
+	sweeps_stop(a, "stopped by the user");
+	app_message(a, false, "stopped");
+}
+
+/* The replay's clock; the commands come only while a replay is open. */
+static void
+control_replay(struct app *a, enum replay_move m)
+{
+	if (a->rp != NULL)
+		replay_move(a->rp, m);
+}
+
+/* The view state alone: nothing starts or stops.  False if c is not one of these. */
+static bool
+control_view(struct app *a, const struct command *c)
+{
+	switch (c->id) {
+	case CMD_QUIT: a->quit = true; break;
+	case CMD_HELP: a->ui.help = true; break;
+	case CMD_HELP_CLOSE: a->ui.help = false; break;
+	case CMD_VIEW_NEXT: a->ui.view = (a->ui.view + 1) % VIEW_COUNT; break;
+	case CMD_VIEW_PREV: a->ui.view = (a->ui.view + VIEW_COUNT - 1) % VIEW_COUNT; break;
+	case CMD_VIEW:
+		if (c->arg >= 0 && c->arg < VIEW_COUNT)
+			a->ui.view = (enum ui_view)c->arg;
+		break;
+	case CMD_SELECT_MOVE: control_select(a, c->arg); break;
+	case CMD_SELECT_STEP:
+		a->ui.sel_step = c->arg;
+		a->ui.detail = true;
+		break;
+	case CMD_DETAIL_TOGGLE: a->ui.detail = !a->ui.detail; break;
+	case CMD_DETAIL_CLOSE: a->ui.detail = false; break;
+	default: return false;
+	}
+	return true;
 }
 
 void
-control_reap(struct app *a)
+control_run(struct app *a, const struct command *c)
 {
-	if (a->sw != NULL && sweep_finished(a->sw)) {
-		sweep_free(a->sw);
-		a->sw = NULL;
-		control_free_live(a);
-	}
-	if (a->quit)
-		run_config_free(&control_cfg);
-}
-
-static int
-control_run(struct app *a, struct session *s, const struct sweep_config *cfg)
-{
-	char err[ST_ERRLEN];
-
-	if (a->smp == NULL) {
-		app_message(a, true, "--fake-cpus is a monitoring-only test hook: no workload runs");
-		return -1;
-	}
-	control_stamp(s);
-	a->sw = sweep_new(s, a->loop, a->smp, cfg, err, sizeof(err));
-	if (a->sw != NULL) {
-		sweep_set_observer(a->sw, app_observe, a);
-		if (sweep_start(a->sw, err, sizeof(err)) == 0)
-			return 0;
-	}
-	app_message(a, true, "cannot start: %s", err);
-	if (a->sw != NULL) {
-		a->switching = true;
-		sweep_free(a->sw);
-		a->switching = false;
-		a->sw = NULL;
-	}
-	return -1;
-}
-
-/* r: the sweep from the first N, in a fresh session with the current settings. */
-int
-control_start_sweep(struct app *a)
-{
-	control_stop(a, "restarted by the user");
-	if (control_new_session(a) != 0) {
-		app_message(a, true, "cannot start the sweep: out of memory");
-		return -1;
-	}
-	return control_run(a, a->s, &control_cfg);
-}
-
-/* +/-: one N, measured without end, in its own session. */
-void
-control_live(struct app *a, int n)
-{
-	struct run_args la = a->args;
-	char spec[16];
-
-	if (a->sw != NULL && a->live_s == NULL && !sweep_finished(a->sw)) {
-		app_message(a, true, "+/- work outside a sweep: x stops the sweep first");
+	if (control_view(a, c))
 		return;
+	switch (c->id) {
+	case CMD_PAUSE: control_pause(a); break;
+	case CMD_THEME_NEXT: control_theme(a); break;
+	case CMD_REFRESH_NEXT: control_refresh(a); break;
+	case CMD_SWEEP: sweeps_start(a); break;
+	case CMD_STOP: control_stop(a); break;
+	case CMD_LIVE: control_live(a, c->arg); break;
+	case CMD_PICK_WORKLOAD:
+		a->ui.pr.pick = 0;
+		prompt_open(&a->ui, PR_WORKLOAD, "", "");
+		break;
+	case CMD_EDIT_NLIST: control_nlist(a); break;
+	case CMD_SAVE: snap_save_prompt(a); break;
+	case CMD_OPEN: prompt_open(&a->ui, PR_OPEN, "open snapshot as overlay:", ""); break;
+	case CMD_CLEAR_OVERLAYS:
+		snap_clear(a);
+		app_message(a, false, "overlays cleared");
+		break;
+	case CMD_PROMPT_KEY: control_prompt_key(a, c->arg); break;
+	case CMD_REPLAY_PLAY: control_replay(a, REPLAY_PLAY); break;
+	case CMD_REPLAY_BACK: control_replay(a, REPLAY_BACK); break;
+	case CMD_REPLAY_ON: control_replay(a, REPLAY_ON); break;
+	case CMD_REPLAY_START: control_replay(a, REPLAY_START); break;
+	case CMD_REPLAY_END: control_replay(a, REPLAY_END); break;
+	case CMD_NOT_IN_REPLAY:
+		app_message(a, true, "a replay shows a recorded run: nothing runs here");
+		break;
+	default: break;
 	}
-	if (n < 1)
-		n = 1;
-	if (n > NLIST_MAX)
-		n = NLIST_MAX;
-	control_stop(a, "N changed");
-	snprintf(spec, sizeof(spec), "%d", n);
-	la.nspec = spec;
-	la.duration = 86400;
-	la.duration_set = true;
-	la.stable_pct = 0;
-	la.repeat = 1;
-	la.setup = la.teardown = NULL;
-	a->live_s = control_session(&la, a->s, &live_cfg);
-	if (a->live_s == NULL) {
-		app_message(a, true, "cannot run N=%d: out of memory", n);
-		return;
-	}
-	a->live_n = n;
-	control_move_ticks(a->live_s, a->s);
-	if (control_run(a, a->live_s, &live_cfg) != 0)
-		control_free_live(a);
-}
-
-int
-control_set_nlist(struct app *a, const char *spec)
-{
-	char err[ST_ERRLEN];
-	struct nlist nl;
-	int rc = nlist_parse(&nl, spec, err, sizeof(err));
-
-	nlist_free(&nl);
-	if (rc != 0) {
-		app_message(a, true, "%s", err);
-		return -1;
-	}
-	snprintf(a->nspec, sizeof(a->nspec), "%s", spec);
-	a->args.nspec = a->nspec;
-	return control_start_sweep(a);
-}
-
-/* Splits "k=v k=v" into a->params, in place, for run_args. */
-static int
-control_split_params(struct app *a, const char *params)
-{
-	char *p, *save = NULL;
-	int n = 0;
-
-	snprintf(a->params, sizeof(a->params), "%s", params);
-	for (p = strtok_r(a->params, " \t,", &save); p != NULL && n < WL_MAX_PARAMS;
-	     p = strtok_r(NULL, " \t,", &save))
-		a->param_ptr[n++] = p;
-	return n;
-}
-
-int
-control_set_workload(struct app *a, const char *name, const char *params)
-{
-	const struct workload *wl = workload_find(name);
-	char err[ST_ERRLEN];
-	struct wl_args wa;
-	int n;
-
-	if (wl == NULL)
-		return -1;
-	n = control_split_params(a, params);
-	wl_args_defaults(&wa, wl);
-	for (int i = 0; i < n; i++) {
-		if (wl_args_set(&wa, a->param_ptr[i], err, sizeof(err)) != 0) {
-			app_message(a, true, "%s", err);
-			return -1;
-		}
-	}
-	snprintf(a->wl_name, sizeof(a->wl_name), "%s", name);
-	a->args.workload = a->wl_name;
-	a->args.cmd = a->args.parse = a->args.regex = NULL;
-	a->args.nparams = n;
-	for (int i = 0; i < n; i++)
-		a->args.params[i] = a->param_ptr[i];
-	if (control_start_sweep(a) != 0)
-		return -1;
-	app_save_prefs(a);
-	return 0;
 }

@@ -196,7 +196,7 @@ cpus_title(const struct frame *f, struct rect r, bool grid)
 }
 
 void
-cpus_draw(struct ui *u, const struct frame *f, struct rect r, bool with_heatmap)
+cpus_draw(const struct ui *u, const struct frame *f, struct rect r, bool with_heatmap)
 {
 	struct rect in = ui_titled(r, "");
 	bool bars = cpus_rows_wanted(f, r.w) - 1 <= in.h && cpus_count(f) <= 64;
@@ -226,7 +226,7 @@ cpus_draw(struct ui *u, const struct frame *f, struct rect r, bool with_heatmap)
  * there are more CPUs than rows; the newest tick at the right.
  */
 void
-heatmap_draw(struct ui *u, const struct frame *f, struct rect r)
+heatmap_draw(const struct ui *u, const struct frame *f, struct rect r)
 {
 	int n = f->s->ticks.ncpu, cols = r.w - 6, bands, per;
 	struct rect in = ui_titled(r, "busy % per CPU over time (newest right)");

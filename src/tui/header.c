@@ -44,7 +44,7 @@ header_state(const struct frame *f, char *buf, size_t len)
 }
 
 void
-header_draw(struct ui *u, const struct frame *f, struct rect r)
+header_draw(const struct ui *u, const struct frame *f, struct rect r)
 {
 	const struct session *s = f->s;
 	const struct host_info *h = &s->host;

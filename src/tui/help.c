@@ -28,7 +28,7 @@ static const char *const help_lines[] = {
 #define NHELP (int)(sizeof(help_lines) / sizeof(help_lines[0]))
 
 void
-help_draw(struct ui *u, struct rect screen)
+help_draw(const struct ui *u, struct rect screen)
 {
 	int w = 78 < screen.w - 2 ? 78 : screen.w - 2;
 	int h = NHELP + 2 < screen.h - 2 ? NHELP + 2 : screen.h - 2;

@@ -8,10 +8,8 @@
 
 #include "ui.h"
 
-const char *const ui_view_names[VIEW_COUNT] = { "overview", "cpus", "chart", "steps" };
-
 static void
-layout_overview(struct ui *u, const struct frame *f, struct rect b)
+layout_overview(const struct ui *u, const struct frame *f, struct rect b, struct ui_hits *h)
 {
 	int ev_h = b.h >= 36 ? 5 : b.h >= 28 ? 3 : 0;
 	int ct_h = b.h - ev_h >= 26 ? 8 : 5;
@@ -21,32 +19,32 @@ layout_overview(struct ui *u, const struct frame *f, struct rect b)
 	if (b.w >= 110) {
 		cw = b.w * 2 / 5;
 		cpus_draw(u, f, (struct rect){ b.y, b.x, top, cw }, true);
-		chart_draw(u, f, (struct rect){ b.y, b.x + cw + 1, top, b.w - cw - 1 });
+		chart_draw(u, f, (struct rect){ b.y, b.x + cw + 1, top, b.w - cw - 1 }, h);
 	} else {
 		ch = cpus_rows_wanted(f, b.w);
 		if (ch > top / 2)
 			ch = top / 2;
 		cpus_draw(u, f, (struct rect){ b.y, b.x, ch, b.w }, false);
-		chart_draw(u, f, (struct rect){ b.y + ch, b.x, top - ch, b.w });
+		chart_draw(u, f, (struct rect){ b.y + ch, b.x, top - ch, b.w }, h);
 	}
 	contention_draw(u, f, (struct rect){ b.y + top, b.x, ct_h, b.w });
 	if (ev_h > 0)
-		events_draw(u, f, (struct rect){ b.y + top + ct_h, b.x, ev_h, b.w });
+		events_draw(f, (struct rect){ b.y + top + ct_h, b.x, ev_h, b.w }, h);
 }
 
 static void
-layout_chart(struct ui *u, const struct frame *f, struct rect b)
+layout_chart(const struct ui *u, const struct frame *f, struct rect b, struct ui_hits *h)
 {
 	int ct_h = b.h / 3 < 8 ? 8 : b.h / 3;
 
 	if (ct_h > b.h - 6)
 		ct_h = b.h - 6;
-	chart_draw(u, f, (struct rect){ b.y, b.x, b.h - ct_h, b.w });
+	chart_draw(u, f, (struct rect){ b.y, b.x, b.h - ct_h, b.w }, h);
 	contention_draw(u, f, (struct rect){ b.y + b.h - ct_h, b.x, ct_h, b.w });
 }
 
 static void
-layout_steps(struct ui *u, const struct frame *f, struct rect b)
+layout_steps(const struct ui *u, const struct frame *f, struct rect b, struct ui_hits *h)
 {
 	int det_h = u->sel_step >= 0 ? 6 : 0;
 	int tab_h = f->s->nsteps + 3;
@@ -55,10 +53,10 @@ layout_steps(struct ui *u, const struct frame *f, struct rect b)
 	if (tab_h > b.h - det_h - 3)
 		tab_h = b.h - det_h - 3;
 	ev_h = b.h - tab_h - det_h;
-	steps_draw(u, f, (struct rect){ b.y, b.x, tab_h, b.w });
+	steps_draw(u, f, (struct rect){ b.y, b.x, tab_h, b.w }, h);
 	if (det_h > 0)
 		step_detail_draw(u, f, (struct rect){ b.y + tab_h, b.x, det_h, b.w });
-	events_draw(u, f, (struct rect){ b.y + tab_h + det_h, b.x, ev_h, b.w });
+	events_draw(f, (struct rect){ b.y + tab_h + det_h, b.x, ev_h, b.w }, h);
 }
 
 static void
@@ -71,12 +69,12 @@ layout_too_small(int h, int w)
 }
 
 void
-ui_draw(struct ui *u, const struct frame *f)
+ui_draw(const struct ui *u, const struct frame *f, struct ui_hits *hits)
 {
 	int h = LINES, w = COLS;
 	struct rect body = { 2, 0, h - 4, w };
 
-	u->nhits = 0;
+	hits->n = 0;
 	erase();
 	curs_set(0);
 	if (w < UI_MIN_W || h < UI_MIN_H) {
@@ -88,14 +86,14 @@ ui_draw(struct ui *u, const struct frame *f)
 	header_draw(u, f, (struct rect){ 0, 0, 2, w });
 	switch (u->view) {
 	case VIEW_CPUS: cpus_draw(u, f, body, true); break;
-	case VIEW_CHART: layout_chart(u, f, body); break;
-	case VIEW_STEPS: layout_steps(u, f, body); break;
-	default: layout_overview(u, f, body); break;
+	case VIEW_CHART: layout_chart(u, f, body, hits); break;
+	case VIEW_STEPS: layout_steps(u, f, body, hits); break;
+	default: layout_overview(u, f, body, hits); break;
 	}
 	if (u->view != VIEW_STEPS && u->detail && u->sel_step >= 0)
 		step_detail_draw(u, f, (struct rect){ h - 8, 0, 6, w });
 	verdict_draw(u, f, (struct rect){ h - 2, 0, 1, w });
-	footer_draw(u, f, (struct rect){ h - 1, 0, 1, w });
+	footer_draw(u, f, (struct rect){ h - 1, 0, 1, w }, hits);
 	if (u->help)
 		help_draw(u, (struct rect){ 0, 0, h, w });
 	if (u->pr.kind != PR_NONE) {

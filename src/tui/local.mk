@@ -1,16 +1,25 @@
-# The interactive monitor (ncursesw): one file per panel, the loop glue in
-# app.c.  It lives with main() because it shares the CLI's option parsing
-# (src/cli/run_args.c) and table (src/cli/table.c).
+# The interactive monitor (ncursesw): the loop glue in app.c, keys to
+# commands in input.c, commands run by control.c, what runs in sweeps.c, and
+# one file per panel (src/tui/app.h draws the layers).  It is linked into the
+# program only: the unit tests need no terminal.
 noinst_HEADERS += include/scaletop/tui.h
 scaletop_SOURCES += \
 	src/tui/ui.h \
 	src/tui/app.h \
+	src/tui/command.h \
+	src/tui/replay.h \
 	src/tui/paint.h \
 	src/tui/idle.h \
 	src/tui/app.c \
 	src/tui/cmd.c \
-	src/tui/control.c \
 	src/tui/input.c \
+	src/tui/control.c \
+	src/tui/sweeps.c \
+	src/tui/playback.c \
+	src/tui/snapshots.c \
+	src/tui/frame.c \
+	src/tui/state.c \
+	src/tui/replay.c \
 	src/tui/idle.c \
 	src/tui/layout.c \
 	src/tui/paint.c \
@@ -22,9 +31,7 @@ scaletop_SOURCES += \
 	src/tui/verdict.c \
 	src/tui/steps.c \
 	src/tui/help.c \
-	src/tui/prompt.c \
-	src/tui/snapshots.c \
-	src/tui/replay.c
+	src/tui/prompt.c
 
 # TUI tests drive the real binary in tmux.
 TUI_TESTS = \
@@ -40,8 +47,10 @@ TESTS += $(TUI_TESTS)
 EXTRA_DIST += $(TUI_TESTS) tests/tui/valgrind.sh tests/tui/tmux.sh docs/tui.md bench/tui-cpu.sh
 
 # Themes and preferences for the TUI.  Bundled themes are installed to
-# $(pkgdatadir)/themes; a binary run from the build tree falls back to the
-# source tree's themes/ when that directory is not installed (docs/themes.md).
+# $(pkgdatadir)/themes, and the installed binary looks there.  A binary run
+# from the build tree finds the source tree's themes/ through a marker file
+# beside it that names the source tree: built here, cleaned, never installed
+# (docs/themes.md).  Any file dropped into themes/ is a bundled theme.
 themesdir = $(pkgdatadir)/themes
 dist_themes_DATA = \
 	themes/default.theme \
@@ -49,7 +58,12 @@ dist_themes_DATA = \
 	themes/high-contrast.theme \
 	themes/mono.theme
 
-AM_CPPFLAGS += -DST_THEMES_DIR='"$(themesdir)"' -DST_SRC_THEMES_DIR='"$(abs_top_srcdir)/themes"'
+AM_CPPFLAGS += -DST_THEMES_DIR='"$(themesdir)"'
+
+noinst_DATA = scaletop.srcdir
+CLEANFILES += scaletop.srcdir
+scaletop.srcdir: Makefile
+	$(AM_V_GEN)echo '$(abs_top_srcdir)' >$@
 
 noinst_HEADERS += include/scaletop/theme.h include/scaletop/prefs.h src/tui/theme_priv.h
 libscaletop_a_SOURCES += \

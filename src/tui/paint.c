@@ -7,6 +7,8 @@
 
 #include "ui.h"
 
+const char *const ui_view_names[VIEW_COUNT] = { "overview", "cpus", "chart", "steps" };
+
 void
 ui_fill(struct rect r, attr_t a)
 {
@@ -86,10 +88,10 @@ ui_titled(struct rect r, const char *title)
 }
 
 void
-ui_hit_add(struct ui *u, int y, int x0, int x1, int step)
+ui_hit_add(struct ui_hits *h, int y, int x0, int x1, int step)
 {
-	if (u->nhits < UI_MAX_HITS)
-		u->hits[u->nhits++] = (struct ui_hit){ y, x0, x1, step };
+	if (h->n < UI_MAX_HITS)
+		h->hit[h->n++] = (struct ui_hit){ y, x0, x1, step };
 }
 
 /* The newest finished step (any status): what the contention panel can show for sure. */

@@ -13,7 +13,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
-#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,8 +20,8 @@
 #include <unistd.h>
 
 #include "scaletop/error.h"
+#include "scaletop/files.h"
 #include "scaletop/prefs.h"
-#include "theme_priv.h"
 
 #define PREFS_FILE_MAX (64 * 1024)
 
@@ -43,37 +42,11 @@ prefs_defaults(struct prefs *p)
 }
 
 int
-prefs_dir(char *buf, size_t len, char *err, size_t errlen)
-{
-	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-	struct passwd *pw;
-	int n;
-
-	/* The XDG spec says to ignore a relative XDG_CONFIG_HOME. */
-	if (xdg != NULL && xdg[0] == '/')
-		n = snprintf(buf, len, "%s/scaletop", xdg);
-	else {
-		if ((home == NULL || home[0] != '/') && (pw = getpwuid(getuid())) != NULL)
-			home = pw->pw_dir;
-		if (home == NULL || home[0] != '/')
-			return st_error(err, errlen,
-			                "cannot find the configuration directory: HOME "
-			                "is not set; set XDG_CONFIG_HOME or HOME");
-		n = snprintf(buf, len, "%s/.config/scaletop", home);
-	}
-	if (n < 0 || (size_t)n >= len)
-		return st_error(err, errlen,
-		                "the configuration directory's path is too long; set "
-		                "XDG_CONFIG_HOME to a shorter path");
-	return 0;
-}
-
-int
 prefs_path(char *buf, size_t len, char *err, size_t errlen)
 {
 	char dir[PATH_MAX];
 
-	if (prefs_dir(dir, sizeof(dir), err, errlen) == -1)
+	if (file_config_dir(dir, sizeof(dir), err, errlen) == -1)
 		return -1;
 	if ((size_t)snprintf(buf, len, "%s/config", dir) >= len)
 		return st_error(err, errlen, "the configuration file's path is too long");
@@ -223,7 +196,7 @@ prefs_load(struct prefs *p, char *warn, size_t len)
 		warn[0] = '\0';
 	if (prefs_path(path, sizeof(path), warn, len) == -1)
 		return -1;
-	if (theme_read_file(path, PREFS_FILE_MAX, &buf, &n) == -1) {
+	if (file_read_all(path, PREFS_FILE_MAX, &buf, &n) == -1) {
 		if (errno == ENOENT)
 			return 0;
 		return st_error(warn, len,
@@ -271,14 +244,6 @@ prefs_check(const struct prefs *p, char *err, size_t len)
 	return 0;
 }
 
-static int
-prefs_is_dir(const char *path)
-{
-	struct stat sb;
-
-	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
-}
-
 /* mkdir -p with mode 0700: the directories hold the user's own settings. */
 static int
 prefs_mkdirs(const char *dir, char *err, size_t len)
@@ -293,7 +258,7 @@ prefs_mkdirs(const char *dir, char *err, size_t len)
 		c = *s;
 		*s = '\0';
 		/* Some systems say EACCES, not EEXIST, for a directory we may not write in. */
-		if (mkdir(path, 0700) == -1 && errno != EEXIST && !prefs_is_dir(path))
+		if (mkdir(path, 0700) == -1 && errno != EEXIST && !file_is_dir(path))
 			return st_error(err, len,
 			                "cannot save preferences: cannot create %s: %s; "
 			                "create it or set XDG_CONFIG_HOME",
@@ -420,7 +385,7 @@ prefs_save(const struct prefs *p, char *err, size_t len)
 {
 	char dir[PATH_MAX], path[PATH_MAX], target[PATH_MAX], secs[32], text[512];
 
-	if (prefs_check(p, err, len) == -1 || prefs_dir(dir, sizeof(dir), err, len) == -1 ||
+	if (prefs_check(p, err, len) == -1 || file_config_dir(dir, sizeof(dir), err, len) == -1 ||
 	    prefs_mkdirs(dir, err, len) == -1 || prefs_path(path, sizeof(path), err, len) == -1)
 		return -1;
 	prefs_format_seconds(secs, sizeof(secs), p->interval_s);

@@ -95,7 +95,7 @@ prompt_key(struct ui *u, int ch)
 }
 
 static void
-prompt_picker_draw(struct ui *u, struct rect screen)
+prompt_picker_draw(const struct ui *u, struct rect screen)
 {
 	int n = prompt_count_workloads(), w = screen.w - 4 < 90 ? screen.w - 4 : 90;
 	struct rect box = { screen.y + 3, screen.x + 2, n + 3, w };
@@ -112,9 +112,9 @@ prompt_picker_draw(struct ui *u, struct rect screen)
 }
 
 void
-prompt_draw(struct ui *u, struct rect screen)
+prompt_draw(const struct ui *u, struct rect screen)
 {
-	struct prompt *p = &u->pr;
+	const struct prompt *p = &u->pr;
 	int y = screen.y + screen.h - 1, lw;
 
 	if (p->kind == PR_NONE)

@@ -1,13 +1,12 @@
 /*
- * scaletop replay FILE.jsonl and scaletop view -: a recorded or remote run,
+ * A recorded or remote run (scaletop replay FILE.jsonl, scaletop view -),
  * drawn by the same panels.  The stream reader rebuilds the session; this
  * file picks the moment to show (a tick index), cuts the session down to
- * the steps finished by then, and plays, pauses and scrubs.
+ * the steps finished by then, and plays, pauses and scrubs.  It knows
+ * nothing of the app or the loop: playback.c wires it in.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +14,7 @@
 
 #include "scaletop/error.h"
 #include "scaletop/stream.h"
-#include "app.h"
+#include "replay.h"
 
 struct replay {
 	struct stream_reader *r;
@@ -35,12 +34,6 @@ struct replay {
 	float *busy;
 	int nbusy;
 };
-
-bool
-replay_active(const struct app *a)
-{
-	return a->rp != NULL;
-}
 
 static size_t
 replay_nticks(const struct replay *rp)
@@ -64,82 +57,36 @@ replay_seek(const struct replay *rp, double t)
 	return lo;
 }
 
-static void
-replay_tick(struct loop *l, uint64_t now, uint64_t missed, void *arg)
-{
-	struct app *a = arg;
-	struct replay *rp = a->rp;
-	size_t n = replay_nticks(rp);
-
-	if (n > 0 && rp->playing && !rp->follow) {
-		rp->play_t += a->ui.refresh_s;
-		rp->pos = replay_seek(rp, rp->play_t);
-		if (rp->pos + 1 >= n && rp->eof)
-			rp->playing = false;
-	}
-	if (rp->follow && n > 0)
-		rp->pos = n - 1, rp->play_t = stream_reader_tick(rp->r, rp->pos)->t;
-	if (!a->ui.paused)
-		app_redraw(a);
-}
-
-/* view -: lines as they arrive on standard input. */
-static void
-replay_on_data(struct loop *l, int fd, short revents, void *arg)
-{
-	struct app *a = arg;
-	struct replay *rp = a->rp;
-	char buf[65536];
-	ssize_t n = read(fd, buf, sizeof(buf));
-
-	if (n > 0) {
-		if (stream_reader_feed(rp->r, buf, (size_t)n) != 0)
-			app_message(a, true, "%s", stream_reader_error(rp->r));
-		else
-			return;
-	} else if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
-		return;
-	}
-	if (n == 0)
-		stream_reader_finish(rp->r);
-	rp->eof = true;
-	loop_del_fd(l, fd);
-	app_message(a, false, "%s: %s", rp->name,
-		    stream_reader_ended(rp->r) ? "the run ended" : "the stream stopped");
-}
-
-int
-replay_open(struct app *a, const char *path, char *err, size_t errlen)
+struct replay *
+replay_new(const char *path, char *err, size_t errlen)
 {
 	struct replay *rp = calloc(1, sizeof(*rp));
+	bool stdin_ = strcmp(path, "-") == 0;
 
-	if (rp == NULL || (rp->r = stream_reader_new(strcmp(path, "-") ? path : "stdin")) == NULL) {
+	if (rp == NULL || (rp->r = stream_reader_new(stdin_ ? "stdin" : path)) == NULL) {
 		free(rp);
-		return st_error(err, errlen, "out of memory");
+		st_error(err, errlen, "out of memory");
+		return NULL;
 	}
-	a->rp = rp;
 	rp->an_steps = -1;
-	snprintf(rp->name, sizeof(rp->name), "%s", strcmp(path, "-") ? path : "standard input");
-	if (strcmp(path, "-") == 0) {
+	snprintf(rp->name, sizeof(rp->name), "%s", stdin_ ? "standard input" : path);
+	if (stdin_) {
 		rp->follow = true;
-		fcntl(STDIN_FILENO, F_SETFL, fcntl(STDIN_FILENO, F_GETFL) | O_NONBLOCK);
-		loop_add_fd(a->loop, STDIN_FILENO, POLLIN, replay_on_data, a);
-	} else {
-		if (stream_reader_load(rp->r, path) != 0)
-			return st_error(err, errlen, "%s", stream_reader_error(rp->r));
-		rp->eof = true;
-		rp->playing = true;
+		return rp;
 	}
-	for (int i = 0; i < stream_reader_nnotes(rp->r); i++)
-		app_message(a, true, "%s", stream_reader_note(rp->r, i));
-	return loop_set_tick(a->loop, (uint64_t)(a->ui.refresh_s * 1e9), replay_tick, a);
+	if (stream_reader_load(rp->r, path) != 0) {
+		st_error(err, errlen, "%s", stream_reader_error(rp->r));
+		replay_free(rp);
+		return NULL;
+	}
+	rp->eof = true;
+	rp->playing = true;
+	return rp;
 }
 
 void
-replay_free(struct app *a)
+replay_free(struct replay *rp)
 {
-	struct replay *rp = a->rp;
-
 	if (rp == NULL)
 		return;
 	if (rp->have_an)
@@ -148,7 +95,53 @@ replay_free(struct app *a)
 	free(rp->cpu);
 	free(rp->busy);
 	free(rp);
-	a->rp = NULL;
+}
+
+int
+replay_nnotes(const struct replay *rp)
+{
+	return stream_reader_nnotes(rp->r);
+}
+
+const char *
+replay_note(const struct replay *rp, int i)
+{
+	return stream_reader_note(rp->r, i);
+}
+
+void
+replay_advance(struct replay *rp, double dt)
+{
+	size_t n = replay_nticks(rp);
+
+	if (n > 0 && rp->playing && !rp->follow) {
+		rp->play_t += dt;
+		rp->pos = replay_seek(rp, rp->play_t);
+		if (rp->pos + 1 >= n && rp->eof)
+			rp->playing = false;
+	}
+	if (rp->follow && n > 0) {
+		rp->pos = n - 1;
+		rp->play_t = stream_reader_tick(rp->r, rp->pos)->t;
+	}
+}
+
+int
+replay_read(struct replay *rp, int fd, char *msg, size_t len)
+{
+	char buf[65536];
+	ssize_t n = read(fd, buf, sizeof(buf));
+
+	if (n > 0 && stream_reader_feed(rp->r, buf, (size_t)n) == 0)
+		return 0;
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return 0;
+	if (n == 0)
+		stream_reader_finish(rp->r);
+	rp->eof = true;
+	snprintf(msg, len, "%s: %s", rp->name,
+		 stream_reader_ended(rp->r) ? "the run ended" : "the stream stopped");
+	return 1;
 }
 
 /* Steps finished by time t: the stream writes a step when it ends. */
@@ -186,10 +179,12 @@ replay_cut(struct replay *rp, double t)
 static void
 replay_usage(struct cpu_usage *c, const struct stream_cpu *sc)
 {
+	int s;
+
 	memset(c, 0, sizeof(*c));
 	c->id = sc->id;
 	c->flags = sc->flags;
-	for (int s = 0; s < CPU_NSTATES; s++)
+	for (s = 0; s < CPU_NSTATES; s++)
 		c->pct[s] = sc->pct[s] == STREAM_PCT_NONE ? 0 : stream_pct(sc->pct[s]);
 	c->busy = sc->busy == STREAM_PCT_NONE ? NAN : stream_pct(sc->busy);
 }
@@ -198,17 +193,19 @@ static void
 replay_cpus(struct replay *rp, const struct stream_tick *t, struct frame *f)
 {
 	const struct stream_cpu *rows = stream_reader_tick_cpus(rp->r, t);
+	struct cpu_usage *c;
+	int i;
 
 	if (!t->have_cpu || rows == NULL)
 		return;
 	if (rp->capcpu < t->ncpu) {
-		struct cpu_usage *c = realloc(rp->cpu, (size_t)t->ncpu * sizeof(*c));
+		c = realloc(rp->cpu, (size_t)t->ncpu * sizeof(*c));
 		if (c == NULL)
 			return;
 		rp->cpu = c;
 		rp->capcpu = t->ncpu;
 	}
-	for (int i = 0; i < t->ncpu; i++)
+	for (i = 0; i < t->ncpu; i++)
 		replay_usage(&rp->cpu[i], &rows[i]);
 	replay_usage(&f->all, &t->all);
 	f->cpu = rp->cpu;
@@ -223,13 +220,14 @@ replay_hist_at(void *ctx, int i)
 	struct replay *rp = ctx;
 	const struct stream_tick *t;
 	const struct stream_cpu *rows;
+	int k;
 
 	if (i < 0 || (size_t)i > rp->pos || (t = stream_reader_tick(rp->r, (size_t)i)) == NULL)
 		return NULL;
 	rows = stream_reader_tick_cpus(rp->r, t);
-	for (int k = 0; k < rp->nbusy; k++)
+	for (k = 0; k < rp->nbusy; k++)
 		rp->busy[k] = NAN;
-	for (int k = 0; t->have_cpu && rows != NULL && k < t->ncpu; k++)
+	for (k = 0; t->have_cpu && rows != NULL && k < t->ncpu; k++)
 		if (rows[k].id >= 0 && rows[k].id < rp->nbusy)
 			rp->busy[rows[k].id] = (float)stream_pct(rows[k].busy);
 	rp->scratch = (struct tick){ .t = t->t, .step = t->step, .phase = (int)t->phase,
@@ -242,13 +240,14 @@ replay_hist_at(void *ctx, int i)
 static void
 replay_size_busy(struct replay *rp, const struct frame *f)
 {
-	int need = rp->view.ticks.ncpu;
+	int i, need = rp->view.ticks.ncpu;
+	float *b;
 
-	for (int i = 0; i < f->ncpu; i++)
+	for (i = 0; i < f->ncpu; i++)
 		if (f->cpu[i].id + 1 > need)
 			need = f->cpu[i].id + 1;
 	if (need > rp->nbusy) {
-		float *b = realloc(rp->busy, (size_t)need * sizeof(*b));
+		b = realloc(rp->busy, (size_t)need * sizeof(*b));
 		if (b == NULL)
 			return;
 		rp->busy = b;
@@ -258,9 +257,8 @@ replay_size_busy(struct replay *rp, const struct frame *f)
 }
 
 void
-replay_frame(struct app *a, struct frame *f)
+replay_frame(struct replay *rp, struct frame *f, char *label, size_t len)
 {
-	struct replay *rp = a->rp;
 	size_t n = replay_nticks(rp);
 	const struct stream_tick *t = n > 0 ? stream_reader_tick(rp->r, rp->pos) : NULL;
 
@@ -270,7 +268,7 @@ replay_frame(struct app *a, struct frame *f)
 	f->replay = true;
 	f->step = -1;
 	f->phase = PHASE_DONE;
-	snprintf(a->ui.src_label, sizeof(a->ui.src_label), "%s %.100s  tick %zu/%zu",
+	snprintf(label, len, "%s %.100s  tick %zu/%zu",
 		 rp->follow ? "viewing" : rp->playing ? "replaying" : "paused at", rp->name,
 		 n > 0 ? rp->pos + 1 : 0, n);
 	if (t == NULL)
@@ -293,26 +291,36 @@ replay_frame(struct app *a, struct frame *f)
 }
 
 const struct session *
-replay_view(const struct app *a)
+replay_view(const struct replay *rp)
 {
-	return &a->rp->view;
+	return &rp->view;
 }
 
-/* space play/pause; < > a second back or on; home/end (g/G) the start and the end. */
+/* Play/pause; a second back or on; the start and the end. */
 void
-replay_key(struct app *a, int ch)
+replay_move(struct replay *rp, enum replay_move m)
 {
-	struct replay *rp = a->rp;
 	size_t n = replay_nticks(rp);
 	double end = n > 0 ? stream_reader_tick(rp->r, n - 1)->t : 0;
 
-	switch (ch) {
-	case ' ': rp->playing = !rp->playing; rp->follow = false; break;
-	case '<': case ',': case KEY_LEFT: rp->play_t -= 1; rp->follow = false; break;
-	case '>': case '.': case KEY_RIGHT: rp->play_t += 1; break;
-	case KEY_HOME: case 'g': rp->play_t = 0; rp->follow = false; break;
-	case KEY_END: case 'G': rp->play_t = end; rp->follow = !rp->eof; break;
-	default: break;
+	switch (m) {
+	case REPLAY_PLAY:
+		rp->playing = !rp->playing;
+		rp->follow = false;
+		break;
+	case REPLAY_BACK:
+		rp->play_t -= 1;
+		rp->follow = false;
+		break;
+	case REPLAY_ON: rp->play_t += 1; break;
+	case REPLAY_START:
+		rp->play_t = 0;
+		rp->follow = false;
+		break;
+	case REPLAY_END:
+		rp->play_t = end;
+		rp->follow = !rp->eof;
+		break;
 	}
 	if (rp->play_t < 0)
 		rp->play_t = 0;
@@ -320,6 +328,8 @@ replay_key(struct app *a, int ch)
 		rp->play_t = end;
 	if (n > 0)
 		rp->pos = replay_seek(rp, rp->play_t);
-	if (ch == ' ' && rp->playing && rp->pos + 1 >= n && rp->eof)
-		rp->play_t = 0, rp->pos = 0; /* play again from the start */
+	if (m == REPLAY_PLAY && rp->playing && rp->pos + 1 >= n && rp->eof) {
+		rp->play_t = 0; /* play again from the start */
+		rp->pos = 0;
+	}
 }

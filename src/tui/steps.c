@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "scaletop/format.h"
-#include "../cli/table.h"
+#include "scaletop/step_table.h"
 #include "ui.h"
 
 static enum theme_role
@@ -24,7 +24,7 @@ steps_role(const struct step *st)
 }
 
 /*
- * The table exactly as `scaletop run` prints it: table_print into memory,
+ * The table exactly as `scaletop run` prints it: step_table_print into memory,
  * so the two never drift apart.  Line 0 is the title, 1 the header, then
  * one line per step.  Returns the text (free it) or NULL.
  */
@@ -36,7 +36,7 @@ steps_text(const struct session *s, size_t *len)
 
 	if (f == NULL)
 		return NULL;
-	table_print(f, s);
+	step_table_print(f, s);
 	if (fclose(f) != 0) {
 		free(buf);
 		return NULL;
@@ -63,7 +63,7 @@ steps_line(const char *text, int i, char *out, size_t len)
 }
 
 void
-steps_draw(struct ui *u, const struct frame *f, struct rect r)
+steps_draw(const struct ui *u, const struct frame *f, struct rect r, struct ui_hits *h)
 {
 	const struct session *s = f->s;
 	struct rect in = ui_titled(r, "steps (up/down or click to select, enter for detail)");
@@ -87,7 +87,7 @@ steps_draw(struct ui *u, const struct frame *f, struct rect r)
 			a = theme_attr(ROLE_SELECTED);
 		ui_fill((struct rect){ y, in.x, 1, in.w }, i == u->sel_step ? a : 0);
 		ui_put(y, in.x, in.w, a, line);
-		ui_hit_add(u, y, in.x, in.x + in.w - 1, i);
+		ui_hit_add(h, y, in.x, in.x + in.w - 1, i);
 	}
 	if (s->nsteps == 0)
 		ui_put(in.y + 1, in.x + 1, in.w - 1, theme_attr(ROLE_INACTIVE), "no step yet");
@@ -130,7 +130,7 @@ detail_fair(const struct step *st, int y, int x, int w)
 }
 
 void
-step_detail_draw(struct ui *u, const struct frame *f, struct rect r)
+step_detail_draw(const struct ui *u, const struct frame *f, struct rect r)
 {
 	const struct step *st;
 	const struct contention *c;

@@ -4,15 +4,15 @@
  * curses.
  *
  * The bundled directory is $SCALETOP_THEMES_DIR when set (tests, odd
- * installs), else the installed $(pkgdatadir)/themes if it exists, else the
- * source tree's themes/, so that a binary run from the build tree finds the
- * themes of its own checkout.
+ * installs); else, for a binary run from the build tree, the themes/ of the
+ * source tree named by the marker file the build writes beside it
+ * (THEME_SRCDIR_MARKER, never installed); else the installed
+ * $(pkgdatadir)/themes.  No build-tree path is compiled in.
  */
 #include <sys/stat.h>
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,12 +20,15 @@
 #include <unistd.h>
 
 #include "scaletop/error.h"
-#include "scaletop/prefs.h"
+#include "scaletop/files.h"
 #include "theme_priv.h"
 
 #ifndef ST_THEMES_DIR
 #define ST_THEMES_DIR "/usr/local/share/scaletop/themes"
 #endif
+
+/* Written by the build next to the built binary (src/tui/local.mk): the source tree's path. */
+#define THEME_SRCDIR_MARKER "scaletop.srcdir"
 
 #define THEME_FILE_MAX (1024 * 1024) /* far above any theme; stops reading a wrong file */
 #define THEME_LIST_MAX 256
@@ -41,51 +44,6 @@ struct theme_cycle {
 	size_t n;
 };
 
-/* Closes fd, keeping errno for the caller. */
-static int
-theme_read_fail(int fd, int error)
-{
-	close(fd);
-	errno = error;
-	return -1;
-}
-
-int
-theme_read_file(const char *path, size_t max, char **bufp, size_t *lenp)
-{
-	struct stat sb;
-	char *buf;
-	ssize_t got;
-	size_t n = 0;
-	int fd;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return -1;
-	if (fstat(fd, &sb) == -1)
-		return theme_read_fail(fd, errno);
-	if (!S_ISREG(sb.st_mode))
-		return theme_read_fail(fd, S_ISDIR(sb.st_mode) ? EISDIR : EINVAL);
-	if ((size_t)sb.st_size > max)
-		return theme_read_fail(fd, EFBIG);
-	if ((buf = malloc((size_t)sb.st_size + 1)) == NULL)
-		return theme_read_fail(fd, ENOMEM);
-	/* A file that shrinks while read ends early; one that grows is cut at its old size. */
-	while (n < (size_t)sb.st_size && (got = read(fd, buf + n, (size_t)sb.st_size - n)) != 0) {
-		if (got == -1 && errno == EINTR)
-			continue;
-		if (got == -1) {
-			free(buf);
-			return theme_read_fail(fd, errno);
-		}
-		n += (size_t)got;
-	}
-	close(fd);
-	buf[n] = '\0';
-	*bufp = buf;
-	*lenp = n;
-	return 0;
-}
-
 int
 theme_load_file(struct theme *t, const char *path, theme_warn_fn warn, void *arg, char *err,
                 size_t errlen)
@@ -94,7 +52,7 @@ theme_load_file(struct theme *t, const char *path, theme_warn_fn warn, void *arg
 	size_t len;
 	int bad;
 
-	if (theme_read_file(path, THEME_FILE_MAX, &buf, &len) == -1) {
+	if (file_read_all(path, THEME_FILE_MAX, &buf, &len) == -1) {
 		theme_init(t);
 		return st_error(err, errlen,
 		                "theme %s: cannot read it: %s; check the path, or pick "
@@ -112,35 +70,26 @@ theme_user_dir(char *buf, size_t len)
 {
 	char dir[PATH_MAX];
 
-	if (prefs_dir(dir, sizeof(dir), NULL, 0) == -1)
+	if (file_config_dir(dir, sizeof(dir), NULL, 0) == -1)
 		return -1;
 	if ((size_t)snprintf(buf, len, "%s/themes", dir) >= len)
 		return -1;
 	return 0;
 }
 
-static int
-theme_is_dir(const char *path)
-{
-	struct stat sb;
-
-	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
-}
-
 static const char *
 theme_bundled_dir(void)
 {
+	static char built[PATH_MAX];
 	const char *env = getenv("SCALETOP_THEMES_DIR");
+	char src[PATH_MAX];
 
 	if (env != NULL && *env != '\0')
 		return env;
-	if (theme_is_dir(ST_THEMES_DIR))
-		return ST_THEMES_DIR;
-#ifdef ST_SRC_THEMES_DIR
-	return ST_SRC_THEMES_DIR;
-#else
+	if (file_beside_self(THEME_SRCDIR_MARKER, src, sizeof(src)) == 0 &&
+	    (size_t)snprintf(built, sizeof(built), "%s/themes", src) < sizeof(built))
+		return built;
 	return ST_THEMES_DIR;
-#endif
 }
 
 /* dir/name.theme if it is a readable regular file. */

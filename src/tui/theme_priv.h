@@ -42,11 +42,4 @@ int theme_key_btop_unused(const char *name, size_t len);
 /* After parsing: fills derived heat colours and copies main_bg to the roles drawn on it. */
 void theme_finish(struct theme *t);
 
-/*
- * Reads a regular file of at most max bytes into a NUL-terminated malloc'd
- * buffer (the caller frees it).  Returns 0, or -1 with errno set (EFBIG when
- * too big, EISDIR for a directory).
- */
-int theme_read_file(const char *path, size_t max, char **buf, size_t *len);
-
 #endif

@@ -1,7 +1,9 @@
 /*
  * Private to the TUI: what every panel draws from.  A panel reads one frame
- * (the model at one moment, live or replayed) and the view state, and draws
- * into its rectangle of stdscr; app.c owns both and decides when to draw.
+ * (the model at one moment, live or replayed) and the view state (const:
+ * views never change it), and draws into its rectangle of stdscr; the only
+ * thing a panel writes is where it put clickable things (struct ui_hits).
+ * frame.c builds the frame and decides when to draw.
  */
 #ifndef SCALETOP_TUI_UI_H
 #define SCALETOP_TUI_UI_H
@@ -57,11 +59,15 @@ struct overlay {
 	double *x; /* pooled throughput at n[i]; owned */
 };
 
-/* Where the last frame put clickable things, for the mouse. */
+/* Where the last frame put clickable things, for the mouse (input.c reads them). */
 #define UI_MAX_HITS 256
 struct ui_hit {
 	int y, x0, x1; /* a row span */
-	int step;      /* session step index */
+	int step;      /* session step index; <= -2: the view tab -2 - step */
+};
+struct ui_hits {
+	struct ui_hit hit[UI_MAX_HITS];
+	int n;
 };
 
 /* An open one-line prompt (prompt.c). */
@@ -91,35 +97,33 @@ struct ui {
 	double msg_until;     /* monotonic seconds */
 	struct prompt pr;
 	bool collapse_flash;  /* the verdict line is highlighted: a collapse was just found */
-	struct ui_hit hits[UI_MAX_HITS];
-	int nhits;
 	const char *note;     /* sampler note, or NULL */
 	char src_label[160];  /* replay: the file; live: "" */
 };
 
-/* Panels: each draws into r and returns nothing; r may be any size >= 1x1. */
-void header_draw(struct ui *u, const struct frame *f, struct rect r);
-void cpus_draw(struct ui *u, const struct frame *f, struct rect r, bool with_heatmap);
+/* Panels: each draws into r and returns nothing; r may be any size >= 1x1.  Those given h add hits. */
+void header_draw(const struct ui *u, const struct frame *f, struct rect r);
+void cpus_draw(const struct ui *u, const struct frame *f, struct rect r, bool with_heatmap);
 int cpus_rows_wanted(const struct frame *f, int w);
-void heatmap_draw(struct ui *u, const struct frame *f, struct rect r);
-void chart_draw(struct ui *u, const struct frame *f, struct rect r);
-void sparkline_draw(struct ui *u, const struct frame *f, struct rect r);
-void contention_draw(struct ui *u, const struct frame *f, struct rect r);
-void verdict_draw(struct ui *u, const struct frame *f, struct rect r);
-void events_draw(struct ui *u, const struct frame *f, struct rect r);
-void steps_draw(struct ui *u, const struct frame *f, struct rect r);
-void step_detail_draw(struct ui *u, const struct frame *f, struct rect r);
-void help_draw(struct ui *u, struct rect screen);
+void heatmap_draw(const struct ui *u, const struct frame *f, struct rect r);
+void chart_draw(const struct ui *u, const struct frame *f, struct rect r, struct ui_hits *h);
+void sparkline_draw(const struct ui *u, const struct frame *f, struct rect r);
+void contention_draw(const struct ui *u, const struct frame *f, struct rect r);
+void verdict_draw(const struct ui *u, const struct frame *f, struct rect r);
+void events_draw(const struct frame *f, struct rect r, struct ui_hits *h);
+void steps_draw(const struct ui *u, const struct frame *f, struct rect r, struct ui_hits *h);
+void step_detail_draw(const struct ui *u, const struct frame *f, struct rect r);
+void help_draw(const struct ui *u, struct rect screen);
 void prompt_open(struct ui *u, enum prompt_kind kind, const char *label, const char *text);
 /* 1: submitted, -1: cancelled, 0: still editing. */
 int prompt_key(struct ui *u, int ch);
-void prompt_draw(struct ui *u, struct rect screen);
-void footer_draw(struct ui *u, const struct frame *f, struct rect r);
+void prompt_draw(const struct ui *u, struct rect screen);
+void footer_draw(const struct ui *u, const struct frame *f, struct rect r, struct ui_hits *h);
 
 /* Lays out and draws one whole frame (layout.c).  Minimum size below. */
 #define UI_MIN_W 60
 #define UI_MIN_H 16
-void ui_draw(struct ui *u, const struct frame *f);
+void ui_draw(const struct ui *u, const struct frame *f, struct ui_hits *hits);
 
 /* Small drawing helpers (paint.c). */
 void ui_fill(struct rect r, attr_t a);
@@ -129,7 +133,7 @@ int ui_putf(int y, int x, int maxw, attr_t a, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 /* A panel's title on its first row, and the rect below it. */
 struct rect ui_titled(struct rect r, const char *title);
-void ui_hit_add(struct ui *u, int y, int x0, int x1, int step);
+void ui_hit_add(struct ui_hits *h, int y, int x0, int x1, int step);
 
 /* The running step, or the last finished one the contention panel shows. */
 const struct step *ui_last_done(const struct frame *f);

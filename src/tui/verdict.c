@@ -4,7 +4,7 @@
 #include "ui.h"
 
 void
-verdict_draw(struct ui *u, const struct frame *f, struct rect r)
+verdict_draw(const struct ui *u, const struct frame *f, struct rect r)
 {
 	const struct analysis *an = f->an;
 	attr_t a;
@@ -37,7 +37,7 @@ event_role(enum event_kind k)
 
 /* The newest events that fit, oldest first, so the log reads downwards. */
 void
-events_draw(struct ui *u, const struct frame *f, struct rect r)
+events_draw(const struct frame *f, struct rect r, struct ui_hits *h)
 {
 	const struct session *s = f->s;
 	struct rect in = ui_titled(r, "events");
@@ -50,12 +50,12 @@ events_draw(struct ui *u, const struct frame *f, struct rect r)
 		ui_putf(y, in.x, in.w, theme_attr(event_role(e->kind)), " %7.1fs %-8s %s", e->t,
 			event_kind_names[e->kind], e->text);
 		if (e->step >= 0)
-			ui_hit_add(u, y, in.x, in.x + in.w - 1, e->step);
+			ui_hit_add(h, y, in.x, in.x + in.w - 1, e->step);
 	}
 }
 
 void
-footer_draw(struct ui *u, const struct frame *f, struct rect r)
+footer_draw(const struct ui *u, const struct frame *f, struct rect r, struct ui_hits *h)
 {
 	int x = r.x;
 
@@ -72,7 +72,7 @@ footer_draw(struct ui *u, const struct frame *f, struct rect r)
 			     (v == (int)u->view ? theme_attr(ROLE_TITLE) | A_BOLD
 						: theme_attr(ROLE_INACTIVE) | A_REVERSE),
 			     " %d %s ", v + 1, ui_view_names[v]);
-		ui_hit_add(u, r.y, x0, x - 1, -2 - v); /* a click on a tab switches view */
+		ui_hit_add(h, r.y, x0, x - 1, -2 - v); /* a click on a tab switches view */
 	}
 	ui_put(r.y, x, r.x + r.w - x, theme_attr(ROLE_MAIN) | A_REVERSE,
 	       f->replay ? "  space play/pause  </> scrub  v view  ? help  q quit"

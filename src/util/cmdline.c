@@ -7,9 +7,11 @@
 void
 cmdline_free(char **argv)
 {
+	char **p;
+
 	if (argv == NULL)
 		return;
-	for (char **p = argv; *p != NULL; p++)
+	for (p = argv; *p != NULL; p++)
 		free(*p);
 	free(argv);
 }

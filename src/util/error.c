@@ -1,3 +1,4 @@
+/* The one-line error convention: messages formatted into a caller's buffer, made safe to print. */
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -6,7 +7,9 @@
 char *
 st_printable(char *s)
 {
-	for (char *p = s; *p != '\0'; p++) {
+	char *p;
+
+	for (p = s; *p != '\0'; p++) {
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			*p = '?';
 	}

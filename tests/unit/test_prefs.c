@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "scaletop/error.h"
+#include "scaletop/files.h"
 #include "scaletop/prefs.h"
 #include "../tap.h"
 
@@ -84,22 +85,22 @@ test_dirs(void)
 	char buf[1024], err[ST_ERRLEN];
 
 	setenv("XDG_CONFIG_HOME", "/x/conf", 1);
-	prefs_dir(buf, sizeof(buf), err, sizeof(err));
+	file_config_dir(buf, sizeof(buf), err, sizeof(err));
 	is_str(buf, "/x/conf/scaletop", "XDG_CONFIG_HOME/scaletop");
 	prefs_path(buf, sizeof(buf), err, sizeof(err));
 	is_str(buf, "/x/conf/scaletop/config", "the config file in it");
 	setenv("XDG_CONFIG_HOME", "relative/conf", 1);
 	setenv("HOME", "/home/someone", 1);
-	prefs_dir(buf, sizeof(buf), err, sizeof(err));
+	file_config_dir(buf, sizeof(buf), err, sizeof(err));
 	is_str(buf, "/home/someone/.config/scaletop", "a relative XDG_CONFIG_HOME is ignored");
 	unsetenv("XDG_CONFIG_HOME");
-	prefs_dir(buf, sizeof(buf), err, sizeof(err));
+	file_config_dir(buf, sizeof(buf), err, sizeof(err));
 	is_str(buf, "/home/someone/.config/scaletop", "unset: HOME/.config");
 	unsetenv("HOME");
-	ok(prefs_dir(buf, sizeof(buf), err, sizeof(err)) == 0 && buf[0] == '/',
+	ok(file_config_dir(buf, sizeof(buf), err, sizeof(err)) == 0 && buf[0] == '/',
 	   "no HOME: the password file's home (%s)", buf);
 	setenv("HOME", tmpdir, 1);
-	is_int(prefs_dir(buf, 10, err, sizeof(err)), -1, "a path too long for the buffer fails");
+	is_int(file_config_dir(buf, 10, err, sizeof(err)), -1, "a path too long for the buffer fails");
 }
 
 static void

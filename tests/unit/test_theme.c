@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "scaletop/error.h"
+#include "scaletop/files.h"
 #include "scaletop/theme.h"
 #include "../tap.h"
 
@@ -87,31 +89,77 @@ contrast(int32_t a, int32_t b)
 	return la > lb ? (la + 0.05) / (lb + 0.05) : (lb + 0.05) / (la + 0.05);
 }
 
+/* The bundled themes: every *.theme in themes/, sorted; however many there are. */
+#define MAX_BUNDLED 64
+static char bundled[MAX_BUNDLED][64];
+static int nbundled;
+
+static int
+name_cmp(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+static void
+scan_bundled(void)
+{
+	struct dirent *de;
+	size_t n;
+	DIR *d = opendir(themes_dir());
+
+	if (d == NULL) {
+		printf("Bail out! cannot open %s\n", themes_dir());
+		exit(1);
+	}
+	while ((de = readdir(d)) != NULL && nbundled < MAX_BUNDLED) {
+		n = strlen(de->d_name);
+		if (n > 6 && n - 6 < sizeof(bundled[0]) && de->d_name[0] != '.' &&
+		    strcmp(de->d_name + n - 6, ".theme") == 0)
+			snprintf(bundled[nbundled++], sizeof(bundled[0]), "%.*s", (int)(n - 6),
+			         de->d_name);
+	}
+	closedir(d);
+	qsort(bundled, (size_t)nbundled, sizeof(bundled[0]), name_cmp);
+}
+
+static int
+is_bundled(const char *name)
+{
+	int i;
+
+	for (i = 0; i < nbundled; i++) {
+		if (strcmp(bundled[i], name) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 static void
 test_bundled(void)
 {
-	static const char *const names[] = {"default", "light", "high-contrast", "mono"};
 	struct warnings w;
 	struct theme t;
-	size_t i;
-	int r, missing;
+	int i, r, missing;
 
-	for (i = 0; i < 4; i++) {
-		is_int(load_bundled(&t, names[i], &w), 0, "bundled theme parses without warnings");
+	scan_bundled();
+	ok(is_bundled("default") && is_bundled("light") && is_bundled("mono"),
+	   "themes/ has default, light and mono (%d themes in all)", nbundled);
+	for (i = 0; i < nbundled; i++) {
+		is_int(load_bundled(&t, bundled[i], &w), 0, "bundled theme parses without warnings");
 		if (w.n > 0)
-			diag("%s: first warning: %s", names[i], w.msg[0]);
-		is_str(t.name, names[i], "the theme is named after its file");
+			diag("%s: first warning: %s", bundled[i], w.msg[0]);
+		is_str(t.name, bundled[i], "the theme is named after its file");
 		missing = 0;
 		for (r = 0; r < ROLE_COUNT; r++) {
 			if (t.monochrome ? t.role[r].mono_rank != THEME_RANK_OWN
 			                 : t.role[r].fg_rank != THEME_RANK_OWN) {
-				diag("%s: %s is not set by the file", names[i], theme_role_name(r));
+				diag("%s: %s is not set by the file", bundled[i], theme_role_name(r));
 				missing++;
 			}
 		}
 		missing += !t.monochrome && (t.role[ROLE_MAIN].bg_rank != THEME_RANK_OWN ||
 		                             t.role[ROLE_SELECTED].bg_rank != THEME_RANK_OWN);
-		ok(missing == 0, "%s.theme sets every role (%d missing)", names[i], missing);
+		ok(missing == 0, "%s.theme sets every role (%d missing)", bundled[i], missing);
 	}
 	load_bundled(&t, "mono", &w);
 	ok(t.monochrome, "mono.theme is monochrome");
@@ -486,7 +534,7 @@ write_file(const char *path, const char *text)
 }
 
 struct listing {
-	char names[512];
+	char names[4096];
 	char light_path[4096];
 	int user_zeta;
 };
@@ -509,8 +557,10 @@ static char tmpdir[] = "/tmp/test_theme.XXXXXX";
 static void
 test_dirs(void)
 {
-	char path[4096], err[ST_ERRLEN], udir[512];
+	char path[4096], err[ST_ERRLEN], udir[512], want[sizeof(((struct listing *)0)->names)];
 	struct listing l = {"", "", 0};
+	const char *first = NULL, *last = NULL;
+	int i;
 
 	setenv("SCALETOP_THEMES_DIR", themes_dir(), 1);
 	setenv("XDG_CONFIG_HOME", tmpdir, 1);
@@ -527,14 +577,25 @@ test_dirs(void)
 	snprintf(path, sizeof(path), "%s/notes.txt", udir);
 	write_file(path, "");
 
-	is_int(theme_list(list_one, &l), 5, "five themes: four bundled, one the user's own");
-	is_str(l.names, "default high-contrast light mono zeta ",
-	       "bundled first (default leading), then the user's");
+	/* default leads, then the other bundled themes by name, then the user's. */
+	snprintf(want, sizeof(want), "default ");
+	for (i = 0; i < nbundled; i++) {
+		if (strcmp(bundled[i], "default") != 0) {
+			strcat(want, bundled[i]);
+			strcat(want, " ");
+			last = bundled[i];
+			if (first == NULL)
+				first = bundled[i];
+		}
+	}
+	strcat(want, "zeta ");
+	is_int(theme_list(list_one, &l), nbundled + 1, "every bundled theme, and the user's own");
+	is_str(l.names, want, "bundled first (default leading), then the user's");
 	snprintf(path, sizeof(path), "%s/light.theme", udir);
 	is_str(l.light_path, path, "a user theme of a bundled name takes its place");
 	ok(l.user_zeta, "zeta is listed as the user's");
-	is_str(theme_next("default"), "high-contrast", "t after default");
-	is_str(theme_next("mono"), "zeta", "t goes on from bundled to user themes");
+	is_str(theme_next("default"), first, "t after default");
+	is_str(theme_next(last), "zeta", "t goes on from bundled to user themes");
 	is_str(theme_next("zeta"), "default", "t wraps around");
 	is_str(theme_next("no-such"), "default", "an unknown current starts the cycle");
 	is_int(theme_find("mono", path, sizeof(path), err, sizeof(err)), 1, "find a bundled theme");
@@ -559,6 +620,58 @@ test_dirs(void)
 	is_int(theme_list(list_one, &l), 1,
 	       "with no theme files the cycle is the built-in default");
 	is_str(theme_next("default"), "default", "... and t stays on it");
+	setenv("SCALETOP_THEMES_DIR", themes_dir(), 1);
+}
+
+/*
+ * Where the bundled themes are without $SCALETOP_THEMES_DIR: the source
+ * tree named by the marker beside the binary (a build-tree run), else the
+ * installed directory.
+ */
+static void
+test_marker(void)
+{
+	char bin[600], src[600], path[4096], err[ST_ERRLEN], want[4096];
+	char cfg[600];
+
+	snprintf(cfg, sizeof(cfg), "%s/nocfg", tmpdir);
+	setenv("XDG_CONFIG_HOME", cfg, 1);
+	unsetenv("SCALETOP_THEMES_DIR");
+	snprintf(bin, sizeof(bin), "%s/build", tmpdir);
+	mkdir(bin, 0700);
+	snprintf(src, sizeof(src), "%s/checkout", tmpdir);
+	mkdir(src, 0700);
+	snprintf(path, sizeof(path), "%s/themes", src);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/themes/only-here.theme", src);
+	write_file(path, "theme[main_fg]=\"#123456\"\n");
+	snprintf(path, sizeof(path), "%s/scaletop.srcdir", bin);
+	snprintf(want, sizeof(want), "%s\n", src); /* as the build writes it */
+	write_file(path, want);
+	snprintf(bin, sizeof(bin), "%s/build/scaletop", tmpdir);
+
+	file_set_argv0(bin);
+	is_int(theme_find("only-here", path, sizeof(path), err, sizeof(err)), 1,
+	       "run from the build tree: the marker's source tree has the themes");
+	snprintf(want, sizeof(want), "%s/themes/only-here.theme", src);
+	is_str(path, want, "... its themes/");
+	setenv("SCALETOP_THEMES_DIR", themes_dir(), 1);
+	is_int(theme_find("only-here", path, sizeof(path), err, sizeof(err)), -1,
+	       "$SCALETOP_THEMES_DIR comes before the marker");
+	unsetenv("SCALETOP_THEMES_DIR");
+
+	file_set_argv0("scaletop");
+	is_int(theme_find("only-here", path, sizeof(path), err, sizeof(err)), -1,
+	       "argv[0] found through PATH: no marker is looked for");
+	ok(has(err, ST_THEMES_DIR), "... the installed directory is searched: %s", err);
+
+	snprintf(path, sizeof(path), "%s/build/scaletop.srcdir", tmpdir);
+	unlink(path);
+	file_set_argv0(bin);
+	is_int(theme_find("only-here", path, sizeof(path), err, sizeof(err)), -1,
+	       "no marker beside the binary (an installed one)");
+	ok(has(err, ST_THEMES_DIR), "... the installed directory is searched: %s", err);
+	file_set_argv0(NULL);
 	setenv("SCALETOP_THEMES_DIR", themes_dir(), 1);
 }
 
@@ -748,6 +861,7 @@ main(void)
 	test_8();
 	test_depth_and_resolve();
 	test_dirs();
+	test_marker();
 	test_use_without_terminal();
 	test_terminals();
 	remove_tree(tmpdir);

@@ -1,4 +1,8 @@
-/* Argument parsing shared by the subcommands: strict numbers, one-line usage errors. */
+/*
+ * Strict parsing of option values: a number is the whole word or an error,
+ * never a prefix, and every error is one line that names the command, the
+ * option and what to give instead.
+ */
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -7,10 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cli.h"
+#include "scaletop/argparse.h"
+
+const char *progname = "scaletop";
 
 int
-cli_usage_error(const char *cmd, const char *fmt, ...)
+arg_usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -23,7 +29,7 @@ cli_usage_error(const char *cmd, const char *fmt, ...)
 }
 
 int
-cli_parse_seconds(const char *cmd, const char *opt, const char *arg, double min, double max,
+arg_parse_seconds(const char *cmd, const char *opt, const char *arg, double min, double max,
 		  double *out)
 {
 	char *end;
@@ -32,17 +38,17 @@ cli_parse_seconds(const char *cmd, const char *opt, const char *arg, double min,
 	errno = 0;
 	v = strtod(arg, &end);
 	if (end == arg || *end != '\0' || isspace((unsigned char)*arg) || isnan(v))
-		return cli_usage_error(cmd, "%s '%s': not a number of seconds; give e.g. %s %g",
+		return arg_usage_error(cmd, "%s '%s': not a number of seconds; give e.g. %s %g",
 				       opt, arg, opt, min > 1 ? min : 1.0);
 	if (errno == ERANGE || !isfinite(v) || v < min || v > max)
-		return cli_usage_error(cmd, "%s '%s': out of range; give %g to %g seconds", opt,
+		return arg_usage_error(cmd, "%s '%s': out of range; give %g to %g seconds", opt,
 				       arg, min, max);
 	*out = v;
 	return 0;
 }
 
 int
-cli_parse_int(const char *cmd, const char *opt, const char *arg, long min, long max, long *out)
+arg_parse_int(const char *cmd, const char *opt, const char *arg, long min, long max, long *out)
 {
 	char range[64], *end;
 	long v;
@@ -54,16 +60,16 @@ cli_parse_int(const char *cmd, const char *opt, const char *arg, long min, long 
 	errno = 0;
 	v = strtol(arg, &end, 10);
 	if (end == arg || *end != '\0' || isspace((unsigned char)*arg))
-		return cli_usage_error(cmd, "%s '%s': not a whole number; give %s", opt, arg,
+		return arg_usage_error(cmd, "%s '%s': not a whole number; give %s", opt, arg,
 				       range);
 	if (errno == ERANGE || v < min || v > max)
-		return cli_usage_error(cmd, "%s '%s': out of range; give %s", opt, arg, range);
+		return arg_usage_error(cmd, "%s '%s': out of range; give %s", opt, arg, range);
 	*out = v;
 	return 0;
 }
 
 int
-cli_parse_percent(const char *cmd, const char *opt, const char *arg, double *out)
+arg_parse_percent(const char *cmd, const char *opt, const char *arg, double *out)
 {
 	char *end;
 	double v;
@@ -74,7 +80,7 @@ cli_parse_percent(const char *cmd, const char *opt, const char *arg, double *out
 		end++;
 	if (end == arg || *end != '\0' || isspace((unsigned char)*arg) || !isfinite(v) ||
 	    v <= 0 || v >= 100)
-		return cli_usage_error(cmd, "%s '%s': give a percentage above 0 and below 100, "
+		return arg_usage_error(cmd, "%s '%s': give a percentage above 0 and below 100, "
 				       "e.g. %s 2", opt, arg, opt);
 	*out = v;
 	return 0;

@@ -1,10 +1,10 @@
-/* The results table that `scaletop run` prints (and `show` will): one row per step. */
+/* The results table that `scaletop run` and `show` print, and the TUI's steps view: one row per step. */
 #include <math.h>
 #include <stdio.h>
 
 #include "scaletop/analysis.h"
 #include "scaletop/format.h"
-#include "table.h"
+#include "scaletop/step_table.h"
 
 static void
 table_header(FILE *f, const struct session *s)
@@ -139,7 +139,7 @@ table_verdict(FILE *f, const struct session *s)
 }
 
 void
-table_print(FILE *f, const struct session *s)
+step_table_print(FILE *f, const struct session *s)
 {
 	int i;
 

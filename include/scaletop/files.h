@@ -1,0 +1,43 @@
+/*
+ * Small file and directory helpers for the files scaletop reads on its own
+ * behalf (themes, preferences): whole-file reads with a size cap, the
+ * configuration directory, and the build-tree marker beside the binary.
+ */
+#ifndef SCALETOP_FILES_H
+#define SCALETOP_FILES_H
+
+#include <stddef.h>
+
+/*
+ * Reads a regular file of at most max bytes into a NUL-terminated malloc'd
+ * buffer (the caller frees it).  Returns 0, or -1 with errno set (EFBIG when
+ * too big, EISDIR for a directory).
+ */
+int file_read_all(const char *path, size_t max, char **buf, size_t *len);
+
+/* True if path names a directory (after symbolic links). */
+int file_is_dir(const char *path);
+
+/*
+ * scaletop's configuration directory: $XDG_CONFIG_HOME/scaletop when
+ * XDG_CONFIG_HOME is an absolute path, else $HOME/.config/scaletop (HOME
+ * from the password file if unset).  Returns 0, or -1 with err set.
+ */
+int file_config_dir(char *buf, size_t len, char *err, size_t errlen);
+
+/*
+ * The name the binary was started by (main's argv[0]), kept for
+ * file_beside_self.  NULL (the default) means unknown.
+ */
+void file_set_argv0(const char *argv0);
+
+/*
+ * The first line of the file `name` in the running binary's directory, when
+ * argv[0] names that directory (it contains a '/'; a name found through
+ * PATH does not).  The build writes such a marker next to the built
+ * binary, never installed.  Returns 0 with the line in buf, or -1 if there
+ * is no such file, it is empty, or the line does not fit.
+ */
+int file_beside_self(const char *name, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,65 @@
+/*
+ * The run-style options, shared by `scaletop run` and the TUI: parsed from
+ * argv (src/engine/run_args.c), then turned into a session's settings and a
+ * sweep config (src/engine/run_apply.c).
+ */
+#ifndef SCALETOP_RUN_ARGS_H
+#define SCALETOP_RUN_ARGS_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "scaletop/session.h"
+#include "scaletop/sweep.h"
+
+/* How `scaletop run` shows the sweep; the TUI refuses json and quiet. */
+struct run_view {
+	bool json;
+	bool quiet;
+	const char *record;  /* --record: JSON Lines stream to this file, "-" for stdout */
+	bool record_force;   /* --force: the stream may replace an existing file */
+};
+
+/* The parsed options; strings point into argv. */
+struct run_args {
+	const char *cmdname;          /* "run", "tui": names the command in messages */
+	const char *default_workload; /* when neither -w nor --cmd is given */
+	const char *workload, *nspec, *cmd, *parse, *regex, *setup, *teardown;
+	const char *ops;              /* --ops K[:UNIT], with --parse elapsed */
+	const char *params[64];
+	int nparams;
+	double duration, warmup, stable_pct, min_time, interval, stall;
+	double collapse_pct, linear_pct; /* analysis thresholds; 0: the defaults */
+	bool duration_set, warmup_set, stop_on_failure;
+	long repeat;
+	enum run_mode mode;
+	struct run_view view;
+	const char *output;           /* -o: save a snapshot there, or NULL */
+	bool force;                   /* --force: -o may replace an existing file */
+};
+
+/* A caller's own options, parsed in the same getopt pass.  Codes >= RUN_OPT_EXT. */
+#define RUN_OPT_EXT 1024
+struct run_opt_ext {
+	const struct option *longopts; /* ends with a zeroed entry */
+	/* One option (optarg/optind as getopt left them): 0 or a usage exit status. */
+	int (*parse)(int opt, int argc, char **argv, void *arg);
+	void (*usage)(FILE *f, const struct run_args *defaults); /* for --help */
+	void *arg;
+};
+
+/* run's defaults; the caller may change any before run_args_parse. */
+void run_args_defaults(struct run_args *a, const char *cmdname);
+/* 0; -1 when --help was printed; EXIT_USAGE after a one-line message on stderr. */
+int run_args_parse(int argc, char **argv, struct run_args *a, const struct run_opt_ext *ext);
+/* True for --parse elapsed: each run of the command is timed to its exit. */
+bool run_args_elapsed(const struct run_args *a);
+/* Fills the session's settings and workload text, and cfg.  0 or EXIT_USAGE. */
+int run_args_apply(const struct run_args *a, struct session *s, struct sweep_config *cfg);
+/* Frees what run_args_apply put in cfg (the session frees its own). */
+void run_config_free(struct sweep_config *cfg);
+/* The shared options' help lines, showing the defaults in d. */
+void run_usage_options(FILE *f, const struct run_args *d);
+
+#endif

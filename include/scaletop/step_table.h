@@ -1,0 +1,11 @@
+/* The results table, one row per step: what `scaletop run` and `show` print and the TUI's steps view shows. */
+#ifndef SCALETOP_STEP_TABLE_H
+#define SCALETOP_STEP_TABLE_H
+
+#include <stdio.h>
+
+#include "scaletop/session.h"
+
+void step_table_print(FILE *f, const struct session *s);
+
+#endif

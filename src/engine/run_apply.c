@@ -1,0 +1,196 @@
+/*
+ * Parsed run-style options to what a sweep needs: the session's settings
+ * and workload text, and the sweep config (a built-in workload, or an
+ * external command and how its throughput is read).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "scaletop/argparse.h"
+#include "scaletop/cmdline.h"
+#include "scaletop/error.h"
+#include "scaletop/nlist.h"
+#include "scaletop/parse.h"
+#include "scaletop/run_args.h"
+
+#define CMD a->cmdname
+
+/* The settings half of the session: N list and measurement rules. */
+static int
+run_settings(struct session *s, const struct run_args *a)
+{
+	struct nlist nl;
+	char err[ST_ERRLEN];
+	int rc = a->nspec != NULL ? nlist_parse(&nl, a->nspec, err, sizeof(err))
+				  : nlist_default(&nl, (int)sysconf(_SC_NPROCESSORS_ONLN));
+
+	if (rc != 0) {
+		nlist_free(&nl);
+		return arg_usage_error(CMD, "-n: %s", a->nspec != NULL ? err : "out of memory");
+	}
+	s->set.n = nl.v;
+	s->set.nn = (int)nl.count;
+	s->set.duration_s = a->duration;
+	s->set.warmup_s = a->warmup;
+	s->set.stable_pct = a->stable_pct;
+	s->set.min_measure_s = a->min_time;
+	s->set.interval_s = a->interval;
+	s->set.repeat = (int)a->repeat;
+	s->set.stall_s = a->stall;
+	s->set.stop_on_failure = a->stop_on_failure;
+	s->set.collapse_theta = a->collapse_pct / 100.0;
+	s->set.efficiency_min = a->linear_pct / 100.0;
+	s->set.mode = a->mode;
+	return 0;
+}
+
+static int
+run_builtin(struct session *s, struct sweep_config *cfg, const struct run_args *a)
+{
+	const char *name = a->workload != NULL ? a->workload : a->default_workload;
+	char err[ST_ERRLEN];
+	int i;
+
+	cfg->wl = workload_find(name);
+	if (cfg->wl == NULL)
+		return arg_usage_error(CMD, "-w '%s': no such workload; '%s list' shows them", name,
+				       progname);
+	wl_args_defaults(&cfg->args, cfg->wl);
+	for (i = 0; i < a->nparams; i++) {
+		if (wl_args_set(&cfg->args, a->params[i], err, sizeof(err)) != 0)
+			return arg_usage_error(CMD, "%s", err);
+	}
+	snprintf(s->wl.name, sizeof(s->wl.name), "%s", cfg->wl->name);
+	snprintf(s->wl.unit, sizeof(s->wl.unit), "%s", cfg->wl->unit);
+	/* Verdicts speak of writers for the file study, else of what the mode starts. */
+	snprintf(s->wl.n_unit, sizeof(s->wl.n_unit), "%s",
+		 strcmp(cfg->wl->name, "fileio") == 0 ? "writers"
+		 : a->mode == MODE_PROCESSES	     ? "processes"
+						     : "threads");
+	for (i = 0; i < cfg->wl->nparams && i < SESSION_MAX_PARAMS; i++) {
+		snprintf(s->wl.key[i], sizeof(s->wl.key[i]), "%s", cfg->wl->params[i].name);
+		snprintf(s->wl.value[i], sizeof(s->wl.value[i]), "%s", cfg->args.text[i]);
+	}
+	s->wl.nparams = i;
+	return 0;
+}
+
+static int
+run_split(const struct run_args *a, const char *opt, const char *text, char ***out)
+{
+	char err[ST_ERRLEN];
+
+	if (text == NULL)
+		return 0;
+	if (cmdline_split(text, out, err, sizeof(err)) != 0)
+		return arg_usage_error(CMD, "%s: %s", opt, err);
+	return 0;
+}
+
+/* --ops K[:UNIT]: a whole number of operations per run, and what one is ("runs" if not given). */
+static int
+run_parse_ops(const struct run_args *a, uint64_t *k, char *unit, size_t ulen)
+{
+	const char *text = a->ops;
+	const char *colon = text != NULL ? strchr(text, ':') : NULL;
+	char *end;
+	double v;
+
+	snprintf(unit, ulen, "%s", text == NULL ? "runs" : "ops");
+	*k = 1;
+	if (text == NULL)
+		return 0;
+	errno = 0;
+	v = strtod(text, &end);
+	if (end == text || (end != colon && *end != '\0') || errno != 0 || v < 1 || v > 1e15 ||
+	    v != floor(v))
+		return arg_usage_error(CMD, "--ops '%s': give a whole number of operations per "
+				       "run, 1 to 1e15, and optionally :UNIT, e.g. --ops 512:MiB",
+				       text);
+	if (colon != NULL && (colon[1] == '\0' || strlen(colon + 1) >= ulen ||
+			      strpbrk(colon + 1, " \t/") != NULL))
+		return arg_usage_error(CMD, "--ops '%s': the unit after ':' must be one word of "
+				       "1 to %zu characters, e.g. --ops 512:MiB", text, ulen - 1);
+	if (colon != NULL)
+		snprintf(unit, ulen, "%s", colon + 1);
+	*k = (uint64_t)v;
+	return 0;
+}
+
+/* --parse elapsed: no parser; each run is timed, and K is kept with the workload's text. */
+static int
+run_elapsed(struct session *s, struct sweep_config *cfg, const struct run_args *a)
+{
+	if (run_parse_ops(a, &cfg->elapsed_ops, s->wl.unit, sizeof(s->wl.unit)) != 0)
+		return EXIT_USAGE;
+	cfg->time_limit_s = a->duration_set ? a->duration : 0;
+	s->set.warmup_s = 0;
+	if (a->ops != NULL) {
+		snprintf(s->wl.key[0], sizeof(s->wl.key[0]), "ops");
+		snprintf(s->wl.value[0], sizeof(s->wl.value[0]), "%s", a->ops);
+		s->wl.nparams = 1;
+	}
+	return 0;
+}
+
+static int
+run_external(struct session *s, struct sweep_config *cfg, const struct run_args *a)
+{
+	char err[ST_ERRLEN];
+	struct parser *p;
+	int rc;
+
+	cfg->parser = a->regex != NULL ? "regex" : a->parse;
+	cfg->parse_arg = a->regex;
+	snprintf(s->wl.unit, sizeof(s->wl.unit), "ops");
+	if (run_args_elapsed(a)) {
+		if ((rc = run_elapsed(s, cfg, a)) != 0)
+			return rc;
+	} else {
+		/* Try the parser now, so a bad --parse or regex is a usage error, not a failed step. */
+		p = parser_new(cfg->parser, cfg->parse_arg, err, sizeof(err));
+		if (p == NULL && a->regex == NULL && strcmp(a->parse, "regex") != 0)
+			return arg_usage_error(CMD, "--parse '%s': give sysbench, pgbench or elapsed, "
+					       "or --parse-regex 'RE'", a->parse);
+		if (p == NULL)
+			return arg_usage_error(CMD, "--parse-regex: %s", err);
+		parser_free(p);
+	}
+	if ((rc = run_split(a, "--cmd", a->cmd, &s->wl.argv)) != 0)
+		return rc;
+	cfg->cmd = s->wl.argv;
+	snprintf(s->wl.name, sizeof(s->wl.name), "external");
+	snprintf(s->wl.parser, sizeof(s->wl.parser), "%s", cfg->parser);
+	snprintf(s->wl.n_unit, sizeof(s->wl.n_unit), "%s",
+		 strcmp(cfg->parser, "pgbench") == 0 ? "clients" : "threads");
+	return 0;
+}
+
+/* The session's settings and workload text, and the sweep's config, from parsed options. */
+int
+run_args_apply(const struct run_args *a, struct session *s, struct sweep_config *cfg)
+{
+	int rc;
+
+	memset(cfg, 0, sizeof(*cfg));
+	rc = run_settings(s, a);
+	if (rc == 0)
+		rc = a->cmd != NULL ? run_external(s, cfg, a) : run_builtin(s, cfg, a);
+	if (rc == 0)
+		rc = run_split(a, "--setup", a->setup, &cfg->setup);
+	if (rc == 0)
+		rc = run_split(a, "--teardown", a->teardown, &cfg->teardown);
+	return rc;
+}
+
+void
+run_config_free(struct sweep_config *cfg)
+{
+	cmdline_free(cfg->setup);
+	cmdline_free(cfg->teardown);
+	cfg->setup = cfg->teardown = NULL;
+}

@@ -1,0 +1,350 @@
+/*
+ * The run-style options: what to run, the N list, and how each step is
+ * measured.  `scaletop run` and the TUI both parse here (the TUI adds its
+ * own options through run_opt_ext), so an option means the same to both;
+ * run_apply.c turns the result into a session and a sweep config.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "scaletop/argparse.h"
+#include "scaletop/run_args.h"
+
+#define CMD a->cmdname
+
+enum {
+	OPT_WARMUP = 256, OPT_STABLE, OPT_MIN_TIME, OPT_INTERVAL, OPT_MODE, OPT_REPEAT,
+	OPT_STALL, OPT_STOP, OPT_COLLAPSE, OPT_LINEAR, OPT_CMD, OPT_PARSE, OPT_REGEX, OPT_SETUP, OPT_TEARDOWN, OPT_JSON,
+	OPT_FORCE, OPT_RECORD, OPT_OPS,
+};
+
+static const struct option run_longopts[] = {
+	{ "workload", required_argument, NULL, 'w' },
+	{ "n", required_argument, NULL, 'n' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "param", required_argument, NULL, 'p' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "warmup", required_argument, NULL, OPT_WARMUP },
+	{ "until-stable", optional_argument, NULL, OPT_STABLE },
+	{ "min-time", required_argument, NULL, OPT_MIN_TIME },
+	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "mode", required_argument, NULL, OPT_MODE },
+	{ "repeat", required_argument, NULL, OPT_REPEAT },
+	{ "stall", required_argument, NULL, OPT_STALL },
+	{ "collapse", required_argument, NULL, OPT_COLLAPSE },
+	{ "linear", required_argument, NULL, OPT_LINEAR },
+	{ "stop-on-failure", no_argument, NULL, OPT_STOP },
+	{ "cmd", required_argument, NULL, OPT_CMD },
+	{ "parse", required_argument, NULL, OPT_PARSE },
+	{ "parse-regex", required_argument, NULL, OPT_REGEX },
+	{ "ops", required_argument, NULL, OPT_OPS },
+	{ "setup", required_argument, NULL, OPT_SETUP },
+	{ "teardown", required_argument, NULL, OPT_TEARDOWN },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "output", required_argument, NULL, 'o' },
+	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "record", required_argument, NULL, OPT_RECORD },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The options `scaletop run` and the TUI share, with the caller's defaults. */
+void
+run_usage_options(FILE *f, const struct run_args *d)
+{
+	fprintf(f,
+		"  -w, --workload NAME    built-in workload (default %s; see '%s list')\n"
+		"  -n LIST                N values: 1,2,4,8 or 1-16 or 1-64x2 (default: doubling\n"
+		"                         to 2x the CPUs, the CPU count included)\n"
+		"  -d, --duration S       measurement time per step (default %g; the cap with\n"
+		"                         --until-stable, default 20)\n"
+		"  -p, --param KEY=VALUE  workload parameter, repeatable\n"
+		"      --warmup S         uncounted time before measuring (default %g)\n"
+		"      --until-stable[=PCT] stop a step once the 95%% CI is within PCT%% of the\n"
+		"                         mean (default 2)\n"
+		"      --min-time S       --until-stable never stops sooner (default 2)\n"
+		"      --interval S       interval sample length (default 0.25)\n"
+		"      --mode M           threads (default) or processes\n"
+		"      --repeat K         run every N K times (default 1)\n"
+		"      --stall S          fail a step in which no worker makes progress for\n"
+		"                         S seconds (default 10, 0 = never)\n"
+		"      --stop-on-failure  end the sweep at the first failed step\n"
+		"      --collapse PCT     a fall of more than PCT%% below the peak is a collapse\n"
+		"                         (default 20)\n"
+		"      --linear PCT       linear range: efficiency at least PCT%% (default 90)\n"
+		"      --cmd 'COMMAND'    run a command per step: {n} and {duration} are replaced\n"
+		"      --parse NAME       read its throughput lines: sysbench or pgbench; or\n"
+		"                         elapsed: time each run to its exit (runs/s)\n"
+		"      --parse-regex RE   ... or the first group of this extended regex\n"
+		"      --ops K[:UNIT]     with --parse elapsed: a run is K operations (K/s)\n"
+		"      --setup 'COMMAND'  run once before the sweep; --teardown: once after\n",
+		d->default_workload, progname, d->duration, d->warmup);
+}
+
+/* --help without a caller's own text: the command line and the shared options. */
+static void
+run_usage_plain(FILE *f, const struct run_args *d)
+{
+	fprintf(f, "usage: %s %s [options]\n\n", progname, d->cmdname);
+	run_usage_options(f, d);
+}
+
+static int
+run_parse_mode(const char *arg, struct run_args *a)
+{
+	if (strcmp(arg, "threads") == 0)
+		a->mode = MODE_THREADS;
+	else if (strcmp(arg, "processes") == 0)
+		a->mode = MODE_PROCESSES;
+	else
+		return arg_usage_error(CMD, "--mode '%s': give threads or processes", arg);
+	return 0;
+}
+
+/* --until-stable takes its PCT as --until-stable=2 or as the next word when that is a number. */
+static int
+run_parse_stable(int argc, char **argv, struct run_args *a)
+{
+	const char *arg = optarg;
+	char *end;
+
+	if (arg == NULL && optind < argc && argv[optind][0] != '-') {
+		strtod(argv[optind], &end);
+		if (end != argv[optind] && (*end == '\0' || strcmp(end, "%") == 0))
+			arg = argv[optind++];
+	}
+	a->stable_pct = 2.0;
+	return arg != NULL ? arg_parse_percent(CMD, "--until-stable", arg, &a->stable_pct) : 0;
+}
+
+static int
+run_parse_option(int opt, int argc, char **argv, struct run_args *a, const struct run_opt_ext *ext)
+{
+	if (opt >= RUN_OPT_EXT && ext != NULL && ext->parse != NULL)
+		return ext->parse(opt, argc, argv, ext->arg);
+	switch (opt) {
+	case 'w': a->workload = optarg; return 0;
+	case 'n': a->nspec = optarg; return 0;
+	case 'q': a->view.quiet = true; return 0;
+	case OPT_JSON: a->view.json = true; return 0;
+	case 'o': a->output = optarg; return 0;
+	case OPT_FORCE: a->force = true; return 0;
+	case OPT_RECORD: a->view.record = optarg; return 0;
+	case OPT_STOP: a->stop_on_failure = true; return 0;
+	case OPT_CMD: a->cmd = optarg; return 0;
+	case OPT_PARSE: a->parse = optarg; return 0;
+	case OPT_REGEX: a->regex = optarg; return 0;
+	case OPT_OPS: a->ops = optarg; return 0;
+	case OPT_SETUP: a->setup = optarg; return 0;
+	case OPT_TEARDOWN: a->teardown = optarg; return 0;
+	case OPT_MODE: return run_parse_mode(optarg, a);
+	case OPT_STABLE: return run_parse_stable(argc, argv, a);
+	case 'p':
+		if (a->nparams == (int)(sizeof(a->params) / sizeof(a->params[0])))
+			return arg_usage_error(CMD, "too many -p options");
+		a->params[a->nparams++] = optarg;
+		return 0;
+	case 'd':
+		a->duration_set = true;
+		return arg_parse_seconds(CMD, "-d", optarg, 0.1, 86400, &a->duration);
+	case OPT_WARMUP:
+		a->warmup_set = true;
+		return arg_parse_seconds(CMD, "--warmup", optarg, 0, 3600, &a->warmup);
+	case OPT_MIN_TIME:
+		return arg_parse_seconds(CMD, "--min-time", optarg, 0.1, 86400, &a->min_time);
+	case OPT_INTERVAL:
+		return arg_parse_seconds(CMD, "--interval", optarg, 0.01, 60, &a->interval);
+	case OPT_STALL: return arg_parse_seconds(CMD, "--stall", optarg, 0, 86400, &a->stall);
+	case OPT_COLLAPSE:
+		return arg_parse_percent(a->cmdname, "--collapse", optarg, &a->collapse_pct);
+	case OPT_LINEAR:
+		return arg_parse_percent(a->cmdname, "--linear", optarg, &a->linear_pct);
+	case OPT_REPEAT: return arg_parse_int(CMD, "--repeat", optarg, 1, 1000, &a->repeat);
+	default:
+		return arg_usage_error(CMD, "unknown option '%s': see '%s %s --help'",
+				       argv[optind - 1], progname, CMD);
+	}
+}
+
+void
+run_args_defaults(struct run_args *a, const char *cmdname)
+{
+	memset(a, 0, sizeof(*a));
+	a->cmdname = cmdname;
+	a->default_workload = "cpu";
+	a->duration = 5;
+	a->warmup = 1;
+	a->min_time = 2;
+	a->interval = 0.25;
+	a->stall = 10;
+	a->repeat = 1;
+}
+
+/*
+ * -o is checked before the sweep, not after it: a taken name or a folder we
+ * may not write to should cost a second, not the whole sweep.
+ */
+static int
+run_check_output(const struct run_args *a)
+{
+	char dir[4096];
+	const char *slash;
+
+	if (a->output == NULL)
+		return a->force && a->view.record == NULL
+			       ? arg_usage_error(CMD, "--force goes with -o FILE or --record FILE")
+			       : 0;
+	if (strcmp(a->cmdname, "run") != 0)
+		return arg_usage_error(CMD, "-o saves a snapshot of 'scaletop run'; run the sweep "
+				       "with it");
+	if (a->output[0] == '\0' || strcmp(a->output, "-") == 0)
+		return arg_usage_error(CMD, "-o '%s': give a file name (--json prints to standard "
+				       "output)", a->output);
+	if (!a->force && access(a->output, F_OK) == 0)
+		return arg_usage_error(CMD, "-o %s: the file exists; give --force to replace it, "
+				       "or another name", a->output);
+	if ((slash = strrchr(a->output, '/')) == NULL)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == a->output)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - a->output), a->output);
+	if (access(dir, W_OK | X_OK) != 0)
+		return arg_usage_error(CMD, "-o %s: cannot write in %s: %s; choose another folder",
+				       a->output, dir, strerror(errno));
+	return 0;
+}
+
+/* --record: like -o, a name that cannot be written fails now, not after the sweep. */
+static int
+run_check_record(struct run_args *a)
+{
+	const char *r = a->view.record;
+
+	a->view.record_force = a->force;
+	if (r == NULL || strcmp(r, "-") == 0)
+		return 0;
+	if (strcmp(a->cmdname, "run") != 0)
+		return arg_usage_error(CMD, "--record streams 'scaletop run'; run the sweep with it");
+	if (r[0] == '\0')
+		return arg_usage_error(CMD, "--record '': give a file name, or - for standard output");
+	if (!a->force && access(r, F_OK) == 0)
+		return arg_usage_error(CMD, "--record %s: the file exists; give --force to replace "
+				       "it, or another name", r);
+	return 0;
+}
+
+bool
+run_args_elapsed(const struct run_args *a)
+{
+	return a->parse != NULL && strcmp(a->parse, "elapsed") == 0;
+}
+
+/* --cmd's own rules: what applies to a command, and to a timed one. */
+static int
+run_check_external(const struct run_args *a)
+{
+	if (a->ops != NULL && !run_args_elapsed(a))
+		return arg_usage_error(CMD, "--ops %s goes with --parse elapsed, where a run counts "
+				       "as K operations", a->ops);
+	if (a->cmd == NULL)
+		return 0;
+	/* Stopping a tool early would cost its closing report and make its exit a kill. */
+	if (a->stable_pct > 0)
+		return arg_usage_error(CMD, "--until-stable stops built-in workloads only: a --cmd "
+				       "tool runs for the {duration} it is given; use -d and --repeat");
+	if (!run_args_elapsed(a))
+		return 0;
+	if (a->warmup_set)
+		return arg_usage_error(CMD, "--warmup %g: --parse elapsed times the whole run, so "
+				       "none of it is left uncounted; drop --warmup", a->warmup);
+	if (strstr(a->cmd, "{duration}") != NULL)
+		return arg_usage_error(CMD, "--cmd '%s': --parse elapsed times the run, so {duration} "
+				       "has no value; give the command its own length", a->cmd);
+	return 0;
+}
+
+/* Cross-option rules that getopt cannot see. */
+static int
+run_check(struct run_args *a)
+{
+	if (run_check_output(a) != 0 || run_check_record(a) != 0)
+		return EXIT_USAGE;
+	if (a->cmd != NULL && a->workload != NULL)
+		return arg_usage_error(CMD, "-w and --cmd both given: choose a built-in workload "
+				       "or a command");
+	if (a->cmd != NULL && a->parse == NULL && a->regex == NULL)
+		return arg_usage_error(CMD, "--cmd needs --parse sysbench|pgbench or "
+				       "--parse-regex 'RE' to read its throughput");
+	if (a->cmd == NULL && (a->parse != NULL || a->regex != NULL))
+		return arg_usage_error(CMD, "--parse and --parse-regex go with --cmd");
+	if (a->parse != NULL && a->regex != NULL)
+		return arg_usage_error(CMD, "--parse and --parse-regex both given: choose one");
+	if (a->cmd != NULL && a->nparams > 0)
+		return arg_usage_error(CMD, "-p sets built-in workload parameters; put the "
+				       "command's own options in --cmd");
+	if (run_check_external(a) != 0)
+		return EXIT_USAGE;
+	if (a->stable_pct > 0 && !a->duration_set)
+		a->duration = 20;
+	if (a->stable_pct > 0 && a->min_time > a->duration)
+		return arg_usage_error(CMD, "--min-time %g is longer than -d %g: lower one", a->min_time,
+				       a->duration);
+	return 0;
+}
+
+/* getopt's table: run's own options, then the caller's. */
+static struct option *
+run_longopts_with(const struct run_opt_ext *ext)
+{
+	size_t nrun = sizeof(run_longopts) / sizeof(run_longopts[0]) - 1, next = 0;
+	struct option *all;
+
+	while (ext != NULL && ext->longopts[next].name != NULL)
+		next++;
+	all = calloc(nrun + next + 1, sizeof(*all));
+	if (all == NULL)
+		return NULL;
+	memcpy(all, run_longopts, nrun * sizeof(*all));
+	if (next > 0)
+		memcpy(all + nrun, ext->longopts, next * sizeof(*all));
+	return all;
+}
+
+/* a holds the caller's defaults (run_args_defaults, then any changes). */
+int
+run_args_parse(int argc, char **argv, struct run_args *a, const struct run_opt_ext *ext)
+{
+	struct option *longopts = run_longopts_with(ext);
+	int opt, rc = 0;
+
+	if (longopts == NULL)
+		return arg_usage_error(CMD, "out of memory");
+	optind = 1;
+	opterr = 0;
+	while (rc == 0 && (opt = getopt_long(argc, argv, ":w:n:d:p:o:qh", longopts, NULL)) != -1) {
+		if (opt == 'h') {
+			if (ext != NULL && ext->usage != NULL)
+				ext->usage(stdout, a);
+			else
+				run_usage_plain(stdout, a);
+			rc = -1;
+		} else if (opt == ':') {
+			rc = arg_usage_error(CMD, "option '%s' needs a value: see '%s %s --help'",
+					     argv[optind - 1], progname, CMD);
+		} else {
+			rc = run_parse_option(opt == '?' ? -1 : opt, argc, argv, a, ext);
+		}
+	}
+	free(longopts);
+	if (rc != 0)
+		return rc;
+	if (optind < argc)
+		return arg_usage_error(CMD, "unexpected argument '%s': options only (quote --cmd)",
+				       argv[optind]);
+	return run_check(a);
+}

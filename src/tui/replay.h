@@ -1,0 +1,37 @@
+/*
+ * Private to the TUI: a recorded run as frames (replay.c).  The caller owns
+ * the loop: it feeds data (view -), advances the clock at its ticks, and
+ * asks for the frame to draw.
+ */
+#ifndef SCALETOP_TUI_REPLAY_H
+#define SCALETOP_TUI_REPLAY_H
+
+#include <stddef.h>
+
+#include "ui.h"
+
+struct replay;
+
+enum replay_move { REPLAY_PLAY, REPLAY_BACK, REPLAY_ON, REPLAY_START, REPLAY_END };
+
+/*
+ * path "-": a stream that arrives on standard input (replay_read), followed
+ * at its newest tick; else a file, loaded whole and played from the start.
+ * NULL with err set.
+ */
+struct replay *replay_new(const char *path, char *err, size_t errlen);
+void replay_free(struct replay *rp);
+/* What the reader noted while loading (a cut-off last line, ...). */
+int replay_nnotes(const struct replay *rp);
+const char *replay_note(const struct replay *rp, int i);
+/* Reads what fd has: 0 to go on, 1 when the stream is over (msg says how it ended). */
+int replay_read(struct replay *rp, int fd, char *msg, size_t len);
+/* A tick of the screen: playing moves the clock dt seconds on; following stays at the newest. */
+void replay_advance(struct replay *rp, double dt);
+void replay_move(struct replay *rp, enum replay_move m);
+/* The frame at the current moment; label gets "replaying FILE  tick i/n". */
+void replay_frame(struct replay *rp, struct frame *f, char *label, size_t len);
+/* The recorded session as far as the replay has got (as of the last frame). */
+const struct session *replay_view(const struct replay *rp);
+
+#endif

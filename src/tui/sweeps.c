@@ -1,0 +1,305 @@
+/*
+ * What runs: the sweep (r, n, w), the live run at one N outside a sweep
+ * (+/-), the session each writes, and the ticks that follow them (the
+ * sweep's observer, and the idle tick at the refresh interval while nothing
+ * runs).  A live run gets a session of its own, so its endless step never
+ * mixes with the sweep's results; the tick series moves to it and back so
+ * the heatmap runs on.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "scaletop/error.h"
+#include "scaletop/nlist.h"
+#include "scaletop/workload.h"
+#include "app.h"
+
+static struct sweep_config sweeps_cfg, sweeps_live_cfg;
+
+static void
+sweeps_stamp(struct session *s)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(s->started_utc, sizeof(s->started_utc), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	s->t0_ns = mono_now_ns();
+}
+
+static void
+sweeps_move_ticks(struct session *to, struct session *from)
+{
+	series_free(&to->ticks);
+	to->ticks = from->ticks;
+	memset(&from->ticks, 0, sizeof(from->ticks));
+}
+
+/* A session from run-style options; the host comes from `like` when given. */
+static struct session *
+sweeps_session(const struct run_args *ra, const struct session *like, struct sweep_config *cfg)
+{
+	struct session *s = calloc(1, sizeof(*s));
+
+	if (s == NULL)
+		return NULL;
+	session_init(s);
+	if (run_args_apply(ra, s, cfg) != 0) {
+		session_free(s);
+		free(s);
+		return NULL;
+	}
+	if (like != NULL) {
+		s->host = like->host;
+		memcpy(s->sampler_note, like->sampler_note, sizeof(s->sampler_note));
+	}
+	s->t0_ns = like != NULL ? like->t0_ns : mono_now_ns();
+	return s;
+}
+
+int
+sweeps_new_session(struct app *a)
+{
+	struct sweep_config cfg;
+	struct session *s = sweeps_session(&a->args, a->s, &cfg);
+
+	if (s == NULL)
+		return -1;
+	if (a->s != NULL) {
+		sweeps_move_ticks(s, a->s);
+		session_free(a->s);
+		free(a->s);
+	}
+	run_config_free(&sweeps_cfg);
+	sweeps_cfg = cfg;
+	a->s = s;
+	if (a->have_an)
+		analysis_free(&a->an);
+	a->have_an = false;
+	a->collapse_seen = false;
+	a->ui.sel_step = -1;
+	a->ui.detail = false;
+	return 0;
+}
+
+static void
+sweeps_free_live(struct app *a)
+{
+	if (a->live_s == NULL)
+		return;
+	sweeps_move_ticks(a->s, a->live_s);
+	session_free(a->live_s);
+	free(a->live_s);
+	a->live_s = NULL;
+	run_config_free(&sweeps_live_cfg);
+}
+
+/* Ends whatever runs, now: the step is interrupted, its process group killed. */
+void
+sweeps_stop(struct app *a, const char *why)
+{
+	if (a->sw == NULL)
+		return;
+	a->switching = true;
+	sweep_interrupt(a->sw, why);
+	sweep_free(a->sw);
+	a->sw = NULL;
+	a->switching = false;
+	sweeps_free_live(a);
+	idle_reset(&a->idle);
+	if (!a->quit)
+		sweeps_set_refresh(a, a->ui.refresh_s);
+}
+
+void
+sweeps_reap(struct app *a)
+{
+	if (a->sw != NULL && sweep_finished(a->sw)) {
+		sweep_free(a->sw);
+		a->sw = NULL;
+		sweeps_free_live(a);
+	}
+	if (a->quit)
+		run_config_free(&sweeps_cfg);
+}
+
+/* --- ticks: the idle tick, and the sweep's observer ------------------------- */
+
+static void
+sweeps_idle_tick(struct loop *l, uint64_t now, uint64_t missed, void *arg)
+{
+	struct app *a = arg;
+
+	sweeps_reap(a);
+	idle_tick(&a->idle, app_tick_session(a), now);
+	if (!a->ui.paused)
+		app_redraw(a);
+}
+
+void
+sweeps_set_refresh(struct app *a, double s)
+{
+	a->ui.refresh_s = s;
+	if (a->rp == NULL && (a->sw == NULL || sweep_finished(a->sw)))
+		loop_set_tick(a->loop, (uint64_t)(s * 1e9), sweeps_idle_tick, a);
+}
+
+/* The sweep's observer: analysis when a step ends, a redraw at most once per refresh. */
+static void
+sweeps_observe(void *arg, enum sweep_note note, int step)
+{
+	struct app *a = arg;
+
+	if (note == SWEEP_STEP_DONE && a->live_s == NULL)
+		app_analyse(a);
+	if (note == SWEEP_FINISHED && !a->quit && !a->switching) {
+		if (sweep_live(a->sw)->have_cpu)
+			idle_adopt(&a->idle, &sweep_live(a->sw)->cpu);
+		else
+			idle_reset(&a->idle);
+		sweeps_set_refresh(a, a->ui.refresh_s);
+		if (a->live_s == NULL)
+			app_message(a, false, "sweep finished: r runs it again, s saves a snapshot");
+	}
+	if (a->quit || a->ui.paused ||
+	    (note == SWEEP_TICK && ui_now() - a->last_draw < a->ui.refresh_s - 0.02))
+		return;
+	app_redraw(a);
+}
+
+/* --- sessions and sweeps ------------------------------------------------------ */
+
+static int
+sweeps_begin(struct app *a, struct session *s, const struct sweep_config *cfg)
+{
+	char err[ST_ERRLEN];
+
+	if (a->smp == NULL) {
+		app_message(a, true, "--fake-cpus is a monitoring-only test hook: no workload runs");
+		return -1;
+	}
+	sweeps_stamp(s);
+	a->sw = sweep_new(s, a->loop, a->smp, cfg, err, sizeof(err));
+	if (a->sw != NULL) {
+		sweep_set_observer(a->sw, sweeps_observe, a);
+		if (sweep_start(a->sw, err, sizeof(err)) == 0)
+			return 0;
+	}
+	app_message(a, true, "cannot start: %s", err);
+	if (a->sw != NULL) {
+		a->switching = true;
+		sweep_free(a->sw);
+		a->switching = false;
+		a->sw = NULL;
+	}
+	return -1;
+}
+
+/* r: the sweep from the first N, in a fresh session with the current settings. */
+int
+sweeps_start(struct app *a)
+{
+	sweeps_stop(a, "restarted by the user");
+	if (sweeps_new_session(a) != 0) {
+		app_message(a, true, "cannot start the sweep: out of memory");
+		return -1;
+	}
+	return sweeps_begin(a, a->s, &sweeps_cfg);
+}
+
+/* +/-: one N, measured without end, in its own session. */
+void
+sweeps_live(struct app *a, int n)
+{
+	struct run_args la = a->args;
+	char spec[16];
+
+	if (a->sw != NULL && a->live_s == NULL && !sweep_finished(a->sw)) {
+		app_message(a, true, "+/- work outside a sweep: x stops the sweep first");
+		return;
+	}
+	if (n < 1)
+		n = 1;
+	if (n > NLIST_MAX)
+		n = NLIST_MAX;
+	sweeps_stop(a, "N changed");
+	snprintf(spec, sizeof(spec), "%d", n);
+	la.nspec = spec;
+	la.duration = 86400;
+	la.duration_set = true;
+	la.stable_pct = 0;
+	la.repeat = 1;
+	la.setup = la.teardown = NULL;
+	a->live_s = sweeps_session(&la, a->s, &sweeps_live_cfg);
+	if (a->live_s == NULL) {
+		app_message(a, true, "cannot run N=%d: out of memory", n);
+		return;
+	}
+	a->live_n = n;
+	sweeps_move_ticks(a->live_s, a->s);
+	if (sweeps_begin(a, a->live_s, &sweeps_live_cfg) != 0)
+		sweeps_free_live(a);
+}
+
+int
+sweeps_set_nlist(struct app *a, const char *spec)
+{
+	char err[ST_ERRLEN];
+	struct nlist nl;
+	int rc = nlist_parse(&nl, spec, err, sizeof(err));
+
+	nlist_free(&nl);
+	if (rc != 0) {
+		app_message(a, true, "%s", err);
+		return -1;
+	}
+	snprintf(a->nspec, sizeof(a->nspec), "%s", spec);
+	a->args.nspec = a->nspec;
+	return sweeps_start(a);
+}
+
+/* Splits "k=v k=v" into a->params, in place, for run_args. */
+static int
+sweeps_split_params(struct app *a, const char *params)
+{
+	char *p, *save = NULL;
+	int n = 0;
+
+	snprintf(a->params, sizeof(a->params), "%s", params);
+	for (p = strtok_r(a->params, " \t,", &save); p != NULL && n < WL_MAX_PARAMS;
+	     p = strtok_r(NULL, " \t,", &save))
+		a->param_ptr[n++] = p;
+	return n;
+}
+
+int
+sweeps_set_workload(struct app *a, const char *name, const char *params)
+{
+	const struct workload *wl = workload_find(name);
+	char err[ST_ERRLEN];
+	struct wl_args wa;
+	int i, n;
+
+	if (wl == NULL)
+		return -1;
+	n = sweeps_split_params(a, params);
+	wl_args_defaults(&wa, wl);
+	for (i = 0; i < n; i++) {
+		if (wl_args_set(&wa, a->param_ptr[i], err, sizeof(err)) != 0) {
+			app_message(a, true, "%s", err);
+			return -1;
+		}
+	}
+	snprintf(a->wl_name, sizeof(a->wl_name), "%s", name);
+	a->args.workload = a->wl_name;
+	a->args.cmd = a->args.parse = a->args.regex = NULL;
+	a->args.nparams = n;
+	for (i = 0; i < n; i++)
+		a->args.params[i] = a->param_ptr[i];
+	if (sweeps_start(a) != 0)
+		return -1;
+	app_save_prefs(a);
+	return 0;
+}

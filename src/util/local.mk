@@ -1,0 +1,15 @@
+# The bottom layer: messages, number formatting, command-line splitting and
+# parsing, and the small file helpers.  Nothing here includes another module.
+libscaletop_a_SOURCES += \
+	src/util/error.c \
+	src/util/format.c \
+	src/util/cmdline.c \
+	src/util/argparse.c \
+	src/util/files.c
+noinst_HEADERS += include/scaletop/argparse.h include/scaletop/files.h
+
+UTIL_TESTS = tests/unit/test_argparse tests/unit/test_files
+check_PROGRAMS += $(UTIL_TESTS)
+TESTS += $(UTIL_TESTS)
+tests_unit_test_argparse_LDADD = $(TEST_LIBS)
+tests_unit_test_files_LDADD = $(TEST_LIBS)

@@ -1,0 +1,118 @@
+/* The run-style option parser that `scaletop run` and the TUI share (src/engine/run_args.c, run_apply.c). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scaletop/argparse.h"
+#include "scaletop/run_args.h"
+#include "../tap.h"
+
+#define NARGS(v) ((int)(sizeof(v) / sizeof((v)[0])) - 1)
+
+static int ext_seen;
+
+static int
+ext_parse(int opt, int argc, char **argv, void *arg)
+{
+	ext_seen = opt;
+	*(const char **)arg = optarg;
+	return 0;
+}
+
+static void
+test_builtin(void)
+{
+	char *argv[] = { "run", "-w", "cpu", "-n", "1,2,4", "-d", "0.5", "--warmup", "0",
+			 "--repeat", "2", NULL };
+	struct run_args a;
+	struct session s;
+	struct sweep_config cfg;
+
+	run_args_defaults(&a, "run");
+	is_int(run_args_parse(NARGS(argv), argv, &a, NULL), 0, "a built-in workload's options parse");
+	ok(a.duration == 0.5 && a.duration_set && a.warmup == 0 && a.repeat == 2,
+	   "-d, --warmup and --repeat are kept");
+	session_init(&s);
+	is_int(run_args_apply(&a, &s, &cfg), 0, "and apply");
+	is_int(s.set.nn, 3, "three N");
+	ok(s.set.nn == 3 && s.set.n[0] == 1 && s.set.n[2] == 4, "1, 2, 4");
+	is_str(s.wl.name, "cpu", "the workload is named");
+	ok(cfg.wl != NULL && cfg.cmd == NULL, "the config runs a built-in workload");
+	is_str(s.wl.n_unit, "threads", "N counts threads");
+	run_config_free(&cfg);
+	session_free(&s);
+}
+
+static void
+test_external(void)
+{
+	char *argv[] = { "run", "--cmd", "sh -c 'exit 0'", "--parse", "elapsed", "--ops", "512:MiB",
+			 NULL };
+	struct run_args a;
+	struct session s;
+	struct sweep_config cfg;
+
+	run_args_defaults(&a, "run");
+	is_int(run_args_parse(NARGS(argv), argv, &a, NULL), 0, "--cmd with --parse elapsed parses");
+	ok(run_args_elapsed(&a), "run_args_elapsed");
+	session_init(&s);
+	is_int(run_args_apply(&a, &s, &cfg), 0, "and applies");
+	is_str(s.wl.name, "external", "an external workload");
+	is_str(s.wl.unit, "MiB", "--ops sets the unit");
+	ok(cfg.elapsed_ops == 512 && cfg.cmd != NULL && strcmp(cfg.cmd[0], "sh") == 0 &&
+	   strcmp(cfg.cmd[2], "exit 0") == 0, "K = 512 and the command split without a shell");
+	run_config_free(&cfg);
+	session_free(&s);
+}
+
+static void
+test_refused(void)
+{
+	char *unknown[] = { "run", "--no-such", NULL };
+	char *noparse[] = { "run", "--cmd", "true", NULL };
+	char *both[] = { "run", "-w", "cpu", "--cmd", "true", "--parse", "sysbench", NULL };
+	char *extra[] = { "run", "word", NULL };
+	char *tui_out[] = { "tui", "-o", "x.json", NULL };
+	struct run_args a;
+
+	run_args_defaults(&a, "run");
+	is_int(run_args_parse(NARGS(unknown), unknown, &a, NULL), EXIT_USAGE, "an unknown option");
+	run_args_defaults(&a, "run");
+	is_int(run_args_parse(NARGS(noparse), noparse, &a, NULL), EXIT_USAGE, "--cmd without --parse");
+	run_args_defaults(&a, "run");
+	is_int(run_args_parse(NARGS(both), both, &a, NULL), EXIT_USAGE, "-w and --cmd");
+	run_args_defaults(&a, "run");
+	is_int(run_args_parse(NARGS(extra), extra, &a, NULL), EXIT_USAGE, "a word that is no option");
+	run_args_defaults(&a, "tui");
+	is_int(run_args_parse(NARGS(tui_out), tui_out, &a, NULL), EXIT_USAGE,
+	       "-o is for 'scaletop run' only");
+}
+
+static void
+test_ext(void)
+{
+	static const struct option longopts[] = { { "refresh", required_argument, NULL,
+						    RUN_OPT_EXT }, { NULL, 0, NULL, 0 } };
+	char *argv[] = { "tui", "-w", "mutex", "--refresh", "0.5", NULL };
+	const char *value = NULL;
+	struct run_opt_ext ext = { longopts, ext_parse, NULL, &value };
+	struct run_args a;
+
+	run_args_defaults(&a, "tui");
+	is_int(run_args_parse(NARGS(argv), argv, &a, &ext), 0, "a caller's option in the same pass");
+	ok(ext_seen == RUN_OPT_EXT && value != NULL && strcmp(value, "0.5") == 0,
+	   "... reaches the caller's parser with its value");
+	is_str(a.workload, "mutex", "and the shared ones still parse");
+}
+
+int
+main(void)
+{
+	if (freopen("/dev/null", "w", stderr) == NULL)
+		return 1;
+	test_builtin();
+	test_external();
+	test_refused();
+	test_ext();
+	return done_testing();
+}
