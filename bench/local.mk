@@ -1,6 +1,6 @@
 # Benchmarks compare scaletop with a peer in one run and print ratios; they
 # are run by hand (make bench), never as tests.
-EXTRA_DIST += bench/README bench/sample-accuracy.sh bench/sample-cost \
+EXTRA_DIST += bench/README bench/results.md bench/tui-cpu.sh bench/sample-accuracy.sh bench/sample-cost \
 	bench/fidelity.sh bench/count-overhead bench/until-stable.sh bench/tui-latency.sh \
 	bench/start-line
 
@@ -19,7 +19,7 @@ CLEANFILES += bench/sample_cost$(EXEEXT) bench/count_overhead$(EXEEXT) \
 BENCH_ENV = top_srcdir='$(top_srcdir)' top_builddir='$(top_builddir)'
 
 bench: bench-cost bench-accuracy bench-fidelity bench-overhead bench-stable bench-latency \
-	bench-start
+	bench-start bench-tui
 bench-cost: scaletop$(EXEEXT) bench/sample_cost$(EXEEXT)
 	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/sample-cost
 bench-accuracy: scaletop$(EXEEXT)
@@ -34,5 +34,7 @@ bench-latency: scaletop$(EXEEXT)
 	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/tui-latency.sh
 bench-start: bench/start_line$(EXEEXT)
 	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/start-line
+bench-tui: scaletop$(EXEEXT)
+	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/tui-cpu.sh
 .PHONY: bench bench-cost bench-accuracy bench-fidelity bench-overhead bench-stable \
 	bench-latency bench-start

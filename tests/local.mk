@@ -13,4 +13,5 @@ TEST_LIBS = libtap.a $(ST_LIBS) -lm
 EXTRA_DIST += tests/summary.sh tests/fixtures
 
 include tests/unit/local.mk
+include tests/lint/local.mk
 include tests/live/local.mk

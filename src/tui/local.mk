@@ -44,7 +44,7 @@ if !SANITIZE
 TUI_TESTS += tests/tui/valgrind.sh
 endif
 TESTS += $(TUI_TESTS)
-EXTRA_DIST += $(TUI_TESTS) tests/tui/valgrind.sh tests/tui/tmux.sh docs/tui.md bench/tui-cpu.sh
+EXTRA_DIST += $(TUI_TESTS) tests/tui/valgrind.sh tests/tui/tmux.sh docs/tui.md
 
 # Themes and preferences for the TUI.  Bundled themes are installed to
 # $(pkgdatadir)/themes, and the installed binary looks there.  A binary run

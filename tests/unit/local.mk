@@ -28,10 +28,6 @@ SHELL_TESTS = \
 TESTS += $(SHELL_TESTS)
 EXTRA_DIST += $(SHELL_TESTS) tests/cli/lib.sh
 
-# What the BSD samplers, which cannot run here, must not do (in their source).
-TESTS += tests/lint/bsd_samplers.sh
-EXTRA_DIST += tests/lint/bsd_samplers.sh
-
 # Snapshots: round trip, loader refusals, atomic writes, import.
 check_PROGRAMS += tests/unit/test_snapshot
 TESTS += tests/unit/test_snapshot

@@ -1,0 +1,10 @@
+# What the BSD samplers, which cannot run here, must not do (in their source),
+# and the shape of the tree (layers.py: lengths, loops, layers).
+LINT_TESTS = tests/lint/bsd_samplers.sh tests/lint/layers.sh
+TESTS += $(LINT_TESTS)
+EXTRA_DIST += $(LINT_TESTS) tests/lint/layers.py
+
+# make check-layers: the tree's shape alone (after a build: it reads the objects).
+check-layers: all
+	python3 $(top_srcdir)/tests/lint/layers.py $(top_srcdir) $(top_builddir)
+.PHONY: check-layers
