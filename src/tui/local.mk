@@ -51,12 +51,25 @@ EXTRA_DIST += $(TUI_TESTS) tests/tui/valgrind.sh tests/tui/tmux.sh docs/tui.md
 # from the build tree finds the source tree's themes/ through a marker file
 # beside it that names the source tree: built here, cleaned, never installed
 # (docs/themes.md).  Any file dropped into themes/ is a bundled theme.
+# Every themes/*.theme is installed and shipped, found by a glob: automake's
+# _DATA lists cannot glob, so these are install, uninstall and dist hooks.
 themesdir = $(pkgdatadir)/themes
-dist_themes_DATA = \
-	themes/default.theme \
-	themes/light.theme \
-	themes/high-contrast.theme \
-	themes/mono.theme
+install-data-local: install-themes
+uninstall-local: uninstall-themes
+dist-hook: dist-themes
+install-themes:
+	$(MKDIR_P) '$(DESTDIR)$(themesdir)'
+	for t in $(srcdir)/themes/*.theme; do \
+		$(INSTALL_DATA) "$$t" '$(DESTDIR)$(themesdir)' || exit 1; \
+	done
+uninstall-themes:
+	for t in $(srcdir)/themes/*.theme; do \
+		rm -f '$(DESTDIR)$(themesdir)'/"$${t##*/}"; \
+	done
+dist-themes:
+	$(MKDIR_P) '$(distdir)/themes'
+	cp -p $(srcdir)/themes/*.theme '$(distdir)/themes/'
+.PHONY: install-themes uninstall-themes dist-themes
 
 AM_CPPFLAGS += -DST_THEMES_DIR='"$(themesdir)"'
 
