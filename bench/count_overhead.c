@@ -155,6 +155,7 @@ worker(void *arg)
 static void *
 reader(void *arg)
 {
+	int i;
 	struct bench *b = arg;
 	struct timespec nap = { 0, READ_PERIOD_NS };
 	struct slot_view v;
@@ -164,7 +165,7 @@ reader(void *arg)
 		nanosleep(&nap, NULL);
 		if (b->v == V_LOCAL)
 			continue; /* nothing to read, but the same wake-ups */
-		for (int i = 0; i < b->nthreads; i++)
+		for (i = 0; i < b->nthreads; i++)
 			if (slot_read(&b->slots[i], i, &v))
 				sum += v.ops;
 	}

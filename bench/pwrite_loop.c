@@ -48,6 +48,7 @@ loop_random(uint64_t *s)
 static void *
 loop_run(void *arg)
 {
+	size_t k;
 	struct loop_thread *t = arg;
 	unsigned char *buf = malloc(block);
 	unsigned long long n = 0;
@@ -56,7 +57,7 @@ loop_run(void *arg)
 		t->error = ENOMEM;
 		return NULL;
 	}
-	for (size_t k = 0; k < block; k++)
+	for (k = 0; k < block; k++)
 		buf[k] = (unsigned char)loop_random(&t->rng);
 	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
 		int fd = fds[loop_random(&t->rng) % (uint64_t)nfiles];
@@ -84,9 +85,10 @@ loop_now(void)
 static unsigned long long
 loop_total(int n)
 {
+	int i;
 	unsigned long long sum = 0;
 
-	for (int i = 0; i < n; i++)
+	for (i = 0; i < n; i++)
 		sum += atomic_load_explicit(&threads[i].writes, memory_order_relaxed);
 	return sum;
 }

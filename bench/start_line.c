@@ -112,6 +112,7 @@ usage(void)
 int
 main(int argc, char **argv)
 {
+	int i;
 	static pthread_t threads[MAX_WORKERS];
 	static pid_t pids[MAX_WORKERS];
 	bool procs;
@@ -136,7 +137,7 @@ main(int argc, char **argv)
 	}
 
 	t0 = mono_now_ns();
-	for (int i = 0; i < n && mono_now_ns() - t0 < cap_ns; i++, started++) {
+	for (i = 0; i < n && mono_now_ns() - t0 < cap_ns; i++, started++) {
 		if (!procs) {
 			if (pthread_create(&threads[i], NULL, worker_thread, (void *)(intptr_t)i) != 0)
 				break;
@@ -160,13 +161,13 @@ main(int argc, char **argv)
 		atomic_store(&sh->stop, 1);
 	go = mono_now_ns();
 	release();
-	for (int i = 0; i < started; i++) {
+	for (i = 0; i < started; i++) {
 		if (procs)
 			waitpid(pids[i], NULL, 0);
 		else
 			pthread_join(threads[i], NULL);
 	}
-	for (int i = 0; i < started; i++) {
+	for (i = 0; i < started; i++) {
 		uint64_t p = atomic_load(&sh->passed_ns[i]);
 
 		last = p > last ? p : last;

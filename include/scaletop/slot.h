@@ -81,7 +81,9 @@ slot_publish(struct wl_slot *s, int index, uint64_t ops, uint64_t wait_ns, uint6
 static inline bool
 slot_read(struct wl_slot *s, int index, struct slot_view *v)
 {
-	for (int tries = 0; tries < 64; tries++) {
+	int tries;
+
+	for (tries = 0; tries < 64; tries++) {
 		uint64_t s1 = atomic_load_explicit(&s->seq, memory_order_acquire), s2, check;
 		struct slot_copy *c = &s->copy[s1 & 1];
 

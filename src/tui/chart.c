@@ -56,15 +56,17 @@ axes_widen(struct axes *ax, double n, double x)
 static void
 axes_fit(struct axes *ax, const struct ui *u, const struct frame *f)
 {
+	int i;
+	int o;
 	const struct analysis *an = f->an;
 
 	memset(ax, 0, sizeof(*ax));
-	for (int i = 0; i < f->s->set.nn; i++)
+	for (i = 0; i < f->s->set.nn; i++)
 		axes_widen(ax, f->s->set.n[i], NAN);
-	for (int i = 0; an != NULL && i < an->npoints; i++)
+	for (i = 0; an != NULL && i < an->npoints; i++)
 		axes_widen(ax, an->pts[i].n, an->pts[i].x);
-	for (int o = 0; o < u->nov; o++)
-		for (int i = 0; i < u->ov[o].npts; i++)
+	for (o = 0; o < u->nov; o++)
+		for (i = 0; i < u->ov[o].npts; i++)
 			axes_widen(ax, u->ov[o].n[i], u->ov[o].x[i]);
 	if (f->step >= 0 && f->have_rate)
 		axes_widen(ax, f->run_n, f->rate);
@@ -79,9 +81,10 @@ static void
 plot_curve(struct canvas *c, const struct axes *ax, const struct analysis *an, bool usl,
 	   int role, char ach)
 {
+	int x;
 	int px = -1, py = 0;
 
-	for (int x = 0; x < ax->dw; x++) {
+	for (x = 0; x < ax->dw; x++) {
 		double fr = ax->dw > 1 ? (double)x / (ax->dw - 1) : 0;
 		double n = ax->logx ? ax->nmin * pow(ax->nmax / ax->nmin, fr)
 				    : ax->nmin + fr * (ax->nmax - ax->nmin);
@@ -101,10 +104,12 @@ static void
 plot_points(struct canvas *c, const struct axes *ax, const int *n, const double *x, int k,
 	    int role, char ach)
 {
-	for (int i = 0; i + 1 < k; i++)
+	int i;
+
+	for (i = 0; i + 1 < k; i++)
 		canvas_line(c, axes_x(ax, n[i]), axes_y(ax, x[i]), axes_x(ax, n[i + 1]),
 			    axes_y(ax, x[i + 1]), role, ach, false);
-	for (int i = 0; k == 1 && i < k; i++)
+	for (i = 0; k == 1 && i < k; i++)
 		canvas_dot(c, axes_x(ax, n[i]), axes_y(ax, x[i]), role, ach);
 }
 
@@ -112,7 +117,9 @@ plot_points(struct canvas *c, const struct axes *ax, const int *n, const double 
 static int
 chart_step_of(const struct session *s, int n)
 {
-	for (int i = 0; i < s->nsteps; i++)
+	int i;
+
+	for (i = 0; i < s->nsteps; i++)
 		if (s->steps[i].n == n && step_usable(&s->steps[i]))
 			return i;
 	return -1;
@@ -122,14 +129,15 @@ static void
 plot_run(struct ui_hits *h, struct canvas *c, const struct axes *ax, const struct frame *f,
 	 struct rect plot)
 {
+	int i;
 	const struct analysis *an = f->an;
 	int n[64] = { 0 }, k = 0;
 	double x[64] = { 0 };
 
-	for (int i = 0; an != NULL && i < an->npoints && k < 64; i++, k++)
+	for (i = 0; an != NULL && i < an->npoints && k < 64; i++, k++)
 		n[k] = an->pts[i].n, x[k] = an->pts[i].x;
 	plot_points(c, ax, n, x, k, ROLE_OVERLAY1, '*');
-	for (int i = 0; i < k; i++) {
+	for (i = 0; i < k; i++) {
 		int cx = axes_x(ax, n[i]) / c->sx, cy = axes_y(ax, x[i]) / c->sy;
 		enum theme_role r = ROLE_OVERLAY1;
 		const char *g = glyph_point();
@@ -150,17 +158,20 @@ plot_run(struct ui_hits *h, struct canvas *c, const struct axes *ax, const struc
 static void
 chart_axes(const struct axes *ax, const struct frame *f, struct rect plot)
 {
+	int k;
+	int y;
+	int i;
 	char buf[16];
 	int lastx = -100;
 
-	for (int k = 0; k <= 2; k++) {
-		int y = plot.y + (plot.h - 1) * k / 2;
+	for (k = 0; k <= 2; k++) {
+		y = plot.y + (plot.h - 1) * k / 2;
 		fmt_si(ax->ymax * (2 - k) / 2.0, buf, sizeof(buf));
 		ui_putf(y, plot.x - 7, 6, theme_attr(ROLE_GRAPH), "%6s", buf);
 	}
-	for (int y = plot.y; y < plot.y + plot.h; y++)
+	for (y = plot.y; y < plot.y + plot.h; y++)
 		ui_put(y, plot.x - 1, 1, theme_attr(ROLE_GRAPH), glyph_vline());
-	for (int i = 0; i < f->s->set.nn; i++) {
+	for (i = 0; i < f->s->set.nn; i++) {
 		int n = f->s->set.n[i];
 		int x = plot.x + (int)lround(axes_xpos(ax, n)) * plot.w / (ax->dw > 0 ? ax->dw : 1);
 		snprintf(buf, sizeof(buf), "%d", n);
@@ -209,6 +220,7 @@ chart_usl_label(const struct usl_fit *u, char *buf, size_t len)
 static void
 chart_legend(const struct ui *u, const struct frame *f, struct rect r)
 {
+	int o;
 	int x = r.x + 1, end = r.x + r.w;
 	const struct analysis *an = f->an;
 	char buf[160];
@@ -221,7 +233,7 @@ chart_legend(const struct ui *u, const struct frame *f, struct rect r)
 			     chart_usl_label(&an->usl, buf, sizeof(buf)));
 	if (f->step >= 0 && f->have_rate)
 		x += ui_putf(r.y, x, end - x, theme_attr(ROLE_HI), "%s live ", glyph_live());
-	for (int o = 0; o < u->nov; o++)
+	for (o = 0; o < u->nov; o++)
 		x += ui_putf(r.y, x, end - x, theme_attr((enum theme_role)(ROLE_OVERLAY2 + o)),
 			     "%s %s ", glyph_swatch(), u->ov[o].label);
 }
@@ -229,6 +241,7 @@ chart_legend(const struct ui *u, const struct frame *f, struct rect r)
 void
 chart_draw(const struct ui *u, const struct frame *f, struct rect r, struct ui_hits *h)
 {
+	int o;
 	char title[96], unit[48];
 	struct rect in, plot;
 	struct canvas c;
@@ -251,7 +264,7 @@ chart_draw(const struct ui *u, const struct frame *f, struct rect r, struct ui_h
 		plot_curve(&c, &ax, f->an, false, ROLE_IDEAL, '.');
 	if (f->an != NULL && f->an->usl.ok)
 		plot_curve(&c, &ax, f->an, true, ROLE_USL, '~');
-	for (int o = 0; o < u->nov; o++)
+	for (o = 0; o < u->nov; o++)
 		plot_points(&c, &ax, u->ov[o].n, u->ov[o].x, u->ov[o].npts, ROLE_OVERLAY2 + o,
 			    (char)('1' + o));
 	plot_run(h, &c, &ax, f, plot);
@@ -265,6 +278,8 @@ chart_draw(const struct ui *u, const struct frame *f, struct rect r, struct ui_h
 void
 sparkline_draw(const struct ui *u, const struct frame *f, struct rect r)
 {
+	int i;
+	int c;
 	char label[64], rate[16];
 	int lw, cols, first;
 	double max = 0;
@@ -276,13 +291,13 @@ sparkline_draw(const struct ui *u, const struct frame *f, struct rect r)
 	lw = (int)strlen(label);
 	cols = r.w - lw - 1;
 	first = f->hist_len - cols;
-	for (int i = first; i < f->hist_len; i++) {
+	for (i = first; i < f->hist_len; i++) {
 		const struct tick *t = f->hist_at(f->hist_ctx, i);
 		if (t != NULL && t->step == f->step && isfinite(t->rate) && t->rate > max)
 			max = t->rate;
 	}
 	ui_put(r.y, r.x, lw, theme_attr(ROLE_HI), label);
-	for (int c = 0; c < cols; c++) {
+	for (c = 0; c < cols; c++) {
 		const struct tick *t = f->hist_at(f->hist_ctx, first + c);
 		if (t == NULL || t->step != f->step || !isfinite(t->rate) || max <= 0)
 			continue;

@@ -50,10 +50,11 @@ metric_fmt(const struct metric *m, double v, char *buf, size_t len)
 static double
 metric_at(const struct metric *m, const struct session *s, int n)
 {
+	int i;
 	double sum = 0;
 	int k = 0;
 
-	for (int i = 0; i < s->nsteps; i++) {
+	for (i = 0; i < s->nsteps; i++) {
 		double v = metric_of(m, &s->steps[i].ct);
 		if (s->steps[i].n == n && step_usable(&s->steps[i]) && isfinite(v))
 			sum += v, k++;
@@ -66,6 +67,8 @@ static void
 metric_row(const struct frame *f, const struct metric *m, const struct contention *now, int y,
 	   int x, int w)
 {
+	int i;
+	int k;
 	const struct analysis *an = f->an;
 	int np = an != NULL ? an->npoints : 0, cw, used;
 	double v[64], max = 0, lo = NAN, hi = NAN;
@@ -76,7 +79,7 @@ metric_row(const struct frame *f, const struct metric *m, const struct contentio
 	ui_putf(y, x + 15, w - 15, theme_attr(ROLE_HI), "%8s", buf);
 	if (np > 64)
 		np = 64;
-	for (int i = 0; i < np; i++) {
+	for (i = 0; i < np; i++) {
 		v[i] = metric_at(m, f->s, an->pts[i].n);
 		if (isfinite(v[i]) && v[i] > max)
 			max = v[i];
@@ -88,9 +91,9 @@ metric_row(const struct frame *f, const struct metric *m, const struct contentio
 	cw = (w - 26 - 16) / np;
 	cw = cw < 1 ? 1 : cw > 3 ? 3 : cw;
 	used = 0;
-	for (int i = 0; i < np && 25 + used + cw <= w; i++, used += cw) {
+	for (i = 0; i < np && 25 + used + cw <= w; i++, used += cw) {
 		const char *g = isfinite(v[i]) ? glyph_level(max > 0 ? v[i] / max : 0) : " ";
-		for (int k = 0; k < cw; k++)
+		for (k = 0; k < cw; k++)
 			ui_put(y, x + 25 + used + k, 1, theme_attr(ROLE_OVERLAY1), g);
 	}
 	metric_fmt(m, lo, a, sizeof(a));
@@ -103,12 +106,13 @@ metric_row(const struct frame *f, const struct metric *m, const struct contentio
 static void
 contention_locks(const struct step *st, int y, int x, int w)
 {
+	int i;
 	int used;
 
 	if (st->nlocks == 0)
 		return;
 	used = ui_put(y, x, w, theme_attr(ROLE_TITLE), "kernel locks:");
-	for (int i = 0; i < st->nlocks && used < w; i++) {
+	for (i = 0; i < st->nlocks && used < w; i++) {
 		char n[16];
 
 		fmt_si((double)st->locks[i].contentions, n, sizeof(n));
@@ -120,6 +124,7 @@ contention_locks(const struct step *st, int y, int x, int w)
 void
 contention_draw(const struct ui *u, const struct frame *f, struct rect r)
 {
+	int i;
 	const struct step *last = ui_last_done(f);
 	const struct contention *now = f->live_ct;
 	char title[160];
@@ -143,7 +148,7 @@ contention_draw(const struct ui *u, const struct frame *f, struct rect r)
 	cols = cols < 1 ? 1 : cols;
 	rows = (NMETRICS + cols - 1) / cols;
 	colw = in.w / cols;
-	for (int i = 0; i < NMETRICS; i++)
+	for (i = 0; i < NMETRICS; i++)
 		metric_row(f, &metrics[i], now, in.y + i % rows, in.x + (i / rows) * colw, colw - 1);
 	if (last != NULL && in.h > rows)
 		contention_locks(last, in.y + rows, in.x, in.w);

@@ -72,12 +72,13 @@ cpus_rows_wanted(const struct frame *f, int w)
 static void
 bar_draw(int y, int x, int w, const struct cpu_usage *cu, double busy, const char *label)
 {
+	int p;
 	int bw = w - 13, done = 0;
 	double acc = 0;
 
 	ui_putf(y, x, 5, theme_attr(ROLE_TITLE), "%4s", label);
 	ui_put(y, x + 5, 1, theme_attr(ROLE_DIV), "[");
-	for (int p = 0; cu != NULL && p < NPARTS && bw > 0; p++) {
+	for (p = 0; cu != NULL && p < NPARTS && bw > 0; p++) {
 		acc += cu->pct[bar_parts[p].st];
 		int to = (int)lround(acc / 100.0 * bw);
 		attr_t a = theme_attr(bar_parts[p].role);
@@ -103,13 +104,14 @@ bar_draw(int y, int x, int w, const struct cpu_usage *cu, double busy, const cha
 static void
 bars_draw(const struct frame *f, struct rect r)
 {
+	int i;
 	int n = cpus_count(f), cols = bar_columns(r.w), colw = r.w / cols;
 	int rows = (n + cols - 1) / cols;
 	char label[16];
 
 	bar_draw(r.y, r.x, colw * cols, f->have_cpu ? &f->all : NULL,
 		 f->have_cpu ? f->all.busy : NAN, "avg");
-	for (int i = 0; i < n; i++) {
+	for (i = 0; i < n; i++) {
 		int id, row = i % rows, col = i / rows;
 		double busy = cpu_busy_at(f, i, &id);
 
@@ -137,21 +139,24 @@ grid_per_row(int w)
 static int
 grid_draw(const struct frame *f, struct rect r)
 {
+	int row;
+	int c;
+	int k;
 	int n = cpus_count(f), per = grid_per_row(r.w), group = 1, rows;
 
 	/* Fold several CPUs into one cell (their busiest) until the grid fits in half the panel. */
 	while ((rows = (n + per * group - 1) / (per * group)) > (r.h > 8 ? r.h / 2 : r.h) &&
 	       group < 64)
 		group *= 2;
-	for (int row = 0; row < rows && row < r.h; row++) {
+	for (row = 0; row < rows && row < r.h; row++) {
 		int first = row * per * group;
 
 		ui_putf(r.y + row, r.x, 5, theme_attr(ROLE_TITLE), "%4d", first);
-		for (int c = 0; c < per && first + c * group < n; c++) {
+		for (c = 0; c < per && first + c * group < n; c++) {
 			double worst = NAN;
 			int id;
 
-			for (int k = 0; k < group && first + c * group + k < n; k++) {
+			for (k = 0; k < group && first + c * group + k < n; k++) {
 				double b = cpu_busy_at(f, first + c * group + k, &id);
 				if (isfinite(b) && !(b <= worst))
 					worst = b;
@@ -172,19 +177,21 @@ grid_draw(const struct frame *f, struct rect r)
 static void
 cpus_title(const struct frame *f, struct rect r, bool grid)
 {
+	int l;
+	int p;
 	int x = r.x + 1;
 
 	x += ui_putf(r.y, x, r.w - 1, theme_attr(ROLE_TITLE), " CPU (%d) ", cpus_count(f));
 	if (grid) {
 		x += ui_put(r.y, x, r.x + r.w - x, theme_attr(ROLE_INACTIVE), " busy: ");
-		for (int l = 0; l < 5; l++)
+		for (l = 0; l < 5; l++)
 			x += ui_put(r.y, x, r.x + r.w - x,
 				    theme_attr((enum theme_role)(ROLE_HEAT0 + l)), glyph_shade(l));
 		x += ui_put(r.y, x, r.x + r.w - x, theme_attr(ROLE_INACTIVE), " 0..100% ");
 		return;
 	}
 	static const char *const names[] = { "usr", "nice", "sys", "irq", "irq", "iowait", "steal" };
-	for (int p = 0; p < NPARTS; p++) {
+	for (p = 0; p < NPARTS; p++) {
 		if (p == 4)
 			continue;
 		if (theme_depth() == THEME_DEPTH_MONO)
@@ -228,6 +235,9 @@ cpus_draw(const struct ui *u, const struct frame *f, struct rect r, bool with_he
 void
 heatmap_draw(const struct ui *u, const struct frame *f, struct rect r)
 {
+	int b;
+	int c;
+	int k;
 	int n = f->s->ticks.ncpu, cols = r.w - 6, bands, per;
 	struct rect in = ui_titled(r, "busy % per CPU over time (newest right)");
 
@@ -237,13 +247,13 @@ heatmap_draw(const struct ui *u, const struct frame *f, struct rect r)
 	for (per = 1; (n + per - 1) / per > in.h; per *= 2)
 		;
 	bands = (n + per - 1) / per;
-	for (int b = 0; b < bands; b++) {
+	for (b = 0; b < bands; b++) {
 		ui_putf(in.y + b, in.x, 5, theme_attr(ROLE_TITLE), "%4d", b * per);
-		for (int c = 0; c < cols; c++) {
+		for (c = 0; c < cols; c++) {
 			const struct tick *t = f->hist_at(f->hist_ctx, f->hist_len - cols + c);
 			double worst = NAN;
 
-			for (int k = 0; t != NULL && t->busy != NULL && k < per && b * per + k < n; k++) {
+			for (k = 0; t != NULL && t->busy != NULL && k < per && b * per + k < n; k++) {
 				double v = t->busy[b * per + k];
 				if (isfinite(v) && !(v <= worst))
 					worst = v;

@@ -71,6 +71,7 @@ const char *glyph_swatch(void) { return glyph_u8 ? "■" : "#"; }
 int
 canvas_init(struct canvas *c, int cw, int ch)
 {
+	size_t i;
 	size_t n = (size_t)(cw > 0 ? cw : 1) * (size_t)(ch > 0 ? ch : 1);
 
 	memset(c, 0, sizeof(*c));
@@ -88,7 +89,7 @@ canvas_init(struct canvas *c, int cw, int ch)
 		canvas_free(c);
 		return -1;
 	}
-	for (size_t i = 0; i < n; i++)
+	for (i = 0; i < n; i++)
 		c->role[i] = -1;
 	return 0;
 }
@@ -123,12 +124,13 @@ canvas_dot(struct canvas *c, int x, int y, int role, char ach)
 void
 canvas_line(struct canvas *c, int x0, int y0, int x1, int y1, int role, char ach, bool dotted)
 {
+	int guard;
 	int dx = abs(x1 - x0), dy = -abs(y1 - y0);
 	int stx = x0 < x1 ? 1 : -1, sty = y0 < y1 ? 1 : -1;
 	int e = dx + dy, k = 0;
 
 	/* Bresenham, bounded so a wild coordinate cannot spin for long. */
-	for (int guard = 0; guard < 100000; guard++, k++) {
+	for (guard = 0; guard < 100000; guard++, k++) {
 		if (!dotted || k % 3 == 0)
 			canvas_dot(c, x0, y0, role, ach);
 		if (x0 == x1 && y0 == y1)
@@ -172,10 +174,12 @@ braille_utf8(uint8_t bits, char out[4])
 void
 canvas_draw(const struct canvas *c, int y, int x)
 {
+	int cy;
+	int cx;
 	char buf[4];
 
-	for (int cy = 0; cy < c->ch; cy++) {
-		for (int cx = 0; cx < c->cw; cx++) {
+	for (cy = 0; cy < c->ch; cy++) {
+		for (cx = 0; cx < c->cw; cx++) {
 			int cell = cy * c->cw + cx;
 			const char *g;
 

@@ -8,6 +8,7 @@
 static void
 header_workload(const struct session *s, char *buf, size_t len)
 {
+	int i;
 	size_t off = 0;
 
 	buf[0] = '\0';
@@ -16,10 +17,10 @@ header_workload(const struct session *s, char *buf, size_t len)
 		return;
 	}
 	off += (size_t)snprintf(buf, len, "%s", s->wl.name);
-	for (int i = 0; s->wl.argv != NULL && s->wl.argv[i] != NULL && off < len; i++)
+	for (i = 0; s->wl.argv != NULL && s->wl.argv[i] != NULL && off < len; i++)
 		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? " " : ": ",
 					s->wl.argv[i]);
-	for (int i = 0; i < s->wl.nparams && off < len; i++)
+	for (i = 0; i < s->wl.nparams && off < len; i++)
 		off += (size_t)snprintf(buf + off, len - off, " %s=%s", s->wl.key[i], s->wl.value[i]);
 }
 

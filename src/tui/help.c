@@ -30,12 +30,13 @@ static const char *const help_lines[] = {
 void
 help_draw(const struct ui *u, struct rect screen)
 {
+	int i;
 	int w = 78 < screen.w - 2 ? 78 : screen.w - 2;
 	int h = NHELP + 2 < screen.h - 2 ? NHELP + 2 : screen.h - 2;
 	struct rect box = { screen.y + (screen.h - h) / 2, screen.x + (screen.w - w) / 2, h, w };
 
 	ui_fill(box, theme_attr(ROLE_MAIN) | A_REVERSE);
-	for (int i = 0; i < NHELP && i < h - 2; i++)
+	for (i = 0; i < NHELP && i < h - 2; i++)
 		ui_put(box.y + 1 + i, box.x + 1, w - 2,
 		       (i == 0 ? theme_attr(ROLE_TITLE) : theme_attr(ROLE_MAIN)) | A_REVERSE,
 		       help_lines[i]);

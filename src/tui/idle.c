@@ -60,6 +60,8 @@ idle_adopt(struct idle *id, const struct sample_delta *d)
 static void
 idle_fake(struct idle *id)
 {
+	int i;
+	int s;
 	struct sample_delta *d = &id->d;
 
 	if (d->cap < id->fake) {
@@ -72,7 +74,7 @@ idle_fake(struct idle *id)
 	d->ncpu = d->ncpu_with_data = id->fake;
 	memset(&d->all, 0, sizeof(d->all));
 	d->all.id = -1;
-	for (int i = 0; i < id->fake; i++) {
+	for (i = 0; i < id->fake; i++) {
 		struct cpu_usage *c = &d->cpu[i];
 		double busy = 50 + 50 * sin((double)id->k * 0.15 + i * 0.07) * cos(i * 0.013);
 
@@ -86,7 +88,7 @@ idle_fake(struct idle *id)
 		c->pct[CPU_IOWAIT] = (100 - busy) * 0.02;
 		c->pct[CPU_IDLE] = 100 - busy - c->pct[CPU_IOWAIT];
 		c->busy = busy;
-		for (int s = 0; s < CPU_NSTATES; s++)
+		for (s = 0; s < CPU_NSTATES; s++)
 			d->all.pct[s] += c->pct[s] / id->fake;
 		d->all.busy += busy / id->fake;
 	}
@@ -116,6 +118,7 @@ idle_sample(struct idle *id)
 static void
 idle_record(struct idle *id, struct session *s, uint64_t now)
 {
+	int i;
 	const struct sample_delta *d = &id->d;
 	int ncpu;
 
@@ -134,9 +137,9 @@ idle_record(struct idle *id, struct session *s, uint64_t now)
 
 	if (busy == NULL)
 		return;
-	for (int i = 0; i < ncpu; i++)
+	for (i = 0; i < ncpu; i++)
 		busy[i] = NAN;
-	for (int i = 0; id->have && i < d->ncpu; i++) {
+	for (i = 0; id->have && i < d->ncpu; i++) {
 		if (d->cpu[i].id >= 0 && d->cpu[i].id < ncpu && !(d->cpu[i].flags & CPU_USAGE_NO_DATA))
 			busy[d->cpu[i].id] = (float)d->cpu[i].busy;
 	}

@@ -12,8 +12,10 @@ const char *const ui_view_names[VIEW_COUNT] = { "overview", "cpus", "chart", "st
 void
 ui_fill(struct rect r, attr_t a)
 {
+	int y;
+
 	attrset(a);
-	for (int y = r.y; y < r.y + r.h; y++)
+	for (y = r.y; y < r.y + r.h; y++)
 		mvhline(y, r.x, ' ', r.w);
 	attrset(A_NORMAL);
 }
@@ -74,12 +76,13 @@ ui_putf(int y, int x, int maxw, attr_t a, const char *fmt, ...)
 struct rect
 ui_titled(struct rect r, const char *title)
 {
+	int x;
 	struct rect in = r;
 
 	if (r.h <= 0)
 		return r;
 	attrset(theme_attr(ROLE_DIV));
-	for (int x = r.x; x < r.x + r.w; x++)
+	for (x = r.x; x < r.x + r.w; x++)
 		mvaddstr(r.y, x, glyph_hline());
 	ui_putf(r.y, r.x + 1, r.w - 2, theme_attr(ROLE_TITLE), " %s ", title);
 	in.y++;
@@ -98,7 +101,9 @@ ui_hit_add(struct ui_hits *h, int y, int x0, int x1, int step)
 const struct step *
 ui_last_done(const struct frame *f)
 {
-	for (int i = f->s->nsteps - 1; i >= 0; i--) {
+	int i;
+
+	for (i = f->s->nsteps - 1; i >= 0; i--) {
 		if (f->s->steps[i].status != STEP_RUNNING)
 			return &f->s->steps[i];
 	}

@@ -97,6 +97,7 @@ prompt_key(struct ui *u, int ch)
 static void
 prompt_picker_draw(const struct ui *u, struct rect screen)
 {
+	int i;
 	int n = prompt_count_workloads(), w = screen.w - 4 < 90 ? screen.w - 4 : 90;
 	struct rect box = { screen.y + 3, screen.x + 2, n + 3, w };
 
@@ -105,7 +106,7 @@ prompt_picker_draw(const struct ui *u, struct rect screen)
 	ui_fill(box, theme_attr(ROLE_MAIN) | A_REVERSE);
 	ui_put(box.y, box.x + 1, w - 2, theme_attr(ROLE_TITLE) | A_REVERSE,
 	       "workload (up/down, enter: parameters next, esc: cancel)");
-	for (int i = 0; i < n && 1 + i < box.h - 1; i++)
+	for (i = 0; i < n && 1 + i < box.h - 1; i++)
 		ui_putf(box.y + 1 + i, box.x + 1, w - 2,
 			i == u->pr.pick ? theme_attr(ROLE_SELECTED) : theme_attr(ROLE_MAIN) | A_REVERSE,
 			" %-10s %s", workloads[i]->name, workloads[i]->summary);

@@ -57,6 +57,7 @@ snap_save(struct app *a, const char *path, bool overwrite)
 static int
 snap_overlay(struct overlay *ov, const char *path, const struct analysis *an)
 {
+	int i;
 	char copy[1024], *base, *dot;
 
 	ov->n = calloc((size_t)(an->npoints > 0 ? an->npoints : 1), sizeof(*ov->n));
@@ -66,7 +67,7 @@ snap_overlay(struct overlay *ov, const char *path, const struct analysis *an)
 		free(ov->x);
 		return -1;
 	}
-	for (int i = 0; i < an->npoints; i++)
+	for (i = 0; i < an->npoints; i++)
 		ov->n[i] = an->pts[i].n, ov->x[i] = an->pts[i].x;
 	ov->npts = an->npoints;
 	snprintf(copy, sizeof(copy), "%s", path);
@@ -103,7 +104,9 @@ snap_open(struct app *a, const char *path)
 void
 snap_clear(struct app *a)
 {
-	for (int i = 0; i < a->ui.nov; i++) {
+	int i;
+
+	for (i = 0; i < a->ui.nov; i++) {
 		free(a->ui.ov[i].n);
 		free(a->ui.ov[i].x);
 	}

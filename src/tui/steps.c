@@ -65,6 +65,7 @@ steps_line(const char *text, int i, char *out, size_t len)
 void
 steps_draw(const struct ui *u, const struct frame *f, struct rect r, struct ui_hits *h)
 {
+	int i;
 	const struct session *s = f->s;
 	struct rect in = ui_titled(r, "steps (up/down or click to select, enter for detail)");
 	char line[512], *text;
@@ -78,7 +79,7 @@ steps_draw(const struct ui *u, const struct frame *f, struct rect r, struct ui_h
 	rows = in.h - 1;
 	if (u->sel_step >= rows)
 		first = u->sel_step - rows + 1;
-	for (int i = first; i < s->nsteps && i - first < rows; i++) {
+	for (i = first; i < s->nsteps && i - first < rows; i++) {
 		int y = in.y + 1 + i - first;
 		attr_t a = theme_attr(steps_role(&s->steps[i]));
 

@@ -42,10 +42,11 @@ events_draw(const struct frame *f, struct rect r, struct ui_hits *h)
 	const struct session *s = f->s;
 	struct rect in = ui_titled(r, "events");
 	int first = s->nevents - in.h;
+	int i, y;
 
 	if (first < 0)
 		first = 0;
-	for (int i = first, y = in.y; i < s->nevents && y < in.y + in.h; i++, y++) {
+	for (i = first, y = in.y; i < s->nevents && y < in.y + in.h; i++, y++) {
 		const struct event *e = &s->events[i];
 		ui_putf(y, in.x, in.w, theme_attr(event_role(e->kind)), " %7.1fs %-8s %s", e->t,
 			event_kind_names[e->kind], e->text);
@@ -57,6 +58,7 @@ events_draw(const struct frame *f, struct rect r, struct ui_hits *h)
 void
 footer_draw(const struct ui *u, const struct frame *f, struct rect r, struct ui_hits *h)
 {
+	int v;
 	int x = r.x;
 
 	ui_fill(r, theme_attr(ROLE_MAIN) | A_REVERSE);
@@ -65,7 +67,7 @@ footer_draw(const struct ui *u, const struct frame *f, struct rect r, struct ui_
 			" %s", u->msg);
 		return;
 	}
-	for (int v = 0; v < VIEW_COUNT; v++) {
+	for (v = 0; v < VIEW_COUNT; v++) {
 		int x0 = x;
 
 		x += ui_putf(r.y, x, r.x + r.w - x,

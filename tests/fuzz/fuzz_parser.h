@@ -66,9 +66,10 @@ fuzz_check_event(const struct parse_event *ev)
 static uint64_t
 fuzz_hash(uint64_t h, const void *p, size_t n)
 {
+	size_t i;
 	const unsigned char *b = p;
 
-	for (size_t i = 0; i < n; i++)
+	for (i = 0; i < n; i++)
 		h = (h ^ b[i]) * 1099511628211u;
 	return h;
 }

@@ -44,6 +44,8 @@ static struct fixture *running; /* what worker_main runs */
 static int
 fixture_init(struct fixture *f, const char *kv, char *err, size_t errlen)
 {
+	int i;
+
 	memset(f, 0, sizeof(*f));
 	f->wl = workload_find("fdtable");
 	if (f->wl == NULL)
@@ -53,7 +55,7 @@ fixture_init(struct fixture *f, const char *kv, char *err, size_t errlen)
 		return -1;
 	f->sw.args = &f->args;
 	atomic_store(&stop_flag, 0);
-	for (int i = 0; i < NW; i++) {
+	for (i = 0; i < NW; i++) {
 		slot_publish(&slots[i], i, 0, 0, 0);
 		f->w[i] = (struct wl_worker){.index = i, .nworkers = NW, .slot = &slots[i],
 		                             .stop = &stop_flag, .args = &f->args, .sweep = &f->sw,
@@ -76,9 +78,10 @@ exists(const char *dir, const char *name)
 static int
 open_fds(void)
 {
+	int fd;
 	int n = 0;
 
-	for (int fd = 0; fd < 1024; fd++)
+	for (fd = 0; fd < 1024; fd++)
 		n += fcntl(fd, F_GETFD) != -1;
 	return n;
 }
@@ -97,26 +100,28 @@ worker_main(void *arg)
 static void
 run_threads(struct fixture *f)
 {
+	int i;
+	int waited;
 	pthread_t tid[NW];
 	struct slot_view v;
 
 	running = f;
-	for (int i = 0; i < NW; i++) {
+	for (i = 0; i < NW; i++) {
 		if (pthread_create(&tid[i], NULL, worker_main, &f->w[i]) != 0) {
 			printf("Bail out! pthread_create failed\n");
 			exit(1);
 		}
 	}
 	/* A loaded machine may be slow to run them: wait, up to a generous bound. */
-	for (int i = 0; i < NW; i++) {
-		for (int waited = 0; waited < 15000 && !atomic_load(&f->done[i]); waited += 10) {
+	for (i = 0; i < NW; i++) {
+		for (waited = 0; waited < 15000 && !atomic_load(&f->done[i]); waited += 10) {
 			if (slot_read(&slots[i], i, &v) && v.ops >= WANT_OPS)
 				break;
 			sleep_ms(10);
 		}
 	}
 	atomic_store(&stop_flag, 1);
-	for (int i = 0; i < NW; i++)
+	for (i = 0; i < NW; i++)
 		pthread_join(tid[i], NULL);
 }
 
@@ -165,6 +170,7 @@ test_own_files(void)
 static void
 test_no_leak(const char *kv)
 {
+	int i;
 	char err[ST_ERRLEN] = "";
 	struct fixture f;
 	struct slot_view v;
@@ -175,7 +181,7 @@ test_no_leak(const char *kv)
 	f.wl->step_init(NULL, &f.args, &f.sw, NW, err, sizeof(err));
 	before = open_fds();
 	run_threads(&f);
-	for (int i = 0; i < NW; i++) {
+	for (i = 0; i < NW; i++) {
 		ok(f.rc[i] == 0, "fdtable %s: worker %d returned 0 (%s)", kv, i, strerror(f.rc[i]));
 		if (slot_read(&slots[i], i, &v))
 			ops += v.ops;

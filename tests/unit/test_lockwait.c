@@ -25,10 +25,11 @@
 static void
 contend(struct wl_lockwait *lw, struct wl_pace *p, uint64_t n, uint64_t c, uint64_t wait_ns)
 {
+	uint64_t i;
 	uint64_t t = 1000000;
 
 	lw->clock_ns = c;
-	for (uint64_t i = 0; i < n; i++, t += 1000) {
+	for (i = 0; i < n; i++, t += 1000) {
 		if (wl_lockwait_due(lw))
 			wl_lockwait_record(lw, p, t, t + c + wait_ns);
 	}
@@ -96,6 +97,7 @@ alone_main(void *arg)
 static void
 test_lockwait_alone(const char *name, const char *kv)
 {
+	int waited;
 	static struct wl_slot slot;
 	const struct workload *wl = workload_find(name);
 	atomic_int stop = 0;
@@ -117,7 +119,7 @@ test_lockwait_alone(const char *name, const char *kv)
 		exit(1);
 	}
 	/* Until it has done plenty, however slowly a loaded machine runs it. */
-	for (int waited = 0; waited < 15000; waited += 10) {
+	for (waited = 0; waited < 15000; waited += 10) {
 		if (slot_read(&slot, 0, &v) && v.ops >= 100000)
 			break;
 		sleep_ms(10);

@@ -359,7 +359,9 @@ test_cpu_model(void)
 static const struct proc_link *
 table_find(const struct proc_link *t, size_t n, pid_t pid)
 {
-	for (size_t i = 0; i < n; i++) {
+	size_t i;
+
+	for (i = 0; i < n; i++) {
 		if (t[i].pid == pid)
 			return &t[i];
 	}

@@ -151,10 +151,11 @@ test_numerics(void)
 static void
 test_autocorrelated(void)
 {
+	int i;
 	double runs[40], alt[40];
 	struct stats a, b;
 
-	for (int i = 0; i < 40; i++) {
+	for (i = 0; i < 40; i++) {
 		runs[i] = i < 20 ? 100 : 104;
 		alt[i] = i % 2 ? 104 : 100;
 	}

@@ -15,14 +15,15 @@ static const char *const expected_order[] = {
 static void
 test_registry(void)
 {
+	int i;
 	int n = 0;
 
 	for (; workloads[n] != NULL; n++)
 		;
 	is_int(n, 9, "nine built-in workloads");
-	for (int i = 0; expected_order[i] != NULL && i < n; i++)
+	for (i = 0; expected_order[i] != NULL && i < n; i++)
 		is_str(workloads[i]->name, expected_order[i], "list order");
-	for (int i = 0; i < n; i++)
+	for (i = 0; i < n; i++)
 		ok(workload_find(workloads[i]->name) == workloads[i], "workload_find(%s)",
 		   workloads[i]->name);
 	ok(workload_find("nosuch") == NULL, "workload_find of an unknown name is NULL");
@@ -34,12 +35,13 @@ test_registry(void)
 static void
 test_enum_param(const struct workload *wl, int i, const struct wl_args *a)
 {
+	int k;
 	const struct wl_param *p = &wl->params[i];
 	int nc = 0, dup = 0;
 
 	ok(p->choices != NULL && p->choices[0] != NULL, "%s.%s has choices", wl->name, p->name);
 	for (; p->choices != NULL && p->choices[nc] != NULL; nc++) {
-		for (int k = 0; k < nc; k++)
+		for (k = 0; k < nc; k++)
 			dup |= strcmp(p->choices[k], p->choices[nc]) == 0;
 	}
 	ok(!dup, "%s.%s choices are unique", wl->name, p->name);
@@ -50,6 +52,7 @@ test_enum_param(const struct workload *wl, int i, const struct wl_args *a)
 static void
 test_param(const struct workload *wl, int i, const struct wl_args *a)
 {
+	int k;
 	const struct wl_param *p = &wl->params[i];
 	char kv[300], err[ST_ERRLEN] = "";
 	struct wl_args b;
@@ -57,7 +60,7 @@ test_param(const struct workload *wl, int i, const struct wl_args *a)
 
 	ok(p->name != NULL && p->name[0] != '\0' && strchr(p->name, '=') == NULL,
 	   "%s param %d has a name", wl->name, i);
-	for (int k = 0; k < i; k++)
+	for (k = 0; k < i; k++)
 		dup |= strcmp(wl->params[k].name, p->name) == 0;
 	ok(!dup, "%s.%s is unique", wl->name, p->name);
 	ok(p->help != NULL && p->help[0] != '\0', "%s.%s has help", wl->name, p->name);
@@ -90,13 +93,16 @@ test_param(const struct workload *wl, int i, const struct wl_args *a)
 static void
 test_tables(void)
 {
+	int n;
+	int k;
+	int i;
 	struct wl_args a;
 
-	for (int n = 0; workloads[n] != NULL; n++) {
+	for (n = 0; workloads[n] != NULL; n++) {
 		const struct workload *wl = workloads[n];
 		int dup = 0;
 
-		for (int k = 0; k < n; k++)
+		for (k = 0; k < n; k++)
 			dup |= strcmp(workloads[k]->name, wl->name) == 0;
 		ok(wl->name != NULL && wl->name[0] != '\0' && !dup, "%s: unique name", wl->name);
 		ok(wl->unit != NULL && wl->unit[0] != '\0', "%s: has a unit", wl->name);
@@ -109,7 +115,7 @@ test_tables(void)
 		   "%s: a lock workload has shared state", wl->name);
 		wl_args_defaults(&a, wl);
 		ok(a.wl == wl, "%s: defaults name their workload", wl->name);
-		for (int i = 0; i < wl->nparams && i < WL_MAX_PARAMS; i++)
+		for (i = 0; i < wl->nparams && i < WL_MAX_PARAMS; i++)
 			test_param(wl, i, &a);
 		is_int(wl_param_index(wl, "nosuch"), -1, "wl_param_index of an unknown key");
 	}

@@ -71,12 +71,13 @@ thread_main(void *arg)
 static int
 run_workers(struct run *r, enum mode mode)
 {
+	int i;
 	pthread_t tid[NWORKERS];
 	pid_t pid[NWORKERS];
 	int status, failed = 0;
 	uint64_t t0;
 
-	for (int i = 0; i < NWORKERS; i++) {
+	for (i = 0; i < NWORKERS; i++) {
 		slot_publish(&r->arena->slot[i], i, 0, 0, 0);
 		r->targ[i] = (struct thread_arg){r, i};
 		if (mode == THREADS) {
@@ -97,7 +98,7 @@ run_workers(struct run *r, enum mode mode)
 	 * that.  A loaded machine may not have run a worker yet, so this waits
 	 * (up to a generous bound) rather than asserting on timing.
 	 */
-	for (int i = 0; i < NWORKERS; i++) {
+	for (i = 0; i < NWORKERS; i++) {
 		struct slot_view v = {0};
 		int waited = 0;
 
@@ -111,7 +112,7 @@ run_workers(struct run *r, enum mode mode)
 	}
 	t0 = wl_now_ns();
 	atomic_store(&r->arena->stop, 1);
-	for (int i = 0; i < NWORKERS; i++) {
+	for (i = 0; i < NWORKERS; i++) {
 		if (mode == THREADS) {
 			pthread_join(tid[i], NULL);
 		} else if (waitpid(pid[i], &status, 0) == -1 || !WIFEXITED(status)) {
@@ -145,9 +146,10 @@ check_lockwait(struct run *r, const struct slot_view *v)
 static uint64_t
 check_slots(struct run *r)
 {
+	int i;
 	uint64_t sum = 0;
 
-	for (int i = 0; i < NWORKERS; i++) {
+	for (i = 0; i < NWORKERS; i++) {
 		struct slot_view v = {0};
 		bool valid = slot_read(&r->arena->slot[i], i, &v);
 
@@ -206,6 +208,7 @@ check_fileio_cleaned(struct run *r, const char *dir)
 static void
 run_one(const char *name, const char *const params[], enum mode mode)
 {
+	int i;
 	char err[ST_ERRLEN] = "", dir[WL_PATH_MAX] = "";
 	struct run r;
 	int rc;
@@ -213,7 +216,7 @@ run_one(const char *name, const char *const params[], enum mode mode)
 	memset(&r, 0, sizeof(r));
 	r.wl = workload_find(name);
 	snprintf(r.label, sizeof(r.label), "%s", name);
-	for (int i = 0; params != NULL && params[i] != NULL; i++)
+	for (i = 0; params != NULL && params[i] != NULL; i++)
 		snprintf(r.label + strlen(r.label), sizeof(r.label) - strlen(r.label), " %s",
 		         params[i]);
 	snprintf(r.label + strlen(r.label), sizeof(r.label) - strlen(r.label), " (%s)",
@@ -221,14 +224,14 @@ run_one(const char *name, const char *const params[], enum mode mode)
 	if (!ok(r.wl != NULL, "%s: found", r.label))
 		return;
 	wl_args_defaults(&r.args, r.wl);
-	for (int i = 0; params != NULL && params[i] != NULL; i++) {
+	for (i = 0; params != NULL && params[i] != NULL; i++) {
 		if (wl_args_set(&r.args, params[i], err, sizeof(err)) == -1)
 			diag("%s", err);
 	}
 	r.sw.args = &r.args;
 	r.arena = map_shared(sizeof(*r.arena));
 	r.shared = r.wl->shared_size ? map_shared(r.wl->shared_size) : NULL;
-	for (int i = 0; i < NWORKERS; i++) {
+	for (i = 0; i < NWORKERS; i++) {
 		r.w[i] = (struct wl_worker){.index = i,
 		                            .nworkers = NWORKERS,
 		                            .slot = &r.arena->slot[i],
@@ -302,17 +305,19 @@ static const struct variant {
 static void
 test_all_run(void)
 {
+	int k;
+	size_t i;
 	size_t n = sizeof(variants) / sizeof(variants[0]);
 
 	/* Every workload in the registry has at least one variant here. */
-	for (int k = 0; workloads[k] != NULL; k++) {
+	for (k = 0; workloads[k] != NULL; k++) {
 		bool found = false;
 
-		for (size_t i = 0; i < n; i++)
+		for (i = 0; i < n; i++)
 			found |= strcmp(variants[i].name, workloads[k]->name) == 0;
 		ok(found, "%s is exercised", workloads[k]->name);
 	}
-	for (size_t i = 0; i < n; i++) {
+	for (i = 0; i < n; i++) {
 		run_one(variants[i].name, variants[i].params, THREADS);
 		run_one(variants[i].name, variants[i].params, PROCESSES);
 	}
