@@ -609,7 +609,7 @@ static void
 stream_read_fairness(struct jget *g, json_t *o, struct fairness *f)
 {
 	char why[ST_ERRLEN];
-	struct field_ctx c = { g->where, why, sizeof(why) };
+	struct field_ctx c = { .name = g->where, .err = why, .errlen = sizeof(why) };
 
 	if (!g->bad && snapshot_fairness_read(&c, o, "", f) != 0) {
 		stream_fail(g->r, "%s", why);
@@ -717,7 +717,7 @@ static int
 stream_read_analysis(struct stream_reader *r, json_t *o)
 {
 	char where[ST_ERRLEN], err[ST_ERRLEN];
-	struct field_ctx c = { where, err, sizeof(err) };
+	struct field_ctx c = { .name = where, .err = err, .errlen = sizeof(err) };
 	struct analysis_opts opts;
 	struct analysis an;
 
