@@ -24,8 +24,11 @@ libscaletop_a_SOURCES += \
 # behind replay and live viewing.
 libscaletop_a_SOURCES += \
 	src/store/stream_write.c \
+	src/store/stream_reader.c \
+	src/store/stream_tick.c \
+	src/store/stream_records.c \
 	src/store/stream_read.c
-noinst_HEADERS += include/scaletop/stream.h
+noinst_HEADERS += include/scaletop/stream.h src/store/stream_priv.h
 
 check_PROGRAMS += tests/unit/test_stream
 TESTS += tests/unit/test_stream
