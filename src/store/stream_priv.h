@@ -53,9 +53,11 @@ struct stream_reader {
  * The reader's error, "name: line N: why" about the line being read; only
  * the first counts.  Always -1, for `return stream_fail(...)`.
  */
-int stream_fail(struct stream_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int stream_fail(struct stream_reader *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* One more note, "name: why" (at most STREAM_MAX_NOTES). */
-void stream_note(struct stream_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void stream_note(struct stream_reader *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* Grows *p (of *cap elements of size) to hold need; -1 on overflow or ENOMEM. */
 int stream_grow(void **p, size_t *cap, size_t need, size_t size);
 
