@@ -5,8 +5,10 @@
  * documents every line.
  *
  * The recorder (src/store/stream_write.c) writes the lines; the reader
- * (src/store/stream_read.c) rebuilds a session from them, fed in chunks of
- * any size, so it serves a whole file and a live pipe alike.
+ * (src/store/stream_read.c and the stream_*.c files beside it) rebuilds a
+ * session from them, fed in chunks of any size, so it serves a whole file
+ * and a live pipe alike.  It reads the session's objects with the snapshot
+ * loader's own code, so both refuse the same data in the same words.
  */
 #ifndef SCALETOP_STREAM_H
 #define SCALETOP_STREAM_H

@@ -5,10 +5,12 @@ noinst_HEADERS += include/scaletop/sample_json.h
 libscaletop_a_SOURCES += src/store/session_json.c
 noinst_HEADERS += include/scaletop/session_json.h
 # Snapshots: save, load, compare, export, import.
-noinst_HEADERS += include/scaletop/snapshot.h src/store/snapshot_priv.h
+noinst_HEADERS += include/scaletop/snapshot.h src/store/snapshot_priv.h src/store/session_read.h
 libscaletop_a_SOURCES += \
 	src/store/snapshot_text.c \
 	src/store/snapshot_field.c \
+	src/store/session_read.c \
+	src/store/session_read_step.c \
 	src/store/snapshot_analysis.c \
 	src/store/snapshot_fairness.c \
 	src/store/snapshot_read.c \
@@ -22,8 +24,11 @@ libscaletop_a_SOURCES += \
 # behind replay and live viewing.
 libscaletop_a_SOURCES += \
 	src/store/stream_write.c \
+	src/store/stream_reader.c \
+	src/store/stream_tick.c \
+	src/store/stream_records.c \
 	src/store/stream_read.c
-noinst_HEADERS += include/scaletop/stream.h
+noinst_HEADERS += include/scaletop/stream.h src/store/stream_priv.h
 
 check_PROGRAMS += tests/unit/test_stream
 TESTS += tests/unit/test_stream

@@ -1,8 +1,9 @@
 /*
  * Encoding the session model as JSON: the body of a snapshot and of
  * `run --json`.  A missing figure is null, never NaN, and every null has one
- * meaning the loader (snapshot_read.c) turns back into the same value, so a
- * saved session loads back equal.  docs/snapshot-format.md is the contract.
+ * meaning the loaders (session_read.c, shared by snapshot_read.c and the
+ * stream's reader) turn back into the same value, so a saved session loads
+ * back equal.  docs/snapshot-format.md is the contract.
  */
 #include <jansson.h>
 #include <math.h>

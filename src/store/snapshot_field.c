@@ -2,10 +2,13 @@
  * Reading one field of a snapshot with its type and range checked.  Every
  * refusal is one line naming the file, the field's path (steps[2].ops_s) and
  * what was expected, since a user fixing a file by hand needs all three.
+ * The snapshot loader and the stream reader both read through here, so a
+ * field means the same and is refused alike in either file.
  */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "snapshot_priv.h"
@@ -32,9 +35,16 @@ field_fail(struct field_ctx *c, const char *path, const char *fmt, ...)
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
 	st_printable(why); /* it quotes values from the file */
-	if (c->err != NULL)
-		snprintf(c->err, c->errlen, "%s: %s: %s", c->name, path[0] ? path : "top level",
-			 why);
+	if (c->err == NULL)
+		return -1;
+	/* A stream's record is its own top level: nothing to name there. */
+	if (c->record && path[0] == '\0')
+		path = NULL;
+	else if (path[0] == '\0')
+		path = "top level";
+	snprintf(c->err, c->errlen, "%s%s%s%s%s", c->name != NULL ? c->name : "",
+		 c->name != NULL ? ": " : "", path != NULL ? path : "", path != NULL ? ": " : "",
+		 why);
 	return -1;
 }
 
@@ -114,7 +124,10 @@ field_get(struct field_ctx *c, const json_t *obj, const char *path, const char *
 	field_path(p, sizeof(p), path, key);
 	if (v == NULL) {
 		field_expect(want, sizeof(want), types);
-		field_fail(c, p, "missing; expected %s", want);
+		if (c->record)
+			field_fail(c, path, "\"%s\" is missing; expected %s", key, want);
+		else
+			field_fail(c, p, "missing; expected %s", want);
 		return NULL;
 	}
 	return field_type(c, v, p, types) == 0 ? v : NULL;
@@ -215,6 +228,50 @@ field_str(struct field_ctx *c, const json_t *obj, const char *path, const char *
 	if (memchr(json_string_value(v), '\0', len) != NULL)
 		return field_fail(c, p, "contains a NUL character; expected plain text");
 	memcpy(buf, json_string_value(v), len + 1);
+	return 0;
+}
+
+/* "2026-11-29T23:21:35Z", with optional fractional seconds: what the writer makes. */
+static bool
+field_is_utc(const char *s)
+{
+	static const char shape[] = "dddd-dd-ddTdd:dd:dd";
+	int mon, day, hour, min, sec;
+	size_t i;
+
+	for (i = 0; shape[i] != '\0'; i++) {
+		if (shape[i] == 'd' ? (s[i] < '0' || s[i] > '9') : s[i] != shape[i])
+			return false;
+	}
+	if (s[i] == '.') {
+		if (s[++i] < '0' || s[i] > '9')
+			return false;
+		while (s[i] >= '0' && s[i] <= '9')
+			i++;
+	}
+	if (strcmp(s + i, "Z") != 0)
+		return false;
+	mon = atoi(s + 5);
+	day = atoi(s + 8);
+	hour = atoi(s + 11);
+	min = atoi(s + 14);
+	sec = atoi(s + 17);
+	return mon >= 1 && mon <= 12 && day >= 1 && day <= 31 && hour <= 23 && min <= 59 &&
+	       sec <= 60;
+}
+
+int
+field_utc(struct field_ctx *c, const json_t *obj, const char *path, const char *key,
+	  unsigned nullable, char *buf, size_t size)
+{
+	char p[256];
+
+	if (field_str(c, obj, path, key, nullable, buf, size) != 0)
+		return -1;
+	field_path(p, sizeof(p), path, key);
+	if (buf[0] != '\0' && !field_is_utc(buf))
+		return field_fail(c, p, "'%s' is not a UTC time; expected ISO-8601 such as "
+				  "2026-01-31T12:00:00Z", buf);
 	return 0;
 }
 

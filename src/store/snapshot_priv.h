@@ -41,11 +41,18 @@ int snapshot_atomic_write(const char *path, bool force, int (*fill)(FILE *, void
 #define F_BOOL 0x20
 #define F_NULL 0x40
 
-/* Where messages go, and the file they name. */
+/*
+ * Where messages go, and what they name: a snapshot's file ("x.json:
+ * steps[2].ops_s: why"), or one record of a stream ("step: ops_s: why",
+ * which the stream reader puts after "x.jsonl: line 4: ").  A NULL name
+ * leaves the prefix out.  In a record, a member that is missing is named
+ * as the stream always named it: 'step: "n" is missing; expected ...'.
+ */
 struct field_ctx {
 	const char *name;
 	char *err;
 	size_t errlen;
+	bool record;
 };
 
 /* "path.key" (or "key" at the top), and "path.key[i]". */
@@ -76,6 +83,9 @@ int field_str(struct field_ctx *c, const json_t *obj, const char *path, const ch
 	      unsigned nullable, char *buf, size_t size);
 int field_bool(struct field_ctx *c, const json_t *obj, const char *path, const char *key,
 	       bool *out);
+/* field_str, and it must be an ISO-8601 UTC time as the writer makes ("" when null). */
+int field_utc(struct field_ctx *c, const json_t *obj, const char *path, const char *key,
+	      unsigned nullable, char *buf, size_t size);
 /* One of names[0..n-1]: its index. */
 int field_enum(struct field_ctx *c, const json_t *obj, const char *path, const char *key,
 	       const char *const *names, int n, int *out);

@@ -4,6 +4,7 @@
  * stream is read as far as it can be, with a note or an error naming the line.
  */
 #include <errno.h>
+#include <jansson.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -12,6 +13,8 @@
 #include <unistd.h>
 
 #include "scaletop/error.h"
+#include "scaletop/session_json.h"
+#include "scaletop/snapshot.h"
 #include "scaletop/stream.h"
 #include "../tap.h"
 
@@ -806,6 +809,205 @@ test_fixture(void)
 	stream_reader_free(r);
 }
 
+/* --- the same data in a snapshot and in a stream ------------------------- */
+
+/* Sets root's member at path ("settings.n.2": a dot between keys and indexes) to v (stolen). */
+static void
+json_edit(json_t *root, const char *path, json_t *v)
+{
+	char buf[256], *tok, *save, *next;
+	json_t *obj = root;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (tok = strtok_r(buf, ".", &save); tok != NULL; tok = next) {
+		if ((next = strtok_r(NULL, ".", &save)) == NULL)
+			break;
+		obj = json_is_array(obj) ? json_array_get(obj, (size_t)atoi(tok))
+					 : json_object_get(obj, tok);
+	}
+	if (json_is_array(obj))
+		json_array_set_new(obj, (size_t)atoi(tok), v);
+	else
+		json_object_set_new(obj, tok, v);
+}
+
+/* The snapshot of s with path set to v: snapshot_parse's error ("" if it loads). */
+static void
+snapshot_error(const struct session *s, const char *path, json_t *v, char *err, size_t len)
+{
+	json_t *root = session_json_labelled(s, NULL, NULL);
+	struct session got;
+	char *text;
+
+	json_edit(root, path, v);
+	text = json_dumps(root, JSON_INDENT(2));
+	snprintf(err, len, "(the session has no JSON text)");
+	if (text != NULL)
+		snapshot_parse(text, strlen(text), "x.json", &got, err, len);
+	else
+		session_init(&got);
+	session_free(&got);
+	free(text);
+	json_decref(root);
+}
+
+/*
+ * A stream of obj as a line of this type, after the header line of s unless s
+ * is NULL: the reader's error ("" if none).
+ */
+static void
+stream_error(const struct session *s, json_t *obj, const char *type, char *err, size_t len)
+{
+	struct stream_reader *r = stream_reader_new("x.jsonl");
+	char *text;
+	json_t *h;
+
+	if (s != NULL) {
+		h = session_json_header(s);
+		json_object_set_new(h, "format", json_string(STREAM_FORMAT));
+		json_object_set_new(h, "version", json_integer(STREAM_VERSION));
+		json_object_set_new(h, "type", json_string("header"));
+		text = json_dumps(h, JSON_COMPACT);
+		stream_reader_feed(r, text, strlen(text));
+		stream_reader_feed(r, "\n", 1);
+		free(text);
+		json_decref(h);
+	}
+	json_object_set_new(obj, "type", json_string(type));
+	text = json_dumps(obj, JSON_COMPACT);
+	if (text != NULL)
+		stream_reader_feed(r, text, strlen(text));
+	stream_reader_feed(r, "\n", 1);
+	stream_reader_finish(r);
+	snprintf(err, len, "%s", stream_reader_error(r));
+	stream_reader_free(r);
+	free(text);
+}
+
+/* The header line of s with path set to v, as recorder_header frames it. */
+static void
+stream_header_error(const struct session *s, const char *path, json_t *v, char *err,
+		    size_t len)
+{
+	json_t *h = session_json_header(s);
+
+	json_object_set_new(h, "format", json_string(STREAM_FORMAT));
+	json_object_set_new(h, "version", json_integer(STREAM_VERSION));
+	json_edit(h, path, v);
+	stream_error(NULL, h, "header", err, len);
+	json_decref(h);
+}
+
+/*
+ * A bad value v (stolen) in host, workload or settings: the snapshot says
+ * "x.json: WHY", the stream "x.jsonl: line 1: header: WHY", the same WHY.
+ */
+static void
+refused_alike(const struct session *s, const char *path, json_t *v, const char *why,
+	      const char *name)
+{
+	char snap[ST_ERRLEN], stream[ST_ERRLEN], want[ST_ERRLEN], what[128];
+
+	json_incref(v);
+	snapshot_error(s, path, v, snap, sizeof(snap));
+	stream_header_error(s, path, v, stream, sizeof(stream));
+	snprintf(want, sizeof(want), "x.json: %s", why);
+	snprintf(what, sizeof(what), "%s: the snapshot is refused", name);
+	is_str(snap, want, what);
+	snprintf(want, sizeof(want), "x.jsonl: line 1: header: %s", why);
+	snprintf(what, sizeof(what), "%s: so is the stream, in the same words", name);
+	is_str(stream, want, what);
+}
+
+/* The hand-built run, its text made UTF-8 as the recorder makes it (a snapshot needs it too). */
+static void
+test_refused_alike(void)
+{
+	char host[301], snap[ST_ERRLEN], stream[ST_ERRLEN];
+	struct session run, *s = &run;
+	json_t *n, *st;
+
+	build_header(s);
+	build_steps(s);
+	snprintf(s->wl.value[1], sizeof(s->wl.value[1]), "/srv/cafe");
+	snprintf(s->steps[1].reason, sizeof(s->steps[1].reason), "exit status 3");
+
+	n = json_pack("[i, i, i]", 1, 4, 2);
+	refused_alike(s, "settings.n", n, "settings.n[2]: 2 after 4; expected ascending values",
+		      "an N list out of order");
+	n = json_pack("[i, i, i]", 1, 2, 2147483647);
+	refused_alike(s, "settings.n", n, "settings.n[2]: 2147483647 is out of range; expected an "
+		      "integer from 1 to 4096", "an N beyond NLIST_MAX");
+	memset(host, 'h', sizeof(host) - 1);
+	host[sizeof(host) - 1] = '\0';
+	n = json_string(host);
+	refused_alike(s, "host.hostname", n, "host.hostname: a string of 300 bytes is too long; "
+		      "expected at most 255", "an over-long string");
+	n = json_string("threads, processes or both");
+	refused_alike(s, "workload.n_unit", n, "workload.n_unit: a string of 26 bytes is too "
+		      "long; expected at most 15", "an over-long unit of N");
+
+	/* A step: "steps[0].n" in the snapshot, the step line's own "n" in the stream. */
+	snapshot_error(s, "steps.0.n", json_integer(5000), snap, sizeof(snap));
+	is_str(snap, "x.json: steps[0].n: 5000 is out of range; expected an integer from 1 to 4096",
+	       "a step's N beyond NLIST_MAX: the snapshot is refused");
+	st = session_json_step(s, &s->steps[0]);
+	json_object_set_new(st, "index", json_integer(0));
+	json_object_set_new(st, "n", json_integer(5000));
+	stream_error(s, st, "step", stream, sizeof(stream));
+	is_str(stream, "x.jsonl: line 2: step: n: 5000 is out of range; expected an integer from "
+		       "1 to 4096", "so is the stream's step line, in the same words");
+	json_decref(st);
+
+	/* An event: "events[0].text" in the snapshot, the event line's own "text". */
+	snapshot_error(s, "events.0.text", json_string(host), snap, sizeof(snap));
+	is_str(snap, "x.json: events[0].text: a string of 300 bytes is too long; expected at most "
+		     "255", "an over-long event text: the snapshot is refused");
+	st = session_json_event(&s->events[0]);
+	json_object_set_new(st, "text", json_string(host));
+	stream_error(s, st, "event", stream, sizeof(stream));
+	is_str(stream, "x.jsonl: line 2: event: text: a string of 300 bytes is too long; expected "
+		       "at most 255", "so is the stream's event line, in the same words");
+	json_decref(st);
+	n = json_string("yesterday");
+	refused_alike(s, "started", n, "started: 'yesterday' is not a UTC time; expected ISO-8601 "
+		      "such as 2026-01-31T12:00:00Z", "a start that is not a time");
+	session_free(s);
+}
+
+/* The stream's own rules for events: the running step may be named, an unknown kind is info. */
+static void
+test_stream_events(void)
+{
+	static const char text[] =
+		"{\"type\":\"event\",\"t\":1.5,\"step\":0,\"kind\":\"party\",\"text\":\"N=1 starts\"}\n";
+	struct session run, *s = &run;
+	struct stream_reader *r;
+	char *line;
+	json_t *h;
+
+	build_header(s);
+	snprintf(s->wl.value[1], sizeof(s->wl.value[1]), "/srv/cafe");
+	h = session_json_header(s);
+	json_object_set_new(h, "format", json_string(STREAM_FORMAT));
+	json_object_set_new(h, "version", json_integer(STREAM_VERSION));
+	json_object_set_new(h, "type", json_string("header"));
+	line = json_dumps(h, JSON_COMPACT);
+	r = stream_reader_new(NULL);
+	stream_reader_feed(r, line, strlen(line));
+	stream_reader_feed(r, "\n", 1);
+	is_int(stream_reader_feed(r, text, strlen(text)), 0,
+	       "an event of the step that runs, of a kind not known, is read");
+	ok(stream_reader_session(r)->nevents == 1 &&
+		   stream_reader_session(r)->events[0].kind == EV_INFO &&
+		   stream_reader_session(r)->events[0].step == 0,
+	   "as info, naming its step");
+	stream_reader_free(r);
+	free(line);
+	json_decref(h);
+	session_free(s);
+}
+
 int
 main(void)
 {
@@ -837,6 +1039,8 @@ main(void)
 	test_full_disk(&s);
 	test_closed_pipe(&s);
 	test_fixture();
+	test_refused_alike();
+	test_stream_events();
 	free(text);
 	free(a.pts);
 	sample_delta_free(&d);
