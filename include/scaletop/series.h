@@ -18,7 +18,7 @@ struct tick {
 	int phase;       /* enum sweep_phase */
 	double rate;     /* throughput over the last interval; NaN if none */
 	float busy_all;  /* % of all CPUs busy; NaN if unknown */
-	float *busy;     /* busy % indexed by CPU id, ncpu entries (NaN: no data); owned by the series */
+	float *busy;     /* busy % by CPU id, ncpu entries (NaN: no data); the series owns it */
 };
 
 struct series {

@@ -44,7 +44,7 @@ uint64_t startline_go_ns(struct startline_state *st);
 
 /* The child, before its first worker starts.  -1 with errno when no pipe can be made. */
 int startline_open(struct startline *sl, struct startline_state *st);
-/* In a worker process just forked: drops its inherited write end, so closing the gate reaches it. */
+/* In a newly forked worker: drops its inherited write end, so closing the gate reaches it. */
 void startline_forked(struct startline *sl);
 /*
  * A worker: arrives, then blocks until released (true) or until the line is

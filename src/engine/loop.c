@@ -195,7 +195,7 @@ loop_arm_kernel_timer(struct loop *l)
 		l->timer_fd = kqueue();
 	if (l->timer_fd < 0)
 		return -1;
-	/* A periodic kqueue timer is rescheduled from its own deadline, not from when it is read. */
+	/* A periodic kqueue timer is rescheduled from its deadline, not from when it is read. */
 	EV_SET(&kev, 1, EVFILT_TIMER, EV_ADD | EV_ENABLE, NOTE_NSECONDS, (int64_t)l->period_ns,
 	       NULL);
 	return kevent(l->timer_fd, &kev, 1, NULL, 0, NULL);

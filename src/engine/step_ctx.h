@@ -71,7 +71,7 @@ struct step_ctx {
 	step_end_cb end;
 	void *end_arg;
 
-	/* The step being run.  The step itself is s->steps[idx]: an index, since steps[] may move. */
+	/* The step being run, s->steps[idx]: an index, since steps[] may move. */
 	const struct step_kind *kind;
 	void *state;             /* the kind's own */
 	int idx;

@@ -101,7 +101,7 @@ struct ui {
 	char src_label[160];  /* replay: the file; live: "" */
 };
 
-/* Panels: each draws into r and returns nothing; r may be any size >= 1x1.  Those given h add hits. */
+/* Panels: each draws into r, which may be any size >= 1x1; those given h add hits. */
 void header_draw(const struct ui *u, const struct frame *f, struct rect r);
 void cpus_draw(const struct ui *u, const struct frame *f, struct rect r, bool with_heatmap);
 int cpus_rows_wanted(const struct frame *f, int w);
