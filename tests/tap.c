@@ -173,7 +173,7 @@ remove_tree(const char *dir)
 void
 sleep_ms(long ms)
 {
-	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
 
 	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
 		;

@@ -35,22 +35,22 @@ extern const char *const usl_term_names[USL_TERM_COUNT]; /* "none", "contention"
 
 /* X(N) = lambda N / (1 + sigma (N-1) + kappa N (N-1)) */
 struct usl_fit {
-	bool ok;               /* a fit was made (needs >= 4 distinct N) */
-	bool few_points;       /* made from fewer than 6 points: shown with a flag */
-	bool amdahl;           /* kappa came out negative and was refitted as 0 */
+	bool ok;         /* a fit was made (needs >= 4 distinct N) */
+	bool few_points; /* made from fewer than 6 points: shown with a flag */
+	bool amdahl;     /* kappa came out negative and was refitted as 0 */
 	int npoints;
 	double sigma, kappa, lambda;
 	double se_sigma, se_kappa, se_lambda; /* standard errors; NaN when not estimable */
-	double rse;            /* residual standard error */
-	double n_star;         /* sqrt((1-sigma)/kappa), at least 1; INFINITY when kappa == 0 */
-	double x_star;         /* predicted throughput at n_star */
-	double n_max;          /* the largest measured N */
-	double n_cross;        /* sigma / kappa: the N above which coherency's term is the larger;
-	                          INFINITY when kappa == 0 */
+	double rse;                           /* residual standard error */
+	double n_star;  /* sqrt((1-sigma)/kappa), at least 1; INFINITY when kappa == 0 */
+	double x_star;  /* predicted throughput at n_star */
+	double n_max;   /* the largest measured N */
+	double n_cross; /* sigma / kappa: the N above which coherency's term is the larger;
+			   INFINITY when kappa == 0 */
 	enum usl_term bound_measured; /* the larger term at n_max */
 	enum usl_term bound_at_peak;  /* the larger term at n_star */
-	bool n_star_extrapolated;        /* n_star > USL_EXTRAPOLATION_FACTOR * n_max */
-	char why[128];         /* why there is no fit, when !ok */
+	bool n_star_extrapolated;     /* n_star > USL_EXTRAPOLATION_FACTOR * n_max */
+	char why[128];                /* why there is no fit, when !ok */
 };
 
 /* Fits k points (n[i], x[i]).  Always fills f; returns 0 when f->ok. */
@@ -74,7 +74,7 @@ struct scaling_point {
 	int runs;          /* usable steps pooled */
 	double speedup;    /* NaN without X(1) */
 	double efficiency;
-	double increment;  /* X(N) - X(previous N) */
+	double increment; /* X(N) - X(previous N) */
 };
 
 struct analysis_opts {
@@ -90,17 +90,17 @@ struct analysis {
 	double x1;
 	int n_peak;
 	double x_peak, x_peak_ci;
-	int linear_n;              /* largest N with efficiency >= efficiency_min; 0 if none */
-	bool peak_uncertain;       /* the peak's CI is wider than 25% of it */
-	int n_ref;                 /* the point with the highest lower CI bound ... */
-	double x_ref_lb;           /* ... and that bound (>= 0): what a fall is judged against */
-	bool collapse;             /* a fall beyond theta below x_ref_lb, outside the CIs */
-	int collapse_n;            /* the first N where it happened */
+	int linear_n;        /* largest N with efficiency >= efficiency_min; 0 if none */
+	bool peak_uncertain; /* the peak's CI is wider than 25% of it */
+	int n_ref;           /* the point with the highest lower CI bound ... */
+	double x_ref_lb;     /* ... and that bound (>= 0): what a fall is judged against */
+	bool collapse;       /* a fall beyond theta below x_ref_lb, outside the CIs */
+	int collapse_n;      /* the first N where it happened */
 	int last_n;
-	double last_frac;          /* X(last N) / X_peak */
-	bool no_smp;               /* speedup(2) < 1.1 */
+	double last_frac; /* X(last N) / X_peak */
+	bool no_smp;      /* speedup(2) < 1.1 */
 	struct usl_fit usl;
-	char verdict[256];         /* one sentence, e.g. "scales to 3 writers; peak ..." */
+	char verdict[256]; /* one sentence, e.g. "scales to 3 writers; peak ..." */
 };
 
 void analysis_opts_default(struct analysis_opts *o);

@@ -19,8 +19,7 @@ int arg_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 int arg_parse_seconds(const char *cmd, const char *opt, const char *arg, double min, double max,
 		      double *out);
 /* A whole number in [min, max] (max LONG_MAX: "MIN or more"). */
-int arg_parse_int(const char *cmd, const char *opt, const char *arg, long min, long max,
-		  long *out);
+int arg_parse_int(const char *cmd, const char *opt, const char *arg, long min, long max, long *out);
 /* A percentage above 0 and below 100, with or without a trailing '%'. */
 int arg_parse_percent(const char *cmd, const char *opt, const char *arg, double *out);
 

@@ -10,8 +10,8 @@
 
 /* Everything measured at the two edges of a window. */
 struct window_edges {
-	double seconds;                 /* measured window length */
-	uint64_t ops;                   /* operations in the window */
+	double seconds; /* measured window length */
+	uint64_t ops;   /* operations in the window */
 	/*
 	 * Tasks sharing the run-delay figure: N for a built-in step (its workers;
 	 * the idle control thread adds nothing), or 0 for the threads summed in

@@ -58,7 +58,7 @@ int cpulist_decode(const char *buf, size_t len, struct cpu_list *l);
  * Returns 0, or -1 with errno ENOMEM.
  */
 int procstat_add_offline(struct raw_sample *s, const struct cpu_list *present,
-                         const struct cpu_list *online);
+			 const struct cpu_list *online);
 
 /*
  * /proc/pressure/cpu into sys: clears the PSI flags and totals, then sets

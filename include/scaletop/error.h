@@ -8,8 +8,7 @@
 #define ST_ERRLEN 512
 
 /* Formats into err (if non-NULL) and returns -1, so callers can `return st_error(...)`. */
-int st_error(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+int st_error(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /*
  * Replaces control characters with '?' in place.  Messages quote input

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 struct fairness {
-	bool have;         /* per-worker counts were taken (built-in workloads only) */
+	bool have; /* per-worker counts were taken (built-in workloads only) */
 	int workers;
 	uint64_t min, max; /* operations of the least and the most served worker */
 	double median;     /* the middle count (the mean of the two middle ones for even N) */
@@ -22,7 +22,7 @@ struct fairness {
 	 * did the same, 1/n when one did everything; NaN when none did anything.
 	 */
 	double jain;
-	int starved;       /* workers that completed no operation in the window */
+	int starved; /* workers that completed no operation in the window */
 };
 
 /* From the per-worker counts x[0..n-1] (n >= 1).  0, or -1 (ENOMEM): f is left without figures. */

@@ -12,8 +12,8 @@ struct host_info {
 	char platform[64];    /* "x86_64", "amd64" */
 	char hostname[256];
 	char cpu_model[256];
-	int ncpus;            /* CPUs configured */
-	uint64_t mem_total;   /* bytes */
+	int ncpus;          /* CPUs configured */
+	uint64_t mem_total; /* bytes */
 };
 
 /* Fills h from libstatgrab plus the platform's CPU model; 0, or -1 with a message. */

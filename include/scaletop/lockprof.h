@@ -73,6 +73,6 @@ int lockstat_decode_all(const char *buf, size_t len, struct lockprof_entry **out
  * array that should hold entries; ENOMEM.
  */
 int lockprof_delta(const struct lockprof_entry *a, int na, const struct lockprof_entry *b, int nb,
-                   struct lockprof_entry *out, int max, int *n);
+		   struct lockprof_entry *out, int max, int *n);
 
 #endif

@@ -30,7 +30,8 @@ void pgroup_kill_all(int sig);
  * Forks a child that leads a new process group, registered before this
  * returns.  In the child (return 0): signal dispositions are back to the
  * default, the mask is empty, and the child dies with its parent
- * (proc_parent_death_signal, and a getppid() check everywhere).  In the parent: the child's pid, or -1 with a message.
+ * (proc_parent_death_signal, and a getppid() check everywhere).  In the parent: the child's pid, or
+ * -1 with a message.
  */
 pid_t pgroup_fork(char *err, size_t errlen);
 

@@ -59,10 +59,10 @@ extern const char *const sys_counter_names[SYS_NCOUNTERS];
 
 struct sys_sample {
 	uint64_t count[SYS_NCOUNTERS];
-	unsigned have;       /* bit i set when count[i] is valid */
-	unsigned flags;      /* SYS_HAVE_* */
-	uint32_t running;    /* runnable tasks now (instantaneous, includes the sampler) */
-	uint32_t blocked;    /* tasks in uninterruptible wait now */
+	unsigned have;        /* bit i set when count[i] is valid */
+	unsigned flags;       /* SYS_HAVE_* */
+	uint32_t running;     /* runnable tasks now (instantaneous, includes the sampler) */
+	uint32_t blocked;     /* tasks in uninterruptible wait now */
 	uint64_t psi_some_us; /* cumulative time some runnable task waited for a CPU */
 	uint64_t psi_full_us; /* cumulative time all non-idle tasks waited */
 };
@@ -111,9 +111,9 @@ void sampler_close(struct sampler *s);
 #define TASK_HAVE_CPU_EXACT 0x8 /* cpu_ns valid (Linux schedstat) */
 
 struct task_counters {
-	uint64_t vol_csw;      /* voluntary switches: the task blocked */
-	uint64_t invol_csw;    /* involuntary switches: the task was preempted */
-	uint64_t user_ns;      /* on Linux from clock ticks (10 ms): good for the split only */
+	uint64_t vol_csw;   /* voluntary switches: the task blocked */
+	uint64_t invol_csw; /* involuntary switches: the task was preempted */
+	uint64_t user_ns;   /* on Linux from clock ticks (10 ms): good for the split only */
 	uint64_t sys_ns;
 	uint64_t cpu_ns;       /* the exact time on a CPU, where the kernel keeps it */
 	uint64_t run_delay_ns; /* time runnable but waiting for a CPU */

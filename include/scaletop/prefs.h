@@ -39,7 +39,7 @@ int prefs_load(struct prefs *p, char *warn, size_t len);
 
 /* Parses config text; name is used in warnings.  Returns like prefs_load. */
 int prefs_parse(struct prefs *p, const char *buf, size_t len, const char *name, char *warn,
-                size_t warnlen);
+		size_t warnlen);
 
 /*
  * Writes p to the config file atomically: a temporary file in the same

@@ -17,8 +17,8 @@
 struct run_view {
 	bool json;
 	bool quiet;
-	const char *record;  /* --record: JSON Lines stream to this file, "-" for stdout */
-	bool record_force;   /* --force: the stream may replace an existing file */
+	const char *record; /* --record: JSON Lines stream to this file, "-" for stdout */
+	bool record_force;  /* --force: the stream may replace an existing file */
 };
 
 /* The parsed options; strings point into argv. */
@@ -26,7 +26,7 @@ struct run_args {
 	const char *cmdname;          /* "run", "tui": names the command in messages */
 	const char *default_workload; /* when neither -w nor --cmd is given */
 	const char *workload, *nspec, *cmd, *parse, *regex, *setup, *teardown;
-	const char *ops;              /* --ops K[:UNIT], with --parse elapsed */
+	const char *ops; /* --ops K[:UNIT], with --parse elapsed */
 	const char *params[64];
 	int nparams;
 	double duration, warmup, stable_pct, min_time, interval, stall;
@@ -35,8 +35,8 @@ struct run_args {
 	long repeat;
 	enum run_mode mode;
 	struct run_view view;
-	const char *output;           /* -o: save a snapshot there, or NULL */
-	bool force;                   /* --force: -o may replace an existing file */
+	const char *output; /* -o: save a snapshot there, or NULL */
+	bool force;         /* --force: -o may replace an existing file */
 };
 
 /* A caller's own options, parsed in the same getopt pass.  Codes >= RUN_OPT_EXT. */

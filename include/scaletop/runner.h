@@ -40,7 +40,7 @@ struct runner_config {
 	const struct wl_sweep *sweep; /* likewise */
 	int nworkers;                 /* 1 .. RUNNER_MAX_WORKERS */
 	enum runner_mode mode;
-	uint64_t grace_ns;            /* 0: RUNNER_GRACE_NS */
+	uint64_t grace_ns; /* 0: RUNNER_GRACE_NS */
 };
 
 struct runner_status {
@@ -49,8 +49,8 @@ struct runner_status {
 	uint64_t ops;     /* sum over workers of their last consistent slot read */
 	uint64_t wait_ns; /* likewise, for WL_LOCK_WAIT workloads */
 	uint64_t busy_ns;
-	int unread;       /* slots with no consistent read this poll (their last one is summed) */
-	int ready;        /* workers that have reached the start line (all of them once released) */
+	int unread; /* slots with no consistent read this poll (their last one is summed) */
+	int ready;  /* workers that have reached the start line (all of them once released) */
 	const char *reason; /* why the step failed, "" otherwise; owned by the runner */
 	const char *output; /* the child's last line of output, "" if none; owned by the runner */
 };

@@ -13,18 +13,18 @@
 #define SERIES_DEFAULT_CAP 4096 /* ~17 minutes at 4 ticks a second */
 
 struct tick {
-	double t;        /* session seconds */
-	int step;        /* session step index, -1 when none runs */
-	int phase;       /* enum sweep_phase */
-	double rate;     /* throughput over the last interval; NaN if none */
-	float busy_all;  /* % of all CPUs busy; NaN if unknown */
-	float *busy;     /* busy % by CPU id, ncpu entries (NaN: no data); the series owns it */
+	double t;       /* session seconds */
+	int step;       /* session step index, -1 when none runs */
+	int phase;      /* enum sweep_phase */
+	double rate;    /* throughput over the last interval; NaN if none */
+	float busy_all; /* % of all CPUs busy; NaN if unknown */
+	float *busy;    /* busy % by CPU id, ncpu entries (NaN: no data); the series owns it */
 };
 
 struct series {
-	int ncpu;        /* entries per tick's busy[]: highest CPU id + 1, fixed at init */
-	int cap;         /* ring capacity */
-	int64_t count;   /* ticks ever added (the ring holds the last min(count, cap)) */
+	int ncpu;      /* entries per tick's busy[]: highest CPU id + 1, fixed at init */
+	int cap;       /* ring capacity */
+	int64_t count; /* ticks ever added (the ring holds the last min(count, cap)) */
 	struct tick *ring;
 	float *busy_store; /* cap * ncpu floats backing every tick's busy[] */
 };

@@ -23,15 +23,15 @@
 enum run_mode { MODE_THREADS, MODE_PROCESSES };
 
 struct sweep_settings {
-	int *n;                /* the N list, ascending; owned */
+	int *n; /* the N list, ascending; owned */
 	int nn;
-	double duration_s;     /* measurement time; the cap when until-stable */
-	double warmup_s;       /* never counted */
-	double stable_pct;     /* 0: fixed duration; else stop at CI95 <= pct% of mean */
-	double min_measure_s;  /* until-stable never stops sooner */
-	double interval_s;     /* length of one interval sample */
-	int repeat;            /* runs per N */
-	double stall_s;        /* no progress by any worker for this long fails the step; 0: off */
+	double duration_s;    /* measurement time; the cap when until-stable */
+	double warmup_s;      /* never counted */
+	double stable_pct;    /* 0: fixed duration; else stop at CI95 <= pct% of mean */
+	double min_measure_s; /* until-stable never stops sooner */
+	double interval_s;    /* length of one interval sample */
+	int repeat;           /* runs per N */
+	double stall_s;       /* no progress by any worker for this long fails the step; 0: off */
 	bool stop_on_failure;
 	enum run_mode mode;
 	double efficiency_min; /* analysis: linear-range threshold (0..1); 0: the default */
@@ -40,14 +40,14 @@ struct sweep_settings {
 
 /* What ran, as text: enough for a reader to run it again. */
 struct workload_desc {
-	char name[64];    /* built-in name, or "external" */
-	char unit[32];    /* what one operation is, plural: "ops", "writes", "transactions" */
-	char n_unit[16];  /* what N counts, plural: "threads", "processes", "writers", "clients" */
+	char name[64];   /* built-in name, or "external" */
+	char unit[32];   /* what one operation is, plural: "ops", "writes", "transactions" */
+	char n_unit[16]; /* what N counts, plural: "threads", "processes", "writers", "clients" */
 	int nparams;
 	char key[SESSION_MAX_PARAMS][32];
 	char value[SESSION_MAX_PARAMS][256];
-	char **argv;      /* external command template, NULL-terminated; owned */
-	char parser[32];  /* external output parser */
+	char **argv;     /* external command template, NULL-terminated; owned */
+	char parser[32]; /* external output parser */
 };
 
 #define CT_HAVE_CSW 0x01
@@ -68,8 +68,8 @@ struct contention {
 	double cpu_used;            /* CPUs' worth of time the workload used (1.0 = one CPU) */
 	double sys_ctxsw_s;         /* whole system */
 	double psi_some_pct;
-	double lock_wait_pct;       /* % of worker time waiting for the workload's lock */
-	unsigned have;              /* CT_HAVE_* */
+	double lock_wait_pct; /* % of worker time waiting for the workload's lock */
+	unsigned have;        /* CT_HAVE_* */
 };
 
 enum step_status { STEP_RUNNING, STEP_OK, STEP_UNSTABLE, STEP_FAILED, STEP_INTERRUPTED };
@@ -77,33 +77,33 @@ extern const char *const step_status_names[];
 
 struct step {
 	int n;
-	int rep;                 /* 0 .. repeat-1 */
+	int rep; /* 0 .. repeat-1 */
 	enum step_status status;
-	char reason[256];        /* why failed/unstable/interrupted, "" otherwise */
-	double start_s;          /* session time the step's workers were released */
-	double warmup_s;         /* measured warm-up */
-	double window_s;         /* measured measurement window */
-	uint64_t ops;            /* operations counted in the window */
-	double ops_s;            /* headline: ops / window_s */
-	bool no_intervals;       /* an external command printed only a summary */
-	double *iv;              /* interval throughputs in the window; owned */
+	char reason[256];  /* why failed/unstable/interrupted, "" otherwise */
+	double start_s;    /* session time the step's workers were released */
+	double warmup_s;   /* measured warm-up */
+	double window_s;   /* measured measurement window */
+	uint64_t ops;      /* operations counted in the window */
+	double ops_s;      /* headline: ops / window_s */
+	bool no_intervals; /* an external command printed only a summary */
+	double *iv;        /* interval throughputs in the window; owned */
 	int niv, capiv;
-	struct stats st;         /* of iv[] */
-	struct cpu_usage all;    /* CPU use over the window (delta.h), all CPUs */
-	struct cpu_usage *cpu;   /* per CPU; owned */
+	struct stats st;       /* of iv[] */
+	struct cpu_usage all;  /* CPU use over the window (delta.h), all CPUs */
+	struct cpu_usage *cpu; /* per CPU; owned */
 	int ncpu;
 	struct contention ct;
-	struct fairness fair;    /* per-worker shares of the window's operations (built-in only) */
+	struct fairness fair; /* per-worker shares of the window's operations (built-in only) */
 	struct lockprof_entry locks[STEP_TOP_LOCKS]; /* the kernel's most contended locks in */
-	int nlocks;                                  /* the window, where the kernel keeps a profile */
+	int nlocks; /* the window, where the kernel keeps a profile */
 };
 
 enum event_kind { EV_INFO, EV_STEP, EV_FAILURE, EV_UNSTABLE, EV_WARNING, EV_COLLAPSE };
 extern const char *const event_kind_names[];
 
 struct event {
-	double t;         /* session seconds */
-	int step;         /* index into steps, -1 if none */
+	double t; /* session seconds */
+	int step; /* index into steps, -1 if none */
 	enum event_kind kind;
 	char text[256];
 };
@@ -119,7 +119,7 @@ struct session {
 	int nsteps, capsteps;
 	struct event *events;
 	int nevents, capevents;
-	struct series ticks;    /* recent ticks; empty (cap 0) until session_start_series */
+	struct series ticks; /* recent ticks; empty (cap 0) until session_start_series */
 };
 
 void session_init(struct session *s);
@@ -128,8 +128,8 @@ void session_free(struct session *s);
 struct step *session_add_step(struct session *s, int n, int rep);
 int step_add_interval(struct step *st, double rate);
 int step_set_cpus(struct step *st, const struct sample_delta *d);
-int session_add_event(struct session *s, int step, enum event_kind kind, double t,
-		      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+int session_add_event(struct session *s, int step, enum event_kind kind, double t, const char *fmt,
+		      ...) __attribute__((format(printf, 5, 6)));
 /* Starts the tick series with room for CPU ids 0 .. ncpu-1. */
 int session_start_series(struct session *s, int ncpu, int cap);
 /* Seconds since the session started, for a CLOCK_MONOTONIC time. */

@@ -23,8 +23,7 @@ struct json_t *session_json_series(const struct session *s);
 /* New reference to the whole object, with its analysis; NULL on ENOMEM. */
 struct json_t *session_json(const struct session *s);
 /* The same with a label and time taken (ISO-8601 UTC); NULL for the defaults. */
-struct json_t *session_json_labelled(const struct session *s, const char *label,
-				     const char *taken);
+struct json_t *session_json_labelled(const struct session *s, const char *label, const char *taken);
 /* The default label: "hostname OS release". */
 void session_json_label(const struct session *s, char *buf, size_t len);
 /*

@@ -25,17 +25,18 @@ enum slot_state { SLOT_IDLE, SLOT_READY, SLOT_RUNNING, SLOT_DONE, SLOT_FAILED };
 
 /* One complete update. */
 struct slot_copy {
-	_Atomic uint64_t ops;          /* operations completed */
-	_Atomic uint64_t wait_ns;      /* lock-wait time (sampled estimate) */
-	_Atomic uint64_t busy_ns;      /* time covered by the wait sampling, same estimate */
-	_Atomic uint64_t check;        /* slot_check() of the fields above */
+	_Atomic uint64_t ops;     /* operations completed */
+	_Atomic uint64_t wait_ns; /* lock-wait time (sampled estimate) */
+	_Atomic uint64_t busy_ns; /* time covered by the wait sampling, same estimate */
+	_Atomic uint64_t check;   /* slot_check() of the fields above */
 };
 
 struct wl_slot {
-	_Alignas(SLOT_STRIDE) _Atomic uint64_t seq; /* updates so far; copy[seq & 1] is the latest */
+	_Alignas(
+		SLOT_STRIDE) _Atomic uint64_t seq; /* updates so far; copy[seq & 1] is the latest */
 	struct slot_copy copy[2];
-	_Atomic int state;             /* enum slot_state, written by the worker */
-	_Atomic int error;             /* errno when state == SLOT_FAILED */
+	_Atomic int state; /* enum slot_state, written by the worker */
+	_Atomic int error; /* errno when state == SLOT_FAILED */
 };
 
 /* A consistent copy of one slot, as the monitor reads it. */

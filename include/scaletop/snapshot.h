@@ -27,20 +27,20 @@
 
 /* What a snapshot says about itself, beyond the session. */
 struct snapshot_meta {
-	char label[256];       /* default: "hostname OS release" */
-	char taken[32];        /* ISO-8601 UTC when it was saved */
-	char tool_name[64];    /* of the scaletop that wrote it */
+	char label[256];    /* default: "hostname OS release" */
+	char taken[32];     /* ISO-8601 UTC when it was saved */
+	char tool_name[64]; /* of the scaletop that wrote it */
 	char tool_version[64];
 };
 
 /* A loaded snapshot.  Free it with snapshot_free. */
 struct snapshot {
-	char name[256];             /* the file it came from, for messages and legends */
+	char name[256]; /* the file it came from, for messages and legends */
 	struct session s;
 	struct snapshot_meta meta;
-	struct analysis saved;      /* the analysis as the writer computed it; pts owned */
-	struct analysis now;        /* recomputed from the steps by this scaletop; pts owned */
-	char warning[ST_ERRLEN];    /* "" or one line: how saved and recomputed disagree */
+	struct analysis saved;   /* the analysis as the writer computed it; pts owned */
+	struct analysis now;     /* recomputed from the steps by this scaletop; pts owned */
+	char warning[ST_ERRLEN]; /* "" or one line: how saved and recomputed disagree */
 };
 
 /* The default label and the current time, for session s. */
@@ -66,8 +66,8 @@ int snapshot_parse(const char *buf, size_t len, const char *name, struct session
 		   size_t errlen);
 
 /* snapshot_parse, plus the meta data, the saved analysis and its recomputation. */
-int snapshot_read(const char *buf, size_t len, const char *name, struct snapshot *snap,
-		  char *err, size_t errlen);
+int snapshot_read(const char *buf, size_t len, const char *name, struct snapshot *snap, char *err,
+		  size_t errlen);
 
 /*
  * Reads a whole file ("-": standard input) of at most SNAPSHOT_MAX_BYTES
@@ -127,7 +127,7 @@ struct snapshot_import {
  * with "name:LINE:COLUMN: what was expected".
  */
 int snapshot_import_csv(const char *buf, size_t len, const char *name,
-			const struct snapshot_import *o, struct session *s,
-			struct snapshot_meta *m, char *err, size_t errlen);
+			const struct snapshot_import *o, struct session *s, struct snapshot_meta *m,
+			char *err, size_t errlen);
 
 #endif

@@ -26,9 +26,9 @@ typedef void (*spawn_line_cb)(void *arg, int stream, const char *line);
 enum { SPAWN_STDOUT, SPAWN_STDERR };
 
 struct spawn_proc {
-	pid_t pid;      /* the command, leader of its process group; -1 once reaped */
-	int fd[2];      /* [SPAWN_STDOUT], [SPAWN_STDERR]: non-blocking read ends; -1 after EOF */
-	int status;     /* wait status, valid once reaped */
+	pid_t pid;  /* the command, leader of its process group; -1 once reaped */
+	int fd[2];  /* [SPAWN_STDOUT], [SPAWN_STDERR]: non-blocking read ends; -1 after EOF */
+	int status; /* wait status, valid once reaped */
 	bool reaped;
 	struct spawn_lines lines[2];
 };

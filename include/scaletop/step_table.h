@@ -1,4 +1,5 @@
-/* The results table, one row per step: what `scaletop run` and `show` print and the TUI's steps view shows. */
+/* The results table, one row per step: what `scaletop run` and `show` print and the TUI's steps
+ * view shows. */
 #ifndef SCALETOP_STEP_TABLE_H
 #define SCALETOP_STEP_TABLE_H
 

@@ -88,9 +88,9 @@ int recorder_close(struct recorder *rec, char *err, size_t errlen);
 
 /* --- the reader ----------------------------------------------------------- */
 
-#define STREAM_MAX_LINE (1024 * 1024)     /* longer lines are an error */
-#define STREAM_MAX_TICKS 2000000          /* ticks kept for scrubbing; ~5.8 days at 4 Hz */
-#define STREAM_MAX_CELLS 16000000         /* per-CPU rows kept over all ticks (24 bytes each) */
+#define STREAM_MAX_LINE (1024 * 1024) /* longer lines are an error */
+#define STREAM_MAX_TICKS 2000000      /* ticks kept for scrubbing; ~5.8 days at 4 Hz */
+#define STREAM_MAX_CELLS 16000000     /* per-CPU rows kept over all ticks (24 bytes each) */
 #define STREAM_MAX_STEPS 100000
 #define STREAM_MAX_EVENTS 1000000
 #define STREAM_MAX_CPU_ID 65535
@@ -117,18 +117,18 @@ struct stream_sys {
 
 /* One tick, everything the TUI draws for that moment. */
 struct stream_tick {
-	double t;                /* session seconds */
-	double phase_s;          /* seconds into the phase */
-	double rate;             /* throughput over the last interval; NaN if none */
-	double interval;         /* measured length of the CPU interval; NaN if no CPU data */
-	int step;                /* session step index, -1 when none runs */
-	int n, rep;              /* the running step's N and repeat; 0 when none */
+	double t;        /* session seconds */
+	double phase_s;  /* seconds into the phase */
+	double rate;     /* throughput over the last interval; NaN if none */
+	double interval; /* measured length of the CPU interval; NaN if no CPU data */
+	int step;        /* session step index, -1 when none runs */
+	int n, rep;      /* the running step's N and repeat; 0 when none */
 	int steps_total;
 	enum sweep_phase phase;
-	bool have_cpu;           /* all, sys and the rows below are valid */
+	bool have_cpu; /* all, sys and the rows below are valid */
 	struct stream_cpu all;
 	struct stream_sys sys;
-	int ncpu;                /* rows: stream_reader_tick_cpus */
+	int ncpu; /* rows: stream_reader_tick_cpus */
 	/* private to the reader */
 	size_t cpu_off;
 	int64_t ct_idx;

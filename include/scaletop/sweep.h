@@ -32,32 +32,32 @@ struct sweep_config {
 	 */
 	uint64_t elapsed_ops;
 	double time_limit_s;
-	char **setup;          /* run once before the sweep, or NULL; borrowed */
-	char **teardown;       /* run once after it, or NULL; borrowed */
+	char **setup;    /* run once before the sweep, or NULL; borrowed */
+	char **teardown; /* run once after it, or NULL; borrowed */
 };
 
 enum sweep_phase {
-	PHASE_IDLE,      /* before the first step */
-	PHASE_STARTING,  /* the step's child is starting its workers */
+	PHASE_IDLE,     /* before the first step */
+	PHASE_STARTING, /* the step's child is starting its workers */
 	PHASE_WARMUP,
 	PHASE_MEASURING,
 	PHASE_STOPPING,
-	PHASE_DONE       /* every step ran, or the sweep was stopped */
+	PHASE_DONE /* every step ran, or the sweep was stopped */
 };
 extern const char *const sweep_phase_names[];
 
 /* What a live view shows between steps' results. */
 struct sweep_live {
 	enum sweep_phase phase;
-	int step;              /* index into session steps, -1 before the first */
-	int steps_total;       /* nn * repeat */
-	double phase_s;        /* seconds spent in the phase so far */
-	double rate;           /* the last interval's throughput */
+	int step;        /* index into session steps, -1 before the first */
+	int steps_total; /* nn * repeat */
+	double phase_s;  /* seconds spent in the phase so far */
+	double rate;     /* the last interval's throughput */
 	bool have_rate;
 	struct sample_delta cpu; /* the last tick's CPU usage */
 	bool have_cpu;
-	bool paused;           /* sweep_pause: no step advances until resumed */
-	struct contention ct;  /* the running step's window so far, refreshed about once a second */
+	bool paused;          /* sweep_pause: no step advances until resumed */
+	struct contention ct; /* the running step's window so far, refreshed about once a second */
 	bool have_ct;
 };
 

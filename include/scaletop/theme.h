@@ -113,7 +113,7 @@ void theme_init(struct theme *t);
  * keys are warned about.  Returns the number of bad lines.
  */
 int theme_parse(struct theme *t, const char *buf, size_t len, const char *name, theme_warn_fn warn,
-                void *arg);
+		void *arg);
 
 /*
  * Reads and parses the theme file at path.  Returns the number of bad
@@ -121,7 +121,7 @@ int theme_parse(struct theme *t, const char *buf, size_t len, const char *name, 
  * (t is then the built-in default).
  */
 int theme_load_file(struct theme *t, const char *path, theme_warn_fn warn, void *arg, char *err,
-                    size_t errlen);
+		    size_t errlen);
 
 /* The role's name as used in keys ("cpu_user", "heat3"), or NULL. */
 const char *theme_role_name(enum theme_role r);
@@ -158,7 +158,7 @@ struct theme_pair {
  * become white on black.
  */
 void theme_resolve(const struct theme *t, enum theme_depth depth, int npairs, int default_colors,
-                   struct theme_pair out[ROLE_COUNT]);
+		   struct theme_pair out[ROLE_COUNT]);
 
 /*
  * Finds theme name (or a path, if name has a '/'), parses it and makes it

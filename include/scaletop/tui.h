@@ -11,14 +11,14 @@
 #define TUI_MAX_OVERLAYS 6
 
 struct tui_opts {
-	double refresh_s;        /* screen refresh; 0: the saved preference, else 1 s */
-	const char *theme;       /* NULL: the saved preference, else "default" */
-	bool ascii;              /* no braille or blocks, whatever the locale */
-	bool monitor;            /* start without a sweep: CPU monitoring only */
-	int fake_cpus;           /* test hook: synthetic figures for this many CPUs */
+	double refresh_s;  /* screen refresh; 0: the saved preference, else 1 s */
+	const char *theme; /* NULL: the saved preference, else "default" */
+	bool ascii;        /* no braille or blocks, whatever the locale */
+	bool monitor;      /* start without a sweep: CPU monitoring only */
+	int fake_cpus;     /* test hook: synthetic figures for this many CPUs */
 	const char *overlay[TUI_MAX_OVERLAYS]; /* snapshots to overlay (--compare) */
 	int noverlay;
-	const char *replay;      /* a recorded .jsonl to replay, "-" for standard input */
+	const char *replay; /* a recorded .jsonl to replay, "-" for standard input */
 };
 
 struct run_args;

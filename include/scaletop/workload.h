@@ -27,71 +27,71 @@
 #define WL_PATH_MAX 4096
 
 enum wl_param_type {
-	WP_INT,    /* integer in [min, max] */
-	WP_SIZE,   /* byte count with optional k/M/G suffix (powers of 1024), in [min, max] */
-	WP_ENUM,   /* one of choices[]; value is the index */
-	WP_PATH,   /* a directory or file path */
+	WP_INT,  /* integer in [min, max] */
+	WP_SIZE, /* byte count with optional k/M/G suffix (powers of 1024), in [min, max] */
+	WP_ENUM, /* one of choices[]; value is the index */
+	WP_PATH, /* a directory or file path */
 };
 
 struct wl_param {
 	const char *name;
 	enum wl_param_type type;
-	const char *def;               /* default, as the user would type it */
-	long long min, max;            /* WP_INT, WP_SIZE */
-	const char *const *choices;    /* WP_ENUM, NULL-terminated */
-	const char *help;              /* one line */
+	const char *def;            /* default, as the user would type it */
+	long long min, max;         /* WP_INT, WP_SIZE */
+	const char *const *choices; /* WP_ENUM, NULL-terminated */
+	const char *help;           /* one line */
 };
 
 union wl_value {
-	long long i;     /* WP_INT, WP_SIZE, WP_ENUM (index) */
-	const char *s;   /* WP_PATH: points into the owning wl_args' storage */
+	long long i;   /* WP_INT, WP_SIZE, WP_ENUM (index) */
+	const char *s; /* WP_PATH: points into the owning wl_args' storage */
 };
 
 /* Parsed, validated parameter values, indexed like the workload's params[]. */
 struct wl_args {
 	const struct workload *wl;
 	union wl_value v[WL_MAX_PARAMS];
-	bool set[WL_MAX_PARAMS];         /* given by the user rather than defaulted */
-	char text[WL_MAX_PARAMS][256];   /* each value as given (or the default), for snapshots */
+	bool set[WL_MAX_PARAMS];       /* given by the user rather than defaulted */
+	char text[WL_MAX_PARAMS][256]; /* each value as given (or the default), for snapshots */
 };
 
 /* Per-sweep state, owned by the monitor. */
 struct wl_sweep {
 	const struct wl_args *args;
-	char dir[WL_PATH_MAX];   /* working directory for files, "" if none */
-	bool own_dir;            /* dir was made by prepare and is removed by cleanup */
-	void *priv;              /* the workload's own sweep state */
+	char dir[WL_PATH_MAX]; /* working directory for files, "" if none */
+	bool own_dir;          /* dir was made by prepare and is removed by cleanup */
+	void *priv;            /* the workload's own sweep state */
 };
 
 /* What a worker is handed. */
 struct wl_worker {
-	int index;                    /* 0 .. nworkers-1 */
+	int index; /* 0 .. nworkers-1 */
 	int nworkers;
-	struct wl_slot *slot;         /* this worker's own counter slot */
-	const atomic_int *stop;       /* becomes non-zero when the worker must return */
-	void *shared;                 /* the step's shared state (see above) */
+	struct wl_slot *slot;   /* this worker's own counter slot */
+	const atomic_int *stop; /* becomes non-zero when the worker must return */
+	void *shared;           /* the step's shared state (see above) */
 	const struct wl_args *args;
 	const struct wl_sweep *sweep;
-	uint64_t seed;                /* distinct per worker, for workloads that randomise */
+	uint64_t seed; /* distinct per worker, for workloads that randomise */
 };
 
-#define WL_LOCK_WAIT 0x1  /* the workload measures lock wait itself (slot wait_ns/busy_ns) */
+#define WL_LOCK_WAIT 0x1 /* the workload measures lock wait itself (slot wait_ns/busy_ns) */
 
 struct workload {
 	const char *name;
-	const char *unit;        /* what one operation is, plural: "ops", "writes", "requests" */
-	const char *summary;     /* one line for `scaletop list` */
-	const char *help;        /* one paragraph: what it stresses, what healthy looks like */
+	const char *unit;    /* what one operation is, plural: "ops", "writes", "requests" */
+	const char *summary; /* one line for `scaletop list` */
+	const char *help;    /* one paragraph: what it stresses, what healthy looks like */
 	const struct wl_param *params;
 	int nparams;
-	unsigned flags;          /* WL_* */
-	size_t shared_size;      /* bytes of per-step shared memory; 0 if none */
+	unsigned flags;     /* WL_* */
+	size_t shared_size; /* bytes of per-step shared memory; 0 if none */
 
-	int (*prepare)(struct wl_sweep *sw, char *err, size_t errlen);       /* may be NULL */
-	void (*cleanup)(struct wl_sweep *sw);                                 /* may be NULL */
+	int (*prepare)(struct wl_sweep *sw, char *err, size_t errlen); /* may be NULL */
+	void (*cleanup)(struct wl_sweep *sw);                          /* may be NULL */
 	int (*step_init)(void *shared, const struct wl_args *a, const struct wl_sweep *sw,
-			 int nworkers, char *err, size_t errlen);              /* may be NULL */
-	void (*step_fini)(void *shared, const struct wl_args *a);             /* may be NULL */
+			 int nworkers, char *err, size_t errlen); /* may be NULL */
+	void (*step_fini)(void *shared, const struct wl_args *a); /* may be NULL */
 	/*
 	 * The worker loop: do operations until *stop, publishing the running
 	 * total with wl_count() at least every few milliseconds.  Returns 0, or

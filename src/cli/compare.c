@@ -12,10 +12,12 @@
 static void
 compare_usage(FILE *f)
 {
-	fprintf(f, "usage: %s compare [--csv] A.json B.json [C.json ...]\n\n"
-		   "One table aligned on N: each snapshot's throughput and its ratio to the\n"
-		   "first; then peak against peak, collapse, verdict and USL side by side.\n"
-		   "      --csv   the table as CSV (warnings go to stderr)\n", progname);
+	fprintf(f,
+		"usage: %s compare [--csv] A.json B.json [C.json ...]\n\n"
+		"One table aligned on N: each snapshot's throughput and its ratio to the\n"
+		"first; then peak against peak, collapse, verdict and USL side by side.\n"
+		"      --csv   the table as CSV (warnings go to stderr)\n",
+		progname);
 }
 
 static int

@@ -21,13 +21,15 @@ struct export_args {
 static void
 export_usage(FILE *f)
 {
-	fprintf(f, "usage: %s export --gnuplot [--svg] [--force] -o BASE A.json [B.json ...]\n\n"
-		   "Writes BASE.dat and BASE.gp: throughput against N for each snapshot, its\n"
-		   "ideal linear line, its USL curve, and its peak and collapse marks.  When\n"
-		   "gnuplot is installed, also renders BASE.png (or BASE.svg with --svg).\n"
-		   "  -o BASE       output name without extension (.png or .svg picks the format)\n"
-		   "      --svg     render SVG instead of PNG\n"
-		   "      --force   replace files that exist\n", progname);
+	fprintf(f,
+		"usage: %s export --gnuplot [--svg] [--force] -o BASE A.json [B.json ...]\n\n"
+		"Writes BASE.dat and BASE.gp: throughput against N for each snapshot, its\n"
+		"ideal linear line, its USL curve, and its peak and collapse marks.  When\n"
+		"gnuplot is installed, also renders BASE.png (or BASE.svg with --svg).\n"
+		"  -o BASE       output name without extension (.png or .svg picks the format)\n"
+		"      --svg     render SVG instead of PNG\n"
+		"      --force   replace files that exist\n",
+		progname);
 }
 
 /* "curve.png" is taken as BASE "curve" in PNG: what a user typing a picture name means. */
@@ -65,17 +67,27 @@ export_parse(int argc, char **argv, struct export_args *a)
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
 		switch (opt) {
-		case 'h': export_usage(stdout); return -1;
-		case 'g': a->gnuplot = true; break;
-		case 's': a->term = "svg"; break;
-		case 'f': a->force = true; break;
+		case 'h':
+			export_usage(stdout);
+			return -1;
+		case 'g':
+			a->gnuplot = true;
+			break;
+		case 's':
+			a->term = "svg";
+			break;
+		case 'f':
+			a->force = true;
+			break;
 		case 'o':
 			if ((rc = export_base(a, optarg)) != 0)
 				return rc;
 			break;
 		case ':':
-			return arg_usage_error(CMD, "option '%s' needs a value: see '%s export "
-					       "--help'", argv[optind - 1], progname);
+			return arg_usage_error(CMD,
+					       "option '%s' needs a value: see '%s export "
+					       "--help'",
+					       argv[optind - 1], progname);
 		default:
 			return arg_usage_error(CMD, "unknown option '%s': see '%s export --help'",
 					       argv[optind - 1], progname);
@@ -86,8 +98,10 @@ export_parse(int argc, char **argv, struct export_args *a)
 	if (a->base[0] == '\0')
 		return arg_usage_error(CMD, "give the output name: -o BASE");
 	if (optind == argc)
-		return arg_usage_error(CMD, "give one snapshot or more: %s export --gnuplot "
-				       "-o BASE A.json", progname);
+		return arg_usage_error(CMD,
+				       "give one snapshot or more: %s export --gnuplot "
+				       "-o BASE A.json",
+				       progname);
 	if (argc - optind > SNAPSHOT_COMPARE_MAX)
 		return arg_usage_error(CMD, "%d snapshots; export at most %d at once",
 				       argc - optind, SNAPSHOT_COMPARE_MAX);
@@ -125,9 +139,10 @@ export_render(const struct export_args *a)
 	snprintf(script, sizeof(script), "%s.gp", a->base);
 	snprintf(image, sizeof(image), "%s.%s", a->base, a->term);
 	if (!export_have_gnuplot()) {
-		fprintf(stderr, "%s %s: wrote %s.dat and %s; gnuplot is not installed, so no %s: "
-			"run 'gnuplot %s' where it is\n", progname, CMD, a->base, script, image,
-			script);
+		fprintf(stderr,
+			"%s %s: wrote %s.dat and %s; gnuplot is not installed, so no %s: "
+			"run 'gnuplot %s' where it is\n",
+			progname, CMD, a->base, script, image, script);
 		return 0;
 	}
 	if (spawn_run(argv, EXPORT_GNUPLOT_TIMEOUT_NS, out, sizeof(out), err, sizeof(err)) != 0) {
@@ -146,8 +161,10 @@ export_write(const struct export_args *a, struct snapshot *const *v, int k)
 
 	snprintf(image, sizeof(image), "%s.%s", a->base, a->term);
 	if (!a->force && access(image, F_OK) == 0) {
-		fprintf(stderr, "%s %s: %s exists and was not replaced; give --force to replace "
-			"it, or another name\n", progname, CMD, image);
+		fprintf(stderr,
+			"%s %s: %s exists and was not replaced; give --force to replace "
+			"it, or another name\n",
+			progname, CMD, image);
 		return EXIT_RUNTIME;
 	}
 	if (snapshot_gnuplot_write(a->base, a->term, v, k, a->force, err, sizeof(err)) != 0) {

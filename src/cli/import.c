@@ -18,17 +18,19 @@ struct import_args {
 static void
 import_usage(FILE *f)
 {
-	fprintf(f, "usage: %s import --csv FILE --label LABEL [--desc TEXT] -o OUT.json\n\n"
-		   "Turns published results into a snapshot that show, compare and export read.\n"
-		   "FILE has lines of N,throughput[,stddev[,runs]]; a header line, blank lines\n"
-		   "and '#' comments are skipped.\n"
-		   "      --csv FILE     the results ('-': standard input)\n"
-		   "      --label LABEL  what the results are, e.g. 'paper, 64-core EPYC'\n"
-		   "      --desc TEXT    where they come from (free text, kept in the snapshot)\n"
-		   "      --unit U       what one operation is (default ops)\n"
-		   "      --n-unit U     what N counts (default threads)\n"
-		   "  -o OUT.json        the snapshot to write\n"
-		   "      --force        replace OUT.json if it exists\n", progname);
+	fprintf(f,
+		"usage: %s import --csv FILE --label LABEL [--desc TEXT] -o OUT.json\n\n"
+		"Turns published results into a snapshot that show, compare and export read.\n"
+		"FILE has lines of N,throughput[,stddev[,runs]]; a header line, blank lines\n"
+		"and '#' comments are skipped.\n"
+		"      --csv FILE     the results ('-': standard input)\n"
+		"      --label LABEL  what the results are, e.g. 'paper, 64-core EPYC'\n"
+		"      --desc TEXT    where they come from (free text, kept in the snapshot)\n"
+		"      --unit U       what one operation is (default ops)\n"
+		"      --n-unit U     what N counts (default threads)\n"
+		"  -o OUT.json        the snapshot to write\n"
+		"      --force        replace OUT.json if it exists\n",
+		progname);
 }
 
 /* What the snapshot has room for, refused before anything is read. */
@@ -72,17 +74,35 @@ import_parse(int argc, char **argv, struct import_args *a)
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
 		switch (opt) {
-		case 'h': import_usage(stdout); return -1;
-		case 'o': a->out = optarg; break;
-		case O_CSV: a->csv = optarg; break;
-		case O_LABEL: a->o.label = optarg; break;
-		case O_DESC: a->o.desc = optarg; break;
-		case O_UNIT: a->o.unit = optarg; break;
-		case O_NUNIT: a->o.n_unit = optarg; break;
-		case O_FORCE: a->force = true; break;
+		case 'h':
+			import_usage(stdout);
+			return -1;
+		case 'o':
+			a->out = optarg;
+			break;
+		case O_CSV:
+			a->csv = optarg;
+			break;
+		case O_LABEL:
+			a->o.label = optarg;
+			break;
+		case O_DESC:
+			a->o.desc = optarg;
+			break;
+		case O_UNIT:
+			a->o.unit = optarg;
+			break;
+		case O_NUNIT:
+			a->o.n_unit = optarg;
+			break;
+		case O_FORCE:
+			a->force = true;
+			break;
 		case ':':
-			return arg_usage_error(CMD, "option '%s' needs a value: see '%s import "
-					       "--help'", argv[optind - 1], progname);
+			return arg_usage_error(CMD,
+					       "option '%s' needs a value: see '%s import "
+					       "--help'",
+					       argv[optind - 1], progname);
 		default:
 			return arg_usage_error(CMD, "unknown option '%s': see '%s import --help'",
 					       argv[optind - 1], progname);
@@ -95,7 +115,7 @@ import_parse(int argc, char **argv, struct import_args *a)
 		return arg_usage_error(CMD, "give the results: --csv FILE");
 	if (a->o.label == NULL || a->o.label[0] == '\0')
 		return arg_usage_error(CMD, "give a label saying what the results are: --label "
-				       "LABEL");
+					    "LABEL");
 	if (a->out == NULL)
 		return arg_usage_error(CMD, "give the snapshot to write: -o OUT.json");
 	return import_check_lengths(a);

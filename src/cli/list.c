@@ -58,12 +58,14 @@ list_wrap(const char *text, int indent)
 int
 cmd_list(int argc, char **argv)
 {
-	bool verbose = argc > 1 && (strcmp(argv[1], "-v") == 0 || strcmp(argv[1], "--verbose") == 0);
+	bool verbose =
+		argc > 1 && (strcmp(argv[1], "-v") == 0 || strcmp(argv[1], "--verbose") == 0);
 	const char *const *parsers = parser_names();
 	int i, j;
 
 	if (argc > 1 && !verbose)
-		return arg_usage_error("list", "unknown argument '%s': only -v (--verbose)", argv[1]);
+		return arg_usage_error("list", "unknown argument '%s': only -v (--verbose)",
+				       argv[1]);
 	for (i = 0; workloads[i] != NULL; i++) {
 		const struct workload *wl = workloads[i];
 

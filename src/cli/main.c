@@ -32,11 +32,14 @@ usage(FILE *f)
 {
 	size_t i;
 
-	fprintf(f, "usage: %s [OPTIONS]           the interactive monitor ('%s tui --help')\n"
-		"       %s COMMAND [OPTIONS]\n\ncommands:\n", progname, progname, progname);
+	fprintf(f,
+		"usage: %s [OPTIONS]           the interactive monitor ('%s tui --help')\n"
+		"       %s COMMAND [OPTIONS]\n\ncommands:\n",
+		progname, progname, progname);
 	for (i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
 		fprintf(f, "  %-10s %s\n", subcommands[i].name, subcommands[i].summary);
-	fprintf(f, "\n'%s COMMAND --help' describes a command; man scaletop has the rest.\n", progname);
+	fprintf(f, "\n'%s COMMAND --help' describes a command; man scaletop has the rest.\n",
+		progname);
 }
 
 int

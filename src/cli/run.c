@@ -25,9 +25,9 @@ struct run_ctx {
 	struct sweep *sw;
 	struct loop *loop;
 	bool tty, quiet;
-	int signo;       /* the signal that stopped the sweep, 0 if none */
+	int signo;            /* the signal that stopped the sweep, 0 if none */
 	struct recorder *rec; /* --record, or NULL */
-	int nrecorded;   /* events already streamed */
+	int nrecorded;        /* events already streamed */
 };
 
 /* A stream write failed (EPIPE, ENOSPC): say so once; the recorder stays quiet after. */
@@ -66,9 +66,10 @@ run_record(struct run_ctx *c, enum sweep_note note, int step)
 	if (c->rec == NULL)
 		return;
 	if (note == SWEEP_TICK)
-		run_record_check(c, recorder_tick(c->rec, c->s, sweep_live(c->sw),
-						       sweep_live(c->sw)->have_ct ? &sweep_live(c->sw)->ct
-										   : NULL));
+		run_record_check(
+			c,
+			recorder_tick(c->rec, c->s, sweep_live(c->sw),
+				      sweep_live(c->sw)->have_ct ? &sweep_live(c->sw)->ct : NULL));
 	else if (note == SWEEP_STEP_DONE && step >= 0)
 		run_record_step(c, step);
 	run_record_events(c);
@@ -82,8 +83,8 @@ run_progress(struct run_ctx *c, int step)
 	char rate[16];
 
 	fmt_si(lv->have_rate ? lv->rate : NAN, rate, sizeof(rate));
-	fprintf(stderr, "\r\033[K[%d/%d] N=%d %s %.1f s  %s %s/s", step + 1, lv->steps_total,
-		st->n, sweep_phase_names[lv->phase], lv->phase_s, rate, c->s->wl.unit);
+	fprintf(stderr, "\r\033[K[%d/%d] N=%d %s %.1f s  %s %s/s", step + 1, lv->steps_total, st->n,
+		sweep_phase_names[lv->phase], lv->phase_s, rate, c->s->wl.unit);
 	if (lv->have_cpu)
 		fprintf(stderr, "  cpu %.0f%%", lv->cpu.all.busy);
 }
@@ -119,9 +120,10 @@ run_on_signal(struct loop *l, int signo, void *arg)
 	char why[64];
 
 	c->signo = signo;
-	snprintf(why, sizeof(why), "interrupted by %s", signo == SIGINT ? "^C"
-						      : signo == SIGHUP ? "SIGHUP"
-									: "SIGTERM");
+	snprintf(why, sizeof(why), "interrupted by %s",
+		 signo == SIGINT   ? "^C"
+		 : signo == SIGHUP ? "SIGHUP"
+				   : "SIGTERM");
 	sweep_interrupt(c->sw, why);
 	loop_quit(l);
 }

@@ -81,7 +81,8 @@ static int
 sample_parse_interval(const char *arg, struct sample_opts *o)
 {
 	double v;
-	int rc = arg_parse_seconds("sample", "-i", arg, SAMPLE_INTERVAL_MIN, SAMPLE_INTERVAL_MAX, &v);
+	int rc = arg_parse_seconds("sample", "-i", arg, SAMPLE_INTERVAL_MIN, SAMPLE_INTERVAL_MAX,
+				   &v);
 
 	if (rc == 0)
 		o->interval_ns = (uint64_t)llround(v * 1e9);
@@ -152,7 +153,8 @@ sample_parse(int argc, char **argv, struct sample_opts *o)
 	}
 	if (optind < argc)
 		return sample_bad("unexpected argument '%s': give the interval as -i SECONDS "
-				  "and the count as -c COUNT", argv[optind]);
+				  "and the count as -c COUNT",
+				  argv[optind]);
 	return 0;
 }
 
@@ -235,8 +237,8 @@ sample_print_host(const struct timespec *now)
 		return;
 	}
 	sample_clock(true, now, day, sizeof(day));
-	printf("%s %s (%s) %s %s (%d CPU)\n", h.os_name, h.os_release, h.hostname, day,
-	       h.platform, h.ncpus);
+	printf("%s %s (%s) %s %s (%d CPU)\n", h.os_name, h.os_release, h.hostname, day, h.platform,
+	       h.ncpus);
 }
 
 /* Why a row has no numbers, in words. */
@@ -381,8 +383,7 @@ sample_flush(void)
 		return 0;
 	if (errno == EPIPE)
 		return 1;
-	fprintf(stderr, "%s sample: cannot write standard output: %s\n", progname,
-		strerror(errno));
+	fprintf(stderr, "%s sample: cannot write standard output: %s\n", progname, strerror(errno));
 	return -1;
 }
 

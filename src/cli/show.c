@@ -12,9 +12,11 @@
 static void
 show_usage(FILE *f)
 {
-	fprintf(f, "usage: %s show FILE.json [FILE.json ...]\n\n"
-		   "Prints each snapshot's results table, verdict and USL fit, as 'run' does.\n"
-		   "'-' reads a snapshot from standard input.\n", progname);
+	fprintf(f,
+		"usage: %s show FILE.json [FILE.json ...]\n\n"
+		"Prints each snapshot's results table, verdict and USL fit, as 'run' does.\n"
+		"'-' reads a snapshot from standard input.\n",
+		progname);
 }
 
 static int

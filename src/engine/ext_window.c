@@ -168,7 +168,8 @@ ext_window_align(struct ext_window *w, struct step_ctx *c, bool reaped)
 	e.ops = st->ops;
 	e.workers = 0; /* the threads summed: pgbench -c 64 -j 4 runs 4, not 64 */
 	if (ext_window_tree(w, reaped, &e)) {
-		/* A timed run's tree counters need no marks: a run shorter than a tick has them too. */
+		/* A timed run's tree counters need no marks: a run shorter than a tick has them
+		 * too. */
 		e.seconds = have_marks ? (double)(m1->ns - m0->ns) / 1e9 : w->mono1 - w->mono0;
 	} else if (have_marks) {
 		e.seconds = (double)(m1->ns - m0->ns) / 1e9;

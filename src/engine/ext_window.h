@@ -22,9 +22,9 @@ struct ext_mark {
 };
 
 struct ext_window {
-	struct ext_mark *marks;     /* ring of per-tick marks */
+	struct ext_mark *marks; /* ring of per-tick marks */
 	int nmarks, mark_next;
-	double mono0, mono1;        /* the counted intervals' span, on the step's clock */
+	double mono0, mono1; /* the counted intervals' span, on the step's clock */
 	bool have_mono;
 	struct task_counters tree0; /* the monitor's reaped children before a timed run */
 	bool have_tree0;

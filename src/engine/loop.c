@@ -373,7 +373,8 @@ loop_run(struct loop *l, char *err, size_t errlen)
 		if (poll(l->pfds, (nfds_t)n, loop_poll_timeout(l)) < 0) {
 			if (errno == EINTR)
 				continue;
-			return st_error(err, errlen, "event loop: poll failed: %s", strerror(errno));
+			return st_error(err, errlen, "event loop: poll failed: %s",
+					strerror(errno));
 		}
 		loop_dispatch(l, n);
 	}

@@ -19,7 +19,7 @@ orphan_cmp(const void *a, const void *b)
 static const struct proc_link *
 orphan_find(const struct proc_link *t, size_t n, pid_t pid)
 {
-	struct proc_link key = {.pid = pid};
+	struct proc_link key = { .pid = pid };
 
 	return bsearch(&key, t, n, sizeof(*t), orphan_cmp);
 }

@@ -38,7 +38,8 @@ static int pgroup_hooked;
 #define ORPHAN_WAIT_NS 2000000000ull
 
 static bool orphan_adopting;
-static pid_t orphan_owner; /* the adopting process: a forked child inherits the flag, not the role */
+static pid_t
+	orphan_owner; /* the adopting process: a forked child inherits the flag, not the role */
 /* Groups started while adopting: their members dying late are not leftovers. */
 static pid_t orphan_groups[PGROUP_MAX];
 static int orphan_ngroups;
@@ -51,8 +52,8 @@ static int orphan_table_works = -1; /* unknown until first asked */
  * external command or the step's own reaping behaves.
  */
 static const int pgroup_reset_sigs[] = {
-	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGCHLD, SIGALRM, SIGUSR1, SIGUSR2,
-	SIGTSTP, SIGTTIN, SIGTTOU, SIGCONT, SIGURG, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF,
+	SIGHUP,   SIGINT,  SIGQUIT, SIGTERM, SIGPIPE, SIGCHLD, SIGALRM, SIGUSR1,   SIGUSR2,
+	SIGTSTP,  SIGTTIN, SIGTTOU, SIGCONT, SIGURG,  SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF,
 #ifdef SIGWINCH
 	SIGWINCH,
 #endif
@@ -81,7 +82,8 @@ pgroup_add(pid_t pgid)
 	int i;
 
 	if (pgroup_owner != self) {
-		/* First use, or a forked child starting its own list: the inherited one is not ours. */
+		/* First use, or a forked child starting its own list: the inherited one is not
+		 * ours. */
 		for (i = 0; i < PGROUP_MAX; i++)
 			pgroup_ids[i] = 0;
 		pgroup_owner = self;
@@ -339,7 +341,10 @@ static int
 orphan_pass(pid_t self, struct orphan_counted *killed)
 {
 	const struct orphan_view v = {
-		.self = self, .own_pgrp = getpgrp(), .live = orphan_live, .known = orphan_known,
+		.self = self,
+		.own_pgrp = getpgrp(),
+		.live = orphan_live,
+		.known = orphan_known,
 	};
 	struct orphan_action *act;
 	struct proc_link *t;
@@ -373,8 +378,8 @@ int
 pgroup_kill_descendants(void)
 {
 	uint64_t deadline = mono_now_ns() + ORPHAN_WAIT_NS;
-	struct timespec nap = {0, 1000000};
-	struct orphan_counted killed = {0};
+	struct timespec nap = { 0, 1000000 };
+	struct orphan_counted killed = { 0 };
 	pid_t self = getpid();
 	int saved = errno;
 

@@ -69,8 +69,8 @@ run_builtin(struct session *s, struct sweep_config *cfg, const struct run_args *
 	/* Verdicts speak of writers for the file study, else of what the mode starts. */
 	snprintf(s->wl.n_unit, sizeof(s->wl.n_unit), "%s",
 		 strcmp(cfg->wl->name, "fileio") == 0 ? "writers"
-		 : a->mode == MODE_PROCESSES	     ? "processes"
-						     : "threads");
+		 : a->mode == MODE_PROCESSES          ? "processes"
+						      : "threads");
 	for (i = 0; i < cfg->wl->nparams && i < SESSION_MAX_PARAMS; i++) {
 		snprintf(s->wl.key[i], sizeof(s->wl.key[i]), "%s", cfg->wl->params[i].name);
 		snprintf(s->wl.value[i], sizeof(s->wl.value[i]), "%s", cfg->args.text[i]);
@@ -108,13 +108,16 @@ run_parse_ops(const struct run_args *a, uint64_t *k, char *unit, size_t ulen)
 	v = strtod(text, &end);
 	if (end == text || (end != colon && *end != '\0') || errno != 0 || v < 1 || v > 1e15 ||
 	    v != floor(v))
-		return arg_usage_error(CMD, "--ops '%s': give a whole number of operations per "
+		return arg_usage_error(CMD,
+				       "--ops '%s': give a whole number of operations per "
 				       "run, 1 to 1e15, and optionally :UNIT, e.g. --ops 512:MiB",
 				       text);
-	if (colon != NULL && (colon[1] == '\0' || strlen(colon + 1) >= ulen ||
-			      strpbrk(colon + 1, " \t/") != NULL))
-		return arg_usage_error(CMD, "--ops '%s': the unit after ':' must be one word of "
-				       "1 to %zu characters, e.g. --ops 512:MiB", text, ulen - 1);
+	if (colon != NULL &&
+	    (colon[1] == '\0' || strlen(colon + 1) >= ulen || strpbrk(colon + 1, " \t/") != NULL))
+		return arg_usage_error(CMD,
+				       "--ops '%s': the unit after ':' must be one word of "
+				       "1 to %zu characters, e.g. --ops 512:MiB",
+				       text, ulen - 1);
 	if (colon != NULL)
 		snprintf(unit, ulen, "%s", colon + 1);
 	*k = (uint64_t)v;
@@ -151,11 +154,14 @@ run_external(struct session *s, struct sweep_config *cfg, const struct run_args 
 		if ((rc = run_elapsed(s, cfg, a)) != 0)
 			return rc;
 	} else {
-		/* Try the parser now, so a bad --parse or regex is a usage error, not a failed step. */
+		/* Try the parser now, so a bad --parse or regex is a usage error, not a failed
+		 * step. */
 		p = parser_new(cfg->parser, cfg->parse_arg, err, sizeof(err));
 		if (p == NULL && a->regex == NULL && strcmp(a->parse, "regex") != 0)
-			return arg_usage_error(CMD, "--parse '%s': give sysbench, pgbench or elapsed, "
-					       "or --parse-regex 'RE'", a->parse);
+			return arg_usage_error(CMD,
+					       "--parse '%s': give sysbench, pgbench or elapsed, "
+					       "or --parse-regex 'RE'",
+					       a->parse);
 		if (p == NULL)
 			return arg_usage_error(CMD, "--parse-regex: %s", err);
 		parser_free(p);

@@ -17,9 +17,25 @@
 #define CMD a->cmdname
 
 enum {
-	OPT_WARMUP = 256, OPT_STABLE, OPT_MIN_TIME, OPT_INTERVAL, OPT_MODE, OPT_REPEAT,
-	OPT_STALL, OPT_STOP, OPT_COLLAPSE, OPT_LINEAR, OPT_CMD, OPT_PARSE, OPT_REGEX, OPT_SETUP, OPT_TEARDOWN, OPT_JSON,
-	OPT_FORCE, OPT_RECORD, OPT_OPS,
+	OPT_WARMUP = 256,
+	OPT_STABLE,
+	OPT_MIN_TIME,
+	OPT_INTERVAL,
+	OPT_MODE,
+	OPT_REPEAT,
+	OPT_STALL,
+	OPT_STOP,
+	OPT_COLLAPSE,
+	OPT_LINEAR,
+	OPT_CMD,
+	OPT_PARSE,
+	OPT_REGEX,
+	OPT_SETUP,
+	OPT_TEARDOWN,
+	OPT_JSON,
+	OPT_FORCE,
+	OPT_RECORD,
+	OPT_OPS,
 };
 
 static const struct option run_longopts[] = {
@@ -127,22 +143,52 @@ run_parse_option(int opt, int argc, char **argv, struct run_args *a, const struc
 	if (opt >= RUN_OPT_EXT && ext != NULL && ext->parse != NULL)
 		return ext->parse(opt, argc, argv, ext->arg);
 	switch (opt) {
-	case 'w': a->workload = optarg; return 0;
-	case 'n': a->nspec = optarg; return 0;
-	case 'q': a->view.quiet = true; return 0;
-	case OPT_JSON: a->view.json = true; return 0;
-	case 'o': a->output = optarg; return 0;
-	case OPT_FORCE: a->force = true; return 0;
-	case OPT_RECORD: a->view.record = optarg; return 0;
-	case OPT_STOP: a->stop_on_failure = true; return 0;
-	case OPT_CMD: a->cmd = optarg; return 0;
-	case OPT_PARSE: a->parse = optarg; return 0;
-	case OPT_REGEX: a->regex = optarg; return 0;
-	case OPT_OPS: a->ops = optarg; return 0;
-	case OPT_SETUP: a->setup = optarg; return 0;
-	case OPT_TEARDOWN: a->teardown = optarg; return 0;
-	case OPT_MODE: return run_parse_mode(optarg, a);
-	case OPT_STABLE: return run_parse_stable(argc, argv, a);
+	case 'w':
+		a->workload = optarg;
+		return 0;
+	case 'n':
+		a->nspec = optarg;
+		return 0;
+	case 'q':
+		a->view.quiet = true;
+		return 0;
+	case OPT_JSON:
+		a->view.json = true;
+		return 0;
+	case 'o':
+		a->output = optarg;
+		return 0;
+	case OPT_FORCE:
+		a->force = true;
+		return 0;
+	case OPT_RECORD:
+		a->view.record = optarg;
+		return 0;
+	case OPT_STOP:
+		a->stop_on_failure = true;
+		return 0;
+	case OPT_CMD:
+		a->cmd = optarg;
+		return 0;
+	case OPT_PARSE:
+		a->parse = optarg;
+		return 0;
+	case OPT_REGEX:
+		a->regex = optarg;
+		return 0;
+	case OPT_OPS:
+		a->ops = optarg;
+		return 0;
+	case OPT_SETUP:
+		a->setup = optarg;
+		return 0;
+	case OPT_TEARDOWN:
+		a->teardown = optarg;
+		return 0;
+	case OPT_MODE:
+		return run_parse_mode(optarg, a);
+	case OPT_STABLE:
+		return run_parse_stable(argc, argv, a);
 	case 'p':
 		if (a->nparams == (int)(sizeof(a->params) / sizeof(a->params[0])))
 			return arg_usage_error(CMD, "too many -p options");
@@ -158,12 +204,14 @@ run_parse_option(int opt, int argc, char **argv, struct run_args *a, const struc
 		return arg_parse_seconds(CMD, "--min-time", optarg, 0.1, 86400, &a->min_time);
 	case OPT_INTERVAL:
 		return arg_parse_seconds(CMD, "--interval", optarg, 0.01, 60, &a->interval);
-	case OPT_STALL: return arg_parse_seconds(CMD, "--stall", optarg, 0, 86400, &a->stall);
+	case OPT_STALL:
+		return arg_parse_seconds(CMD, "--stall", optarg, 0, 86400, &a->stall);
 	case OPT_COLLAPSE:
 		return arg_parse_percent(a->cmdname, "--collapse", optarg, &a->collapse_pct);
 	case OPT_LINEAR:
 		return arg_parse_percent(a->cmdname, "--linear", optarg, &a->linear_pct);
-	case OPT_REPEAT: return arg_parse_int(CMD, "--repeat", optarg, 1, 1000, &a->repeat);
+	case OPT_REPEAT:
+		return arg_parse_int(CMD, "--repeat", optarg, 1, 1000, &a->repeat);
 	default:
 		return arg_usage_error(CMD, "unknown option '%s': see '%s %s --help'",
 				       argv[optind - 1], progname, CMD);
@@ -200,13 +248,17 @@ run_check_output(const struct run_args *a)
 			       : 0;
 	if (strcmp(a->cmdname, "run") != 0)
 		return arg_usage_error(CMD, "-o saves a snapshot of 'scaletop run'; run the sweep "
-				       "with it");
+					    "with it");
 	if (a->output[0] == '\0' || strcmp(a->output, "-") == 0)
-		return arg_usage_error(CMD, "-o '%s': give a file name (--json prints to standard "
-				       "output)", a->output);
+		return arg_usage_error(CMD,
+				       "-o '%s': give a file name (--json prints to standard "
+				       "output)",
+				       a->output);
 	if (!a->force && access(a->output, F_OK) == 0)
-		return arg_usage_error(CMD, "-o %s: the file exists; give --force to replace it, "
-				       "or another name", a->output);
+		return arg_usage_error(CMD,
+				       "-o %s: the file exists; give --force to replace it, "
+				       "or another name",
+				       a->output);
 	if ((slash = strrchr(a->output, '/')) == NULL)
 		snprintf(dir, sizeof(dir), ".");
 	else if (slash == a->output)
@@ -229,12 +281,16 @@ run_check_record(struct run_args *a)
 	if (r == NULL || strcmp(r, "-") == 0)
 		return 0;
 	if (strcmp(a->cmdname, "run") != 0)
-		return arg_usage_error(CMD, "--record streams 'scaletop run'; run the sweep with it");
+		return arg_usage_error(CMD,
+				       "--record streams 'scaletop run'; run the sweep with it");
 	if (r[0] == '\0')
-		return arg_usage_error(CMD, "--record '': give a file name, or - for standard output");
+		return arg_usage_error(CMD,
+				       "--record '': give a file name, or - for standard output");
 	if (!a->force && access(r, F_OK) == 0)
-		return arg_usage_error(CMD, "--record %s: the file exists; give --force to replace "
-				       "it, or another name", r);
+		return arg_usage_error(CMD,
+				       "--record %s: the file exists; give --force to replace "
+				       "it, or another name",
+				       r);
 	return 0;
 }
 
@@ -249,22 +305,29 @@ static int
 run_check_external(const struct run_args *a)
 {
 	if (a->ops != NULL && !run_args_elapsed(a))
-		return arg_usage_error(CMD, "--ops %s goes with --parse elapsed, where a run counts "
-				       "as K operations", a->ops);
+		return arg_usage_error(CMD,
+				       "--ops %s goes with --parse elapsed, where a run counts "
+				       "as K operations",
+				       a->ops);
 	if (a->cmd == NULL)
 		return 0;
 	/* Stopping a tool early would cost its closing report and make its exit a kill. */
 	if (a->stable_pct > 0)
-		return arg_usage_error(CMD, "--until-stable stops built-in workloads only: a --cmd "
-				       "tool runs for the {duration} it is given; use -d and --repeat");
+		return arg_usage_error(
+			CMD, "--until-stable stops built-in workloads only: a --cmd "
+			     "tool runs for the {duration} it is given; use -d and --repeat");
 	if (!run_args_elapsed(a))
 		return 0;
 	if (a->warmup_set)
-		return arg_usage_error(CMD, "--warmup %g: --parse elapsed times the whole run, so "
-				       "none of it is left uncounted; drop --warmup", a->warmup);
+		return arg_usage_error(CMD,
+				       "--warmup %g: --parse elapsed times the whole run, so "
+				       "none of it is left uncounted; drop --warmup",
+				       a->warmup);
 	if (strstr(a->cmd, "{duration}") != NULL)
-		return arg_usage_error(CMD, "--cmd '%s': --parse elapsed times the run, so {duration} "
-				       "has no value; give the command its own length", a->cmd);
+		return arg_usage_error(CMD,
+				       "--cmd '%s': --parse elapsed times the run, so {duration} "
+				       "has no value; give the command its own length",
+				       a->cmd);
 	return 0;
 }
 
@@ -276,24 +339,24 @@ run_check(struct run_args *a)
 		return EXIT_USAGE;
 	if (a->cmd != NULL && a->workload != NULL)
 		return arg_usage_error(CMD, "-w and --cmd both given: choose a built-in workload "
-				       "or a command");
+					    "or a command");
 	if (a->cmd != NULL && a->parse == NULL && a->regex == NULL)
 		return arg_usage_error(CMD, "--cmd needs --parse sysbench|pgbench or "
-				       "--parse-regex 'RE' to read its throughput");
+					    "--parse-regex 'RE' to read its throughput");
 	if (a->cmd == NULL && (a->parse != NULL || a->regex != NULL))
 		return arg_usage_error(CMD, "--parse and --parse-regex go with --cmd");
 	if (a->parse != NULL && a->regex != NULL)
 		return arg_usage_error(CMD, "--parse and --parse-regex both given: choose one");
 	if (a->cmd != NULL && a->nparams > 0)
 		return arg_usage_error(CMD, "-p sets built-in workload parameters; put the "
-				       "command's own options in --cmd");
+					    "command's own options in --cmd");
 	if (run_check_external(a) != 0)
 		return EXIT_USAGE;
 	if (a->stable_pct > 0 && !a->duration_set)
 		a->duration = 20;
 	if (a->stable_pct > 0 && a->min_time > a->duration)
-		return arg_usage_error(CMD, "--min-time %g is longer than -d %g: lower one", a->min_time,
-				       a->duration);
+		return arg_usage_error(CMD, "--min-time %g is longer than -d %g: lower one",
+				       a->min_time, a->duration);
 	return 0;
 }
 

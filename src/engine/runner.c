@@ -193,10 +193,11 @@ runner_read_slots(struct runner *r)
 			r->unread++;
 			/* One miss is a writer preempted mid-update; many in a row is damage. */
 			if (++s->bad == RUNNER_BAD_POLLS && !r->stopping && r->reason[0] == '\0') {
-				snprintf(r->reason, sizeof(r->reason),
-					 "worker %d's counter slot gave no consistent read %d times "
-					 "in a row; its counts cannot be trusted",
-					 i, RUNNER_BAD_POLLS);
+				snprintf(
+					r->reason, sizeof(r->reason),
+					"worker %d's counter slot gave no consistent read %d times "
+					"in a row; its counts cannot be trusted",
+					i, RUNNER_BAD_POLLS);
 				runner_begin_stop(r, r->cfg.grace_ns + RUNNER_BACKSTOP_NS);
 			}
 		}

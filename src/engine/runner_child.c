@@ -35,7 +35,7 @@ struct runner_child {
 	struct runner *r;
 	pid_t self;
 	int started, nended;
-	bool forced;            /* we killed the stragglers: their SIGKILL is no news */
+	bool forced; /* we killed the stragglers: their SIGKILL is no news */
 	bool *ended;
 	pthread_t *threads;
 	struct runner_task *tasks;
@@ -361,7 +361,7 @@ runner_child(struct runner *r, int outfd)
 		_exit(RUNNER_EXIT_FAILED);
 	}
 	if (wl->step_init != NULL && wl->step_init(r->shared, r->cfg.args, r->cfg.sweep, n,
-						    c->fail_text, sizeof(c->fail_text)) != 0) {
+						   c->fail_text, sizeof(c->fail_text)) != 0) {
 		c->fail_text[sizeof(c->fail_text) - 1] = '\0';
 		if (c->fail_text[0] == '\0')
 			snprintf(c->fail_text, sizeof(c->fail_text), "no reason given");
@@ -385,4 +385,3 @@ runner_child(struct runner *r, int outfd)
 		wl->step_fini(r->shared, r->cfg.args);
 	_exit(atomic_load(&c->fail) != RF_NONE ? RUNNER_EXIT_FAILED : 0);
 }
-

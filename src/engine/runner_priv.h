@@ -19,7 +19,7 @@
 #define RUNNER_EXIT_FAILED 113 /* the child recorded why in the control block */
 #define RUNNER_WORKER_FAILED 1 /* a worker process whose work() returned an errno */
 #define RUNNER_BACKSTOP_NS UINT64_C(1000000000) /* past the grace, the monitor kills the group */
-#define RUNNER_BAD_POLLS 16 /* polls in a row with no consistent read of a slot */
+#define RUNNER_BAD_POLLS 16           /* polls in a row with no consistent read of a slot */
 #define RUNNER_GATHER_NAP_NS 1000000L /* the child, while workers gather (they block) */
 /* The watch interval while workers run: 20 wake-ups a second add little to their counters. */
 #define RUNNER_RUN_NAP_NS 50000000L
@@ -39,16 +39,16 @@ enum runner_fail {
 
 struct runner_ctl {
 	struct startline_state line; /* workers at the start line, and their release */
-	atomic_int stop;         /* the workers' stop flag (wl_worker.stop) */
-	atomic_int abort;        /* the monitor wants the child gone now */
-	uint64_t grace_ns;       /* written before fork */
-	atomic_int fail;         /* enum runner_fail, stored (release) after its details */
+	atomic_int stop;             /* the workers' stop flag (wl_worker.stop) */
+	atomic_int abort;            /* the monitor wants the child gone now */
+	uint64_t grace_ns;           /* written before fork */
+	atomic_int fail;             /* enum runner_fail, stored (release) after its details */
 	int fail_worker;
 	int fail_code;
 	atomic_int crash_worker; /* the worker a fatal signal hit, -1 */
 	atomic_int crash_signal;
-	char fail_text[192];     /* step_init's message, cut to fit a reason */
-	atomic_int pids[];       /* process mode: worker pids, 0 once reaped by the child */
+	char fail_text[192]; /* step_init's message, cut to fit a reason */
+	atomic_int pids[];   /* process mode: worker pids, 0 once reaped by the child */
 };
 
 /* What the monitor keeps per worker. */
@@ -67,19 +67,19 @@ struct runner {
 	struct runner_seen *seen;
 	struct startline gate; /* the child's, and (copied by fork) each worker process's */
 
-	pid_t pid;            /* the child, also its group id */
-	pid_t monitor;        /* our own pid, for the child's orphan check */
+	pid_t pid;     /* the child, also its group id */
+	pid_t monitor; /* our own pid, for the child's orphan check */
 	bool reaped;
-	int status;           /* wait status, once reaped */
+	int status; /* wait status, once reaped */
 	int out_fd;
 	struct spawn_lines out_lines;
 	char output[160];
 
 	enum runner_state state;
-	bool stopping;        /* stop was set, by us or on the child's failure */
+	bool stopping; /* stop was set, by us or on the child's failure */
 	bool aborted;
-	bool killed;          /* we killed the group: the child missed its deadline */
-	uint64_t kill_ns;     /* when to kill the group if the child is still there; 0: never */
+	bool killed;      /* we killed the group: the child missed its deadline */
+	uint64_t kill_ns; /* when to kill the group if the child is still there; 0: never */
 	uint64_t go_ns, ops, wait_ns, busy_ns;
 	int unread;
 	char reason[RUNNER_REASONLEN];

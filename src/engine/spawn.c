@@ -83,7 +83,8 @@ spawn_word_expand(const char *w, int idx, long n, long duration, char *err, size
 		} else if (len == 8 && strncmp(w + i + 1, "duration", 8) == 0) {
 			if (duration < 0) {
 				st_error(err, errlen,
-					 "command word %d \"%s\" uses {duration}, but the steps have "
+					 "command word %d \"%s\" uses {duration}, but the steps "
+					 "have "
 					 "no fixed length; give --duration or drop {duration}",
 					 idx, w);
 				free(out);
@@ -152,8 +153,8 @@ spawn_pipe_make(int fds[2], bool nonblock)
 		return -1;
 	if (spawn_fd_high(&p[0]) == -1 || spawn_fd_high(&p[1]) == -1)
 		goto fail;
-	if (nonblock && ((fl = fcntl(p[0], F_GETFL)) == -1 ||
-			 fcntl(p[0], F_SETFL, fl | O_NONBLOCK) == -1))
+	if (nonblock &&
+	    ((fl = fcntl(p[0], F_GETFL)) == -1 || fcntl(p[0], F_SETFL, fl | O_NONBLOCK) == -1))
 		goto fail;
 	fds[0] = p[0];
 	fds[1] = p[1];
@@ -193,8 +194,7 @@ spawn_emit(struct spawn_lines *lb, int stream, spawn_line_cb cb, void *arg)
 }
 
 static void
-spawn_feed(struct spawn_lines *lb, const char *p, size_t n, int stream, spawn_line_cb cb,
-	   void *arg)
+spawn_feed(struct spawn_lines *lb, const char *p, size_t n, int stream, spawn_line_cb cb, void *arg)
 {
 	size_t i;
 

@@ -20,9 +20,9 @@
 /* The step's own state, c->state. */
 struct builtin_step {
 	struct runner *r;
-	uint64_t last_ns;        /* previous tick, for interval rates */
+	uint64_t last_ns; /* previous tick, for interval rates */
 	uint64_t last_ops;
-	uint64_t *w0_wops;       /* each worker's count at the window's start, for its fairness */
+	uint64_t *w0_wops; /* each worker's count at the window's start, for its fairness */
 	int nw;
 	/* Stall detection: total ops (while starting: workers at the line), and when it moved. */
 	uint64_t moved_ops, moved_ns;
@@ -203,7 +203,8 @@ builtin_check_start(struct step_ctx *c, uint64_t now, int ready)
 		return;
 	snprintf(why, sizeof(why),
 		 "the workers did not start: %d of %d at the start line, none more for %.1f s "
-		 "(--stall)", ready, c->n, limit);
+		 "(--stall)",
+		 ready, c->n, limit);
 	runner_abort(b->r);
 	builtin_close(c, STEP_FAILED, why);
 }

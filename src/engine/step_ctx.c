@@ -160,14 +160,12 @@ step_ctx_locks_end(struct step_ctx *c, struct step *st)
 
 	if (c->w0_nlocks < 0 || platform_lock_profile(&now, &n) != 0)
 		return;
-	lockprof_delta(c->w0_locks, c->w0_nlocks, now, n, st->locks, STEP_TOP_LOCKS,
-		       &st->nlocks);
+	lockprof_delta(c->w0_locks, c->w0_nlocks, now, n, st->locks, STEP_TOP_LOCKS, &st->nlocks);
 	free(now);
 }
 
 void
-step_ctx_window_begin(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t wait,
-		      uint64_t busy)
+step_ctx_window_begin(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t wait, uint64_t busy)
 {
 	c->w0_ns = now;
 	c->w0_ops = ops;

@@ -37,8 +37,8 @@ struct step_ctx;
  */
 struct step_kind {
 	const char *name;
-	size_t size;      /* of its private state */
-	bool per_worker;  /* the step's N are its workers: contention is per worker */
+	size_t size;     /* of its private state */
+	bool per_worker; /* the step's N are its workers: contention is per worker */
 	/* Launches the step; -1 with a message in err (the step then fails). */
 	int (*start)(struct step_ctx *c, char *err, size_t errlen);
 	/* Advances the step on the sweep's tick. */
@@ -66,19 +66,19 @@ struct step_ctx {
 	struct loop *loop;
 	const struct sweep_config *cfg;
 	const struct wl_sweep *wls;
-	struct sweep_live *live;       /* its phase, rate and contention are the step's to set */
-	const struct raw_sample *cpu;  /* the newest CPU sample; NULL before the first */
+	struct sweep_live *live;      /* its phase, rate and contention are the step's to set */
+	const struct raw_sample *cpu; /* the newest CPU sample; NULL before the first */
 	step_end_cb end;
 	void *end_arg;
 
 	/* The step being run, s->steps[idx]: an index, since steps[] may move. */
 	const struct step_kind *kind;
-	void *state;             /* the kind's own */
+	void *state; /* the kind's own */
 	int idx;
 	int n;
-	uint64_t start_ns;       /* the step was launched */
-	uint64_t phase_ns;       /* the current phase began */
-	uint64_t go_ns;          /* workers released (built-in) or command started */
+	uint64_t start_ns; /* the step was launched */
+	uint64_t phase_ns; /* the current phase began */
+	uint64_t go_ns;    /* workers released (built-in) or command started */
 
 	/* The measurement window's opening edge. */
 	uint64_t w0_ns, w0_ops, w0_wait, w0_busy;

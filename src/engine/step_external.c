@@ -35,11 +35,11 @@ struct external_step {
 	double win_ops, win_s;    /* sum of rate*dt and dt over window intervals */
 	double last_rate, last_end; /* the latest interval line, counted or not */
 	bool have_last_line;
-	uint64_t exit_ns;         /* when the command was seen to exit */
-	struct ext_window win;    /* tick marks, and the counted intervals' span */
+	uint64_t exit_ns;      /* when the command was seen to exit */
+	struct ext_window win; /* tick marks, and the counted intervals' span */
 	struct parse_summary summary;
 	bool have_summary;
-	char last_err[200];       /* its last stderr line that was no report, for failure reasons */
+	char last_err[200]; /* its last stderr line that was no report, for failure reasons */
 };
 
 static void external_on_output(struct loop *l, int fd, short revents, void *arg);
@@ -95,7 +95,8 @@ external_start(struct step_ctx *c, char *err, size_t errlen)
 	ext_timing_init(&x->timing, set->warmup_s, set->duration_s);
 	if (external_elapsed(c))
 		x->win.have_tree0 = ext_children_usage(&x->win.tree0);
-	/* The run starts when it is asked for: a monitor preempted after the fork must not start its clock late. */
+	/* The run starts when it is asked for: a monitor preempted after the fork must not start
+	 * its clock late. */
 	c->go_ns = mono_now_ns();
 	if (spawn_start(x->argv, &x->proc, err, errlen) != 0)
 		goto fail;
@@ -118,7 +119,9 @@ static void
 external_set_unit(struct step_ctx *c, const char *rate_unit)
 {
 	static const char *const names[][2] = {
-		{ "tps", "transactions" }, { "eps", "events" }, { "qps", "queries" },
+		{ "tps", "transactions" },
+		{ "eps", "events" },
+		{ "qps", "queries" },
 	};
 	size_t i, len = strlen(rate_unit);
 	char *unit = c->s->wl.unit;
@@ -337,8 +340,9 @@ external_verdict(struct step_ctx *c, int status)
 			 x->last_err);
 		step_ctx_end(c, STEP_FAILED, full);
 	} else if (step_ctx_step(c)->ops_s <= 0) {
-		step_ctx_end(c, STEP_FAILED, "no throughput found in the command's output "
-					     "(check --parse)");
+		step_ctx_end(c, STEP_FAILED,
+			     "no throughput found in the command's output "
+			     "(check --parse)");
 	} else {
 		step_ctx_end(c, STEP_OK, NULL);
 	}

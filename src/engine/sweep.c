@@ -36,11 +36,11 @@ struct sweep {
 	sweep_observer obs;
 	void *obs_arg;
 	struct sweep_live live;
-	int next;                /* position in the plan (n index * repeat + rep) */
-	bool running;            /* a step is in progress */
+	int next;     /* position in the plan (n index * repeat + rep) */
+	bool running; /* a step is in progress */
 	struct raw_sample prev, cur;
 	bool have_prev;
-	struct step_ctx ctx;     /* the running step's, bound to this sweep */
+	struct step_ctx ctx; /* the running step's, bound to this sweep */
 };
 
 static void sweep_step_end(struct sweep *sw, enum step_status status, const char *reason);
@@ -69,8 +69,8 @@ sweep_bind(struct sweep *sw)
 }
 
 struct sweep *
-sweep_new(struct session *s, struct loop *l, struct sampler *smp,
-	  const struct sweep_config *cfg, char *err, size_t errlen)
+sweep_new(struct session *s, struct loop *l, struct sampler *smp, const struct sweep_config *cfg,
+	  char *err, size_t errlen)
 {
 	struct sweep *sw = calloc(1, sizeof(*sw));
 	int i;
@@ -125,8 +125,7 @@ sweep_sample_cpu(struct sweep *sw)
 		return;
 	}
 	if (sw->have_prev)
-		sw->live.have_cpu =
-			sample_delta_compute(&sw->live.cpu, &sw->prev, &sw->cur) == 0;
+		sw->live.have_cpu = sample_delta_compute(&sw->live.cpu, &sw->prev, &sw->cur) == 0;
 	tmp = sw->prev;
 	sw->prev = sw->cur;
 	sw->cur = tmp;
@@ -180,11 +179,13 @@ sweep_step_end(struct sweep *sw, enum step_status status, const char *reason)
 	if (reason != NULL)
 		snprintf(st->reason, sizeof(st->reason), "%s", reason);
 	if (status == STEP_OK && sw->s->set.stable_pct <= 0 && stats_is_wide(&st->st)) {
-		/* A step whose mean is not known is not ok; --until-stable's own target rules there. */
+		/* A step whose mean is not known is not ok; --until-stable's own target rules
+		 * there. */
 		st->status = STEP_UNSTABLE;
 		snprintf(st->reason, sizeof(st->reason),
 			 "95%% CI +-%.0f%% of the mean over %.1f s: wider than the mean itself",
-			 st->st.mean > 0 ? 100 * stats_ci(&st->st) / st->st.mean : 0.0, st->window_s);
+			 st->st.mean > 0 ? 100 * stats_ci(&st->st) / st->st.mean : 0.0,
+			 st->window_s);
 	}
 	sw->running = false;
 	sweep_describe_step(sw, st, idx);
@@ -213,13 +214,14 @@ sweep_note_drift(struct sweep *sw)
 	if ((n = analysis_repeat_drift(&a)) > 0) {
 		for (i = 0; a.pts[i].n != n; i++)
 			;
-		session_add_event(sw->s, -1, EV_WARNING, session_time(sw->s, mono_now_ns()),
-				  "N=%d: the %d runs differ by +-%.1f%% (95%%), %.1fx what their own "
-				  "CIs allow (+-%.1f%%): the machine or the workload drifts between "
-				  "runs; the pooled CI allows for it", n, a.pts[i].runs,
-				  100 * a.pts[i].ci_between / a.pts[i].x,
-				  a.pts[i].ci_between / a.pts[i].ci_within,
-				  100 * a.pts[i].ci_within / a.pts[i].x);
+		session_add_event(
+			sw->s, -1, EV_WARNING, session_time(sw->s, mono_now_ns()),
+			"N=%d: the %d runs differ by +-%.1f%% (95%%), %.1fx what their own "
+			"CIs allow (+-%.1f%%): the machine or the workload drifts between "
+			"runs; the pooled CI allows for it",
+			n, a.pts[i].runs, 100 * a.pts[i].ci_between / a.pts[i].x,
+			a.pts[i].ci_between / a.pts[i].ci_within,
+			100 * a.pts[i].ci_within / a.pts[i].x);
 	}
 	analysis_free(&a);
 }
@@ -308,7 +310,8 @@ sweep_tick(struct loop *l, uint64_t now, uint64_t missed, void *arg)
 	sweep_sample_cpu(sw);
 	if (sw->running && !(sw->live.paused && sw->kind->pause != NULL))
 		sw->kind->tick(&sw->ctx, now);
-	/* A phase may have begun after this tick's time was taken (a step ended and the next began). */
+	/* A phase may have begun after this tick's time was taken (a step ended and the next
+	 * began). */
 	sw->live.phase_s = now > sw->ctx.phase_ns ? (double)(now - sw->ctx.phase_ns) / 1e9 : 0;
 	sweep_record_tick(sw, now);
 	sweep_notify(sw, SWEEP_TICK, sw->live.step);
@@ -399,8 +402,8 @@ sweep_free(struct sweep *sw)
 		sweep_interrupt(sw, NULL);
 	if (sw->prepared) {
 		if (sweep_run_hook(sw->cfg.teardown, "--teardown", err, sizeof(err)) != 0)
-			session_add_event(sw->s, -1, EV_WARNING,
-					  session_time(sw->s, mono_now_ns()), "%s", err);
+			session_add_event(sw->s, -1, EV_WARNING, session_time(sw->s, mono_now_ns()),
+					  "%s", err);
 		if (sw->cfg.wl != NULL && sw->cfg.wl->cleanup != NULL)
 			sw->cfg.wl->cleanup(&sw->wls);
 	}

@@ -20,7 +20,7 @@
 #define ANALYSIS_SUPERLINEAR_EFF 1.25
 
 static void verdict_cat(char *buf, size_t len, const char *fmt, ...)
-        __attribute__((format(printf, 3, 4)));
+	__attribute__((format(printf, 3, 4)));
 
 static void
 verdict_cat(char *buf, size_t len, const char *fmt, ...)
@@ -73,9 +73,10 @@ verdict_peak(const struct verdict_ctx *c, char *buf, size_t len)
 	char x[16];
 
 	verdict_cat(buf, len, "; peak %s %s/s at %d", fmt_si(c->a->x_peak, x, sizeof(x)), c->unit,
-	            c->a->n_peak);
+		    c->a->n_peak);
 	if (c->a->peak_uncertain)
-		verdict_cat(buf, len, " (uncertain: CI +-%.0f%%)", 100 * c->a->x_peak_ci / c->a->x_peak);
+		verdict_cat(buf, len, " (uncertain: CI +-%.0f%%)",
+			    100 * c->a->x_peak_ci / c->a->x_peak);
 	else if (c->peak_unstable)
 		verdict_cat(buf, len, " (unstable)");
 }
@@ -94,8 +95,8 @@ verdict_collapse(const struct verdict_ctx *c, char *buf, size_t len)
 	verdict_cat(buf, len, "; collapse above %d: ", a->pts[i - 1].n);
 	if (a->last_frac >= 1 - c->theta)
 		verdict_cat(buf, len, "%.0f%% of peak at %d, back to %.0f%% at %d",
-		            100 * a->pts[i].x / a->x_peak, a->collapse_n, 100 * a->last_frac,
-		            a->last_n);
+			    100 * a->pts[i].x / a->x_peak, a->collapse_n, 100 * a->last_frac,
+			    a->last_n);
 	else
 		verdict_cat(buf, len, "%.0f%% of peak at %d", 100 * a->last_frac, a->last_n);
 }
@@ -122,7 +123,7 @@ verdict_after_peak(const struct verdict_ctx *c, char *buf, size_t len)
 	}
 	if (a->pts[worst].x < (1 - c->theta) * a->x_peak)
 		verdict_cat(buf, len, "; %.0f%% of peak at %d, inside the CIs",
-		            100 * a->pts[worst].x / a->x_peak, a->pts[worst].n);
+			    100 * a->pts[worst].x / a->x_peak, a->pts[worst].n);
 	else if (a->last_frac >= ANALYSIS_FLAT_FRAC)
 		verdict_cat(buf, len, ", flat after");
 	else
@@ -152,7 +153,7 @@ verdict_superlinear(const struct verdict_ctx *c, char *buf, size_t len)
 
 	if (best >= 0)
 		verdict_cat(buf, len, ", super-linear: %.1fx at %d", a->pts[best].speedup,
-		            a->pts[best].n);
+			    a->pts[best].n);
 }
 
 /*
@@ -168,10 +169,10 @@ verdict_scaling(const struct verdict_ctx *c, char *buf, size_t len)
 
 	if (reach > 1)
 		verdict_cat(buf, len, "scales to %d %s (efficiency >= %.0f%%)", reach, c->n_unit,
-		            100 * c->eff_min);
+			    100 * c->eff_min);
 	else
 		verdict_cat(buf, len, "scales sub-linearly (efficiency < %.0f%% at %d %s)",
-		            100 * c->eff_min, a->pts[1].n, verdict_units(c, a->pts[1].n));
+			    100 * c->eff_min, a->pts[1].n, verdict_units(c, a->pts[1].n));
 	verdict_superlinear(c, buf, len);
 }
 
@@ -184,11 +185,11 @@ verdict_scaling_no_x1(const struct verdict_ctx *c, char *buf, size_t len)
 
 	if (a->x_peak / p0->x < ANALYSIS_NO_SMP_SPEEDUP)
 		verdict_cat(buf, len, "no N=1 step; no gain beyond %d %s", p0->n,
-		            verdict_units(c, p0->n));
+			    verdict_units(c, p0->n));
 	else
 		verdict_cat(buf, len, "no N=1 step; %.2fx from %d to %d %s (ideal %.2gx)",
-		            a->x_peak / p0->x, p0->n, a->n_peak, c->n_unit,
-		            (double)a->n_peak / p0->n);
+			    a->x_peak / p0->x, p0->n, a->n_peak, c->n_unit,
+			    (double)a->n_peak / p0->n);
 }
 
 void
@@ -204,17 +205,17 @@ verdict_build(const struct verdict_ctx *c, char *buf, size_t len)
 	}
 	if (a->npoints == 1) {
 		verdict_cat(buf, len, "one point only: %s %s/s at %d %s",
-		            fmt_si(a->pts[0].x, x, sizeof(x)), c->unit, a->pts[0].n,
-		            verdict_units(c, a->pts[0].n));
+			    fmt_si(a->pts[0].x, x, sizeof(x)), c->unit, a->pts[0].n,
+			    verdict_units(c, a->pts[0].n));
 		return;
 	}
 	/* no gain at 2, nor anywhere later (else the general sentence tells it) */
 	if (a->no_smp && a->x_peak / a->x1 < ANALYSIS_NO_SMP_SPEEDUP) {
 		verdict_cat(buf, len, "does not scale beyond 1 %s: speedup %.2f at %d", c->one,
-		            a->pts[1].speedup, a->pts[1].n);
+			    a->pts[1].speedup, a->pts[1].n);
 		if (a->peak_uncertain)
-			verdict_cat(buf, len, "; the peak at %d is uncertain (CI +-%.0f%%)", a->n_peak,
-			            100 * a->x_peak_ci / a->x_peak);
+			verdict_cat(buf, len, "; the peak at %d is uncertain (CI +-%.0f%%)",
+				    a->n_peak, 100 * a->x_peak_ci / a->x_peak);
 		if (a->collapse)
 			verdict_collapse(c, buf, len);
 		return;
@@ -222,7 +223,7 @@ verdict_build(const struct verdict_ctx *c, char *buf, size_t len)
 	if (a->have_x1 && a->linear_n == a->last_n && a->n_peak == a->last_n && !a->collapse &&
 	    verdict_superlinear_at(a) < 0) {
 		verdict_cat(buf, len, "scales linearly to %d %s: %.1fx at %d", a->last_n, c->n_unit,
-		            a->pts[a->npoints - 1].speedup, a->last_n);
+			    a->pts[a->npoints - 1].speedup, a->last_n);
 		return;
 	}
 	if (a->have_x1)

@@ -46,22 +46,22 @@ nlist_syntax(const struct nlist_item *it, const char *at, char *err, size_t errl
 {
 	if (*at == '\0' || *at == ',')
 		return st_error(err, errlen, "-n '%s': item '%.*s' at column %d ends too early; %s",
-		                it->spec, (int)it->len, it->start, nlist_column(it, it->start),
-		                NLIST_HINT);
+				it->spec, (int)it->len, it->start, nlist_column(it, it->start),
+				NLIST_HINT);
 	return st_error(err, errlen,
-	                "-n '%s': item '%.*s' at column %d: unexpected '%c' at column %d; %s",
-	                it->spec, (int)it->len, it->start, nlist_column(it, it->start), *at,
-	                nlist_column(it, at), NLIST_HINT);
+			"-n '%s': item '%.*s' at column %d: unexpected '%c' at column %d; %s",
+			it->spec, (int)it->len, it->start, nlist_column(it, it->start), *at,
+			nlist_column(it, at), NLIST_HINT);
 }
 
 static int
 nlist_range_error(const struct nlist_item *it, const char *at, size_t n, char *err, size_t errlen)
 {
 	return st_error(err, errlen,
-	                "-n '%s': item '%.*s' at column %d: %.*s is out of range; "
-	                "counts must be between %d and %d",
-	                it->spec, (int)it->len, it->start, nlist_column(it, it->start), (int)n, at,
-	                NLIST_MIN, NLIST_MAX);
+			"-n '%s': item '%.*s' at column %d: %.*s is out of range; "
+			"counts must be between %d and %d",
+			it->spec, (int)it->len, it->start, nlist_column(it, it->start), (int)n, at,
+			NLIST_MIN, NLIST_MAX);
 }
 
 /* Reads one count of the item at *s, within [NLIST_MIN, NLIST_MAX]. */
@@ -81,16 +81,16 @@ nlist_count(const struct nlist_item *it, const char **s, long *v, char *err, siz
 /* A-B or A-BxF, both ends and the factor already read. */
 static int
 nlist_mark_range(const struct nlist_item *it, bool *seen, long a, long b, long f, char *err,
-                 size_t errlen)
+		 size_t errlen)
 {
 	long v;
 
 	if (a > b)
 		return st_error(err, errlen,
-		                "-n '%s': item '%.*s' at column %d runs backwards; "
-		                "write it as %ld-%ld",
-		                it->spec, (int)it->len, it->start, nlist_column(it, it->start), b,
-		                a);
+				"-n '%s': item '%.*s' at column %d runs backwards; "
+				"write it as %ld-%ld",
+				it->spec, (int)it->len, it->start, nlist_column(it, it->start), b,
+				a);
 	if (f == 1) {
 		for (v = a; v <= b; v++)
 			seen[v] = true;
@@ -114,10 +114,10 @@ nlist_factor(const struct nlist_item *it, const char **s, long *f, char *err, si
 		return nlist_syntax(it, at, err, errlen);
 	if (*f < 2 || *f > NLIST_MAX)
 		return st_error(err, errlen,
-		                "-n '%s': item '%.*s' at column %d: factor %.*s must be "
-		                "from 2 to %d; for every count write the range without x",
-		                it->spec, (int)it->len, it->start, nlist_column(it, it->start),
-		                (int)(end - at), at, NLIST_MAX);
+				"-n '%s': item '%.*s' at column %d: factor %.*s must be "
+				"from 2 to %d; for every count write the range without x",
+				it->spec, (int)it->len, it->start, nlist_column(it, it->start),
+				(int)(end - at), at, NLIST_MAX);
 	*s = end;
 	return 0;
 }
@@ -176,7 +176,7 @@ nlist_collect(struct nlist *nl, const bool *seen)
 int
 nlist_parse(struct nlist *nl, const char *spec, char *err, size_t errlen)
 {
-	bool seen[NLIST_MAX + 1] = {false};
+	bool seen[NLIST_MAX + 1] = { false };
 	struct nlist_item it;
 	const char *s = spec;
 
@@ -192,9 +192,9 @@ nlist_parse(struct nlist *nl, const char *spec, char *err, size_t errlen)
 			it.len--;
 		if (it.len == 0)
 			return st_error(err, errlen,
-			                "-n '%s': empty item at column %d; remove the "
-			                "extra comma",
-			                spec, nlist_column(&it, it.start));
+					"-n '%s': empty item at column %d; remove the "
+					"extra comma",
+					spec, nlist_column(&it, it.start));
 		if (nlist_item(&it, seen, err, errlen) != 0)
 			return -1;
 		if (*s == '\0')
@@ -209,7 +209,7 @@ nlist_parse(struct nlist *nl, const char *spec, char *err, size_t errlen)
 int
 nlist_default(struct nlist *nl, int ncpu)
 {
-	bool seen[NLIST_MAX + 1] = {false};
+	bool seen[NLIST_MAX + 1] = { false };
 	int v, top;
 
 	memset(nl, 0, sizeof(*nl));

@@ -113,8 +113,7 @@ step_set_cpus(struct step *st, const struct sample_delta *d)
 }
 
 int
-session_add_event(struct session *s, int step, enum event_kind kind, double t,
-		  const char *fmt, ...)
+session_add_event(struct session *s, int step, enum event_kind kind, double t, const char *fmt, ...)
 {
 	struct event *ev;
 	va_list ap;

@@ -213,7 +213,7 @@ static void
 usl_errors(const struct usl_state *st, const struct usl_data *d, struct usl_fit *f)
 {
 	double a[USL_NPAR][USL_NPAR], g[USL_NPAR], dj[USL_NPAR], e[USL_NPAR], col[USL_NPAR];
-	double p[USL_NPAR], se[USL_NPAR] = {NAN, NAN, NAN};
+	double p[USL_NPAR], se[USL_NPAR] = { NAN, NAN, NAN };
 	int idx[USL_NPAR], m = usl_free_index(st, idx), j, l;
 	int df = f->npoints - m;
 
@@ -254,7 +254,7 @@ usl_no_fit(struct usl_fit *f, const char *why)
 int
 usl_fit(const double *n, const double *x, int k, struct usl_fit *f)
 {
-	struct usl_data d = {n, x, k, 0};
+	struct usl_data d = { n, x, k, 0 };
 	struct usl_state st;
 	char why[128];
 	int distinct;
@@ -264,7 +264,7 @@ usl_fit(const double *n, const double *x, int k, struct usl_fit *f)
 	f->few_points = distinct < USL_FEW_DISTINCT;
 	if (distinct < USL_MIN_DISTINCT) {
 		snprintf(why, sizeof(why), "needs %d distinct N, has %d", USL_MIN_DISTINCT,
-		         distinct);
+			 distinct);
 		usl_no_fit(f, why);
 		return -1;
 	}
@@ -295,7 +295,7 @@ usl_fit(const double *n, const double *x, int k, struct usl_fit *f)
 double
 usl_predict(const struct usl_fit *f, double n)
 {
-	double p[USL_NPAR] = {f->sigma, f->kappa, f->lambda};
+	double p[USL_NPAR] = { f->sigma, f->kappa, f->lambda };
 
 	if (!f->ok || isnan(n))
 		return NAN;

@@ -101,7 +101,7 @@ usl_gradient_small(const double *g, const double *dj, int m, double sse)
  */
 static int
 usl_step(double a[USL_NPAR][USL_NPAR], const double *g, const double *dj, int m, double mu,
-         double *z, double *gs)
+	 double *z, double *gs)
 {
 	double s[USL_NPAR][USL_NPAR];
 	int j, l;
@@ -167,7 +167,7 @@ usl_predicted(double a[USL_NPAR][USL_NPAR], const double *g, const double *delta
  */
 static int
 usl_lm_iterate(struct usl_state *st, const struct usl_data *d, const int *idx, int m, double *mu,
-               double *nu, double *sse)
+	       double *nu, double *sse)
 {
 	double a[USL_NPAR][USL_NPAR], g[USL_NPAR], dj[USL_NPAR], z[USL_NPAR], gs[USL_NPAR];
 	double pn[USL_NPAR], delta[USL_NPAR], sn, rho, t, zn;

@@ -71,7 +71,7 @@ usl_jacobian_row(const double *p, double n, double *row)
  */
 void
 usl_normal(const double *p, const struct usl_data *d, double scale, const int *idx, int m,
-           double a[USL_NPAR][USL_NPAR], double *g)
+	   double a[USL_NPAR][USL_NPAR], double *g)
 {
 	double row[USL_NPAR], r;
 	int i, j, l;

@@ -36,7 +36,7 @@ double usl_sse(const double *p, const struct usl_data *d);
  * in idx), for throughput divided by scale.
  */
 void usl_normal(const double *p, const struct usl_data *d, double scale, const int *idx, int m,
-                double a[USL_NPAR][USL_NPAR], double *g);
+		double a[USL_NPAR][USL_NPAR], double *g);
 /* Lists the free parameters in idx; returns how many there are. */
 int usl_free_index(const struct usl_state *st, int *idx);
 

@@ -12,7 +12,7 @@
 
 #include "scaletop/analysis.h"
 
-const char *const usl_term_names[USL_TERM_COUNT] = {"none", "contention", "coherency"};
+const char *const usl_term_names[USL_TERM_COUNT] = { "none", "contention", "coherency" };
 
 enum usl_term
 usl_larger_term(double sigma, double kappa, double n)
@@ -57,6 +57,6 @@ usl_terms(struct usl_fit *f, double n_max)
 	f->bound_measured = usl_larger_term(f->sigma, f->kappa, n_max);
 	f->bound_at_peak = usl_larger_term(f->sigma, f->kappa, f->n_star);
 	/* an infinite N* (kappa 0) is no peak at all, not a far one */
-	f->n_star_extrapolated = isfinite(f->n_star) && n_max > 0 &&
-				 f->n_star > USL_EXTRAPOLATION_FACTOR * n_max;
+	f->n_star_extrapolated =
+		isfinite(f->n_star) && n_max > 0 && f->n_star > USL_EXTRAPOLATION_FACTOR * n_max;
 }

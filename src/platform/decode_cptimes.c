@@ -9,15 +9,15 @@
 #include "scaletop/decode_bsd.h"
 
 const char *const bsd_vmstat_names[BSD_V_NSTATS] = {
-        "vm.stats.sys.v_swtch",   "vm.stats.sys.v_intr", "vm.stats.sys.v_soft",
-        "vm.stats.sys.v_syscall", "vm.stats.vm.v_forks", "vm.stats.vm.v_vforks",
-        "vm.stats.vm.v_rforks",
+	"vm.stats.sys.v_swtch",   "vm.stats.sys.v_intr", "vm.stats.sys.v_soft",
+	"vm.stats.sys.v_syscall", "vm.stats.vm.v_forks", "vm.stats.vm.v_vforks",
+	"vm.stats.vm.v_rforks",
 };
 
 /* Where each kern.cp_times state lands among ours. */
 static const enum cpu_state cptimes_map[BSD_CPUSTATES] = {
-        [BSD_CP_USER] = CPU_USER, [BSD_CP_NICE] = CPU_NICE, [BSD_CP_SYS] = CPU_SYS,
-        [BSD_CP_INTR] = CPU_IRQ,  [BSD_CP_IDLE] = CPU_IDLE,
+	[BSD_CP_USER] = CPU_USER, [BSD_CP_NICE] = CPU_NICE, [BSD_CP_SYS] = CPU_SYS,
+	[BSD_CP_INTR] = CPU_IRQ,  [BSD_CP_IDLE] = CPU_IDLE,
 };
 
 /*
@@ -141,10 +141,10 @@ void
 bsd_vmstats_to_sys(const struct bsd_vmstats *vm, struct sys_sample *sys)
 {
 	static const enum sys_counter direct[] = {
-	        [BSD_V_SWTCH] = SYS_CTXSW,
-	        [BSD_V_INTR] = SYS_INTR,
-	        [BSD_V_SOFT] = SYS_SOFTIRQ,
-	        [BSD_V_SYSCALL] = SYS_SYSCALL,
+		[BSD_V_SWTCH] = SYS_CTXSW,
+		[BSD_V_INTR] = SYS_INTR,
+		[BSD_V_SOFT] = SYS_SOFTIRQ,
+		[BSD_V_SYSCALL] = SYS_SYSCALL,
 	};
 	uint64_t forks;
 	int i;

@@ -10,7 +10,7 @@
 
 /* In order of preference; see decode_linux.h for which system prints which. */
 static const char *const cpuinfo_keys[] = {
-        "model name", "Hardware", "cpu model", "cpu", "uarch", "Processor",
+	"model name", "Hardware", "cpu model", "cpu", "uarch", "Processor",
 };
 #define CPUINFO_NKEYS (sizeof(cpuinfo_keys) / sizeof(cpuinfo_keys[0]))
 
@@ -69,7 +69,7 @@ int
 cpuinfo_model(const char *buf, size_t len, char *out, size_t outlen)
 {
 	const char *pos = buf, *end = buf + len;
-	struct cpuinfo_value key, val, best = {NULL, 0}, impl = {NULL, 0}, part = {NULL, 0};
+	struct cpuinfo_value key, val, best = { NULL, 0 }, impl = { NULL, 0 }, part = { NULL, 0 };
 	size_t i, rank = CPUINFO_NKEYS;
 	struct line l;
 	char ibuf[32], pbuf[32];

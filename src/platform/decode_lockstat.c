@@ -182,7 +182,7 @@ ls_time(const char **pp, const char *end, double *v)
  */
 static int
 lockstat_columns(const char *p, const char *end, const struct lockstat_layout *lay,
-                 struct lockprof_entry *e)
+		 struct lockprof_entry *e)
 {
 	uint64_t cnt[LOCKSTAT_MAX_COLUMNS] = { 0 };
 	double tm[LOCKSTAT_MAX_COLUMNS] = { 0 };
@@ -355,7 +355,7 @@ lockstat_scan(const char *buf, size_t len, struct lockstat_sink *k)
 int
 lockstat_decode(const char *buf, size_t len, struct lockprof_entry *out, int max, int *n)
 {
-	struct lockstat_sink k = {out, max, n, false};
+	struct lockstat_sink k = { out, max, n, false };
 
 	if (n == NULL || max < 0 || (max > 0 && out == NULL) || (buf == NULL && len > 0))
 		return lockstat_fail(EINVAL);
@@ -366,7 +366,7 @@ lockstat_decode(const char *buf, size_t len, struct lockprof_entry *out, int max
 int
 lockstat_decode_all(const char *buf, size_t len, struct lockprof_entry **out, int *n)
 {
-	struct lockstat_sink k = {NULL, 0, n, true};
+	struct lockstat_sink k = { NULL, 0, n, true };
 	int e;
 
 	if (n == NULL || out == NULL || (buf == NULL && len > 0))
@@ -419,9 +419,9 @@ lockprof_change(const struct lockprof_entry *old, struct lockprof_entry *d)
 
 int
 lockprof_delta(const struct lockprof_entry *a, int na, const struct lockprof_entry *b, int nb,
-               struct lockprof_entry *out, int max, int *n)
+	       struct lockprof_entry *out, int max, int *n)
 {
-	const struct lockprof_entry **byname = NULL, *const *hit;
+	const struct lockprof_entry **byname = NULL, *const * hit;
 	struct lockprof_entry d;
 	int i;
 

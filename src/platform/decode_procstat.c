@@ -12,7 +12,7 @@
 
 /* /proc/stat's columns, in the kernel's order, mapped to our states. */
 static const enum cpu_state procstat_columns[] = {
-        CPU_USER, CPU_NICE, CPU_SYS, CPU_IDLE, CPU_IOWAIT, CPU_IRQ, CPU_SOFTIRQ, CPU_STEAL,
+	CPU_USER, CPU_NICE, CPU_SYS, CPU_IDLE, CPU_IOWAIT, CPU_IRQ, CPU_SOFTIRQ, CPU_STEAL,
 };
 #define PROCSTAT_NCOLUMNS (sizeof(procstat_columns) / sizeof(procstat_columns[0]))
 /* Every kernel since 2.4 prints at least user, nice, system and idle. */
@@ -153,7 +153,7 @@ procstat_u32(struct line *l, uint32_t *out)
 /* Everything after the cpu lines; unknown keys (btime, page, swap ...) are skipped. */
 static int
 procstat_sys_line(struct line *l, const char *key, size_t klen, struct sys_sample *sys,
-                  unsigned *runq)
+		  unsigned *runq)
 {
 	if (key_is(key, klen, "ctxt"))
 		return procstat_counter(l, sys, SYS_CTXSW);
@@ -226,7 +226,7 @@ procstat_decode(const char *buf, size_t len, struct raw_sample *s)
 
 int
 procstat_add_offline(struct raw_sample *s, const struct cpu_list *present,
-                     const struct cpu_list *online)
+		     const struct cpu_list *online)
 {
 	struct cpu_ticks *c;
 	int i, n = s->ncpu, add = 0;

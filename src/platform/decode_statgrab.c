@@ -37,7 +37,7 @@ statgrab_decode(const sg_cpu_stats *st, struct raw_sample *s)
 	struct cpu_ticks *c;
 
 	if (st == NULL || (st->user | st->nice | st->kernel | st->idle | st->iowait | st->swap |
-	                   st->total) == 0) {
+			   st->total) == 0) {
 		errno = EINVAL;
 		return -1;
 	}

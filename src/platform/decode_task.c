@@ -197,7 +197,7 @@ int
 task_schedstat_decode(const char *buf, size_t len, struct task_schedstat *st)
 {
 	const char *p = buf, *end;
-	uint64_t *field[] = {&st->cpu_ns, &st->run_delay_ns, &st->timeslices};
+	uint64_t *field[] = { &st->cpu_ns, &st->run_delay_ns, &st->timeslices };
 	size_t i;
 
 	memset(st, 0, sizeof(*st));

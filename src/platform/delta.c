@@ -190,13 +190,13 @@ delta_sys(struct sample_delta *d, const struct sys_sample *a, const struct sys_s
 	d->blocked = (d->flags & SYS_HAVE_RUNQ) ? b->blocked : 0;
 	d->psi_some_pct = d->psi_full_pct = 0.0;
 	if ((a->flags & b->flags & SYS_HAVE_PSI_SOME) && b->psi_some_us >= a->psi_some_us) {
-		d->psi_some_pct = delta_clamp_pct((double)(b->psi_some_us - a->psi_some_us) /
-						  usec * 100.0);
+		d->psi_some_pct =
+			delta_clamp_pct((double)(b->psi_some_us - a->psi_some_us) / usec * 100.0);
 		d->flags |= SYS_HAVE_PSI_SOME;
 	}
 	if ((a->flags & b->flags & SYS_HAVE_PSI_FULL) && b->psi_full_us >= a->psi_full_us) {
-		d->psi_full_pct = delta_clamp_pct((double)(b->psi_full_us - a->psi_full_us) /
-						  usec * 100.0);
+		d->psi_full_pct =
+			delta_clamp_pct((double)(b->psi_full_us - a->psi_full_us) / usec * 100.0);
 		d->flags |= SYS_HAVE_PSI_FULL;
 	}
 }

@@ -32,11 +32,11 @@
 
 /* cputime_decode reads the kernel's bytes through its own mirror: keep them equal. */
 _Static_assert(sizeof(struct kinfo_cputime) == sizeof(struct dfly_cputime),
-               "kern.cputime: struct kinfo_cputime changed size");
+	       "kern.cputime: struct kinfo_cputime changed size");
 #define DFLY_SAME(f) (offsetof(struct kinfo_cputime, f) == offsetof(struct dfly_cputime, f))
 _Static_assert(DFLY_SAME(cp_user) && DFLY_SAME(cp_nice) && DFLY_SAME(cp_sys) &&
-                       DFLY_SAME(cp_intr) && DFLY_SAME(cp_idle),
-               "kern.cputime: struct kinfo_cputime moved a state");
+		       DFLY_SAME(cp_intr) && DFLY_SAME(cp_idle),
+	       "kern.cputime: struct kinfo_cputime moved a state");
 
 struct mib {
 	int name[CTL_MAXNAME];
@@ -76,17 +76,17 @@ dragonfly_open_cpu(struct sampler *s, char *err, size_t errlen)
 
 	if (!mib_lookup(&s->cputime, "kern.cputime"))
 		return st_error(err, errlen,
-		                "sysctl kern.cputime: %s; per-CPU times cannot be read, "
-		                "report the DragonFly release",
-		                strerror(errno));
+				"sysctl kern.cputime: %s; per-CPU times cannot be read, "
+				"report the DragonFly release",
+				strerror(errno));
 	if (mib_read(&s->cputime, NULL, &len) != 0)
 		return st_error(err, errlen, "sysctl kern.cputime: cannot size it: %s",
-		                strerror(errno));
+				strerror(errno));
 	if (len < sizeof(struct kinfo_cputime))
 		return st_error(err, errlen,
-		                "sysctl kern.cputime: answer of %zu bytes is shorter than one "
-		                "kinfo_cputime (%zu); rebuild scaletop on this release",
-		                len, sizeof(struct kinfo_cputime));
+				"sysctl kern.cputime: answer of %zu bytes is shorter than one "
+				"kinfo_cputime (%zu); rebuild scaletop on this release",
+				len, sizeof(struct kinfo_cputime));
 	s->times_len = len;
 	s->times = calloc(1, len);
 	if (s->times == NULL)
@@ -135,7 +135,6 @@ dragonfly_read_counters(struct sampler *s, struct sys_sample *sys)
 			bsd_vmstats_fold(&s->vmstats, i, &v, len);
 	}
 	bsd_vmstats_to_sys(&s->vmstats, sys);
-
 }
 
 int
@@ -145,13 +144,13 @@ sampler_read(struct sampler *s, struct raw_sample *out, char *err, size_t errlen
 
 	if (mib_read(&s->cputime, s->times, &len) != 0)
 		return st_error(err, errlen, "sysctl kern.cputime (%zu bytes): %s", s->times_len,
-		                strerror(errno));
+				strerror(errno));
 	out->mono_ns = mono_now_ns();
 	if (cputime_decode(s->times, len, out) != 0)
 		return st_error(err, errlen,
-		                "kern.cputime: %zu bytes are not whole kinfo_cputime entries "
-		                "of %zu (%s); rebuild scaletop on this release",
-		                len, sizeof(struct kinfo_cputime), strerror(errno));
+				"kern.cputime: %zu bytes are not whole kinfo_cputime entries "
+				"of %zu (%s); rebuild scaletop on this release",
+				len, sizeof(struct kinfo_cputime), strerror(errno));
 	memset(&out->sys, 0, sizeof(out->sys));
 	dragonfly_read_counters(s, &out->sys);
 	return 0;
@@ -184,9 +183,9 @@ dragonfly_proc_error(pid_t pid, int e, char *err, size_t errlen)
 	errno = e;
 	if (e == ESRCH)
 		return st_error(err, errlen, "pid %ld: no such process (the workload exited)",
-		                (long)pid);
+				(long)pid);
 	return st_error(err, errlen, "sysctl kern.proc.pid.%ld with threads: %s", (long)pid,
-	                strerror(e));
+			strerror(e));
 }
 
 /*
@@ -197,7 +196,7 @@ dragonfly_proc_error(pid_t pid, int e, char *err, size_t errlen)
 static int
 dragonfly_proc_lwps(pid_t pid, struct kinfo_proc **kpp, size_t *np, char *err, size_t errlen)
 {
-	int mib[4] = {CTL_KERN, KERN_PROC, KERN_PROC_PID | KERN_PROC_FLAG_LWP, (int)pid};
+	int mib[4] = { CTL_KERN, KERN_PROC, KERN_PROC_PID | KERN_PROC_FLAG_LWP, (int)pid };
 	struct kinfo_proc *kp = NULL, *grown;
 	size_t len;
 	int tries, e = ENOMEM;

@@ -28,8 +28,8 @@
 /* cptimes_decode assumes the kernel's state order; fail the build, not the numbers. */
 _Static_assert(CPUSTATES == BSD_CPUSTATES, "kern.cp_times: states per CPU");
 _Static_assert(CP_USER == BSD_CP_USER && CP_NICE == BSD_CP_NICE && CP_SYS == BSD_CP_SYS &&
-                       CP_INTR == BSD_CP_INTR && CP_IDLE == BSD_CP_IDLE,
-               "kern.cp_times: state order");
+		       CP_INTR == BSD_CP_INTR && CP_IDLE == BSD_CP_IDLE,
+	       "kern.cp_times: state order");
 
 struct mib {
 	int name[CTL_MAXNAME];
@@ -84,14 +84,14 @@ freebsd_alloc_times(struct sampler *s, char *err, size_t errlen)
 {
 	if (s->maxcpus <= 0 || s->maxcpus > BSD_CPU_SLOTS_MAX)
 		return st_error(err, errlen,
-		                "kern.smp.maxcpus: %d is not a CPU count; "
-		                "report the FreeBSD release and `sysctl kern.smp`",
-		                s->maxcpus);
+				"kern.smp.maxcpus: %d is not a CPU count; "
+				"report the FreeBSD release and `sysctl kern.smp`",
+				s->maxcpus);
 	s->times_len = (size_t)s->maxcpus * CPUSTATES * sizeof(long);
 	s->times = calloc(1, s->times_len);
 	if (s->times == NULL)
 		return st_error(err, errlen, "FreeBSD sampler: out of memory for %d CPUs",
-		                s->maxcpus);
+				s->maxcpus);
 	return 0;
 }
 
@@ -108,16 +108,16 @@ freebsd_open_kvm(struct sampler *s, char *err, size_t errlen)
 	s->kd = kvm_openfiles(NULL, NULL, NULL, O_RDONLY, kerr);
 	if (s->kd == NULL)
 		return st_error(err, errlen,
-		                "sysctl kern.cp_times is missing and kvm_openfiles, the older "
-		                "per-CPU source, failed: %s; run scaletop as root or in group "
-		                "kmem, or on FreeBSD 7.0 or later",
-		                kerr);
+				"sysctl kern.cp_times is missing and kvm_openfiles, the older "
+				"per-CPU source, failed: %s; run scaletop as root or in group "
+				"kmem, or on FreeBSD 7.0 or later",
+				kerr);
 	s->maxcpus = kvm_getmaxcpu(s->kd);
 	if (s->maxcpus <= 0)
 		return st_error(err, errlen,
-		                "kvm_getmaxcpu failed: %s; kern.cp_times is missing too, so "
-		                "per-CPU ticks cannot be read on this kernel",
-		                kvm_geterr(s->kd));
+				"kvm_getmaxcpu failed: %s; kern.cp_times is missing too, so "
+				"per-CPU ticks cannot be read on this kernel",
+				kvm_geterr(s->kd));
 	return freebsd_alloc_times(s, err, errlen);
 }
 
@@ -158,9 +158,9 @@ freebsd_read_cptimes(struct sampler *s, size_t *len, char *err, size_t errlen)
 	*len = s->times_len;
 	if (mib_read(&s->cp_times, s->times, len) != 0)
 		return st_error(err, errlen,
-		                "sysctl kern.cp_times (buffer for %d CPUs): %s; "
-		                "report the FreeBSD release and `sysctl kern.smp`",
-		                s->maxcpus, strerror(errno));
+				"sysctl kern.cp_times (buffer for %d CPUs): %s; "
+				"report the FreeBSD release and `sysctl kern.smp`",
+				s->maxcpus, strerror(errno));
 	return 0;
 }
 
@@ -176,9 +176,9 @@ freebsd_read_pcpu(struct sampler *s, size_t *len, char *err, size_t errlen)
 		p = kvm_getpcpu(s->kd, i);
 		if (p == (void *)-1)
 			return st_error(err, errlen,
-			                "kvm_getpcpu for CPU %d: %s; per-CPU ticks are "
-			                "unreadable without kern.cp_times",
-			                i, kvm_geterr(s->kd));
+					"kvm_getpcpu for CPU %d: %s; per-CPU ticks are "
+					"unreadable without kern.cp_times",
+					i, kvm_geterr(s->kd));
 		if (p == NULL)
 			continue;
 		/*
@@ -213,7 +213,6 @@ freebsd_read_counters(struct sampler *s, struct sys_sample *sys)
 			bsd_vmstats_fold(&s->vmstats, i, &v, len);
 	}
 	bsd_vmstats_to_sys(&s->vmstats, sys);
-
 }
 
 int
@@ -231,9 +230,9 @@ sampler_read(struct sampler *s, struct raw_sample *out, char *err, size_t errlen
 	out->mono_ns = mono_now_ns();
 	if (cptimes_decode(s->times, len, out) != 0)
 		return st_error(err, errlen,
-		                "kern.cp_times: %zu bytes are not whole CPUs of %d longs, or no "
-		                "CPU has ticked (%s); report the FreeBSD release",
-		                len, CPUSTATES, strerror(errno));
+				"kern.cp_times: %zu bytes are not whole CPUs of %d longs, or no "
+				"CPU has ticked (%s); report the FreeBSD release",
+				len, CPUSTATES, strerror(errno));
 	memset(&out->sys, 0, sizeof(out->sys));
 	freebsd_read_counters(s, &out->sys);
 	return 0;
@@ -268,9 +267,9 @@ freebsd_proc_error(pid_t pid, int e, char *err, size_t errlen)
 	errno = e;
 	if (e == ESRCH)
 		return st_error(err, errlen, "pid %ld: no such process (the workload exited)",
-		                (long)pid);
+				(long)pid);
 	return st_error(err, errlen, "sysctl kern.proc.pid.%ld with threads: %s", (long)pid,
-	                strerror(e));
+			strerror(e));
 }
 
 /*
@@ -280,7 +279,7 @@ freebsd_proc_error(pid_t pid, int e, char *err, size_t errlen)
 static int
 freebsd_proc_threads(pid_t pid, struct kinfo_proc **kpp, size_t *np, char *err, size_t errlen)
 {
-	int mib[4] = {CTL_KERN, KERN_PROC, KERN_PROC_PID | KERN_PROC_INC_THREAD, (int)pid};
+	int mib[4] = { CTL_KERN, KERN_PROC, KERN_PROC_PID | KERN_PROC_INC_THREAD, (int)pid };
 	struct kinfo_proc *kp = NULL, *grown;
 	size_t len;
 	int tries, e = ENOMEM;
@@ -331,9 +330,9 @@ task_counters_read(pid_t pid, struct task_counters *out, char *err, size_t errle
 		free(kp);
 		errno = EINVAL;
 		return st_error(err, errlen,
-		                "kern.proc.pid.%ld: the kernel's kinfo_proc is %d bytes, "
-		                "scaletop was built for %zu; rebuild scaletop on this release",
-		                (long)pid, ksize, sizeof(*kp));
+				"kern.proc.pid.%ld: the kernel's kinfo_proc is %d bytes, "
+				"scaletop was built for %zu; rebuild scaletop on this release",
+				(long)pid, ksize, sizeof(*kp));
 	}
 	/* With KERN_PROC_INC_THREAD each entry's ki_rusage is that thread's own. */
 	for (i = 0; i < n; i++) {

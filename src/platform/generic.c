@@ -22,9 +22,9 @@ static int
 generic_statgrab_error(char *err, size_t errlen, const char *what)
 {
 	return st_error(err, errlen,
-	                "libstatgrab %s failed: %s (%s); this OS has no scaletop backend "
-	                "and libstatgrab cannot read its CPU totals either",
-	                what, sg_str_error(sg_get_error()), sg_get_error_arg());
+			"libstatgrab %s failed: %s (%s); this OS has no scaletop backend "
+			"and libstatgrab cannot read its CPU totals either",
+			what, sg_str_error(sg_get_error()), sg_get_error_arg());
 }
 
 struct sampler *
@@ -69,9 +69,9 @@ sampler_read(struct sampler *s, struct raw_sample *out, char *err, size_t errlen
 	sg_free_cpu_stats(st);
 	if (rc != 0)
 		return st_error(err, errlen,
-		                "libstatgrab sg_get_cpu_stats_r: %s; "
-		                "report the OS and libstatgrab version",
-		                errno == ENOMEM ? "out of memory" : "every CPU total is 0");
+				"libstatgrab sg_get_cpu_stats_r: %s; "
+				"report the OS and libstatgrab version",
+				errno == ENOMEM ? "out of memory" : "every CPU total is 0");
 	return 0;
 }
 
@@ -102,9 +102,9 @@ task_counters_read(pid_t pid, struct task_counters *out, char *err, size_t errle
 	memset(out, 0, sizeof(*out));
 	errno = ENOSYS;
 	return st_error(err, errlen,
-	                "per-thread counters of pid %ld: not available with the generic "
-	                "libstatgrab backend; only system-wide contention figures are shown",
-	                (long)pid);
+			"per-thread counters of pid %ld: not available with the generic "
+			"libstatgrab backend; only system-wide contention figures are shown",
+			(long)pid);
 }
 
 /* "model name\t: Foo" -> "Foo", when line starts with key. */

@@ -44,7 +44,7 @@ sampler_decode_error(char *err, size_t errlen, const char *path)
 	int e = errno;
 
 	st_error(err, errlen, "cannot parse %s: %s: please report it with a copy of the file", path,
-	         decode_why(e));
+		 decode_why(e));
 	errno = e;
 	return -1;
 }
@@ -103,7 +103,7 @@ sampler_open(char *err, size_t errlen)
 
 static int
 sampler_cpulist(int fd, const char *path, struct linbuf *b, struct cpu_list *l, char *err,
-                size_t errlen)
+		size_t errlen)
 {
 	if (linbuf_pread(fd, b) != 0)
 		return sampler_read_error(err, errlen, path, "is /sys mounted?");
@@ -225,7 +225,7 @@ cpuinfo_read(int fd, struct linbuf *b)
 int
 platform_cpu_model(char *buf, size_t len)
 {
-	struct linbuf b = {NULL, 0, 0};
+	struct linbuf b = { NULL, 0, 0 };
 	int fd, r = -1, e;
 
 	fd = open(PROC_CPUINFO, O_RDONLY | O_CLOEXEC);

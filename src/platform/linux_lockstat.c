@@ -17,7 +17,7 @@
 int
 platform_lock_profile(struct lockprof_entry **out, int *n)
 {
-	struct linbuf b = {NULL, 0, 0};
+	struct linbuf b = { NULL, 0, 0 };
 	int fd, r = -1, e;
 
 	*out = NULL;

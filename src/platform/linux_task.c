@@ -28,12 +28,12 @@ task_vanished(int e)
 /* One line naming the thread's file; why is strerror() for a read, decode_why() for a parse. */
 static int
 task_error(char *err, size_t errlen, long pid, const char *tid, const char *file, const char *what,
-           int e)
+	   int e)
 {
 	const char *why = strcmp(what, "parse") == 0 ? decode_why(e) : strerror(e);
 
 	st_error(err, errlen, "cannot %s /proc/%ld/task/%s/%s: %s: please report it", what, pid,
-	         tid, file, why);
+		 tid, file, why);
 	errno = e;
 	return -1;
 }
@@ -54,7 +54,7 @@ task_lost(char *err, size_t errlen, long pid, const char *tid, const char *file)
  */
 static int
 task_read_one(int taskfd, const char *tid, long pid, struct linbuf *b, struct task_one *t,
-              char *err, size_t errlen)
+	      char *err, size_t errlen)
 {
 	int tfd, r = -1;
 
@@ -111,11 +111,11 @@ task_open_dir(pid_t pid, char *err, size_t errlen)
 	e = errno;
 	if (e == ENOENT || pid <= 0) {
 		st_error(err, errlen, "no process with pid %ld: has the workload exited?",
-		         (long)pid);
+			 (long)pid);
 		e = ESRCH;
 	} else
 		st_error(err, errlen, "cannot open %s: %s: is /proc mounted with hidepid?", path,
-		         strerror(e));
+			 strerror(e));
 	errno = e;
 	return -1;
 }
@@ -123,7 +123,7 @@ task_open_dir(pid_t pid, char *err, size_t errlen)
 static int
 task_scan(DIR *dir, pid_t pid, struct task_sum *sum, char *err, size_t errlen)
 {
-	struct linbuf b = {NULL, 0, 0};
+	struct linbuf b = { NULL, 0, 0 };
 	struct task_one t;
 	struct dirent *de;
 	int r = 0, e;
@@ -168,7 +168,7 @@ task_counters_read(pid_t pid, struct task_counters *out, char *err, size_t errle
 		close(fd);
 		errno = e;
 		return st_error(err, errlen, "cannot list /proc/%ld/task: %s", (long)pid,
-		                strerror(e));
+				strerror(e));
 	}
 	r = task_scan(dir, pid, &sum, err, errlen);
 	e = errno;
@@ -180,7 +180,7 @@ task_counters_read(pid_t pid, struct task_counters *out, char *err, size_t errle
 	if (sum.c.nthreads == 0) {
 		errno = ESRCH;
 		return st_error(err, errlen, "process %ld exited while its threads were read",
-		                (long)pid);
+				(long)pid);
 	}
 	task_sum_finish(&sum, sysconf(_SC_CLK_TCK), out);
 	return 0;
@@ -235,7 +235,7 @@ proc_table_grow(struct proc_link **t, size_t *cap)
 int
 proc_table_read(struct proc_link **out, size_t *n)
 {
-	struct linbuf b = {NULL, 0, 0};
+	struct linbuf b = { NULL, 0, 0 };
 	struct proc_link *t = NULL;
 	size_t cap = 0, len = 0;
 	struct dirent *de;

@@ -27,13 +27,13 @@
 #include "scaletop/platform.h"
 
 #ifdef __DragonFly__
-static int proc_mib[] = {CTL_KERN, KERN_PROC, KERN_PROC_ALL};
+static int proc_mib[] = { CTL_KERN, KERN_PROC, KERN_PROC_ALL };
 #define KP_PID(k) ((k)->kp_pid)
 #define KP_PPID(k) ((k)->kp_ppid)
 #define KP_PGID(k) ((k)->kp_pgid)
 #define KP_ZOMBIE(k) ((k)->kp_stat == SZOMB)
 #else
-static int proc_mib[] = {CTL_KERN, KERN_PROC, KERN_PROC_PROC, 0};
+static int proc_mib[] = { CTL_KERN, KERN_PROC, KERN_PROC_PROC, 0 };
 #define KP_PID(k) ((k)->ki_pid)
 #define KP_PPID(k) ((k)->ki_ppid)
 #define KP_PGID(k) ((k)->ki_pgid)

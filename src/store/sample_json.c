@@ -18,10 +18,8 @@ static const struct {
 	unsigned bit;
 	const char *word;
 } sample_json_flag_words[] = {
-	{ CPU_USAGE_OFFLINE, "offline" },
-	{ CPU_USAGE_NEW, "new" },
-	{ CPU_USAGE_GONE, "gone" },
-	{ CPU_USAGE_NO_TICKS, "no_ticks" },
+	{ CPU_USAGE_OFFLINE, "offline" },     { CPU_USAGE_NEW, "new" },
+	{ CPU_USAGE_GONE, "gone" },           { CPU_USAGE_NO_TICKS, "no_ticks" },
 	{ CPU_USAGE_BACKWARDS, "backwards" },
 };
 
@@ -111,10 +109,12 @@ sample_json_sys(const struct sample_delta *d)
 	rc |= sample_json_set(o, "fork_s", sample_json_rate(d, SYS_FORK));
 	rc |= sample_json_set(o, "running", runq ? json_integer(d->running) : json_null());
 	rc |= sample_json_set(o, "blocked", runq ? json_integer(d->blocked) : json_null());
-	rc |= sample_json_set(o, "psi_some_pct", (d->flags & SYS_HAVE_PSI_SOME) ?
-				 sample_json_real(d->psi_some_pct, 2) : json_null());
-	rc |= sample_json_set(o, "psi_full_pct", (d->flags & SYS_HAVE_PSI_FULL) ?
-				 sample_json_real(d->psi_full_pct, 2) : json_null());
+	rc |= sample_json_set(o, "psi_some_pct",
+			      (d->flags & SYS_HAVE_PSI_SOME) ? sample_json_real(d->psi_some_pct, 2)
+							     : json_null());
+	rc |= sample_json_set(o, "psi_full_pct",
+			      (d->flags & SYS_HAVE_PSI_FULL) ? sample_json_real(d->psi_full_pct, 2)
+							     : json_null());
 	if (rc != 0) {
 		json_decref(o);
 		return NULL;
@@ -178,8 +178,10 @@ sample_json_interval(const struct sample_delta *d, const struct sample_json_stam
 	if (o == NULL)
 		return NULL;
 	rc |= sample_json_set(o, "type", json_string("sample"));
-	rc |= sample_json_set(o, "time", sample_json_time(when, sizeof(when), &st->wall) == 0 ?
-						 json_string(when) : json_null());
+	rc |= sample_json_set(o, "time",
+			      sample_json_time(when, sizeof(when), &st->wall) == 0
+				      ? json_string(when)
+				      : json_null());
 	rc |= sample_json_set(o, "mono", sample_json_real((double)st->mono_ns / 1e9, 6));
 	rc |= sample_json_set(o, "interval", sample_json_real(d->seconds, 6));
 	rc |= sample_json_set(o, "cpus", sample_json_cpus(d));

@@ -143,12 +143,11 @@ stats_json(const struct step *st)
 			samples = NULL;
 		}
 	}
-	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "count",
-			 (json_int_t)t->n, "mean", stats_loc(t, t->mean), "median",
-			 stats_loc(t, t->median), "min", stats_loc(t, t->min), "max",
-			 stats_loc(t, t->max), "stddev", stats_spread(t, t->stddev), "ci95",
-			 stats_spread(t, t->ci95), "ci95_ac", stats_spread(t, stats_ci(t)), "samples",
-			 samples);
+	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "count", (json_int_t)t->n,
+			 "mean", stats_loc(t, t->mean), "median", stats_loc(t, t->median), "min",
+			 stats_loc(t, t->min), "max", stats_loc(t, t->max), "stddev",
+			 stats_spread(t, t->stddev), "ci95", stats_spread(t, t->ci95), "ci95_ac",
+			 stats_spread(t, stats_ci(t)), "samples", samples);
 }
 
 static json_t *
@@ -180,18 +179,18 @@ ct_fig(const struct contention *c, unsigned bit, double v)
 static json_t *
 contention_json(const struct contention *c)
 {
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-			 "vcsw_s", ct_fig(c, CT_HAVE_CSW, c->vcsw_s),
-			 "ivcsw_s", ct_fig(c, CT_HAVE_CSW, c->ivcsw_s),
-			 "vcsw_per_kop", ct_fig(c, CT_HAVE_CSW, c->vcsw_kop),
-			 "ivcsw_per_kop", ct_fig(c, CT_HAVE_CSW, c->ivcsw_kop),
-			 "run_delay_pct", ct_fig(c, CT_HAVE_RUN_DELAY, c->run_delay_pct),
-			 "kernel_pct", ct_fig(c, CT_HAVE_KERNEL, c->kernel_pct),
-			 "cpu_used", ct_fig(c, CT_HAVE_KERNEL, c->cpu_used),
-			 "ops_per_cpu_s", ct_fig(c, CT_HAVE_OPS_CPU, c->ops_per_cpu_s),
-			 "sys_ctxsw_s", ct_fig(c, CT_HAVE_SYS_CTXSW, c->sys_ctxsw_s),
-			 "psi_some_pct", ct_fig(c, CT_HAVE_PSI, c->psi_some_pct),
-			 "lock_wait_pct", ct_fig(c, CT_HAVE_LOCK_WAIT, c->lock_wait_pct));
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "vcsw_s",
+			 ct_fig(c, CT_HAVE_CSW, c->vcsw_s), "ivcsw_s",
+			 ct_fig(c, CT_HAVE_CSW, c->ivcsw_s), "vcsw_per_kop",
+			 ct_fig(c, CT_HAVE_CSW, c->vcsw_kop), "ivcsw_per_kop",
+			 ct_fig(c, CT_HAVE_CSW, c->ivcsw_kop), "run_delay_pct",
+			 ct_fig(c, CT_HAVE_RUN_DELAY, c->run_delay_pct), "kernel_pct",
+			 ct_fig(c, CT_HAVE_KERNEL, c->kernel_pct), "cpu_used",
+			 ct_fig(c, CT_HAVE_KERNEL, c->cpu_used), "ops_per_cpu_s",
+			 ct_fig(c, CT_HAVE_OPS_CPU, c->ops_per_cpu_s), "sys_ctxsw_s",
+			 ct_fig(c, CT_HAVE_SYS_CTXSW, c->sys_ctxsw_s), "psi_some_pct",
+			 ct_fig(c, CT_HAVE_PSI, c->psi_some_pct), "lock_wait_pct",
+			 ct_fig(c, CT_HAVE_LOCK_WAIT, c->lock_wait_pct));
 }
 
 static json_t *session_json_step_figures(const struct session *s, const struct step *st);
@@ -206,12 +205,13 @@ locks_json(const struct step *st)
 	for (i = 0; i < st->nlocks; i++) {
 		const struct lockprof_entry *l = &st->locks[i];
 
-		json_array_append_new(a, json_pack("{s:s, s:I, s:o, s:o, s:I, s:o}", "name", l->name,
-						   "contentions", (json_int_t)l->contentions,
-						   "wait_total_us", num_or_null(l->wait_total_us),
-						   "wait_max_us", num_or_null(l->wait_max_us),
-						   "acquisitions", (json_int_t)l->acquisitions,
-						   "hold_total_us", num_or_null(l->hold_total_us)));
+		json_array_append_new(a,
+				      json_pack("{s:s, s:I, s:o, s:o, s:I, s:o}", "name", l->name,
+						"contentions", (json_int_t)l->contentions,
+						"wait_total_us", num_or_null(l->wait_total_us),
+						"wait_max_us", num_or_null(l->wait_max_us),
+						"acquisitions", (json_int_t)l->acquisitions,
+						"hold_total_us", num_or_null(l->hold_total_us)));
 	}
 	return a;
 }

@@ -25,8 +25,7 @@ session_read_host(struct field_ctx *c, const json_t *root, struct session *s)
 	json_t *j = field_get(c, root, "", P, F_OBJ);
 	long long ncpus, mem;
 
-	if (j == NULL ||
-	    field_str(c, j, P, "os_name", 0, h->os_name, sizeof(h->os_name)) != 0 ||
+	if (j == NULL || field_str(c, j, P, "os_name", 0, h->os_name, sizeof(h->os_name)) != 0 ||
 	    field_str(c, j, P, "os_release", 0, h->os_release, sizeof(h->os_release)) != 0 ||
 	    field_str(c, j, P, "os_version", 0, h->os_version, sizeof(h->os_version)) != 0 ||
 	    field_str(c, j, P, "platform", 0, h->platform, sizeof(h->platform)) != 0 ||
@@ -34,8 +33,8 @@ session_read_host(struct field_ctx *c, const json_t *root, struct session *s)
 	    field_str(c, j, P, "cpu_model", 0, h->cpu_model, sizeof(h->cpu_model)) != 0 ||
 	    field_int(c, j, P, "ncpus", 0, SESSION_READ_MAX_CPUS, 0, 0, &ncpus) != 0 ||
 	    field_int(c, j, P, "mem_total", 0, INT64_MAX, 0, 0, &mem) != 0 ||
-	    field_str(c, j, P, "sampler_note", F_NULL, s->sampler_note,
-		      sizeof(s->sampler_note)) != 0)
+	    field_str(c, j, P, "sampler_note", F_NULL, s->sampler_note, sizeof(s->sampler_note)) !=
+		    0)
 		return -1;
 	h->ncpus = (int)ncpus;
 	h->mem_total = (uint64_t)mem;
@@ -54,7 +53,8 @@ read_params(struct field_ctx *c, const json_t *wl, struct workload_desc *w)
 	if (json_object_size(params) > SESSION_MAX_PARAMS)
 		return field_fail(c, "workload.params", "%zu parameters; expected at most %d",
 				  json_object_size(params), SESSION_MAX_PARAMS);
-	json_object_foreach(params, key, v) {
+	json_object_foreach(params, key, v)
+	{
 		field_path(p, sizeof(p), "workload.params", key);
 		if (strlen(key) == 0 || strlen(key) >= sizeof(w->key[0]))
 			return field_fail(c, p, "expected a name of 1 to %zu bytes",
@@ -85,7 +85,8 @@ read_argv(struct field_ctx *c, const json_t *wl, struct workload_desc *w)
 				  READ_MAX_ARGV);
 	if ((w->argv = calloc(n + 1, sizeof(*w->argv))) == NULL)
 		return field_fail(c, "workload.argv", "out of memory");
-	json_array_foreach(argv, i, v) {
+	json_array_foreach(argv, i, v)
+	{
 		field_index(p, sizeof(p), "workload.argv", i);
 		if (field_type(c, v, p, F_STR) != 0)
 			return -1;
@@ -105,8 +106,7 @@ session_read_workload(struct field_ctx *c, const json_t *root, struct session *s
 	json_t *j = field_get(c, root, "", P, F_OBJ);
 	int mode;
 
-	if (j == NULL ||
-	    field_str(c, j, P, "name", 0, w->name, sizeof(w->name)) != 0 ||
+	if (j == NULL || field_str(c, j, P, "name", 0, w->name, sizeof(w->name)) != 0 ||
 	    field_str(c, j, P, "unit", 0, w->unit, sizeof(w->unit)) != 0 ||
 	    field_str(c, j, P, "n_unit", 0, w->n_unit, sizeof(w->n_unit)) != 0 ||
 	    field_enum(c, j, P, "mode", read_mode_names, 2, &mode) != 0 ||
@@ -133,18 +133,20 @@ read_nlist(struct field_ctx *c, const json_t *set, struct sweep_settings *ss)
 				  json_array_size(n), NLIST_MAX);
 	if ((ss->n = calloc(json_array_size(n), sizeof(*ss->n))) == NULL)
 		return field_fail(c, "settings.n", "out of memory");
-	json_array_foreach(n, i, v) {
+	json_array_foreach(n, i, v)
+	{
 		field_index(p, sizeof(p), "settings.n", i);
 		if (field_type(c, v, p, F_INT) != 0)
 			return -1;
 		if (json_integer_value(v) < NLIST_MIN || json_integer_value(v) > NLIST_MAX)
-			return field_fail(c, p, "%" JSON_INTEGER_FORMAT " is out of range; "
+			return field_fail(c, p,
+					  "%" JSON_INTEGER_FORMAT " is out of range; "
 					  "expected an integer from %d to %d",
 					  json_integer_value(v), NLIST_MIN, NLIST_MAX);
 		ss->n[i] = (int)json_integer_value(v);
 		if (i > 0 && ss->n[i] <= ss->n[i - 1])
-			return field_fail(c, p, "%d after %d; expected ascending values",
-					  ss->n[i], ss->n[i - 1]);
+			return field_fail(c, p, "%d after %d; expected ascending values", ss->n[i],
+					  ss->n[i - 1]);
 		ss->nn = (int)i + 1;
 	}
 	return 0;

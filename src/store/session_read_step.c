@@ -18,8 +18,9 @@ static const struct {
 	unsigned bit;
 	const char *word;
 } read_cpu_flags[] = {
-	{ CPU_USAGE_OFFLINE, "offline" }, { CPU_USAGE_NEW, "new" }, { CPU_USAGE_GONE, "gone" },
-	{ CPU_USAGE_NO_TICKS, "no_ticks" }, { CPU_USAGE_BACKWARDS, "backwards" },
+	{ CPU_USAGE_OFFLINE, "offline" },     { CPU_USAGE_NEW, "new" },
+	{ CPU_USAGE_GONE, "gone" },           { CPU_USAGE_NO_TICKS, "no_ticks" },
+	{ CPU_USAGE_BACKWARDS, "backwards" },
 };
 
 /* A location figure: null is 0 without samples, unknown otherwise. */
@@ -75,7 +76,8 @@ read_samples(struct field_ctx *c, const json_t *j, const char *path, struct step
 	if (n > 0 && (st->iv = calloc(n, sizeof(*st->iv))) == NULL)
 		return field_fail(c, p, "out of memory");
 	st->capiv = (int)n;
-	json_array_foreach(arr, i, v) {
+	json_array_foreach(arr, i, v)
+	{
 		field_index(q, sizeof(q), p, i);
 		if (field_num_of(c, v, q, 0, INFINITY, 0, &st->iv[i]) != 0)
 			return -1;
@@ -113,8 +115,10 @@ read_stats(struct field_ctx *c, const json_t *step, const char *spath, struct st
 	if (t->n > 0 && (read_above(t->min, t->max) || read_above(t->min, t->median) ||
 			 read_above(t->median, t->max) || read_above(t->min, t->mean) ||
 			 read_above(t->mean, t->max)))
-		return field_fail(c, P, "min %g, median %g, mean %g, max %g; expected min <= "
-				  "median, mean <= max", t->min, t->median, t->mean, t->max);
+		return field_fail(c, P,
+				  "min %g, median %g, mean %g, max %g; expected min <= "
+				  "median, mean <= max",
+				  t->min, t->median, t->mean, t->max);
 	return 0;
 }
 
@@ -128,7 +132,8 @@ read_cpu_flags_of(struct field_ctx *c, const json_t *j, const char *path, unsign
 	if (arr == NULL)
 		return -1;
 	field_path(p, sizeof(p), path, "flags");
-	json_array_foreach(arr, i, v) {
+	json_array_foreach(arr, i, v)
+	{
 		field_index(q, sizeof(q), p, i);
 		if (field_type(c, v, q, F_STR) != 0)
 			return -1;
@@ -137,8 +142,10 @@ read_cpu_flags_of(struct field_ctx *c, const json_t *j, const char *path, unsign
 				break;
 		}
 		if (k == sizeof(read_cpu_flags) / sizeof(read_cpu_flags[0]))
-			return field_fail(c, q, "'%s' is not known; expected offline, new, gone, "
-					  "no_ticks or backwards", json_string_value(v));
+			return field_fail(c, q,
+					  "'%s' is not known; expected offline, new, gone, "
+					  "no_ticks or backwards",
+					  json_string_value(v));
 		*flags |= read_cpu_flags[k].bit;
 	}
 	return 0;
@@ -200,7 +207,8 @@ read_cpus(struct field_ctx *c, const json_t *step, const char *spath, struct ste
 				  SESSION_READ_MAX_CPUS);
 	if ((st->cpu = calloc(json_array_size(per), sizeof(*st->cpu))) == NULL)
 		return field_fail(c, p, "out of memory");
-	json_array_foreach(per, i, v) {
+	json_array_foreach(per, i, v)
+	{
 		field_index(q, sizeof(q), p, i);
 		if (field_type(c, v, q, F_OBJ) != 0 ||
 		    field_int(c, v, q, "cpu", 0, SESSION_READ_MAX_CPUS - 1, 0, 0, &id) != 0)
@@ -249,13 +257,15 @@ read_contention(struct field_ctx *c, const json_t *step, const char *spath, stru
 	field_path(P, sizeof(P), spath, "contention");
 	memset(ct, 0, sizeof(*ct));
 	for (i = 0; i < sizeof(read_ct_figs) / sizeof(read_ct_figs[0]); i++) {
-		if (field_num(c, j, P, read_ct_figs[i].key, 0, read_ct_figs[i].max, F_NULL,
-			      &v) != 0)
+		if (field_num(c, j, P, read_ct_figs[i].key, 0, read_ct_figs[i].max, F_NULL, &v) !=
+		    0)
 			return -1;
 		field_path(p, sizeof(p), P, read_ct_figs[i].key);
 		if ((seen & read_ct_figs[i].bit) && isnan(v) != !(ct->have & read_ct_figs[i].bit))
-			return field_fail(c, p, "%s; expected the same as the figures measured "
-					  "with it (%s)", isnan(v) ? "null" : "a number",
+			return field_fail(c, p,
+					  "%s; expected the same as the figures measured "
+					  "with it (%s)",
+					  isnan(v) ? "null" : "a number",
 					  isnan(v) ? "numbers" : "null");
 		seen |= read_ct_figs[i].bit;
 		if (isnan(v))
@@ -283,17 +293,20 @@ read_locks(struct field_ctx *c, const json_t *step, const char *spath, struct st
 	if (json_array_size(arr) > STEP_TOP_LOCKS)
 		return field_fail(c, P, "%zu entries; expected at most %d", json_array_size(arr),
 				  STEP_TOP_LOCKS);
-	json_array_foreach(arr, i, v) {
+	json_array_foreach(arr, i, v)
+	{
 		struct lockprof_entry *l = &st->locks[i];
 
 		field_index(p, sizeof(p), P, i);
 		if (field_type(c, v, p, F_OBJ) != 0 ||
 		    field_str(c, v, p, "name", 0, l->name, sizeof(l->name)) != 0 ||
 		    field_int(c, v, p, "contentions", 0, INT64_MAX, 0, 0, &cont) != 0 ||
-		    field_num(c, v, p, "wait_total_us", 0, INFINITY, F_NULL, &l->wait_total_us) != 0 ||
+		    field_num(c, v, p, "wait_total_us", 0, INFINITY, F_NULL, &l->wait_total_us) !=
+			    0 ||
 		    field_num(c, v, p, "wait_max_us", 0, INFINITY, F_NULL, &l->wait_max_us) != 0 ||
 		    field_int(c, v, p, "acquisitions", 0, INT64_MAX, 0, 0, &acq) != 0 ||
-		    field_num(c, v, p, "hold_total_us", 0, INFINITY, F_NULL, &l->hold_total_us) != 0)
+		    field_num(c, v, p, "hold_total_us", 0, INFINITY, F_NULL, &l->hold_total_us) !=
+			    0)
 			return -1;
 		l->contentions = (uint64_t)cont;
 		l->acquisitions = (uint64_t)acq;

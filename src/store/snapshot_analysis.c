@@ -31,31 +31,31 @@ an_usl_terms(json_t *o, const struct usl_fit *f)
 {
 	if (!f->ok)
 		return json_object_update_new(o, json_pack("{s:n, s:n, s:n, s:n, s:b}", "n_max",
-						       "n_cross", "bound_measured",
-						       "bound_at_peak", "n_star_extrapolated",
-						       false));
-	return json_object_update_new(
-		o, json_pack("{s:o, s:o, s:s, s:s, s:b}", "n_max", an_num(f->n_max), "n_cross",
-			     an_num(f->n_cross), "bound_measured",
-			     usl_term_names[f->bound_measured], "bound_at_peak",
-			     usl_term_names[f->bound_at_peak], "n_star_extrapolated",
-			     f->n_star_extrapolated));
+							   "n_cross", "bound_measured",
+							   "bound_at_peak", "n_star_extrapolated",
+							   false));
+	return json_object_update_new(o,
+				      json_pack("{s:o, s:o, s:s, s:s, s:b}", "n_max",
+						an_num(f->n_max), "n_cross", an_num(f->n_cross),
+						"bound_measured", usl_term_names[f->bound_measured],
+						"bound_at_peak", usl_term_names[f->bound_at_peak],
+						"n_star_extrapolated", f->n_star_extrapolated));
 }
 
 static json_t *
 an_usl(const struct usl_fit *f)
 {
 	/* contention_bound is kept for readers older than bound_measured, which require it */
-	json_t *o = json_pack("{s:b, s:i, s:b, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
-			      "s:b, s:o}",
-			      "ok", f->ok, "points", f->npoints, "few_points", f->few_points,
-			      "amdahl", f->amdahl, "sigma", an_num(f->sigma), "kappa",
-			      an_num(f->kappa), "lambda", an_num(f->lambda), "se_sigma",
-			      an_num(f->se_sigma), "se_kappa", an_num(f->se_kappa), "se_lambda",
-			      an_num(f->se_lambda), "rse", an_num(f->rse), "n_star",
-			      an_num(f->n_star), "x_star", an_num(f->x_star), "contention_bound",
-			      f->ok && f->bound_measured == USL_TERM_CONTENTION, "why",
-			      f->ok || f->why[0] == '\0' ? json_null() : json_string(f->why));
+	json_t *o =
+		json_pack("{s:b, s:i, s:b, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
+			  "s:b, s:o}",
+			  "ok", f->ok, "points", f->npoints, "few_points", f->few_points, "amdahl",
+			  f->amdahl, "sigma", an_num(f->sigma), "kappa", an_num(f->kappa), "lambda",
+			  an_num(f->lambda), "se_sigma", an_num(f->se_sigma), "se_kappa",
+			  an_num(f->se_kappa), "se_lambda", an_num(f->se_lambda), "rse",
+			  an_num(f->rse), "n_star", an_num(f->n_star), "x_star", an_num(f->x_star),
+			  "contention_bound", f->ok && f->bound_measured == USL_TERM_CONTENTION,
+			  "why", f->ok || f->why[0] == '\0' ? json_null() : json_string(f->why));
 
 	if (o != NULL && an_usl_terms(o, f) != 0) {
 		json_decref(o);
@@ -84,9 +84,10 @@ snapshot_analysis_json(const struct analysis *a, const struct analysis_opts *o)
 					: json_null(),
 			 "linear_n", a->linear_n > 0 ? json_integer(a->linear_n) : json_null(),
 			 "collapse_n", a->collapse ? json_integer(a->collapse_n) : json_null(),
-			 "last", a->npoints > 0 ? json_pack("{s:i, s:o}", "n", a->last_n,
-							    "fraction", an_num(a->last_frac))
-						: json_null(),
+			 "last",
+			 a->npoints > 0 ? json_pack("{s:i, s:o}", "n", a->last_n, "fraction",
+						    an_num(a->last_frac))
+					: json_null(),
 			 "no_smp", a->no_smp, "usl", an_usl(&a->usl), "verdict", a->verdict);
 }
 
@@ -123,7 +124,8 @@ an_parse_points(struct field_ctx *c, const json_t *j, struct analysis *a)
 		if (a->pts == NULL)
 			return field_fail(c, "analysis.points", "out of memory");
 	}
-	json_array_foreach(arr, i, m) {
+	json_array_foreach(arr, i, m)
+	{
 		field_index(p, sizeof(p), "analysis.points", i);
 		if (an_parse_point(c, m, p, &a->pts[i]) != 0)
 			return -1;
@@ -207,10 +209,10 @@ an_parse_peak(struct field_ctx *c, const json_t *j, struct analysis *a)
 	a->x_peak = a->x_peak_ci = a->last_frac = NAN;
 	if (!json_is_null(peak)) {
 		if (field_int(c, peak, "analysis.peak", "n", 1, 1 << 20, 0, 0, &n) != 0 ||
-		    field_num(c, peak, "analysis.peak", "x", 0, INFINITY, F_NULL,
-			      &a->x_peak) != 0 ||
-		    field_num(c, peak, "analysis.peak", "ci", 0, INFINITY, F_NULL,
-			      &a->x_peak_ci) != 0)
+		    field_num(c, peak, "analysis.peak", "x", 0, INFINITY, F_NULL, &a->x_peak) !=
+			    0 ||
+		    field_num(c, peak, "analysis.peak", "ci", 0, INFINITY, F_NULL, &a->x_peak_ci) !=
+			    0)
 			return -1;
 		a->n_peak = (int)n;
 	}
@@ -287,7 +289,9 @@ snapshot_analysis_diff(const struct analysis *was, const struct analysis *now, c
 	else if (was->usl.ok && (!an_same(was->usl.sigma, now->usl.sigma) ||
 				 !an_same(was->usl.kappa, now->usl.kappa) ||
 				 !an_same(was->usl.lambda, now->usl.lambda)))
-		snprintf(buf, len, "USL sigma, kappa, lambda were %.4g, %.4g, %.6g, are now "
-			 "%.4g, %.4g, %.6g", was->usl.sigma, was->usl.kappa, was->usl.lambda,
-			 now->usl.sigma, now->usl.kappa, now->usl.lambda);
+		snprintf(buf, len,
+			 "USL sigma, kappa, lambda were %.4g, %.4g, %.6g, are now "
+			 "%.4g, %.4g, %.6g",
+			 was->usl.sigma, was->usl.kappa, was->usl.lambda, now->usl.sigma,
+			 now->usl.kappa, now->usl.lambda);
 }

@@ -113,9 +113,10 @@ snapshot_compare_warn(FILE *f, struct snapshot *const *v, int k)
 		cmp_workload(v[i], b, sizeof(b));
 		if (strcmp(a, b) == 0 && strcmp(v[0]->s.wl.unit, v[i]->s.wl.unit) == 0)
 			continue;
-		fprintf(f, "warning: %c ran %s %s, %c ran %s %s: the figures may not be "
-			"comparable\n", cmp_letter(0), a, v[0]->s.wl.unit, cmp_letter(i), b,
-			v[i]->s.wl.unit);
+		fprintf(f,
+			"warning: %c ran %s %s, %c ran %s %s: the figures may not be "
+			"comparable\n",
+			cmp_letter(0), a, v[0]->s.wl.unit, cmp_letter(i), b, v[i]->s.wl.unit);
 		n++;
 	}
 	return n;

@@ -20,8 +20,8 @@ snapshot_fairness_json(const struct fairness *f)
 	if (!f->have)
 		return json_null();
 	return json_pack("{s:i, s:I, s:f, s:I, s:o, s:i}", "workers", f->workers, "min",
-			 (json_int_t)f->min, "median", f->median, "max", (json_int_t)f->max,
-			 "jain", isfinite(f->jain) ? json_real(f->jain) : json_null(), "starved",
+			 (json_int_t)f->min, "median", f->median, "max", (json_int_t)f->max, "jain",
+			 isfinite(f->jain) ? json_real(f->jain) : json_null(), "starved",
 			 f->starved);
 }
 

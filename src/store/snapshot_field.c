@@ -56,7 +56,7 @@ field_expect(char *buf, size_t len, unsigned types)
 		unsigned bit;
 		const char *word;
 	} words[] = {
-		{ F_OBJ, "an object" }, { F_ARR, "an array" }, { F_STR, "a string" },
+		{ F_OBJ, "an object" },  { F_ARR, "an array" }, { F_STR, "a string" },
 		{ F_INT, "an integer" }, { F_NUM, "a number" }, { F_BOOL, "true or false" },
 		{ F_NULL, "null" },
 	};
@@ -77,14 +77,22 @@ static const char *
 field_got(const json_t *v)
 {
 	switch (json_typeof(v)) {
-	case JSON_OBJECT: return "an object";
-	case JSON_ARRAY: return "an array";
-	case JSON_STRING: return "a string";
-	case JSON_INTEGER: return "an integer";
-	case JSON_REAL: return "a real number";
-	case JSON_TRUE: return "true";
-	case JSON_FALSE: return "false";
-	default: return "null";
+	case JSON_OBJECT:
+		return "an object";
+	case JSON_ARRAY:
+		return "an array";
+	case JSON_STRING:
+		return "a string";
+	case JSON_INTEGER:
+		return "an integer";
+	case JSON_REAL:
+		return "a real number";
+	case JSON_TRUE:
+		return "true";
+	case JSON_FALSE:
+		return "false";
+	default:
+		return "null";
 	}
 }
 
@@ -92,14 +100,21 @@ static bool
 field_is(const json_t *v, unsigned types)
 {
 	switch (json_typeof(v)) {
-	case JSON_OBJECT: return types & F_OBJ;
-	case JSON_ARRAY: return types & F_ARR;
-	case JSON_STRING: return types & F_STR;
-	case JSON_INTEGER: return types & (F_INT | F_NUM);
-	case JSON_REAL: return types & F_NUM;
+	case JSON_OBJECT:
+		return types & F_OBJ;
+	case JSON_ARRAY:
+		return types & F_ARR;
+	case JSON_STRING:
+		return types & F_STR;
+	case JSON_INTEGER:
+		return types & (F_INT | F_NUM);
+	case JSON_REAL:
+		return types & F_NUM;
 	case JSON_TRUE:
-	case JSON_FALSE: return types & F_BOOL;
-	default: return types & F_NULL;
+	case JSON_FALSE:
+		return types & F_BOOL;
+	default:
+		return types & F_NULL;
 	}
 }
 
@@ -115,8 +130,7 @@ field_type(struct field_ctx *c, const json_t *v, const char *path, unsigned type
 }
 
 json_t *
-field_get(struct field_ctx *c, const json_t *obj, const char *path, const char *key,
-	  unsigned types)
+field_get(struct field_ctx *c, const json_t *obj, const char *path, const char *key, unsigned types)
 {
 	char p[256], want[128];
 	json_t *v = json_object_get(obj, key);
@@ -183,8 +197,8 @@ field_num(struct field_ctx *c, const json_t *obj, const char *path, const char *
 }
 
 int
-field_int(struct field_ctx *c, const json_t *obj, const char *path, const char *key,
-	  long long min, long long max, unsigned nullable, long long dflt, long long *out)
+field_int(struct field_ctx *c, const json_t *obj, const char *path, const char *key, long long min,
+	  long long max, unsigned nullable, long long dflt, long long *out)
 {
 	char p[256];
 	json_t *v = field_get(c, obj, path, key, F_INT | (nullable & F_NULL));
@@ -199,8 +213,10 @@ field_int(struct field_ctx *c, const json_t *obj, const char *path, const char *
 	x = json_integer_value(v);
 	if (x < min || x > max) {
 		field_path(p, sizeof(p), path, key);
-		return field_fail(c, p, "%" JSON_INTEGER_FORMAT " is out of range; expected an "
-				  "integer from %lld to %lld", x, min, max);
+		return field_fail(c, p,
+				  "%" JSON_INTEGER_FORMAT " is out of range; expected an "
+				  "integer from %lld to %lld",
+				  x, min, max);
 	}
 	*out = x;
 	return 0;
@@ -270,8 +286,10 @@ field_utc(struct field_ctx *c, const json_t *obj, const char *path, const char *
 		return -1;
 	field_path(p, sizeof(p), path, key);
 	if (buf[0] != '\0' && !field_is_utc(buf))
-		return field_fail(c, p, "'%s' is not a UTC time; expected ISO-8601 such as "
-				  "2026-01-31T12:00:00Z", buf);
+		return field_fail(c, p,
+				  "'%s' is not a UTC time; expected ISO-8601 such as "
+				  "2026-01-31T12:00:00Z",
+				  buf);
 	return 0;
 }
 

@@ -54,8 +54,8 @@ gp_data(FILE *f, void *arg)
 		   "# columns: N, throughput, its 95%% CI half-width (0 when unknown)\n");
 	for (i = 0; i < job->k; i++) {
 		a = &job->v[i]->now;
-		fprintf(f, "%s# %c: %s (%s)\n", i > 0 ? "\n\n" : "", 'A' + i,
-			job->v[i]->meta.label, job->v[i]->name);
+		fprintf(f, "%s# %c: %s (%s)\n", i > 0 ? "\n\n" : "", 'A' + i, job->v[i]->meta.label,
+			job->v[i]->name);
 		for (j = 0; j < a->npoints; j++) {
 			fprintf(f, "%d ", a->pts[j].n);
 			gp_num(f, a->pts[j].x);
@@ -188,7 +188,8 @@ gp_script(FILE *f, void *arg)
 		snprintf(title, sizeof(title), "%c: %s", 'A' + i, sn->meta.label);
 		gp_quoted(f, title);
 		if (sn->now.have_x1)
-			fprintf(f, ", \\\n  ideal%c(x) with lines dashtype 2 lc %d "
+			fprintf(f,
+				", \\\n  ideal%c(x) with lines dashtype 2 lc %d "
 				"title '%c ideal'",
 				'A' + i, i + 1, 'A' + i);
 		if (sn->now.usl.ok)
@@ -210,8 +211,10 @@ snapshot_gnuplot_write(const char *base, const char *term, struct snapshot *cons
 		return st_error(err, errlen, "%s: name too long", base);
 	/* Both names are checked first, so a refusal does not leave one file new, one old. */
 	if (!force && access(path, F_OK) == 0)
-		return st_error(err, errlen, "%s exists and was not replaced; give --force to "
-				"replace it, or another name", path);
+		return st_error(err, errlen,
+				"%s exists and was not replaced; give --force to "
+				"replace it, or another name",
+				path);
 	snprintf(path, sizeof(path), "%s.dat", base);
 	if (snapshot_atomic_write(path, force, gp_data, &job, err, errlen) != 0)
 		return -1;

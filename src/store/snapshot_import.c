@@ -126,13 +126,16 @@ imp_row(struct imp *im, const char *p, const char *end, struct imp_row *r)
 	p++;
 	imp_field(&p, end, &f, &len);
 	if (imp_integer(f, len, 1, IMPORT_MAX_RUNS, &r->runs) != 0)
-		return imp_fail_at(im, f, len, "expected the number of runs, an integer from 1 "
+		return imp_fail_at(im, f, len,
+				   "expected the number of runs, an integer from 1 "
 				   "to 1000000");
 	if (r->runs == 1 && r->sd > 0)
-		return imp_fail_at(im, f, len, "one run has no standard deviation; expected "
+		return imp_fail_at(im, f, len,
+				   "one run has no standard deviation; expected "
 				   "runs >= 2");
 	if (p != end)
-		return imp_fail(im, p, "expected the end of the line: the fields are "
+		return imp_fail(im, p,
+				"expected the end of the line: the fields are "
 				"N,throughput[,stddev[,runs]]");
 	return 0;
 }
@@ -234,8 +237,10 @@ imp_lines(struct imp *im, const char *buf, size_t len, struct session *s)
 			return -1;
 	}
 	if (s->nsteps == 0)
-		return st_error(im->err, im->errlen, "%s: no data lines; expected lines of "
-				"N,throughput[,stddev[,runs]]", im->name);
+		return st_error(im->err, im->errlen,
+				"%s: no data lines; expected lines of "
+				"N,throughput[,stddev[,runs]]",
+				im->name);
 	return 0;
 }
 
@@ -301,9 +306,8 @@ imp_workload(struct imp *im, const struct snapshot_import *o, struct session *s)
 }
 
 int
-snapshot_import_csv(const char *buf, size_t len, const char *name,
-		    const struct snapshot_import *o, struct session *s, struct snapshot_meta *m,
-		    char *err, size_t errlen)
+snapshot_import_csv(const char *buf, size_t len, const char *name, const struct snapshot_import *o,
+		    struct session *s, struct snapshot_meta *m, char *err, size_t errlen)
 {
 	struct imp im = { name, err, errlen, buf, 0 };
 	time_t now = time(NULL);

@@ -15,8 +15,10 @@
 static int
 load_too_big(const char *name, char *err, size_t errlen)
 {
-	return st_error(err, errlen, "%s: over the %zu MiB a snapshot may have; not a snapshot, "
-			"or a damaged one", name, SNAPSHOT_MAX_BYTES >> 20);
+	return st_error(err, errlen,
+			"%s: over the %zu MiB a snapshot may have; not a snapshot, "
+			"or a damaged one",
+			name, SNAPSHOT_MAX_BYTES >> 20);
 }
 
 /* Reads all of fd, at most SNAPSHOT_MAX_BYTES + 1 so that more is seen; -1 (errno). */

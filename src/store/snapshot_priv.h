@@ -70,8 +70,8 @@ json_t *field_get(struct field_ctx *c, const json_t *obj, const char *path, cons
 int field_type(struct field_ctx *c, const json_t *v, const char *path, unsigned types);
 
 /* A number in [min, max]; with F_NULL in nullable, null gives NaN. */
-int field_num(struct field_ctx *c, const json_t *obj, const char *path, const char *key,
-	      double min, double max, unsigned nullable, double *out);
+int field_num(struct field_ctx *c, const json_t *obj, const char *path, const char *key, double min,
+	      double max, unsigned nullable, double *out);
 /* The same for v itself. */
 int field_num_of(struct field_ctx *c, const json_t *v, const char *path, double min, double max,
 		 unsigned nullable, double *out);

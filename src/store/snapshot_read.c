@@ -23,7 +23,6 @@
 #include "session_read.h"
 #include "snapshot_priv.h"
 
-
 static int
 read_meta(struct field_ctx *c, const json_t *root, struct session *s, struct snapshot_meta *m)
 {
@@ -32,7 +31,8 @@ read_meta(struct field_ctx *c, const json_t *root, struct session *s, struct sna
 	memset(m, 0, sizeof(*m));
 	if (field_str(c, root, "", "label", 0, m->label, sizeof(m->label)) != 0 ||
 	    field_utc(c, root, "", "taken", 0, m->taken, sizeof(m->taken)) != 0 ||
-	    field_utc(c, root, "", "started", F_NULL, s->started_utc, sizeof(s->started_utc)) != 0 ||
+	    field_utc(c, root, "", "started", F_NULL, s->started_utc, sizeof(s->started_utc)) !=
+		    0 ||
 	    (tool = field_get(c, root, "", "tool", F_OBJ)) == NULL ||
 	    field_str(c, tool, "tool", "name", 0, m->tool_name, sizeof(m->tool_name)) != 0 ||
 	    field_str(c, tool, "tool", "version", 0, m->tool_version, sizeof(m->tool_version)) != 0)
@@ -53,7 +53,8 @@ read_steps(struct field_ctx *c, const json_t *root, struct session *s)
 	if (json_array_size(arr) > SESSION_READ_MAX_STEPS)
 		return field_fail(c, "steps", "%zu steps; expected at most %d",
 				  json_array_size(arr), SESSION_READ_MAX_STEPS);
-	json_array_foreach(arr, i, v) {
+	json_array_foreach(arr, i, v)
+	{
 		field_index(p, sizeof(p), "steps", i);
 		if (session_read_step(c, v, p, &st) != 0) {
 			session_read_step_free(&st);
@@ -78,7 +79,8 @@ read_events(struct field_ctx *c, const json_t *root, struct session *s)
 
 	if (arr == NULL)
 		return -1;
-	json_array_foreach(arr, i, v) {
+	json_array_foreach(arr, i, v)
+	{
 		field_index(p, sizeof(p), "events", i);
 		if (session_read_event(c, v, p, s->nsteps - 1, false, &e) != 0)
 			return -1;
@@ -90,8 +92,8 @@ read_events(struct field_ctx *c, const json_t *root, struct session *s)
 
 /* One tick: [t, step, phase, rate, busy_all] and, when ncpu > 0, [busy per CPU]. */
 static int
-read_tick(struct field_ctx *c, const json_t *row, const char *p, const struct session *s,
-	  int ncpu, struct tick *tk)
+read_tick(struct field_ctx *c, const json_t *row, const char *p, const struct session *s, int ncpu,
+	  struct tick *tk)
 {
 	char q[128], r0[128];
 	double busy_all;
@@ -102,9 +104,10 @@ read_tick(struct field_ctx *c, const json_t *row, const char *p, const struct se
 	if (field_type(c, row, p, F_ARR) != 0)
 		return -1;
 	if (json_array_size(row) != want)
-		return field_fail(c, p, "%zu elements; expected %zu (t, step, phase, rate, "
-				  "busy_all%s)", json_array_size(row), want,
-				  ncpu > 0 ? ", busy" : "");
+		return field_fail(c, p,
+				  "%zu elements; expected %zu (t, step, phase, rate, "
+				  "busy_all%s)",
+				  json_array_size(row), want, ncpu > 0 ? ", busy" : "");
 	v = json_array_get(row, 1);
 	field_index(q, sizeof(q), p, 1);
 	field_index(r0, sizeof(r0), p, 0);
@@ -112,8 +115,10 @@ read_tick(struct field_ctx *c, const json_t *row, const char *p, const struct se
 	    field_type(c, v, q, F_INT | F_NULL) != 0)
 		return -1;
 	if (json_is_integer(v) && (json_integer_value(v) < 0 || json_integer_value(v) >= s->nsteps))
-		return field_fail(c, q, "step %" JSON_INTEGER_FORMAT " does not exist; expected "
-				  "0 to %d or null", json_integer_value(v), s->nsteps - 1);
+		return field_fail(c, q,
+				  "step %" JSON_INTEGER_FORMAT " does not exist; expected "
+				  "0 to %d or null",
+				  json_integer_value(v), s->nsteps - 1);
 	tk->step = json_is_integer(v) ? (int)json_integer_value(v) : -1;
 	v = json_array_get(row, 2);
 	field_index(q, sizeof(q), p, 2);
@@ -122,8 +127,10 @@ read_tick(struct field_ctx *c, const json_t *row, const char *p, const struct se
 	for (k = 0; k <= PHASE_DONE && strcmp(json_string_value(v), sweep_phase_names[k]); k++)
 		;
 	if (k > PHASE_DONE)
-		return field_fail(c, q, "'%s' is not a phase; expected idle, starting, warm-up, "
-				  "measuring, stopping or done", json_string_value(v));
+		return field_fail(c, q,
+				  "'%s' is not a phase; expected idle, starting, warm-up, "
+				  "measuring, stopping or done",
+				  json_string_value(v));
 	tk->phase = k;
 	field_index(q, sizeof(q), p, 3);
 	if (field_num_of(c, json_array_get(row, 3), q, 0, INFINITY, F_NULL, &tk->rate) != 0)
@@ -168,19 +175,23 @@ read_series(struct field_ctx *c, const json_t *root, struct session *s)
 	if (json_is_null(j))
 		return 0;
 	if (field_int(c, j, P, "ncpu", 0, SESSION_READ_MAX_CPUS, 0, 0, &ncpu) != 0 ||
-	    field_int(c, j, P, "ncpu_dropped", 0, SESSION_READ_MAX_CPUS, 0, 0, &ncpu_dropped) != 0 ||
+	    field_int(c, j, P, "ncpu_dropped", 0, SESSION_READ_MAX_CPUS, 0, 0, &ncpu_dropped) !=
+		    0 ||
 	    field_int(c, j, P, "dropped", 0, INT64_MAX / 2, 0, 0, &dropped) != 0 ||
 	    (ticks = field_get(c, j, P, "ticks", F_ARR)) == NULL)
 		return -1;
 	len = json_array_size(ticks);
-	if (len == 0 || len > SESSION_READ_MAX_SAMPLES || len * (size_t)ncpu > SNAPSHOT_SERIES_MAX_VALUES)
-		return field_fail(c, "series.ticks", "%zu ticks of %lld CPUs; expected 1 to %d "
-				  "ticks and at most %d values", len, ncpu, SESSION_READ_MAX_SAMPLES,
-				  SNAPSHOT_SERIES_MAX_VALUES);
+	if (len == 0 || len > SESSION_READ_MAX_SAMPLES ||
+	    len * (size_t)ncpu > SNAPSHOT_SERIES_MAX_VALUES)
+		return field_fail(c, "series.ticks",
+				  "%zu ticks of %lld CPUs; expected 1 to %d "
+				  "ticks and at most %d values",
+				  len, ncpu, SESSION_READ_MAX_SAMPLES, SNAPSHOT_SERIES_MAX_VALUES);
 	if (series_init(&s->ticks, (int)ncpu, (int)len) != 0)
 		return field_fail(c, P, "out of memory");
 	s->ticks.count = dropped + (int64_t)len;
-	json_array_foreach(ticks, i, row) {
+	json_array_foreach(ticks, i, row)
+	{
 		struct tick *tk = &s->ticks.ring[(dropped + (int64_t)i) % (int64_t)len];
 
 		field_index(p, sizeof(p), "series.ticks", i);
@@ -198,8 +209,10 @@ read_decode(struct field_ctx *c, const char *buf, size_t len)
 	json_t *root;
 
 	if (len > SNAPSHOT_MAX_BYTES) {
-		field_fail(c, "", "%zu bytes is over the %zu MiB a snapshot may have; not a "
-			   "snapshot, or a damaged one", len, SNAPSHOT_MAX_BYTES >> 20);
+		field_fail(c, "",
+			   "%zu bytes is over the %zu MiB a snapshot may have; not a "
+			   "snapshot, or a damaged one",
+			   len, SNAPSHOT_MAX_BYTES >> 20);
 		return NULL;
 	}
 	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
@@ -236,8 +249,10 @@ read_format(struct field_ctx *c, const json_t *root)
 	if (field_int(c, root, "", "version", 1, INT32_MAX, 0, 0, &version) != 0)
 		return -1;
 	if (version > SNAPSHOT_VERSION)
-		return field_fail(c, "version", "%lld is newer than this scaletop reads (%d); "
-				  "use a newer scaletop", version, SNAPSHOT_VERSION);
+		return field_fail(c, "version",
+				  "%lld is newer than this scaletop reads (%d); "
+				  "use a newer scaletop",
+				  version, SNAPSHOT_VERSION);
 	return 0;
 }
 
@@ -253,8 +268,7 @@ read_all(struct field_ctx *c, const char *buf, size_t len, struct session *s,
 	if (read_format(c, root) == 0 && read_meta(c, root, s, m) == 0 &&
 	    session_read_host(c, root, s) == 0 && session_read_workload(c, root, s) == 0 &&
 	    session_read_settings(c, root, s) == 0 && read_steps(c, root, s) == 0 &&
-	    read_events(c, root, s) == 0 &&
-	    field_get(c, root, "", "analysis", F_OBJ) != NULL &&
+	    read_events(c, root, s) == 0 && field_get(c, root, "", "analysis", F_OBJ) != NULL &&
 	    snapshot_analysis_parse(c, json_object_get(root, "analysis"), a, o) == 0 &&
 	    read_series(c, root, s) == 0)
 		rc = 0;
@@ -317,6 +331,7 @@ snapshot_read(const char *buf, size_t len, const char *name, struct snapshot *sn
 	if (why[0] != '\0')
 		snprintf(snap->warning, sizeof(snap->warning),
 			 "%s: the saved analysis (scaletop %s) differs from the one recomputed "
-			 "now: %s; showing the recomputed one", name, snap->meta.tool_version, why);
+			 "now: %s; showing the recomputed one",
+			 name, snap->meta.tool_version, why);
 	return 0;
 }

@@ -118,9 +118,15 @@ text_scalar(struct text *t, const json_t *v)
 	case JSON_REAL:
 		text_real(t, json_real_value(v));
 		break;
-	case JSON_TRUE: text_puts(t, "true"); break;
-	case JSON_FALSE: text_puts(t, "false"); break;
-	case JSON_NULL: text_puts(t, "null"); break;
+	case JSON_TRUE:
+		text_puts(t, "true");
+		break;
+	case JSON_FALSE:
+		text_puts(t, "false");
+		break;
+	case JSON_NULL:
+		text_puts(t, "null");
+		break;
 	default:
 		if ((s = json_dumps(v, JSON_ENCODE_ANY)) == NULL) {
 			t->oom = true;
@@ -155,14 +161,16 @@ text_depth(const json_t *v)
 	int d = 0, md;
 
 	if (json_is_array(v)) {
-		json_array_foreach(v, i, m) {
+		json_array_foreach(v, i, m)
+		{
 			if ((md = text_depth(m)) > d)
 				d = md;
 		}
 		return d + 1;
 	}
 	if (json_is_object(v)) {
-		json_object_foreach((json_t *)v, key, m) {
+		json_object_foreach((json_t *)v, key, m)
+		{
 			if ((md = text_depth(m)) > d)
 				d = md;
 		}
@@ -180,7 +188,8 @@ text_inline(struct text *t, const json_t *v)
 
 	if (json_is_array(v)) {
 		text_puts(t, "[");
-		json_array_foreach(v, i, m) {
+		json_array_foreach(v, i, m)
+		{
 			text_puts(t, i > 0 ? ", " : "");
 			text_inline(t, m);
 		}
@@ -188,7 +197,8 @@ text_inline(struct text *t, const json_t *v)
 	} else if (json_is_object(v)) {
 		i = 0;
 		text_puts(t, "{");
-		json_object_foreach((json_t *)v, key, m) {
+		json_object_foreach((json_t *)v, key, m)
+		{
 			text_puts(t, i++ > 0 ? ", " : "");
 			text_key(t, key);
 			text_inline(t, m);
@@ -220,7 +230,8 @@ text_has_object(const json_t *v)
 	json_t *m;
 	size_t i;
 
-	json_array_foreach(v, i, m) {
+	json_array_foreach(v, i, m)
+	{
 		if (json_is_object(m))
 			return true;
 	}
@@ -267,13 +278,15 @@ text_pretty(struct text *t, const json_t *v, int level)
 	text_puts(t, arr ? "[\n" : "{\n");
 	i = 0;
 	if (arr) {
-		json_array_foreach(v, i, m) {
+		json_array_foreach(v, i, m)
+		{
 			text_indent(t, level + 1);
 			text_pretty(t, m, level + 1);
 			text_puts(t, i + 1 < n ? ",\n" : "\n");
 		}
 	} else {
-		json_object_foreach((json_t *)v, key, m) {
+		json_object_foreach((json_t *)v, key, m)
+		{
 			text_indent(t, level + 1);
 			text_key(t, key);
 			text_pretty(t, m, level + 1);

@@ -42,14 +42,19 @@ write_advice(int e)
 {
 	switch (e) {
 	case ENOSPC:
-	case EDQUOT: return "free some space or write elsewhere";
+	case EDQUOT:
+		return "free some space or write elsewhere";
 	case EACCES:
 	case EPERM:
-	case EROFS: return "write to a folder you may write to";
+	case EROFS:
+		return "write to a folder you may write to";
 	case ENOENT:
-	case ENOTDIR: return "check the folder exists";
-	case EISDIR: return "give a file name, not a folder";
-	default: return "check the path";
+	case ENOTDIR:
+		return "check the folder exists";
+	case EISDIR:
+		return "give a file name, not a folder";
+	default:
+		return "check the path";
 	}
 }
 
@@ -76,15 +81,19 @@ write_place(const char *tmp, const char *path, bool force, char *err, size_t err
 		return 0;
 	}
 	if (errno == EEXIST)
-		return st_error(err, errlen, "%s exists and was not replaced; give --force to "
-				"replace it, or another name", path);
+		return st_error(err, errlen,
+				"%s exists and was not replaced; give --force to "
+				"replace it, or another name",
+				path);
 	/* File systems without hard links: check, then rename (a small race, stated). */
 	if (errno != EPERM && errno != ENOTSUP && errno != EOPNOTSUPP && errno != ENOSYS &&
 	    errno != EMLINK)
 		return write_fail(err, errlen, path, "", errno);
 	if (access(path, F_OK) == 0)
-		return st_error(err, errlen, "%s exists and was not replaced; give --force to "
-				"replace it, or another name", path);
+		return st_error(err, errlen,
+				"%s exists and was not replaced; give --force to "
+				"replace it, or another name",
+				path);
 	if (rename(tmp, path) != 0)
 		return write_fail(err, errlen, path, "", errno);
 	return 0;
@@ -195,8 +204,8 @@ write_snapshot(FILE *f, void *arg)
 }
 
 int
-snapshot_save(const char *path, const struct session *s, const struct snapshot_meta *m,
-	      bool force, char *err, size_t errlen)
+snapshot_save(const char *path, const struct session *s, const struct snapshot_meta *m, bool force,
+	      char *err, size_t errlen)
 {
 	struct snapshot_meta dm;
 	struct write_job job = { s, m };

@@ -1,4 +1,5 @@
-/* The results table that `scaletop run` and `show` print, and the TUI's steps view: one row per step. */
+/* The results table that `scaletop run` and `show` print, and the TUI's steps view: one row per
+ * step. */
 #include <math.h>
 #include <stdio.h>
 
@@ -16,8 +17,7 @@ table_header(FILE *f, const struct session *s)
 
 /* A contention figure, or "-" when it was not measured. */
 static const char *
-table_fig(const struct contention *c, unsigned bit, double v, int decimals, char *buf,
-	  size_t len)
+table_fig(const struct contention *c, unsigned bit, double v, int decimals, char *buf, size_t len)
 {
 	if (!(c->have & bit) || !isfinite(v))
 		return "-";
@@ -86,8 +86,9 @@ table_usl_params(FILE *f, const struct usl_fit *u)
 {
 	char s[48], k[48], l[48];
 
-	fprintf(f, "USL: sigma %s  kappa %s  lambda %s  (± one standard error; rse %.3g over %d"
-		   " points%s%s)\n",
+	fprintf(f,
+		"USL: sigma %s  kappa %s  lambda %s  (± one standard error; rse %.3g over %d"
+		" points%s%s)\n",
 		table_param(s, sizeof(s), u->sigma, u->se_sigma),
 		table_param(k, sizeof(k), u->kappa, u->se_kappa),
 		table_param(l, sizeof(l), u->lambda, u->se_lambda), u->rse, u->npoints,
@@ -144,9 +145,9 @@ step_table_print(FILE *f, const struct session *s)
 	int i;
 
 	if (s->host.hostname[0] != '\0')
-		fprintf(f, "%s on %s %s %s (%s, %d CPUs), %s by %s\n", s->wl.name,
-			s->host.hostname, s->host.os_name, s->host.os_release, s->host.platform,
-			s->host.ncpus, s->wl.unit, s->wl.n_unit[0] ? s->wl.n_unit : "threads");
+		fprintf(f, "%s on %s %s %s (%s, %d CPUs), %s by %s\n", s->wl.name, s->host.hostname,
+			s->host.os_name, s->host.os_release, s->host.platform, s->host.ncpus,
+			s->wl.unit, s->wl.n_unit[0] ? s->wl.n_unit : "threads");
 	else
 		fprintf(f, "%s, %s by %s\n", s->wl.name, s->wl.unit,
 			s->wl.n_unit[0] ? s->wl.n_unit : "N");

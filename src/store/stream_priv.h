@@ -22,10 +22,10 @@
 #define STREAM_MAX_NOTES 16
 
 struct stream_reader {
-	char *name;                 /* starts every message; NULL for none */
-	char *buf;                  /* the line not yet ended */
+	char *name; /* starts every message; NULL for none */
+	char *buf;  /* the line not yet ended */
 	size_t len, cap;
-	uint64_t line;              /* whole lines read */
+	uint64_t line; /* whole lines read */
 	bool failed, finished, have_header, ended, ticks_full;
 	bool noted_unknown, noted_steps, noted_events;
 	char err[ST_ERRLEN];
@@ -38,13 +38,13 @@ struct stream_reader {
 	bool have_an;
 	struct stream_tick *ticks;
 	size_t nticks, capticks, max_ticks;
-	struct stream_cpu *cells;   /* every kept tick's rows, back to back */
+	struct stream_cpu *cells; /* every kept tick's rows, back to back */
 	size_t ncells, capcells, max_cells;
-	struct contention *cts;     /* the kept ticks' live contention */
+	struct contention *cts; /* the kept ticks' live contention */
 	size_t ncts, capcts;
-	struct stream_cpu *row;     /* one tick's rows while it is decoded */
+	struct stream_cpu *row; /* one tick's rows while it is decoded */
 	size_t caprow;
-	float *busy;                /* one tick's busy % by CPU id, for the series */
+	float *busy; /* one tick's busy % by CPU id, for the series */
 };
 
 /* --- stream_reader.c ------------------------------------------------------ */
@@ -63,8 +63,8 @@ int stream_grow(void **p, size_t *cap, size_t need, size_t size);
 
 /* --- one decoder per line type: 0, or -1 after stream_fail ---------------- */
 
-int stream_read_tick(struct stream_reader *r, json_t *o);    /* stream_tick.c */
-int stream_read_header(struct stream_reader *r, json_t *o);  /* stream_records.c */
+int stream_read_tick(struct stream_reader *r, json_t *o);   /* stream_tick.c */
+int stream_read_header(struct stream_reader *r, json_t *o); /* stream_records.c */
 int stream_read_step(struct stream_reader *r, json_t *o);
 int stream_read_event(struct stream_reader *r, json_t *o);
 int stream_read_analysis(struct stream_reader *r, json_t *o);

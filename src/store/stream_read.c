@@ -24,12 +24,9 @@ static const struct {
 	const char *type;
 	int (*read)(struct stream_reader *, json_t *);
 } stream_types[] = {
-	{ "header", stream_read_header },
-	{ "tick", stream_read_tick },
-	{ "step", stream_read_step },
-	{ "event", stream_read_event },
-	{ "analysis", stream_read_analysis },
-	{ "end", stream_read_end },
+	{ "header", stream_read_header },     { "tick", stream_read_tick },
+	{ "step", stream_read_step },         { "event", stream_read_event },
+	{ "analysis", stream_read_analysis }, { "end", stream_read_end },
 };
 
 static int
@@ -41,13 +38,16 @@ stream_dispatch(struct stream_reader *r, json_t *o, const char *type)
 		if (strcmp(type, stream_types[i].type) != 0)
 			continue;
 		if (!r->have_header && stream_types[i].read != stream_read_header)
-			return stream_fail(r, "\"%s\" before the header: a stream starts "
-					      "with its header line", type);
+			return stream_fail(r,
+					   "\"%s\" before the header: a stream starts "
+					   "with its header line",
+					   type);
 		return stream_types[i].read(r, o);
 	}
 	if (!r->noted_unknown)
-		stream_note(r, "line %llu: skipped a line of unknown type \"%.40s\" (and any "
-			       "more like it): written by a newer scaletop?",
+		stream_note(r,
+			    "line %llu: skipped a line of unknown type \"%.40s\" (and any "
+			    "more like it): written by a newer scaletop?",
 			    (unsigned long long)r->line, type);
 	r->noted_unknown = true;
 	return 0;

@@ -17,8 +17,10 @@
 #include "stream_priv.h"
 
 /* Messages about one record name it; stream_fail puts "name: line N: " first. */
-#define RECORD_CTX(rec, buf) \
-	{ .name = (rec), .err = (buf), .errlen = sizeof(buf), .record = true }
+#define RECORD_CTX(rec, buf)                                                       \
+	{                                                                          \
+		.name = (rec), .err = (buf), .errlen = sizeof(buf), .record = true \
+	}
 
 /* "started" is when the run began; older writers had only "taken", written then too. */
 static int
@@ -60,11 +62,15 @@ stream_read_header(struct stream_reader *r, json_t *o)
 	    field_int(&c, o, "", "version", 1, INT_MAX, 0, 0, &version) != 0)
 		return stream_fail(r, "%s", why);
 	if (strcmp(format, STREAM_FORMAT) != 0)
-		return stream_fail(r, "header: the format is \"%s\", not \"%s\": this is not a "
-				      "scaletop stream", format, STREAM_FORMAT);
+		return stream_fail(r,
+				   "header: the format is \"%s\", not \"%s\": this is not a "
+				   "scaletop stream",
+				   format, STREAM_FORMAT);
 	if (version > STREAM_VERSION)
-		return stream_fail(r, "header: stream version %lld is newer than this scaletop "
-				      "reads (%d): use a newer scaletop", version, STREAM_VERSION);
+		return stream_fail(r,
+				   "header: stream version %lld is newer than this scaletop "
+				   "reads (%d): use a newer scaletop",
+				   version, STREAM_VERSION);
 	if (stream_header_started(&c, o, s) != 0 || session_read_host(&c, o, s) != 0 ||
 	    session_read_workload(&c, o, s) != 0 || session_read_settings(&c, o, s) != 0 ||
 	    stream_header_threshold(&c, o, "efficiency_min", &s->set.efficiency_min) != 0 ||

@@ -20,7 +20,10 @@ const char *const stream_phase_names[PHASE_DONE + 1] = {
 	"idle", "starting", "warm-up", "measuring", "stopping", "done",
 };
 
-#define CT_KEY(k, bit, field) { k, bit, offsetof(struct contention, field) }
+#define CT_KEY(k, bit, field)                              \
+	{                                                  \
+		k, bit, offsetof(struct contention, field) \
+	}
 const struct stream_ct_key stream_ct_keys[STREAM_NCT_KEYS] = {
 	CT_KEY("vcsw_s", CT_HAVE_CSW, vcsw_s),
 	CT_KEY("ivcsw_s", CT_HAVE_CSW, ivcsw_s),
@@ -40,10 +43,8 @@ static const struct {
 	const char *word;
 	unsigned bit;
 } stream_flag_words[] = {
-	{ "offline", CPU_USAGE_OFFLINE },
-	{ "new", CPU_USAGE_NEW },
-	{ "gone", CPU_USAGE_GONE },
-	{ "no_ticks", CPU_USAGE_NO_TICKS },
+	{ "offline", CPU_USAGE_OFFLINE },     { "new", CPU_USAGE_NEW },
+	{ "gone", CPU_USAGE_GONE },           { "no_ticks", CPU_USAGE_NO_TICKS },
 	{ "backwards", CPU_USAGE_BACKWARDS },
 };
 
@@ -198,7 +199,8 @@ stream_read_flags(struct jget *g, json_t *o)
 	unsigned flags = 0;
 	size_t i, k;
 
-	json_array_foreach(a, i, v) {
+	json_array_foreach(a, i, v)
+	{
 		if (!json_is_string(v)) {
 			jbad(g, "flags", "holds something that is not a word");
 			return 0;
@@ -304,7 +306,8 @@ stream_read_rows(struct jget *g, json_t *a, struct stream_reader *r)
 		jbad(g, "cpus", "does not fit in memory");
 		return -1;
 	}
-	json_array_foreach(a, i, v) {
+	json_array_foreach(a, i, v)
+	{
 		stream_read_cpu(g, v, true, &u);
 		if (g->bad)
 			return -1;
@@ -353,9 +356,10 @@ stream_keep_tick(struct stream_reader *r, struct stream_tick *t, int nrows,
 {
 	if (!r->ticks_full &&
 	    (r->nticks >= r->max_ticks || r->ncells + (size_t)nrows > r->max_cells)) {
-		stream_note(r, "kept the first %zu ticks (at most %zu ticks and %zu CPU rows); "
-			       "later ones are only in the recent series", r->nticks, r->max_ticks,
-			    r->max_cells);
+		stream_note(r,
+			    "kept the first %zu ticks (at most %zu ticks and %zu CPU rows); "
+			    "later ones are only in the recent series",
+			    r->nticks, r->max_ticks, r->max_cells);
 		r->ticks_full = true;
 	}
 	if (r->ticks_full)
@@ -363,8 +367,7 @@ stream_keep_tick(struct stream_reader *r, struct stream_tick *t, int nrows,
 	if (stream_grow((void **)&r->ticks, &r->capticks, r->nticks + 1, sizeof(*r->ticks)) ||
 	    stream_grow((void **)&r->cells, &r->capcells, r->ncells + (size_t)nrows,
 			sizeof(*r->cells)) ||
-	    (ct != NULL &&
-	     stream_grow((void **)&r->cts, &r->capcts, r->ncts + 1, sizeof(*r->cts))))
+	    (ct != NULL && stream_grow((void **)&r->cts, &r->capcts, r->ncts + 1, sizeof(*r->cts))))
 		return stream_fail(r, "tick: out of memory");
 	t->cpu_off = r->ncells;
 	t->ncpu = nrows;

@@ -26,9 +26,9 @@
 
 struct recorder {
 	int fd;
-	bool own_fd;       /* opened here, so closed here; standard output is not */
-	char *name;        /* for messages */
-	uint64_t lines;    /* written whole, for the end line */
+	bool own_fd;    /* opened here, so closed here; standard output is not */
+	char *name;     /* for messages */
+	uint64_t lines; /* written whole, for the end line */
 	bool failed;
 	char err[ST_ERRLEN];
 };
@@ -52,8 +52,10 @@ recorder_open(const char *path, unsigned flags, char *err, size_t errlen)
 	rec->fd = open(path, oflags, 0666);
 	if (rec->fd == -1) {
 		if (errno == EEXIST)
-			st_error(err, errlen, "cannot record to %s: it already exists; remove it "
-					      "or choose another name", path);
+			st_error(err, errlen,
+				 "cannot record to %s: it already exists; remove it "
+				 "or choose another name",
+				 path);
 		else
 			st_error(err, errlen, "cannot record to %s: %s", path, strerror(errno));
 		free(rec->name);
@@ -70,8 +72,8 @@ recorder_error(const struct recorder *rec)
 	return rec->failed ? rec->err : NULL;
 }
 
-static int
-recorder_fail(struct recorder *rec, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int recorder_fail(struct recorder *rec, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* Records the first failure; from then on the recorder is quiet. */
 static int
@@ -262,9 +264,9 @@ int
 recorder_header(struct recorder *rec, const struct session *s)
 {
 	struct session c = *s; /* shallow: only its text is changed, in the copy */
-	char *text[] = { c.host.os_name, c.host.os_release, c.host.os_version, c.host.platform,
-			 c.host.hostname, c.host.cpu_model, c.sampler_note, c.started_utc,
-			 c.wl.name, c.wl.unit, c.wl.n_unit, c.wl.parser };
+	char *text[] = { c.host.os_name,  c.host.os_release, c.host.os_version, c.host.platform,
+			 c.host.hostname, c.host.cpu_model,  c.sampler_note,    c.started_utc,
+			 c.wl.name,       c.wl.unit,         c.wl.n_unit,       c.wl.parser };
 	json_t *h = NULL;
 	size_t i;
 
@@ -306,8 +308,8 @@ recorder_tick_cpu(json_t *o, const struct sweep_live *lv)
 			return -1;
 		}
 	}
-	rc |= json_object_set_new(o, "interval", lv->have_cpu ? num_or_null(d->seconds)
-							       : json_null());
+	rc |= json_object_set_new(o, "interval",
+				  lv->have_cpu ? num_or_null(d->seconds) : json_null());
 	rc |= json_object_set_new(o, "all", lv->have_cpu ? sample_json_cpu(&d->all) : json_null());
 	rc |= json_object_set_new(o, "cpus", cpus);
 	rc |= json_object_set_new(o, "sys", lv->have_cpu ? sample_json_sys(d) : json_null());
@@ -371,9 +373,10 @@ recorder_tick(struct recorder *rec, const struct session *s, const struct sweep_
 		      st != NULL ? json_integer(st->n) : json_null(), "rep",
 		      st != NULL ? json_integer(st->rep) : json_null(), "steps_total",
 		      lv->steps_total, "rate", num_or_null(now.rate));
-	if (o != NULL && (recorder_tick_cpu(o, lv) != 0 ||
-			  json_object_set_new(o, "contention", ct != NULL ? recorder_contention(ct)
-									  : json_null()) != 0)) {
+	if (o != NULL &&
+	    (recorder_tick_cpu(o, lv) != 0 ||
+	     json_object_set_new(o, "contention",
+				 ct != NULL ? recorder_contention(ct) : json_null()) != 0)) {
 		json_decref(o);
 		o = NULL;
 	}

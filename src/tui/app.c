@@ -92,7 +92,8 @@ app_term_open(struct app *a, char *err, size_t errlen)
 	}
 	app_screen = newterm(NULL, out, in);
 	if (app_screen == NULL)
-		return st_error(err, errlen, "terminal type '%s' is unknown to ncurses: set TERM, "
+		return st_error(err, errlen,
+				"terminal type '%s' is unknown to ncurses: set TERM, "
 				"or use 'scaletop run' for a headless sweep",
 				getenv("TERM") ? getenv("TERM") : "");
 	crash_guard_hook = app_crash_restore;

@@ -40,34 +40,34 @@ struct replay;
 
 struct app {
 	struct ui ui;
-	struct ui_hits hits;      /* where the last frame put clickable things */
+	struct ui_hits hits; /* where the last frame put clickable things */
 	struct tui_opts opts;
 	struct loop *loop;
 	struct sampler *smp;
 	struct idle idle;
-	struct session *s;        /* the sweep's session (what snapshots save); owned */
-	struct sweep *sw;         /* the running sweep or live run, NULL if none */
-	struct session *live_s;   /* +/-: the live run's own session, or NULL */
-	int live_n;               /* its N */
-	bool switching;           /* a sweep is being replaced: its end is not an idle start */
+	struct session *s;      /* the sweep's session (what snapshots save); owned */
+	struct sweep *sw;       /* the running sweep or live run, NULL if none */
+	struct session *live_s; /* +/-: the live run's own session, or NULL */
+	int live_n;             /* its N */
+	bool switching;         /* a sweep is being replaced: its end is not an idle start */
 	struct analysis an;
 	bool have_an;
 	bool collapse_seen;
 	double flash_until;
 	double last_draw;
 	bool quit;
-	int status;               /* exit status */
+	int status; /* exit status */
 
 	/* What r runs: run-style options, with editable copies the strings point into. */
 	struct run_args args;
 	char nspec[256];
 	char wl_name[64];
-	char params[512];         /* "k=v k=v", split into param_ptr */
+	char params[512]; /* "k=v k=v", split into param_ptr */
 	char *param_ptr[WL_MAX_PARAMS];
 
-	struct replay *rp;        /* replay source, or NULL */
-	char snap_path[1024];     /* s: the name awaiting an overwrite answer */
-	FILE *tty;                /* /dev/tty when standard input carries a stream */
+	struct replay *rp;    /* replay source, or NULL */
+	char snap_path[1024]; /* s: the name awaiting an overwrite answer */
+	FILE *tty;            /* /dev/tty when standard input carries a stream */
 };
 
 /* input.c: one key (or KEY_MOUSE) from the terminal. */

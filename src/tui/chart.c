@@ -78,8 +78,8 @@ axes_fit(struct axes *ax, const struct ui *u, const struct frame *f)
 
 /* A curve y = fn(n) sampled at every dot column. */
 static void
-plot_curve(struct canvas *c, const struct axes *ax, const struct analysis *an, bool usl,
-	   int role, char ach)
+plot_curve(struct canvas *c, const struct axes *ax, const struct analysis *an, bool usl, int role,
+	   char ach)
 {
 	int x;
 	int px = -1, py = 0;
@@ -101,8 +101,8 @@ plot_curve(struct canvas *c, const struct axes *ax, const struct analysis *an, b
 }
 
 static void
-plot_points(struct canvas *c, const struct axes *ax, const int *n, const double *x, int k,
-	    int role, char ach)
+plot_points(struct canvas *c, const struct axes *ax, const int *n, const double *x, int k, int role,
+	    char ach)
 {
 	int i;
 
@@ -210,8 +210,7 @@ chart_usl_label(const struct usl_fit *u, char *buf, size_t len)
 		snprintf(peak, sizeof(peak), "N*=%.0f%s", u->n_star,
 			 u->n_star_extrapolated ? " (extrapolated)" : "");
 	snprintf(buf, len, "USL %s %s %s, %s%s%s", s, k, peak,
-		 u->bound_measured == USL_TERM_NONE ? "linear"
-						       : usl_term_names[u->bound_measured],
+		 u->bound_measured == USL_TERM_NONE ? "linear" : usl_term_names[u->bound_measured],
 		 u->bound_measured == USL_TERM_NONE ? "" : "-bound",
 		 u->few_points ? " (few points)" : "");
 	return buf;

@@ -35,7 +35,8 @@ static void
 tui_usage(FILE *f, const struct run_args *d)
 {
 	fprintf(f,
-		"usage: %s [options]                 the interactive monitor: sweeps straight away\n"
+		"usage: %s [options]                 the interactive monitor: sweeps straight "
+		"away\n"
 		"       %s --compare A.json [B.json ...]   open with snapshots overlaid\n"
 		"       %s replay FILE.jsonl          a recorded run, with the same screens\n"
 		"       %s view -                     a run streamed on standard input\n"
@@ -81,17 +82,26 @@ tui_parse_opt(int opt, int argc, char **argv, void *arg)
 	struct tui_opts *o = arg;
 
 	switch (opt) {
-	case OPT_REFRESH: return arg_parse_seconds(CMD, "--refresh", optarg, 0.05, 60, &o->refresh_s);
-	case OPT_ASCII: o->ascii = true; return 0;
-	case OPT_MONITOR: o->monitor = true; return 0;
-	case OPT_FAKE: return tui_parse_fake(optarg, o);
-	case OPT_THEME: o->theme = optarg; return 0;
+	case OPT_REFRESH:
+		return arg_parse_seconds(CMD, "--refresh", optarg, 0.05, 60, &o->refresh_s);
+	case OPT_ASCII:
+		o->ascii = true;
+		return 0;
+	case OPT_MONITOR:
+		o->monitor = true;
+		return 0;
+	case OPT_FAKE:
+		return tui_parse_fake(optarg, o);
+	case OPT_THEME:
+		o->theme = optarg;
+		return 0;
 	case OPT_COMPARE:
 		if (o->noverlay >= TUI_MAX_OVERLAYS - 1)
 			return arg_usage_error(CMD, "--compare: %d snapshots at most",
 					       TUI_MAX_OVERLAYS - 1);
 		return tui_parse_compare(argc, argv, o);
-	default: return arg_usage_error(CMD, "unknown option");
+	default:
+		return arg_usage_error(CMD, "unknown option");
 	}
 }
 
@@ -101,10 +111,13 @@ tui_check_terminal(bool input_is_data, char *err, size_t errlen)
 	const char *term = getenv("TERM");
 
 	if (!isatty(STDOUT_FILENO) || (!input_is_data && !isatty(STDIN_FILENO)))
-		return st_error(err, errlen, "the interactive monitor needs a terminal on standard "
-				"input and output; for a headless sweep use '%s run'", progname);
+		return st_error(err, errlen,
+				"the interactive monitor needs a terminal on standard "
+				"input and output; for a headless sweep use '%s run'",
+				progname);
 	if (term == NULL || term[0] == '\0' || strcmp(term, "dumb") == 0)
-		return st_error(err, errlen, "TERM=%s cannot draw the interactive monitor: set TERM "
+		return st_error(err, errlen,
+				"TERM=%s cannot draw the interactive monitor: set TERM "
 				"(e.g. xterm-256color), or use '%s run' for plain output",
 				term != NULL && term[0] ? term : "(unset)", progname);
 	return 0;
@@ -193,8 +206,11 @@ tui_replay(const char *cmd, int argc, char **argv, bool want_stdin)
 		return 0;
 	}
 	if (argc != 2 || (want_stdin && strcmp(argv[1], "-") != 0))
-		return arg_usage_error(cmd, "give %s", want_stdin ? "'-' (the stream on standard "
-				       "input)" : "one FILE.jsonl recorded by 'scaletop run --record'");
+		return arg_usage_error(
+			cmd, "give %s",
+			want_stdin ? "'-' (the stream on standard "
+				     "input)"
+				   : "one FILE.jsonl recorded by 'scaletop run --record'");
 	if (!want_stdin && tui_check_stream(cmd, argv[1]) != 0)
 		return EXIT_RUNTIME;
 	if (tui_check_terminal(strcmp(argv[1], "-") == 0, err, sizeof(err)) != 0) {

@@ -11,31 +11,31 @@ enum command_id {
 	CMD_QUIT,
 	CMD_HELP,
 	CMD_HELP_CLOSE,
-	CMD_PAUSE,          /* the sweep (its workload stops) or, with none, the display */
+	CMD_PAUSE, /* the sweep (its workload stops) or, with none, the display */
 	CMD_VIEW_NEXT,
 	CMD_VIEW_PREV,
-	CMD_VIEW,           /* arg: the view */
+	CMD_VIEW, /* arg: the view */
 	CMD_THEME_NEXT,
 	CMD_REFRESH_NEXT,
-	CMD_SWEEP,          /* r */
-	CMD_STOP,           /* x */
-	CMD_LIVE,           /* arg: +1 or -1 */
+	CMD_SWEEP, /* r */
+	CMD_STOP,  /* x */
+	CMD_LIVE,  /* arg: +1 or -1 */
 	CMD_PICK_WORKLOAD,
 	CMD_EDIT_NLIST,
 	CMD_SAVE,
 	CMD_OPEN,
 	CMD_CLEAR_OVERLAYS,
-	CMD_SELECT_MOVE,    /* arg: -1 up, +1 down */
-	CMD_SELECT_STEP,    /* arg: the step (a click) */
+	CMD_SELECT_MOVE, /* arg: -1 up, +1 down */
+	CMD_SELECT_STEP, /* arg: the step (a click) */
 	CMD_DETAIL_TOGGLE,
 	CMD_DETAIL_CLOSE,
-	CMD_PROMPT_KEY,     /* arg: the key, for the open prompt */
+	CMD_PROMPT_KEY, /* arg: the key, for the open prompt */
 	CMD_REPLAY_PLAY,
 	CMD_REPLAY_BACK,
 	CMD_REPLAY_ON,
 	CMD_REPLAY_START,
 	CMD_REPLAY_END,
-	CMD_NOT_IN_REPLAY,  /* a key that runs something, pressed in a replay */
+	CMD_NOT_IN_REPLAY, /* a key that runs something, pressed in a replay */
 };
 
 struct command {

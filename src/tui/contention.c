@@ -116,8 +116,8 @@ contention_locks(const struct step *st, int y, int x, int w)
 		char n[16];
 
 		fmt_si((double)st->locks[i].contentions, n, sizeof(n));
-		used += ui_putf(y, x + used, w - used, theme_attr(ROLE_MAIN), " %s %s", st->locks[i].name,
-				n);
+		used += ui_putf(y, x + used, w - used, theme_attr(ROLE_MAIN), " %s %s",
+				st->locks[i].name, n);
 	}
 }
 
@@ -134,9 +134,8 @@ contention_draw(const struct ui *u, const struct frame *f, struct rect r)
 	if (now != NULL)
 		snprintf(title, sizeof(title), "contention: N=%d live, and against N", f->run_n);
 	else if (last != NULL)
-		snprintf(title, sizeof(title),
-			 "contention: N=%d, last finished step%s; against N", last->n,
-			 f->sweeping ? " (the running step's come once it measures)" : "");
+		snprintf(title, sizeof(title), "contention: N=%d, last finished step%s; against N",
+			 last->n, f->sweeping ? " (the running step's come once it measures)" : "");
 	else
 		snprintf(title, sizeof(title), "contention: figures come when a step ends");
 	in = ui_titled(r, title);
@@ -149,7 +148,8 @@ contention_draw(const struct ui *u, const struct frame *f, struct rect r)
 	rows = (NMETRICS + cols - 1) / cols;
 	colw = in.w / cols;
 	for (i = 0; i < NMETRICS; i++)
-		metric_row(f, &metrics[i], now, in.y + i % rows, in.x + (i / rows) * colw, colw - 1);
+		metric_row(f, &metrics[i], now, in.y + i % rows, in.x + (i / rows) * colw,
+			   colw - 1);
 	if (last != NULL && in.h > rows)
 		contention_locks(last, in.y + rows, in.x, in.w);
 }

@@ -52,9 +52,9 @@ control_params_text(struct app *a, const struct workload *wl, char *buf, size_t 
 
 	buf[0] = '\0';
 	for (i = 0; i < wl->nparams && off < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, "%s%s=%s", i ? " " : "",
-					wl->params[i].name,
-					same && i < a->s->wl.nparams ? a->s->wl.value[i] : wl->params[i].def);
+		off += (size_t)snprintf(
+			buf + off, len - off, "%s%s=%s", i ? " " : "", wl->params[i].name,
+			same && i < a->s->wl.nparams ? a->s->wl.value[i] : wl->params[i].def);
 }
 
 /* A prompt was answered: what its text starts. */
@@ -65,18 +65,29 @@ control_prompt_done(struct app *a, enum prompt_kind kind, const char *text)
 	const struct workload *wl;
 
 	switch (kind) {
-	case PR_NLIST: sweeps_set_nlist(a, text); break;
+	case PR_NLIST:
+		sweeps_set_nlist(a, text);
+		break;
 	case PR_WORKLOAD:
 		wl = workloads[a->ui.pr.pick];
 		control_params_text(a, wl, buf, sizeof(buf));
 		snprintf(label, sizeof(label), "%s parameters (enter runs):", wl->name);
 		prompt_open(&a->ui, PR_PARAMS, label, buf);
 		break;
-	case PR_PARAMS: sweeps_set_workload(a, workloads[a->ui.pr.pick]->name, text); break;
-	case PR_SNAPSHOT: snap_save(a, text, false); break;
-	case PR_CONFIRM_OVERWRITE: snap_save(a, a->snap_path, true); break;
-	case PR_OPEN: snap_open(a, text); break;
-	default: break;
+	case PR_PARAMS:
+		sweeps_set_workload(a, workloads[a->ui.pr.pick]->name, text);
+		break;
+	case PR_SNAPSHOT:
+		snap_save(a, text, false);
+		break;
+	case PR_CONFIRM_OVERWRITE:
+		snap_save(a, a->snap_path, true);
+		break;
+	case PR_OPEN:
+		snap_open(a, text);
+		break;
+	default:
+		break;
 	}
 }
 
@@ -143,9 +154,11 @@ control_pause(struct app *a)
 {
 	if (app_sweeping(a)) {
 		sweep_pause(a->sw, !sweep_live(a->sw)->paused);
-		app_message(a, false, "%s", sweep_live(a->sw)->paused
-			    ? "paused: the workload is stopped; space resumes and re-measures the step"
-			    : "resumed: the step warms up and measures again");
+		app_message(a, false, "%s",
+			    sweep_live(a->sw)->paused
+				    ? "paused: the workload is stopped; space resumes and "
+				      "re-measures the step"
+				    : "resumed: the step warms up and measures again");
 		return;
 	}
 	a->ui.paused = !a->ui.paused;
@@ -173,23 +186,40 @@ static bool
 control_view(struct app *a, const struct command *c)
 {
 	switch (c->id) {
-	case CMD_QUIT: a->quit = true; break;
-	case CMD_HELP: a->ui.help = true; break;
-	case CMD_HELP_CLOSE: a->ui.help = false; break;
-	case CMD_VIEW_NEXT: a->ui.view = (a->ui.view + 1) % VIEW_COUNT; break;
-	case CMD_VIEW_PREV: a->ui.view = (a->ui.view + VIEW_COUNT - 1) % VIEW_COUNT; break;
+	case CMD_QUIT:
+		a->quit = true;
+		break;
+	case CMD_HELP:
+		a->ui.help = true;
+		break;
+	case CMD_HELP_CLOSE:
+		a->ui.help = false;
+		break;
+	case CMD_VIEW_NEXT:
+		a->ui.view = (a->ui.view + 1) % VIEW_COUNT;
+		break;
+	case CMD_VIEW_PREV:
+		a->ui.view = (a->ui.view + VIEW_COUNT - 1) % VIEW_COUNT;
+		break;
 	case CMD_VIEW:
 		if (c->arg >= 0 && c->arg < VIEW_COUNT)
 			a->ui.view = (enum ui_view)c->arg;
 		break;
-	case CMD_SELECT_MOVE: control_select(a, c->arg); break;
+	case CMD_SELECT_MOVE:
+		control_select(a, c->arg);
+		break;
 	case CMD_SELECT_STEP:
 		a->ui.sel_step = c->arg;
 		a->ui.detail = true;
 		break;
-	case CMD_DETAIL_TOGGLE: a->ui.detail = !a->ui.detail; break;
-	case CMD_DETAIL_CLOSE: a->ui.detail = false; break;
-	default: return false;
+	case CMD_DETAIL_TOGGLE:
+		a->ui.detail = !a->ui.detail;
+		break;
+	case CMD_DETAIL_CLOSE:
+		a->ui.detail = false;
+		break;
+	default:
+		return false;
 	}
 	return true;
 }
@@ -200,32 +230,63 @@ control_run(struct app *a, const struct command *c)
 	if (control_view(a, c))
 		return;
 	switch (c->id) {
-	case CMD_PAUSE: control_pause(a); break;
-	case CMD_THEME_NEXT: control_theme(a); break;
-	case CMD_REFRESH_NEXT: control_refresh(a); break;
-	case CMD_SWEEP: sweeps_start(a); break;
-	case CMD_STOP: control_stop(a); break;
-	case CMD_LIVE: control_live(a, c->arg); break;
+	case CMD_PAUSE:
+		control_pause(a);
+		break;
+	case CMD_THEME_NEXT:
+		control_theme(a);
+		break;
+	case CMD_REFRESH_NEXT:
+		control_refresh(a);
+		break;
+	case CMD_SWEEP:
+		sweeps_start(a);
+		break;
+	case CMD_STOP:
+		control_stop(a);
+		break;
+	case CMD_LIVE:
+		control_live(a, c->arg);
+		break;
 	case CMD_PICK_WORKLOAD:
 		a->ui.pr.pick = 0;
 		prompt_open(&a->ui, PR_WORKLOAD, "", "");
 		break;
-	case CMD_EDIT_NLIST: control_nlist(a); break;
-	case CMD_SAVE: snap_save_prompt(a); break;
-	case CMD_OPEN: prompt_open(&a->ui, PR_OPEN, "open snapshot as overlay:", ""); break;
+	case CMD_EDIT_NLIST:
+		control_nlist(a);
+		break;
+	case CMD_SAVE:
+		snap_save_prompt(a);
+		break;
+	case CMD_OPEN:
+		prompt_open(&a->ui, PR_OPEN, "open snapshot as overlay:", "");
+		break;
 	case CMD_CLEAR_OVERLAYS:
 		snap_clear(a);
 		app_message(a, false, "overlays cleared");
 		break;
-	case CMD_PROMPT_KEY: control_prompt_key(a, c->arg); break;
-	case CMD_REPLAY_PLAY: control_replay(a, REPLAY_PLAY); break;
-	case CMD_REPLAY_BACK: control_replay(a, REPLAY_BACK); break;
-	case CMD_REPLAY_ON: control_replay(a, REPLAY_ON); break;
-	case CMD_REPLAY_START: control_replay(a, REPLAY_START); break;
-	case CMD_REPLAY_END: control_replay(a, REPLAY_END); break;
+	case CMD_PROMPT_KEY:
+		control_prompt_key(a, c->arg);
+		break;
+	case CMD_REPLAY_PLAY:
+		control_replay(a, REPLAY_PLAY);
+		break;
+	case CMD_REPLAY_BACK:
+		control_replay(a, REPLAY_BACK);
+		break;
+	case CMD_REPLAY_ON:
+		control_replay(a, REPLAY_ON);
+		break;
+	case CMD_REPLAY_START:
+		control_replay(a, REPLAY_START);
+		break;
+	case CMD_REPLAY_END:
+		control_replay(a, REPLAY_END);
+		break;
 	case CMD_NOT_IN_REPLAY:
 		app_message(a, true, "a replay shows a recorded run: nothing runs here");
 		break;
-	default: break;
+	default:
+		break;
 	}
 }

@@ -15,8 +15,8 @@ static const struct {
 	enum theme_role role;
 	char mono;
 } bar_parts[] = {
-	{ CPU_USER, ROLE_CPU_USER, '|' },  { CPU_NICE, ROLE_CPU_NICE, '+' },
-	{ CPU_SYS, ROLE_CPU_SYS, '#' },    { CPU_IRQ, ROLE_CPU_IRQ, '!' },
+	{ CPU_USER, ROLE_CPU_USER, '|' },   { CPU_NICE, ROLE_CPU_NICE, '+' },
+	{ CPU_SYS, ROLE_CPU_SYS, '#' },     { CPU_IRQ, ROLE_CPU_IRQ, '!' },
 	{ CPU_SOFTIRQ, ROLE_CPU_IRQ, '!' }, { CPU_IOWAIT, ROLE_CPU_IOWAIT, 'w' },
 	{ CPU_STEAL, ROLE_CPU_STEAL, '~' },
 };
@@ -190,7 +190,9 @@ cpus_title(const struct frame *f, struct rect r, bool grid)
 		x += ui_put(r.y, x, r.x + r.w - x, theme_attr(ROLE_INACTIVE), " 0..100% ");
 		return;
 	}
-	static const char *const names[] = { "usr", "nice", "sys", "irq", "irq", "iowait", "steal" };
+	static const char *const names[] = {
+		"usr", "nice", "sys", "irq", "irq", "iowait", "steal"
+	};
 	for (p = 0; p < NPARTS; p++) {
 		if (p == 4)
 			continue;
@@ -253,7 +255,8 @@ heatmap_draw(const struct ui *u, const struct frame *f, struct rect r)
 			const struct tick *t = f->hist_at(f->hist_ctx, f->hist_len - cols + c);
 			double worst = NAN;
 
-			for (k = 0; t != NULL && t->busy != NULL && k < per && b * per + k < n; k++) {
+			for (k = 0; t != NULL && t->busy != NULL && k < per && b * per + k < n;
+			     k++) {
 				double v = t->busy[b * per + k];
 				if (isfinite(v) && !(v <= worst))
 					worst = v;
@@ -261,7 +264,8 @@ heatmap_draw(const struct ui *u, const struct frame *f, struct rect r)
 			int lvl = glyph_heat(worst);
 			if (lvl >= 0)
 				ui_put(in.y + b, in.x + 5 + c, 1,
-				       theme_attr((enum theme_role)(ROLE_HEAT0 + lvl)), glyph_shade(lvl));
+				       theme_attr((enum theme_role)(ROLE_HEAT0 + lvl)),
+				       glyph_shade(lvl));
 		}
 	}
 }

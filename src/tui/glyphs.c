@@ -58,13 +58,41 @@ glyph_heat(double pct)
 	return pct < 10 ? 0 : pct < 35 ? 1 : pct < 60 ? 2 : pct < 85 ? 3 : 4;
 }
 
-const char *glyph_point(void) { return glyph_u8 ? "●" : "o"; }
-const char *glyph_live(void) { return glyph_u8 ? "◆" : "@"; }
-const char *glyph_peak(void) { return glyph_u8 ? "▲" : "^"; }
-const char *glyph_collapse(void) { return glyph_u8 ? "✖" : "X"; }
-const char *glyph_hline(void) { return glyph_u8 ? "─" : "-"; }
-const char *glyph_vline(void) { return glyph_u8 ? "│" : "|"; }
-const char *glyph_swatch(void) { return glyph_u8 ? "■" : "#"; }
+const char *
+glyph_point(void)
+{
+	return glyph_u8 ? "●" : "o";
+}
+const char *
+glyph_live(void)
+{
+	return glyph_u8 ? "◆" : "@";
+}
+const char *
+glyph_peak(void)
+{
+	return glyph_u8 ? "▲" : "^";
+}
+const char *
+glyph_collapse(void)
+{
+	return glyph_u8 ? "✖" : "X";
+}
+const char *
+glyph_hline(void)
+{
+	return glyph_u8 ? "─" : "-";
+}
+const char *
+glyph_vline(void)
+{
+	return glyph_u8 ? "│" : "|";
+}
+const char *
+glyph_swatch(void)
+{
+	return glyph_u8 ? "■" : "#";
+}
 
 /* --- the canvas ----------------------------------------------------------- */
 
@@ -105,8 +133,9 @@ canvas_free(struct canvas *c)
 }
 
 /* Braille dot bits by (column, row) within a cell: the Unicode layout. */
-static const uint8_t braille_bit[4][2] = { { 0x01, 0x08 }, { 0x02, 0x10 }, { 0x04, 0x20 },
-					   { 0x40, 0x80 } };
+static const uint8_t braille_bit[4][2] = {
+	{ 0x01, 0x08 }, { 0x02, 0x10 }, { 0x04, 0x20 }, { 0x40, 0x80 }
+};
 
 void
 canvas_dot(struct canvas *c, int x, int y, int role, char ach)
@@ -195,7 +224,8 @@ canvas_draw(const struct canvas *c, int y, int x)
 				buf[1] = '\0';
 				g = buf;
 			}
-			attrset(c->role[cell] >= 0 ? theme_attr((enum theme_role)c->role[cell]) : 0);
+			attrset(c->role[cell] >= 0 ? theme_attr((enum theme_role)c->role[cell])
+						   : 0);
 			mvaddstr(y + cy, x + cx, g);
 		}
 	}

@@ -21,7 +21,8 @@ header_workload(const struct session *s, char *buf, size_t len)
 		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? " " : ": ",
 					s->wl.argv[i]);
 	for (i = 0; i < s->wl.nparams && off < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, " %s=%s", s->wl.key[i], s->wl.value[i]);
+		off += (size_t)snprintf(buf + off, len - off, " %s=%s", s->wl.key[i],
+					s->wl.value[i]);
 }
 
 static void

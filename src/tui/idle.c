@@ -131,7 +131,10 @@ idle_record(struct idle *id, struct session *s, uint64_t now)
 	ncpu = s->ticks.ncpu;
 	float *busy = malloc((size_t)(ncpu > 0 ? ncpu : 1) * sizeof(float));
 	struct tick t = {
-		.t = session_time(s, now), .step = -1, .phase = PHASE_IDLE, .rate = NAN,
+		.t = session_time(s, now),
+		.step = -1,
+		.phase = PHASE_IDLE,
+		.rate = NAN,
 		.busy_all = id->have ? (float)d->all.busy : NAN,
 	};
 
@@ -140,7 +143,8 @@ idle_record(struct idle *id, struct session *s, uint64_t now)
 	for (i = 0; i < ncpu; i++)
 		busy[i] = NAN;
 	for (i = 0; id->have && i < d->ncpu; i++) {
-		if (d->cpu[i].id >= 0 && d->cpu[i].id < ncpu && !(d->cpu[i].flags & CPU_USAGE_NO_DATA))
+		if (d->cpu[i].id >= 0 && d->cpu[i].id < ncpu &&
+		    !(d->cpu[i].flags & CPU_USAGE_NO_DATA))
 			busy[d->cpu[i].id] = (float)d->cpu[i].busy;
 	}
 	series_add(&s->ticks, &t, busy);

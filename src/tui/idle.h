@@ -16,13 +16,13 @@
 #include "scaletop/session.h"
 
 struct idle {
-	struct sampler *smp;     /* borrowed */
+	struct sampler *smp; /* borrowed */
 	struct raw_sample prev, cur;
 	bool have_prev;
-	struct sample_delta d;   /* the last interval's figures */
+	struct sample_delta d; /* the last interval's figures */
 	bool have;
-	int fake;                /* synthetic CPUs, 0 for real ones */
-	uint64_t k;              /* ticks so far, for the synthetic pattern */
+	int fake;   /* synthetic CPUs, 0 for real ones */
+	uint64_t k; /* ticks so far, for the synthetic pattern */
 };
 
 void idle_init(struct idle *id, struct sampler *smp, int fake_cpus);

@@ -85,10 +85,18 @@ ui_draw(const struct ui *u, const struct frame *f, struct ui_hits *hits)
 	}
 	header_draw(u, f, (struct rect){ 0, 0, 2, w });
 	switch (u->view) {
-	case VIEW_CPUS: cpus_draw(u, f, body, true); break;
-	case VIEW_CHART: layout_chart(u, f, body, hits); break;
-	case VIEW_STEPS: layout_steps(u, f, body, hits); break;
-	default: layout_overview(u, f, body, hits); break;
+	case VIEW_CPUS:
+		cpus_draw(u, f, body, true);
+		break;
+	case VIEW_CHART:
+		layout_chart(u, f, body, hits);
+		break;
+	case VIEW_STEPS:
+		layout_steps(u, f, body, hits);
+		break;
+	default:
+		layout_overview(u, f, body, hits);
+		break;
 	}
 	if (u->view != VIEW_STEPS && u->detail && u->sel_step >= 0)
 		step_detail_draw(u, f, (struct rect){ h - 8, 0, 6, w });

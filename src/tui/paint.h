@@ -22,8 +22,8 @@ const char *glyph_level(double frac);
 const char *glyph_shade(int level);
 /* Heat level 0..4 of a busy percentage (NaN: -1). */
 int glyph_heat(double pct);
-const char *glyph_point(void);    /* a measured point */
-const char *glyph_live(void);     /* the running step */
+const char *glyph_point(void); /* a measured point */
+const char *glyph_live(void);  /* the running step */
 const char *glyph_peak(void);
 const char *glyph_collapse(void);
 const char *glyph_hline(void);
@@ -48,8 +48,7 @@ int canvas_init(struct canvas *c, int cw, int ch);
 void canvas_free(struct canvas *c);
 /* Dot coordinates: x right, y down; out of range is clipped. ach: ASCII char. */
 void canvas_dot(struct canvas *c, int x, int y, int role, char ach);
-void canvas_line(struct canvas *c, int x0, int y0, int x1, int y1, int role, char ach,
-		 bool dotted);
+void canvas_line(struct canvas *c, int x0, int y0, int x1, int y1, int role, char ach, bool dotted);
 void canvas_mark(struct canvas *c, int cx, int cy, const char *glyph, int role);
 void canvas_draw(const struct canvas *c, int y, int x);
 

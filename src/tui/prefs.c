@@ -116,25 +116,25 @@ prefs_set(struct prefs_ctx *c, struct prefs *p, const char *k, size_t kn, const 
 	if (kn == 5 && memcmp(k, "theme", 5) == 0) {
 		if (vn == 0 || !prefs_string_ok(v, vn, sizeof(p->theme)))
 			prefs_bad(c, "theme: give a theme name under %zu characters; using \"%s\"",
-			          sizeof(p->theme), p->theme);
+				  sizeof(p->theme), p->theme);
 		else
 			snprintf(p->theme, sizeof(p->theme), "%.*s", (int)vn, v);
 	} else if (kn == 8 && memcmp(k, "interval", 8) == 0) {
 		if (prefs_seconds(v, vn, &s) != 0 || s < PREFS_INTERVAL_MIN ||
 		    s > PREFS_INTERVAL_MAX)
 			prefs_bad(c, "interval: give seconds from %g to %g, like 0.25; using %g",
-			          PREFS_INTERVAL_MIN, PREFS_INTERVAL_MAX, p->interval_s);
+				  PREFS_INTERVAL_MIN, PREFS_INTERVAL_MAX, p->interval_s);
 		else
 			p->interval_s = s;
 	} else if (kn == 8 && memcmp(k, "workload", 8) == 0) {
 		if (!prefs_string_ok(v, vn, sizeof(p->workload)))
 			prefs_bad(c, "workload: give a name under %zu characters; ignoring it",
-			          sizeof(p->workload));
+				  sizeof(p->workload));
 		else
 			snprintf(p->workload, sizeof(p->workload), "%.*s", (int)vn, v);
 	} else
 		prefs_bad(c, "unknown key '%.*s'; the keys are theme, interval and workload",
-		          (int)(kn > 40 ? 40 : kn), k);
+			  (int)(kn > 40 ? 40 : kn), k);
 }
 
 static void
@@ -161,9 +161,9 @@ prefs_line(struct prefs_ctx *c, struct prefs *p, const char *s, const char *e)
 
 int
 prefs_parse(struct prefs *p, const char *buf, size_t len, const char *name, char *warn,
-            size_t warnlen)
+	    size_t warnlen)
 {
-	struct prefs_ctx c = {name, 0, warn, warnlen, 0};
+	struct prefs_ctx c = { name, 0, warn, warnlen, 0 };
 	const char *s = buf, *end = buf + len, *nl;
 	char more[64];
 
@@ -200,9 +200,9 @@ prefs_load(struct prefs *p, char *warn, size_t len)
 		if (errno == ENOENT)
 			return 0;
 		return st_error(warn, len,
-		                "%s: cannot read it: %s; fix it or remove it to start "
-		                "from the defaults",
-		                path, errno == EFBIG ? "over 64 KiB" : strerror(errno));
+				"%s: cannot read it: %s; fix it or remove it to start "
+				"from the defaults",
+				path, errno == EFBIG ? "over 64 KiB" : strerror(errno));
 	}
 	rc = prefs_parse(p, buf, n, path, warn, len);
 	free(buf);
@@ -229,18 +229,18 @@ prefs_check(const struct prefs *p, char *err, size_t len)
 	if (p->theme[0] == '\0' ||
 	    !prefs_string_ok(p->theme, strnlen(p->theme, sizeof(p->theme)), sizeof(p->theme)))
 		return st_error(err, len,
-		                "cannot save preferences: the theme name is empty, too "
-		                "long or has control characters");
+				"cannot save preferences: the theme name is empty, too "
+				"long or has control characters");
 	if (!prefs_string_ok(p->workload, strnlen(p->workload, sizeof(p->workload)),
-	                     sizeof(p->workload)))
+			     sizeof(p->workload)))
 		return st_error(err, len,
-		                "cannot save preferences: the workload name is too long "
-		                "or has control characters");
+				"cannot save preferences: the workload name is too long "
+				"or has control characters");
 	if (!(p->interval_s >= PREFS_INTERVAL_MIN && p->interval_s <= PREFS_INTERVAL_MAX))
 		return st_error(err, len,
-		                "cannot save preferences: interval %g is outside %g to %g "
-		                "seconds",
-		                p->interval_s, PREFS_INTERVAL_MIN, PREFS_INTERVAL_MAX);
+				"cannot save preferences: interval %g is outside %g to %g "
+				"seconds",
+				p->interval_s, PREFS_INTERVAL_MIN, PREFS_INTERVAL_MAX);
 	return 0;
 }
 
@@ -260,9 +260,9 @@ prefs_mkdirs(const char *dir, char *err, size_t len)
 		/* Some systems say EACCES, not EEXIST, for a directory we may not write in. */
 		if (mkdir(path, 0700) == -1 && errno != EEXIST && !file_is_dir(path))
 			return st_error(err, len,
-			                "cannot save preferences: cannot create %s: %s; "
-			                "create it or set XDG_CONFIG_HOME",
-			                path, strerror(errno));
+					"cannot save preferences: cannot create %s: %s; "
+					"create it or set XDG_CONFIG_HOME",
+					path, strerror(errno));
 		if ((*s = c) == '\0')
 			return 0;
 	}
@@ -352,9 +352,9 @@ prefs_abandon(const char *tmp, const char *target, const char *what, char *err, 
 
 	unlink(tmp);
 	return st_error(err, len,
-	                "cannot save preferences to %s: %s: %s; the old file is "
-	                "unchanged",
-	                target, what, strerror(saved));
+			"cannot save preferences to %s: %s: %s; the old file is "
+			"unchanged",
+			target, what, strerror(saved));
 }
 
 static int
@@ -369,9 +369,9 @@ prefs_replace(const char *target, const char *text, char *err, size_t len)
 		return st_error(err, len, "cannot save preferences: %s: path too long", dir);
 	if ((fd = mkstemp(tmp)) == -1)
 		return st_error(err, len,
-		                "cannot save preferences in %s: %s; make the directory "
-		                "writable or set XDG_CONFIG_HOME",
-		                dir, strerror(errno));
+				"cannot save preferences in %s: %s; make the directory "
+				"writable or set XDG_CONFIG_HOME",
+				dir, strerror(errno));
 	if (prefs_write_file(fd, text, &what) == -1)
 		return prefs_abandon(tmp, target, what, err, len);
 	if (rename(tmp, target) == -1)
@@ -390,12 +390,12 @@ prefs_save(const struct prefs *p, char *err, size_t len)
 		return -1;
 	prefs_format_seconds(secs, sizeof(secs), p->interval_s);
 	snprintf(
-	        text, sizeof(text),
-	        "# scaletop preferences, rewritten by scaletop when they change (docs/config.md).\n"
-	        "theme = %s\n"
-	        "interval = %s\n"
-	        "workload = %s\n",
-	        p->theme, secs, p->workload);
+		text, sizeof(text),
+		"# scaletop preferences, rewritten by scaletop when they change (docs/config.md).\n"
+		"theme = %s\n"
+		"interval = %s\n"
+		"workload = %s\n",
+		p->theme, secs, p->workload);
 	prefs_target(path, target, sizeof(target));
 	return prefs_replace(target, text, err, len);
 }

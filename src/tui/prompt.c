@@ -68,11 +68,18 @@ prompt_key(struct ui *u, int ch)
 	if (p->kind == PR_CONFIRM_OVERWRITE)
 		return ch == 'y' || ch == 'Y' ? 1 : -1;
 	switch (ch) {
-	case '\n': case '\r': case KEY_ENTER: return 1;
-	case 27: return -1;
-	case KEY_BACKSPACE: case 127: case 8:
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+		return 1;
+	case 27:
+		return -1;
+	case KEY_BACKSPACE:
+	case 127:
+	case 8:
 		if (p->cur > 0) {
-			memmove(p->text + p->cur - 1, p->text + p->cur, (size_t)(p->len - p->cur + 1));
+			memmove(p->text + p->cur - 1, p->text + p->cur,
+				(size_t)(p->len - p->cur + 1));
 			p->cur--, p->len--;
 		}
 		return 0;
@@ -82,11 +89,26 @@ prompt_key(struct ui *u, int ch)
 			p->len--;
 		}
 		return 0;
-	case KEY_LEFT: if (p->cur > 0) p->cur--; return 0;
-	case KEY_RIGHT: if (p->cur < p->len) p->cur++; return 0;
-	case KEY_HOME: case 1: p->cur = 0; return 0;
-	case KEY_END: case 5: p->cur = p->len; return 0;
-	case 21: p->text[0] = '\0'; p->len = p->cur = 0; return 0;
+	case KEY_LEFT:
+		if (p->cur > 0)
+			p->cur--;
+		return 0;
+	case KEY_RIGHT:
+		if (p->cur < p->len)
+			p->cur++;
+		return 0;
+	case KEY_HOME:
+	case 1:
+		p->cur = 0;
+		return 0;
+	case KEY_END:
+	case 5:
+		p->cur = p->len;
+		return 0;
+	case 21:
+		p->text[0] = '\0';
+		p->len = p->cur = 0;
+		return 0;
 	default:
 		if (ch >= 32 && ch < 127)
 			prompt_insert(p, ch);
@@ -108,7 +130,8 @@ prompt_picker_draw(const struct ui *u, struct rect screen)
 	       "workload (up/down, enter: parameters next, esc: cancel)");
 	for (i = 0; i < n && 1 + i < box.h - 1; i++)
 		ui_putf(box.y + 1 + i, box.x + 1, w - 2,
-			i == u->pr.pick ? theme_attr(ROLE_SELECTED) : theme_attr(ROLE_MAIN) | A_REVERSE,
+			i == u->pr.pick ? theme_attr(ROLE_SELECTED)
+					: theme_attr(ROLE_MAIN) | A_REVERSE,
 			" %-10s %s", workloads[i]->name, workloads[i]->summary);
 }
 

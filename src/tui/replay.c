@@ -19,18 +19,18 @@
 struct replay {
 	struct stream_reader *r;
 	char name[256];
-	bool follow;              /* view -: stay on the newest tick as lines arrive */
+	bool follow; /* view -: stay on the newest tick as lines arrive */
 	bool playing;
 	bool eof;
-	double play_t;            /* the session time on screen */
-	size_t pos;               /* its tick */
-	struct session view;      /* the reader's session, cut at pos (shallow) */
+	double play_t;       /* the session time on screen */
+	size_t pos;          /* its tick */
+	struct session view; /* the reader's session, cut at pos (shallow) */
 	struct analysis an;
 	bool have_an;
-	int an_steps;             /* the step count an was made from, -1 none */
-	struct cpu_usage *cpu;    /* the tick's CPU rows, converted */
+	int an_steps;          /* the step count an was made from, -1 none */
+	struct cpu_usage *cpu; /* the tick's CPU rows, converted */
 	int capcpu;
-	struct tick scratch;      /* hist_at's answer */
+	struct tick scratch; /* hist_at's answer */
 	float *busy;
 	int nbusy;
 };
@@ -230,8 +230,11 @@ replay_hist_at(void *ctx, int i)
 	for (k = 0; t->have_cpu && rows != NULL && k < t->ncpu; k++)
 		if (rows[k].id >= 0 && rows[k].id < rp->nbusy)
 			rp->busy[rows[k].id] = (float)stream_pct(rows[k].busy);
-	rp->scratch = (struct tick){ .t = t->t, .step = t->step, .phase = (int)t->phase,
-				     .rate = t->rate, .busy_all = (float)stream_pct(t->all.busy),
+	rp->scratch = (struct tick){ .t = t->t,
+				     .step = t->step,
+				     .phase = (int)t->phase,
+				     .rate = t->rate,
+				     .busy_all = (float)stream_pct(t->all.busy),
 				     .busy = rp->busy };
 	return &rp->scratch;
 }
@@ -269,8 +272,10 @@ replay_frame(struct replay *rp, struct frame *f, char *label, size_t len)
 	f->step = -1;
 	f->phase = PHASE_DONE;
 	snprintf(label, len, "%s %.100s  tick %zu/%zu",
-		 rp->follow ? "viewing" : rp->playing ? "replaying" : "paused at", rp->name,
-		 n > 0 ? rp->pos + 1 : 0, n);
+		 rp->follow    ? "viewing"
+		 : rp->playing ? "replaying"
+			       : "paused at",
+		 rp->name, n > 0 ? rp->pos + 1 : 0, n);
 	if (t == NULL)
 		return;
 	f->t = t->t;
@@ -312,7 +317,9 @@ replay_move(struct replay *rp, enum replay_move m)
 		rp->play_t -= 1;
 		rp->follow = false;
 		break;
-	case REPLAY_ON: rp->play_t += 1; break;
+	case REPLAY_ON:
+		rp->play_t += 1;
+		break;
 	case REPLAY_START:
 		rp->play_t = 0;
 		rp->follow = false;

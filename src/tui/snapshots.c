@@ -26,8 +26,8 @@ snap_save_prompt(struct app *a)
 	}
 	localtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	snprintf(name, sizeof(name), "scaletop-%.40s-%.64s-%s.json", a->s->wl.name, a->s->host.hostname,
-		 stamp);
+	snprintf(name, sizeof(name), "scaletop-%.40s-%.64s-%s.json", a->s->wl.name,
+		 a->s->host.hostname, stamp);
 	prompt_open(&a->ui, PR_SNAPSHOT, "save snapshot as:", name);
 }
 

@@ -15,11 +15,15 @@ static enum theme_role
 steps_role(const struct step *st)
 {
 	switch (st->status) {
-	case STEP_FAILED: return ROLE_VERDICT_BAD;
+	case STEP_FAILED:
+		return ROLE_VERDICT_BAD;
 	case STEP_UNSTABLE:
-	case STEP_INTERRUPTED: return ROLE_WARNING;
-	case STEP_RUNNING: return ROLE_HI;
-	default: return ROLE_MAIN;
+	case STEP_INTERRUPTED:
+		return ROLE_WARNING;
+	case STEP_RUNNING:
+		return ROLE_HI;
+	default:
+		return ROLE_MAIN;
 	}
 }
 
@@ -104,9 +108,10 @@ detail_cpu(const struct step *st, int y, int x, int w)
 	}
 	ui_putf(y, x, w, theme_attr(ROLE_MAIN),
 		" CPU over the window: busy %.1f%%  usr %.1f  nice %.1f  sys %.1f  irq %.1f  "
-		"soft %.1f  iowait %.1f  steal %.1f", st->all.busy, st->all.pct[CPU_USER],
-		st->all.pct[CPU_NICE], st->all.pct[CPU_SYS], st->all.pct[CPU_IRQ],
-		st->all.pct[CPU_SOFTIRQ], st->all.pct[CPU_IOWAIT], st->all.pct[CPU_STEAL]);
+		"soft %.1f  iowait %.1f  steal %.1f",
+		st->all.busy, st->all.pct[CPU_USER], st->all.pct[CPU_NICE], st->all.pct[CPU_SYS],
+		st->all.pct[CPU_IRQ], st->all.pct[CPU_SOFTIRQ], st->all.pct[CPU_IOWAIT],
+		st->all.pct[CPU_STEAL]);
 }
 
 /* How evenly the workers shared the window: the spread of their counts and Jain's index. */
@@ -126,8 +131,8 @@ detail_fair(const struct step *st, int y, int x, int w)
 	fmt_si((double)fr->max, hi, sizeof(hi));
 	ui_putf(y, x, w, theme_attr(fr->starved > 0 ? ROLE_WARNING : ROLE_MAIN),
 		" fairness over the window: Jain %.3f  per worker min %s  median %s  max %s  |  "
-		"starved (no operation) %d of %d", isfinite(fr->jain) ? fr->jain : 0.0, lo, mid,
-		hi, fr->starved, fr->workers);
+		"starved (no operation) %d of %d",
+		isfinite(fr->jain) ? fr->jain : 0.0, lo, mid, hi, fr->starved, fr->workers);
 }
 
 void
@@ -153,15 +158,17 @@ step_detail_draw(const struct ui *u, const struct frame *f, struct rect r)
 	fmt_si(st->st.stddev, sd, sizeof(sd));
 	ui_putf(in.y, in.x, in.w, theme_attr(ROLE_MAIN),
 		" %zu intervals: median %s  min %s  max %s  stddev %s  |  warm-up %.2fs  window "
-		"%.2fs  %llu %s", st->st.n, m, a, b, sd, st->warmup_s, st->window_s,
-		(unsigned long long)st->ops, f->s->wl.unit);
+		"%.2fs  %llu %s",
+		st->st.n, m, a, b, sd, st->warmup_s, st->window_s, (unsigned long long)st->ops,
+		f->s->wl.unit);
 	if (in.h > 1)
 		detail_cpu(st, in.y + 1, in.x, in.w);
 	fmt_si(c->ops_per_cpu_s, opc, sizeof(opc));
 	if (in.h > 2)
 		ui_putf(in.y + 2, in.x, in.w, theme_attr(ROLE_MAIN),
 			" switches/s: voluntary %.0f  involuntary %.0f  system %.0f  |  CPUs used "
-			"%.2f  ops/CPU-s %s", c->vcsw_s, c->ivcsw_s, c->sys_ctxsw_s, c->cpu_used, opc);
+			"%.2f  ops/CPU-s %s",
+			c->vcsw_s, c->ivcsw_s, c->sys_ctxsw_s, c->cpu_used, opc);
 	if (in.h > 3)
 		detail_fair(st, in.y + 3, in.x, in.w);
 	if (in.h > 4 && st->reason[0] != '\0')

@@ -161,7 +161,8 @@ sweeps_observe(void *arg, enum sweep_note note, int step)
 			idle_reset(&a->idle);
 		sweeps_set_refresh(a, a->ui.refresh_s);
 		if (a->live_s == NULL)
-			app_message(a, false, "sweep finished: r runs it again, s saves a snapshot");
+			app_message(a, false,
+				    "sweep finished: r runs it again, s saves a snapshot");
 	}
 	if (a->quit || a->ui.paused ||
 	    (note == SWEEP_TICK && ui_now() - a->last_draw < a->ui.refresh_s - 0.02))
@@ -177,7 +178,8 @@ sweeps_begin(struct app *a, struct session *s, const struct sweep_config *cfg)
 	char err[ST_ERRLEN];
 
 	if (a->smp == NULL) {
-		app_message(a, true, "--fake-cpus is a monitoring-only test hook: no workload runs");
+		app_message(a, true,
+			    "--fake-cpus is a monitoring-only test hook: no workload runs");
 		return -1;
 	}
 	sweeps_stamp(s);

@@ -126,7 +126,7 @@ theme_apply(void)
 int
 theme_use(const char *name, char *err, size_t errlen)
 {
-	struct theme_warnings w = {err, errlen, 0};
+	struct theme_warnings w = { err, errlen, 0 };
 	char path[PATH_MAX], more[96];
 	struct theme t;
 	int found;

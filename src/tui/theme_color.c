@@ -11,7 +11,7 @@
 #define BLUE(c) ((c)&0xff)
 
 /* The six channel levels of the xterm-256 colour cube (indices 16-231). */
-static const int theme_cube[6] = {0, 95, 135, 175, 215, 255};
+static const int theme_cube[6] = { 0, 95, 135, 175, 215, 255 };
 
 static int
 theme_cube_level(int v)
@@ -69,7 +69,7 @@ theme_rgb_to_256(int32_t rgb)
 int
 theme_rgb_to_8(int32_t rgb)
 {
-	static const int sector[6] = {1, 3, 2, 6, 4, 5}; /* curses colour numbers */
+	static const int sector[6] = { 1, 3, 2, 6, 4, 5 }; /* curses colour numbers */
 	int r = RED(rgb), g = GREEN(rgb), b = BLUE(rgb);
 	int max = r, min = r, chroma;
 	double h;
@@ -114,7 +114,7 @@ theme_blend(int32_t a, int32_t b)
 	if (b < 0)
 		return a;
 	return (int32_t)(((RED(a) + RED(b) + 1) / 2) << 16 | ((GREEN(a) + GREEN(b) + 1) / 2) << 8 |
-	                 (BLUE(a) + BLUE(b) + 1) / 2);
+			 (BLUE(a) + BLUE(b) + 1) / 2);
 }
 
 static unsigned char
@@ -137,7 +137,7 @@ theme_heat_stale(const struct theme_style *h, int i, int a, int b)
 {
 	return h[i].fg == THEME_COLOR_DERIVE ||
 	       (h[i].fg_rank == THEME_RANK_DEFAULT &&
-	        (h[a].fg_rank != THEME_RANK_DEFAULT || h[b].fg_rank != THEME_RANK_DEFAULT));
+		(h[a].fg_rank != THEME_RANK_DEFAULT || h[b].fg_rank != THEME_RANK_DEFAULT));
 }
 
 /*
@@ -226,7 +226,7 @@ theme_pair_8(const struct theme_style *st, struct theme_pair *p)
 
 void
 theme_resolve(const struct theme *t, enum theme_depth depth, int npairs, int default_colors,
-              struct theme_pair out[ROLE_COUNT])
+	      struct theme_pair out[ROLE_COUNT])
 {
 	const struct theme_style *st;
 	struct theme_pair *p;

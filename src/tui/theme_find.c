@@ -46,7 +46,7 @@ struct theme_cycle {
 
 int
 theme_load_file(struct theme *t, const char *path, theme_warn_fn warn, void *arg, char *err,
-                size_t errlen)
+		size_t errlen)
 {
 	char *buf;
 	size_t len;
@@ -55,10 +55,10 @@ theme_load_file(struct theme *t, const char *path, theme_warn_fn warn, void *arg
 	if (file_read_all(path, THEME_FILE_MAX, &buf, &len) == -1) {
 		theme_init(t);
 		return st_error(err, errlen,
-		                "theme %s: cannot read it: %s; check the path, or pick "
-		                "another theme",
-		                path,
-		                errno == EFBIG ? "over 1 MiB, not a theme file" : strerror(errno));
+				"theme %s: cannot read it: %s; check the path, or pick "
+				"another theme",
+				path,
+				errno == EFBIG ? "over 1 MiB, not a theme file" : strerror(errno));
 	}
 	bad = theme_parse(t, buf, len, path, warn, arg);
 	free(buf);
@@ -131,9 +131,9 @@ theme_find(const char *name, char *path, size_t len, char *err, size_t errlen)
 	}
 	if (!theme_name_ok(name))
 		return st_error(err, errlen,
-		                "theme '%.64s': not a theme name; use a name like "
-		                "'light' or a path to a .theme file",
-		                name);
+				"theme '%.64s': not a theme name; use a name like "
+				"'light' or a path to a .theme file",
+				name);
 	if (have_user && theme_in_dir(user, name, path, len))
 		return 1;
 	if (theme_in_dir(bundled, name, path, len))
@@ -141,10 +141,10 @@ theme_find(const char *name, char *path, size_t len, char *err, size_t errlen)
 	if (strcmp(name, "default") == 0)
 		return 0;
 	return st_error(err, errlen,
-	                "theme '%s' not found in %s or %s; put %s.theme in %s, "
-	                "or press t to cycle through the themes there are",
-	                name, have_user ? user : "(no home)", bundled, name,
-	                have_user ? user : "$XDG_CONFIG_HOME/scaletop/themes");
+			"theme '%s' not found in %s or %s; put %s.theme in %s, "
+			"or press t to cycle through the themes there are",
+			name, have_user ? user : "(no home)", bundled, name,
+			have_user ? user : "$XDG_CONFIG_HOME/scaletop/themes");
 }
 
 /* "default" first, then the other bundled themes, then the user's; each by name. */

@@ -158,13 +158,13 @@ static const struct {
 	const char *word;
 	unsigned bit;
 } theme_attr_words[] = {
-        {"bold", THEME_A_BOLD},
-        {"dim", THEME_A_DIM},
-        {"reverse", THEME_A_REVERSE},
-        {"underline", THEME_A_UNDERLINE},
-        {"italic", THEME_A_ITALIC},
-        {"none", 0},
-        {"normal", 0},
+	{ "bold", THEME_A_BOLD },
+	{ "dim", THEME_A_DIM },
+	{ "reverse", THEME_A_REVERSE },
+	{ "underline", THEME_A_UNDERLINE },
+	{ "italic", THEME_A_ITALIC },
+	{ "none", 0 },
+	{ "normal", 0 },
 };
 
 static int
@@ -197,9 +197,9 @@ theme_attr_parse(struct theme_ctx *c, const char *v, size_t n, unsigned *bits)
 			;
 		if (v > w && theme_attr_word(w, v - w, bits) != 0) {
 			theme_bad(c,
-			          "theme[%.*s]: unknown attribute '%s'; use bold, dim, reverse, "
-			          "underline, italic or none; using the default",
-			          (int)c->keylen, c->key, theme_quote(q, sizeof(q), w, v - w));
+				  "theme[%.*s]: unknown attribute '%s'; use bold, dim, reverse, "
+				  "underline, italic or none; using the default",
+				  (int)c->keylen, c->key, theme_quote(q, sizeof(q), w, v - w));
 			return -1;
 		}
 	}
@@ -233,7 +233,8 @@ theme_apply_attr(struct theme_ctx *c, const char *v, size_t n)
 static int
 theme_apply_mono(struct theme_ctx *c, const char *v, size_t n)
 {
-	static const char *const yes[] = {"yes", "true", "1"}, *const no[] = {"no", "false", "0"};
+	static const char *const yes[] = { "yes", "true", "1" }, *const no[] = { "no", "false",
+										 "0" };
 	char q[64];
 	size_t i;
 
@@ -244,7 +245,7 @@ theme_apply_mono(struct theme_ctx *c, const char *v, size_t n)
 			return c->t->monochrome = 0;
 	}
 	theme_bad(c, "theme[monochrome]: \"%s\" is not yes or no; using the default",
-	          theme_quote(q, sizeof(q), v, n));
+		  theme_quote(q, sizeof(q), v, n));
 	return 0;
 }
 
@@ -262,16 +263,16 @@ theme_apply(struct theme_ctx *c, const char *v, size_t n)
 	if (theme_key_each(c->key, c->keylen, NULL, NULL) == 0) {
 		if (!theme_key_btop_unused(c->key, c->keylen))
 			theme_bad(c, "unknown key theme[%s]; docs/themes.md lists the keys",
-			          theme_quote(kq, sizeof(kq), c->key, c->keylen));
+				  theme_quote(kq, sizeof(kq), c->key, c->keylen));
 		return;
 	}
 	c->empty = n == 0;
 	if (!c->empty && theme_color_parse(v, n, &c->color) != 0) {
 		theme_bad(c,
-		          "theme[%s]: \"%s\" is not a colour; " THEME_COLOR_HINT
-		          "; using the default",
-		          theme_quote(kq, sizeof(kq), c->key, c->keylen),
-		          theme_quote(q, sizeof(q), v, n));
+			  "theme[%s]: \"%s\" is not a colour; " THEME_COLOR_HINT
+			  "; using the default",
+			  theme_quote(kq, sizeof(kq), c->key, c->keylen),
+			  theme_quote(q, sizeof(q), v, n));
 		return;
 	}
 	theme_key_each(c->key, c->keylen, theme_set_color, c);
@@ -300,7 +301,7 @@ theme_value(struct theme_ctx *c, const char *s, const char *e, const char **v, s
 	}
 	if ((q = memchr(s + 1, '"', e - s - 1)) == NULL) {
 		theme_bad(c, "theme[%.*s]: the value has no closing '\"'; using the default",
-		          (int)c->keylen, c->key);
+			  (int)c->keylen, c->key);
 		return -1;
 	}
 	*v = s + 1;
@@ -309,9 +310,9 @@ theme_value(struct theme_ctx *c, const char *s, const char *e, const char **v, s
 		;
 	if (s < e && *s != '#') {
 		theme_bad(c,
-		          "theme[%.*s]: unexpected text after the value; put comments on "
-		          "their own line after '#'; using the default",
-		          (int)c->keylen, c->key);
+			  "theme[%.*s]: unexpected text after the value; put comments on "
+			  "their own line after '#'; using the default",
+			  (int)c->keylen, c->key);
 		return -1;
 	}
 	return 0;
@@ -337,14 +338,14 @@ theme_line(struct theme_ctx *c, const char *s, const char *e)
 	c->keylen = s - k;
 	if (s == e || *s != ']' || c->keylen == 0 || c->keylen > 40) {
 		theme_bad(c, "a key is lower-case letters, digits and '_' closed by ']'; "
-		             "expected theme[key]=\"value\"");
+			     "expected theme[key]=\"value\"");
 		return;
 	}
 	for (s++; s < e && theme_blank(*s); s++)
 		;
 	if (s == e || *s != '=') {
 		theme_bad(c, "theme[%.*s]: missing '=' before the value; using the default",
-		          (int)c->keylen, c->key);
+			  (int)c->keylen, c->key);
 		return;
 	}
 	if (theme_value(c, s + 1, e, &v, &n) == 0)
@@ -353,9 +354,9 @@ theme_line(struct theme_ctx *c, const char *s, const char *e)
 
 int
 theme_parse(struct theme *t, const char *buf, size_t len, const char *name, theme_warn_fn warn,
-            void *arg)
+	    void *arg)
 {
-	struct theme_ctx c = {.t = t, .file = name, .warn = warn, .arg = arg};
+	struct theme_ctx c = { .t = t, .file = name, .warn = warn, .arg = arg };
 	const char *s = buf, *end = buf + len, *nl, *base;
 	size_t n;
 

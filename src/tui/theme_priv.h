@@ -31,7 +31,7 @@ struct theme_key {
  * Returns the number of keys found.
  */
 size_t theme_key_each(const char *name, size_t len, void (*fn)(const struct theme_key *, void *),
-                      void *arg);
+		      void *arg);
 
 /* The role whose base name ("cpu_user") is name, or ROLE_COUNT. */
 enum theme_role theme_role_find(const char *name, size_t len);

@@ -22,18 +22,18 @@ struct rect {
 
 /* The model at one moment: everything a panel may show. */
 struct frame {
-	const struct session *s;     /* steps finished by this moment */
-	const struct analysis *an;   /* of s; NULL before the first step */
-	bool sweeping;               /* a workload runs (a sweep or a live N) */
-	bool live_n;                 /* ... at one N outside a sweep (+/-) */
-	bool replay;                 /* a recorded run */
-	bool held;                   /* the sweep is paused (space): its workload is stopped */
+	const struct session *s;   /* steps finished by this moment */
+	const struct analysis *an; /* of s; NULL before the first step */
+	bool sweeping;             /* a workload runs (a sweep or a live N) */
+	bool live_n;               /* ... at one N outside a sweep (+/-) */
+	bool replay;               /* a recorded run */
+	bool held;                 /* the sweep is paused (space): its workload is stopped */
 	enum sweep_phase phase;
-	int step;                    /* the running step's index in s, -1 if none */
-	int run_n;                   /* its N (live_n: the live N), 0 if none */
+	int step;  /* the running step's index in s, -1 if none */
+	int run_n; /* its N (live_n: the live N), 0 if none */
 	int steps_total;
-	double phase_s, t;           /* seconds into the phase; session seconds */
-	double rate;                 /* last interval's throughput */
+	double phase_s, t; /* seconds into the phase; session seconds */
+	double rate;       /* last interval's throughput */
 	bool have_rate;
 	const struct cpu_usage *cpu; /* this tick's per-CPU figures, ncpu of them */
 	int ncpu;
@@ -71,34 +71,41 @@ struct ui_hits {
 };
 
 /* An open one-line prompt (prompt.c). */
-enum prompt_kind { PR_NONE, PR_NLIST, PR_WORKLOAD, PR_PARAMS, PR_SNAPSHOT, PR_OPEN,
-		   PR_CONFIRM_OVERWRITE };
+enum prompt_kind {
+	PR_NONE,
+	PR_NLIST,
+	PR_WORKLOAD,
+	PR_PARAMS,
+	PR_SNAPSHOT,
+	PR_OPEN,
+	PR_CONFIRM_OVERWRITE
+};
 struct prompt {
 	enum prompt_kind kind;
 	char label[96];
 	char text[512];
 	int len, cur;
-	int pick;      /* PR_WORKLOAD: highlighted row */
+	int pick; /* PR_WORKLOAD: highlighted row */
 };
 
 /* View state: what the user chose to look at. */
 struct ui {
 	enum ui_view view;
 	bool help;
-	bool paused;          /* the display is frozen; the model keeps going */
+	bool paused; /* the display is frozen; the model keeps going */
 	double refresh_s;
 	char theme[64];
-	int sel_step;         /* selected step (steps view, mouse), -1 none */
-	bool detail;          /* show the selected step's detail */
+	int sel_step; /* selected step (steps view, mouse), -1 none */
+	bool detail;  /* show the selected step's detail */
 	struct overlay ov[UI_MAX_OVERLAYS];
 	int nov;
-	char msg[256];        /* a one-line message under the verdict */
+	char msg[256]; /* a one-line message under the verdict */
 	bool msg_bad;
-	double msg_until;     /* monotonic seconds */
+	double msg_until; /* monotonic seconds */
 	struct prompt pr;
-	bool collapse_flash;  /* the verdict line is highlighted: a collapse was just found */
-	const char *note;     /* sampler note, or NULL */
-	char src_label[160];  /* replay: the file; live: "" */
+	bool collapse_flash; /* the verdict line is highlighted: a collapse was just found */
+	const char *note;    /* sampler note, or NULL */
+	char src_label[160]; /* replay: the file; live: "" */
 };
 
 /* Panels: each draws into r, which may be any size >= 1x1; those given h add hits. */

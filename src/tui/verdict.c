@@ -19,8 +19,8 @@ verdict_draw(const struct ui *u, const struct frame *f, struct rect r)
 	if (u->collapse_flash)
 		a |= A_REVERSE | A_BOLD;
 	ui_fill(r, u->collapse_flash ? a : 0);
-	ui_putf(r.y, r.x, r.w, a, " %s%s", u->collapse_flash ? "COLLAPSE: " : "verdict: ",
-		an->verdict);
+	ui_putf(r.y, r.x, r.w, a, " %s%s",
+		u->collapse_flash ? "COLLAPSE: " : "verdict: ", an->verdict);
 }
 
 static enum theme_role
@@ -28,10 +28,13 @@ event_role(enum event_kind k)
 {
 	switch (k) {
 	case EV_FAILURE:
-	case EV_COLLAPSE: return ROLE_VERDICT_BAD;
+	case EV_COLLAPSE:
+		return ROLE_VERDICT_BAD;
 	case EV_UNSTABLE:
-	case EV_WARNING: return ROLE_WARNING;
-	default: return ROLE_MAIN;
+	case EV_WARNING:
+		return ROLE_WARNING;
+	default:
+		return ROLE_MAIN;
 	}
 }
 
@@ -63,8 +66,9 @@ footer_draw(const struct ui *u, const struct frame *f, struct rect r, struct ui_
 
 	ui_fill(r, theme_attr(ROLE_MAIN) | A_REVERSE);
 	if (u->msg[0] != '\0' && ui_now() < u->msg_until) {
-		ui_putf(r.y, r.x, r.w, theme_attr(u->msg_bad ? ROLE_WARNING : ROLE_MAIN) | A_REVERSE,
-			" %s", u->msg);
+		ui_putf(r.y, r.x, r.w,
+			theme_attr(u->msg_bad ? ROLE_WARNING : ROLE_MAIN) | A_REVERSE, " %s",
+			u->msg);
 		return;
 	}
 	for (v = 0; v < VIEW_COUNT; v++) {

@@ -78,10 +78,12 @@ arg_parse_percent(const char *cmd, const char *opt, const char *arg, double *out
 	v = strtod(arg, &end);
 	if (end != arg && *end == '%')
 		end++;
-	if (end == arg || *end != '\0' || isspace((unsigned char)*arg) || !isfinite(v) ||
-	    v <= 0 || v >= 100)
-		return arg_usage_error(cmd, "%s '%s': give a percentage above 0 and below 100, "
-				       "e.g. %s 2", opt, arg, opt);
+	if (end == arg || *end != '\0' || isspace((unsigned char)*arg) || !isfinite(v) || v <= 0 ||
+	    v >= 100)
+		return arg_usage_error(cmd,
+				       "%s '%s': give a percentage above 0 and below 100, "
+				       "e.g. %s 2",
+				       opt, arg, opt);
 	*out = v;
 	return 0;
 }

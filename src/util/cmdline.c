@@ -43,8 +43,10 @@ cmdline_word(const char *s, const char **sp, char *word, char *err, size_t errle
 		}
 	}
 	if (quote != 0)
-		return st_error(err, errlen, "command \"%s\": unterminated %c quote at column %d: "
-				"close it", s, quote, (int)(opened - s) + 1);
+		return st_error(err, errlen,
+				"command \"%s\": unterminated %c quote at column %d: "
+				"close it",
+				s, quote, (int)(opened - s) + 1);
 	*w = '\0';
 	*sp = p;
 	return 0;

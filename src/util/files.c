@@ -88,14 +88,14 @@ file_config_dir(char *buf, size_t len, char *err, size_t errlen)
 			home = pw->pw_dir;
 		if (home == NULL || home[0] != '/')
 			return st_error(err, errlen,
-			                "cannot find the configuration directory: HOME "
-			                "is not set; set XDG_CONFIG_HOME or HOME");
+					"cannot find the configuration directory: HOME "
+					"is not set; set XDG_CONFIG_HOME or HOME");
 		n = snprintf(buf, len, "%s/.config/scaletop", home);
 	}
 	if (n < 0 || (size_t)n >= len)
 		return st_error(err, errlen,
-		                "the configuration directory's path is too long; set "
-		                "XDG_CONFIG_HOME to a shorter path");
+				"the configuration directory's path is too long; set "
+				"XDG_CONFIG_HOME to a shorter path");
 	return 0;
 }
 
@@ -114,8 +114,8 @@ file_beside_self(const char *name, char *buf, size_t len)
 
 	if (file_argv0 == NULL || (slash = strrchr(file_argv0, '/')) == NULL)
 		return -1;
-	if ((size_t)snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - file_argv0),
-			     file_argv0, name) >= sizeof(path))
+	if ((size_t)snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - file_argv0), file_argv0,
+			     name) >= sizeof(path))
 		return -1;
 	if (file_read_all(path, FILE_MARKER_MAX, &text, &n) == -1)
 		return -1;

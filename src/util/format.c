@@ -22,7 +22,10 @@ fmt_si(double v, char *buf, size_t len)
 	if (i < 0)
 		snprintf(buf, len, a >= 100 || a == floor(a) ? "%.0f" : "%.2f", v);
 	else
-		snprintf(buf, len, a >= 100 ? "%.0f%c" : a >= 10 ? "%.1f%c" : "%.2f%c", v,
-			 suffix[i]);
+		snprintf(buf, len,
+			 a >= 100  ? "%.0f%c"
+			 : a >= 10 ? "%.1f%c"
+				   : "%.2f%c",
+			 v, suffix[i]);
 	return buf;
 }

@@ -106,7 +106,7 @@ wl_random(uint64_t *state)
 #define WL_PACE_MAX_BATCH (UINT64_C(1) << 24)
 
 struct wl_pace {
-	uint64_t ops;     /* running total, in the workload's unit */
+	uint64_t ops;      /* running total, in the workload's unit */
 	uint64_t wait_ns;  /* time spent waiting for the lock (WL_LOCK_WAIT workloads) */
 	uint64_t busy_ns;  /* wall-clock time since start_ns, when wall */
 	uint64_t batch;    /* operations between publishes */

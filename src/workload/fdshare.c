@@ -19,11 +19,11 @@
 enum { P_OP };
 enum { OP_DUP, OP_PREAD, OP_FSTAT, OP_MIX };
 
-static const char *const fdshare_ops[] = {"dup", "pread", "fstat", "mix", NULL};
+static const char *const fdshare_ops[] = { "dup", "pread", "fstat", "mix", NULL };
 
 static const struct wl_param fdshare_params[] = {
-        {"op", WP_ENUM, "mix", 0, 0, fdshare_ops,
-         "dup (dup+close), pread (512 bytes of a shared fd), fstat, or mix (each in turn)"},
+	{ "op", WP_ENUM, "mix", 0, 0, fdshare_ops,
+	  "dup (dup+close), pread (512 bytes of a shared fd), fstat, or mix (each in turn)" },
 };
 
 #define FDSHARE_FILE_SIZE 4096
@@ -35,7 +35,7 @@ struct fdshare_shared {
 
 static int
 fdshare_step_init(void *shared, const struct wl_args *a, const struct wl_sweep *sw, int nworkers,
-                  char *err, size_t errlen)
+		  char *err, size_t errlen)
 {
 	struct fdshare_shared *sh = shared;
 	const char *tmp = getenv("TMPDIR");
@@ -47,9 +47,9 @@ fdshare_step_init(void *shared, const struct wl_args *a, const struct wl_sweep *
 	snprintf(path, sizeof(path), "%s/scaletop-fdshare.XXXXXX", tmp);
 	if ((sh->fd = mkstemp(path)) == -1)
 		return st_error(err, errlen,
-		                "workload fdshare: cannot make a temporary file in "
-		                "%s: %s: set TMPDIR to a writable directory",
-		                tmp, strerror(errno));
+				"workload fdshare: cannot make a temporary file in "
+				"%s: %s: set TMPDIR to a writable directory",
+				tmp, strerror(errno));
 	/* Unlinked at once: nothing to clean up, whatever happens to the step. */
 	unlink(path);
 	memset(block, 'f', sizeof(block));
@@ -57,9 +57,9 @@ fdshare_step_init(void *shared, const struct wl_args *a, const struct wl_sweep *
 		e = errno;
 		close(sh->fd);
 		return st_error(err, errlen,
-		                "workload fdshare: cannot write a temporary file in "
-		                "%s: %s: set TMPDIR to a directory with space",
-		                tmp, strerror(e));
+				"workload fdshare: cannot write a temporary file in "
+				"%s: %s: set TMPDIR to a directory with space",
+				tmp, strerror(e));
 	}
 	return 0;
 }
@@ -112,23 +112,23 @@ fdshare_work(struct wl_worker *w)
 }
 
 const struct workload wl_fdshare = {
-        .name = "fdshare",
-        .unit = "ops",
-        .summary = "threads hammering one shared fd table: dup/close, pread, fstat",
-        .help = "All workers share one process's file-descriptor table and one open temporary "
-                "file: op=dup allocates and frees descriptors (dup then close), op=pread reads "
-                "512 bytes of the shared descriptor, op=fstat stats it, op=mix cycles through "
-                "all three; one operation is one of these. Each call looks the descriptor up in "
-                "the table, so a table lock shows here: it is what capped MySQL on FreeBSD until "
-                "descriptor lookups became lock-free. A healthy kernel scales pread and fstat "
-                "with cores (only the file's reference count is shared); dup/close must write the "
-                "table and scales less. In process mode each worker has its own copy of the "
-                "table (the open file is still shared), so run it with threads to see the "
-                "table's locking, and with processes for the contrast.",
-        .params = fdshare_params,
-        .nparams = sizeof(fdshare_params) / sizeof(fdshare_params[0]),
-        .shared_size = sizeof(struct fdshare_shared),
-        .step_init = fdshare_step_init,
-        .step_fini = fdshare_step_fini,
-        .work = fdshare_work,
+	.name = "fdshare",
+	.unit = "ops",
+	.summary = "threads hammering one shared fd table: dup/close, pread, fstat",
+	.help = "All workers share one process's file-descriptor table and one open temporary "
+		"file: op=dup allocates and frees descriptors (dup then close), op=pread reads "
+		"512 bytes of the shared descriptor, op=fstat stats it, op=mix cycles through "
+		"all three; one operation is one of these. Each call looks the descriptor up in "
+		"the table, so a table lock shows here: it is what capped MySQL on FreeBSD until "
+		"descriptor lookups became lock-free. A healthy kernel scales pread and fstat "
+		"with cores (only the file's reference count is shared); dup/close must write the "
+		"table and scales less. In process mode each worker has its own copy of the "
+		"table (the open file is still shared), so run it with threads to see the "
+		"table's locking, and with processes for the contrast.",
+	.params = fdshare_params,
+	.nparams = sizeof(fdshare_params) / sizeof(fdshare_params[0]),
+	.shared_size = sizeof(struct fdshare_shared),
+	.step_init = fdshare_step_init,
+	.step_fini = fdshare_step_fini,
+	.work = fdshare_work,
 };

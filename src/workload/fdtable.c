@@ -31,15 +31,15 @@ enum { KIND_OPEN, KIND_DUP, KIND_SOCKETPAIR };
 #define FDTABLE_DIR_PREFIX "scaletop-fdtable."
 #define FDTABLE_FILE_PREFIX "/fd."
 
-static const char *const fdtable_kinds[] = {"open", "dup", "socketpair", NULL};
+static const char *const fdtable_kinds[] = { "open", "dup", "socketpair", NULL };
 
 static const struct wl_param fdtable_params[] = {
-        {"kind", WP_ENUM, "open", 0, 0, fdtable_kinds,
-         "open (open+close of the worker's own file), dup (dup+close of a descriptor it "
-         "opened once) or socketpair (socketpair+close of both ends)"},
-        {"dir", WP_PATH, "", 0, 0, NULL,
-         "where to make the private directory for the workers' files (default $TMPDIR, "
-         "else /tmp)"},
+	{ "kind", WP_ENUM, "open", 0, 0, fdtable_kinds,
+	  "open (open+close of the worker's own file), dup (dup+close of a descriptor it "
+	  "opened once) or socketpair (socketpair+close of both ends)" },
+	{ "dir", WP_PATH, "", 0, 0, NULL,
+	  "where to make the private directory for the workers' files (default $TMPDIR, "
+	  "else /tmp)" },
 };
 
 /*
@@ -76,8 +76,8 @@ fdtable_mkdir_error(const char *base, bool from_env, int e, char *err, size_t er
 	else
 		todo = "give another directory with -p dir=";
 	return st_error(err, errlen,
-	                "workload fdtable: cannot make a work directory in %s%s: %s: %s", base,
-	                from_env ? " (from $TMPDIR)" : "", strerror(e), todo);
+			"workload fdtable: cannot make a work directory in %s%s: %s: %s", base,
+			from_env ? " (from $TMPDIR)" : "", strerror(e), todo);
 }
 
 /* The private directory, made for every kind so the files' place is checked up front. */
@@ -95,9 +95,9 @@ fdtable_prepare(struct wl_sweep *sw, char *err, size_t errlen)
 	n = snprintf(sw->dir, sizeof(sw->dir), "%s/" FDTABLE_DIR_PREFIX "XXXXXX", base);
 	if (n < 0 || (size_t)n + 16 >= sizeof(sw->dir)) {
 		sw->dir[0] = '\0';
-		return st_error(err, errlen,
-		                "workload fdtable: %.200s...: path too long: give a shorter -p dir=",
-		                base);
+		return st_error(
+			err, errlen,
+			"workload fdtable: %.200s...: path too long: give a shorter -p dir=", base);
 	}
 	if (mkdtemp(sw->dir) == NULL) {
 		int e = errno;
@@ -112,7 +112,7 @@ fdtable_prepare(struct wl_sweep *sw, char *err, size_t errlen)
 /* One empty file per worker, so no two workers open (or reference-count) the same inode. */
 static int
 fdtable_step_init(void *shared, const struct wl_args *a, const struct wl_sweep *sw, int nworkers,
-                  char *err, size_t errlen)
+		  char *err, size_t errlen)
 {
 	char path[WL_PATH_MAX];
 	int fd;
@@ -120,18 +120,19 @@ fdtable_step_init(void *shared, const struct wl_args *a, const struct wl_sweep *
 
 	if (sw == NULL || sw->dir[0] == '\0')
 		return st_error(err, errlen,
-		                "workload fdtable: no work directory: prepare() must run before "
-		                "the step");
+				"workload fdtable: no work directory: prepare() must run before "
+				"the step");
 	for (i = 0; i < nworkers; i++) {
 		if (wl_file_path(path, sizeof(path), sw->dir, FDTABLE_FILE_PREFIX, i) == -1)
-			return st_error(err, errlen,
-			                "workload fdtable: %s: path too long: give a shorter -p dir=",
-			                sw->dir);
+			return st_error(
+				err, errlen,
+				"workload fdtable: %s: path too long: give a shorter -p dir=",
+				sw->dir);
 		if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600)) == -1)
 			return st_error(err, errlen,
-			                "workload fdtable: cannot make %s: %s: give a writable "
-			                "-p dir= with room for %d files",
-			                path, strerror(errno), nworkers);
+					"workload fdtable: cannot make %s: %s: give a writable "
+					"-p dir= with room for %d files",
+					path, strerror(errno), nworkers);
 		close(fd);
 	}
 	return 0;
@@ -186,29 +187,29 @@ fdtable_work(struct wl_worker *w)
 }
 
 const struct workload wl_fdtable = {
-        .name = "fdtable",
-        .unit = "ops",
-        .summary = "each worker opens and closes its own fds: the fd table's lock (threads)",
-        .help = "Each worker allocates and frees descriptors of its own: kind=open opens and "
-                "closes its own empty file in a private directory under dir= (made before the "
-                "sweep, removed after), kind=dup dups and closes a descriptor it opened once, "
-                "kind=socketpair makes a UNIX socket pair and closes both ends; one operation "
-                "is one such pair of calls. Nothing but the process's descriptor table is "
-                "shared, so with threads every call takes the table's lock (FreeBSD's filedesc "
-                "lock, Linux's files_struct lock): the path whose fix gave MySQL on FreeBSD "
-                "almost all of its scaling. The table lock is shared only with --mode threads: "
-                "with --mode processes each worker is its own process with its own table, "
-                "which makes the contrast. Healthy: processes scale with cores up to the CPU "
-                "count, and threads stay close to them (dup cheapest, open paying for a path "
-                "lookup, socketpair for socket allocation too). Unhealthy: threads flatten at "
-                "one or two workers' rate while processes go on scaling, with kernel time "
-                "rising and, for a sleeping table lock, voluntary switches per operation "
-                "climbing; a fall as N grows means hand-offs of the lock cost more than the "
-                "work it guards.",
-        .params = fdtable_params,
-        .nparams = sizeof(fdtable_params) / sizeof(fdtable_params[0]),
-        .prepare = fdtable_prepare,
-        .cleanup = fdtable_cleanup,
-        .step_init = fdtable_step_init,
-        .work = fdtable_work,
+	.name = "fdtable",
+	.unit = "ops",
+	.summary = "each worker opens and closes its own fds: the fd table's lock (threads)",
+	.help = "Each worker allocates and frees descriptors of its own: kind=open opens and "
+		"closes its own empty file in a private directory under dir= (made before the "
+		"sweep, removed after), kind=dup dups and closes a descriptor it opened once, "
+		"kind=socketpair makes a UNIX socket pair and closes both ends; one operation "
+		"is one such pair of calls. Nothing but the process's descriptor table is "
+		"shared, so with threads every call takes the table's lock (FreeBSD's filedesc "
+		"lock, Linux's files_struct lock): the path whose fix gave MySQL on FreeBSD "
+		"almost all of its scaling. The table lock is shared only with --mode threads: "
+		"with --mode processes each worker is its own process with its own table, "
+		"which makes the contrast. Healthy: processes scale with cores up to the CPU "
+		"count, and threads stay close to them (dup cheapest, open paying for a path "
+		"lookup, socketpair for socket allocation too). Unhealthy: threads flatten at "
+		"one or two workers' rate while processes go on scaling, with kernel time "
+		"rising and, for a sleeping table lock, voluntary switches per operation "
+		"climbing; a fall as N grows means hand-offs of the lock cost more than the "
+		"work it guards.",
+	.params = fdtable_params,
+	.nparams = sizeof(fdtable_params) / sizeof(fdtable_params[0]),
+	.prepare = fdtable_prepare,
+	.cleanup = fdtable_cleanup,
+	.step_init = fdtable_step_init,
+	.work = fdtable_work,
 };

@@ -27,18 +27,18 @@ enum { SYNC_NONE, SYNC_FSYNC, SYNC_OSYNC };
 #define FILEIO_FILE_PREFIX "/file."
 #define FILEIO_FILL_CHUNK (1024 * 1024)
 
-static const char *const fileio_syncs[] = {"none", "fsync", "osync", NULL};
+static const char *const fileio_syncs[] = { "none", "fsync", "osync", NULL };
 
 static const struct wl_param fileio_params[] = {
-        {"dir", WP_PATH, "", 0, 0, NULL,
-         "where to make the private work directory (default $TMPDIR, else /tmp)"},
-        {"files", WP_INT, "16", 1, FILEIO_MAX_FILES, NULL, "files to spread the writes over"},
-        {"block", WP_SIZE, "16K", 512, 16LL << 20, NULL, "bytes per write"},
-        {"total", WP_SIZE, "64M", 4096, 1LL << 40, NULL, "bytes in all the files together"},
-        {"sync", WP_ENUM, "none", 0, 0, fileio_syncs,
-         "none: page cache only; fsync: fsync every fsync_every= writes; osync: O_SYNC writes"},
-        {"fsync_every", WP_INT, "100", 1, 1000000, NULL,
-         "writes per worker between fsyncs, with sync=fsync"},
+	{ "dir", WP_PATH, "", 0, 0, NULL,
+	  "where to make the private work directory (default $TMPDIR, else /tmp)" },
+	{ "files", WP_INT, "16", 1, FILEIO_MAX_FILES, NULL, "files to spread the writes over" },
+	{ "block", WP_SIZE, "16K", 512, 16LL << 20, NULL, "bytes per write" },
+	{ "total", WP_SIZE, "64M", 4096, 1LL << 40, NULL, "bytes in all the files together" },
+	{ "sync", WP_ENUM, "none", 0, 0, fileio_syncs,
+	  "none: page cache only; fsync: fsync every fsync_every= writes; osync: O_SYNC writes" },
+	{ "fsync_every", WP_INT, "100", 1, 1000000, NULL,
+	  "writes per worker between fsyncs, with sync=fsync" },
 };
 
 /* Made in the step's child before the workers start; forked workers inherit the fds. */
@@ -60,9 +60,9 @@ fileio_geometry(const struct wl_args *a, uint64_t *nblocks, char *err, size_t er
 	*nblocks = (uint64_t)(total / files / block);
 	if (*nblocks == 0)
 		return st_error(err, errlen,
-		                "workload fileio: total=%s over files=%s leaves each file smaller "
-		                "than block=%s: raise total= or lower files= or block=",
-		                a->text[P_TOTAL], a->text[P_FILES], a->text[P_BLOCK]);
+				"workload fileio: total=%s over files=%s leaves each file smaller "
+				"than block=%s: raise total= or lower files= or block=",
+				a->text[P_TOTAL], a->text[P_FILES], a->text[P_BLOCK]);
 	return 0;
 }
 
@@ -99,8 +99,8 @@ mkdir_error(const char *base, bool from_env, int e, char *err, size_t errlen)
 	else
 		todo = "give another directory with -p dir=";
 	return st_error(err, errlen,
-	                "workload fileio: cannot make a work directory in %s%s: %s: %s", base,
-	                from_env ? " (from $TMPDIR)" : "", strerror(e), todo);
+			"workload fileio: cannot make a work directory in %s%s: %s: %s", base,
+			from_env ? " (from $TMPDIR)" : "", strerror(e), todo);
 }
 
 static int
@@ -108,19 +108,19 @@ fill_error(const char *path, int e, long long done, long long total, char *err, 
 {
 	if (e == ENOSPC || e == EDQUOT)
 		return st_error(
-		        err, errlen,
-		        "workload fileio: %s: %s after writing %.1f of %.1f MiB: free space "
-		        "there, lower -p total= or give another -p dir=",
-		        path, strerror(e), done / 1048576.0, total / 1048576.0);
+			err, errlen,
+			"workload fileio: %s: %s after writing %.1f of %.1f MiB: free space "
+			"there, lower -p total= or give another -p dir=",
+			path, strerror(e), done / 1048576.0, total / 1048576.0);
 	return st_error(err, errlen,
-	                "workload fileio: cannot write %s: %s: give another -p dir=", path,
-	                strerror(e));
+			"workload fileio: cannot write %s: %s: give another -p dir=", path,
+			strerror(e));
 }
 
 /* Writes one file in full, flushed, so the first step does not pay for prepare's dirt. */
 static int
 fill_file(const char *path, const unsigned char *buf, long long size, long long *done,
-          long long total, char *err, size_t errlen)
+	  long long total, char *err, size_t errlen)
 {
 	long long off = 0;
 	ssize_t n;
@@ -130,7 +130,7 @@ fill_file(const char *path, const unsigned char *buf, long long size, long long 
 		return fill_error(path, errno, *done, total, err, errlen);
 	while (off < size) {
 		size_t want =
-		        size - off < FILEIO_FILL_CHUNK ? (size_t)(size - off) : FILEIO_FILL_CHUNK;
+			size - off < FILEIO_FILL_CHUNK ? (size_t)(size - off) : FILEIO_FILL_CHUNK;
 
 		if ((n = write(fd, buf, want)) == -1) {
 			if (errno == EINTR)
@@ -175,9 +175,9 @@ fileio_fill(struct wl_sweep *sw, uint64_t nblocks, char *err, size_t errlen)
 	for (i = 0; i < a->v[P_FILES].i && rc == 0; i++) {
 		if (wl_file_path(path, sizeof(path), sw->dir, FILEIO_FILE_PREFIX, i) == -1)
 			rc = st_error(err, errlen,
-			              "workload fileio: %s: path too long: "
-			              "give a shorter -p dir=",
-			              sw->dir);
+				      "workload fileio: %s: path too long: "
+				      "give a shorter -p dir=",
+				      sw->dir);
 		else
 			rc = fill_file(path, buf, size, &done, total, err, errlen);
 	}
@@ -203,9 +203,9 @@ fileio_prepare(struct wl_sweep *sw, char *err, size_t errlen)
 	if (n < 0 || (size_t)n + 16 >= sizeof(sw->dir)) {
 		sw->dir[0] = '\0';
 		return st_error(err, errlen,
-		                "workload fileio: %.200s...: path too long: "
-		                "give a shorter -p dir=",
-		                base);
+				"workload fileio: %.200s...: path too long: "
+				"give a shorter -p dir=",
+				base);
 	}
 	if (mkdtemp(sw->dir) == NULL) {
 		int e = errno;
@@ -236,7 +236,7 @@ fileio_close(struct fileio_shared *sh)
 
 static int
 fileio_step_init(void *shared, const struct wl_args *a, const struct wl_sweep *sw, int nworkers,
-                 char *err, size_t errlen)
+		 char *err, size_t errlen)
 {
 	struct fileio_shared *sh = shared;
 	int flags = O_WRONLY;
@@ -246,8 +246,8 @@ fileio_step_init(void *shared, const struct wl_args *a, const struct wl_sweep *s
 	memset(sh, 0, sizeof(*sh));
 	if (sw == NULL || sw->dir[0] == '\0')
 		return st_error(err, errlen,
-		                "workload fileio: no work directory: prepare() "
-		                "must run before the step");
+				"workload fileio: no work directory: prepare() "
+				"must run before the step");
 	if (fileio_geometry(a, &sh->nblocks, err, errlen) == -1)
 		return -1;
 	sh->sync = (int)a->v[P_SYNC].i;
@@ -259,18 +259,18 @@ fileio_step_init(void *shared, const struct wl_args *a, const struct wl_sweep *s
 		if (wl_file_path(path, sizeof(path), sw->dir, FILEIO_FILE_PREFIX, i) == -1) {
 			fileio_close(sh);
 			return st_error(err, errlen,
-			                "workload fileio: %s: path too long: "
-			                "give a shorter -p dir=",
-			                sw->dir);
+					"workload fileio: %s: path too long: "
+					"give a shorter -p dir=",
+					sw->dir);
 		}
 		if ((sh->fd[i] = open(path, flags)) == -1) {
 			int e = errno;
 
 			fileio_close(sh);
 			return st_error(err, errlen,
-			                "workload fileio: cannot open %s: %s: was "
-			                "the work directory removed while running?",
-			                path, strerror(e));
+					"workload fileio: cannot open %s: %s: was "
+					"the work directory removed while running?",
+					path, strerror(e));
 		}
 		sh->nfiles = i + 1;
 	}
@@ -319,7 +319,7 @@ static int
 fileio_work(struct wl_worker *w)
 {
 	const struct fileio_shared *sh = w->shared;
-	bool dirty[FILEIO_MAX_FILES] = {false};
+	bool dirty[FILEIO_MAX_FILES] = { false };
 	uint64_t rng = w->seed, r;
 	long long since_sync = 0;
 	struct wl_pace pace;
@@ -338,7 +338,7 @@ fileio_work(struct wl_worker *w)
 		/* A changing stamp keeps deduplicating filesystems honest. */
 		memcpy(buf, &pace.ops, sizeof(pace.ops));
 		rc = pwrite_all(sh->fd[f], buf, sh->block,
-		                (off_t)((wl_random(&rng) % sh->nblocks) * sh->block));
+				(off_t)((wl_random(&rng) % sh->nblocks) * sh->block));
 		if (rc == 0 && sh->sync == SYNC_FSYNC) {
 			dirty[f] = true;
 			if (++since_sync >= sh->fsync_every) {
@@ -355,26 +355,26 @@ fileio_work(struct wl_worker *w)
 }
 
 const struct workload wl_fileio = {
-        .name = "fileio",
-        .unit = "writes",
-        .summary = "sysbench-style random block writes to files: filesystems and sync modes",
-        .help = "Before the sweep, files= files holding total= bytes are made and filled in a "
-                "private directory under dir= (removed again afterwards); each worker then "
-                "writes block= bytes at random block offsets in random files, like sysbench "
-                "fileio rndwr. sync=none leaves writes in the page cache, sync=fsync makes each "
-                "worker fsync the files it wrote every fsync_every= writes, sync=osync opens them "
-                "O_SYNC so every write waits for storage. With sync=none a memory filesystem "
-                "(tmpfs, MFS) should scale with cores until the filesystem's own locks (inode "
-                "lock per file: use more files= than workers) cap it; with synchronous writes "
-                "on a disk or md(4) device, throughput is set by the device and flattens early, "
-                "with CPUs idle in iowait. A drop as N grows points at journal or per-inode lock "
-                "contention.",
-        .params = fileio_params,
-        .nparams = sizeof(fileio_params) / sizeof(fileio_params[0]),
-        .shared_size = sizeof(struct fileio_shared),
-        .prepare = fileio_prepare,
-        .cleanup = fileio_cleanup,
-        .step_init = fileio_step_init,
-        .step_fini = fileio_step_fini,
-        .work = fileio_work,
+	.name = "fileio",
+	.unit = "writes",
+	.summary = "sysbench-style random block writes to files: filesystems and sync modes",
+	.help = "Before the sweep, files= files holding total= bytes are made and filled in a "
+		"private directory under dir= (removed again afterwards); each worker then "
+		"writes block= bytes at random block offsets in random files, like sysbench "
+		"fileio rndwr. sync=none leaves writes in the page cache, sync=fsync makes each "
+		"worker fsync the files it wrote every fsync_every= writes, sync=osync opens them "
+		"O_SYNC so every write waits for storage. With sync=none a memory filesystem "
+		"(tmpfs, MFS) should scale with cores until the filesystem's own locks (inode "
+		"lock per file: use more files= than workers) cap it; with synchronous writes "
+		"on a disk or md(4) device, throughput is set by the device and flattens early, "
+		"with CPUs idle in iowait. A drop as N grows points at journal or per-inode lock "
+		"contention.",
+	.params = fileio_params,
+	.nparams = sizeof(fileio_params) / sizeof(fileio_params[0]),
+	.shared_size = sizeof(struct fileio_shared),
+	.prepare = fileio_prepare,
+	.cleanup = fileio_cleanup,
+	.step_init = fileio_step_init,
+	.step_fini = fileio_step_fini,
+	.work = fileio_work,
 };

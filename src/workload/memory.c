@@ -12,8 +12,8 @@
 enum { P_SIZE };
 
 static const struct wl_param memory_params[] = {
-        {"size", WP_SIZE, "64M", 8192, 16LL << 30, NULL,
-         "bytes of buffer per worker: half source, half destination"},
+	{ "size", WP_SIZE, "64M", 8192, 16LL << 30, NULL,
+	  "bytes of buffer per worker: half source, half destination" },
 };
 
 /* Copies go in chunks so a worker publishes and sees stop every few microseconds. */
@@ -60,20 +60,20 @@ memory_work(struct wl_worker *w)
 }
 
 const struct workload wl_memory = {
-        .name = "memory",
-        .unit = "bytes",
-        .summary = "memcpy bandwidth over a per-worker buffer: the memory-bandwidth ceiling",
-        .help = "Each worker copies the first half of its own size= buffer into the second half, "
-                "64 KiB at a time, round and round; throughput is bytes copied per second (each "
-                "byte is read once and written once, so the memory bus moves at least twice that). "
-                "With the default 64M per worker the buffer is far larger than the caches, so "
-                "this measures DRAM bandwidth, and memory use is N times size=. A healthy system "
-                "scales it for a few workers and then flattens at the machine's bandwidth ceiling, "
-                "usually well before the CPU count; on NUMA machines the ceiling rises as workers "
-                "spread over more memory controllers. A fall, rather than a plateau, beyond the "
-                "ceiling points at cache thrashing or remote-memory traffic. Small sizes that fit "
-                "in a core's cache should scale with cores instead.",
-        .params = memory_params,
-        .nparams = sizeof(memory_params) / sizeof(memory_params[0]),
-        .work = memory_work,
+	.name = "memory",
+	.unit = "bytes",
+	.summary = "memcpy bandwidth over a per-worker buffer: the memory-bandwidth ceiling",
+	.help = "Each worker copies the first half of its own size= buffer into the second half, "
+		"64 KiB at a time, round and round; throughput is bytes copied per second (each "
+		"byte is read once and written once, so the memory bus moves at least twice that). "
+		"With the default 64M per worker the buffer is far larger than the caches, so "
+		"this measures DRAM bandwidth, and memory use is N times size=. A healthy system "
+		"scales it for a few workers and then flattens at the machine's bandwidth ceiling, "
+		"usually well before the CPU count; on NUMA machines the ceiling rises as workers "
+		"spread over more memory controllers. A fall, rather than a plateau, beyond the "
+		"ceiling points at cache thrashing or remote-memory traffic. Small sizes that fit "
+		"in a core's cache should scale with cores instead.",
+	.params = memory_params,
+	.nparams = sizeof(memory_params) / sizeof(memory_params[0]),
+	.work = memory_work,
 };

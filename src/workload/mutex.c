@@ -12,18 +12,19 @@
 enum { P_HOLD, P_THINK, P_WAITSAMPLE };
 
 static const struct wl_param mutex_params[] = {
-        {"hold", WP_INT, "100", 0, 1000000, NULL, "hash-mix rounds inside the lock per operation"},
-        {"think", WP_INT, "100", 0, 1000000, NULL,
-         "hash-mix rounds outside the lock per operation"},
-        {"waitsample", WP_INT, "1", 0, 1000000, NULL,
-         "contended acquisitions per timed one (1: time every one; 0: measure nothing)"},
+	{ "hold", WP_INT, "100", 0, 1000000, NULL,
+	  "hash-mix rounds inside the lock per operation" },
+	{ "think", WP_INT, "100", 0, 1000000, NULL,
+	  "hash-mix rounds outside the lock per operation" },
+	{ "waitsample", WP_INT, "1", 0, 1000000, NULL,
+	  "contended acquisitions per timed one (1: time every one; 0: measure nothing)" },
 };
 
 static _Atomic uint64_t mutex_sink;
 
 static int
 mutex_step_init(void *shared, const struct wl_args *a, const struct wl_sweep *sw, int nworkers,
-                char *err, size_t errlen)
+		char *err, size_t errlen)
 {
 	struct mutex_shared *sh = shared;
 	pthread_mutexattr_t attr;
@@ -32,7 +33,7 @@ mutex_step_init(void *shared, const struct wl_args *a, const struct wl_sweep *sw
 	memset(sh, 0, sizeof(*sh));
 	if ((rc = pthread_mutexattr_init(&attr)) != 0)
 		return st_error(err, errlen, "workload mutex: pthread_mutexattr_init: %s",
-		                strerror(rc));
+				strerror(rc));
 	/* Shared so the same lock works when workers are processes. */
 	rc = pthread_mutexattr_setpshared(&attr, PTHREAD_PROCESS_SHARED);
 	if (rc == 0)
@@ -40,9 +41,9 @@ mutex_step_init(void *shared, const struct wl_args *a, const struct wl_sweep *sw
 	pthread_mutexattr_destroy(&attr);
 	if (rc != 0)
 		return st_error(err, errlen,
-		                "workload mutex: cannot make a process-shared mutex: %s: "
-		                "this system lacks PTHREAD_PROCESS_SHARED mutexes",
-		                strerror(rc));
+				"workload mutex: cannot make a process-shared mutex: %s: "
+				"this system lacks PTHREAD_PROCESS_SHARED mutexes",
+				strerror(rc));
 	return 0;
 }
 
@@ -101,25 +102,25 @@ mutex_work(struct wl_worker *w)
 }
 
 const struct workload wl_mutex = {
-        .name = "mutex",
-        .unit = "ops",
-        .summary = "one shared pthread mutex around a tunable critical section",
-        .help = "All workers take one process-shared pthread mutex, run hold= hash-mix rounds on "
-                "the data it protects, release it, then run think= rounds of their own; one "
-                "operation is one such cycle. Lock-wait % is measured inside: the time from a "
-                "refused trylock to holding the lock, over the workers' wall-clock time; "
-                "uncontended acquisitions are not timed, so they cost nothing extra (with "
-                "waitsample=K only one contended acquisition in K is timed). By Amdahl's law "
-                "throughput can rise to at most (hold+think)/hold times one worker's, so a healthy "
-                "system climbs to that limit and then holds it flat as N passes the CPU count, "
-                "because waiters sleep in the kernel instead of spinning; lock-wait % and "
-                "voluntary context switches rise together. A fall past the peak means the lock "
-                "hand-off itself (wake-ups, cache-line transfers) costs more than the section.",
-        .params = mutex_params,
-        .nparams = sizeof(mutex_params) / sizeof(mutex_params[0]),
-        .flags = WL_LOCK_WAIT,
-        .shared_size = sizeof(struct mutex_shared),
-        .step_init = mutex_step_init,
-        .step_fini = mutex_step_fini,
-        .work = mutex_work,
+	.name = "mutex",
+	.unit = "ops",
+	.summary = "one shared pthread mutex around a tunable critical section",
+	.help = "All workers take one process-shared pthread mutex, run hold= hash-mix rounds on "
+		"the data it protects, release it, then run think= rounds of their own; one "
+		"operation is one such cycle. Lock-wait % is measured inside: the time from a "
+		"refused trylock to holding the lock, over the workers' wall-clock time; "
+		"uncontended acquisitions are not timed, so they cost nothing extra (with "
+		"waitsample=K only one contended acquisition in K is timed). By Amdahl's law "
+		"throughput can rise to at most (hold+think)/hold times one worker's, so a healthy "
+		"system climbs to that limit and then holds it flat as N passes the CPU count, "
+		"because waiters sleep in the kernel instead of spinning; lock-wait % and "
+		"voluntary context switches rise together. A fall past the peak means the lock "
+		"hand-off itself (wake-ups, cache-line transfers) costs more than the section.",
+	.params = mutex_params,
+	.nparams = sizeof(mutex_params) / sizeof(mutex_params[0]),
+	.flags = WL_LOCK_WAIT,
+	.shared_size = sizeof(struct mutex_shared),
+	.step_init = mutex_step_init,
+	.step_fini = mutex_step_fini,
+	.work = mutex_work,
 };

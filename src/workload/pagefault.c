@@ -16,8 +16,8 @@
 enum { P_SIZE };
 
 static const struct wl_param pagefault_params[] = {
-        {"size", WP_SIZE, "1M", 4096, 1LL << 30, NULL,
-         "bytes mapped, touched and unmapped per cycle"},
+	{ "size", WP_SIZE, "1M", 4096, 1LL << 30, NULL,
+	  "bytes mapped, touched and unmapped per cycle" },
 };
 
 /* Pages touched between pace checks: keeps publishes frequent even for size=1G. */
@@ -45,7 +45,7 @@ pagefault_work(struct wl_worker *w)
 	wl_pace_init(&pace);
 	while (!stop) {
 		map = mmap(NULL, npages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANON, -1,
-		           0);
+			   0);
 		if (map == MAP_FAILED)
 			return errno;
 #ifdef MADV_NOHUGEPAGE
@@ -65,21 +65,21 @@ pagefault_work(struct wl_worker *w)
 }
 
 const struct workload wl_pagefault = {
-        .name = "pagefault",
-        .unit = "faults",
-        .summary = "mmap, touch every page, munmap: the address-space lock and page allocator",
-        .help = "Each worker maps size= bytes of anonymous memory, writes one byte to every page "
-                "and unmaps it, over and over; one operation is one page fault (first touch of a "
-                "page), so faults/s is also pages zeroed and freed per second. Faults take the "
-                "process's address-space lock shared (or only a per-VMA lock on recent Linux) "
-                "while mmap and munmap take it exclusive, and every page goes through the page "
-                "allocator. A healthy kernel scales faults with cores while mappings are large "
-                "(the default 1M is 256 faults per mmap on 4 KiB pages); smaller size= shifts the "
-                "load to "
-                "mmap/munmap and shows the exclusive lock as a flat or falling curve with much "
-                "system time. In process mode each worker has its own address space, leaving "
-                "only the page allocator shared.",
-        .params = pagefault_params,
-        .nparams = sizeof(pagefault_params) / sizeof(pagefault_params[0]),
-        .work = pagefault_work,
+	.name = "pagefault",
+	.unit = "faults",
+	.summary = "mmap, touch every page, munmap: the address-space lock and page allocator",
+	.help = "Each worker maps size= bytes of anonymous memory, writes one byte to every page "
+		"and unmaps it, over and over; one operation is one page fault (first touch of a "
+		"page), so faults/s is also pages zeroed and freed per second. Faults take the "
+		"process's address-space lock shared (or only a per-VMA lock on recent Linux) "
+		"while mmap and munmap take it exclusive, and every page goes through the page "
+		"allocator. A healthy kernel scales faults with cores while mappings are large "
+		"(the default 1M is 256 faults per mmap on 4 KiB pages); smaller size= shifts the "
+		"load to "
+		"mmap/munmap and shows the exclusive lock as a flat or falling curve with much "
+		"system time. In process mode each worker has its own address space, leaving "
+		"only the page allocator shared.",
+	.params = pagefault_params,
+	.nparams = sizeof(pagefault_params) / sizeof(pagefault_params[0]),
+	.work = pagefault_work,
 };

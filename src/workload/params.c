@@ -127,22 +127,22 @@ names_format(char *buf, size_t len, const struct workload *wl)
 	buf[0] = '\0';
 	for (i = 0; i < wl->nparams && used < len; i++)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
-		                         wl->params[i].name);
+					 wl->params[i].name);
 }
 
 static int
 int_error(const struct workload *wl, const struct wl_param *p, const char *val, enum parse_result r,
-          char *err, size_t errlen)
+	  char *err, size_t errlen)
 {
 	return st_error(
-	        err, errlen, "workload %s: %s=%s is %s (%lld..%lld): give a whole number of %s",
-	        wl->name, p->name, val, r == PARSE_SYNTAX ? "not a whole number" : "out of range",
-	        p->min, p->max, p->help);
+		err, errlen, "workload %s: %s=%s is %s (%lld..%lld): give a whole number of %s",
+		wl->name, p->name, val, r == PARSE_SYNTAX ? "not a whole number" : "out of range",
+		p->min, p->max, p->help);
 }
 
 static int
 size_error(const struct workload *wl, const struct wl_param *p, const char *val,
-           enum parse_result r, char *err, size_t errlen)
+	   enum parse_result r, char *err, size_t errlen)
 {
 	char lo[32], hi[32];
 
@@ -150,20 +150,20 @@ size_error(const struct workload *wl, const struct wl_param *p, const char *val,
 	size_format(hi, sizeof(hi), p->max);
 	if (r == PARSE_SYNTAX)
 		return st_error(
-		        err, errlen,
-		        "workload %s: %s=%s is not a size (%s..%s): give a whole number "
-		        "of bytes with an optional K, M or G suffix (powers of 1024), e.g. %s",
-		        wl->name, p->name, val, lo, hi, p->def);
+			err, errlen,
+			"workload %s: %s=%s is not a size (%s..%s): give a whole number "
+			"of bytes with an optional K, M or G suffix (powers of 1024), e.g. %s",
+			wl->name, p->name, val, lo, hi, p->def);
 	return st_error(
-	        err, errlen,
-	        "workload %s: %s=%s is out of range (%s..%s): give a size in that range, e.g. %s",
-	        wl->name, p->name, val, lo, hi, p->def);
+		err, errlen,
+		"workload %s: %s=%s is out of range (%s..%s): give a size in that range, e.g. %s",
+		wl->name, p->name, val, lo, hi, p->def);
 }
 
 /* Parses val for parameter i into *v; -1 with the message on rejection. */
 static int
 value_parse(const struct workload *wl, int i, const char *val, union wl_value *v, char *err,
-            size_t errlen)
+	    size_t errlen)
 {
 	const struct wl_param *p = &wl->params[i];
 	enum parse_result r;
@@ -189,9 +189,9 @@ value_parse(const struct workload *wl, int i, const char *val, union wl_value *v
 		if (parse_choice(val, p->choices, &n) == -1) {
 			choices_format(list, sizeof(list), p->choices);
 			return st_error(
-			        err, errlen,
-			        "workload %s: %s=%s is not a choice (%s): pick one of those",
-			        wl->name, p->name, val, list);
+				err, errlen,
+				"workload %s: %s=%s is not a choice (%s): pick one of those",
+				wl->name, p->name, val, list);
 		}
 		break;
 	case WP_PATH:
@@ -199,7 +199,7 @@ value_parse(const struct workload *wl, int i, const char *val, union wl_value *v
 		return 0;
 	default:
 		return st_error(err, errlen, "workload %s: parameter %s has an unknown type",
-		                wl->name, p->name);
+				wl->name, p->name);
 	}
 	v->i = n;
 	return 0;
@@ -255,27 +255,27 @@ wl_args_set(struct wl_args *a, const char *keyval, char *err, size_t errlen)
 
 	if (wl == NULL)
 		return st_error(err, errlen, "-p %s: no workload chosen: name the workload first",
-		                keyval);
+				keyval);
 	names_format(names, sizeof(names), wl);
 	if (wl->nparams == 0)
 		return st_error(err, errlen,
-		                "workload %s: -p %s: this workload takes no parameters", wl->name,
-		                keyval);
+				"workload %s: -p %s: this workload takes no parameters", wl->name,
+				keyval);
 	if (eq == NULL)
 		return st_error(
-		        err, errlen,
-		        "workload %s: -p %s is not key=value: write e.g. -p %s=%s (keys: %s)",
-		        wl->name, keyval, wl->params[0].name, wl->params[0].def, names);
+			err, errlen,
+			"workload %s: -p %s is not key=value: write e.g. -p %s=%s (keys: %s)",
+			wl->name, keyval, wl->params[0].name, wl->params[0].def, names);
 	snprintf(key, sizeof(key), "%.*s", (int)(eq - keyval), keyval);
 	if ((size_t)(eq - keyval) >= sizeof(key) || (i = wl_param_index(wl, key)) == -1)
 		return st_error(err, errlen,
-		                "workload %s: %s is not a parameter (%s): use one of those",
-		                wl->name, keyval, names);
+				"workload %s: %s is not a parameter (%s): use one of those",
+				wl->name, keyval, names);
 	if (strlen(eq + 1) >= sizeof(a->text[i]))
 		return st_error(err, errlen,
-		                "workload %s: %s= value is too long (%zu characters, %zu at most): "
-		                "give a shorter one",
-		                wl->name, key, strlen(eq + 1), sizeof(a->text[i]) - 1);
+				"workload %s: %s= value is too long (%zu characters, %zu at most): "
+				"give a shorter one",
+				wl->name, key, strlen(eq + 1), sizeof(a->text[i]) - 1);
 	if (value_parse(wl, i, eq + 1, &v, err, errlen) == -1)
 		return -1;
 	value_store(a, i, eq + 1, v, true);

@@ -11,7 +11,7 @@
 #include "scaletop/error.h"
 #include "parser.h"
 
-#define PARSERS(X) \
+#define PARSERS(X)  \
 	X(sysbench) \
 	X(pgbench)  \
 	X(regex)
@@ -21,13 +21,13 @@ struct parser_entry {
 	parser_init_fn init;
 };
 
-#define PARSER_ENTRY(name) {#name, parse_##name##_init},
+#define PARSER_ENTRY(name) { #name, parse_##name##_init },
 #define PARSER_NAME(name) #name,
 
-static const struct parser_entry parser_table[] = {PARSERS(PARSER_ENTRY)};
+static const struct parser_entry parser_table[] = { PARSERS(PARSER_ENTRY) };
 #define PARSER_COUNT (sizeof(parser_table) / sizeof(parser_table[0]))
 
-static const char *const parser_name_list[] = {PARSERS(PARSER_NAME) NULL};
+static const char *const parser_name_list[] = { PARSERS(PARSER_NAME) NULL };
 
 const char *const *
 parser_names(void)
@@ -45,7 +45,10 @@ parser_choices(char *buf, size_t len)
 	buf[0] = '\0';
 	for (i = 0; i < PARSER_COUNT && used < len; i++) {
 		n = snprintf(buf + used, len - used, "%s%s",
-		             i == 0 ? "" : i + 1 == PARSER_COUNT ? " or " : ", ", parser_table[i].name);
+			     i == 0                  ? ""
+			     : i + 1 == PARSER_COUNT ? " or "
+						     : ", ",
+			     parser_table[i].name);
 		if (n < 0)
 			break;
 		used += (size_t)n;
@@ -66,7 +69,7 @@ parser_new(const char *name, const char *arg, char *err, size_t errlen)
 	if (e == NULL) {
 		parser_choices(choices, sizeof(choices));
 		st_error(err, errlen, "output parser '%s' is unknown; use %s",
-		         name != NULL ? name : "", choices);
+			 name != NULL ? name : "", choices);
 		return NULL;
 	}
 	return parser_create(e->name, e->init, arg, err, errlen);

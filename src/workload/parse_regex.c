@@ -77,22 +77,22 @@ parse_regex_init(struct parser_impl *impl, const char *arg, char *err, size_t er
 
 	if (arg == NULL || *arg == '\0')
 		return st_error(err, errlen,
-		                "--parse-regex: the regex is empty; give one whose "
-		                "first group is the rate, e.g. 'rate: ([0-9.]+)'");
+				"--parse-regex: the regex is empty; give one whose "
+				"first group is the rate, e.g. 'rate: ([0-9.]+)'");
 	if ((rx = calloc(1, sizeof(*rx))) == NULL)
 		return st_error(err, errlen, "--parse-regex '%s': out of memory", arg);
 	if ((rc = regcomp(&rx->re, arg, REG_EXTENDED)) != 0) {
 		regerror(rc, &rx->re, why, sizeof(why));
 		free(rx);
 		return st_error(err, errlen, "--parse-regex '%s': %s; fix the POSIX extended regex",
-		                arg, why);
+				arg, why);
 	}
 	if (rx->re.re_nsub < 1) {
 		rx_free(rx);
 		return st_error(err, errlen,
-		                "--parse-regex '%s': has no group; put the rate in "
-		                "parentheses, e.g. 'rate: ([0-9.]+)'",
-		                arg);
+				"--parse-regex '%s': has no group; put the rate in "
+				"parentheses, e.g. 'rate: ([0-9.]+)'",
+				arg);
 	}
 	impl->state = rx;
 	impl->line = rx_line;

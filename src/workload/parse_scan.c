@@ -70,9 +70,9 @@ parse_exponent(const char *s, int *exp10)
 static double
 parse_scale(uint64_t mant, int exp10)
 {
-	static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-	                             1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-	                             1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+	static const double p10[] = { 1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+				      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+				      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
 
 	if (mant == 0)
 		return 0.0;

@@ -11,11 +11,11 @@
  * every operation moves exactly one block, so operations per second is
  * MiB/s * 2^20 / block.  That is the honest rate: the same operations the
  * closing report's "writes/s:" (or memory's "per second") counts, losing only
- * the line's rounding to 0.01 MiB/s (at most 0.32 writes/s at 16KiB).  fileio's rate follows the test mode: "writes/s" for the write
- * modes, "reads/s" for the read modes, "io/s" (reads + writes) for r/w or
- * when the mode is not known; fsyncs are left out, as sysbench's own
- * reads/s and writes/s leave them out.  Without the header the block size is
- * unknown and the rate stays in "MiB/s".
+ * the line's rounding to 0.01 MiB/s (at most 0.32 writes/s at 16KiB).  fileio's rate follows the
+ * test mode: "writes/s" for the write modes, "reads/s" for the read modes, "io/s" (reads + writes)
+ * for r/w or when the mode is not known; fsyncs are left out, as sysbench's own reads/s and
+ * writes/s leave them out.  Without the header the block size is unknown and the rate stays in
+ * "MiB/s".
  *
  * The closing report gives the run's rate: "transactions: N (X per sec.)"
  * for OLTP, fileio's "writes/s:" (1.0) or "write: IOPS=" (1.1), memory's

@@ -28,7 +28,7 @@
 
 WL_BUILTINS(WL_DECLARE)
 
-const struct workload *const workloads[] = {WL_BUILTINS(WL_ENTRY) NULL};
+const struct workload *const workloads[] = { WL_BUILTINS(WL_ENTRY) NULL };
 
 const struct workload *
 workload_find(const char *name)

@@ -9,17 +9,18 @@
 enum { P_KIND, P_HOLD, P_THINK, P_WAITSAMPLE };
 enum { KIND_TAS, KIND_TTAS, KIND_TICKET };
 
-static const char *const spinlock_kinds[] = {"tas", "ttas", "ticket", NULL};
+static const char *const spinlock_kinds[] = { "tas", "ttas", "ticket", NULL };
 
 static const struct wl_param spinlock_params[] = {
-        {"kind", WP_ENUM, "ticket", 0, 0, spinlock_kinds,
-         "lock algorithm: tas (swap until free), ttas (read until free, then swap), "
-         "ticket (FIFO queue)"},
-        {"hold", WP_INT, "100", 0, 1000000, NULL, "hash-mix rounds inside the lock per operation"},
-        {"think", WP_INT, "100", 0, 1000000, NULL,
-         "hash-mix rounds outside the lock per operation"},
-        {"waitsample", WP_INT, "1", 0, 1000000, NULL,
-         "contended acquisitions per timed one (1: time every one; 0: measure nothing)"},
+	{ "kind", WP_ENUM, "ticket", 0, 0, spinlock_kinds,
+	  "lock algorithm: tas (swap until free), ttas (read until free, then swap), "
+	  "ticket (FIFO queue)" },
+	{ "hold", WP_INT, "100", 0, 1000000, NULL,
+	  "hash-mix rounds inside the lock per operation" },
+	{ "think", WP_INT, "100", 0, 1000000, NULL,
+	  "hash-mix rounds outside the lock per operation" },
+	{ "waitsample", WP_INT, "1", 0, 1000000, NULL,
+	  "contended acquisitions per timed one (1: time every one; 0: measure nothing)" },
 };
 
 /* How many spins between looks at the stop flag. */
@@ -29,7 +30,7 @@ static _Atomic uint64_t spinlock_sink;
 
 static int
 spinlock_step_init(void *shared, const struct wl_args *a, const struct wl_sweep *sw, int nworkers,
-                   char *err, size_t errlen)
+		   char *err, size_t errlen)
 {
 	struct spinlock_shared *sh = shared;
 
@@ -90,7 +91,7 @@ ticket_wait(struct spinlock_shared *sh, unsigned me, const struct wl_worker *w)
  */
 static bool
 spin_acquire(struct spinlock_shared *sh, int kind, struct wl_worker *w, struct wl_lockwait *lw,
-             struct wl_pace *pace, unsigned *ticket)
+	     struct wl_pace *pace, unsigned *ticket)
 {
 	uint64_t t0 = 0;
 	bool timed, got = true;
@@ -143,22 +144,23 @@ spinlock_work(struct wl_worker *w)
 }
 
 const struct workload wl_spinlock = {
-        .name = "spinlock",
-        .unit = "ops",
-        .summary = "test-and-set and ticket spinlocks in user space: collapse past the CPU count",
-        .help = "Like mutex, but the lock is a user-space spinlock built on C11 atomics (kind= "
-                "tas, ttas or ticket) and waiters burn CPU instead of sleeping; lock-wait % is "
-                "measured the same way (first attempt untimed, a failed one times the spin). Up to the CPU count it behaves like mutex, ticket fairly "
-                "and tas/ttas with more cache-line traffic per hand-off. Once N exceeds the CPUs a "
-                "lock holder can be preempted while the rest spin, and throughput collapses "
-                "suddenly rather than levelling off; a ticket lock collapses hardest, since the "
-                "next in line may itself be off-CPU. That cliff, with lock-wait % near 100% and "
-                "involuntary switches climbing, is the expected shape, not a fault: it is why "
-                "kernels and databases use adaptive or queued locks.",
-        .params = spinlock_params,
-        .nparams = sizeof(spinlock_params) / sizeof(spinlock_params[0]),
-        .flags = WL_LOCK_WAIT,
-        .shared_size = sizeof(struct spinlock_shared),
-        .step_init = spinlock_step_init,
-        .work = spinlock_work,
+	.name = "spinlock",
+	.unit = "ops",
+	.summary = "test-and-set and ticket spinlocks in user space: collapse past the CPU count",
+	.help = "Like mutex, but the lock is a user-space spinlock built on C11 atomics (kind= "
+		"tas, ttas or ticket) and waiters burn CPU instead of sleeping; lock-wait % is "
+		"measured the same way (first attempt untimed, a failed one times the spin). Up to "
+		"the CPU count it behaves like mutex, ticket fairly "
+		"and tas/ttas with more cache-line traffic per hand-off. Once N exceeds the CPUs a "
+		"lock holder can be preempted while the rest spin, and throughput collapses "
+		"suddenly rather than levelling off; a ticket lock collapses hardest, since the "
+		"next in line may itself be off-CPU. That cliff, with lock-wait % near 100% and "
+		"involuntary switches climbing, is the expected shape, not a fault: it is why "
+		"kernels and databases use adaptive or queued locks.",
+	.params = spinlock_params,
+	.nparams = sizeof(spinlock_params) / sizeof(spinlock_params[0]),
+	.flags = WL_LOCK_WAIT,
+	.shared_size = sizeof(struct spinlock_shared),
+	.step_init = spinlock_step_init,
+	.work = spinlock_work,
 };

@@ -19,13 +19,13 @@
 enum { P_MSG, P_PEER };
 enum { PEER_THREAD, PEER_SELF };
 
-static const char *const unixsock_peers[] = {"thread", "self", NULL};
+static const char *const unixsock_peers[] = { "thread", "self", NULL };
 
 static const struct wl_param unixsock_params[] = {
-        {"msg", WP_SIZE, "64", 1, 65536, NULL, "bytes in each request and each response"},
-        {"peer", WP_ENUM, "thread", 0, 0, unixsock_peers,
-         "thread: an echo thread per worker answers, so each request is a wake-up; "
-         "self: the worker answers itself, socket path only"},
+	{ "msg", WP_SIZE, "64", 1, 65536, NULL, "bytes in each request and each response" },
+	{ "peer", WP_ENUM, "thread", 0, 0, unixsock_peers,
+	  "thread: an echo thread per worker answers, so each request is a wake-up; "
+	  "self: the worker answers itself, socket path only" },
 };
 
 #define SOCK_TIMEOUT_US 5000
@@ -94,7 +94,7 @@ sock_recv(int fd, unsigned char *buf, size_t len, const struct wl_worker *w)
 static int
 sock_setup(int fd)
 {
-	struct timeval tv = {0, SOCK_TIMEOUT_US};
+	struct timeval tv = { 0, SOCK_TIMEOUT_US };
 #ifdef SO_NOSIGPIPE
 	int on = 1;
 
@@ -129,7 +129,7 @@ unixsock_echo(void *arg)
 /* One round trip answered by the worker itself, slice by slice. */
 static int
 unixsock_self(int fd[2], unsigned char *req, unsigned char *resp, size_t msg,
-              const struct wl_worker *w)
+	      const struct wl_worker *w)
 {
 	size_t off, n;
 	int rc = 0;
@@ -189,7 +189,7 @@ unixsock_work(struct wl_worker *w)
 {
 	size_t msg = (size_t)w->args->v[P_MSG].i;
 	bool self = w->args->v[P_PEER].i == PEER_SELF;
-	struct unixsock_peer peer = {.msg = msg, .w = w};
+	struct unixsock_peer peer = { .msg = msg, .w = w };
 	pthread_t tid;
 	int fd[2], rc;
 
@@ -215,20 +215,20 @@ out:
 }
 
 const struct workload wl_unixsock = {
-        .name = "unixsock",
-        .unit = "requests",
-        .summary = "request/response round trips over UNIX-domain sockets",
-        .help = "Each worker sends msg= bytes over its own UNIX-domain socketpair and waits for "
-                "an answer of the same size; one request is one round trip. With peer=thread an "
-                "echo thread per worker answers, so every request wakes a sleeping thread and "
-                "there are 2N threads, at most N of them runnable at once; peer=self has the "
-                "worker answer itself, which measures the socket path without wake-ups. Nothing "
-                "is shared between workers, so a healthy kernel scales it close to linearly up to "
-                "the CPU count (with peer=thread only one thread of a pair runs at a time, so N "
-                "pairs need about N CPUs); voluntary context switches track requests. Poor scaling "
-                "points at "
-                "scheduler wake-up cost or a global lock in the socket or file layer.",
-        .params = unixsock_params,
-        .nparams = sizeof(unixsock_params) / sizeof(unixsock_params[0]),
-        .work = unixsock_work,
+	.name = "unixsock",
+	.unit = "requests",
+	.summary = "request/response round trips over UNIX-domain sockets",
+	.help = "Each worker sends msg= bytes over its own UNIX-domain socketpair and waits for "
+		"an answer of the same size; one request is one round trip. With peer=thread an "
+		"echo thread per worker answers, so every request wakes a sleeping thread and "
+		"there are 2N threads, at most N of them runnable at once; peer=self has the "
+		"worker answer itself, which measures the socket path without wake-ups. Nothing "
+		"is shared between workers, so a healthy kernel scales it close to linearly up to "
+		"the CPU count (with peer=thread only one thread of a pair runs at a time, so N "
+		"pairs need about N CPUs); voluntary context switches track requests. Poor scaling "
+		"points at "
+		"scheduler wake-up cost or a global lock in the socket or file layer.",
+	.params = unixsock_params,
+	.nparams = sizeof(unixsock_params) / sizeof(unixsock_params[0]),
+	.work = unixsock_work,
 };

@@ -36,7 +36,8 @@ fuzz_walk(struct stream_reader *r)
 		t = stream_reader_tick(r, i);
 		c = stream_reader_tick_cpus(r, t);
 		for (j = 0; j < t->ncpu; j++)
-			sum += c[j].id + stream_pct(c[j].busy) + stream_pct(c[j].pct[CPU_NSTATES - 1]);
+			sum += c[j].id + stream_pct(c[j].busy) +
+			       stream_pct(c[j].pct[CPU_NSTATES - 1]);
 		if ((ct = stream_reader_tick_contention(r, t)) != NULL)
 			sum += ct->vcsw_s;
 		sum += t->t + t->rate + t->all.busy + t->sys.ctxsw_s;
@@ -71,12 +72,13 @@ fuzz_summary(struct stream_reader *r, int rc, char *buf, size_t len)
 	size_t n;
 	int i;
 
-	n = (size_t)snprintf(buf, len, "rc %d err [%s] lines %llu ticks %zu steps %d events %d "
-				       "series %lld ended %d header %d analysis %d notes",
+	n = (size_t)snprintf(buf, len,
+			     "rc %d err [%s] lines %llu ticks %zu steps %d events %d "
+			     "series %lld ended %d header %d analysis %d notes",
 			     rc, stream_reader_error(r), (unsigned long long)stream_reader_lines(r),
-			     stream_reader_nticks(r), s->nsteps, s->nevents, (long long)s->ticks.count,
-			     stream_reader_ended(r), stream_reader_have_header(r),
-			     stream_reader_analysis(r, NULL) != NULL);
+			     stream_reader_nticks(r), s->nsteps, s->nevents,
+			     (long long)s->ticks.count, stream_reader_ended(r),
+			     stream_reader_have_header(r), stream_reader_analysis(r, NULL) != NULL);
 	for (i = 0; i < stream_reader_nnotes(r) && n < len; i++)
 		n += (size_t)snprintf(buf + n, len - n, " [%s]", stream_reader_note(r, i));
 }

@@ -48,8 +48,8 @@ run(const struct session *s, const struct analysis_opts *o, struct analysis *a)
 static void
 test_linear(void)
 {
-	static const int n[] = {1, 2, 4, 8, 16};
-	static const double x[] = {1000, 1990, 3960, 7800, 15200};
+	static const int n[] = { 1, 2, 4, 8, 16 };
+	static const double x[] = { 1000, 1990, 3960, 7800, 15200 };
 	struct session s;
 	struct analysis a;
 
@@ -77,8 +77,8 @@ test_linear(void)
 static void
 test_superlinear(void)
 {
-	static const int n[] = {1, 2, 4}, n2[] = {1, 2};
-	static const double x[] = {8900, 62600, 57100}, x2[] = {8900, 62600};
+	static const int n[] = { 1, 2, 4 }, n2[] = { 1, 2 };
+	static const double x[] = { 8900, 62600, 57100 }, x2[] = { 8900, 62600 };
 	struct session s;
 	struct analysis a;
 
@@ -86,15 +86,19 @@ test_superlinear(void)
 	run(&s, NULL, &a);
 	is_int(a.linear_n, 4, "super-linear: efficiency >= 90% to 4");
 	is_int(a.n_peak, 2, "super-linear: peak at 2");
-	is_str(a.verdict, "scales to 2 clients (efficiency >= 90%), super-linear: 7.0x at 2; "
-	       "peak 62.6k transactions/s at 2; 91% of peak at 4", "super-linear then down: verdict");
+	is_str(a.verdict,
+	       "scales to 2 clients (efficiency >= 90%), super-linear: 7.0x at 2; "
+	       "peak 62.6k transactions/s at 2; 91% of peak at 4",
+	       "super-linear then down: verdict");
 	analysis_free(&a);
 	session_free(&s);
 
 	curve(&s, "transactions", "clients", n2, x2, 2);
 	run(&s, NULL, &a);
-	is_str(a.verdict, "scales to 2 clients (efficiency >= 90%), super-linear: 7.0x at 2; "
-	       "peak 62.6k transactions/s at 2", "super-linear to the end: not called linear");
+	is_str(a.verdict,
+	       "scales to 2 clients (efficiency >= 90%), super-linear: 7.0x at 2; "
+	       "peak 62.6k transactions/s at 2",
+	       "super-linear to the end: not called linear");
 	analysis_free(&a);
 	session_free(&s);
 }
@@ -102,7 +106,7 @@ test_superlinear(void)
 static void
 test_amdahl(void)
 {
-	static const int n[] = {1, 2, 4, 8, 16};
+	static const int n[] = { 1, 2, 4, 8, 16 };
 	double x[5];
 	struct session s;
 	struct analysis a;
@@ -124,9 +128,9 @@ test_amdahl(void)
 static void
 test_sublinear_flat(void)
 {
-	static const int n[] = {1, 2, 4, 8, 16};
-	static const double x[] = {0.8e6, 1.58e6, 2.9e6, 3.1e6, 3.05e6};
-	static const double slow[] = {1000, 1500, 2500, 3000, 2640};
+	static const int n[] = { 1, 2, 4, 8, 16 };
+	static const double x[] = { 0.8e6, 1.58e6, 2.9e6, 3.1e6, 3.05e6 };
+	static const double slow[] = { 1000, 1500, 2500, 3000, 2640 };
 	struct session s;
 	struct analysis a;
 
@@ -157,9 +161,9 @@ test_sublinear_flat(void)
 static void
 test_retrograde(void)
 {
-	static const int n[] = {1, 2, 3, 4, 8, 16};
-	static const double x[] = {0.38e6, 0.74e6, 1.1e6, 0.95e6, 0.6e6, 0.451e6};
-	static const double ci[] = {0.01e6, 0.01e6, 0.02e6, 0.02e6, 0.02e6, 0.01e6};
+	static const int n[] = { 1, 2, 3, 4, 8, 16 };
+	static const double x[] = { 0.38e6, 0.74e6, 1.1e6, 0.95e6, 0.6e6, 0.451e6 };
+	static const double ci[] = { 0.01e6, 0.01e6, 0.02e6, 0.02e6, 0.02e6, 0.01e6 };
 	struct session s;
 	struct analysis a;
 	int i;
@@ -189,8 +193,8 @@ test_retrograde(void)
 static void
 test_collapse_then_recovery(void)
 {
-	static const int n[] = {1, 2, 4, 8, 16};
-	static const double x[] = {1000, 1950, 3800, 2000, 3500};
+	static const int n[] = { 1, 2, 4, 8, 16 };
+	static const double x[] = { 1000, 1950, 3800, 2000, 3500 };
 	struct session s;
 	struct analysis a;
 
@@ -209,8 +213,8 @@ test_collapse_then_recovery(void)
 static void
 test_dip_inside_ci(void)
 {
-	static const int n[] = {1, 2, 4, 8};
-	static const double x[] = {100, 190, 370, 280};
+	static const int n[] = { 1, 2, 4, 8 };
+	static const double x[] = { 100, 190, 370, 280 };
 	struct session s;
 	struct analysis a;
 	int i;
@@ -250,10 +254,10 @@ test_dip_inside_ci(void)
 static void
 test_no_smp(void)
 {
-	static const int n[] = {1, 2, 4, 8};
-	static const double flat[] = {1000, 1020, 1010, 990};
-	static const double fall[] = {1000, 1020, 500, 400};
-	static const double late[] = {1000, 1050, 3000, 3100};
+	static const int n[] = { 1, 2, 4, 8 };
+	static const double flat[] = { 1000, 1020, 1010, 990 };
+	static const double fall[] = { 1000, 1020, 500, 400 };
+	static const double late[] = { 1000, 1050, 3000, 3100 };
 	struct session s;
 	struct analysis a;
 
@@ -320,9 +324,9 @@ test_few_points(void)
 static void
 test_no_x1(void)
 {
-	static const int n[] = {2, 4, 8, 16};
-	static const double x[] = {2000, 3900, 7000, 6800};
-	static const double none[] = {2000, 2010, 1990, 1500};
+	static const int n[] = { 2, 4, 8, 16 };
+	static const double x[] = { 2000, 3900, 7000, 6800 };
+	static const double none[] = { 2000, 2010, 1990, 1500 };
 	struct session s;
 	struct analysis a;
 
@@ -407,7 +411,7 @@ test_pooling(void)
 static void
 test_status(void)
 {
-	static const int n[] = {1, 2, 4, 8};
+	static const int n[] = { 1, 2, 4, 8 };
 	struct session s;
 	struct analysis a;
 	int i;
@@ -431,7 +435,8 @@ test_status(void)
 	s.steps[s.nsteps - 1].ops_s = 8000; /* two runs 5.6k and 8k: +-224% between them */
 	run(&s, NULL, &a);
 	is_str(a.verdict,
-	       "scales to 2 threads (efficiency >= 90%); peak 6.80k ops/s at 8 (uncertain: CI +-224%)",
+	       "scales to 2 threads (efficiency >= 90%); peak 6.80k ops/s at 8 (uncertain: CI "
+	       "+-224%)",
 	       "a peak whose runs disagree that much is uncertain, which says more");
 	analysis_free(&a);
 	session_free(&s);
@@ -447,9 +452,9 @@ test_status(void)
 static void
 test_uncertain_peak(void)
 {
-	static const int n[] = {1, 2, 4, 8, 16};
-	static const double x[] = {9.0e6, 10.0e6, 4.0e6, 2.5e6, 1.3e6};
-	static const double ci[] = {0.1e6, 50e6, 0.2e6, 0.1e6, 0.1e6};
+	static const int n[] = { 1, 2, 4, 8, 16 };
+	static const double x[] = { 9.0e6, 10.0e6, 4.0e6, 2.5e6, 1.3e6 };
+	static const double ci[] = { 0.1e6, 50e6, 0.2e6, 0.1e6, 0.1e6 };
 	struct session s;
 	struct analysis a;
 	int i;
@@ -495,8 +500,8 @@ test_uncertain_peak(void)
 static void
 test_options(void)
 {
-	static const int n[] = {1, 2, 3, 4, 8, 16};
-	static const double x[] = {0.38e6, 0.74e6, 1.1e6, 0.95e6, 0.6e6, 0.451e6};
+	static const int n[] = { 1, 2, 3, 4, 8, 16 };
+	static const double x[] = { 0.38e6, 0.74e6, 1.1e6, 0.95e6, 0.6e6, 0.451e6 };
 	struct analysis_opts o;
 	struct session s;
 	struct analysis a;
@@ -539,8 +544,8 @@ test_options(void)
 static void
 test_usl_in_analysis(void)
 {
-	static const int n[] = {1, 2, 4, 6, 8, 10};
-	static const double x[] = {1, 1.8868, 3.0769, 3.5294, 3.5398, 3.3557};
+	static const int n[] = { 1, 2, 4, 6, 8, 10 };
+	static const double x[] = { 1, 1.8868, 3.0769, 3.5294, 3.5398, 3.3557 };
 	struct session s;
 	struct analysis a;
 

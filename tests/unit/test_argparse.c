@@ -77,8 +77,10 @@ test_percent(void)
 	is_int(arg_parse_percent("run", "--collapse", "2.5%", &v), 0, "2.5%");
 	ok(v == 2.5, "... is 2.5");
 	is_int(arg_parse_percent("run", "--collapse", "100", &v), EXIT_USAGE, "100 is refused");
-	is_str(last_error(), "scaletop run: --collapse '100': give a percentage above 0 and below "
-	       "100, e.g. --collapse 2", "one line with an example");
+	is_str(last_error(),
+	       "scaletop run: --collapse '100': give a percentage above 0 and below "
+	       "100, e.g. --collapse 2",
+	       "one line with an example");
 	is_int(arg_parse_percent("run", "--collapse", "5%%", &v), EXIT_USAGE, "5%% is refused");
 	last_error();
 }

@@ -31,8 +31,8 @@ main(void)
 	check("sysbench --threads={n} cpu run",
 	      (const char *const[]){ "sysbench", "--threads={n}", "cpu", "run" }, 4);
 	check("  a   b\tc  ", (const char *const[]){ "a", "b", "c" }, 3);
-	check("pgbench -c '{n}' \"my db\"", (const char *const[]){ "pgbench", "-c", "{n}", "my db" },
-	      4);
+	check("pgbench -c '{n}' \"my db\"",
+	      (const char *const[]){ "pgbench", "-c", "{n}", "my db" }, 4);
 	check("echo 'a \"b\"' \"c \\\"d\\\"\" e\\ f",
 	      (const char *const[]){ "echo", "a \"b\"", "c \"d\"", "e f" }, 4);
 	check("x '' y", (const char *const[]){ "x", "", "y" }, 3);

@@ -180,18 +180,18 @@ static void
 test_cptimes_pair(void)
 {
 	/* From the fixtures, in our state order: usr nice sys irq soft iowait steal idle. */
-	static const uint64_t a0[CPU_NSTATES] = {356408379, 8800336, 268405983, 39601489,
-	                                         0,         0,       0,         3726875287};
-	static const uint64_t a7[CPU_NSTATES] = {52801744, 2200687, 39601420, 3961052,
-	                                         0,        0,       0,        4301526729};
-	static const uint64_t b8[CPU_NSTATES] = {92402540, 193604699, 48401427, 440059,
-	                                         0,        0,         0,        4065243768};
-	static const double p0[CPU_NSTATES] = {48, 0, 44, 3, 0, 0, 0, 5};
-	static const double p3[CPU_NSTATES] = {47, 1, 48.5, 0, 0, 0, 0, 3.5};
-	static const double p7[CPU_NSTATES] = {0, 0, 1.5, 0.5, 0, 0, 0, 98};
-	static const double p8[CPU_NSTATES] = {6, 20, 3, 0, 0, 0, 0, 71};
-	static const double pall[CPU_NSTATES] = {37.6875, 2.625, 34.9375, 0.625, 0, 0, 0, 24.125};
-	static const int ids[] = {0, 1, 2, 3, 4, 6, 7, 8};
+	static const uint64_t a0[CPU_NSTATES] = { 356408379, 8800336, 268405983, 39601489,
+						  0,         0,       0,         3726875287 };
+	static const uint64_t a7[CPU_NSTATES] = { 52801744, 2200687, 39601420, 3961052,
+						  0,        0,       0,        4301526729 };
+	static const uint64_t b8[CPU_NSTATES] = { 92402540, 193604699, 48401427, 440059,
+						  0,        0,         0,        4065243768 };
+	static const double p0[CPU_NSTATES] = { 48, 0, 44, 3, 0, 0, 0, 5 };
+	static const double p3[CPU_NSTATES] = { 47, 1, 48.5, 0, 0, 0, 0, 3.5 };
+	static const double p7[CPU_NSTATES] = { 0, 0, 1.5, 0.5, 0, 0, 0, 98 };
+	static const double p8[CPU_NSTATES] = { 6, 20, 3, 0, 0, 0, 0, 71 };
+	static const double pall[CPU_NSTATES] = { 37.6875, 2.625, 34.9375, 0.625, 0, 0, 0, 24.125 };
+	static const int ids[] = { 0, 1, 2, 3, 4, 6, 7, 8 };
 	struct raw_sample a, b;
 	struct sample_delta d;
 	long *ba, *bb;
@@ -243,7 +243,7 @@ test_cptimes_padded_reuse(void)
 	struct raw_sample s;
 	size_t len, one_len;
 	long *buf = cptimes_buffer("freebsd/cp_times_b", 7, &len);
-	long one[2 * NSTATE] = {0, 0, 0, 0, 0, 10, 0, 20, 1, 300};
+	long one[2 * NSTATE] = { 0, 0, 0, 0, 0, 10, 0, 20, 1, 300 };
 
 	raw_sample_init(&s);
 	is_int(cptimes_decode(buf, len, &s), 0, "cp_times padded to 16 slots decodes");
@@ -263,8 +263,8 @@ test_cptimes_padded_reuse(void)
 static void
 test_cptimes_malformed(void)
 {
-	long buf[3 * NSTATE] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
-	long zero[2 * NSTATE] = {0};
+	long buf[3 * NSTATE] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
+	long zero[2 * NSTATE] = { 0 };
 	size_t huge = (size_t)(BSD_CPU_SLOTS_MAX + 1) * NSTATE * sizeof(long);
 	void *big = calloc(1, huge);
 	struct raw_sample s;
@@ -305,7 +305,7 @@ test_vmstats_freebsd(void)
 	long *ba, *bb;
 	size_t la, lb;
 	const unsigned all = (1u << SYS_CTXSW) | (1u << SYS_INTR) | (1u << SYS_SOFTIRQ) |
-	                     (1u << SYS_SYSCALL) | (1u << SYS_FORK);
+			     (1u << SYS_SYSCALL) | (1u << SYS_FORK);
 
 	raw_sample_init(&a);
 	raw_sample_init(&b);
@@ -406,7 +406,7 @@ test_vmstats_partial(void)
 	struct sys_sample sys;
 	uint64_t v = 42;
 	uint16_t v16 = 7;
-	unsigned char v16b[16] = {0};
+	unsigned char v16b[16] = { 0 };
 
 	bsd_vmstats_init(&vm);
 	bsd_vmstats_begin(&vm);
@@ -446,8 +446,9 @@ test_vmstats_partial(void)
 static void
 test_task(void)
 {
-	struct bsd_thread_usage t1 = {bsd_timeval_us(3, 250000), bsd_timeval_us(0, 999999), 120, 7};
-	struct bsd_thread_usage t2 = {bsd_timeval_us(1, 5), -4, -1, 3};
+	struct bsd_thread_usage t1 = { bsd_timeval_us(3, 250000), bsd_timeval_us(0, 999999), 120,
+				       7 };
+	struct bsd_thread_usage t2 = { bsd_timeval_us(1, 5), -4, -1, 3 };
 	struct task_counters tc;
 
 	is_int(bsd_timeval_us(3, 250000), 3250000, "timeval 3.25 s -> us");
@@ -470,13 +471,15 @@ static void
 test_cputime_pair(void)
 {
 	static const uint64_t a0[CPU_NSTATES] = {
-	        217727659385, 583705, 93312733257, 4147332224, 0, 0, 0, 721609836861};
-	static const uint64_t b3[CPU_NSTATES] = {
-	        31104087579, 51840684048, 20736608630, 3111070400, 0, 0, 0, 930007033301};
-	static const double p0[CPU_NSTATES] = {61.2, 0, 30.1, 1.2, 0, 0, 0, 7.5};
-	static const double p1[CPU_NSTATES] = {59.85, 0, 32.25, 0.1, 0, 0, 0, 7.8};
-	static const double p3[CPU_NSTATES] = {2.5, 15, 4, 0.5, 0, 0, 0, 78};
-	static const double pall[CPU_NSTATES] = {46.8875, 3.75, 23.7625, 0.45, 0, 0, 0, 25.15};
+		217727659385, 583705, 93312733257, 4147332224, 0, 0, 0, 721609836861
+	};
+	static const uint64_t b3[CPU_NSTATES] = { 31104087579, 51840684048, 20736608630,
+						  3111070400,  0,           0,
+						  0,           930007033301 };
+	static const double p0[CPU_NSTATES] = { 61.2, 0, 30.1, 1.2, 0, 0, 0, 7.5 };
+	static const double p1[CPU_NSTATES] = { 59.85, 0, 32.25, 0.1, 0, 0, 0, 7.8 };
+	static const double p3[CPU_NSTATES] = { 2.5, 15, 4, 0.5, 0, 0, 0, 78 };
+	static const double pall[CPU_NSTATES] = { 46.8875, 3.75, 23.7625, 0.45, 0, 0, 0, 25.15 };
 	struct raw_sample a, b;
 	struct sample_delta d;
 	struct dfly_cputime *ba, *bb;
@@ -626,7 +629,7 @@ test_statgrab_pair(void)
 	sg_cpu_stats x, y;
 	struct raw_sample a, b;
 	struct sample_delta d;
-	static const double want[CPU_NSTATES] = {50, 5, 20, 0, 0, 5, 0, 20};
+	static const double want[CPU_NSTATES] = { 50, 5, 20, 0, 0, 5, 0, 20 };
 
 	memset(&x, 0, sizeof(x));
 	x.user = 10000;

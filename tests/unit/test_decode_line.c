@@ -38,7 +38,7 @@ static int
 u64_of(const char *text, uint64_t *v)
 {
 	char *buf = exact_copy(text, strlen(text));
-	struct line l = {buf, buf + strlen(text)};
+	struct line l = { buf, buf + strlen(text) };
 	int r = line_u64(&l, v);
 
 	free(buf);
@@ -66,7 +66,7 @@ test_keys(void)
 {
 	static const char text[] = "ctxt 5";
 	char *buf = exact_copy(text, sizeof(text) - 1);
-	struct line l = {buf, buf + sizeof(text) - 1};
+	struct line l = { buf, buf + sizeof(text) - 1 };
 	const char *key;
 	size_t klen;
 

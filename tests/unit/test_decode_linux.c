@@ -84,10 +84,10 @@ static void
 test_host_pair(void)
 {
 	/* usr nice sys irq soft iowait steal idle, i.e. enum cpu_state order */
-	static const uint64_t a0[CPU_NSTATES] = {1789, 0, 864, 0, 7, 25, 2, 42854};
-	static const uint64_t a1[CPU_NSTATES] = {2800, 0, 1318, 0, 36, 645, 6, 40696};
-	static const uint64_t b0[CPU_NSTATES] = {1882, 0, 870, 0, 7, 25, 2, 42854};
-	static const uint64_t b1[CPU_NSTATES] = {2893, 0, 1324, 0, 37, 645, 6, 40696};
+	static const uint64_t a0[CPU_NSTATES] = { 1789, 0, 864, 0, 7, 25, 2, 42854 };
+	static const uint64_t a1[CPU_NSTATES] = { 2800, 0, 1318, 0, 36, 645, 6, 40696 };
+	static const uint64_t b0[CPU_NSTATES] = { 1882, 0, 870, 0, 7, 25, 2, 42854 };
+	static const uint64_t b1[CPU_NSTATES] = { 2893, 0, 1324, 0, 37, 645, 6, 40696 };
 	const unsigned all = 1u << SYS_CTXSW | 1u << SYS_INTR | 1u << SYS_SOFTIRQ | 1u << SYS_FORK;
 	struct raw_sample a, b;
 	int i, s, backwards = 0;
@@ -164,9 +164,9 @@ test_host_truncated(void)
 static void
 test_offline_pair(void)
 {
-	static const uint64_t a4[CPU_NSTATES] = {104000, 54, 22000, 28, 312, 440, 8, 940000};
-	static const uint64_t b4[CPU_NSTATES] = {122500, 54, 27500, 28, 412, 440, 8, 946000};
-	static const uint64_t zero[CPU_NSTATES] = {0};
+	static const uint64_t a4[CPU_NSTATES] = { 104000, 54, 22000, 28, 312, 440, 8, 940000 };
+	static const uint64_t b4[CPU_NSTATES] = { 122500, 54, 27500, 28, 412, 440, 8, 946000 };
+	static const uint64_t zero[CPU_NSTATES] = { 0 };
 	struct cpu_list present, online_a, online_b;
 	struct raw_sample a, b;
 	int i, sorted = 1;
@@ -254,11 +254,11 @@ test_order_and_sparse(void)
 
 	raw_sample_init(&s);
 	is_int(decode_stat_str("cpu  0 0 0 0\n"
-	                       "cpu7 7 0 0 70\n"
-	                       "cpu0 1 0 0 10\n"
-	                       "cpu12 12 0 0 120\n"
-	                       "ctxt 5\n",
-	                       &s),
+			       "cpu7 7 0 0 70\n"
+			       "cpu0 1 0 0 10\n"
+			       "cpu12 12 0 0 120\n"
+			       "ctxt 5\n",
+			       &s),
 	       0, "out of order, sparse ids: decodes");
 	is_int(s.ncpu, 3, "sparse: 3 CPUs");
 	is_int(s.cpu[0].id, 0, "sparse: sorted [0]");
@@ -272,8 +272,8 @@ test_order_and_sparse(void)
 	       "procs_running without procs_blocked: decodes");
 	is_int(s.sys.flags, 0, "half a run queue is no run queue");
 	is_int(decode_stat_str("cpu  0 0 0 0 0 0 0 0 0 0 11 12\n"
-	                       "cpu0 1 2 3 4 5 6 7 8 9 10 11 12\n",
-	                       &s),
+			       "cpu0 1 2 3 4 5 6 7 8 9 10 11 12\n",
+			       &s),
 	       0, "12 columns (a future kernel): decodes");
 	is_u64(s.cpu[0].tick[CPU_STEAL], 8, "12 columns: steal is column 8");
 	is_u64(s.cpu[0].tick[CPU_USER], 1, "12 columns: guest not added to user");
@@ -297,16 +297,16 @@ make_procstat_1024(size_t *len)
 		n += (size_t)snprintf(buf + n, cap - n, "cpu%d", id);
 		for (i = 0; i < 10; i++)
 			n += (size_t)snprintf(buf + n, cap - n, " %llu",
-			                      1000000000ull * (unsigned)(i + 1) +
-			                              (unsigned)id * 7919u);
+					      1000000000ull * (unsigned)(i + 1) +
+						      (unsigned)id * 7919u);
 		buf[n++] = '\n';
 	}
 	n += (size_t)snprintf(buf + n, cap - n, "intr 987654321987");
 	for (i = 0; i < 16000; i++)
 		n += (size_t)snprintf(buf + n, cap - n, " %d", i % 1000 == 0 ? 123456 : 0);
 	n += (size_t)snprintf(buf + n, cap - n,
-	                      "\nctxt 55555555555\nbtime 1\nprocesses 777\n"
-	                      "procs_running 1024\nprocs_blocked 3\nsoftirq 31 1 2\n");
+			      "\nctxt 55555555555\nbtime 1\nprocesses 777\n"
+			      "procs_running 1024\nprocs_blocked 3\nsoftirq 31 1 2\n");
 	*len = n;
 	return buf;
 }
@@ -314,8 +314,8 @@ make_procstat_1024(size_t *len)
 static void
 test_1024(void)
 {
-	static const enum cpu_state col[] = {CPU_USER,   CPU_NICE, CPU_SYS,     CPU_IDLE,
-	                                     CPU_IOWAIT, CPU_IRQ,  CPU_SOFTIRQ, CPU_STEAL};
+	static const enum cpu_state col[] = { CPU_USER,   CPU_NICE, CPU_SYS,     CPU_IDLE,
+					      CPU_IOWAIT, CPU_IRQ,  CPU_SOFTIRQ, CPU_STEAL };
 	struct raw_sample s;
 	size_t len;
 	char *text = make_procstat_1024(&len);
@@ -329,7 +329,7 @@ test_1024(void)
 		wrong += s.cpu[id].id != id || s.cpu[id].flags != 0;
 		for (i = 0; i < 8; i++)
 			wrong += s.cpu[id].tick[col[i]] !=
-			         1000000000ull * (unsigned)(i + 1) + (unsigned)id * 7919u;
+				 1000000000ull * (unsigned)(i + 1) + (unsigned)id * 7919u;
 	}
 	is_int(wrong, 0, "1024 CPUs: every id and tick exact");
 	is_u64(s.sys.count[SYS_INTR], 987654321987ull, "1024 CPUs: intr total from a long line");
@@ -345,8 +345,8 @@ test_1024(void)
 static void
 test_old_kernels(void)
 {
-	static const uint64_t c1_269[CPU_NSTATES] = {1123, 0, 849, 0, 18, 2614, 0, 11313845};
-	static const uint64_t c0_24[CPU_NSTATES] = {640, 0, 631, 0, 0, 0, 0, 199459};
+	static const uint64_t c1_269[CPU_NSTATES] = { 1123, 0, 849, 0, 18, 2614, 0, 11313845 };
+	static const uint64_t c0_24[CPU_NSTATES] = { 640, 0, 631, 0, 0, 0, 0, 199459 };
 	struct raw_sample s;
 
 	raw_sample_init(&s);
@@ -377,26 +377,26 @@ struct bad_case {
 };
 
 static const struct bad_case bad_procstat[] = {
-        {"empty", "", EINVAL},
-        {"no newline at all", "cpu  1 2 3 4", EINVAL},
-        {"truncated mid-number", "cpu  1 2 3 4\ncpu0 1 2 3 4\nctxt 12", EINVAL},
-        {"aggregate only", "cpu  1 2 3 4\nctxt 1\n", EINVAL},
-        {"no aggregate line", "cpu0 1 2 3 4\n", EINVAL},
-        {"aggregate twice", "cpu  1 2 3 4\ncpu0 1 2 3 4\ncpu  1 2 3 4\n", EINVAL},
-        {"three columns", "cpu  1 2 3 4\ncpu0 1 2 3\n", EINVAL},
-        {"letters in a number", "cpu  1 2 3 4\ncpu0 1 2x 3 4\n", EINVAL},
-        {"negative tick", "cpu  1 2 3 4\ncpu0 1 -2 3 4\n", EINVAL},
-        {"tick overflows 64 bits", "cpu  1 2 3 4\ncpu0 1 18446744073709551616 3 4\n", ERANGE},
-        {"cpu id at cap + 1", "cpu  1 2 3 4\ncpu65536 1 2 3 4\n", ERANGE},
-        {"huge cpu id", "cpu  1 2 3 4\ncpu99999999999999999999999 1 2 3 4\n", ERANGE},
-        {"cpu id with letters", "cpu  1 2 3 4\ncpu0 1 2 3 4\ncpu1x 1 2 3 4\n", EINVAL},
-        {"duplicate cpu", "cpu  1 2 3 4\ncpu1 1 2 3 4\ncpu0 1 2 3 4\ncpu1 1 2 3 4\n", EINVAL},
-        {"ctxt without a number", "cpu  1 2 3 4\ncpu0 1 2 3 4\nctxt\n", EINVAL},
-        {"ctxt with two", "cpu  1 2 3 4\ncpu0 1 2 3 4\nctxt 1 2\n", EINVAL},
-        {"procs_running > 32 bits", "cpu  1 2 3 4\ncpu0 1 2 3 4\nprocs_running 4294967296\n",
-         ERANGE},
-        {"empty line", "cpu  1 2 3 4\n\ncpu0 1 2 3 4\n", EINVAL},
-        {"leading blank", "cpu  1 2 3 4\n cpu0 1 2 3 4\n", EINVAL},
+	{ "empty", "", EINVAL },
+	{ "no newline at all", "cpu  1 2 3 4", EINVAL },
+	{ "truncated mid-number", "cpu  1 2 3 4\ncpu0 1 2 3 4\nctxt 12", EINVAL },
+	{ "aggregate only", "cpu  1 2 3 4\nctxt 1\n", EINVAL },
+	{ "no aggregate line", "cpu0 1 2 3 4\n", EINVAL },
+	{ "aggregate twice", "cpu  1 2 3 4\ncpu0 1 2 3 4\ncpu  1 2 3 4\n", EINVAL },
+	{ "three columns", "cpu  1 2 3 4\ncpu0 1 2 3\n", EINVAL },
+	{ "letters in a number", "cpu  1 2 3 4\ncpu0 1 2x 3 4\n", EINVAL },
+	{ "negative tick", "cpu  1 2 3 4\ncpu0 1 -2 3 4\n", EINVAL },
+	{ "tick overflows 64 bits", "cpu  1 2 3 4\ncpu0 1 18446744073709551616 3 4\n", ERANGE },
+	{ "cpu id at cap + 1", "cpu  1 2 3 4\ncpu65536 1 2 3 4\n", ERANGE },
+	{ "huge cpu id", "cpu  1 2 3 4\ncpu99999999999999999999999 1 2 3 4\n", ERANGE },
+	{ "cpu id with letters", "cpu  1 2 3 4\ncpu0 1 2 3 4\ncpu1x 1 2 3 4\n", EINVAL },
+	{ "duplicate cpu", "cpu  1 2 3 4\ncpu1 1 2 3 4\ncpu0 1 2 3 4\ncpu1 1 2 3 4\n", EINVAL },
+	{ "ctxt without a number", "cpu  1 2 3 4\ncpu0 1 2 3 4\nctxt\n", EINVAL },
+	{ "ctxt with two", "cpu  1 2 3 4\ncpu0 1 2 3 4\nctxt 1 2\n", EINVAL },
+	{ "procs_running > 32 bits", "cpu  1 2 3 4\ncpu0 1 2 3 4\nprocs_running 4294967296\n",
+	  ERANGE },
+	{ "empty line", "cpu  1 2 3 4\n\ncpu0 1 2 3 4\n", EINVAL },
+	{ "leading blank", "cpu  1 2 3 4\n cpu0 1 2 3 4\n", EINVAL },
 };
 
 static void
@@ -443,7 +443,7 @@ test_garbage(void)
 	struct task_schedstat ss;
 	char model[64];
 	uint32_t seed;
-	int refused[7] = {0};
+	int refused[7] = { 0 };
 	const size_t len = 4096;
 
 	raw_sample_init(&s);
@@ -479,21 +479,21 @@ test_garbage(void)
 static void
 test_cpulist(void)
 {
-	static const int want[] = {0, 1, 2, 3, 5, 7, 8};
+	static const int want[] = { 0, 1, 2, 3, 5, 7, 8 };
 	static const struct bad_case bad[] = {
-	        {"cpulist: no newline", "0-1", EINVAL},
-	        {"cpulist: cut short", "0-12", EINVAL},
-	        {"cpulist: reversed range", "3-1\n", EINVAL},
-	        {"cpulist: overlap", "0-3,2\n", EINVAL},
-	        {"cpulist: descending", "5,1\n", EINVAL},
-	        {"cpulist: repeated id", "0-2,2\n", EINVAL},
-	        {"cpulist: empty item", "0,,1\n", EINVAL},
-	        {"cpulist: trailing comma", "1,\n", EINVAL},
-	        {"cpulist: open range", "0-\n", EINVAL},
-	        {"cpulist: blank", " 0\n", EINVAL},
-	        {"cpulist: two lines", "0\n1\n", EINVAL},
-	        {"cpulist: id at cap + 1", "65536\n", ERANGE},
-	        {"cpulist: huge range", "0-99999999999999999999\n", ERANGE},
+		{ "cpulist: no newline", "0-1", EINVAL },
+		{ "cpulist: cut short", "0-12", EINVAL },
+		{ "cpulist: reversed range", "3-1\n", EINVAL },
+		{ "cpulist: overlap", "0-3,2\n", EINVAL },
+		{ "cpulist: descending", "5,1\n", EINVAL },
+		{ "cpulist: repeated id", "0-2,2\n", EINVAL },
+		{ "cpulist: empty item", "0,,1\n", EINVAL },
+		{ "cpulist: trailing comma", "1,\n", EINVAL },
+		{ "cpulist: open range", "0-\n", EINVAL },
+		{ "cpulist: blank", " 0\n", EINVAL },
+		{ "cpulist: two lines", "0\n1\n", EINVAL },
+		{ "cpulist: id at cap + 1", "65536\n", ERANGE },
+		{ "cpulist: huge range", "0-99999999999999999999\n", ERANGE },
 	};
 	struct cpu_list l;
 	size_t i;
@@ -617,25 +617,25 @@ test_cpuinfo(void)
 	is_model_fixture("linux/cpuinfo_x86", "Intel(R) Xeon(R) Processor", "cpuinfo: x86 here");
 	is_model_fixture("linux/cpuinfo_arm64_rpi4", "BCM2835", "cpuinfo: Raspberry Pi arm64");
 	is_model_fixture("linux/cpuinfo_arm64_server", "CPU implementer 0x41 part 0xd0c",
-	                 "cpuinfo: arm64 server");
+			 "cpuinfo: arm64 server");
 	is_model("processor\t: 0\nvendor_id\t: GenuineIntel\ncpu MHz\t\t: 2700.000\n"
-	         "model name\t: Intel(R) Xeon(R) CPU           E5-2680 0 @ 2.70GHz  \n",
-	         "Intel(R) Xeon(R) CPU E5-2680 0 @ 2.70GHz",
-	         "cpuinfo: padding folded, cpu MHz ignored");
+		 "model name\t: Intel(R) Xeon(R) CPU           E5-2680 0 @ 2.70GHz  \n",
+		 "Intel(R) Xeon(R) CPU E5-2680 0 @ 2.70GHz",
+		 "cpuinfo: padding folded, cpu MHz ignored");
 	is_model("processor\t: 0\nmodel name\t: ARMv7 Processor rev 4 (v7l)\nBogoMIPS\t: 38.40\n\n"
-	         "Hardware\t: BCM2835\nRevision\t: a32082\n",
-	         "ARMv7 Processor rev 4 (v7l)", "cpuinfo: 32-bit Pi, model name before Hardware");
+		 "Hardware\t: BCM2835\nRevision\t: a32082\n",
+		 "ARMv7 Processor rev 4 (v7l)", "cpuinfo: 32-bit Pi, model name before Hardware");
 	is_model("processor\t: 0\ncpu\t\t: POWER9 (raw), altivec supported\n"
-	         "clock\t\t: 2166.000000MHz\nrevision\t: 2.2 (pvr 004e 1202)\n",
-	         "POWER9 (raw), altivec supported", "cpuinfo: POWER");
+		 "clock\t\t: 2166.000000MHz\nrevision\t: 2.2 (pvr 004e 1202)\n",
+		 "POWER9 (raw), altivec supported", "cpuinfo: POWER");
 	is_model("system type\t\t: MediaTek MT7621 ver:1 eco:3\nprocessor\t\t: 0\n"
-	         "cpu model\t\t: MIPS 1004Kc V2.15\nBogoMIPS\t\t: 586.13\n",
-	         "MIPS 1004Kc V2.15", "cpuinfo: MIPS");
+		 "cpu model\t\t: MIPS 1004Kc V2.15\nBogoMIPS\t\t: 586.13\n",
+		 "MIPS 1004Kc V2.15", "cpuinfo: MIPS");
 	is_model("processor\t: 0\nhart\t\t: 1\nisa\t\t: rv64imafdc_zicntr\nmmu\t\t: sv39\n"
-	         "uarch\t\t: sifive,u74-mc\n",
-	         "sifive,u74-mc", "cpuinfo: RISC-V");
+		 "uarch\t\t: sifive,u74-mc\n",
+		 "sifive,u74-mc", "cpuinfo: RISC-V");
 	is_model("Processor\t: ARMv7 Processor rev 10 (v7l)\nprocessor\t: 0\nBogoMIPS\t: 790.52\n",
-	         "ARMv7 Processor rev 10 (v7l)", "cpuinfo: old ARM Processor line");
+		 "ARMv7 Processor rev 10 (v7l)", "cpuinfo: old ARM Processor line");
 	is_model("Processor\t: old\nmodel name\t: new\n", "new", "cpuinfo: preference, not order");
 	is_model("model name\t:\nHardware\t: Board X\n", "Board X", "cpuinfo: empty value skipped");
 	is_model("model name\t: A\x1b[31mB\n", "A?[31mB", "cpuinfo: escape byte made harmless");
@@ -704,8 +704,8 @@ test_task_status(void)
 	is_int(errno, ENOENT, "  errno ENOENT: not provided, not garbage");
 	errno = 0;
 	is_int(status_of(LIT("Name:\tx\nvoluntary_ctxt_switches:\t12a\nnonvoluntary_ctxt_switches:"
-	                     "\t1\n"),
-	                 &st),
+			     "\t1\n"),
+			 &st),
 	       -1, "status: letters in a count");
 	is_int(errno, EINVAL, "  errno EINVAL");
 	errno = 0;
@@ -722,7 +722,7 @@ static void
 test_task_stat(void)
 {
 	static const char spaced[] = "4242 (a) (b c) x) R 1 4242 4242 0 -1 4194560 10 0 0 0 "
-	                             "12345 678 0 0 20 0 1 0 100 0 0\n";
+				     "12345 678 0 0 20 0 1 0 100 0 0\n";
 	static const char newline[] = "7 (new\nline)) S 1 1 1 0 -1 0 0 0 0 0 9 8 0 0\n";
 	struct task_stat st;
 	size_t len;
@@ -758,7 +758,8 @@ test_task_stat(void)
 	       "stat: empty field before utime");
 	is_int(stat_of(LIT("1 (x) SS 1 1 1 0 -1 0 0 0 0 0 5 6\n"), &st), -1,
 	       "stat: a state of two letters");
-	is_int(stat_of(LIT("1 (x) S -1 1 1 0 -1 0 0 0 0 0 5 6\n"), &st), -1, "stat: negative parent");
+	is_int(stat_of(LIT("1 (x) S -1 1 1 0 -1 0 0 0 0 0 5 6\n"), &st), -1,
+	       "stat: negative parent");
 	is_int(stat_of(LIT("1 (x)  1 1 1 0 -1 0 0 0 0 0 5 6\n"), &st), -1, "stat: no state");
 	is_int(stat_of(LIT("1 (x) Z\n"), &st), -1, "stat: a zombie cut after its state");
 	is_int(stat_of(LIT(""), &st), -1, "stat: empty");

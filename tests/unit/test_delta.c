@@ -239,8 +239,8 @@ test_rates(struct raw_sample *a, struct raw_sample *b, struct sample_delta *d)
 	/* 1.23456789 s measured, though the caller may have asked for 1 s. */
 	reset(a, 10000000000);
 	reset(b, 11234567890);
-	a->sys.have = b->sys.have = (1u << SYS_CTXSW) | (1u << SYS_INTR) | (1u << SYS_FORK) |
-				    (1u << SYS_SOFTIRQ);
+	a->sys.have = b->sys.have =
+		(1u << SYS_CTXSW) | (1u << SYS_INTR) | (1u << SYS_FORK) | (1u << SYS_SOFTIRQ);
 	b->sys.have |= 1u << SYS_SYSCALL; /* only in the newer sample */
 	a->sys.count[SYS_CTXSW] = 5000;
 	b->sys.count[SYS_CTXSW] = 6000;

@@ -33,7 +33,8 @@ test_unstamped(void)
 			counted += sp.end - sp.start;
 		}
 		if (i == 1) {
-			is_double(sp.start, 0, 0, "the first line's interval starts at the step's start");
+			is_double(sp.start, 0, 0,
+				  "the first line's interval starts at the step's start");
 			ok(!sp.counted, "and, lying in the warm-up, is not counted");
 		}
 	}

@@ -64,7 +64,8 @@ main(void)
 
 	align(&w, &c, 1.05, 2.2);
 	ok(st->ct.have & CT_HAVE_CSW, "contention is taken over the counted span");
-	is_double(st->ct.cpu_used, 0, 1e-12, "the set-up's CPU is left out (marks at 1.0 and 2.25 s)");
+	is_double(st->ct.cpu_used, 0, 1e-12,
+		  "the set-up's CPU is left out (marks at 1.0 and 2.25 s)");
 	is_double(st->ct.vcsw_s, 40, 1e-9, "switches per second over that span");
 	is_double(st->ct.vcsw_kop, 25, 1e-9, "and per 1000 of the span's operations");
 

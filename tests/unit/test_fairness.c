@@ -100,21 +100,26 @@ frozen_work(struct wl_worker *w)
 
 /* A step set-up that never returns: no worker ever reaches the start line. */
 static int
-hang_init(void *shared, const struct wl_args *a, const struct wl_sweep *sw, int nworkers,
-	  char *err, size_t errlen)
+hang_init(void *shared, const struct wl_args *a, const struct wl_sweep *sw, int nworkers, char *err,
+	  size_t errlen)
 {
 	for (;;)
 		nap_us(100000);
 	return 0;
 }
 
-static const struct workload wl_hang = { .name = "hanginit", .unit = "ops", .summary = "",
-					 .help = "", .step_init = hang_init,
+static const struct workload wl_hang = { .name = "hanginit",
+					 .unit = "ops",
+					 .summary = "",
+					 .help = "",
+					 .step_init = hang_init,
 					 .work = frozen_work };
-static const struct workload wl_starve = { .name = "starve", .unit = "ops", .summary = "",
-					   .help = "", .work = starve_work };
-static const struct workload wl_frozen = { .name = "frozen", .unit = "ops", .summary = "",
-					   .help = "", .work = frozen_work };
+static const struct workload wl_starve = {
+	.name = "starve", .unit = "ops", .summary = "", .help = "", .work = starve_work
+};
+static const struct workload wl_frozen = {
+	.name = "frozen", .unit = "ops", .summary = "", .help = "", .work = frozen_work
+};
 
 #define PATIENCE_NS (UINT64_C(60) * 1000000000u) /* only a hang reaches this */
 
@@ -155,15 +160,16 @@ sweep_one(const struct workload *wl, struct session *s)
 	s->set.stall_s = 1.0;
 	s->t0_ns = mono_now_ns();
 	deadline_ns = s->t0_ns + PATIENCE_NS;
-	if ((smp = sampler_open(err, sizeof(err))) == NULL || (l = loop_new(err, sizeof(err))) == NULL) {
+	if ((smp = sampler_open(err, sizeof(err))) == NULL ||
+	    (l = loop_new(err, sizeof(err))) == NULL) {
 		diag("set-up: %s", err);
 		sampler_close(smp);
 		return false;
 	}
 	if ((sw = sweep_new(s, l, smp, &cfg, err, sizeof(err))) != NULL) {
 		sweep_set_observer(sw, on_note, l);
-		done = sweep_start(sw, err, sizeof(err)) == 0 && loop_run(l, err, sizeof(err)) == 0 &&
-		       sweep_finished(sw);
+		done = sweep_start(sw, err, sizeof(err)) == 0 &&
+		       loop_run(l, err, sizeof(err)) == 0 && sweep_finished(sw);
 	}
 	if (!done)
 		diag("%s sweep: %s", wl->name, err);

@@ -57,9 +57,13 @@ fixture_init(struct fixture *f, const char *kv, char *err, size_t errlen)
 	atomic_store(&stop_flag, 0);
 	for (i = 0; i < NW; i++) {
 		slot_publish(&slots[i], i, 0, 0, 0);
-		f->w[i] = (struct wl_worker){.index = i, .nworkers = NW, .slot = &slots[i],
-		                             .stop = &stop_flag, .args = &f->args, .sweep = &f->sw,
-		                             .seed = (uint64_t)i + 1};
+		f->w[i] = (struct wl_worker){ .index = i,
+					      .nworkers = NW,
+					      .slot = &slots[i],
+					      .stop = &stop_flag,
+					      .args = &f->args,
+					      .sweep = &f->sw,
+					      .seed = (uint64_t)i + 1 };
 	}
 	return f->wl->prepare(&f->sw, err, errlen);
 }
@@ -137,7 +141,7 @@ test_files_and_cleanup(void)
 		diag("%s", err);
 	snprintf(dir, sizeof(dir), "%s", f.sw.dir);
 	ok(strncmp(dir, base, strlen(base)) == 0 && strstr(dir, "/scaletop-fdtable.") != NULL &&
-	           f.sw.own_dir,
+		   f.sw.own_dir,
 	   "  made a private directory under $TMPDIR: %s", dir);
 	rc = f.wl->step_init(NULL, &f.args, &f.sw, 3, err, sizeof(err));
 	ok(rc == 0 && exists(dir, "fd.0") && exists(dir, "fd.2") && !exists(dir, "fd.3"),
@@ -201,9 +205,9 @@ test_missing_dir(void)
 	snprintf(kv, sizeof(kv), "dir=%s", missing);
 	ok(fixture_init(&f, kv, err, sizeof(err)) == -1, "fdtable: prepare fails in a missing dir");
 	snprintf(want, sizeof(want),
-	         "workload fdtable: cannot make a work directory in %s: %s: create that directory "
-	         "or give another with -p dir=",
-	         missing, strerror(ENOENT));
+		 "workload fdtable: cannot make a work directory in %s: %s: create that directory "
+		 "or give another with -p dir=",
+		 missing, strerror(ENOENT));
 	is_str(err, want, "  one line naming the path and what to do");
 	ok(f.sw.dir[0] == '\0' && !f.sw.own_dir, "  and leaves nothing to clean up");
 }

@@ -46,11 +46,11 @@ bytes_ok(const struct linbuf *b, size_t len)
 static void
 test_read(const char *dir)
 {
-	struct linbuf b = {NULL, 0, 0};
+	struct linbuf b = { NULL, 0, 0 };
 	int dfd, fd;
 
 	ok(write_file(dir, "big", 5000) == 0 && write_file(dir, "small", 10) == 0 &&
-	           write_file(dir, "empty", 0) == 0,
+		   write_file(dir, "empty", 0) == 0,
 	   "fixture files written");
 	dfd = open(dir, O_RDONLY | O_DIRECTORY);
 	ok(linbuf_read_at(dfd, "small", &b) == 0 && bytes_ok(&b, 10), "a small file, whole");
@@ -72,7 +72,7 @@ test_read(const char *dir)
 static void
 test_grow_cap(void)
 {
-	struct linbuf b = {NULL, 0, 0};
+	struct linbuf b = { NULL, 0, 0 };
 	int r;
 
 	while ((r = linbuf_grow(&b)) == 0)

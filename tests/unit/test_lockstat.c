@@ -47,7 +47,7 @@ decode_fixture(const char *name, struct lockprof_entry *out, int max, int *n)
 
 static void
 is_entry(const struct lockprof_entry *e, const char *name, uint64_t con, double wtot, double wmax,
-         uint64_t acq, double htot)
+	 uint64_t acq, double htot)
 {
 	char what[160];
 
@@ -109,10 +109,10 @@ test_top(void)
 	/* Equal counts keep the file's order. */
 	n = -1;
 	is_int(decode_str("lock_stat version 0.4\n"
-	                  "  x: 1 7 0.00 0.00 0.00 0.00 1 1 0.00 0.00 0.00 0.00\n"
-	                  "  y: 1 9 0.00 0.00 0.00 0.00 1 1 0.00 0.00 0.00 0.00\n"
-	                  "  z: 1 7 0.00 0.00 0.00 0.00 1 1 0.00 0.00 0.00 0.00\n",
-	                  e, 2, &n),
+			  "  x: 1 7 0.00 0.00 0.00 0.00 1 1 0.00 0.00 0.00 0.00\n"
+			  "  y: 1 9 0.00 0.00 0.00 0.00 1 1 0.00 0.00 0.00 0.00\n"
+			  "  z: 1 7 0.00 0.00 0.00 0.00 1 1 0.00 0.00 0.00 0.00\n",
+			  e, 2, &n),
 	       0, "ties decode");
 	is_int(n, 2, "ties: two kept");
 	is_str(e[0].name, "y", "ties: larger first");
@@ -128,18 +128,20 @@ test_odd_but_valid(void)
 	is_int(decode_str("lock_stat version 0.4\n", e, NMAX, &n), 0, "header only decodes");
 	is_int(n, 0, "header only: no classes");
 	n = -1;
-	is_int(decode_str("lock_stat version 0.4\n"
-	                  "*WARNING* lock debugging disabled!! - possibly due to a lockdep warning\n",
-	                  e, NMAX, &n),
+	is_int(decode_str(
+		       "lock_stat version 0.4\n"
+		       "*WARNING* lock debugging disabled!! - possibly due to a lockdep warning\n",
+		       e, NMAX, &n),
 	       0, "lockdep-off warning skipped");
 	is_int(n, 0, "warning: no classes");
 	/* A name with a ':' (Rust names locks by file:line); a symbol with one. */
 	n = -1;
 	is_int(decode_str("lock_stat version 0.4\n"
-	                  "   rust/k.rs:12:    3     5   1.50   2.25  7.5  1.50   4  6  0.10  9.99 20.05  3.34\n"
-	                  "   -------------\n"
-	                  "   rust/k.rs:12      5   [<0000000000000000>] k::lock+0x10/0x20 [mod]\n",
-	                  e, NMAX, &n),
+			  "   rust/k.rs:12:    3     5   1.50   2.25  7.5  1.50   4  6  0.10  9.99 "
+			  "20.05  3.34\n"
+			  "   -------------\n"
+			  "   rust/k.rs:12      5   [<0000000000000000>] k::lock+0x10/0x20 [mod]\n",
+			  e, NMAX, &n),
 	       0, "colons in names and symbols decode");
 	if (is_int(n, 1, "colons: one class"))
 		is_entry(&e[0], "rust/k.rs:12", 5, 7.5, 2.25, 6, 20.05);
@@ -149,40 +151,42 @@ static void
 test_malformed(void)
 {
 	static const char *fixtures[] = {
-	        "lockstat/not_lockstat",
-	        "lockstat/truncated",
-	        "lockstat/wrong_columns",
+		"lockstat/not_lockstat",
+		"lockstat/truncated",
+		"lockstat/wrong_columns",
 	};
 	static const struct {
 		const char *text;
 		int err;
 		const char *what;
 	} cases[] = {
-	        { "", EINVAL, "empty" },
-	        { "lock_stat version 0.4", EINVAL, "header without newline" },
-	        { "lock_stat version 0.5\n", ENOTSUP, "unknown version" },
-	        { "lock_stat version\n", EINVAL, "no version number" },
-	        { "\nlock_stat version 0.4\n", EINVAL, "header not first" },
-	        { "lock_stat version 0.4\n x: 1 2 0.1 0.2 0.3 0.4 5 6 0.1 0.2 0.3\n", EINVAL,
-	          "11 columns in 0.4" },
-	        { "lock_stat version 0.3\n x: 1 2 0.1 0.2 0.3 0.4 5 6 0.1 0.2 0.3\n", EINVAL,
-	          "11 columns in 0.3" },
-	        { "lock_stat version 0.4\n x: 1 2a 0.1 0.2 0.3 0.4 5 6 0.1 0.2 0.3 0.4\n", EINVAL,
-	          "letters in a count" },
-	        { "lock_stat version 0.4\n x: 1 2 0.1 0.2 0.3 0.4 5.5 6 0.1 0.2 0.3 0.4\n", EINVAL,
-	          "fraction in a count" },
-	        { "lock_stat version 0.4\n x: 1 2 0.1 0.2 0. 0.4 5 6 0.1 0.2 0.3 0.4\n", EINVAL,
-	          "time without decimals after the point" },
-	        { "lock_stat version 0.4\n : 1 2 0.1 0.2 0.3 0.4 5 6 0.1 0.2 0.3 0.4\n", EINVAL,
-	          "empty name" },
-	        { "lock_stat version 0.4\n some other text\n", EINVAL, "a stray line" },
-	        { "lock_stat version 0.4\n x: 1 18446744073709551616 0.1 0.2 0.3 0.4 5 6 0.1 0.2 0.3 "
-	          "0.4\n",
-	          ERANGE, "count past 2^64" },
-	        { "lock_stat version 0.4\n "
-	          "nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn"
-	          "nnnnnnn: 1 2 0.1 0.2 0.3 0.4 5 6 0.1 0.2 0.3 0.4\n",
-	          ERANGE, "96-byte name" },
+		{ "", EINVAL, "empty" },
+		{ "lock_stat version 0.4", EINVAL, "header without newline" },
+		{ "lock_stat version 0.5\n", ENOTSUP, "unknown version" },
+		{ "lock_stat version\n", EINVAL, "no version number" },
+		{ "\nlock_stat version 0.4\n", EINVAL, "header not first" },
+		{ "lock_stat version 0.4\n x: 1 2 0.1 0.2 0.3 0.4 5 6 0.1 0.2 0.3\n", EINVAL,
+		  "11 columns in 0.4" },
+		{ "lock_stat version 0.3\n x: 1 2 0.1 0.2 0.3 0.4 5 6 0.1 0.2 0.3\n", EINVAL,
+		  "11 columns in 0.3" },
+		{ "lock_stat version 0.4\n x: 1 2a 0.1 0.2 0.3 0.4 5 6 0.1 0.2 0.3 0.4\n", EINVAL,
+		  "letters in a count" },
+		{ "lock_stat version 0.4\n x: 1 2 0.1 0.2 0.3 0.4 5.5 6 0.1 0.2 0.3 0.4\n", EINVAL,
+		  "fraction in a count" },
+		{ "lock_stat version 0.4\n x: 1 2 0.1 0.2 0. 0.4 5 6 0.1 0.2 0.3 0.4\n", EINVAL,
+		  "time without decimals after the point" },
+		{ "lock_stat version 0.4\n : 1 2 0.1 0.2 0.3 0.4 5 6 0.1 0.2 0.3 0.4\n", EINVAL,
+		  "empty name" },
+		{ "lock_stat version 0.4\n some other text\n", EINVAL, "a stray line" },
+		{ "lock_stat version 0.4\n x: 1 18446744073709551616 0.1 0.2 0.3 0.4 5 6 0.1 0.2 "
+		  "0.3 "
+		  "0.4\n",
+		  ERANGE, "count past 2^64" },
+		{ "lock_stat version 0.4\n "
+		  "nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn"
+		  "nnnnnnnnn"
+		  "nnnnnnn: 1 2 0.1 0.2 0.3 0.4 5 6 0.1 0.2 0.3 0.4\n",
+		  ERANGE, "96-byte name" },
 	};
 	struct lockprof_entry e[NMAX];
 	char what[96];
@@ -248,7 +252,8 @@ test_delta(void)
 	is_int(nb, 6, "b: six classes");
 	is_int(lockprof_delta(a, na, b, nb, d, NMAX, &n), 0, "a to b");
 	if (is_int(n, 6, "a to b: six classes")) {
-		/* 14200-13128, 110001.76-103881.26, b's max, 3600000-3453404, 13800000.11-13224683.11 */
+		/* 14200-13128, 110001.76-103881.26, b's max, 3600000-3453404,
+		 * 13800000.11-13224683.11 */
 		is_entry(&d[0], "&rq->lock", 1072, 6120.50, 190.53, 146596, 575317.00);
 		/* 12000-11488, 140000.00-136294.31, 40000-38404, 112000.03-109388.53 */
 		is_entry(&d[1], "&rq->lock/1", 512, 3705.69, 402.00, 1596, 2611.50);
@@ -330,7 +335,7 @@ test_delta_crossing_cut(void)
 	int na = -1, nb = -1, n = -1;
 
 	if (!ok(decode_all_fixture("lockstat/lock_stat_many_a", &a, &na) == 0 &&
-		    decode_all_fixture("lockstat/lock_stat_many_b", &b, &nb) == 0,
+			decode_all_fixture("lockstat/lock_stat_many_b", &b, &nb) == 0,
 		"crossing: both files decode in full"))
 		goto out;
 	ok(na == 301 && nb == 301, "crossing: all 301 classes kept (%d, %d), not the top 256", na,
@@ -354,7 +359,8 @@ test_decode_all_limits(void)
 {
 	static const char head[] = "lock_stat version 0.4\n";
 	static const char row[] = "x: 1 2 0.10 0.20 0.30 0.40 5 6 0.50 0.60 0.70 0.80\n";
-	size_t rl = sizeof(row) - 1, hl = sizeof(head) - 1, len = hl + rl * (LOCKPROF_MAX_CLASSES + 1);
+	size_t rl = sizeof(row) - 1, hl = sizeof(head) - 1,
+	       len = hl + rl * (LOCKPROF_MAX_CLASSES + 1);
 	struct lockprof_entry *out = (struct lockprof_entry *)&len;
 	char *text = malloc(len);
 	int n = -1, i;

@@ -40,7 +40,7 @@ test_lockwait(void)
 {
 	static struct wl_slot slot;
 	atomic_int stop = 0;
-	struct wl_worker w = {.slot = &slot, .stop = &stop};
+	struct wl_worker w = { .slot = &slot, .stop = &stop };
 	struct wl_lockwait lw;
 	struct wl_pace p;
 	uint64_t before, after;
@@ -103,8 +103,8 @@ test_lockwait_alone(const char *name, const char *kv)
 	atomic_int stop = 0;
 	char err[ST_ERRLEN] = "";
 	struct wl_args a;
-	struct wl_worker w = {.slot = &slot, .stop = &stop, .args = &a, .nworkers = 1};
-	struct slot_view v = {0};
+	struct wl_worker w = { .slot = &slot, .stop = &stop, .args = &a, .nworkers = 1 };
+	struct slot_view v = { 0 };
 	pthread_t tid;
 	void *rc = NULL;
 

@@ -18,7 +18,7 @@ struct tick_log {
 	uint64_t missed[16];
 	int n;
 	uint64_t k; /* deadlines passed so far, counting missed ones */
-	int early; /* ticks that fired before their deadline */
+	int early;  /* ticks that fired before their deadline */
 };
 
 static void

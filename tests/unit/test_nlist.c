@@ -102,10 +102,10 @@ test_errors(void)
 	check_error("0", "item '0' at column 1", "0 is out of range", "between 1 and 4096");
 	check_error("1,4097", "item '4097' at column 3", "4097 is out of range", "4096");
 	check_error("1-99999999999999999999", "column 1", "99999999999999999999 is out of range",
-	            "between 1 and 4096");
+		    "between 1 and 4096");
 	check_error("4,8-2", "item '8-2' at column 3", "runs backwards", "write it as 2-8");
 	check_error("1-8x1", "item '1-8x1' at column 1", "factor 1 must be from 2 to 4096",
-	            "without x");
+		    "without x");
 	check_error("1-8x0", "factor 0", "from 2", "without x");
 	check_error("1-8x5000", "factor 5000", "4096", "column 1");
 	check_error("1-8x-2", "item '1-8x-2'", "unexpected '-' at column 5", "1-64x2");

@@ -83,7 +83,7 @@ run_feed(struct parser *p, const char *buf, size_t len, enum feed_mode mode, str
 
 static void
 run_parser(const char *name, const char *arg, const char *buf, size_t len, enum feed_mode mode,
-           struct run *r)
+	   struct run *r)
 {
 	char err[ST_ERRLEN];
 	struct parser *p;
@@ -182,7 +182,7 @@ parse_fixture(const char *name, const char *arg, const char *rel, struct run *r)
 
 static void
 check_interval(const struct run *r, size_t i, double t, double rate, const char *unit, int thds,
-               double lat, int pct)
+	       double lat, int pct)
 {
 	const struct parse_interval *iv = &r->iv[i];
 	char name[128];
@@ -206,7 +206,7 @@ check_interval(const struct run *r, size_t i, double t, double rate, const char 
 
 static void
 check_summary(const struct run *r, double rate, const char *unit, long long ops, double dur,
-              int thds, size_t intervals)
+	      int thds, size_t intervals)
 {
 	is_int(r->nsum, 1, "one summary");
 	is_double(r->sum.rate, rate, 1e-9 * rate, "summary rate");
@@ -392,9 +392,9 @@ static void
 test_pgbench_old_tps(void)
 {
 	static const char a[] = "tps = 10.0 (including connections establishing)\n"
-	                        "tps = 12.5 (excluding connections establishing)\n";
+				"tps = 12.5 (excluding connections establishing)\n";
 	static const char b[] = "tps = 12.5 (excluding connections establishing)\n"
-	                        "tps = 10.0 (including connections establishing)\n";
+				"tps = 10.0 (including connections establishing)\n";
 	struct run r;
 
 	run_parser("pgbench", NULL, a, strlen(a), FEED_WHOLE, &r);
@@ -651,7 +651,7 @@ test_numbers(void)
 	check_number("0.000000000000000000000000123", 1.23e-25, 29);
 	/* Past 15 significant digits a double cannot be exact anyway; within 2 ulp is enough. */
 	ok(parse_number("123456789012345678901234", &v) != NULL &&
-	           fabs(v - 1.2345678901234568e23) <= 2 * 1.6777216e7,
+		   fabs(v - 1.2345678901234568e23) <= 2 * 1.6777216e7,
 	   "24 digits: within 2 ulp");
 	ok(parse_number(".", &v) == NULL, "'.' is no number");
 	ok(parse_number("-1", &v) == NULL, "signed numbers are refused: rates are never negative");
@@ -660,8 +660,8 @@ test_numbers(void)
 	ok(parse_count("18446744073709551615", &u) != NULL && u == UINT64_MAX, "largest count");
 	ok(parse_count("18446744073709551616", &u) == NULL, "count overflow refused");
 	ok(parse_find_word("xtps: 1 tps: 2", "tps:") != NULL &&
-	           *parse_find_word("xtps: 1 tps: 2", "tps:") == ' ' &&
-	           parse_find_word("xtps: 1 tps: 2", "tps:")[1] == '2',
+		   *parse_find_word("xtps: 1 tps: 2", "tps:") == ' ' &&
+		   parse_find_word("xtps: 1 tps: 2", "tps:")[1] == '2',
 	   "keys match at word starts only");
 	/* A locale with a decimal comma must not change how tool output reads. */
 	if (setlocale(LC_NUMERIC, "de_DE.UTF-8") != NULL) {

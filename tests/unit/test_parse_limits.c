@@ -55,19 +55,25 @@ main(void)
 	parse_all("sysbench", "[ 1s ] thds: 1000000 eps: 5.0\n", &r);
 	is_int(r.iv.threads, 1000000, "a million threads is still a count");
 
-	parse_all("sysbench", "Block size 0.000001B\nDoing random write test\n"
-			      "[ 1s ] reads: 0.00 MiB/s writes: 1e300 MiB/s fsyncs: 0.00/s\n", &r);
+	parse_all("sysbench",
+		  "Block size 0.000001B\nDoing random write test\n"
+		  "[ 1s ] reads: 0.00 MiB/s writes: 1e300 MiB/s fsyncs: 0.00/s\n",
+		  &r);
 	is_int(r.intervals, 1, "a block under a byte is ignored");
 	is_double(r.iv.rate, 1e300, 0, "so the rate stays in MiB/s");
 	ok(strcmp(r.iv.unit, "MiB/s") == 0, "and says so");
 
-	parse_all("sysbench", "Block size 1B\nDoing random write test\n"
-			      "[ 1s ] reads: 0.00 MiB/s writes: 1e303 MiB/s fsyncs: 0.00/s\n", &r);
+	parse_all("sysbench",
+		  "Block size 1B\nDoing random write test\n"
+		  "[ 1s ] reads: 0.00 MiB/s writes: 1e303 MiB/s fsyncs: 0.00/s\n",
+		  &r);
 	is_int(r.intervals, 0, "MiB/s that overflow as operations: no sample");
 	is_int((long long)r.c.bad_lines, 1, "but a bad line");
 
-	parse_all("sysbench", "    total time:                          1e-300s\n"
-			      "    total number of events:              18446744073709551615\n", &r);
+	parse_all("sysbench",
+		  "    total time:                          1e-300s\n"
+		  "    total number of events:              18446744073709551615\n",
+		  &r);
 	is_int(r.summaries, 0, "events over a time so short the rate overflows: no summary");
 	return done_testing();
 }

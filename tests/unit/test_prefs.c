@@ -100,7 +100,8 @@ test_dirs(void)
 	ok(file_config_dir(buf, sizeof(buf), err, sizeof(err)) == 0 && buf[0] == '/',
 	   "no HOME: the password file's home (%s)", buf);
 	setenv("HOME", tmpdir, 1);
-	is_int(file_config_dir(buf, 10, err, sizeof(err)), -1, "a path too long for the buffer fails");
+	is_int(file_config_dir(buf, 10, err, sizeof(err)), -1,
+	       "a path too long for the buffer fails");
 }
 
 static void
@@ -113,7 +114,7 @@ test_missing_and_roundtrip(void)
 	use_config_home("conf/deeper");
 	is_int(prefs_load(&p, err, sizeof(err)), 0, "a missing file is not an error");
 	ok(strcmp(p.theme, "default") == 0 && p.interval_s == PREFS_INTERVAL_DEFAULT &&
-	           p.workload[0] == '\0' && err[0] == '\0',
+		   p.workload[0] == '\0' && err[0] == '\0',
 	   "... and gives the defaults");
 
 	snprintf(p.theme, sizeof(p.theme), "high-contrast");
@@ -134,7 +135,7 @@ test_missing_and_roundtrip(void)
 	       "the file is key = value lines");
 	is_int(prefs_load(&q, err, sizeof(err)), 0, "it loads back cleanly");
 	ok(strcmp(q.theme, "high-contrast") == 0 && q.interval_s == 0.125 &&
-	           strcmp(q.workload, "mutex") == 0,
+		   strcmp(q.workload, "mutex") == 0,
 	   "round trip keeps every value");
 	is_int(count_entries(cfgdir), 1, "no temporary file is left");
 
@@ -150,14 +151,14 @@ static void
 test_bad_lines(void)
 {
 	static const char text[] = "# comment\n"
-	                           "  theme = light  \r\n"
-	                           "interval = fast\n"
-	                           "colour = red\n"
-	                           "workload = fileio\n"
-	                           "no equals sign here\n"
-	                           "\n"
-	                           "interval=2.5\n"
-	                           "interval = 99\n";
+				   "  theme = light  \r\n"
+				   "interval = fast\n"
+				   "colour = red\n"
+				   "workload = fileio\n"
+				   "no equals sign here\n"
+				   "\n"
+				   "interval=2.5\n"
+				   "interval = 99\n";
 	struct prefs p;
 	char warn[ST_ERRLEN];
 
@@ -165,19 +166,19 @@ test_bad_lines(void)
 	is_int(prefs_parse(&p, text, sizeof(text) - 1, "cfg", warn, sizeof(warn)), 1,
 	       "bad lines make a warning, not a failure");
 	ok(strncmp(warn, "cfg:3: interval: ", 17) == 0 && strstr(warn, "(and 3 more bad lines)") &&
-	           !strchr(warn, '\n'),
+		   !strchr(warn, '\n'),
 	   "the first names file and line, and counts the rest: %s", warn);
 	ok(strcmp(p.theme, "light") == 0 && strcmp(p.workload, "fileio") == 0 &&
-	           p.interval_s == 2.5,
+		   p.interval_s == 2.5,
 	   "good lines apply around them; blanks and CR trimmed");
 
 	prefs_defaults(&p);
 	prefs_parse(&p, "colour = red\n", strlen("colour = red\n"), "cfg", warn, sizeof(warn));
 	ok(strstr(warn, "cfg:1: unknown key 'colour'") != NULL, "unknown key: %s", warn);
 	prefs_parse(&p, "x\ninterval = 0,5\n", strlen("x\ninterval = 0,5\n"), "cfg", warn,
-	            sizeof(warn));
+		    sizeof(warn));
 	ok(strstr(warn, "cfg:1: expected key = value") != NULL &&
-	           p.interval_s == PREFS_INTERVAL_DEFAULT,
+		   p.interval_s == PREFS_INTERVAL_DEFAULT,
 	   "missing '=', and a decimal comma refused: %s", warn);
 	prefs_parse(&p, "theme =\n", strlen("theme =\n"), "cfg", warn, sizeof(warn));
 	ok(strstr(warn, "cfg:1: theme:") != NULL && strcmp(p.theme, "default") == 0,
@@ -192,7 +193,7 @@ test_bad_lines(void)
 	write_file(cfgfile, "theme = mono\nspeed = 3\n");
 	is_int(prefs_load(&p, warn, sizeof(warn)), 1, "prefs_load reports a bad line");
 	ok(strstr(warn, cfgfile) == warn && strstr(warn, ":2: unknown key 'speed'") != NULL &&
-	           strcmp(p.theme, "mono") == 0,
+		   strcmp(p.theme, "mono") == 0,
 	   "naming the real file and line: %s", warn);
 	unlink(cfgfile);
 	mkdir(cfgfile, 0700);
@@ -285,7 +286,7 @@ drop_privileges(void)
 static void
 limit_file_size(void)
 {
-	struct rlimit rl = {16, 16};
+	struct rlimit rl = { 16, 16 };
 
 	signal(SIGXFSZ, SIG_IGN);
 	if (setrlimit(RLIMIT_FSIZE, &rl) == -1)
@@ -311,7 +312,7 @@ test_failed_saves(void)
 	is_int(save_in_child(drop_privileges, err, sizeof(err)), -1,
 	       "saving into a directory we may not write fails");
 	ok(strstr(err, cfgdir) != NULL && strstr(err, "Permission denied") != NULL &&
-	           !strchr(err, '\n'),
+		   !strchr(err, '\n'),
 	   "naming the directory and why: %s", err);
 	is_str(read_text(cfgfile), old_text, "the old file is untouched");
 	is_int(count_entries(cfgdir), 1, "no temporary file is left");

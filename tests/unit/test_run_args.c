@@ -1,4 +1,5 @@
-/* The run-style option parser that `scaletop run` and the TUI share (src/engine/run_args.c, run_apply.c). */
+/* The run-style option parser that `scaletop run` and the TUI share (src/engine/run_args.c,
+ * run_apply.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,14 +23,15 @@ ext_parse(int opt, int argc, char **argv, void *arg)
 static void
 test_builtin(void)
 {
-	char *argv[] = { "run", "-w", "cpu", "-n", "1,2,4", "-d", "0.5", "--warmup", "0",
-			 "--repeat", "2", NULL };
+	char *argv[] = { "run", "-w",       "cpu", "-n",       "1,2,4", "-d",
+			 "0.5", "--warmup", "0",   "--repeat", "2",     NULL };
 	struct run_args a;
 	struct session s;
 	struct sweep_config cfg;
 
 	run_args_defaults(&a, "run");
-	is_int(run_args_parse(NARGS(argv), argv, &a, NULL), 0, "a built-in workload's options parse");
+	is_int(run_args_parse(NARGS(argv), argv, &a, NULL), 0,
+	       "a built-in workload's options parse");
 	ok(a.duration == 0.5 && a.duration_set && a.warmup == 0 && a.repeat == 2,
 	   "-d, --warmup and --repeat are kept");
 	session_init(&s);
@@ -46,8 +48,8 @@ test_builtin(void)
 static void
 test_external(void)
 {
-	char *argv[] = { "run", "--cmd", "sh -c 'exit 0'", "--parse", "elapsed", "--ops", "512:MiB",
-			 NULL };
+	char *argv[] = { "run",     "--cmd", "sh -c 'exit 0'", "--parse",
+			 "elapsed", "--ops", "512:MiB",        NULL };
 	struct run_args a;
 	struct session s;
 	struct sweep_config cfg;
@@ -60,7 +62,8 @@ test_external(void)
 	is_str(s.wl.name, "external", "an external workload");
 	is_str(s.wl.unit, "MiB", "--ops sets the unit");
 	ok(cfg.elapsed_ops == 512 && cfg.cmd != NULL && strcmp(cfg.cmd[0], "sh") == 0 &&
-	   strcmp(cfg.cmd[2], "exit 0") == 0, "K = 512 and the command split without a shell");
+		   strcmp(cfg.cmd[2], "exit 0") == 0,
+	   "K = 512 and the command split without a shell");
 	run_config_free(&cfg);
 	session_free(&s);
 }
@@ -78,11 +81,13 @@ test_refused(void)
 	run_args_defaults(&a, "run");
 	is_int(run_args_parse(NARGS(unknown), unknown, &a, NULL), EXIT_USAGE, "an unknown option");
 	run_args_defaults(&a, "run");
-	is_int(run_args_parse(NARGS(noparse), noparse, &a, NULL), EXIT_USAGE, "--cmd without --parse");
+	is_int(run_args_parse(NARGS(noparse), noparse, &a, NULL), EXIT_USAGE,
+	       "--cmd without --parse");
 	run_args_defaults(&a, "run");
 	is_int(run_args_parse(NARGS(both), both, &a, NULL), EXIT_USAGE, "-w and --cmd");
 	run_args_defaults(&a, "run");
-	is_int(run_args_parse(NARGS(extra), extra, &a, NULL), EXIT_USAGE, "a word that is no option");
+	is_int(run_args_parse(NARGS(extra), extra, &a, NULL), EXIT_USAGE,
+	       "a word that is no option");
 	run_args_defaults(&a, "tui");
 	is_int(run_args_parse(NARGS(tui_out), tui_out, &a, NULL), EXIT_USAGE,
 	       "-o is for 'scaletop run' only");
@@ -91,15 +96,17 @@ test_refused(void)
 static void
 test_ext(void)
 {
-	static const struct option longopts[] = { { "refresh", required_argument, NULL,
-						    RUN_OPT_EXT }, { NULL, 0, NULL, 0 } };
+	static const struct option longopts[] = {
+		{ "refresh", required_argument, NULL, RUN_OPT_EXT }, { NULL, 0, NULL, 0 }
+	};
 	char *argv[] = { "tui", "-w", "mutex", "--refresh", "0.5", NULL };
 	const char *value = NULL;
 	struct run_opt_ext ext = { longopts, ext_parse, NULL, &value };
 	struct run_args a;
 
 	run_args_defaults(&a, "tui");
-	is_int(run_args_parse(NARGS(argv), argv, &a, &ext), 0, "a caller's option in the same pass");
+	is_int(run_args_parse(NARGS(argv), argv, &a, &ext), 0,
+	       "a caller's option in the same pass");
 	ok(ext_seen == RUN_OPT_EXT && value != NULL && strcmp(value, "0.5") == 0,
 	   "... reaches the caller's parser with its value");
 	is_str(a.workload, "mutex", "and the shared ones still parse");

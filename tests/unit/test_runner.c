@@ -40,10 +40,10 @@ static const char *const mode_names[] = { "threads", "processes" };
 /* --- test workloads ------------------------------------------------------ */
 
 struct tshared {
-	atomic_int magic;      /* set by step_init */
-	atomic_int nworkers;   /* as step_init was told */
-	atomic_int fini;       /* set by step_fini */
-	atomic_int bad;        /* a worker saw something wrong */
+	atomic_int magic;    /* set by step_init */
+	atomic_int nworkers; /* as step_init was told */
+	atomic_int fini;     /* set by step_fini */
+	atomic_int bad;      /* a worker saw something wrong */
 	_Atomic uint64_t seed[MAXW];
 };
 
@@ -172,9 +172,12 @@ badinit_init(void *shared, const struct wl_args *a, const struct wl_sweep *sw, i
 	return st_error(err, errlen, "cannot use /nonexistent/dir: No such file or directory");
 }
 
-#define TWL(nm, fn) \
-	{ .name = nm, .unit = "ops", .summary = nm, .help = nm, .shared_size = sizeof(struct tshared), \
-	  .step_init = t_init, .step_fini = t_fini, .work = fn }
+#define TWL(nm, fn)                                                                              \
+	{                                                                                        \
+		.name = nm, .unit = "ops", .summary = nm, .help = nm,                            \
+		.shared_size = sizeof(struct tshared), .step_init = t_init, .step_fini = t_fini, \
+		.work = fn                                                                       \
+	}
 
 static const struct workload wl_count_ = TWL("count", count_work);
 static const struct workload wl_segv = TWL("segv", segv_work);
@@ -183,12 +186,16 @@ static const struct workload wl_exit7 = TWL("exit7", exit7_work);
 static const struct workload wl_early = TWL("early", early_work);
 static const struct workload wl_stall = TWL("stall", stall_work);
 static const struct workload wl_hang = TWL("hang", hang_work);
-static const struct workload wl_badinit = { .name = "badinit", .unit = "ops", .summary = "",
-					    .help = "", .step_init = badinit_init,
+static const struct workload wl_badinit = { .name = "badinit",
+					    .unit = "ops",
+					    .summary = "",
+					    .help = "",
+					    .step_init = badinit_init,
 					    .work = count_work };
 /* No shared memory and no hooks: the smallest table the runner accepts. */
-static const struct workload wl_bare = { .name = "bare", .unit = "ops", .summary = "",
-					 .help = "", .work = stall_work };
+static const struct workload wl_bare = {
+	.name = "bare", .unit = "ops", .summary = "", .help = "", .work = stall_work
+};
 
 /* --- helpers ------------------------------------------------------------- */
 
@@ -295,8 +302,8 @@ test_count(int n, enum runner_mode mode)
 	is_int(st.unread, 0, "count: once stopped, every slot reads consistently");
 	for (i = 0; i < n; i++)
 		sum += runner_worker_ops(r, i);
-	ok(sum == st.ops && st.ops >= (uint64_t)n, "%s: ops are the sum over workers (%llu)",
-	   what, (unsigned long long)st.ops);
+	ok(sum == st.ops && st.ops >= (uint64_t)n, "%s: ops are the sum over workers (%llu)", what,
+	   (unsigned long long)st.ops);
 	ok(st.busy_ns == st.ops, "%s: busy_ns summed alongside", what);
 	t = runner_shared(r);
 	ok(atomic_load(&t->bad) == 0, "%s: workers got index, count, stop and shared", what);
@@ -310,8 +317,7 @@ test_count(int n, enum runner_mode mode)
 
 /* A step that must fail on its own, with a reason containing both needles. */
 static void
-test_fails(const struct workload *wl, int n, enum runner_mode mode, const char *n1,
-	   const char *n2)
+test_fails(const struct workload *wl, int n, enum runner_mode mode, const char *n1, const char *n2)
 {
 	struct runner_status st;
 	struct runner *r;
@@ -590,7 +596,8 @@ test_slot_garbage(void)
 		for (i = 0; i < sizeof(bytes) / 8; i++)
 			bytes[i] = xorshift(&rng);
 		if (k % 2 == 0)
-			bytes[0] &= ~UINT64_C(1); /* half with an even seq, so only the check word guards */
+			bytes[0] &= ~UINT64_C(
+				1); /* half with an even seq, so only the check word guards */
 		memcpy(&slot, bytes, sizeof(slot));
 		accepted += slot_read(&slot, 5, &v);
 	}

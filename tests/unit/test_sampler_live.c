@@ -72,8 +72,8 @@ online_count(const struct raw_sample *s)
 static void
 check_monotonic(const struct raw_sample *a, const struct raw_sample *b)
 {
-	static const enum cpu_state busy[] = {CPU_USER, CPU_NICE,    CPU_SYS,
-	                                      CPU_IRQ,  CPU_SOFTIRQ, CPU_STEAL};
+	static const enum cpu_state busy[] = { CPU_USER, CPU_NICE,    CPU_SYS,
+					       CPU_IRQ,  CPU_SOFTIRQ, CPU_STEAL };
 	const struct cpu_ticks *x, *y;
 	uint64_t ta, tb;
 	int i, s, back = 0, compared = 0;
@@ -151,7 +151,7 @@ check_linux_sample(const struct raw_sample *a, const struct raw_sample *b, uint6
 	for (i = 0; i < b->ncpu; i++) {
 		if (b->cpu[i].flags & CPU_RAW_OFFLINE)
 			offline_ticks +=
-			        b->cpu[i].tick[CPU_IDLE] != 0 || b->cpu[i].tick[CPU_USER] != 0;
+				b->cpu[i].tick[CPU_IDLE] != 0 || b->cpu[i].tick[CPU_USER] != 0;
 	}
 	is_int(offline_ticks, 0, "offline entries carry no ticks");
 	is_int(b->sys.have, want, "have ctxsw, intr, softirq, fork; no syscall counter");
@@ -297,7 +297,7 @@ test_tasks(void)
 	char err[ST_ERRLEN] = "";
 	struct task_counters c1, c2;
 	pthread_t tid[3];
-	void *(*fn[3])(void *) = {worker_spin, worker_sleep, worker_sleep};
+	void *(*fn[3])(void *) = { worker_spin, worker_sleep, worker_sleep };
 	int i, started = 0, r1, r2, e;
 	pid_t gone;
 

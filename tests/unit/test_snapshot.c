@@ -145,14 +145,23 @@ make_session(struct session *s)
 	s->set.mode = MODE_PROCESSES;
 	snprintf(s->started_utc, sizeof(s->started_utc), "2026-11-29T23:21:35Z");
 	st = add_step(s, 1, 0, 574551.6449, 6);
-	st->fair = (struct fairness){ .have = true, .workers = 1, .min = 3447309,
-				      .median = 3447309, .max = 3447309, .jain = 1 };
-	st = add_step(s, 1, 1, 580000.1, 1);     /* one sample: no spread */
+	st->fair = (struct fairness){ .have = true,
+				      .workers = 1,
+				      .min = 3447309,
+				      .median = 3447309,
+				      .max = 3447309,
+				      .jain = 1 };
+	st = add_step(s, 1, 1, 580000.1, 1); /* one sample: no spread */
 	/* Not what such a step would count: only the file's handling of a null index is tested. */
 	st->fair = (struct fairness){ .have = true, .workers = 1, .jain = NAN, .starved = 1 };
 	st = add_step(s, 2, 0, 1098765.4321, 5);
-	st->fair = (struct fairness){ .have = true, .workers = 2, .min = 0, .median = 3296296.5,
-				      .max = 6592593, .jain = 0.5, .starved = 1 };
+	st->fair = (struct fairness){ .have = true,
+				      .workers = 2,
+				      .min = 0,
+				      .median = 3296296.5,
+				      .max = 6592593,
+				      .jain = 0.5,
+				      .starved = 1 };
 	st = add_step(s, 3, 0, 1500000, 4);
 	st->status = STEP_UNSTABLE;
 	snprintf(st->reason, sizeof(st->reason), "CI 7%% of the mean");
@@ -160,7 +169,7 @@ make_session(struct session *s)
 	st->ct.have &= ~(CT_HAVE_RUN_DELAY | CT_HAVE_LOCK_WAIT | CT_HAVE_PSI);
 	st->ct.run_delay_pct = st->ct.lock_wait_pct = st->ct.psi_some_pct = 0;
 	add_step(s, 6, 0, 1600000, 4);
-	st = add_step(s, 8, 0, 700000, 0);  /* failed: no figures */
+	st = add_step(s, 8, 0, 700000, 0); /* failed: no figures */
 	st->status = STEP_FAILED;
 	st->ops_s = 0;
 	st->no_intervals = true;
@@ -428,19 +437,22 @@ test_round_trip(void)
 	is_int(session_diffs(&s, &snap.s), 0, "round trip: every field, figure and null equal");
 	is_str(snap.warning, "", "round trip: the saved analysis agrees with the recomputed");
 	is_str(snap.meta.tool_name, "scaletop", "round trip: the tool is named");
-	ok(snap.now.npoints == 5 && snap.now.n_peak == 4, "round trip: analysis of the loaded "
-	   "steps (peak at N=%d of %d points)", snap.now.n_peak, snap.now.npoints);
+	ok(snap.now.npoints == 5 && snap.now.n_peak == 4,
+	   "round trip: analysis of the loaded "
+	   "steps (peak at N=%d of %d points)",
+	   snap.now.n_peak, snap.now.npoints);
 	ok(snapshot_save(tpath("rt2.json"), &snap.s, &snap.meta, false, err, sizeof(err)) == 0,
 	   "round trip: the loaded session saves again");
 	a = slurp(tpath("rt.json"), &la);
 	b = slurp(tpath("rt2.json"), &lb);
 	ok(la == lb && la > 0 && memcmp(a, b, la) == 0, "round trip: saved again, byte for byte "
-	   "the same file");
+							"the same file");
 	ok(strstr(a, "nan") == NULL && strstr(a, "NaN") == NULL && strstr(a, "inf") == NULL,
 	   "no NaN or Inf is written");
 	ok(strstr(a, "\"dropped\": 3,\n    \"ticks\": [\n      [0.7500003333333334, 0, "
-		  "\"measuring\", 1000.0, 24.25, [3.0, 15.34, 27.68, null, 52.36, 64.7]],\n")
-	   != NULL, "ticks are compact rows, the oldest first; a missing figure is null");
+		     "\"measuring\", 1000.0, 24.25, [3.0, 15.34, 27.68, null, 52.36, 64.7]],\n") !=
+		   NULL,
+	   "ticks are compact rows, the oldest first; a missing figure is null");
 	free(a);
 	free(b);
 	snapshot_free(&snap);
@@ -460,7 +472,8 @@ test_old_without_ci95_ac(void)
 	int i, same = 0, widened = 0, usable = 0;
 
 	if (!ok(snapshot_load(fixture_path("snapshots/mutex-linux.json"), &snap, err,
-	                      sizeof(err)) == 0, "old file: loads (%s)", err))
+			      sizeof(err)) == 0,
+		"old file: loads (%s)", err))
 		return;
 	for (i = 0; i < snap.s.nsteps; i++) {
 		const struct step *st = &snap.s.steps[i];
@@ -539,17 +552,23 @@ test_nulls(void)
 	s.events[1].t = NAN;
 	s.set.duration_s = NAN;
 	j = session_json(&s);
-	ok(json_is_null(json_object_get(json_object_get(json_array_get(json_object_get(j, "steps"),
-		2), "contention"), "kernel_pct")), "NaN figure written as null");
+	ok(json_is_null(json_object_get(
+		   json_object_get(json_array_get(json_object_get(j, "steps"), 2), "contention"),
+		   "kernel_pct")),
+	   "NaN figure written as null");
 	ok(json_is_null(json_object_get(json_array_get(json_object_get(j, "steps"), 6), "ops_s")),
 	   "a failed step's ops/s is null");
-	ok(json_is_null(json_object_get(json_object_get(json_array_get(json_object_get(j, "steps"),
-		1), "intervals"), "stddev")), "one sample: stddev is null");
+	ok(json_is_null(json_object_get(
+		   json_object_get(json_array_get(json_object_get(j, "steps"), 1), "intervals"),
+		   "stddev")),
+	   "one sample: stddev is null");
 	json_decref(j);
 	s.steps[2].ct.cpu_used = NAN;
 	ok(snapshot_save(tpath("nulls.json"), &s, NULL, false, err, sizeof(err)) == 0 &&
-	   snapshot_load(tpath("nulls.json"), &snap, err, sizeof(err)) == 0, "NaNs: saved and "
-	   "loaded (%s)", err);
+		   snapshot_load(tpath("nulls.json"), &snap, err, sizeof(err)) == 0,
+	   "NaNs: saved and "
+	   "loaded (%s)",
+	   err);
 	ok(isnan(snap.s.events[1].t) && isnan(snap.s.set.duration_s), "NaNs: null loads as NaN");
 	ok(!(snap.s.steps[2].ct.have & CT_HAVE_KERNEL), "NaNs: a null group loads as not measured");
 	snapshot_free(&snap);
@@ -621,69 +640,110 @@ test_rejects(void)
 	   "the good snapshot parses");
 	session_free(&s);
 
-	rejects("{\n  \"format\": scaletop\n}\n", 25, "x.json:2:20: not JSON: invalid token near "
-		"'scaletop'; expected a JSON snapshot", "text that is not JSON, with line:column");
+	rejects("{\n  \"format\": scaletop\n}\n", 25,
+		"x.json:2:20: not JSON: invalid token near "
+		"'scaletop'; expected a JSON snapshot",
+		"text that is not JSON, with line:column");
 	rejects(TRUNCATED, strlen(TRUNCATED),
 		"x.json:4:0: truncated: ']' expected near end of file; expected a JSON snapshot",
 		"a truncated text, with where it ends");
 	rejects("[1, 2]", 6, "x.json: top level: expected an object, got an array",
 		"JSON that is not an object");
-	rejects_edit("format", json_string("other"), "x.json: format: 'other' is not a scaletop "
-		     "snapshot; expected 'scaletop-snapshot'", "another format");
-	rejects_edit("version", json_integer(2), "x.json: version: 2 is newer than this scaletop "
-		     "reads (1); use a newer scaletop", "an unknown major version");
-	rejects_edit("version", json_string("1"), "x.json: version: expected an integer, got a "
-		     "string", "a version that is a string");
+	rejects_edit("format", json_string("other"),
+		     "x.json: format: 'other' is not a scaletop "
+		     "snapshot; expected 'scaletop-snapshot'",
+		     "another format");
+	rejects_edit("version", json_integer(2),
+		     "x.json: version: 2 is newer than this scaletop "
+		     "reads (1); use a newer scaletop",
+		     "an unknown major version");
+	rejects_edit("version", json_string("1"),
+		     "x.json: version: expected an integer, got a "
+		     "string",
+		     "a version that is a string");
 	rejects_edit("host", NULL, "x.json: host: missing; expected an object",
 		     "a missing required object");
-	rejects_edit("steps.2.ops_s", json_string("fast"), "x.json: steps[2].ops_s: expected a "
-		     "number or null, got a string", "a wrong type, by its path");
-	rejects_edit("steps.0.intervals.count", NULL, "x.json: steps[0].intervals.count: missing; "
-		     "expected an integer", "a missing required figure");
-	rejects_edit("host.ncpus", json_integer(-3), "x.json: host.ncpus: -3 is out of range; "
-		     "expected an integer from 0 to 65536", "a negative CPU count");
-	rejects_edit("steps.0.cpu.per_cpu.0.usr", json_real(150.5), "x.json: "
+	rejects_edit("steps.2.ops_s", json_string("fast"),
+		     "x.json: steps[2].ops_s: expected a "
+		     "number or null, got a string",
+		     "a wrong type, by its path");
+	rejects_edit("steps.0.intervals.count", NULL,
+		     "x.json: steps[0].intervals.count: missing; "
+		     "expected an integer",
+		     "a missing required figure");
+	rejects_edit("host.ncpus", json_integer(-3),
+		     "x.json: host.ncpus: -3 is out of range; "
+		     "expected an integer from 0 to 65536",
+		     "a negative CPU count");
+	rejects_edit("steps.0.cpu.per_cpu.0.usr", json_real(150.5),
+		     "x.json: "
 		     "steps[0].cpu.per_cpu[0].usr: 150.5 is out of range; expected a number from "
-		     "0 to 100", "a percentage over 100");
-	rejects_edit("settings.n.1", json_integer(1), "x.json: settings.n[1]: 1 after 1; expected "
-		     "ascending values", "an N list out of order");
-	rejects_edit("events.0.step", json_integer(99), "x.json: events[0].step: 99 is out of "
+		     "0 to 100",
+		     "a percentage over 100");
+	rejects_edit("settings.n.1", json_integer(1),
+		     "x.json: settings.n[1]: 1 after 1; expected "
+		     "ascending values",
+		     "an N list out of order");
+	rejects_edit("events.0.step", json_integer(99),
+		     "x.json: events[0].step: 99 is out of "
 		     "range; expected an integer from 0 to 6",
 		     "an event of a step that does not exist");
-	rejects_edit("steps.0.status", json_string("great"), "x.json: steps[0].status: 'great' is "
+	rejects_edit("steps.0.status", json_string("great"),
+		     "x.json: steps[0].status: 'great' is "
 		     "not known; expected one of running, ok, unstable, failed, interrupted",
 		     "an unknown status");
-	rejects_edit("steps.0.intervals.samples.0", json_null(), "x.json: "
-		     "steps[0].intervals.samples[0]: expected a number, got null", "a null sample");
-	rejects_edit("steps.0.intervals.count", json_integer(7), "x.json: "
+	rejects_edit("steps.0.intervals.samples.0", json_null(),
+		     "x.json: "
+		     "steps[0].intervals.samples[0]: expected a number, got null",
+		     "a null sample");
+	rejects_edit("steps.0.intervals.count", json_integer(7),
+		     "x.json: "
 		     "steps[0].intervals.samples: 6 samples, but count is 7; expected as many",
 		     "a sample count that does not match");
-	rejects_edit("steps.0.contention.ivcsw_s", json_null(), "x.json: "
+	rejects_edit("steps.0.contention.ivcsw_s", json_null(),
+		     "x.json: "
 		     "steps[0].contention.ivcsw_s: null; expected the same as the figures measured "
-		     "with it (numbers)", "half of a contention group");
-	rejects_edit("taken", json_string("yesterday"), "x.json: taken: 'yesterday' is not a UTC "
-		     "time; expected ISO-8601 such as 2026-01-31T12:00:00Z", "a time that is not "
+		     "with it (numbers)",
+		     "half of a contention group");
+	rejects_edit("taken", json_string("yesterday"),
+		     "x.json: taken: 'yesterday' is not a UTC "
+		     "time; expected ISO-8601 such as 2026-01-31T12:00:00Z",
+		     "a time that is not "
 		     "ISO-8601");
-	rejects_edit("series.ticks.0", json_pack("[f, n, s, n, n]", 1.0, "warm-up"), "x.json: "
+	rejects_edit("series.ticks.0", json_pack("[f, n, s, n, n]", 1.0, "warm-up"),
+		     "x.json: "
 		     "series.ticks[0]: 5 elements; expected 6 (t, step, phase, rate, busy_all, "
-		     "busy)", "a tick without its per-CPU part");
-	rejects_edit("steps.0.fairness.jain", json_real(1.5), "x.json: steps[0].fairness.jain: 1.5 "
-		     "is out of range; expected a number from 0 to 1", "a Jain index over 1");
-	rejects_edit("steps.2.fairness.starved", json_integer(0), "x.json: steps[2].fairness: "
-		     "starved 0 does not fit min 0", "starved workers that do not match min");
-	rejects_edit("steps.2.fairness.median", json_real(1e9), "x.json: steps[2].fairness: min 0, "
-		     "median 1e+09 and max 6592593 are not in order", "a median above the max");
-	rejects_edit("steps.2.fairness", json_string("fair"), "x.json: steps[2].fairness: expected "
-		     "an object, got a string", "fairness of the wrong shape");
-	rejects_edit("analysis.usl", json_string("good"), "x.json: analysis.usl: expected an "
-		     "object, got a string", "a saved analysis of the wrong shape");
+		     "busy)",
+		     "a tick without its per-CPU part");
+	rejects_edit("steps.0.fairness.jain", json_real(1.5),
+		     "x.json: steps[0].fairness.jain: 1.5 "
+		     "is out of range; expected a number from 0 to 1",
+		     "a Jain index over 1");
+	rejects_edit("steps.2.fairness.starved", json_integer(0),
+		     "x.json: steps[2].fairness: "
+		     "starved 0 does not fit min 0",
+		     "starved workers that do not match min");
+	rejects_edit("steps.2.fairness.median", json_real(1e9),
+		     "x.json: steps[2].fairness: min 0, "
+		     "median 1e+09 and max 6592593 are not in order",
+		     "a median above the max");
+	rejects_edit("steps.2.fairness", json_string("fair"),
+		     "x.json: steps[2].fairness: expected "
+		     "an object, got a string",
+		     "fairness of the wrong shape");
+	rejects_edit("analysis.usl", json_string("good"),
+		     "x.json: analysis.usl: expected an "
+		     "object, got a string",
+		     "a saved analysis of the wrong shape");
 
 	/* Over the cap: refused before a byte is parsed. */
 	n = SNAPSHOT_MAX_BYTES + 1;
 	big = malloc(n);
 	memset(big, ' ', n);
-	rejects(big, n, "x.json: top level: 67108865 bytes is over the 64 MiB a snapshot may have; "
-		"not a snapshot, or a damaged one", "a buffer over the size cap");
+	rejects(big, n,
+		"x.json: top level: 67108865 bytes is over the 64 MiB a snapshot may have; "
+		"not a snapshot, or a damaged one",
+		"a buffer over the size cap");
 	free(big);
 }
 
@@ -701,25 +761,30 @@ test_rejects_files(void)
 		diag("short write");
 	close(fd);
 	ok(snapshot_load(tpath("cut.json"), &snap, err, sizeof(err)) == -1 &&
-	   strstr(err, "cut.json:") == err + strlen(tmpdir) + 1 && strstr(err, ": truncated: ") &&
-	   strstr(err, "expected a JSON snapshot"), "a truncated file: '%s'", err);
+		   strstr(err, "cut.json:") == err + strlen(tmpdir) + 1 &&
+		   strstr(err, ": truncated: ") && strstr(err, "expected a JSON snapshot"),
+	   "a truncated file: '%s'", err);
 	snapshot_free(&snap);
 
 	/* A sparse file over the cap is refused from its size, unread. */
 	fd = open(tpath("huge.json"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	ok(ftruncate(fd, (off_t)SNAPSHOT_MAX_BYTES + 4096) == 0, "a 64 MiB + 4 KiB sparse file");
 	close(fd);
-	snprintf(want, sizeof(want), "%s: over the 64 MiB a snapshot may have; not a snapshot, or "
-		 "a damaged one", tpath("huge.json"));
+	snprintf(want, sizeof(want),
+		 "%s: over the 64 MiB a snapshot may have; not a snapshot, or "
+		 "a damaged one",
+		 tpath("huge.json"));
 	ok(snapshot_load(tpath("huge.json"), &snap, err, sizeof(err)) == -1 &&
-	   strcmp(err, want) == 0, "a file over the size cap: '%s'", err);
+		   strcmp(err, want) == 0,
+	   "a file over the size cap: '%s'", err);
 	snapshot_free(&snap);
 	unlink(tpath("huge.json"));
 
 	snprintf(want, sizeof(want), "cannot read %s: %s; check the path", tpath("none.json"),
 		 strerror(ENOENT));
 	ok(snapshot_load(tpath("none.json"), &snap, err, sizeof(err)) == -1 &&
-	   strcmp(err, want) == 0, "a missing file: '%s'", err);
+		   strcmp(err, want) == 0,
+	   "a missing file: '%s'", err);
 	snapshot_free(&snap);
 }
 
@@ -738,8 +803,8 @@ test_analysis_disagrees(void)
 	ok(snapshot_read(text, strlen(text), "v.json", &snap, err, sizeof(err)) == 0,
 	   "an edited analysis still loads");
 	ok(strncmp(snap.warning, "v.json: the saved analysis (scaletop ", 37) == 0 &&
-	   strstr(snap.warning, "verdict was 'scales perfectly', is now '") != NULL &&
-	   strstr(snap.warning, "showing the recomputed one") != NULL,
+		   strstr(snap.warning, "verdict was 'scales perfectly', is now '") != NULL &&
+		   strstr(snap.warning, "showing the recomputed one") != NULL,
 	   "and says how it differs: '%s'", snap.warning);
 	snapshot_free(&snap);
 	free(text);
@@ -759,10 +824,13 @@ test_no_overwrite(void)
 
 	make_session(&s);
 	spit(tpath("old.json"), "old contents\n");
-	snprintf(want, sizeof(want), "%s exists and was not replaced; give --force to replace it, "
-		 "or another name", tpath("old.json"));
+	snprintf(want, sizeof(want),
+		 "%s exists and was not replaced; give --force to replace it, "
+		 "or another name",
+		 tpath("old.json"));
 	ok(snapshot_save(tpath("old.json"), &s, NULL, false, err, sizeof(err)) == -1 &&
-	   strcmp(err, want) == 0, "an existing file is not replaced without force: '%s'", err);
+		   strcmp(err, want) == 0,
+	   "an existing file is not replaced without force: '%s'", err);
 	text = slurp(tpath("old.json"), &len);
 	ok(len == 13 && memcmp(text, "old contents\n", 13) == 0, "  and is left as it was");
 	free(text);
@@ -860,9 +928,10 @@ test_eacces(void)
 		return;
 	}
 	is_int(rc, 13, "a folder we may not write to: the save fails with EACCES");
-	snprintf(want, sizeof(want), "cannot write %s: cannot make a temporary file next to it: "
-		 "%s; nothing was replaced; write to a folder you may write to", path,
-		 strerror(EACCES));
+	snprintf(want, sizeof(want),
+		 "cannot write %s: cannot make a temporary file next to it: "
+		 "%s; nothing was replaced; write to a folder you may write to",
+		 path, strerror(EACCES));
 	is_str(msg, want, "  saying what, which file, why and what to do");
 	text = slurp(path, &len);
 	ok(len == 13 && memcmp(text, "old contents\n", 13) == 0, "  the old file is intact");
@@ -927,8 +996,10 @@ test_enospc(void)
 	}
 	is_int(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0,
 	       "a full file system: ENOSPC, the old file intact, no temp file left");
-	snprintf(want, sizeof(want), "cannot write %s/snap.json: %s; nothing was replaced; free "
-		 "some space or write elsewhere\n", dir, strerror(ENOSPC));
+	snprintf(want, sizeof(want),
+		 "cannot write %s/snap.json: %s; nothing was replaced; free "
+		 "some space or write elsewhere\n",
+		 dir, strerror(ENOSPC));
 	is_str(out, want, "  saying why and what to do");
 #else
 	skip("the ENOSPC test mounts a Linux tmpfs", "ENOSPC");
@@ -986,9 +1057,8 @@ test_import(void)
 	const char *csv = "# from the paper\r\nN, throughput, stddev, runs\r\n1,1000\r\n"
 			  "2, 1900.5 ,50\r\n\r\n4,3500,120,5\r\n8,2000\r\n";
 
-	ok(snapshot_import_csv(csv, strlen(csv), "dir/pub.csv", &o, &s, &m, err,
-			       sizeof(err)) == 0, "import: a header, comments, CRLF, blanks (%s)",
-	   err);
+	ok(snapshot_import_csv(csv, strlen(csv), "dir/pub.csv", &o, &s, &m, err, sizeof(err)) == 0,
+	   "import: a header, comments, CRLF, blanks (%s)", err);
 	is_int(s.nsteps, 4, "import: one step per data line");
 	ok(s.steps[1].n == 2 && s.steps[1].ops_s == 1900.5, "import: N and throughput");
 	ok(s.steps[0].st.n == 1 && s.steps[0].st.mean == 1000 && !s.steps[0].st.have_spread,
@@ -998,38 +1068,56 @@ test_import(void)
 	is_double(s.steps[2].st.ci95, 2.776445105 * 120 / sqrt(5), 1e-6,
 		  "import: stddev over 5 runs gives the 95% CI");
 	ok(strcmp(s.wl.name, "imported") == 0 && strcmp(s.wl.unit, "tps") == 0 &&
-	   strcmp(s.wl.value[s.wl.nparams - 1], "pub.csv") == 0, "import: workload imported, "
+		   strcmp(s.wl.value[s.wl.nparams - 1], "pub.csv") == 0,
+	   "import: workload imported, "
 	   "unit, source");
 	is_str(m.label, "paper", "import: the label");
 	ok(snapshot_save(tpath("imp.json"), &s, &m, false, err, sizeof(err)) == 0 &&
-	   snapshot_load(tpath("imp.json"), &snap, err, sizeof(err)) == 0, "import: saves and "
-	   "loads (%s)", err);
+		   snapshot_load(tpath("imp.json"), &snap, err, sizeof(err)) == 0,
+	   "import: saves and "
+	   "loads (%s)",
+	   err);
 	is_int(session_diffs(&s, &snap.s), 0, "import: loads back equal");
 	ok(snap.now.collapse && snap.now.collapse_n == 8, "import: analysed (collapse at %d)",
 	   snap.now.collapse_n);
 	snapshot_free(&snap);
 	session_free(&s);
 
-	import_rejects("1,100\n2,abc\n", "dir/pub.csv:2:3: 'abc': expected a throughput, a number "
-		       "> 0", "a throughput that is not a number, with line:column");
-	import_rejects("n,x\n0,100\n", "dir/pub.csv:2:1: '0': expected N, an integer from 1 to "
-		       "4096", "N = 0");
-	import_rejects("1.5,100\n", "dir/pub.csv:1:1: '1.5': expected N, an integer from 1 to "
-		       "4096", "a fractional N");
+	import_rejects("1,100\n2,abc\n",
+		       "dir/pub.csv:2:3: 'abc': expected a throughput, a number "
+		       "> 0",
+		       "a throughput that is not a number, with line:column");
+	import_rejects("n,x\n0,100\n",
+		       "dir/pub.csv:2:1: '0': expected N, an integer from 1 to "
+		       "4096",
+		       "N = 0");
+	import_rejects("1.5,100\n",
+		       "dir/pub.csv:1:1: '1.5': expected N, an integer from 1 to "
+		       "4096",
+		       "a fractional N");
 	import_rejects("4\n", "dir/pub.csv:1:2: expected ',' and a throughput after N",
 		       "a line without a throughput");
 	import_rejects("1,nan\n", "dir/pub.csv:1:3: 'nan': expected a throughput, a number > 0",
 		       "NaN");
-	import_rejects("1,100,-5\n", "dir/pub.csv:1:7: '-5': expected a standard deviation, a "
-		       "number >= 0", "a negative stddev");
-	import_rejects("1,100,5,2,9\n", "dir/pub.csv:1:10: expected the end of the line: the "
-		       "fields are N,throughput[,stddev[,runs]]", "a fifth field");
-	import_rejects("1,100,5,1\n", "dir/pub.csv:1:9: '1': one run has no standard deviation; "
-		       "expected runs >= 2", "a stddev of one run");
-	import_rejects("# nothing\n\n", "dir/pub.csv: no data lines; expected lines of "
-		       "N,throughput[,stddev[,runs]]", "a file without data");
-	import_rejects_n("1,100\n2,2\0" "00\n", 12, "dir/pub.csv:2:4: a NUL byte; expected text",
-			 "a NUL byte");
+	import_rejects("1,100,-5\n",
+		       "dir/pub.csv:1:7: '-5': expected a standard deviation, a "
+		       "number >= 0",
+		       "a negative stddev");
+	import_rejects("1,100,5,2,9\n",
+		       "dir/pub.csv:1:10: expected the end of the line: the "
+		       "fields are N,throughput[,stddev[,runs]]",
+		       "a fifth field");
+	import_rejects("1,100,5,1\n",
+		       "dir/pub.csv:1:9: '1': one run has no standard deviation; "
+		       "expected runs >= 2",
+		       "a stddev of one run");
+	import_rejects("# nothing\n\n",
+		       "dir/pub.csv: no data lines; expected lines of "
+		       "N,throughput[,stddev[,runs]]",
+		       "a file without data");
+	import_rejects_n("1,100\n2,2\0"
+			 "00\n",
+			 12, "dir/pub.csv:2:4: a NUL byte; expected text", "a NUL byte");
 }
 
 /* Numbers are written with '.' whatever the locale, and read back exactly. */

@@ -72,8 +72,17 @@ no_children(void)
 static void
 test_expand(void)
 {
-	const char *tmpl[] = { "sysbench", "--threads={n}", "--time={duration}", "x{n}y{n}z",
-			       "{", "{}", "${HOME}", "{N}", "{n", "a{{n}}b", NULL };
+	const char *tmpl[] = { "sysbench",
+			       "--threads={n}",
+			       "--time={duration}",
+			       "x{n}y{n}z",
+			       "{",
+			       "{}",
+			       "${HOME}",
+			       "{N}",
+			       "{n",
+			       "a{{n}}b",
+			       NULL };
 	const char *unknown[] = { "pgbench", "-c", "{clients}", NULL };
 	const char *empty[] = { "", NULL };
 	char err[ST_ERRLEN], **v;
@@ -291,7 +300,7 @@ pid_from(const char *file)
 			}
 			fclose(f);
 		}
-		nanosleep(&(struct timespec){0, 10000000}, NULL);
+		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
 		waited += 10000000;
 	}
 	return 0;
@@ -314,7 +323,8 @@ test_orphans(void)
 	int fd;
 
 	if (proc_table_read(&t, &n) != 0) {
-		is_int(pgroup_kill_descendants(), 0, "orphans: nothing adopted without a process table");
+		is_int(pgroup_kill_descendants(), 0,
+		       "orphans: nothing adopted without a process table");
 		return;
 	}
 	free(t);
@@ -328,9 +338,9 @@ test_orphans(void)
 	 * when the count is taken and be counted as a second leftover.
 	 */
 	snprintf(script, sizeof(script),
-	         "setsid sh -c 'echo $$ >%s; exec sleep 30' & "
-	         "while [ ! -s %s ]; do sleep 0.01; done",
-	         file, file);
+		 "setsid sh -c 'echo $$ >%s; exec sleep 30' & "
+		 "while [ ! -s %s ]; do sleep 0.01; done",
+		 file, file);
 	pgroup_adopt_orphans();
 	is_int(spawn_start(argv, &p, err, sizeof(err)), 0, "orphans: a daemonising command");
 	ok(spawn_wait(&p, PATIENCE), "orphans: the command itself exits");

@@ -146,7 +146,8 @@ test_processes(void)
 	ok(WIFSIGNALED(st), "one waiter is killed at the line");
 	startline_release(&line);
 	for (i = 1; i < NP; i++)
-		passed += waitpid(pid[i], &st, 0) == pid[i] && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+		passed +=
+			waitpid(pid[i], &st, 0) == pid[i] && WIFEXITED(st) && WEXITSTATUS(st) == 0;
 	is_int(passed, NP - 1, "the other processes are all released");
 	close(line.rfd);
 }

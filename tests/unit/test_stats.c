@@ -14,9 +14,9 @@
 
 /* t(0.975, df) for df = 1..30, as published. */
 static const double t_table[30] = {
-        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-        2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-        2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+	12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+	2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+	2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
 };
 
 static void
@@ -58,7 +58,7 @@ test_empty_and_one(void)
 
 	is_int(stats_compute(&st, NULL, 0), 0, "n = 0 is valid");
 	ok(st.n == 0 && st.mean == 0 && st.median == 0 && st.stddev == 0 && st.ci95 == 0 &&
-	           !st.have_spread,
+		   !st.have_spread,
 	   "n = 0: all zero, no spread");
 	ok(!stats_is_stable(&st, 5), "n = 0 is never stable");
 
@@ -72,7 +72,7 @@ test_empty_and_one(void)
 static void
 test_known_set(void)
 {
-	const double x[] = {9, 2, 5, 4, 4, 7, 4, 5};
+	const double x[] = { 9, 2, 5, 4, 4, 7, 4, 5 };
 	double copy[8];
 	struct stats st;
 
@@ -93,8 +93,8 @@ test_known_set(void)
 static void
 test_recorded_rates(void)
 {
-	const double eps[] = {5790.62, 5813.77, 5821.07};
-	const double tps[] = {2157.8, 2646.0, 1957.1, 1841.8};
+	const double eps[] = { 5790.62, 5813.77, 5821.07 };
+	const double tps[] = { 2157.8, 2646.0, 1957.1, 1841.8 };
 	struct stats st;
 
 	stats_compute(&st, eps, 3);
@@ -119,10 +119,10 @@ test_recorded_rates(void)
 static void
 test_numerics(void)
 {
-	const double shifted[] = {1e9 + 4, 1e9 + 7, 1e9 + 13, 1e9 + 16};
-	const double same[] = {5790.62, 5790.62, 5790.62, 5790.62, 5790.62};
-	const double huge[] = {DBL_MAX, -DBL_MAX};
-	double bad[] = {1, 2, 3};
+	const double shifted[] = { 1e9 + 4, 1e9 + 7, 1e9 + 13, 1e9 + 16 };
+	const double same[] = { 5790.62, 5790.62, 5790.62, 5790.62, 5790.62 };
+	const double huge[] = { DBL_MAX, -DBL_MAX };
+	double bad[] = { 1, 2, 3 };
 	struct stats st;
 
 	stats_compute(&st, shifted, 4);
@@ -163,8 +163,7 @@ test_autocorrelated(void)
 	stats_compute(&b, alt, 40);
 	is_double(a.ci95, b.ci95, 1e-12, "the iid CI ignores order");
 	is_double(b.ci95_ac, b.ci95, 1e-12, "alternating samples (r < 0) keep the iid CI");
-	ok(a.ci95_ac > 3 * a.ci95, "two long runs widen the CI (%.3f vs %.3f)", a.ci95_ac,
-	   a.ci95);
+	ok(a.ci95_ac > 3 * a.ci95, "two long runs widen the CI (%.3f vs %.3f)", a.ci95_ac, a.ci95);
 	ok(stats_is_stable(&b, 1.0) && !stats_is_stable(&a, 1.0),
 	   "so the same values in runs are not yet stable at 1%%");
 	is_double(stats_ci(&a), a.ci95_ac, 0, "the CI to report is the widened one");

@@ -167,8 +167,7 @@ test_window(struct session *s, struct sweep_live *live)
 	step_add_interval(st, 1);
 	ok(!step_ctx_window_complete(&c, SEC),
 	   "a window whose CI is wider than its mean measures on past its length");
-	ok(step_ctx_window_complete(&c, 3 * SEC),
-	   "up to STATS_WIDE_EXTEND times its length");
+	ok(step_ctx_window_complete(&c, 3 * SEC), "up to STATS_WIDE_EXTEND times its length");
 	step_ctx_free(&c);
 }
 
@@ -202,7 +201,7 @@ test_tables(void)
 
 	for (i = 0; i < 2; i++)
 		ok(k[i]->size > 0 && k[i]->start != NULL && k[i]->tick != NULL &&
-		   k[i]->abort != NULL && k[i]->task_pids != NULL && k[i]->release != NULL,
+			   k[i]->abort != NULL && k[i]->task_pids != NULL && k[i]->release != NULL,
 		   "%s: a private state and every operation", k[i]->name);
 	ok(builtin_step_kind.pause != NULL && builtin_step_kind.per_worker,
 	   "built-in: can be held, and its N are its workers");

@@ -104,8 +104,13 @@ build_steps(struct session *s)
 	st->ct.ivcsw_kop = 0.02;
 	st->ct.lock_wait_pct = 12.5;
 	st->ct.have = CT_HAVE_CSW | CT_HAVE_LOCK_WAIT;
-	st->fair = (struct fairness){ .have = true, .workers = 4, .min = 0, .median = 1.5e6,
-				      .max = 90000000, .jain = 0.3125, .starved = 1 };
+	st->fair = (struct fairness){ .have = true,
+				      .workers = 4,
+				      .min = 0,
+				      .median = 1.5e6,
+				      .max = 90000000,
+				      .jain = 0.3125,
+				      .starved = 1 };
 
 	st = session_add_step(s, 2, 0);
 	st->status = STEP_FAILED;
@@ -157,10 +162,20 @@ build_analysis(struct analysis *a)
 	memset(a, 0, sizeof(*a));
 	a->npoints = 2;
 	a->pts = calloc(2, sizeof(*a->pts));
-	a->pts[0] = (struct scaling_point){ .n = 1, .x = 1000, .ci = 5, .runs = 1, .speedup = 1,
-	                                    .efficiency = 1, .increment = 1000 };
-	a->pts[1] = (struct scaling_point){ .n = 2, .x = 1900, .ci = NAN, .runs = 1, .speedup = 1.9,
-	                                    .efficiency = 0.95, .increment = 900 };
+	a->pts[0] = (struct scaling_point){ .n = 1,
+					    .x = 1000,
+					    .ci = 5,
+					    .runs = 1,
+					    .speedup = 1,
+					    .efficiency = 1,
+					    .increment = 1000 };
+	a->pts[1] = (struct scaling_point){ .n = 2,
+					    .x = 1900,
+					    .ci = NAN,
+					    .runs = 1,
+					    .speedup = 1.9,
+					    .efficiency = 0.95,
+					    .increment = 900 };
 	a->have_x1 = true;
 	a->x1 = 1000;
 	a->n_peak = 2;
@@ -221,11 +236,14 @@ record_run(struct session *s, struct sweep_live *lv, struct analysis *a, size_t 
 	const char *path = tmp_path("run.jsonl");
 	char err[ST_ERRLEN] = "";
 	struct recorder *rec = recorder_open(path, 0, err, sizeof(err));
-	struct contention live = { .run_delay_pct = 3.5, .kernel_pct = 22.25, .cpu_used = 1.5,
+	struct contention live = { .run_delay_pct = 3.5,
+				   .kernel_pct = 22.25,
+				   .cpu_used = 1.5,
 				   .have = CT_HAVE_RUN_DELAY | CT_HAVE_KERNEL };
 	float busy[4] = { 76.8f, NAN, NAN, 41.25f };
-	struct tick t = { .t = 14.25, .step = 1, .phase = PHASE_MEASURING, .rate = 987.25,
-			  .busy_all = 59.03f };
+	struct tick t = {
+		.t = 14.25, .step = 1, .phase = PHASE_MEASURING, .rate = 987.25, .busy_all = 59.03f
+	};
 	int rc = 0;
 
 	ok(rec != NULL, "the recorder opens a new file (%s)", err);
@@ -418,8 +436,8 @@ compare_ticks(struct stream_reader *r, const struct sample_delta *d)
 		   stream_reader_tick_contention(r, t) == NULL,
 	   "a tick without CPU data, step or contention");
 	k = series_at(&stream_reader_session(r)->ticks, 0);
-	ok(k != NULL && k->busy[0] == (float)d->cpu[0].busy && isnan(k->busy[1]) && k->busy[3] == 41.25f &&
-		   series_len(&stream_reader_session(r)->ticks) == 2,
+	ok(k != NULL && k->busy[0] == (float)d->cpu[0].busy && isnan(k->busy[1]) &&
+		   k->busy[3] == 41.25f && series_len(&stream_reader_session(r)->ticks) == 2,
 	   "the recent series has busy %% by CPU id");
 }
 
@@ -461,7 +479,8 @@ test_round_trip(const char *text, size_t len, struct session *want, struct sampl
 	size_t i;
 	int rc;
 
-	is_int(count_lines(text), 10, "10 lines: header, 2 ticks, 2 steps, 3 events, analysis, end");
+	is_int(count_lines(text), 10,
+	       "10 lines: header, 2 ticks, 2 steps, 3 events, analysis, end");
 	ok(strncmp(text, "{\"type\":\"header\",\"format\":\"scaletop-stream\"", 43) == 0,
 	   "the first line is the header, its type first");
 	for (i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
@@ -541,15 +560,17 @@ test_bad_lines(const char *text)
 		{ 2, "{\"t\":1}\n", "line 3: no \"type\"", "a line without a type" },
 		{ 0, "{\"type\":\"tick\",\"t\":1}\n", "line 1: \"tick\" before the header",
 		  "a tick before the header" },
-		{ 1, "{\"type\":\"tick\",\"t\":1,\"phase\":\"measuring\",\"steps_total\":1,"
-		     "\"all\":{\"usr\":150}}\n",
+		{ 1,
+		  "{\"type\":\"tick\",\"t\":1,\"phase\":\"measuring\",\"steps_total\":1,"
+		  "\"all\":{\"usr\":150}}\n",
 		  "line 2: tick: \"usr\" is not a percentage", "a percentage beyond 100" },
 		{ 1, "{\"type\":\"tick\",\"t\":1,\"phase\":\"sleeping\",\"steps_total\":1}\n",
 		  "line 2: tick: \"phase\" is not a word", "an unknown phase" },
 		{ 1, "{\"type\":\"tick\",\"t\":\"1\",\"phase\":\"idle\",\"steps_total\":1}\n",
 		  "line 2: tick: \"t\" is not a number", "a time that is a string" },
-		{ 1, "{\"type\":\"tick\",\"t\":1,\"phase\":\"idle\",\"steps_total\":1,"
-		     "\"cpus\":[{\"cpu\":70000}]}\n",
+		{ 1,
+		  "{\"type\":\"tick\",\"t\":1,\"phase\":\"idle\",\"steps_total\":1,"
+		  "\"cpus\":[{\"cpu\":70000}]}\n",
 		  "line 2: tick: \"cpu\" is out of range", "a CPU id beyond the limit" },
 		{ 3, "{\"type\":\"step\",\"index\":4}\n", "line 4: step: \"n\" is missing",
 		  "a step without its fields" },
@@ -584,8 +605,10 @@ test_unknown_and_blank(const char *text)
 	struct stream_reader *r;
 	int rc;
 
-	r = read_spliced(text, 2, "{\"type\":\"flamegraph\",\"x\":[1]}\n"
-				  "{\"type\":\"flamegraph\"}\n\r\n  \n", &rc);
+	r = read_spliced(text, 2,
+			 "{\"type\":\"flamegraph\",\"x\":[1]}\n"
+			 "{\"type\":\"flamegraph\"}\n\r\n  \n",
+			 &rc);
 	is_int(rc, 0, "unknown types and blank lines are skipped");
 	is_int(stream_reader_session(r)->nsteps, 2, "everything else is read");
 	is_int(stream_reader_nnotes(r), 2, "one note for the unknown type, one for the count");
@@ -653,8 +676,8 @@ test_empty(void)
 
 	is_int(stream_reader_feed(r, "", 0), 0, "feeding nothing is fine");
 	is_int(stream_reader_finish(r), -1, "but an empty stream is an error");
-	is_str(stream_reader_error(r), "none.jsonl: empty: no header line, so not a scaletop stream",
-	       "that says so");
+	is_str(stream_reader_error(r),
+	       "none.jsonl: empty: no header line, so not a scaletop stream", "that says so");
 	ok(stream_reader_session(r)->nsteps == 0 && stream_reader_nticks(r) == 0,
 	   "and holds nothing");
 	stream_reader_free(r);
@@ -677,8 +700,8 @@ test_limits(const char *text, size_t len)
 	is_int(stream_reader_finish(r), 0, "a stream beyond the tick limit reads");
 	is_int((int)stream_reader_nticks(r), 1, "only the first tick is kept for scrubbing");
 	is_int(series_len(&stream_reader_session(r)->ticks), 2, "the recent series has both");
-	ok(stream_reader_nnotes(r) == 1 && strstr(stream_reader_note(r, 0), "kept the first 1") !=
-						   NULL,
+	ok(stream_reader_nnotes(r) == 1 &&
+		   strstr(stream_reader_note(r, 0), "kept the first 1") != NULL,
 	   "with a note");
 	stream_reader_free(r);
 
@@ -886,8 +909,7 @@ stream_error(const struct session *s, json_t *obj, const char *type, char *err, 
 
 /* The header line of s with path set to v, as recorder_header frames it. */
 static void
-stream_header_error(const struct session *s, const char *path, json_t *v, char *err,
-		    size_t len)
+stream_header_error(const struct session *s, const char *path, json_t *v, char *err, size_t len)
 {
 	json_t *h = session_json_header(s);
 
@@ -936,16 +958,22 @@ test_refused_alike(void)
 	refused_alike(s, "settings.n", n, "settings.n[2]: 2 after 4; expected ascending values",
 		      "an N list out of order");
 	n = json_pack("[i, i, i]", 1, 2, 2147483647);
-	refused_alike(s, "settings.n", n, "settings.n[2]: 2147483647 is out of range; expected an "
-		      "integer from 1 to 4096", "an N beyond NLIST_MAX");
+	refused_alike(s, "settings.n", n,
+		      "settings.n[2]: 2147483647 is out of range; expected an "
+		      "integer from 1 to 4096",
+		      "an N beyond NLIST_MAX");
 	memset(host, 'h', sizeof(host) - 1);
 	host[sizeof(host) - 1] = '\0';
 	n = json_string(host);
-	refused_alike(s, "host.hostname", n, "host.hostname: a string of 300 bytes is too long; "
-		      "expected at most 255", "an over-long string");
+	refused_alike(s, "host.hostname", n,
+		      "host.hostname: a string of 300 bytes is too long; "
+		      "expected at most 255",
+		      "an over-long string");
 	n = json_string("threads, processes or both");
-	refused_alike(s, "workload.n_unit", n, "workload.n_unit: a string of 26 bytes is too "
-		      "long; expected at most 15", "an over-long unit of N");
+	refused_alike(s, "workload.n_unit", n,
+		      "workload.n_unit: a string of 26 bytes is too "
+		      "long; expected at most 15",
+		      "an over-long unit of N");
 
 	/* A step: "steps[0].n" in the snapshot, the step line's own "n" in the stream. */
 	snapshot_error(s, "steps.0.n", json_integer(5000), snap, sizeof(snap));
@@ -955,23 +983,31 @@ test_refused_alike(void)
 	json_object_set_new(st, "index", json_integer(0));
 	json_object_set_new(st, "n", json_integer(5000));
 	stream_error(s, st, "step", stream, sizeof(stream));
-	is_str(stream, "x.jsonl: line 2: step: n: 5000 is out of range; expected an integer from "
-		       "1 to 4096", "so is the stream's step line, in the same words");
+	is_str(stream,
+	       "x.jsonl: line 2: step: n: 5000 is out of range; expected an integer from "
+	       "1 to 4096",
+	       "so is the stream's step line, in the same words");
 	json_decref(st);
 
 	/* An event: "events[0].text" in the snapshot, the event line's own "text". */
 	snapshot_error(s, "events.0.text", json_string(host), snap, sizeof(snap));
-	is_str(snap, "x.json: events[0].text: a string of 300 bytes is too long; expected at most "
-		     "255", "an over-long event text: the snapshot is refused");
+	is_str(snap,
+	       "x.json: events[0].text: a string of 300 bytes is too long; expected at most "
+	       "255",
+	       "an over-long event text: the snapshot is refused");
 	st = session_json_event(&s->events[0]);
 	json_object_set_new(st, "text", json_string(host));
 	stream_error(s, st, "event", stream, sizeof(stream));
-	is_str(stream, "x.jsonl: line 2: event: text: a string of 300 bytes is too long; expected "
-		       "at most 255", "so is the stream's event line, in the same words");
+	is_str(stream,
+	       "x.jsonl: line 2: event: text: a string of 300 bytes is too long; expected "
+	       "at most 255",
+	       "so is the stream's event line, in the same words");
 	json_decref(st);
 	n = json_string("yesterday");
-	refused_alike(s, "started", n, "started: 'yesterday' is not a UTC time; expected ISO-8601 "
-		      "such as 2026-01-31T12:00:00Z", "a start that is not a time");
+	refused_alike(s, "started", n,
+		      "started: 'yesterday' is not a UTC time; expected ISO-8601 "
+		      "such as 2026-01-31T12:00:00Z",
+		      "a start that is not a time");
 	session_free(s);
 }
 
@@ -979,8 +1015,8 @@ test_refused_alike(void)
 static void
 test_stream_events(void)
 {
-	static const char text[] =
-		"{\"type\":\"event\",\"t\":1.5,\"step\":0,\"kind\":\"party\",\"text\":\"N=1 starts\"}\n";
+	static const char text[] = "{\"type\":\"event\",\"t\":1.5,\"step\":0,\"kind\":\"party\","
+				   "\"text\":\"N=1 starts\"}\n";
 	struct session run, *s = &run;
 	struct stream_reader *r;
 	char *line;

@@ -116,7 +116,7 @@ scan_bundled(void)
 		if (n > 6 && n - 6 < sizeof(bundled[0]) && de->d_name[0] != '.' &&
 		    strcmp(de->d_name + n - 6, ".theme") == 0)
 			snprintf(bundled[nbundled++], sizeof(bundled[0]), "%.*s", (int)(n - 6),
-			         de->d_name);
+				 de->d_name);
 	}
 	closedir(d);
 	qsort(bundled, (size_t)nbundled, sizeof(bundled[0]), name_cmp);
@@ -145,20 +145,22 @@ test_bundled(void)
 	ok(is_bundled("default") && is_bundled("light") && is_bundled("mono"),
 	   "themes/ has default, light and mono (%d themes in all)", nbundled);
 	for (i = 0; i < nbundled; i++) {
-		is_int(load_bundled(&t, bundled[i], &w), 0, "bundled theme parses without warnings");
+		is_int(load_bundled(&t, bundled[i], &w), 0,
+		       "bundled theme parses without warnings");
 		if (w.n > 0)
 			diag("%s: first warning: %s", bundled[i], w.msg[0]);
 		is_str(t.name, bundled[i], "the theme is named after its file");
 		missing = 0;
 		for (r = 0; r < ROLE_COUNT; r++) {
 			if (t.monochrome ? t.role[r].mono_rank != THEME_RANK_OWN
-			                 : t.role[r].fg_rank != THEME_RANK_OWN) {
-				diag("%s: %s is not set by the file", bundled[i], theme_role_name(r));
+					 : t.role[r].fg_rank != THEME_RANK_OWN) {
+				diag("%s: %s is not set by the file", bundled[i],
+				     theme_role_name(r));
 				missing++;
 			}
 		}
 		missing += !t.monochrome && (t.role[ROLE_MAIN].bg_rank != THEME_RANK_OWN ||
-		                             t.role[ROLE_SELECTED].bg_rank != THEME_RANK_OWN);
+					     t.role[ROLE_SELECTED].bg_rank != THEME_RANK_OWN);
 		ok(missing == 0, "%s.theme sets every role (%d missing)", bundled[i], missing);
 	}
 	load_bundled(&t, "mono", &w);
@@ -216,7 +218,7 @@ test_contrast(void)
 	   theme_role_name(worst_r), worst);
 	load_bundled(&t, "default", &w);
 	ok(contrast(t.role[ROLE_MAIN].fg, t.role[ROLE_MAIN].bg) >= 7.0 &&
-	           contrast(t.role[ROLE_SELECTED].fg, t.role[ROLE_SELECTED].bg) >= 4.5,
+		   contrast(t.role[ROLE_SELECTED].fg, t.role[ROLE_SELECTED].bg) >= 4.5,
 	   "default: text and the selected row are readable");
 	load_bundled(&t, "light", &w);
 	c = 100;
@@ -233,7 +235,7 @@ test_btop(void)
 {
 	size_t len;
 	char *buf = fixture_read("themes/btop-harbor.theme", &len);
-	struct warnings w = {.n = 0};
+	struct warnings w = { .n = 0 };
 	struct theme t;
 	int r, bg_ok = 1;
 
@@ -309,12 +311,12 @@ has(const char *s, const char *want)
 static void
 test_bad_lines(void)
 {
-	static const int lines[] = {4, 5, 6, 7, 8, 9, 10, 11, 14, 15, 16, 17};
+	static const int lines[] = { 4, 5, 6, 7, 8, 9, 10, 11, 14, 15, 16, 17 };
 	char want[64];
 	size_t len, i;
 	char *buf = fixture_read("themes/bad.theme", &len);
 	const char *path = fixture_path("themes/bad.theme");
-	struct warnings w = {.n = 0};
+	struct warnings w = { .n = 0 };
 	struct theme t, def;
 	int all = 1;
 
@@ -344,14 +346,14 @@ test_bad_lines(void)
 	ok(has(w.msg[10], "not yes or no"), "bad monochrome: %s", w.msg[10]);
 	ok(has(w.msg[11], "\"1 2\""), "two decimals: %s", w.msg[11]);
 	ok(t.role[ROLE_TITLE].fg == def.role[ROLE_TITLE].fg &&
-	           t.role[ROLE_HI].fg == def.role[ROLE_HI].fg &&
-	           t.role[ROLE_INACTIVE].fg == def.role[ROLE_INACTIVE].fg &&
-	           t.role[ROLE_DIV].fg == def.role[ROLE_DIV].fg &&
-	           t.role[ROLE_CPU_USER].fg == def.role[ROLE_CPU_USER].fg &&
-	           t.role[ROLE_USL].fg == def.role[ROLE_USL].fg &&
-	           t.role[ROLE_CPU_NICE].fg == def.role[ROLE_CPU_NICE].fg &&
-	           t.role[ROLE_CPU_IRQ].fg == def.role[ROLE_CPU_IRQ].fg &&
-	           t.role[ROLE_PEAK].mono == def.role[ROLE_PEAK].mono && !t.monochrome,
+		   t.role[ROLE_HI].fg == def.role[ROLE_HI].fg &&
+		   t.role[ROLE_INACTIVE].fg == def.role[ROLE_INACTIVE].fg &&
+		   t.role[ROLE_DIV].fg == def.role[ROLE_DIV].fg &&
+		   t.role[ROLE_CPU_USER].fg == def.role[ROLE_CPU_USER].fg &&
+		   t.role[ROLE_USL].fg == def.role[ROLE_USL].fg &&
+		   t.role[ROLE_CPU_NICE].fg == def.role[ROLE_CPU_NICE].fg &&
+		   t.role[ROLE_CPU_IRQ].fg == def.role[ROLE_CPU_IRQ].fg &&
+		   t.role[ROLE_PEAK].mono == def.role[ROLE_PEAK].mono && !t.monochrome,
 	   "each bad line's key keeps the default");
 	is_int(t.role[ROLE_MAIN].fg, 0x102030, "the good line before them applies");
 	is_int(t.role[ROLE_CPU_SYS].fg, 0x00ff00, "a good line between them applies");
@@ -370,13 +372,13 @@ test_values(void)
 	is_int(t.role[ROLE_MAIN].fg, 0xc8ccd0, "... with the default colours");
 	parse_str(&t, "theme[main_bg]=\"\"\ntheme[title]=\"\"\n", &w);
 	ok(t.role[ROLE_MAIN].bg == THEME_COLOR_DEFAULT &&
-	           t.role[ROLE_DIV].bg == THEME_COLOR_DEFAULT,
+		   t.role[ROLE_DIV].bg == THEME_COLOR_DEFAULT,
 	   "empty main_bg is the terminal's background, for every role");
 	is_int(t.role[ROLE_TITLE].fg, THEME_COLOR_DEFAULT, "empty title is the terminal's colour");
 	is_int(parse_str(&t,
-	                 "  theme[title] = #a0B0c0  \r\n\ttheme[hi_fg]=\"0 0 255\" # blue\r\n"
-	                 "# theme[main_fg]=\"#000000\"\ntheme[div_line]=\"#1\"",
-	                 &w),
+			 "  theme[title] = #a0B0c0  \r\n\ttheme[hi_fg]=\"0 0 255\" # blue\r\n"
+			 "# theme[main_fg]=\"#000000\"\ntheme[div_line]=\"#1\"",
+			 &w),
 	       1, "CRLF, blanks, bare values and comments; a last line without newline");
 	is_int(t.role[ROLE_TITLE].fg, 0xa0b0c0, "a bare value, mixed-case hex");
 	is_int(t.role[ROLE_HI].fg, 0x0000ff, "a quoted value then a comment");
@@ -388,15 +390,15 @@ test_values(void)
 	       "a NUL inside a value is a bad line");
 	is_int(t.role[ROLE_HI].fg, 0x010203, "... and the next line still applies");
 	parse_str(&t, "theme[heat0]=\"#000000\"\ntheme[heat2]=\"#808080\"\ntheme[heat4]=\"\"\n",
-	          &w);
+		  &w);
 	is_int(t.role[ROLE_HEAT4].fg, 0x808080, "an empty heat4 takes heat2");
 	parse_str(&t, "theme[heat0]=\"#000000\"\ntheme[heat2]=\"\"\ntheme[heat4]=\"\"\n", &w);
 	ok(t.role[ROLE_HEAT4].fg == 0 && t.role[ROLE_HEAT2].fg == 0 && t.role[ROLE_HEAT3].fg == 0,
 	   "empty heat2 and heat4 make one colour, as btop's single-colour gradients");
 	parse_str(&t,
-	          "theme[title_attr]=\"bold,underline  italic\"\ntheme[main_mono]=\"none\"\n"
-	          "theme[monochrome]=\"true\"\n",
-	          &w);
+		  "theme[title_attr]=\"bold,underline  italic\"\ntheme[main_mono]=\"none\"\n"
+		  "theme[monochrome]=\"true\"\n",
+		  &w);
 	is_int(t.role[ROLE_TITLE].attr, THEME_A_BOLD | THEME_A_UNDERLINE | THEME_A_ITALIC,
 	       "attributes by commas and blanks");
 	ok(t.role[ROLE_MAIN].mono == 0 && t.monochrome && w.n == 0, "none, and monochrome true");
@@ -414,27 +416,27 @@ test_256(void)
 		int want;
 		const char *what;
 	} c[] = {
-	        {0xffffff, 231, "pure white"},
-	        {0xff0000, 196, "pure red"},
-	        {0x00ff00, 46, "pure green"},
-	        {0x0000ff, 21, "pure blue"},
-	        {0x000000, 16, "black"},
-	        {0x080808, 232, "darkest grey step"},
-	        {0x808080, 244, "grey 50%"},
-	        {0x8a8a8a, 245, "grey 138 on the ramp"},
-	        {0xeeeeee, 255, "lightest grey step"},
-	        {0x121212, 233, "grey 18"},
-	        {0x5f87af, 67, "a cube colour"},
-	        {0xd7af00, 178, "another cube colour"},
-	        {0x303030, 236, "div grey"},
-	        {0x7f7f7f, 244, "grey 127 rounds to 128"},
+		{ 0xffffff, 231, "pure white" },
+		{ 0xff0000, 196, "pure red" },
+		{ 0x00ff00, 46, "pure green" },
+		{ 0x0000ff, 21, "pure blue" },
+		{ 0x000000, 16, "black" },
+		{ 0x080808, 232, "darkest grey step" },
+		{ 0x808080, 244, "grey 50%" },
+		{ 0x8a8a8a, 245, "grey 138 on the ramp" },
+		{ 0xeeeeee, 255, "lightest grey step" },
+		{ 0x121212, 233, "grey 18" },
+		{ 0x5f87af, 67, "a cube colour" },
+		{ 0xd7af00, 178, "another cube colour" },
+		{ 0x303030, 236, "div grey" },
+		{ 0x7f7f7f, 244, "grey 127 rounds to 128" },
 	};
 	size_t i;
 	char name[96];
 
 	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		snprintf(name, sizeof(name), "256: #%06x (%s) -> %d", c[i].rgb, c[i].what,
-		         c[i].want);
+			 c[i].want);
 		is_int(theme_rgb_to_256(c[i].rgb), c[i].want, name);
 	}
 }
@@ -447,24 +449,24 @@ test_8(void)
 		int want;
 		const char *what;
 	} c[] = {
-	        {0xffffff, 7, "white"},
-	        {0x000000, 0, "black"},
-	        {0xff0000, 1, "red"},
-	        {0x00ff00, 2, "green"},
-	        {0xffff00, 3, "yellow"},
-	        {0x0000ff, 4, "blue"},
-	        {0xff00ff, 5, "magenta"},
-	        {0x00ffff, 6, "cyan"},
-	        {0x808080, 7, "grey 128"},
-	        {0x7f7f7f, 0, "grey 127"},
-	        {0x6a2f2f, 1, "dark red"},
-	        {0xcbc06c, 3, "khaki"},
-	        {0x5474e8, 4, "cornflower"},
-	        {0x5c6670, 0, "slate grey"},
-	        {0x101418, 0, "tinted near-black"},
-	        {0x0a1a2f, 0, "navy background"},
-	        {0x400000, 1, "dark but clearly red"},
-	        {0xf2e9d8, 7, "warm white"},
+		{ 0xffffff, 7, "white" },
+		{ 0x000000, 0, "black" },
+		{ 0xff0000, 1, "red" },
+		{ 0x00ff00, 2, "green" },
+		{ 0xffff00, 3, "yellow" },
+		{ 0x0000ff, 4, "blue" },
+		{ 0xff00ff, 5, "magenta" },
+		{ 0x00ffff, 6, "cyan" },
+		{ 0x808080, 7, "grey 128" },
+		{ 0x7f7f7f, 0, "grey 127" },
+		{ 0x6a2f2f, 1, "dark red" },
+		{ 0xcbc06c, 3, "khaki" },
+		{ 0x5474e8, 4, "cornflower" },
+		{ 0x5c6670, 0, "slate grey" },
+		{ 0x101418, 0, "tinted near-black" },
+		{ 0x0a1a2f, 0, "navy background" },
+		{ 0x400000, 1, "dark but clearly red" },
+		{ 0xf2e9d8, 7, "warm white" },
 	};
 	size_t i;
 	char name[96];
@@ -517,7 +519,7 @@ test_depth_and_resolve(void)
 	load_bundled(&t, "mono", &w);
 	theme_resolve(&t, THEME_DEPTH_256, 64, 1, p);
 	ok(p[ROLE_SELECTED].pair == 0 && p[ROLE_SELECTED].attr == THEME_A_REVERSE &&
-	           p[ROLE_VERDICT_BAD].attr == (THEME_A_BOLD | THEME_A_REVERSE),
+		   p[ROLE_VERDICT_BAD].attr == (THEME_A_BOLD | THEME_A_REVERSE),
 	   "a monochrome theme uses attributes even on a colour terminal");
 }
 
@@ -558,7 +560,7 @@ static void
 test_dirs(void)
 {
 	char path[4096], err[ST_ERRLEN], udir[512], want[sizeof(((struct listing *)0)->names)];
-	struct listing l = {"", "", 0};
+	struct listing l = { "", "", 0 };
 	const char *first = NULL, *last = NULL;
 	int i;
 
@@ -602,7 +604,7 @@ test_dirs(void)
 	ok(has(path, "/themes/mono.theme"), "... in the bundled directory: %s", path);
 	is_int(theme_find("nope", path, sizeof(path), err, sizeof(err)), -1, "an unknown name");
 	ok(has(err, "'nope' not found") && has(err, udir) && has(err, themes_dir()) &&
-	           !strchr(err, '\n'),
+		   !strchr(err, '\n'),
 	   "one line naming both directories: %s", err);
 	is_int(theme_find("../x", path, sizeof(path), err, sizeof(err)), 1,
 	       "a name with '/' is a path");
@@ -712,9 +714,9 @@ make_direct_terminfo(const char *dir)
 
 	snprintf(src, sizeof(src), "%s/direct.src", dir);
 	write_file(src, "scaletop-direct|direct-colour terminal for test_theme,\n"
-	                "\tuse=xterm-256color, colors#0x1000000, pairs#0x10000, RGB,\n");
+			"\tuse=xterm-256color, colors#0x1000000, pairs#0x10000, RGB,\n");
 	if ((pid = fork()) == 0) {
-		char *argv[] = {"tic", "-x", "-o", (char *)dir, src, NULL};
+		char *argv[] = { "tic", "-x", "-o", (char *)dir, src, NULL };
 
 		if (freopen("/dev/null", "w", stderr) == NULL)
 			_exit(127);
@@ -722,7 +724,7 @@ make_direct_terminfo(const char *dir)
 		_exit(127);
 	}
 	return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0
-	                                                                                       : -1;
+											       : -1;
 }
 
 static SCREEN *
@@ -791,7 +793,7 @@ test_terminal(const char *term, enum theme_depth want, const char *theme, int32_
 		ok(fg == want_fg && PAIR_NUMBER(theme_attr(ROLE_MAIN)) == 1,
 		   "%s: main is pair 1 with fg %d (got %d, bg %d)", term, want_fg, fg, bg);
 		ok((theme_attr(ROLE_TITLE) & A_BOLD) != 0 &&
-		           PAIR_NUMBER(theme_attr(ROLE_TITLE)) == ROLE_TITLE + 1,
+			   PAIR_NUMBER(theme_attr(ROLE_TITLE)) == ROLE_TITLE + 1,
 		   "%s: title is bold in its own pair", term);
 	}
 	close_term(s, out, in);
@@ -813,7 +815,7 @@ test_chosen_before_initscr(void)
 		return;
 	}
 	ok(PAIR_NUMBER(theme_attr(ROLE_MAIN)) == 1 && theme_depth() == THEME_DEPTH_256 &&
-	           strcmp(theme_current(), "light") == 0,
+		   strcmp(theme_current(), "light") == 0,
 	   "a theme used before initscr gets colour pairs once there is a screen");
 	close_term(s, out, in);
 }

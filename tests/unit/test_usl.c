@@ -27,21 +27,21 @@
 #include "scaletop/analysis.h"
 #include "../tap.h"
 
-static const double syn_n[] = {1, 2, 4, 6, 8, 10};
-static const double syn_x[] = {1, 1.8868, 3.0769, 3.5294, 3.5398, 3.3557};
+static const double syn_n[] = { 1, 2, 4, 6, 8, 10 };
+static const double syn_x[] = { 1, 1.8868, 3.0769, 3.5294, 3.5398, 3.3557 };
 
 static const double cisco_x[] = {
-        955.16,   1878.91,  2688.01,  3548.68,  4315.54,  5130.43,  5931.37, 6531.08,
-        7219.8,   7867.61,  8278.71,  8646.7,   9047.84,  9426.55,  9645.37, 9897.24,
-        10097.6,  10240.5,  10532.39, 10798.52, 11151.43, 11518.63, 11806,   12089.37,
-        12075.41, 12177.29, 12211.41, 12158.93, 12155.27, 12118.04, 12140.4, 12074.39,
+	955.16,   1878.91,  2688.01,  3548.68,  4315.54,  5130.43,  5931.37, 6531.08,
+	7219.8,   7867.61,  8278.71,  8646.7,   9047.84,  9426.55,  9645.37, 9897.24,
+	10097.6,  10240.5,  10532.39, 10798.52, 11151.43, 11518.63, 11806,   12089.37,
+	12075.41, 12177.29, 12211.41, 12158.93, 12155.27, 12118.04, 12140.4, 12074.39,
 };
 
-static const double sdm_n[] = {1, 18, 36, 72, 108, 144, 216};
-static const double sdm_x[] = {64.9, 995.9, 1652.4, 1853.2, 1828.9, 1775.0, 1702.2};
+static const double sdm_n[] = { 1, 18, 36, 72, 108, 144, 216 };
+static const double sdm_x[] = { 64.9, 995.9, 1652.4, 1853.2, 1828.9, 1775.0, 1702.2 };
 
-static const double ray_n[] = {1, 4, 8, 12, 16, 20, 24, 28, 32, 48, 64};
-static const double ray_x[] = {20, 78, 130, 170, 190, 200, 210, 230, 260, 280, 310};
+static const double ray_n[] = { 1, 4, 8, 12, 16, 20, 24, 28, 32, 48, 64 };
+static const double ray_x[] = { 20, 78, 130, 170, 190, 200, 210, 230, 260, 280, 310 };
 
 #define NELEM(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
@@ -140,7 +140,7 @@ test_cisco(void)
 static void
 test_specsdm91(void)
 {
-	static const double fitted[] = {90, 1078, 1541, 1850, 1879, 1822, 1646};
+	static const double fitted[] = { 90, 1078, 1541, 1850, 1879, 1822, 1646 };
 	struct usl_fit f;
 	int i, off = 0;
 
@@ -183,8 +183,8 @@ test_raytracer(void)
 static void
 test_exact_curves(void)
 {
-	static const double n[] = {1, 2, 4, 8, 16, 32, 64};
-	static const double n2[] = {2, 4, 8, 16, 32, 64};
+	static const double n[] = { 1, 2, 4, 8, 16, 32, 64 };
+	static const double n2[] = { 2, 4, 8, 16, 32, 64 };
 	double x[7], x2[6];
 	struct usl_fit f;
 	int i;
@@ -216,7 +216,7 @@ test_exact_curves(void)
 static void
 test_extrapolation(void)
 {
-	static const double n[] = {1, 2, 4, 8, 16, 40, 64};
+	static const double n[] = { 1, 2, 4, 8, 16, 40, 64 };
 	double x[7];
 	struct usl_fit f;
 	int i;
@@ -242,8 +242,8 @@ test_extrapolation(void)
 static void
 test_n_max(void)
 {
-	static const double n[] = {1, 2, 4, 8, 100, NAN};
-	static const double x[] = {1, 2, 3, 4, NAN, 5};
+	static const double n[] = { 1, 2, 4, 8, 100, NAN };
+	static const double x[] = { 1, 2, 3, 4, NAN, 5 };
 
 	is_double(usl_n_max(n, x, 6), 8, 0, "n_max skips a NaN throughput and a NaN N");
 	is_double(usl_n_max(n, x, 0), 0, 0, "n_max of no points is 0");
@@ -255,8 +255,8 @@ test_n_max(void)
 static void
 test_invariance(void)
 {
-	static const double rn[] = {10, 1, 8, 2, 6, 4, 4};
-	static const int perm[] = {6, 4, 2, 0, 1, 5, 3};
+	static const double rn[] = { 10, 1, 8, 2, 6, 4, 4 };
+	static const int perm[] = { 6, 4, 2, 0, 1, 5, 3 };
 	double big[6], rx[7], sn[7], sx[7];
 	struct usl_fit f, g;
 	int i;
@@ -293,10 +293,10 @@ test_invariance(void)
 static void
 test_too_few(void)
 {
-	static const double n[] = {1, 2, 4, 8, 16, 32};
-	static const double x[] = {1, 1.9, 3.5, 6, 9, 11};
-	static const double rep_n[] = {1, 1, 2, 2, 4, 4};
-	static const double rep4_n[] = {1, 2, 4, 8, 8, 8};
+	static const double n[] = { 1, 2, 4, 8, 16, 32 };
+	static const double x[] = { 1, 1.9, 3.5, 6, 9, 11 };
+	static const double rep_n[] = { 1, 1, 2, 2, 4, 4 };
+	static const double rep4_n[] = { 1, 2, 4, 8, 8, 8 };
 	struct usl_fit f;
 
 	is_int(usl_fit(n, x, 3, &f), -1, "3 points: no fit");
@@ -314,15 +314,15 @@ test_too_few(void)
 static void
 test_degenerate(void)
 {
-	static const double n[] = {1, 2, 4, 8, 16};
-	static const double flat[] = {5e3, 5e3, 5e3, 5e3, 5e3};
-	static const double zero[] = {0, 0, 0, 0, 0};
-	static const double some0[] = {1, 2, 0, 4, 0};
-	static const double super[] = {1, 2.3, 5, 11, 24};
-	static const double falling[] = {5, 4, 3.1, 2.4, 2};
-	static const double spike[] = {121.292, 42.6154, 69.4838, 50.9658, 191.818};
-	double nan_x[] = {1, NAN, 3.1, 5.5, 8.2};
-	double inf_n[] = {1, INFINITY, 4, 8, 16};
+	static const double n[] = { 1, 2, 4, 8, 16 };
+	static const double flat[] = { 5e3, 5e3, 5e3, 5e3, 5e3 };
+	static const double zero[] = { 0, 0, 0, 0, 0 };
+	static const double some0[] = { 1, 2, 0, 4, 0 };
+	static const double super[] = { 1, 2.3, 5, 11, 24 };
+	static const double falling[] = { 5, 4, 3.1, 2.4, 2 };
+	static const double spike[] = { 121.292, 42.6154, 69.4838, 50.9658, 191.818 };
+	double nan_x[] = { 1, NAN, 3.1, 5.5, 8.2 };
+	double inf_n[] = { 1, INFINITY, 4, 8, 16 };
 	struct usl_fit f;
 
 	is_int(usl_fit(n, flat, 5, &f), 0, "all X equal: fitted");
@@ -368,8 +368,8 @@ test_degenerate(void)
 static void
 test_noisy(void)
 {
-	static const double noise[] = {0.01, -0.02, 0.015, -0.005, 0.02, -0.015, 0.005, -0.01};
-	static const double n[] = {1, 2, 4, 8, 12, 16, 24, 32};
+	static const double noise[] = { 0.01, -0.02, 0.015, -0.005, 0.02, -0.015, 0.005, -0.01 };
+	static const double n[] = { 1, 2, 4, 8, 12, 16, 24, 32 };
 	double x[8];
 	struct usl_fit f;
 	int i;

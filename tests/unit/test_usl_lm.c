@@ -29,14 +29,14 @@ model_points(double sigma, double kappa, double lambda, double *n, double *x)
 static void
 test_model(void)
 {
-	double n[NPTS], x[NPTS], p[USL_NPAR] = {0.05, 0.001, 1000};
-	struct usl_data d = {n, x, NPTS, 1};
+	double n[NPTS], x[NPTS], p[USL_NPAR] = { 0.05, 0.001, 1000 };
+	struct usl_data d = { n, x, NPTS, 1 };
 	struct usl_state st;
 	int idx[USL_NPAR];
 
 	model_points(0.05, 0.001, 1000, n, x);
 	ok(usl_point_ok(1, 0) && !usl_point_ok(0.5, 1) && !usl_point_ok(2, -1) &&
-	           !usl_point_ok(NAN, 1) && !usl_point_ok(2, INFINITY),
+		   !usl_point_ok(NAN, 1) && !usl_point_ok(2, INFINITY),
 	   "usl_point_ok: N >= 1, throughput finite and >= 0");
 	is_double(usl_denom(p, 1), 1, 0, "usl_denom: 1 at N = 1");
 	is_double(usl_denom(p, 3), 1 + 0.05 * 2 + 0.001 * 6, 1e-15, "usl_denom at N = 3");
@@ -53,9 +53,9 @@ static void
 test_cholesky(void)
 {
 	/* A = L L^T with L = [2 0 0; 1 3 0; 0.5 -1 1] */
-	double a[USL_NPAR][USL_NPAR] = {{4, 2, 1}, {2, 10, -2.5}, {1, -2.5, 2.25}};
-	double b[USL_NPAR] = {7, 9.5, 0.75}, z[USL_NPAR];
-	double bad[USL_NPAR][USL_NPAR] = {{1, 2, 0}, {2, 1, 0}, {0, 0, 1}};
+	double a[USL_NPAR][USL_NPAR] = { { 4, 2, 1 }, { 2, 10, -2.5 }, { 1, -2.5, 2.25 } };
+	double b[USL_NPAR] = { 7, 9.5, 0.75 }, z[USL_NPAR];
+	double bad[USL_NPAR][USL_NPAR] = { { 1, 2, 0 }, { 2, 1, 0 }, { 0, 0, 1 } };
 
 	ok(usl_cholesky(a, 3) == 0, "usl_cholesky: a positive definite matrix");
 	is_double(a[0][0], 2, 1e-15, "  L[0][0]");
@@ -74,7 +74,7 @@ static void
 test_lm(void)
 {
 	double n[NPTS], x[NPTS];
-	struct usl_data d = {n, x, NPTS, 0};
+	struct usl_data d = { n, x, NPTS, 0 };
 	struct usl_state st;
 	int i;
 

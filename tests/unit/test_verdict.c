@@ -40,7 +40,7 @@ ctx_init(struct verdict_ctx *c, const struct analysis *a)
 static void
 test_small(void)
 {
-	struct scaling_point pt = {.n = 4, .x = 1500, .ci = NAN};
+	struct scaling_point pt = { .n = 4, .x = 1500, .ci = NAN };
 	struct analysis a;
 	struct verdict_ctx c;
 	char buf[256];
@@ -64,7 +64,7 @@ test_small(void)
 static void
 peaked(struct analysis *a, struct scaling_point *p)
 {
-	static const double x[] = {100, 190, 250};
+	static const double x[] = { 100, 190, 250 };
 	int i;
 
 	memset(a, 0, sizeof(*a));

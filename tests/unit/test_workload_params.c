@@ -8,8 +8,8 @@
 #include "../tap.h"
 
 static const char *const expected_order[] = {
-        "cpu",     "memory",   "mutex",     "spinlock", "fileio",
-        "fdshare", "fdtable",  "unixsock",  "pagefault", NULL,
+	"cpu",     "memory",  "mutex",    "spinlock",  "fileio",
+	"fdshare", "fdtable", "unixsock", "pagefault", NULL,
 };
 
 static void
@@ -175,38 +175,38 @@ test_int(void)
 	is_str(a.text[hold], "007", "  and its text");
 
 	rejects("mutex", "hold=-3",
-	        "workload mutex: hold=-3 is out of range (0..1000000): give a whole number of "
-	        "hash-mix rounds inside the lock per operation");
+		"workload mutex: hold=-3 is out of range (0..1000000): give a whole number of "
+		"hash-mix rounds inside the lock per operation");
 	rejects("mutex", "hold=1000001",
-	        "workload mutex: hold=1000001 is out of range (0..1000000): give a whole number "
-	        "of hash-mix rounds inside the lock per operation");
+		"workload mutex: hold=1000001 is out of range (0..1000000): give a whole number "
+		"of hash-mix rounds inside the lock per operation");
 	rejects("mutex", "hold=99999999999999999999",
-	        "workload mutex: hold=99999999999999999999 is out of range (0..1000000): give a "
-	        "whole number of hash-mix rounds inside the lock per operation");
+		"workload mutex: hold=99999999999999999999 is out of range (0..1000000): give a "
+		"whole number of hash-mix rounds inside the lock per operation");
 	rejects("mutex", "hold=abc",
-	        "workload mutex: hold=abc is not a whole number (0..1000000): give a whole number "
-	        "of hash-mix rounds inside the lock per operation");
+		"workload mutex: hold=abc is not a whole number (0..1000000): give a whole number "
+		"of hash-mix rounds inside the lock per operation");
 	rejects("mutex", "think=",
-	        "workload mutex: think= is not a whole number (0..1000000): give a whole number "
-	        "of hash-mix rounds outside the lock per operation");
+		"workload mutex: think= is not a whole number (0..1000000): give a whole number "
+		"of hash-mix rounds outside the lock per operation");
 	rejects("mutex", "hold=12x",
-	        "workload mutex: hold=12x is not a whole number (0..1000000): give a whole number "
-	        "of hash-mix rounds inside the lock per operation");
+		"workload mutex: hold=12x is not a whole number (0..1000000): give a whole number "
+		"of hash-mix rounds inside the lock per operation");
 	rejects("mutex", "hold= 5",
-	        "workload mutex: hold= 5 is not a whole number (0..1000000): give a whole number "
-	        "of hash-mix rounds inside the lock per operation");
+		"workload mutex: hold= 5 is not a whole number (0..1000000): give a whole number "
+		"of hash-mix rounds inside the lock per operation");
 	rejects("mutex", "hold=0x10",
-	        "workload mutex: hold=0x10 is not a whole number (0..1000000): give a whole number "
-	        "of hash-mix rounds inside the lock per operation");
+		"workload mutex: hold=0x10 is not a whole number (0..1000000): give a whole number "
+		"of hash-mix rounds inside the lock per operation");
 	rejects("mutex", "hold=1.5",
-	        "workload mutex: hold=1.5 is not a whole number (0..1000000): give a whole number "
-	        "of hash-mix rounds inside the lock per operation");
+		"workload mutex: hold=1.5 is not a whole number (0..1000000): give a whole number "
+		"of hash-mix rounds inside the lock per operation");
 	rejects("mutex", "hold=5=6",
-	        "workload mutex: hold=5=6 is not a whole number (0..1000000): give a whole number "
-	        "of hash-mix rounds inside the lock per operation");
+		"workload mutex: hold=5=6 is not a whole number (0..1000000): give a whole number "
+		"of hash-mix rounds inside the lock per operation");
 	rejects("mutex", "hold=-",
-	        "workload mutex: hold=- is not a whole number (0..1000000): give a whole number "
-	        "of hash-mix rounds inside the lock per operation");
+		"workload mutex: hold=- is not a whole number (0..1000000): give a whole number "
+		"of hash-mix rounds inside the lock per operation");
 }
 
 static void
@@ -226,62 +226,62 @@ test_size(void)
 	accepts(&a, "size=8192", 8192);
 
 	rejects("memory", "size=4K",
-	        "workload memory: size=4K is out of range (8K..16G): give a size in that range, "
-	        "e.g. 64M");
+		"workload memory: size=4K is out of range (8K..16G): give a size in that range, "
+		"e.g. 64M");
 	rejects("memory", "size=8191",
-	        "workload memory: size=8191 is out of range (8K..16G): give a size in that range, "
-	        "e.g. 64M");
+		"workload memory: size=8191 is out of range (8K..16G): give a size in that range, "
+		"e.g. 64M");
 	rejects("memory", "size=17G",
-	        "workload memory: size=17G is out of range (8K..16G): give a size in that range, "
-	        "e.g. 64M");
+		"workload memory: size=17G is out of range (8K..16G): give a size in that range, "
+		"e.g. 64M");
 	rejects("memory", "size=9999999999G",
-	        "workload memory: size=9999999999G is out of range (8K..16G): give a size in that "
-	        "range, e.g. 64M");
+		"workload memory: size=9999999999G is out of range (8K..16G): give a size in that "
+		"range, e.g. 64M");
 	rejects("memory", "size=99999999999999999999",
-	        "workload memory: size=99999999999999999999 is out of range (8K..16G): give a "
-	        "size in that range, e.g. 64M");
+		"workload memory: size=99999999999999999999 is out of range (8K..16G): give a "
+		"size in that range, e.g. 64M");
 	rejects("memory", "size=1.5M",
-	        "workload memory: size=1.5M is not a size (8K..16G): give a whole number of bytes "
-	        "with an optional K, M or G suffix (powers of 1024), e.g. 64M");
+		"workload memory: size=1.5M is not a size (8K..16G): give a whole number of bytes "
+		"with an optional K, M or G suffix (powers of 1024), e.g. 64M");
 	rejects("memory", "size=64MB",
-	        "workload memory: size=64MB is not a size (8K..16G): give a whole number of bytes "
-	        "with an optional K, M or G suffix (powers of 1024), e.g. 64M");
+		"workload memory: size=64MB is not a size (8K..16G): give a whole number of bytes "
+		"with an optional K, M or G suffix (powers of 1024), e.g. 64M");
 	rejects("memory", "size=5x",
-	        "workload memory: size=5x is not a size (8K..16G): give a whole number of bytes "
-	        "with an optional K, M or G suffix (powers of 1024), e.g. 64M");
+		"workload memory: size=5x is not a size (8K..16G): give a whole number of bytes "
+		"with an optional K, M or G suffix (powers of 1024), e.g. 64M");
 	rejects("memory", "size=M",
-	        "workload memory: size=M is not a size (8K..16G): give a whole number of bytes "
-	        "with an optional K, M or G suffix (powers of 1024), e.g. 64M");
+		"workload memory: size=M is not a size (8K..16G): give a whole number of bytes "
+		"with an optional K, M or G suffix (powers of 1024), e.g. 64M");
 	rejects("memory", "size=-8K",
-	        "workload memory: size=-8K is not a size (8K..16G): give a whole number of bytes "
-	        "with an optional K, M or G suffix (powers of 1024), e.g. 64M");
+		"workload memory: size=-8K is not a size (8K..16G): give a whole number of bytes "
+		"with an optional K, M or G suffix (powers of 1024), e.g. 64M");
 	rejects("memory", "size=",
-	        "workload memory: size= is not a size (8K..16G): give a whole number of bytes "
-	        "with an optional K, M or G suffix (powers of 1024), e.g. 64M");
+		"workload memory: size= is not a size (8K..16G): give a whole number of bytes "
+		"with an optional K, M or G suffix (powers of 1024), e.g. 64M");
 	rejects("memory", "size=1T",
-	        "workload memory: size=1T is not a size (8K..16G): give a whole number of bytes "
-	        "with an optional K, M or G suffix (powers of 1024), e.g. 64M");
+		"workload memory: size=1T is not a size (8K..16G): give a whole number of bytes "
+		"with an optional K, M or G suffix (powers of 1024), e.g. 64M");
 }
 
 /* A table with the widest ranges, to reach the overflow edges. */
 static const struct wl_param edge_params[] = {
-        {"big", WP_SIZE, "0", 0, LLONG_MAX, NULL, "bytes"},
-        {"any", WP_INT, "0", LLONG_MIN, LLONG_MAX, NULL, "units"},
-        {"odd", WP_SIZE, "1000", 1000, (3LL << 20) + 1, NULL, "bytes"},
+	{ "big", WP_SIZE, "0", 0, LLONG_MAX, NULL, "bytes" },
+	{ "any", WP_INT, "0", LLONG_MIN, LLONG_MAX, NULL, "units" },
+	{ "odd", WP_SIZE, "1000", 1000, (3LL << 20) + 1, NULL, "bytes" },
 };
 static const struct workload edge_wl = {
-        .name = "edge",
-        .unit = "ops",
-        .summary = "s",
-        .help = "h",
-        .params = edge_params,
-        .nparams = 3,
+	.name = "edge",
+	.unit = "ops",
+	.summary = "s",
+	.help = "h",
+	.params = edge_params,
+	.nparams = 3,
 };
 static const struct workload bare_wl = {
-        .name = "bare",
-        .unit = "ops",
-        .summary = "s",
-        .help = "h",
+	.name = "bare",
+	.unit = "ops",
+	.summary = "s",
+	.help = "h",
 };
 
 static void
@@ -306,17 +306,17 @@ test_edges(void)
 	accepts(&a, "any=-9223372036854775808", LLONG_MIN);
 	accepts(&a, "any=9223372036854775807", LLONG_MAX);
 	edge_rejects(&edge_wl, "big=9223372036854775808",
-	             "workload edge: big=9223372036854775808 is out of range "
-	             "(0..9223372036854775807): give a size in that range, e.g. 0");
+		     "workload edge: big=9223372036854775808 is out of range "
+		     "(0..9223372036854775807): give a size in that range, e.g. 0");
 	edge_rejects(&edge_wl, "big=8589934592G",
-	             "workload edge: big=8589934592G is out of range (0..9223372036854775807): "
-	             "give a size in that range, e.g. 0");
+		     "workload edge: big=8589934592G is out of range (0..9223372036854775807): "
+		     "give a size in that range, e.g. 0");
 	edge_rejects(&edge_wl, "any=-9223372036854775809",
-	             "workload edge: any=-9223372036854775809 is out of range "
-	             "(-9223372036854775808..9223372036854775807): give a whole number of units");
+		     "workload edge: any=-9223372036854775809 is out of range "
+		     "(-9223372036854775808..9223372036854775807): give a whole number of units");
 	edge_rejects(&edge_wl, "odd=999",
-	             "workload edge: odd=999 is out of range (1000..3145729): give a size in that "
-	             "range, e.g. 1000");
+		     "workload edge: odd=999 is out of range (1000..3145729): give a size in that "
+		     "range, e.g. 1000");
 	edge_rejects(&bare_wl, "x=1", "workload bare: -p x=1: this workload takes no parameters");
 }
 
@@ -331,21 +331,21 @@ test_enum(void)
 	accepts(&a, "kind=ttas", 1);
 	accepts(&a, "kind=ticket", 2);
 	rejects("spinlock", "kind=TAS",
-	        "workload spinlock: kind=TAS is not a choice (tas, ttas, ticket): pick one of "
-	        "those");
+		"workload spinlock: kind=TAS is not a choice (tas, ttas, ticket): pick one of "
+		"those");
 	rejects("spinlock", "kind=mcs",
-	        "workload spinlock: kind=mcs is not a choice (tas, ttas, ticket): pick one of "
-	        "those");
+		"workload spinlock: kind=mcs is not a choice (tas, ttas, ticket): pick one of "
+		"those");
 	rejects("spinlock", "kind=",
-	        "workload spinlock: kind= is not a choice (tas, ttas, ticket): pick one of those");
+		"workload spinlock: kind= is not a choice (tas, ttas, ticket): pick one of those");
 	rejects("fdshare", "op=read",
-	        "workload fdshare: op=read is not a choice (dup, pread, fstat, mix): pick one of "
-	        "those");
+		"workload fdshare: op=read is not a choice (dup, pread, fstat, mix): pick one of "
+		"those");
 	rejects("fdtable", "kind=close",
-	        "workload fdtable: kind=close is not a choice (open, dup, socketpair): pick one "
-	        "of those");
+		"workload fdtable: kind=close is not a choice (open, dup, socketpair): pick one "
+		"of those");
 	rejects("fdtable", "kinds=open",
-	        "workload fdtable: kinds=open is not a parameter (kind, dir): use one of those");
+		"workload fdtable: kinds=open is not a parameter (kind, dir): use one of those");
 }
 
 static void
@@ -370,8 +370,8 @@ test_path(void)
 	memcpy(kv, "dir=/", 5);
 	kv[4 + 300] = '\0';
 	rejects("fileio", kv,
-	        "workload fileio: dir= value is too long (300 characters, 255 at most): give a "
-	        "shorter one");
+		"workload fileio: dir= value is too long (300 characters, 255 at most): give a "
+		"shorter one");
 	kv[4 + 255] = '\0';
 	ok(wl_args_set(&a, kv, err, sizeof(err)) == 0, "a 255-character path fits");
 	is_int((long long)strlen(a.v[dir].s), 255, "  whole");
@@ -384,22 +384,22 @@ test_keys(void)
 	struct wl_args a;
 
 	rejects("mutex", "hold",
-	        "workload mutex: -p hold is not key=value: write e.g. -p hold=100 (keys: hold, "
-	        "think, waitsample)");
+		"workload mutex: -p hold is not key=value: write e.g. -p hold=100 (keys: hold, "
+		"think, waitsample)");
 	rejects("mutex", "bogus=1",
-	        "workload mutex: bogus=1 is not a parameter (hold, think, waitsample): use one of "
-	        "those");
+		"workload mutex: bogus=1 is not a parameter (hold, think, waitsample): use one of "
+		"those");
 	rejects("mutex", "=5",
-	        "workload mutex: =5 is not a parameter (hold, think, waitsample): use one of "
-	        "those");
+		"workload mutex: =5 is not a parameter (hold, think, waitsample): use one of "
+		"those");
 	rejects("mutex", "Hold=5",
-	        "workload mutex: Hold=5 is not a parameter (hold, think, waitsample): use one of "
-	        "those");
+		"workload mutex: Hold=5 is not a parameter (hold, think, waitsample): use one of "
+		"those");
 	memset(longkey, 'h', sizeof(longkey));
 	memcpy(longkey + 150, "=1", 3);
 	wl_args_defaults(&a, workload_find("mutex"));
 	ok(wl_args_set(&a, longkey, err, sizeof(err)) == -1 &&
-	           strstr(err, "is not a parameter") != NULL,
+		   strstr(err, "is not a parameter") != NULL,
 	   "an over-long key is an unknown parameter");
 
 	memset(&a, 0, sizeof(a));

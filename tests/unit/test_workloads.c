@@ -79,7 +79,7 @@ run_workers(struct run *r, enum mode mode)
 
 	for (i = 0; i < NWORKERS; i++) {
 		slot_publish(&r->arena->slot[i], i, 0, 0, 0);
-		r->targ[i] = (struct thread_arg){r, i};
+		r->targ[i] = (struct thread_arg){ r, i };
 		if (mode == THREADS) {
 			if (pthread_create(&tid[i], NULL, thread_main, &r->targ[i]) != 0) {
 				printf("Bail out! pthread_create failed\n");
@@ -99,7 +99,7 @@ run_workers(struct run *r, enum mode mode)
 	 * (up to a generous bound) rather than asserting on timing.
 	 */
 	for (i = 0; i < NWORKERS; i++) {
-		struct slot_view v = {0};
+		struct slot_view v = { 0 };
 		int waited = 0;
 
 		while (!(slot_read(&r->arena->slot[i], i, &v) && v.ops > 0) && waited < 15000) {
@@ -139,7 +139,8 @@ check_lockwait(struct run *r, const struct slot_view *v)
 		return;
 	}
 	ok(v->wait_ns <= v->busy_ns, "  wait_ns <= busy_ns");
-	ok(v->busy_ns > 0, "  the worker's time was measured (%llu ops)", (unsigned long long)v->ops);
+	ok(v->busy_ns > 0, "  the worker's time was measured (%llu ops)",
+	   (unsigned long long)v->ops);
 }
 
 /* Checks every slot; returns the summed ops. */
@@ -150,7 +151,7 @@ check_slots(struct run *r)
 	uint64_t sum = 0;
 
 	for (i = 0; i < NWORKERS; i++) {
-		struct slot_view v = {0};
+		struct slot_view v = { 0 };
 		bool valid = slot_read(&r->arena->slot[i], i, &v);
 
 		ok(valid, "%s: worker %d slot reads back with a valid check word", r->label, i);
@@ -218,9 +219,9 @@ run_one(const char *name, const char *const params[], enum mode mode)
 	snprintf(r.label, sizeof(r.label), "%s", name);
 	for (i = 0; params != NULL && params[i] != NULL; i++)
 		snprintf(r.label + strlen(r.label), sizeof(r.label) - strlen(r.label), " %s",
-		         params[i]);
+			 params[i]);
 	snprintf(r.label + strlen(r.label), sizeof(r.label) - strlen(r.label), " (%s)",
-	         mode == THREADS ? "threads" : "processes");
+		 mode == THREADS ? "threads" : "processes");
 	if (!ok(r.wl != NULL, "%s: found", r.label))
 		return;
 	wl_args_defaults(&r.args, r.wl);
@@ -232,14 +233,14 @@ run_one(const char *name, const char *const params[], enum mode mode)
 	r.arena = map_shared(sizeof(*r.arena));
 	r.shared = r.wl->shared_size ? map_shared(r.wl->shared_size) : NULL;
 	for (i = 0; i < NWORKERS; i++) {
-		r.w[i] = (struct wl_worker){.index = i,
-		                            .nworkers = NWORKERS,
-		                            .slot = &r.arena->slot[i],
-		                            .stop = &r.arena->stop,
-		                            .shared = r.shared,
-		                            .args = &r.args,
-		                            .sweep = &r.sw,
-		                            .seed = 0x1234567ULL * (uint64_t)(i + 1)};
+		r.w[i] = (struct wl_worker){ .index = i,
+					     .nworkers = NWORKERS,
+					     .slot = &r.arena->slot[i],
+					     .stop = &r.arena->stop,
+					     .shared = r.shared,
+					     .args = &r.args,
+					     .sweep = &r.sw,
+					     .seed = 0x1234567ULL * (uint64_t)(i + 1) };
 	}
 
 	if (r.wl->prepare) {
@@ -251,7 +252,7 @@ run_one(const char *name, const char *const params[], enum mode mode)
 			check_fileio_prepared(&r);
 	}
 	rc = r.wl->step_init ? r.wl->step_init(r.shared, &r.args, &r.sw, NWORKERS, err, sizeof(err))
-	                     : 0;
+			     : 0;
 	if (ok(rc == 0, "%s: step_init", r.label)) {
 		if (ok(run_workers(&r, mode) == 0, "%s: workers ran and exited", r.label))
 			check_exclusion(&r, check_slots(&r));
@@ -275,31 +276,31 @@ static const struct variant {
 	const char *name;
 	const char *params[6];
 } variants[] = {
-        {"cpu", {NULL}},
-        {"memory", {NULL}},
-        {"memory", {"size=8K"}},
-        {"mutex", {NULL}},
-        {"mutex", {"waitsample=1", "hold=0"}},
-        {"mutex", {"waitsample=0"}},
-        {"spinlock", {"kind=tas"}},
-        {"spinlock", {"kind=ttas"}},
-        {"spinlock", {"kind=ticket"}},
-        {"fileio", {"total=4M"}},
-        {"fileio", {"total=1M", "files=3", "block=4K", "sync=fsync", "fsync_every=4"}},
-        {"fileio", {"total=1M", "files=2", "block=4K", "sync=osync"}},
-        {"fdshare", {"op=dup"}},
-        {"fdshare", {"op=pread"}},
-        {"fdshare", {"op=fstat"}},
-        {"fdshare", {"op=mix"}},
-        {"fdtable", {"kind=open"}},
-        {"fdtable", {"kind=dup"}},
-        {"fdtable", {"kind=socketpair"}},
-        {"unixsock", {NULL}},
-        {"unixsock", {"msg=64K"}},
-        {"unixsock", {"peer=self", "msg=1"}},
-        {"unixsock", {"peer=self", "msg=64K"}},
-        {"pagefault", {NULL}},
-        {"pagefault", {"size=4K"}},
+	{ "cpu", { NULL } },
+	{ "memory", { NULL } },
+	{ "memory", { "size=8K" } },
+	{ "mutex", { NULL } },
+	{ "mutex", { "waitsample=1", "hold=0" } },
+	{ "mutex", { "waitsample=0" } },
+	{ "spinlock", { "kind=tas" } },
+	{ "spinlock", { "kind=ttas" } },
+	{ "spinlock", { "kind=ticket" } },
+	{ "fileio", { "total=4M" } },
+	{ "fileio", { "total=1M", "files=3", "block=4K", "sync=fsync", "fsync_every=4" } },
+	{ "fileio", { "total=1M", "files=2", "block=4K", "sync=osync" } },
+	{ "fdshare", { "op=dup" } },
+	{ "fdshare", { "op=pread" } },
+	{ "fdshare", { "op=fstat" } },
+	{ "fdshare", { "op=mix" } },
+	{ "fdtable", { "kind=open" } },
+	{ "fdtable", { "kind=dup" } },
+	{ "fdtable", { "kind=socketpair" } },
+	{ "unixsock", { NULL } },
+	{ "unixsock", { "msg=64K" } },
+	{ "unixsock", { "peer=self", "msg=1" } },
+	{ "unixsock", { "peer=self", "msg=64K" } },
+	{ "pagefault", { NULL } },
+	{ "pagefault", { "size=4K" } },
 };
 
 static void
@@ -326,7 +327,7 @@ test_all_run(void)
 /* prepare() against dir=path; returns its result with the message in err. */
 static int
 fileio_prepare_in(const char *path, struct wl_sweep *sw, struct wl_args *a, char *err,
-                  size_t errlen)
+		  size_t errlen)
 {
 	char kv[WL_PATH_MAX + 8];
 
@@ -350,9 +351,9 @@ test_fileio_missing_dir(void)
 	ok(fileio_prepare_in(missing, &sw, &a, err, sizeof(err)) == -1,
 	   "fileio: prepare fails for a missing dir");
 	snprintf(want, sizeof(want),
-	         "workload fileio: cannot make a work directory in %s: %s: create that "
-	         "directory or give another with -p dir=",
-	         missing, strerror(ENOENT));
+		 "workload fileio: cannot make a work directory in %s: %s: create that "
+		 "directory or give another with -p dir=",
+		 missing, strerror(ENOENT));
 	is_str(err, want, "  naming the path and what to do");
 	ok(sw.dir[0] == '\0' && !sw.own_dir, "  and leaves nothing to clean up");
 	wl_fileio.cleanup(&sw);
@@ -407,9 +408,9 @@ test_fileio_readonly_dir(void)
 	ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	   "fileio: prepare fails for a read-only dir");
 	snprintf(want, sizeof(want),
-	         "workload fileio: cannot make a work directory in %s: %s: give a writable "
-	         "directory with -p dir=",
-	         ro, strerror(EACCES));
+		 "workload fileio: cannot make a work directory in %s: %s: give a writable "
+		 "directory with -p dir=",
+		 ro, strerror(EACCES));
 	is_str(buf, want, "  naming the path and what to do");
 	rmdir(ro);
 }
@@ -418,7 +419,7 @@ static void
 test_fileio_geometry(void)
 {
 	char err[ST_ERRLEN] = "";
-	struct wl_sweep sw = {0};
+	struct wl_sweep sw = { 0 };
 	struct wl_args a;
 
 	wl_args_defaults(&a, &wl_fileio);
