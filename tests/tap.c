@@ -156,6 +156,17 @@ exact_copy(const char *text, size_t len)
 }
 
 void
+write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f == NULL || fputs(text, f) == EOF || fclose(f) != 0) {
+		printf("Bail out! cannot write %s\n", path);
+		exit(1);
+	}
+}
+
+void
 remove_tree(const char *dir)
 {
 	pid_t pid = fork();

@@ -29,6 +29,8 @@ const char *fixture_path(const char *rel);
  * a decoder that reads past its length is caught by ASan and valgrind.
  */
 char *exact_copy(const char *text, size_t len);
+/* Writes text to path, replacing it; bails out if it cannot. */
+void write_file(const char *path, const char *text);
 /* Removes a test's temporary tree (rm -rf, run without a shell). */
 void remove_tree(const char *dir);
 /* Sleeps ms milliseconds, through signals: only paces a test, never timed. */

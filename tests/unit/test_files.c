@@ -13,17 +13,6 @@
 static char tmpdir[] = "/tmp/test_files.XXXXXX";
 
 static void
-write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	if (f == NULL || fputs(text, f) == EOF || fclose(f) != 0) {
-		printf("Bail out! cannot write %s\n", path);
-		exit(1);
-	}
-}
-
-static void
 test_read(void)
 {
 	char path[600], *buf = NULL;

@@ -15,7 +15,7 @@
 
 /* A file of len bytes in dir, each byte its offset mod 251. */
 static int
-write_file(const char *dir, const char *name, size_t len)
+write_sized(const char *dir, const char *name, size_t len)
 {
 	char path[512];
 	size_t i;
@@ -49,8 +49,8 @@ test_read(const char *dir)
 	struct linbuf b = { NULL, 0, 0 };
 	int dfd, fd;
 
-	ok(write_file(dir, "big", 5000) == 0 && write_file(dir, "small", 10) == 0 &&
-		   write_file(dir, "empty", 0) == 0,
+	ok(write_sized(dir, "big", 5000) == 0 && write_sized(dir, "small", 10) == 0 &&
+		   write_sized(dir, "empty", 0) == 0,
 	   "fixture files written");
 	dfd = open(dir, O_RDONLY | O_DIRECTORY);
 	ok(linbuf_read_at(dfd, "small", &b) == 0 && bytes_ok(&b, 10), "a small file, whole");

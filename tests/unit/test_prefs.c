@@ -24,17 +24,6 @@ static char tmpdir[] = "/tmp/test_prefs.XXXXXX";
 static char cfgdir[512]; /* $XDG_CONFIG_HOME/scaletop */
 static char cfgfile[600];
 
-static void
-write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	if (f == NULL || fputs(text, f) == EOF || fclose(f) != 0) {
-		printf("Bail out! cannot write %s\n", path);
-		exit(1);
-	}
-}
-
 /* The file's text, or "(missing)". */
 static const char *
 read_text(const char *path)

@@ -523,18 +523,6 @@ test_depth_and_resolve(void)
 	   "a monochrome theme uses attributes even on a colour terminal");
 }
 
-/* Writes text to path; aborts the test if it cannot. */
-static void
-write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	if (f == NULL || fputs(text, f) == EOF || fclose(f) != 0) {
-		printf("Bail out! cannot write %s\n", path);
-		exit(1);
-	}
-}
-
 struct listing {
 	char names[4096];
 	char light_path[4096];
