@@ -8,7 +8,7 @@ noinst_HEADERS += include/scaletop/session_json.h
 noinst_HEADERS += include/scaletop/snapshot.h src/store/snapshot_priv.h src/store/session_read.h
 libscaletop_a_SOURCES += \
 	src/store/snapshot_text.c \
-	src/store/snapshot_field.c \
+	src/store/field_read.c \
 	src/store/session_read.c \
 	src/store/session_read_step.c \
 	src/store/snapshot_analysis.c \

@@ -1,6 +1,7 @@
 /*
- * Shared by the snapshot's own files in src/store/: JSON text, numbers
- * without the locale, the atomic file writer, and the analysis as JSON.
+ * Shared by the files of src/store/, snapshots' and streams': JSON text,
+ * numbers without the locale, the atomic file writer, the checked field
+ * readers, and the analysis as JSON.
  * Nothing outside src/store/ includes it.
  */
 #ifndef SCALETOP_SNAPSHOT_PRIV_H
@@ -30,7 +31,7 @@ int snapshot_text_write(FILE *f, const json_t *v);
 int snapshot_atomic_write(const char *path, bool force, int (*fill)(FILE *, void *), void *arg,
 			  char *err, size_t errlen);
 
-/* --- reading checked fields (snapshot_field.c) --------------------------- */
+/* --- reading checked fields (field_read.c) ------------------------------- */
 
 /* The JSON types a field may have, ORed. */
 #define F_OBJ 0x01

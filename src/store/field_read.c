@@ -1,9 +1,9 @@
 /*
- * Reading one field of a snapshot with its type and range checked.  Every
- * refusal is one line naming the file, the field's path (steps[2].ops_s) and
- * what was expected, since a user fixing a file by hand needs all three.
- * The snapshot loader and the stream reader both read through here, so a
- * field means the same and is refused alike in either file.
+ * Reading one field of a snapshot or a stream record with its type and range
+ * checked.  Every refusal is one line naming the file, the field's path
+ * (steps[2].ops_s) and what was expected, since a user fixing a file by hand
+ * needs all three.  The snapshot loader and the stream reader both read
+ * through here, so a field means the same and is refused alike in either.
  */
 #include <math.h>
 #include <stdarg.h>
