@@ -162,6 +162,55 @@ int proc_reaper(bool on);
  */
 int proc_parent_death_signal(int sig);
 
+/* --- the system under test (--target): its processes and its threads ---- */
+
+/*
+ * What one thread was doing when read.  Linux's "R" does not say whether a
+ * thread is on a CPU or waiting for one, so there it is THREAD_RUNNABLE
+ * and the split comes from the cumulative schedstat times (cpu_ns,
+ * run_delay_ns) between two reads; FreeBSD says which by ki_oncpu.
+ */
+enum thread_state {
+	THREAD_RUNNING,  /* on a CPU */
+	THREAD_RUNNABLE, /* runnable (Linux: running or waiting; see above) */
+	THREAD_SLEEPING, /* blocked in the kernel, interruptibly (the channel says where) */
+	THREAD_DISK,     /* uninterruptible: disk or similar */
+	THREAD_LOCK,     /* FreeBSD: blocked on a kernel lock; the channel is its name */
+	THREAD_STOPPED,  /* stopped or traced */
+	THREAD_ZOMBIE,
+	THREAD_IDLE, /* idle kernel thread, or a new process not yet running */
+	THREAD_OTHER
+};
+
+#define THREAD_CHANNEL_LEN 64
+#define THREAD_HAVE_TIMES 0x1 /* cpu_ns and run_delay_ns valid */
+
+struct thread_sample {
+	pid_t pid, tid;
+	enum thread_state state;
+	char channel[THREAD_CHANNEL_LEN]; /* wchan (Linux), wmesg or lock name (BSD); "" if none */
+	uint64_t cpu_ns;                  /* cumulative time on a CPU */
+	uint64_t run_delay_ns;            /* cumulative time runnable but not running */
+	unsigned have;                    /* THREAD_HAVE_* */
+};
+
+/* Called once per thread read; the sample is the callee's to copy. */
+typedef void (*thread_sample_cb)(const struct thread_sample *t, void *arg);
+
+/*
+ * Every thread of pid, each passed to cb.  A thread that exits mid-read is
+ * skipped: that is normal.  0, or -1 with errno (ESRCH: the process is
+ * gone; ENOSYS: this backend cannot read threads).
+ */
+int thread_samples_read(pid_t pid, thread_sample_cb cb, void *arg);
+
+/*
+ * Every process whose command name is comm (Linux /proc/PID/comm, the BSDs'
+ * ki_comm), as a malloc'ed array (*out, *n) the caller frees.  0 (perhaps
+ * none), or -1 with errno.
+ */
+int proc_find_comm(const char *comm, pid_t **out, size_t *n);
+
 /* The CPU model string (e.g. from /proc/cpuinfo or hw.model); 0 or -1. */
 int platform_cpu_model(char *buf, size_t len);
 

@@ -16,9 +16,13 @@
 #include "scaletop/platform.h"
 #include "scaletop/series.h"
 #include "scaletop/stats.h"
+#include "scaletop/waits.h"
 
 #define SESSION_MAX_PARAMS 8
-#define STEP_TOP_LOCKS 5 /* kernel lock classes kept per step */
+#define STEP_TOP_LOCKS 5      /* kernel lock classes kept per step */
+#define SESSION_MAX_TARGETS 8 /* --target SPEC, repeatable */
+#define SESSION_MAX_PROBES 4  /* --probe COMMAND, repeatable */
+#define TARGET_SPEC_LEN 256
 
 enum run_mode { MODE_THREADS, MODE_PROCESSES };
 
@@ -36,6 +40,12 @@ struct sweep_settings {
 	enum run_mode mode;
 	double efficiency_min; /* analysis: linear-range threshold (0..1); 0: the default */
 	double collapse_theta; /* analysis: collapse below (1 - theta) of peak; 0: the default */
+	/* The system under test (--target pid:N, comm:NAME, cgroup:PATH), as given. */
+	char target[SESSION_MAX_TARGETS][TARGET_SPEC_LEN];
+	int ntargets;
+	/* Database-level wait probes (--probe COMMAND), as given. */
+	char probe[SESSION_MAX_PROBES][TARGET_SPEC_LEN];
+	int nprobes;
 };
 
 /* What ran, as text: enough for a reader to run it again. */
@@ -57,6 +67,7 @@ struct workload_desc {
 #define CT_HAVE_SYS_CTXSW 0x10
 #define CT_HAVE_PSI 0x20
 #define CT_HAVE_LOCK_WAIT 0x40
+#define CT_HAVE_THREADS 0x80
 
 /* Contention over a measurement window, in figures a kernel engineer already reads. */
 struct contention {
@@ -69,7 +80,34 @@ struct contention {
 	double sys_ctxsw_s;         /* whole system */
 	double psi_some_pct;
 	double lock_wait_pct; /* % of worker time waiting for the workload's lock */
+	int threads;          /* the workload's threads summed at the window's end */
 	unsigned have;        /* CT_HAVE_* */
+};
+
+#define TG_HAVE_CPU 0x01       /* cpu_used, user_cpu, sys_cpu, machine_pct */
+#define TG_HAVE_CSW 0x02       /* vcsw_kop, ivcsw_kop */
+#define TG_HAVE_RUN_DELAY 0x04 /* run_delay_pct */
+#define TG_HAVE_OPS_CPU 0x08   /* ops_per_cpu_s */
+#define TG_HAVE_PSI 0x10       /* cgroup cpu.pressure: psi_some_pct */
+
+/*
+ * The system under test over a measurement window (--target): the server's
+ * side of a client-driven workload, measured like the workload's own.
+ * present is false when no --target was given; have says which figures
+ * could be measured.
+ */
+struct target_figures {
+	bool present;
+	int procs;                  /* processes counted in the window */
+	int threads;                /* threads summed at the window's end */
+	double cpu_used;            /* CPUs' worth of time (1.0 = one CPU) */
+	double user_cpu, sys_cpu;   /* the same, split */
+	double vcsw_kop, ivcsw_kop; /* switches per 1000 of the workload's operations */
+	double run_delay_pct;       /* per thread summed: % of wall time runnable, not running */
+	double machine_pct;         /* share of the machine's CPU capacity */
+	double ops_per_cpu_s;       /* operations per CPU-second of workload and target together */
+	double psi_some_pct;        /* cgroup targets: cpu.pressure some avg over the window */
+	unsigned have;              /* TG_HAVE_* */
 };
 
 enum step_status { STEP_RUNNING, STEP_OK, STEP_UNSTABLE, STEP_FAILED, STEP_INTERRUPTED };
@@ -96,6 +134,9 @@ struct step {
 	struct fairness fair; /* per-worker shares of the window's operations (built-in only) */
 	struct lockprof_entry locks[STEP_TOP_LOCKS]; /* the kernel's most contended locks in */
 	int nlocks; /* the window, where the kernel keeps a profile */
+	struct target_figures tg;
+	struct wait_share *waits; /* where the threads waited (waits.h); owned */
+	int nwaits;
 };
 
 enum event_kind { EV_INFO, EV_STEP, EV_FAILURE, EV_UNSTABLE, EV_WARNING, EV_COLLAPSE };

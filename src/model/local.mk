@@ -4,6 +4,13 @@ libscaletop_a_SOURCES += \
 	src/model/nlist.c \
 	src/model/stats.c
 
+# Where threads wait: the profile's tally and shares.
+noinst_HEADERS += include/scaletop/waits.h
+libscaletop_a_SOURCES += src/model/waits.c
+check_PROGRAMS += tests/unit/test_waits
+TESTS += tests/unit/test_waits
+tests_unit_test_waits_LDADD = $(TEST_LIBS)
+
 check_PROGRAMS += tests/unit/test_nlist tests/unit/test_stats
 TESTS += tests/unit/test_nlist tests/unit/test_stats
 tests_unit_test_nlist_LDADD = $(TEST_LIBS)

@@ -26,6 +26,7 @@ step_free(struct step *st)
 {
 	free(st->iv);
 	free(st->cpu);
+	free(st->waits);
 }
 
 void

@@ -366,7 +366,9 @@ session_read_step_free(struct step *st)
 {
 	free(st->iv);
 	free(st->cpu);
+	free(st->waits);
 	st->iv = NULL;
 	st->cpu = NULL;
-	st->niv = st->capiv = st->ncpu = 0;
+	st->waits = NULL;
+	st->niv = st->capiv = st->ncpu = st->nwaits = 0;
 }
