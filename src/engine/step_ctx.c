@@ -25,6 +25,7 @@ step_ctx_init(struct step_ctx *c)
 	memset(c, 0, sizeof(*c));
 	raw_sample_init(&c->w0_raw);
 	sample_delta_init(&c->live_delta);
+	wait_tally_init(&c->waits);
 }
 
 /* The last step's state: its kind frees what it holds; the block is kept for reuse. */
@@ -79,6 +80,7 @@ step_ctx_free(struct step_ctx *c)
 	sample_delta_free(&c->live_delta);
 	free(c->w0_locks);
 	c->w0_locks = NULL;
+	wait_tally_free(&c->waits);
 }
 
 struct step *
@@ -175,6 +177,7 @@ step_ctx_window_begin(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t w
 		raw_sample_copy(&c->w0_raw, c->cpu);
 	c->w0_have_task = step_ctx_read_tasks(c, &c->w0_task);
 	step_ctx_locks_begin(c);
+	wait_tally_reset(&c->waits);
 	step_ctx_step(c)->warmup_s = (double)(now - c->go_ns) / 1e9;
 	step_ctx_enter(c, PHASE_MEASURING, now);
 }
@@ -203,6 +206,18 @@ step_ctx_edges(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t wait, ui
 		e->sys = d;
 }
 
+/* The window's wait profile into the step; without memory the step just has none. */
+static void
+step_ctx_waits_end(struct step_ctx *c, struct step *st)
+{
+	free(st->waits);
+	st->waits = NULL;
+	st->nwaits = 0;
+	if (wait_tally_shares(&c->waits, WAITS_PER_FAMILY, &st->waits, &st->nwaits) != 0)
+		session_add_event(c->s, c->idx, EV_WARNING, st->start_s,
+				  "the step's wait profile was lost: out of memory");
+}
+
 void
 step_ctx_window_end(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t wait, uint64_t busy)
 {
@@ -224,6 +239,7 @@ step_ctx_window_end(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t wai
 	contention_compute(&st->ct, &e);
 	sample_delta_free(&d);
 	step_ctx_locks_end(c, st);
+	step_ctx_waits_end(c, st);
 
 	st->window_s = e.seconds;
 	st->ops = e.ops;

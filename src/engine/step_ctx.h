@@ -25,6 +25,7 @@
 #include "scaletop/platform.h"
 #include "scaletop/session.h"
 #include "scaletop/sweep.h"
+#include "scaletop/waits.h"
 
 struct lockprof_entry;
 struct step_ctx;
@@ -92,9 +93,18 @@ struct step_ctx {
 	struct task_counters last_task;
 	bool have_last_task;
 
+	/*
+	 * Where the threads waited in the window (waits.h): the thread samplers
+	 * and the probes add to it; reset at the window's start, made into the
+	 * step's shares (at most WAITS_PER_FAMILY lines a family) at its end.
+	 */
+	struct wait_tally waits;
+
 	uint64_t live_ct_ns;            /* when live contention was last worked out */
 	struct sample_delta live_delta; /* its system delta, kept to reuse the memory */
 };
+
+#define WAITS_PER_FAMILY 12
 
 /* A context with nothing bound and no step. */
 void step_ctx_init(struct step_ctx *c);
