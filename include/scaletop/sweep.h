@@ -16,6 +16,7 @@
 #include "scaletop/contention.h"
 #include "scaletop/runner.h"
 #include "scaletop/session.h"
+#include "scaletop/waits.h"
 #include "scaletop/workload.h"
 
 /* What to run: a built-in workload, or an external command (cmd != NULL). */
@@ -59,6 +60,8 @@ struct sweep_live {
 	bool paused;          /* sweep_pause: no step advances until resumed */
 	struct contention ct; /* the running step's window so far, refreshed about once a second */
 	bool have_ct;
+	struct wait_share *waits; /* its wait profile so far, refreshed with ct; the sweep's */
+	int nwaits;
 };
 
 enum sweep_note { SWEEP_TICK, SWEEP_STEP_DONE, SWEEP_FINISHED };

@@ -259,6 +259,9 @@ step_ctx_live_contention(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_
 	step_ctx_edges(c, now, ops, wait, busy, &c->live_delta, &e);
 	contention_compute(&c->live->ct, &e);
 	c->live->have_ct = true;
+	free(c->live->waits);
+	if (wait_tally_shares(&c->waits, WAITS_PER_FAMILY, &c->live->waits, &c->live->nwaits) != 0)
+		c->live->nwaits = 0; /* only the live view goes without, until the next refresh */
 }
 
 /*

@@ -263,6 +263,7 @@ sweep_launch_next(struct sweep *sw, uint64_t now)
 	sw->live.step = sw->ctx.idx;
 	sw->live.have_rate = false;
 	sw->live.have_ct = false;
+	sw->live.nwaits = 0;
 	sw->running = true;
 	step_ctx_enter(&sw->ctx, PHASE_STARTING, now);
 	pgroup_adopt_orphans();
@@ -411,5 +412,6 @@ sweep_free(struct sweep *sw)
 	raw_sample_free(&sw->cur);
 	step_ctx_free(&sw->ctx);
 	sample_delta_free(&sw->live.cpu);
+	free(sw->live.waits);
 	free(sw);
 }

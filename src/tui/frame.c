@@ -25,6 +25,8 @@ frame_sweep(struct app *a, struct frame *f)
 	f->phase = lv->phase;
 	f->held = lv->paused;
 	f->live_ct = lv->have_ct ? &lv->ct : NULL;
+	f->live_waits = lv->waits;
+	f->nlive_waits = lv->nwaits;
 	f->step = lv->step;
 	f->steps_total = lv->steps_total;
 	f->phase_s = lv->phase_s;

@@ -13,7 +13,7 @@ static const char *const help_lines[] = {
 	"  n         edit the N list (1,2,4,8 or 1-64x2)",
 	"  s         save a snapshot (JSON) of the session",
 	"  o         open a snapshot as an overlay on the chart; c clears them",
-	"  v / 1-4   views: overview, cpus, chart, steps",
+	"  v / 1-5   views: overview, cpus, chart, steps, waits",
 	"  up/down   select a step (steps view); enter or a click shows its detail",
 	"  < / >     replay: step back / forward in time; home / end: start / end",
 	"  t         next theme          d  next refresh interval",

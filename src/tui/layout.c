@@ -94,6 +94,9 @@ ui_draw(const struct ui *u, const struct frame *f, struct ui_hits *hits)
 	case VIEW_STEPS:
 		layout_steps(u, f, body, hits);
 		break;
+	case VIEW_WAITS:
+		waits_draw(u, f, body);
+		break;
 	default:
 		layout_overview(u, f, body, hits);
 		break;

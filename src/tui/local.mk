@@ -29,6 +29,7 @@ scaletop_SOURCES += \
 	src/tui/chart.c \
 	src/tui/contention.c \
 	src/tui/verdict.c \
+	src/tui/waits.c \
 	src/tui/steps.c \
 	src/tui/help.c \
 	src/tui/prompt.c

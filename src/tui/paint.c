@@ -7,7 +7,7 @@
 
 #include "ui.h"
 
-const char *const ui_view_names[VIEW_COUNT] = { "overview", "cpus", "chart", "steps" };
+const char *const ui_view_names[VIEW_COUNT] = { "overview", "cpus", "chart", "steps", "waits" };
 
 void
 ui_fill(struct rect r, attr_t a)

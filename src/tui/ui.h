@@ -39,14 +39,16 @@ struct frame {
 	int ncpu;
 	struct cpu_usage all;
 	bool have_cpu;
-	const struct contention *live_ct; /* the running step's, NULL if not known */
+	const struct contention *live_ct;    /* the running step's, NULL if not known */
+	const struct wait_share *live_waits; /* its wait profile so far (waits.h) */
+	int nlive_waits;
 	/* The ticks up to this moment, 0 = oldest; at() returns NULL out of range. */
 	int hist_len;
 	const struct tick *(*hist_at)(void *ctx, int i);
 	void *hist_ctx;
 };
 
-enum ui_view { VIEW_OVERVIEW, VIEW_CPUS, VIEW_CHART, VIEW_STEPS, VIEW_COUNT };
+enum ui_view { VIEW_OVERVIEW, VIEW_CPUS, VIEW_CHART, VIEW_STEPS, VIEW_WAITS, VIEW_COUNT };
 extern const char *const ui_view_names[VIEW_COUNT];
 
 /* The live run is ROLE_OVERLAY1; snapshots take ROLE_OVERLAY2 .. 6. */
@@ -125,6 +127,7 @@ void prompt_open(struct ui *u, enum prompt_kind kind, const char *label, const c
 /* 1: submitted, -1: cancelled, 0: still editing. */
 int prompt_key(struct ui *u, int ch);
 void prompt_draw(const struct ui *u, struct rect screen);
+void waits_draw(const struct ui *u, const struct frame *f, struct rect r);
 void footer_draw(const struct ui *u, const struct frame *f, struct rect r, struct ui_hits *h);
 
 /* Lays out and draws one whole frame (layout.c).  Minimum size below. */
