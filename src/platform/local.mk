@@ -14,6 +14,7 @@ libscaletop_a_SOURCES += \
 	src/platform/decode_task.c \
 	src/platform/decode_cptimes.c \
 	src/platform/decode_cputime.c \
+	src/platform/decode_kinfo.c \
 	src/platform/decode_statgrab.c
 
 # The files each OS adds: its backend (Linux's in five files: reading /proc,
@@ -43,6 +44,12 @@ endif
 
 # /proc/lock_stat decoder (portable, like the other decoders).
 libscaletop_a_SOURCES += src/platform/decode_lockstat.c
+
+# The kinfo_proc decoders (decode_kinfo.c) on synthetic FreeBSD and DragonFly
+# records: thread states and wait channels, processes by name.
+check_PROGRAMS += tests/unit/test_decode_kinfo
+TESTS += tests/unit/test_decode_kinfo
+tests_unit_test_decode_kinfo_LDADD = $(TEST_LIBS)
 
 # The shared line scanner of the Linux decoders (decode_line.h).
 check_PROGRAMS += tests/unit/test_decode_line
