@@ -21,7 +21,11 @@ libscaletop_a_SOURCES += \
 # CPU sampling, task counters and the process table, lock statistics, the
 # subreaper), plus the ENOSYS answers of every backend but Linux's, kept in
 # one place.  Named, so the BSD compile checks (tests/bsd/local.mk) take
-# their lists from here.
+# their lists from here.  The BSDs' proctable_bsd.c also answers
+# thread_samples_read and proc_find_comm, so an ENOSYS answer of those
+# belongs in a file of the generic list alone, never in unsupported.c, which
+# the BSD lists share (a duplicate symbol there fails only the BSD link,
+# which nothing here runs).
 ST_SRC_LINUX = src/platform/linux_read.h src/platform/linux_read.c src/platform/linux_cpu.c \
 	src/platform/linux_task.c src/platform/linux_lockstat.c src/platform/reaper_linux.c
 ST_SRC_FREEBSD = src/platform/freebsd.c src/platform/unsupported.c src/platform/reaper_bsd.c \
