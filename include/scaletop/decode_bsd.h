@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <statgrab.h>
 
@@ -94,6 +95,142 @@ struct bsd_thread_usage {
 int64_t bsd_timeval_us(int64_t sec, int64_t usec);
 /* Adds one thread to out (which the caller zeroed): CPU time, switches, nthreads. */
 void bsd_task_add(struct task_counters *out, const struct bsd_thread_usage *t);
+
+/* --- threads and processes (kern.proc's struct kinfo_proc records) ------- */
+
+/*
+ * kern.proc answers an array of struct kinfo_proc, one per thread
+ * (FreeBSD KERN_PROC_INC_THREAD, DragonFly KERN_PROC_FLAG_LWP) or one per
+ * process.  The decoders read the fields they need by offset and size from
+ * a layout the backend fills with offsetof() from the real header, so they
+ * include no BSD header and the tests build records for any layout.
+ */
+struct bsd_field {
+	size_t off;
+	size_t len; /* bytes: 1, 2, 4 or 8 for a number, the array's size for a string; 0 absent */
+};
+
+enum bsd_kinfo_field {
+	BSD_KI_STRUCTSIZE, /* FreeBSD ki_structsize: each record's own size */
+	BSD_KI_PID,        /* ki_pid; kp_pid */
+	BSD_KI_TID,        /* ki_tid; kp_lwp.kl_tid */
+	BSD_KI_PSTAT,    /* FreeBSD ki_stat (the thread's S*); DragonFly kp_stat (the process's) */
+	BSD_KI_TSTAT,    /* DragonFly kl_stat (the lwp's LS*) */
+	BSD_KI_ONCPU,    /* FreeBSD ki_oncpu: the CPU it runs on, or NOCPU */
+	BSD_KI_KIFLAG,   /* FreeBSD ki_kiflag (KI_LOCKBLOCK) */
+	BSD_KI_TDFLAGS,  /* ki_tdflags; kl_tdflags (the kernel thread's TDF_*) */
+	BSD_KI_LWPFLAGS, /* DragonFly kl_flags (LWP_*) */
+	BSD_KI_WMESG,    /* ki_wmesg; kl_wmesg: what a sleeping thread waits for */
+	BSD_KI_LOCKNAME, /* FreeBSD ki_lockname: the lock a thread is blocked on */
+	BSD_KI_COMM,     /* ki_comm; kp_comm: the command name */
+	BSD_KI_CPU_US,   /* time on a CPU in microseconds, these three summed: */
+	BSD_KI_CPU_US2,  /* FreeBSD ki_runtime alone; DragonFly kl_uticks, */
+	BSD_KI_CPU_US3,  /* kl_sticks and kl_iticks (microseconds despite the name) */
+	BSD_KI_NFIELDS
+};
+
+/* Whose states the records hold: the two kernels name them differently. */
+enum bsd_os { BSD_FREEBSD, BSD_DRAGONFLY };
+
+struct bsd_kinfo_layout {
+	enum bsd_os os;
+	size_t size; /* sizeof(struct kinfo_proc): the stride */
+	struct bsd_field f[BSD_KI_NFIELDS];
+};
+
+/*
+ * The fields each backend reads, as X(FIELD, member, amd64 offset, size):
+ * the backend builds its layout from the member names with offsetof() on
+ * every architecture, and on amd64 asserts at compile time that the numbers
+ * here (clang's, against the sysroots in ../shared/sysroots) are the real
+ * ones, so that the tests' records, built from these numbers, are laid out
+ * as the kernel lays them out.
+ */
+#define BSD_FREEBSD14_AMD64_SIZE 1088
+#define BSD_FREEBSD14_FIELDS(X)            \
+	X(STRUCTSIZE, ki_structsize, 0, 4) \
+	X(PID, ki_pid, 72, 4)              \
+	X(TID, ki_tid, 600, 4)             \
+	X(PSTAT, ki_stat, 388, 1)          \
+	X(ONCPU, ki_oncpu, 568, 4)         \
+	X(KIFLAG, ki_kiflag, 376, 8)       \
+	X(TDFLAGS, ki_tdflags, 1080, 8)    \
+	X(WMESG, ki_wmesg, 411, 9)         \
+	X(LOCKNAME, ki_lockname, 438, 9)   \
+	X(COMM, ki_comm, 447, 20)          \
+	X(CPU_US, ki_runtime, 328, 8)
+#define BSD_DRAGONFLY6_X86_64_SIZE 992
+#define BSD_DRAGONFLY6_FIELDS(X)              \
+	X(PID, kp_pid, 220, 4)                \
+	X(TID, kp_lwp.kl_tid, 668, 4)         \
+	X(PSTAT, kp_stat, 12, 4)              \
+	X(TSTAT, kp_lwp.kl_stat, 676, 4)      \
+	X(TDFLAGS, kp_lwp.kl_tdflags, 684, 4) \
+	X(LWPFLAGS, kp_lwp.kl_flags, 672, 4)  \
+	X(WMESG, kp_lwp.kl_wmesg, 944, 9)     \
+	X(COMM, kp_comm, 112, 17)             \
+	X(CPU_US, kp_lwp.kl_uticks, 704, 8)   \
+	X(CPU_US2, kp_lwp.kl_sticks, 712, 8)  \
+	X(CPU_US3, kp_lwp.kl_iticks, 720, 8)
+
+/*
+ * The kernels' own values the decoders compare with.  FreeBSD's come from
+ * <sys/proc.h> and <sys/user.h> and freebsd.c asserts them; DragonFly's
+ * process and lwp states from <sys/proc_common.h>, asserted in dragonfly.c.
+ * DragonFly's LWP_SINTR (<sys/proc.h>) and TDF_RUNNING, TDF_SINTR
+ * (<sys/thread.h>) are kernel headers the sysroot lacks: they are copied
+ * from DragonFly's source and cannot be checked here.
+ */
+enum bsd_freebsd_stat {
+	BSD_FB_SIDL = 1, /* being created by fork */
+	BSD_FB_SRUN,     /* runnable: on a CPU (ki_oncpu) or waiting for one */
+	BSD_FB_SSLEEP,   /* asleep on a wait channel (ki_wmesg) */
+	BSD_FB_SSTOP,    /* stopped or being debugged */
+	BSD_FB_SZOMB,
+	BSD_FB_SWAIT, /* an interrupt thread waiting for its interrupt */
+	BSD_FB_SLOCK  /* blocked on a lock (a turnstile: ki_lockname) */
+};
+#define BSD_FB_NOCPU (-1)
+#define BSD_FB_TDF_SINTR 0x8L    /* the sleep is interruptible */
+#define BSD_FB_KI_LOCKBLOCK 0x4L /* ki_lockname is valid */
+
+enum bsd_dragonfly_stat {
+	BSD_DF_SIDL = 1,
+	BSD_DF_SACTIVE,
+	BSD_DF_SSTOP,
+	BSD_DF_SZOMB,
+	BSD_DF_SCORE
+};
+enum bsd_dragonfly_lwpstat { BSD_DF_LSRUN = 1, BSD_DF_LSSTOP, BSD_DF_LSSLEEP };
+#define BSD_DF_LWP_SINTR 0x8L   /* kl_flags: the tsleep is interruptible */
+#define BSD_DF_TDF_RUNNING 0x1L /* kl_tdflags: the thread is switched in, on its CPU */
+#define BSD_DF_TDF_SINTR 0x40L  /* kl_tdflags: an interruptible LWKT wait */
+
+/*
+ * Every thread record in buf (len bytes from kern.proc.pid.PID with
+ * threads) to a thread_sample, each passed to cb.  Every record must be
+ * whole, of the layout's size (FreeBSD: and say so in ki_structsize),
+ * belong to pid, and hold its strings NUL-terminated within their fields;
+ * the whole buffer is checked before the first cb, so a refused buffer
+ * gives no samples.  cpu_ns is filled (FreeBSD ki_runtime, DragonFly the
+ * three tick counters) but neither kernel keeps a run delay, so `have` is
+ * 0.  The number of threads (0 for an empty buffer), or -1 with errno
+ * EINVAL and a message naming the record and the field.
+ */
+int bsd_threads_decode(const struct bsd_kinfo_layout *lay, const void *buf, size_t len, pid_t pid,
+		       thread_sample_cb cb, void *arg, char *err, size_t errlen);
+
+/*
+ * The pids of the process records in buf (kern.proc.proc on FreeBSD,
+ * kern.proc.all on DragonFly) whose command name is comm, as the kernel
+ * keeps it: a comm longer than the field is compared truncated, as the
+ * kernel truncates.  DragonFly's kernel threads (pid -1) never match; a pid
+ * repeated in consecutive records is listed once.  *out is malloc'ed (the
+ * caller frees it), *n may be 0.  0, or -1 with errno (EINVAL and a message
+ * for a malformed buffer or an empty comm, ENOMEM).
+ */
+int bsd_comm_find(const struct bsd_kinfo_layout *lay, const void *buf, size_t len, const char *comm,
+		  pid_t **out, size_t *n, char *err, size_t errlen);
 
 /* --- DragonFly kern.cputime --------------------------------------------- */
 

@@ -14,13 +14,18 @@ libscaletop_a_SOURCES += \
 	src/platform/decode_task.c \
 	src/platform/decode_cptimes.c \
 	src/platform/decode_cputime.c \
+	src/platform/decode_kinfo.c \
 	src/platform/decode_statgrab.c
 
 # The files each OS adds: its backend (Linux's in five files: reading /proc,
 # CPU sampling, task counters and the process table, lock statistics, the
 # subreaper), plus the ENOSYS answers of every backend but Linux's, kept in
 # one place.  Named, so the BSD compile checks (tests/bsd/local.mk) take
-# their lists from here.
+# their lists from here.  The BSDs' proctable_bsd.c also answers
+# thread_samples_read and proc_find_comm, so an ENOSYS answer of those
+# belongs in a file of the generic list alone, never in unsupported.c, which
+# the BSD lists share (a duplicate symbol there fails only the BSD link,
+# which nothing here runs).
 ST_SRC_LINUX = src/platform/linux_read.h src/platform/linux_read.c src/platform/linux_cpu.c \
 	src/platform/linux_task.c src/platform/linux_lockstat.c src/platform/reaper_linux.c
 ST_SRC_FREEBSD = src/platform/freebsd.c src/platform/unsupported.c src/platform/reaper_bsd.c \
@@ -43,6 +48,12 @@ endif
 
 # /proc/lock_stat decoder (portable, like the other decoders).
 libscaletop_a_SOURCES += src/platform/decode_lockstat.c
+
+# The kinfo_proc decoders (decode_kinfo.c) on synthetic FreeBSD and DragonFly
+# records: thread states and wait channels, processes by name.
+check_PROGRAMS += tests/unit/test_decode_kinfo
+TESTS += tests/unit/test_decode_kinfo
+tests_unit_test_decode_kinfo_LDADD = $(TEST_LIBS)
 
 # The shared line scanner of the Linux decoders (decode_line.h).
 check_PROGRAMS += tests/unit/test_decode_line

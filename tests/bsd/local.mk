@@ -1,6 +1,6 @@
 # Compile checks of the FreeBSD 14 and DragonFly 6 builds against the
 # header-only sysroots in ../shared/sysroots beside the checkout: every source
-# the BSD build compiles, plus the BSD decoder test, with the project's
+# the BSD build compiles, plus the BSD decoder tests, with the project's
 # warning flags and -Werror (tests/bsd/compile-check.sh).  Each writes
 # check-OS.trs, which tests/summary.sh counts in the closing line; without a
 # sysroot, one skip saying so.  Run once by ./bootstrap check, not by make
@@ -14,7 +14,7 @@ BSD_CHECK = srcdir='$(top_srcdir)' WARN_CFLAGS='$(ST_WARN_CFLAGS)' PACKAGE='$(PA
 	PACKAGE_STRING='$(PACKAGE_STRING)' PACKAGE_TARNAME='$(PACKAGE_TARNAME)' \
 	VERSION='$(VERSION)' BUILD_SRC='$(libscaletop_a_SOURCES) $(scaletop_SOURCES)' \
 	PER_OS_SRC='$(ST_SRC_LINUX) $(ST_SRC_FREEBSD) $(ST_SRC_DRAGONFLY) $(ST_SRC_GENERIC)' \
-	TEST_SRC='tests/tap.c tests/unit/test_decode_bsd.c' \
+	TEST_SRC='tests/tap.c tests/unit/test_decode_bsd.c tests/unit/test_decode_kinfo.c' \
 	$(SHELL) $(top_srcdir)/tests/bsd/compile-check.sh
 
 check-freebsd:
