@@ -2,7 +2,7 @@
 libscaletop_a_SOURCES += \
 	src/store/sample_json.c
 noinst_HEADERS += include/scaletop/sample_json.h
-libscaletop_a_SOURCES += src/store/session_json.c
+libscaletop_a_SOURCES += src/store/session_json.c src/store/session_json_target.c
 noinst_HEADERS += include/scaletop/session_json.h
 # Snapshots: save, load, compare, export, import.
 noinst_HEADERS += include/scaletop/snapshot.h src/store/snapshot_priv.h src/store/session_read.h
@@ -11,6 +11,7 @@ libscaletop_a_SOURCES += \
 	src/store/field_read.c \
 	src/store/session_read.c \
 	src/store/session_read_step.c \
+	src/store/session_read_target.c \
 	src/store/snapshot_analysis.c \
 	src/store/snapshot_fairness.c \
 	src/store/snapshot_read.c \
