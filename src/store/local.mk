@@ -18,6 +18,7 @@ libscaletop_a_SOURCES += \
 	src/store/snapshot_load.c \
 	src/store/snapshot_write.c \
 	src/store/snapshot_compare.c \
+	src/store/snapshot_compare_waits.c \
 	src/store/snapshot_gnuplot.c \
 	src/store/snapshot_import.c
 
@@ -34,6 +35,11 @@ noinst_HEADERS += include/scaletop/stream.h src/store/stream_priv.h
 check_PROGRAMS += tests/unit/test_stream
 TESTS += tests/unit/test_stream
 tests_unit_test_stream_LDADD = $(TEST_LIBS)
+
+# A step's target and waits, the settings' specs: both files, refusals, compare.
+check_PROGRAMS += tests/unit/test_target_json
+TESTS += tests/unit/test_target_json
+tests_unit_test_target_json_LDADD = $(TEST_LIBS)
 
 EXTRA_DIST += docs/stream-format.md
 

@@ -124,6 +124,21 @@ json_t *session_json_waits(const struct step *st);
 /* Adds "target" and "probe" to a settings object, each only when not empty.  0 or -1. */
 int session_json_settings_specs(json_t *settings, const struct sweep_settings *set);
 
+/* --- comparing targets and waits (snapshot_compare_waits.c) ------------- */
+
+struct snapshot;
+/*
+ * After compare's table: the target's figures of each snapshot at each N
+ * where any has them, and the largest lines of each family's wait profile
+ * at each N where two snapshots or more have one, with the differences
+ * from the first in points.  Nothing at all when no snapshot has any.
+ */
+void snapshot_compare_target_text(FILE *f, struct snapshot *const *v, int k);
+void snapshot_compare_waits_text(FILE *f, struct snapshot *const *v, int k);
+/* The same as CSV tables, each after a blank line and its own header. */
+void snapshot_compare_target_csv(FILE *f, struct snapshot *const *v, int k);
+void snapshot_compare_waits_csv(FILE *f, struct snapshot *const *v, int k);
+
 /* --- the analysis member (snapshot_analysis.c) --------------------------- */
 
 /* The analysis as the "analysis" member of a snapshot; NULL on ENOMEM. */
