@@ -90,12 +90,21 @@ double snapshot_strtod(const char *s, char **end);
 
 /*
  * One table aligned on N: each snapshot's throughput and its ratio to the
- * first; then peak against peak, collapse, verdict and USL side by side.
- * Snapshots whose workload differs from the first's get a warning line.
+ * first; then peak against peak, collapse, verdict and USL side by side;
+ * then, only where a snapshot has them, the target's figures of each
+ * snapshot at each N, and the largest lines of each wait family at each N
+ * two snapshots or more have a profile for, with each share and its
+ * difference from the first's in points.  Snapshots whose workload differs
+ * from the first's get a warning line.
  */
 #define SNAPSHOT_COMPARE_MAX 26 /* named A to Z */
 void snapshot_compare_text(FILE *f, struct snapshot *const *v, int k);
-/* The same table as CSV: n, each throughput, each ratio; empty cells for none. */
+/*
+ * The same table as CSV: n, each throughput, each ratio; empty cells for
+ * none.  Then, each after a blank line and its own header, the targets'
+ * table (n, snapshot, the figures) and the waits' (n, family, state,
+ * channel, each share in %, each difference from A in points), when any.
+ */
 void snapshot_compare_csv(FILE *f, struct snapshot *const *v, int k);
 /* A warning line for each snapshot not like the first, to f; how many. */
 int snapshot_compare_warn(FILE *f, struct snapshot *const *v, int k);

@@ -223,28 +223,39 @@ field_int(struct field_ctx *c, const json_t *obj, const char *path, const char *
 }
 
 int
-field_str(struct field_ctx *c, const json_t *obj, const char *path, const char *key,
-	  unsigned nullable, char *buf, size_t size)
+field_str_of(struct field_ctx *c, const json_t *v, const char *path, unsigned nullable, char *buf,
+	     size_t size)
 {
-	char p[256];
-	json_t *v = field_get(c, obj, path, key, F_STR | (nullable & F_NULL));
 	size_t len;
 
-	if (v == NULL)
+	if (field_type(c, v, path, F_STR | (nullable & F_NULL)) != 0)
 		return -1;
 	if (json_is_null(v)) {
 		buf[0] = '\0';
 		return 0;
 	}
 	len = json_string_length(v);
-	field_path(p, sizeof(p), path, key);
 	if (len >= size)
-		return field_fail(c, p, "a string of %zu bytes is too long; expected at most %zu",
-				  len, size - 1);
+		return field_fail(c, path,
+				  "a string of %zu bytes is too long; expected at most %zu", len,
+				  size - 1);
 	if (memchr(json_string_value(v), '\0', len) != NULL)
-		return field_fail(c, p, "contains a NUL character; expected plain text");
+		return field_fail(c, path, "contains a NUL character; expected plain text");
 	memcpy(buf, json_string_value(v), len + 1);
 	return 0;
+}
+
+int
+field_str(struct field_ctx *c, const json_t *obj, const char *path, const char *key,
+	  unsigned nullable, char *buf, size_t size)
+{
+	char p[256];
+	json_t *v = field_get(c, obj, path, key, F_STR | (nullable & F_NULL));
+
+	if (v == NULL)
+		return -1;
+	field_path(p, sizeof(p), path, key);
+	return field_str_of(c, v, p, nullable, buf, size);
 }
 
 /* "2026-11-29T23:21:35Z", with optional fractional seconds: what the writer makes. */

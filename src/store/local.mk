@@ -2,7 +2,7 @@
 libscaletop_a_SOURCES += \
 	src/store/sample_json.c
 noinst_HEADERS += include/scaletop/sample_json.h
-libscaletop_a_SOURCES += src/store/session_json.c
+libscaletop_a_SOURCES += src/store/session_json.c src/store/session_json_target.c
 noinst_HEADERS += include/scaletop/session_json.h
 # Snapshots: save, load, compare, export, import.
 noinst_HEADERS += include/scaletop/snapshot.h src/store/snapshot_priv.h src/store/session_read.h
@@ -11,12 +11,14 @@ libscaletop_a_SOURCES += \
 	src/store/field_read.c \
 	src/store/session_read.c \
 	src/store/session_read_step.c \
+	src/store/session_read_target.c \
 	src/store/snapshot_analysis.c \
 	src/store/snapshot_fairness.c \
 	src/store/snapshot_read.c \
 	src/store/snapshot_load.c \
 	src/store/snapshot_write.c \
 	src/store/snapshot_compare.c \
+	src/store/snapshot_compare_waits.c \
 	src/store/snapshot_gnuplot.c \
 	src/store/snapshot_import.c
 
@@ -33,6 +35,11 @@ noinst_HEADERS += include/scaletop/stream.h src/store/stream_priv.h
 check_PROGRAMS += tests/unit/test_stream
 TESTS += tests/unit/test_stream
 tests_unit_test_stream_LDADD = $(TEST_LIBS)
+
+# A step's target and waits, the settings' specs: both files, refusals, compare.
+check_PROGRAMS += tests/unit/test_target_json
+TESTS += tests/unit/test_target_json
+tests_unit_test_target_json_LDADD = $(TEST_LIBS)
 
 EXTRA_DIST += docs/stream-format.md
 

@@ -98,7 +98,7 @@ workload_json(const struct session *s)
 static json_t *
 settings_json(const struct sweep_settings *set)
 {
-	json_t *n = json_array();
+	json_t *n = json_array(), *j;
 	int i;
 
 	for (i = 0; n != NULL && i < set->nn; i++) {
@@ -107,13 +107,18 @@ settings_json(const struct sweep_settings *set)
 			n = NULL;
 		}
 	}
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:i, s:o, s:b}", "n", n, "duration_s",
-			 num_or_null(set->duration_s), "warmup_s", num_or_null(set->warmup_s),
-			 "stable_pct",
-			 set->stable_pct > 0 ? num_or_null(set->stable_pct) : json_null(),
-			 "min_measure_s", num_or_null(set->min_measure_s), "interval_s",
-			 num_or_null(set->interval_s), "repeat", set->repeat, "stall_s",
-			 num_or_null(set->stall_s), "stop_on_failure", set->stop_on_failure);
+	j = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:i, s:o, s:b}", "n", n, "duration_s",
+		      num_or_null(set->duration_s), "warmup_s", num_or_null(set->warmup_s),
+		      "stable_pct",
+		      set->stable_pct > 0 ? num_or_null(set->stable_pct) : json_null(),
+		      "min_measure_s", num_or_null(set->min_measure_s), "interval_s",
+		      num_or_null(set->interval_s), "repeat", set->repeat, "stall_s",
+		      num_or_null(set->stall_s), "stop_on_failure", set->stop_on_failure);
+	if (j != NULL && session_json_settings_specs(j, set) != 0) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
 }
 
 /* A location figure: null when there are no samples (then it is 0) or it is unknown. */
@@ -179,7 +184,7 @@ ct_fig(const struct contention *c, unsigned bit, double v)
 static json_t *
 contention_json(const struct contention *c)
 {
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "vcsw_s",
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "vcsw_s",
 			 ct_fig(c, CT_HAVE_CSW, c->vcsw_s), "ivcsw_s",
 			 ct_fig(c, CT_HAVE_CSW, c->ivcsw_s), "vcsw_per_kop",
 			 ct_fig(c, CT_HAVE_CSW, c->vcsw_kop), "ivcsw_per_kop",
@@ -190,10 +195,17 @@ contention_json(const struct contention *c)
 			 ct_fig(c, CT_HAVE_OPS_CPU, c->ops_per_cpu_s), "sys_ctxsw_s",
 			 ct_fig(c, CT_HAVE_SYS_CTXSW, c->sys_ctxsw_s), "psi_some_pct",
 			 ct_fig(c, CT_HAVE_PSI, c->psi_some_pct), "lock_wait_pct",
-			 ct_fig(c, CT_HAVE_LOCK_WAIT, c->lock_wait_pct));
+			 ct_fig(c, CT_HAVE_LOCK_WAIT, c->lock_wait_pct), "threads",
+			 (c->have & CT_HAVE_THREADS) ? json_integer(c->threads) : json_null());
 }
 
 static json_t *session_json_step_figures(const struct session *s, const struct step *st);
+
+static int
+set_new(json_t *obj, const char *key, json_t *v)
+{
+	return v == NULL ? -1 : json_object_set_new(obj, key, v);
+}
 
 /* The kernel's most contended locks in the window; [] where it keeps no profile. */
 static json_t *
@@ -221,9 +233,17 @@ session_json_step(const struct session *s, const struct step *st)
 {
 	json_t *j = session_json_step_figures(s, st);
 
-	if (j != NULL) {
-		json_object_set_new(j, "kernel_locks", locks_json(st));
-		json_object_set_new(j, "fairness", snapshot_fairness_json(&st->fair));
+	if (j == NULL)
+		return NULL;
+	json_object_set_new(j, "kernel_locks", locks_json(st));
+	json_object_set_new(j, "fairness", snapshot_fairness_json(&st->fair));
+	if (st->tg.present && set_new(j, "target", session_json_target(&st->tg)) != 0) {
+		json_decref(j);
+		return NULL;
+	}
+	if (set_new(j, "waits", session_json_waits(st)) != 0) {
+		json_decref(j);
+		return NULL;
 	}
 	return j;
 }
@@ -358,12 +378,6 @@ analysis_json(const struct session *s)
 	j = snapshot_analysis_json(&a, &o);
 	analysis_free(&a);
 	return j;
-}
-
-static int
-set_new(json_t *obj, const char *key, json_t *v)
-{
-	return v == NULL ? -1 : json_object_set_new(obj, key, v);
 }
 
 json_t *

@@ -168,7 +168,8 @@ session_read_settings(struct field_ctx *c, const json_t *root, struct session *s
 	    field_num(c, j, P, "interval_s", 0, INFINITY, F_NULL, &ss->interval_s) != 0 ||
 	    field_int(c, j, P, "repeat", 1, 1000000, 0, 0, &repeat) != 0 ||
 	    field_num(c, j, P, "stall_s", 0, INFINITY, F_NULL, &ss->stall_s) != 0 ||
-	    field_bool(c, j, P, "stop_on_failure", &ss->stop_on_failure) != 0)
+	    field_bool(c, j, P, "stop_on_failure", &ss->stop_on_failure) != 0 ||
+	    session_read_specs(c, j, ss) != 0)
 		return -1;
 	/* null: a fixed measurement time, which the model writes as 0. */
 	if (isnan(ss->stable_pct))

@@ -45,6 +45,23 @@ int session_read_step(struct field_ctx *c, const json_t *j, const char *path, st
 /* Frees what session_read_step allocated in st. */
 void session_read_step_free(struct step *st);
 
+/* Most lines a step's wait profile may have: far more than the engine keeps. */
+#define SESSION_READ_MAX_WAITS 256
+/* How far each family's shares may sum from 1 (hand-edited files round them). */
+#define SESSION_READ_WAIT_SUM_TOL 1e-3
+
+/*
+ * A step object's optional "target" (absent or null: none) into tg, and
+ * "waits" (absent or []: none) into st->waits (st->n names it in messages;
+ * free with session_read_step_free); the settings object's optional
+ * "target" and "probe" lists into ss.  0, or -1 with a message.  Called by
+ * session_read_step and session_read_settings (session_read_target.c).
+ */
+int session_read_target(struct field_ctx *c, const json_t *step, const char *spath,
+			struct target_figures *tg);
+int session_read_waits(struct field_ctx *c, const json_t *step, const char *spath, struct step *st);
+int session_read_specs(struct field_ctx *c, const json_t *set, struct sweep_settings *ss);
+
 /*
  * One event object j into e.  Its "step" must be null or 0..max_step.  An
  * unknown "kind" is refused, unless any_kind: then it is EV_INFO (a stream

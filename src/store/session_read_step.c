@@ -5,6 +5,7 @@
  * ascending CPU ids), since the analysis is recomputed from them.  Shared by
  * the snapshot loader and the stream reader; see session_read.h.
  */
+#include <limits.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -243,6 +244,23 @@ static const struct {
 	{ CT_HAVE_LOCK_WAIT, "lock_wait_pct", offsetof(struct contention, lock_wait_pct), 100 },
 };
 
+/* "threads": optional (older files lack it); null or absent when not counted. */
+static int
+read_ct_threads(struct field_ctx *c, const json_t *j, const char *P, struct contention *ct)
+{
+	long long threads;
+
+	if (json_object_get(j, "threads") == NULL)
+		return 0;
+	if (field_int(c, j, P, "threads", 0, INT_MAX, F_NULL, -1, &threads) != 0)
+		return -1;
+	if (threads >= 0) {
+		ct->threads = (int)threads;
+		ct->have |= CT_HAVE_THREADS;
+	}
+	return 0;
+}
+
 static int
 read_contention(struct field_ctx *c, const json_t *step, const char *spath, struct contention *ct)
 {
@@ -273,7 +291,7 @@ read_contention(struct field_ctx *c, const json_t *step, const char *spath, stru
 		ct->have |= read_ct_figs[i].bit;
 		*(double *)((char *)ct + read_ct_figs[i].off) = v;
 	}
-	return 0;
+	return read_ct_threads(c, j, P, ct);
 }
 
 /* kernel_locks: optional (older snapshots lack it), at most STEP_TOP_LOCKS entries. */
@@ -356,7 +374,8 @@ session_read_step(struct field_ctx *c, const json_t *j, const char *P, struct st
 	if (field_str(c, j, P, "reason", F_NULL, st->reason, sizeof(st->reason)) != 0 ||
 	    read_step_figures(c, j, P, st) != 0 || read_stats(c, j, P, st) != 0 ||
 	    read_cpus(c, j, P, st) != 0 || read_contention(c, j, P, &st->ct) != 0 ||
-	    read_locks(c, j, P, st) != 0 || snapshot_fairness_read(c, j, P, &st->fair) != 0)
+	    read_locks(c, j, P, st) != 0 || snapshot_fairness_read(c, j, P, &st->fair) != 0 ||
+	    session_read_target(c, j, P, &st->tg) != 0 || session_read_waits(c, j, P, st) != 0)
 		return -1;
 	return 0;
 }

@@ -1,8 +1,9 @@
 /*
  * Comparing snapshots: one table aligned on N with each snapshot's pooled
  * throughput and its ratio to the first, then the peaks, collapses,
- * verdicts and USL fits side by side.  The figures are the analyses
- * recomputed at load time, so every snapshot is judged by the same rules.
+ * verdicts and USL fits side by side (then the targets and the waits,
+ * snapshot_compare_waits.c).  The figures are the analyses recomputed at
+ * load time, so every snapshot is judged by the same rules.
  */
 #include <math.h>
 #include <stddef.h>
@@ -281,6 +282,8 @@ snapshot_compare_text(FILE *f, struct snapshot *const *v, int k)
 	cmp_peaks(f, v, k);
 	cmp_collapses(f, v, k);
 	cmp_usl(f, v, k);
+	snapshot_compare_target_text(f, v, k);
+	snapshot_compare_waits_text(f, v, k);
 }
 
 /* A CSV field: quoted, quotes doubled, so labels with commas survive. */
@@ -335,4 +338,6 @@ snapshot_compare_csv(FILE *f, struct snapshot *const *v, int k)
 		fputc('\n', f);
 	}
 	free(n);
+	snapshot_compare_target_csv(f, v, k);
+	snapshot_compare_waits_csv(f, v, k);
 }

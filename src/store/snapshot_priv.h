@@ -24,6 +24,12 @@
 int snapshot_text_write(FILE *f, const json_t *v);
 
 /*
+ * JSON strings are UTF-8, and jansson refuses anything else: each byte of s
+ * that does not start a valid UTF-8 sequence becomes '?', in place.
+ */
+void snapshot_utf8_scrub(char *s);
+
+/*
  * Writes path through fill(f, arg): a temp file in the same folder, fsync,
  * rename over path (only if force when path exists), fsync of the folder.
  * fill returns 0 or -1 (errno).  0, or -1 with "path: why; what to do".
@@ -82,6 +88,9 @@ int field_int(struct field_ctx *c, const json_t *obj, const char *path, const ch
 /* A string shorter than size, into buf; null (when allowed) gives "". */
 int field_str(struct field_ctx *c, const json_t *obj, const char *path, const char *key,
 	      unsigned nullable, char *buf, size_t size);
+/* The same for v itself. */
+int field_str_of(struct field_ctx *c, const json_t *v, const char *path, unsigned nullable,
+		 char *buf, size_t size);
 int field_bool(struct field_ctx *c, const json_t *obj, const char *path, const char *key,
 	       bool *out);
 /* field_str, and it must be an ISO-8601 UTC time as the writer makes ("" when null). */
@@ -102,6 +111,33 @@ json_t *snapshot_fairness_json(const struct fairness *f);
  */
 int snapshot_fairness_read(struct field_ctx *c, const json_t *step, const char *spath,
 			   struct fairness *f);
+
+/* --- the target, the waits and the specs (session_json_target.c) --------- */
+
+struct target_figures;
+struct step;
+struct sweep_settings;
+/* A step's "target" object, or NULL when it has none (no --target; or ENOMEM). */
+json_t *session_json_target(const struct target_figures *tg);
+/* A step's "waits": [] when it has none; NULL on ENOMEM. */
+json_t *session_json_waits(const struct step *st);
+/* Adds "target" and "probe" to a settings object, each only when not empty.  0 or -1. */
+int session_json_settings_specs(json_t *settings, const struct sweep_settings *set);
+
+/* --- comparing targets and waits (snapshot_compare_waits.c) ------------- */
+
+struct snapshot;
+/*
+ * After compare's table: the target's figures of each snapshot at each N
+ * where any has them, and the largest lines of each family's wait profile
+ * at each N where two snapshots or more have one, with the differences
+ * from the first in points.  Nothing at all when no snapshot has any.
+ */
+void snapshot_compare_target_text(FILE *f, struct snapshot *const *v, int k);
+void snapshot_compare_waits_text(FILE *f, struct snapshot *const *v, int k);
+/* The same as CSV tables, each after a blank line and its own header. */
+void snapshot_compare_target_csv(FILE *f, struct snapshot *const *v, int k);
+void snapshot_compare_waits_csv(FILE *f, struct snapshot *const *v, int k);
 
 /* --- the analysis member (snapshot_analysis.c) --------------------------- */
 

@@ -177,57 +177,6 @@ num_or_null(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
-/* Length of the valid UTF-8 sequence at p (1-4), or 0 if p starts an invalid one. */
-static size_t
-utf8_seq(const unsigned char *p)
-{
-	unsigned c = p[0];
-	size_t n, i;
-	unsigned long cp;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2, cp = c & 0x1f;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3, cp = c & 0x0f;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4, cp = c & 0x07;
-	else
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (p[i] & 0x3f);
-	}
-	/* Overlong forms, surrogates, and beyond U+10FFFF. */
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
-/*
- * JSON strings are UTF-8, and jansson refuses anything else.  A hostname, a
- * path parameter or an external command's stderr in Latin-1 must not cost the
- * whole line, so each invalid byte becomes '?'.
- */
-static void
-utf8_scrub(char *s)
-{
-	unsigned char *p = (unsigned char *)s;
-	size_t n;
-
-	while (*p != '\0') {
-		n = utf8_seq(p);
-		if (n == 0) {
-			*p++ = '?';
-			continue;
-		}
-		p += n;
-	}
-}
-
 /* argv with every string scrubbed; NULL-terminated, the strings and array owned. */
 static char **
 recorder_scrub_argv(char **argv)
@@ -245,7 +194,7 @@ recorder_scrub_argv(char **argv)
 			free(out);
 			return NULL;
 		}
-		utf8_scrub(out[i]);
+		snapshot_utf8_scrub(out[i]);
 	}
 	return out;
 }
@@ -273,10 +222,10 @@ recorder_header(struct recorder *rec, const struct session *s)
 	if (rec->failed)
 		return 0;
 	for (i = 0; i < sizeof(text) / sizeof(text[0]); i++)
-		utf8_scrub(text[i]);
+		snapshot_utf8_scrub(text[i]);
 	for (i = 0; i < (size_t)c.wl.nparams && i < SESSION_MAX_PARAMS; i++) {
-		utf8_scrub(c.wl.key[i]);
-		utf8_scrub(c.wl.value[i]);
+		snapshot_utf8_scrub(c.wl.key[i]);
+		snapshot_utf8_scrub(c.wl.value[i]);
 	}
 	c.wl.argv = s->wl.argv != NULL ? recorder_scrub_argv(s->wl.argv) : NULL;
 	if (s->wl.argv == NULL || c.wl.argv != NULL)
@@ -395,7 +344,7 @@ recorder_step(struct recorder *rec, const struct session *s, int idx)
 		return recorder_fail(rec, "step %d does not exist (the session has %d)", idx,
 				     s->nsteps);
 	st = s->steps[idx];
-	utf8_scrub(st.reason);
+	snapshot_utf8_scrub(st.reason);
 	o = session_json_step(s, &st);
 	if (o != NULL && json_object_set_new(o, "index", json_integer(idx)) != 0) {
 		json_decref(o);
@@ -412,7 +361,7 @@ recorder_event(struct recorder *rec, const struct event *e)
 	if (rec->failed)
 		return 0;
 	c = *e;
-	utf8_scrub(c.text);
+	snapshot_utf8_scrub(c.text);
 	return recorder_emit(rec, "event", session_json_event(&c));
 }
 
@@ -429,8 +378,8 @@ recorder_analysis(struct recorder *rec, const struct analysis *a, const struct a
 		o = &dflt;
 	}
 	c = *a;
-	utf8_scrub(c.verdict);
-	utf8_scrub(c.usl.why);
+	snapshot_utf8_scrub(c.verdict);
+	snapshot_utf8_scrub(c.usl.why);
 	return recorder_emit(rec, "analysis", snapshot_analysis_json(&c, o));
 }
 

@@ -157,6 +157,48 @@ EOF
 "$SCALETOP" compare "$T/a.json" "$FX/cpu-linux.json" >"$T/live.out" 2>&1
 is "$?" 0 "compare a fresh run with a fixture"
 
+# --- targets and waits ------------------------------------------------------------------
+# mutex-waits.json and mutex-waits-b.json are mutex-linux.json (a real run) with synthetic
+# target figures and wait profiles added (tests/unit/test_target_json checks them in C).
+if "$PYTHON" -c 'import jsonschema' 2>/dev/null; then
+	ok "a snapshot with a target and waits matches the schema" valid "$FX/mutex-waits.json" \
+		"$FX/mutex-waits-b.json"
+	"$PYTHON" - "$FX/mutex-waits.json" "$T/bad-waits.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["steps"][0]["waits"][0]["state"] = "napping"
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+	! valid "$T/bad-waits.json" >/dev/null
+	is "$?" 0 "  and the schema refuses an unknown wait state"
+else
+	tap_result 1 "a snapshot with a target and waits matches the schema"
+	diag "$PYTHON has no jsonschema module: install python3-jsonschema"
+fi
+"$SCALETOP" compare "$FX/mutex-waits.json" "$FX/mutex-waits-b.json" >"$T/w.out" 2>"$T/w.err"
+is "$?" 0 "compare of two snapshots with waits exits 0"
+like "$(cat "$T/w.out")" "waits: the largest lines of each family's share of its thread-time at N" \
+	"  with a waits section"
+like "$(cat "$T/w.out")" "     6  workload  sleeping         futex_wait_queue +30\.0% +54\.0% +\+24\.0" \
+	"  each line: A's share, B's, and the difference in points"
+like "$(cat "$T/w.out")" "     N  family    state            channel +A +B +B-A" "  under a header"
+like "$(cat "$T/w.out")" "     6    A      1      14   0\.60   0\.42   0\.18   30\.0     9\.00      0\.12   18\.0    1\.40M      -" \
+	"  and the target's figures, A's"
+like "$(cat "$T/w.out")" "     6    B      -       -      -" "  next to B's, which has none"
+is "$(awk 'NF == 0 {on=1} on {print} /^  B: fitted/ {exit}' "$T/w.out")" \
+	"$("$SCALETOP" compare "$FX/mutex-linux.json" "$FX/mutex-linux.json" | sed -n '/^$/,$p')" \
+	"  above them the table, peaks, verdicts and USL as ever"
+"$SCALETOP" compare --csv "$FX/mutex-waits.json" "$FX/mutex-waits-b.json" >"$T/w.csv" 2>/dev/null
+is "$?" 0 "compare --csv with waits exits 0"
+is "$(grep -c '^n,family,state,channel,A share %,B share %,B-A points$' "$T/w.csv")" 1 \
+	"  a waits table with the same columns"
+is "$(grep -c '^6,workload,sleeping,"futex_wait_queue",30,54,24$' "$T/w.csv")" 1 "  the same line"
+is "$(grep -c '^n,snapshot,procs,threads,cpu_used,' "$T/w.csv")" 1 "  and a target table"
+"$SCALETOP" show "$FX/mutex-waits.json" >"$T/w-show.out" 2>&1
+is "$?" 0 "show reads a snapshot with a target and waits"
+"$SCALETOP" export --gnuplot "$FX/mutex-waits.json" -o "$T/w-curve" >/dev/null 2>&1
+ok "  so does export" test -s "$T/w-curve.dat"
+
 # --- export -------------------------------------------------------------------------
 "$SCALETOP" export --gnuplot "$FX/imported.json" "$FX/cpu-linux.json" -o "$T/curve" \
 	>"$T/exp.out" 2>"$T/exp.err"

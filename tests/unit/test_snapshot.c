@@ -143,6 +143,8 @@ make_session(struct session *s)
 	s->set.stall_s = 10;
 	s->set.stop_on_failure = true;
 	s->set.mode = MODE_PROCESSES;
+	snprintf(s->set.target[0], TARGET_SPEC_LEN, "comm:postgres");
+	s->set.ntargets = 1;
 	snprintf(s->started_utc, sizeof(s->started_utc), "2026-11-29T23:21:35Z");
 	st = add_step(s, 1, 0, 574551.6449, 6);
 	st->fair = (struct fairness){ .have = true,
@@ -151,6 +153,24 @@ make_session(struct session *s)
 				      .median = 3447309,
 				      .max = 3447309,
 				      .jain = 1 };
+	/* A target and a wait profile whose shares have every digit a double has. */
+	st->tg = (struct target_figures){ .present = true,
+					  .procs = 3,
+					  .threads = 41,
+					  .cpu_used = 1.0 / 3.0,
+					  .user_cpu = 0.2,
+					  .sys_cpu = 1.0 / 3.0 - 0.2,
+					  .machine_pct = 100.0 / 18.0,
+					  .ops_per_cpu_s = 574551.6449 / 3,
+					  .have = TG_HAVE_CPU | TG_HAVE_OPS_CPU };
+	st->waits = calloc(3, sizeof(*st->waits));
+	st->nwaits = 3;
+	st->waits[0] =
+		(struct wait_share){ WAIT_TARGET, WS_SLEEPING, "futex_wait_queue", 2.0 / 3.0 };
+	st->waits[1] = (struct wait_share){ WAIT_TARGET, WS_RUNNABLE, "", 1.0 / 3.0 };
+	st->waits[2] = (struct wait_share){ WAIT_PROBE, WS_REPORTED, "LWLock:WALWrite", 1 };
+	st->ct.threads = 7;
+	st->ct.have |= CT_HAVE_THREADS;
 	st = add_step(s, 1, 1, 580000.1, 1); /* one sample: no spread */
 	/* Not what such a step would count: only the file's handling of a null index is tested. */
 	st->fair = (struct fairness){ .have = true, .workers = 1, .jain = NAN, .starved = 1 };
@@ -282,6 +302,23 @@ same_step(const struct step *a, const struct step *b)
 	same_i((long long)a->fair.max, (long long)b->fair.max, "fairness max");
 	same_d(a->fair.jain, b->fair.jain, "fairness jain");
 	same_i(a->fair.starved, b->fair.starved, "fairness starved");
+	same_i(a->ct.threads, b->ct.threads, "contention threads");
+	same_i(a->tg.present, b->tg.present, "target present");
+	same_i(a->tg.procs, b->tg.procs, "target procs");
+	same_i(a->tg.threads, b->tg.threads, "target threads");
+	same_i(a->tg.have, b->tg.have, "target have");
+	same_d(a->tg.cpu_used, b->tg.cpu_used, "target cpu_used");
+	same_d(a->tg.user_cpu, b->tg.user_cpu, "target user_cpu");
+	same_d(a->tg.sys_cpu, b->tg.sys_cpu, "target sys_cpu");
+	same_d(a->tg.machine_pct, b->tg.machine_pct, "target machine_pct");
+	same_d(a->tg.ops_per_cpu_s, b->tg.ops_per_cpu_s, "target ops_per_cpu_s");
+	same_i(a->nwaits, b->nwaits, "nwaits");
+	for (i = 0; i < a->nwaits && i < b->nwaits; i++) {
+		same_i(a->waits[i].family, b->waits[i].family, "wait family");
+		same_i(a->waits[i].state, b->waits[i].state, "wait state");
+		same_s(a->waits[i].channel, b->waits[i].channel, "wait channel");
+		same_d(a->waits[i].share, b->waits[i].share, "wait share");
+	}
 }
 
 static void
@@ -324,6 +361,10 @@ same_header(const struct session *a, const struct session *b)
 	same_d(a->set.stall_s, b->set.stall_s, "stall_s");
 	same_i(a->set.stop_on_failure, b->set.stop_on_failure, "stop_on_failure");
 	same_i(a->set.mode, b->set.mode, "mode");
+	same_i(a->set.ntargets, b->set.ntargets, "ntargets");
+	for (i = 0; i < a->set.ntargets && i < b->set.ntargets; i++)
+		same_s(a->set.target[i], b->set.target[i], "target spec");
+	same_i(a->set.nprobes, b->set.nprobes, "nprobes");
 }
 
 static void
