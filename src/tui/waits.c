@@ -13,7 +13,8 @@
 
 #include "ui.h"
 
-#define WV_CATS 6 /* the largest five categories of the sweep, then the rest */
+#define WV_CATS 6     /* the largest five categories of the sweep, then the rest */
+#define WV_LABEL_W 30 /* after each bar: the largest share and its name */
 
 struct wv_cat {
 	enum wait_state state;
@@ -166,11 +167,11 @@ wv_legend(const struct wv *v, int y, int x, int w)
 	}
 }
 
-/* One N: its stacked bar over barw columns, then its largest category's share. */
+/* One N: its stacked bar, then its largest category's share and name. */
 static void
 wv_row(const struct wv *v, const double sh[WV_CATS], int n, int y, int x, int w)
 {
-	int k, c, cols, used = 0, top = 0, barw = w - 24;
+	int k, c, cols, used = 0, top = 0, barw = w - 8 - WV_LABEL_W;
 	char label[WAIT_CHANNEL_LEN + 8];
 	double acc = 0;
 

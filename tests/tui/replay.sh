@@ -46,6 +46,20 @@ tm_keys q
 ok "q ends the replay" tm_wait_exit 50
 is "$(tm_status)" 0 "replay exits 0"
 
+# --- the waits view: stacked shares against N ------------------------------------
+# mutex-waits.jsonl: a recorded mutex sweep with made-up target figures and
+# waits (tests/fixtures/streams): the target's epoll share falls as N grows.
+WF="$top_srcdir/tests/fixtures/streams/mutex-waits.jsonl"
+tm_start 120 40 "$ST" replay "$WF"
+tm_wait_for 'replaying ' 50
+tm_keys End 5
+ok "5 shows the target's waits by N" tm_wait_for "waits: the target's thread-time at each N" 50
+ok "with the largest category in the legend" tm_wait_for 'do_epoll_wait' 20
+ok "a row per N with its largest share" tm_wait_for 'N=1 .* 65% do_epoll_wait' 20
+ok "the largest N's row shows the share has fallen" tm_wait_for 'N=6 .* 40% do_epoll_wait' 20
+tm_keys q
+tm_wait_exit 50
+
 # --- the USL in the chart's legend: with standard errors -----------------------
 # cpu-1-5.jsonl: `run -w cpu -n 1,2,3,4,5 -d 0.4` recorded on the loaded 2-CPU VM;
 # its fit has sigma 0.26 +-0.46 and kappa 0.018 +-0.077, N* 6.4 (within 2x 5).
