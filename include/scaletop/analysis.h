@@ -83,6 +83,31 @@ struct analysis_opts {
 	const char *n_unit;    /* what N counts, plural: "threads", "clients", "writers" */
 };
 
+/*
+ * What grew between the peak and the fall, at a collapse, from the steps'
+ * wait profiles (src/model/analysis_cause.c; docs/design-notes.md has the
+ * rule): one family, the first of target, workload, probe in which some
+ * category (a state and channel, other than running) grew by at least
+ * ANALYSIS_CAUSE_MIN_RISE share points, and its at most ANALYSIS_CAUSE_MAX
+ * categories that grew most.
+ */
+#define ANALYSIS_CAUSE_MAX 2
+#define ANALYSIS_CAUSE_MIN_RISE 0.10
+
+struct cause_category {
+	enum wait_state state;
+	char channel[WAIT_CHANNEL_LEN];
+	double from, to; /* its share at n_from and n_to, pooled over their runs (0..1) */
+};
+
+struct analysis_cause {
+	bool found; /* false: no collapse, no profile at both N, or nothing grew enough */
+	enum wait_family family;
+	int n_from, n_to; /* the peak's N, and the fallen N the verdict names */
+	int ncat;
+	struct cause_category cat[ANALYSIS_CAUSE_MAX]; /* the largest rise first */
+};
+
 struct analysis {
 	int npoints;
 	struct scaling_point *pts; /* ascending N; owned */
@@ -100,6 +125,7 @@ struct analysis {
 	double last_frac; /* X(last N) / X_peak */
 	bool no_smp;      /* speedup(2) < 1.1 */
 	struct usl_fit usl;
+	struct analysis_cause cause;
 	char verdict[256]; /* one sentence, e.g. "scales to 3 writers; peak ..." */
 };
 

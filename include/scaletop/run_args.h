@@ -29,6 +29,8 @@ struct run_args {
 	const char *ops; /* --ops K[:UNIT], with --parse elapsed */
 	const char *params[64];
 	int nparams;
+	const char *probe[SESSION_MAX_PROBES]; /* --probe 'COMMAND', repeatable */
+	int nprobes;
 	double duration, warmup, stable_pct, min_time, interval, stall;
 	double collapse_pct, linear_pct; /* analysis thresholds; 0: the defaults */
 	bool duration_set, warmup_set, stop_on_failure;

@@ -67,6 +67,13 @@ TESTS += tests/unit/test_step_ctx
 tests_unit_test_step_ctx_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/engine
 tests_unit_test_step_ctx_LDADD = $(TEST_LIBS)
 
+# --probe: database-level waits, a command run about once a second in the window.
+libscaletop_a_SOURCES += src/engine/probe.h src/engine/probe.c
+check_PROGRAMS += tests/unit/test_probe
+TESTS += tests/unit/test_probe
+tests_unit_test_probe_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/engine
+tests_unit_test_probe_LDADD = $(TEST_LIBS)
+
 # The run-style options that `scaletop run` and the TUI share (parsed, then
 # applied to a session and a sweep config), and the crash handlers that kill
 # every group before the monitor dies.

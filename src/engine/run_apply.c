@@ -91,6 +91,28 @@ run_split(const struct run_args *a, const char *opt, const char *text, char ***o
 	return 0;
 }
 
+/* --probe: each command must split (no shell) and fit the settings' field. */
+static int
+run_probes(struct session *s, const struct run_args *a)
+{
+	char **argv;
+	int i;
+
+	for (i = 0; i < a->nprobes; i++) {
+		if (strlen(a->probe[i]) >= sizeof(s->set.probe[i]))
+			return arg_usage_error(CMD,
+					       "--probe: a command of at most %zu characters; "
+					       "put a longer one in a script",
+					       sizeof(s->set.probe[i]) - 1);
+		if (run_split(a, "--probe", a->probe[i], &argv) != 0)
+			return EXIT_USAGE;
+		cmdline_free(argv);
+		snprintf(s->set.probe[i], sizeof(s->set.probe[i]), "%s", a->probe[i]);
+	}
+	s->set.nprobes = a->nprobes;
+	return 0;
+}
+
 /* --ops K[:UNIT]: a whole number of operations per run, and what one is ("runs" if not given). */
 static int
 run_parse_ops(const struct run_args *a, uint64_t *k, char *unit, size_t ulen)
@@ -184,6 +206,8 @@ run_args_apply(const struct run_args *a, struct session *s, struct sweep_config 
 
 	memset(cfg, 0, sizeof(*cfg));
 	rc = run_settings(s, a);
+	if (rc == 0)
+		rc = run_probes(s, a);
 	if (rc == 0)
 		rc = a->cmd != NULL ? run_external(s, cfg, a) : run_builtin(s, cfg, a);
 	if (rc == 0)

@@ -36,6 +36,7 @@ enum {
 	OPT_FORCE,
 	OPT_RECORD,
 	OPT_OPS,
+	OPT_PROBE,
 };
 
 static const struct option run_longopts[] = {
@@ -65,6 +66,7 @@ static const struct option run_longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "record", required_argument, NULL, OPT_RECORD },
+	{ "probe", required_argument, NULL, OPT_PROBE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -97,8 +99,11 @@ run_usage_options(FILE *f, const struct run_args *d)
 		"                         elapsed: time each run to its exit (runs/s)\n"
 		"      --parse-regex RE   ... or the first group of this extended regex\n"
 		"      --ops K[:UNIT]     with --parse elapsed: a run is K operations (K/s)\n"
-		"      --setup 'COMMAND'  run once before the sweep; --teardown: once after\n",
-		d->default_workload, progname, d->duration, d->warmup);
+		"      --setup 'COMMAND'  run once before the sweep; --teardown: once after\n"
+		"      --probe 'COMMAND'  database-level waits: run about once a second while a\n"
+		"                         step measures; each line it prints is one wait label\n"
+		"                         (repeatable, up to %d)\n",
+		d->default_workload, progname, d->duration, d->warmup, SESSION_MAX_PROBES);
 }
 
 /* --help without a caller's own text: the command line and the shared options. */
@@ -189,6 +194,14 @@ run_parse_option(int opt, int argc, char **argv, struct run_args *a, const struc
 		return run_parse_mode(optarg, a);
 	case OPT_STABLE:
 		return run_parse_stable(argc, argv, a);
+	case OPT_PROBE:
+		if (a->nprobes == SESSION_MAX_PROBES)
+			return arg_usage_error(CMD,
+					       "--probe: at most %d probes; let one command print "
+					       "all their labels",
+					       SESSION_MAX_PROBES);
+		a->probe[a->nprobes++] = optarg;
+		return 0;
 	case 'p':
 		if (a->nparams == (int)(sizeof(a->params) / sizeof(a->params[0])))
 			return arg_usage_error(CMD, "too many -p options");

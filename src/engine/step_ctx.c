@@ -14,6 +14,7 @@
 #include "scaletop/lockprof.h"
 #include "scaletop/runner.h"
 #include "scaletop/stats.h"
+#include "probe.h"
 #include "step_ctx.h"
 
 /* How often the running step's contention is worked out: it reads every task's counters. */
@@ -40,6 +41,7 @@ int
 step_ctx_begin(struct step_ctx *c, const struct step_kind *k, int idx, int n, uint64_t now)
 {
 	step_ctx_release(c);
+	probes_stop(c->probes);
 	if (c->state != NULL && c->kind != k) {
 		free(c->state);
 		c->state = NULL;
@@ -81,6 +83,8 @@ step_ctx_free(struct step_ctx *c)
 	free(c->w0_locks);
 	c->w0_locks = NULL;
 	wait_tally_free(&c->waits);
+	probes_free(c->probes);
+	c->probes = NULL;
 }
 
 struct step *
@@ -92,6 +96,8 @@ step_ctx_step(struct step_ctx *c)
 void
 step_ctx_end(struct step_ctx *c, enum step_status status, const char *reason)
 {
+	/* A step that failed inside its window never closed it: nothing it started runs on. */
+	probes_stop(c->probes);
 	c->end(c->end_arg, status, reason);
 }
 
@@ -166,6 +172,15 @@ step_ctx_locks_end(struct step_ctx *c, struct step *st)
 	free(now);
 }
 
+/* --probe: its commands run while the window is open and add to its tally (probe.h). */
+static void
+step_ctx_probes_begin(struct step_ctx *c, uint64_t now)
+{
+	if (c->probes == NULL && c->s->set.nprobes > 0 && c->loop != NULL)
+		c->probes = probes_new(c->s, c->loop);
+	probes_begin(c->probes, c->idx, &c->waits, now);
+}
+
 void
 step_ctx_window_begin(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t wait, uint64_t busy)
 {
@@ -178,6 +193,7 @@ step_ctx_window_begin(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t w
 	c->w0_have_task = step_ctx_read_tasks(c, &c->w0_task);
 	step_ctx_locks_begin(c);
 	wait_tally_reset(&c->waits);
+	step_ctx_probes_begin(c, now);
 	step_ctx_step(c)->warmup_s = (double)(now - c->go_ns) / 1e9;
 	step_ctx_enter(c, PHASE_MEASURING, now);
 }
@@ -239,6 +255,7 @@ step_ctx_window_end(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t wai
 	contention_compute(&st->ct, &e);
 	sample_delta_free(&d);
 	step_ctx_locks_end(c, st);
+	probes_end(c->probes, now);
 	step_ctx_waits_end(c, st);
 
 	st->window_s = e.seconds;
@@ -253,6 +270,7 @@ step_ctx_live_contention(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_
 {
 	struct window_edges e;
 
+	probes_tick(c->probes, now);
 	if (c->live->phase != PHASE_MEASURING || now < c->live_ct_ns + LIVE_CT_PERIOD_NS)
 		return;
 	c->live_ct_ns = now;

@@ -28,6 +28,7 @@
 #include "scaletop/waits.h"
 
 struct lockprof_entry;
+struct probes;
 struct step_ctx;
 
 /*
@@ -99,6 +100,7 @@ struct step_ctx {
 	 * step's shares (at most WAITS_PER_FAMILY lines a family) at its end.
 	 */
 	struct wait_tally waits;
+	struct probes *probes; /* --probe's runners (probe.h), made at the first window */
 
 	uint64_t live_ct_ns;            /* when live contention was last worked out */
 	struct sample_delta live_delta; /* its system delta, kept to reuse the memory */
@@ -137,7 +139,11 @@ void step_ctx_window_end(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_
 			 uint64_t busy);
 /* Whether the window has run its length (or is stable enough, with --until-stable). */
 bool step_ctx_window_complete(struct step_ctx *c, uint64_t now);
-/* The window so far, into the live view's contention, about once a second. */
+/*
+ * The window so far, into the live view's contention, about once a second.
+ * Both kinds call it on every tick of the window, so it is the window's tick
+ * for the probes too.
+ */
 void step_ctx_live_contention(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t wait,
 			      uint64_t busy);
 

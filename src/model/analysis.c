@@ -27,6 +27,7 @@
 
 #include "scaletop/analysis.h"
 #include "scaletop/stats.h"
+#include "analysis_cause.h"
 #include "analysis_verdict.h"
 
 #define ANALYSIS_EFFICIENCY_MIN 0.9
@@ -318,6 +319,44 @@ analysis_usl(struct analysis *a)
 	return 0;
 }
 
+/* The usable runs at n, into r (v malloc'd, NULL when there are none); -1 on ENOMEM. */
+static int
+analysis_runs_at(const struct session *s, int n, struct cause_runs *r)
+{
+	int i;
+
+	r->nval = n;
+	r->n = 0;
+	if ((r->v = malloc(sizeof(*r->v) * (size_t)(s->nsteps + 1))) == NULL)
+		return -1;
+	for (i = 0; i < s->nsteps; i++) {
+		if (s->steps[i].n == n && step_usable(&s->steps[i]))
+			r->v[r->n++] = &s->steps[i];
+	}
+	return 0;
+}
+
+/*
+ * At a collapse: what grew in the wait profiles from the peak to the N the
+ * verdict names as fallen (the last N, or the first collapsed one when the
+ * last is back above the bar).  Without memory there is no cause to tell.
+ */
+static void
+analysis_cause(const struct session *s, double theta, struct analysis *a)
+{
+	int fallen = a->last_frac >= 1 - theta ? a->collapse_n : a->last_n;
+	struct cause_runs from, to;
+
+	memset(&a->cause, 0, sizeof(a->cause));
+	if (!a->collapse)
+		return;
+	if (analysis_runs_at(s, a->n_peak, &from) == 0 && analysis_runs_at(s, fallen, &to) == 0) {
+		analysis_cause_find(&from, &to, &a->cause);
+		free(to.v);
+	}
+	free(from.v);
+}
+
 /* --- what the verdict is told (analysis_verdict.c writes it) ------------- */
 
 static const char *
@@ -389,6 +428,7 @@ analysis_run(const struct session *s, const struct analysis_opts *in, struct ana
 		analysis_linear_range(a, o.efficiency_min);
 		analysis_reference(a);
 		analysis_collapse(a, o.collapse_theta);
+		analysis_cause(s, o.collapse_theta, a);
 		analysis_no_smp(a);
 	}
 	if (analysis_usl(a) == -1) {

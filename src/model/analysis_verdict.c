@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "scaletop/format.h"
+#include "analysis_cause.h"
 #include "analysis_verdict.h"
 
 #define ANALYSIS_FLAT_FRAC 0.95
@@ -82,6 +83,26 @@ verdict_peak(const struct verdict_ctx *c, char *buf, size_t len)
 }
 
 /*
+ * "; at 16 the target's threads were runnable 41% (3% at 4)": what grew, as
+ * many of its categories as fit whole, or nothing.
+ */
+static void
+verdict_cause(const struct verdict_ctx *c, char *buf, size_t len)
+{
+	char clause[256];
+	int k;
+
+	for (k = c->a->cause.ncat; k > 0; k--) {
+		analysis_cause_text(&c->a->cause, k, clause, sizeof(clause));
+		if (clause[0] != '\0' && strlen(buf) + strlen(clause) < len &&
+		    strlen(clause) < sizeof(clause) - 1) {
+			verdict_cat(buf, len, "%s", clause);
+			return;
+		}
+	}
+}
+
+/*
  * "collapse above 4: 41% of peak at 16": from the last N before the collapse,
  * and how much is left at the last N.  Should the last N be back above the
  * threshold, the first collapsed N is named too, so the sentence stays true.
@@ -99,6 +120,7 @@ verdict_collapse(const struct verdict_ctx *c, char *buf, size_t len)
 			    a->last_n);
 	else
 		verdict_cat(buf, len, "%.0f%% of peak at %d", 100 * a->last_frac, a->last_n);
+	verdict_cause(c, buf, len);
 }
 
 /*

@@ -25,7 +25,7 @@ libscaletop_a_SOURCES += \
 	src/model/contention.c \
 	src/model/fairness.c
 libscaletop_a_SOURCES += src/model/analysis.c src/model/analysis_verdict.h \
-	src/model/analysis_verdict.c
+	src/model/analysis_verdict.c src/model/analysis_cause.h src/model/analysis_cause.c
 noinst_HEADERS += include/scaletop/analysis.h
 
 # Scaling analysis and the USL fit.
@@ -45,3 +45,8 @@ tests_unit_test_usl_lm_LDADD = $(TEST_LIBS)
 check_PROGRAMS += tests/unit/test_verdict
 TESTS += tests/unit/test_verdict
 tests_unit_test_verdict_LDADD = $(TEST_LIBS)
+
+# The cause a collapse's verdict names, from the steps' wait profiles (analysis_cause.h).
+check_PROGRAMS += tests/unit/test_cause
+TESTS += tests/unit/test_cause
+tests_unit_test_cause_LDADD = $(TEST_LIBS)

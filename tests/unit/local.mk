@@ -28,6 +28,10 @@ SHELL_TESTS = \
 TESTS += $(SHELL_TESTS)
 EXTRA_DIST += $(SHELL_TESTS) tests/cli/lib.sh
 
+# --probe through the real binary (database-level waits).
+TESTS += tests/cli/probe.sh
+EXTRA_DIST += tests/cli/probe.sh
+
 # Snapshots: round trip, loader refusals, atomic writes, import.
 check_PROGRAMS += tests/unit/test_snapshot
 TESTS += tests/unit/test_snapshot

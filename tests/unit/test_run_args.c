@@ -94,6 +94,65 @@ test_refused(void)
 }
 
 static void
+test_probe(void)
+{
+	char *argv[] = { "run",
+			 "-w",
+			 "cpu",
+			 "--probe",
+			 "printf 'a\\nb\\n'",
+			 "--probe",
+			 "psql -Atc \"select 1\"",
+			 NULL };
+	char *five[] = { "run", "--probe", "a", "--probe", "b", "--probe",
+			 "c",   "--probe", "d", "--probe", "e", NULL };
+	char *quote[] = { "run", "--probe", "psql -c 'select", NULL };
+	char *empty[] = { "run", "--probe", "", NULL };
+	char *lng[] = { "run", "--probe", NULL, NULL };
+	char big[300];
+	struct run_args a;
+	struct session s;
+	struct sweep_config cfg;
+
+	run_args_defaults(&a, "run");
+	is_int(run_args_parse(NARGS(argv), argv, &a, NULL), 0, "--probe twice parses");
+	is_int(a.nprobes, 2, "both are kept");
+	session_init(&s);
+	is_int(run_args_apply(&a, &s, &cfg), 0, "and applies");
+	is_int(s.set.nprobes, 2, "into the settings");
+	is_str(s.set.probe[1], "psql -Atc \"select 1\"", "as given, split again when they run");
+	run_config_free(&cfg);
+	session_free(&s);
+
+	run_args_defaults(&a, "run");
+	is_int(run_args_parse(NARGS(five), five, &a, NULL), EXIT_USAGE,
+	       "more than SESSION_MAX_PROBES probes are refused");
+	run_args_defaults(&a, "run");
+	is_int(run_args_parse(NARGS(quote), quote, &a, NULL), 0,
+	       "an unterminated quote parses ...");
+	session_init(&s);
+	is_int(run_args_apply(&a, &s, &cfg), EXIT_USAGE, "... but is refused before the sweep");
+	run_config_free(&cfg);
+	session_free(&s);
+	run_args_defaults(&a, "run");
+	run_args_parse(NARGS(empty), empty, &a, NULL);
+	session_init(&s);
+	is_int(run_args_apply(&a, &s, &cfg), EXIT_USAGE, "an empty probe is refused");
+	run_config_free(&cfg);
+	session_free(&s);
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	lng[2] = big;
+	run_args_defaults(&a, "run");
+	run_args_parse(NARGS(lng), lng, &a, NULL);
+	session_init(&s);
+	is_int(run_args_apply(&a, &s, &cfg), EXIT_USAGE,
+	       "a probe too long for its field is refused");
+	run_config_free(&cfg);
+	session_free(&s);
+}
+
+static void
 test_ext(void)
 {
 	static const struct option longopts[] = {
@@ -120,6 +179,7 @@ main(void)
 	test_builtin();
 	test_external();
 	test_refused();
+	test_probe();
 	test_ext();
 	return done_testing();
 }

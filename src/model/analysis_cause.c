@@ -1,0 +1,234 @@
+/*
+ * The cause of a collapse: which wait category grew most between the peak
+ * and the fall, from the steps' wait profiles.  Throughput says that a
+ * sweep collapsed; where its threads spent their time says why: runnable
+ * instead of running is a want of CPUs, futex waits a contended lock, a
+ * database's lock waits its own.  The rule (docs/design-notes.md):
+ *  - the families are asked in turn, the target's threads, then the
+ *    workload's, then the probes' labels, and the first with a category
+ *    that grew enough is named, alone;
+ *  - a category is a state and channel of the family, other than running
+ *    (work, not waiting) and other (stopped, idle, the folded rest);
+ *  - its share at an N is the mean over the usable runs at that N that have
+ *    a profile of the family, a run without the category adding 0;
+ *  - it grew enough when its share at the fall exceeds that at the peak by
+ *    ANALYSIS_CAUSE_MIN_RISE (share points); of those, the
+ *    ANALYSIS_CAUSE_MAX with the largest rise are named, the larger share
+ *    at the fall and then the name breaking ties.
+ * Pure code over the runs analysis.c hands it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_cause.h"
+
+/* A rise of exactly the minimum, as printed, counts: reals are not exact. */
+#define CAUSE_EPS 1e-9
+
+/* The families in the order they are asked: the server's threads, the client's, the probes'. */
+static const enum wait_family cause_order[] = { WAIT_TARGET, WAIT_WORKLOAD, WAIT_PROBE };
+
+/* Whose time the clause speaks of, per family. */
+static const char *const cause_whose[WAIT_NFAMILIES] = {
+	[WAIT_WORKLOAD] = "the workload's threads were",
+	[WAIT_TARGET] = "the target's threads were",
+	[WAIT_PROBE] = "the probes reported",
+};
+
+static bool
+cause_category_ok(const struct wait_share *w)
+{
+	return w->state != WS_RUNNING && w->state != WS_OTHER;
+}
+
+static bool
+cause_have(const struct cause_runs *r, enum wait_family f)
+{
+	int i;
+
+	for (i = 0; i < r->n; i++) {
+		if (wait_has_family(r->v[i]->waits, r->v[i]->nwaits, f))
+			return true;
+	}
+	return false;
+}
+
+/* The share of (f, state, channel) over runs: the mean over those that have family f. */
+static double
+cause_pooled(const struct cause_runs *r, enum wait_family f, const struct cause_category *k)
+{
+	const struct step *st;
+	double sum = 0;
+	int i, runs = 0;
+
+	for (i = 0; i < r->n; i++) {
+		st = r->v[i];
+		if (!wait_has_family(st->waits, st->nwaits, f))
+			continue;
+		sum += wait_share_of(st->waits, st->nwaits, f, k->state, k->channel);
+		runs++;
+	}
+	return runs > 0 ? sum / runs : 0;
+}
+
+/* The categories found so far in one family. */
+struct cause_list {
+	struct cause_category *v;
+	int n, cap;
+};
+
+static bool
+cause_listed(const struct cause_list *l, const struct wait_share *w)
+{
+	int i;
+
+	for (i = 0; i < l->n; i++) {
+		if (l->v[i].state == w->state && strcmp(l->v[i].channel, w->channel) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Adds w's category with its pooled shares; -1 without memory. */
+static int
+cause_add(struct cause_list *l, const struct cause_runs *from, const struct cause_runs *to,
+	  const struct wait_share *w)
+{
+	struct cause_category *k;
+
+	if (l->n == l->cap) {
+		int cap = l->cap ? 2 * l->cap : 16;
+
+		if ((k = realloc(l->v, (size_t)cap * sizeof(*k))) == NULL)
+			return -1;
+		l->v = k;
+		l->cap = cap;
+	}
+	k = &l->v[l->n++];
+	memset(k, 0, sizeof(*k));
+	k->state = w->state;
+	snprintf(k->channel, sizeof(k->channel), "%s", w->channel);
+	k->from = cause_pooled(from, w->family, k);
+	k->to = cause_pooled(to, w->family, k);
+	return 0;
+}
+
+/* The largest rise first; then the larger share at the fall; then state and name. */
+static int
+cause_cmp(const void *pa, const void *pb)
+{
+	const struct cause_category *a = pa, *b = pb;
+	double ra = a->to - a->from, rb = b->to - b->from;
+
+	if (ra != rb)
+		return ra > rb ? -1 : 1;
+	if (a->to != b->to)
+		return a->to > b->to ? -1 : 1;
+	if (a->state != b->state)
+		return a->state < b->state ? -1 : 1;
+	return strcmp(a->channel, b->channel);
+}
+
+/* Every category of family f in the runs at the fall, each once. */
+static int
+cause_gather(const struct cause_runs *from, const struct cause_runs *to, enum wait_family f,
+	     struct cause_list *l)
+{
+	const struct step *st;
+	int i, j;
+
+	for (i = 0; i < to->n; i++) {
+		st = to->v[i];
+		for (j = 0; j < st->nwaits; j++) {
+			if (st->waits[j].family != f || !cause_category_ok(&st->waits[j]) ||
+			    cause_listed(l, &st->waits[j]))
+				continue;
+			if (cause_add(l, from, to, &st->waits[j]) != 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* Family f's categories that grew enough, the largest rises first, into c; how many. */
+static int
+cause_family(const struct cause_runs *from, const struct cause_runs *to, enum wait_family f,
+	     struct analysis_cause *c)
+{
+	struct cause_list l = { NULL, 0, 0 };
+	int i, k = 0;
+
+	if (!cause_have(from, f) || !cause_have(to, f) || cause_gather(from, to, f, &l) != 0) {
+		free(l.v);
+		return 0;
+	}
+	qsort(l.v, (size_t)l.n, sizeof(*l.v), cause_cmp);
+	for (i = 0; i < l.n && k < ANALYSIS_CAUSE_MAX; i++) {
+		if (l.v[i].to - l.v[i].from < ANALYSIS_CAUSE_MIN_RISE - CAUSE_EPS)
+			break;
+		c->cat[k++] = l.v[i];
+	}
+	free(l.v);
+	return k;
+}
+
+void
+analysis_cause_find(const struct cause_runs *from, const struct cause_runs *to,
+		    struct analysis_cause *c)
+{
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
+	c->n_from = from->nval;
+	c->n_to = to->nval;
+	if (from->nval == to->nval)
+		return;
+	for (i = 0; i < sizeof(cause_order) / sizeof(cause_order[0]); i++) {
+		c->ncat = cause_family(from, to, cause_order[i], c);
+		if (c->ncat > 0) {
+			c->found = true;
+			c->family = cause_order[i];
+			return;
+		}
+	}
+}
+
+/* "runnable", "in futex_wait_queue", "uninterruptible in io_schedule", a probe's label. */
+static void
+cause_name(const struct cause_category *k, char *buf, size_t len)
+{
+	const char *ch = k->channel;
+
+	if (k->state == WS_RUNNABLE)
+		snprintf(buf, len, "runnable");
+	else if (k->state == WS_SLEEPING && ch[0] != '\0')
+		snprintf(buf, len, "in %s", ch);
+	else if (k->state == WS_UNINTERRUPTIBLE && ch[0] != '\0')
+		snprintf(buf, len, "uninterruptible in %s", ch);
+	else if (k->state == WS_REPORTED && ch[0] != '\0')
+		snprintf(buf, len, "%s", ch);
+	else
+		snprintf(buf, len, "%s", wait_state_names[k->state]);
+}
+
+void
+analysis_cause_text(const struct analysis_cause *c, int ncat, char *buf, size_t len)
+{
+	char name[WAIT_CHANNEL_LEN + 24];
+	size_t used;
+	int i;
+
+	if (len == 0)
+		return;
+	buf[0] = '\0';
+	if (!c->found || ncat <= 0)
+		return;
+	snprintf(buf, len, "; at %d %s", c->n_to, cause_whose[c->family]);
+	for (i = 0; i < ncat && i < c->ncat; i++) {
+		cause_name(&c->cat[i], name, sizeof(name));
+		used = strlen(buf);
+		snprintf(buf + used, len - used, "%s %s %.0f%% (%.0f%% at %d)", i > 0 ? " and" : "",
+			 name, 100 * c->cat[i].to, 100 * c->cat[i].from, c->n_from);
+	}
+}
