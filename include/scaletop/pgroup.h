@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #define PGROUP_MAX 64
@@ -50,6 +51,16 @@ int pgroup_child_link(pid_t parent);
  * 0 while it runs, -1 when pid is not a child.
  */
 int pgroup_reap(pid_t pid, bool sweep, bool block, int *status);
+
+/*
+ * Marks a live group as the monitor's own helper (a --probe run), not part of
+ * the workload: when its leader is reaped, what it used (its children's
+ * included) is kept apart in pgroup_side_usage, since an external step's
+ * CPU figures come from every child the monitor reaped (RUSAGE_CHILDREN).
+ */
+void pgroup_set_side(pid_t pgid);
+/* CPU time and switches of every side group reaped so far (user_ns, sys_ns, vol_csw, invol_csw). */
+void pgroup_side_usage(uint64_t out[4]);
 
 /* Whether pgid is a recorded live group (its leader not yet reaped). */
 bool pgroup_is_live(pid_t pgid);

@@ -17,7 +17,8 @@
  * mostly in the processes it starts (make's jobs), which its own task
  * counters leave out.  So its CPU time and switches are those of everything
  * the monitor reaped during the run: the command and every descendant its
- * parent waited for (getrusage RUSAGE_CHILDREN, before and after).  Run
+ * parent waited for (getrusage RUSAGE_CHILDREN, before and after), less
+ * what the monitor's own --probe runs used (pgroup_side_usage).  Run
  * delay is not in those figures, so it is not reported for such a run.
  */
 #include <math.h>
@@ -26,6 +27,7 @@
 #include <sys/resource.h>
 
 #include "scaletop/contention.h"
+#include "scaletop/pgroup.h"
 #include "ext_window.h"
 
 /* Marks kept: 16 s at the default 0.25 s tick, more than any tool's report interval. */
@@ -103,15 +105,18 @@ ext_tv_ns(struct timeval tv)
 bool
 ext_children_usage(struct task_counters *out)
 {
+	uint64_t side[4];
 	struct rusage ru;
 
 	memset(out, 0, sizeof(*out));
 	if (getrusage(RUSAGE_CHILDREN, &ru) != 0)
 		return false;
-	out->user_ns = ext_tv_ns(ru.ru_utime);
-	out->sys_ns = ext_tv_ns(ru.ru_stime);
-	out->vol_csw = (uint64_t)ru.ru_nvcsw;
-	out->invol_csw = (uint64_t)ru.ru_nivcsw;
+	/* The monitor's own helpers (--probe runs) are its children too, not the command's. */
+	pgroup_side_usage(side);
+	out->user_ns = ext_tv_ns(ru.ru_utime) - side[0];
+	out->sys_ns = ext_tv_ns(ru.ru_stime) - side[1];
+	out->vol_csw = (uint64_t)ru.ru_nvcsw - side[2];
+	out->invol_csw = (uint64_t)ru.ru_nivcsw - side[3];
 	out->have = TASK_HAVE_CPU | TASK_HAVE_CSW;
 	return true;
 }

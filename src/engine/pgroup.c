@@ -19,6 +19,8 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -44,6 +46,10 @@ static pid_t
 static pid_t orphan_groups[PGROUP_MAX];
 static int orphan_ngroups;
 static int orphan_table_works = -1; /* unknown until first asked */
+
+/* Side groups (pgroup_set_side) not yet reaped, and what the reaped ones used. */
+static pid_t side_ids[PGROUP_MAX];
+static uint64_t side_used[4];
 
 /*
  * Dispositions a child must not inherit: the monitor's handlers write to its
@@ -113,6 +119,49 @@ pgroup_remove(pid_t pgid)
 	for (i = 0; i < PGROUP_MAX; i++) {
 		if (pgroup_ids[i] == pgid)
 			pgroup_ids[i] = 0;
+	}
+}
+
+void
+pgroup_set_side(pid_t pgid)
+{
+	int i;
+
+	for (i = 0; i < PGROUP_MAX; i++) {
+		if (side_ids[i] == 0) {
+			side_ids[i] = pgid;
+			return;
+		}
+	}
+}
+
+void
+pgroup_side_usage(uint64_t out[4])
+{
+	memcpy(out, side_used, sizeof(side_used));
+}
+
+static uint64_t
+tv_ns(struct timeval tv)
+{
+	return (uint64_t)tv.tv_sec * 1000000000u + (uint64_t)tv.tv_usec * 1000u;
+}
+
+/* A reaped leader: if it led a side group, what it used is counted apart. */
+static void
+side_reaped(pid_t pid, const struct rusage *ru)
+{
+	int i;
+
+	for (i = 0; i < PGROUP_MAX; i++) {
+		if (side_ids[i] == pid) {
+			side_ids[i] = 0;
+			side_used[0] += tv_ns(ru->ru_utime);
+			side_used[1] += tv_ns(ru->ru_stime);
+			side_used[2] += (uint64_t)ru->ru_nvcsw;
+			side_used[3] += (uint64_t)ru->ru_nivcsw;
+			return;
+		}
 	}
 }
 
@@ -216,6 +265,7 @@ pgroup_fork(char *err, size_t errlen)
 int
 pgroup_reap(pid_t pid, bool sweep, bool block, int *status)
 {
+	struct rusage ru;
 	siginfo_t si;
 	int st;
 
@@ -233,12 +283,13 @@ pgroup_reap(pid_t pid, bool sweep, bool block, int *status)
 		return 0;
 	if (sweep)
 		(void)kill(-pid, SIGKILL);
-	while (waitpid(pid, &st, 0) == -1) {
+	while (wait4(pid, &st, 0, &ru) == -1) {
 		if (errno != EINTR) {
 			pgroup_remove(pid);
 			return -1;
 		}
 	}
+	side_reaped(pid, &ru);
 	pgroup_remove(pid);
 	if (status != NULL)
 		*status = st;

@@ -16,6 +16,7 @@
 
 #include "scaletop/cmdline.h"
 #include "scaletop/error.h"
+#include "scaletop/pgroup.h"
 #include "scaletop/spawn.h"
 #include "probe.h"
 
@@ -296,6 +297,7 @@ probe_start(struct probe *pr, uint64_t now)
 		probe_say(pr, PT_START, now, "cannot start: %s", err);
 		return;
 	}
+	pgroup_set_side(pr->proc.pid);
 	pr->running = true;
 	pr->started_ns = now;
 	probe_watch(pr, true);
