@@ -53,7 +53,11 @@ libscaletop_a_SOURCES += \
 	src/engine/step_external.c \
 	src/engine/ext_timing.c \
 	src/engine/ext_window.h \
-	src/engine/ext_window.c
+	src/engine/ext_window.c \
+	src/engine/target.h \
+	src/engine/target.c \
+	src/engine/wait_sampler.h \
+	src/engine/wait_sampler.c
 noinst_HEADERS += include/scaletop/ext_timing.h
 check_PROGRAMS += tests/unit/test_ext_timing
 TESTS += tests/unit/test_ext_timing

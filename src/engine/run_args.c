@@ -36,6 +36,7 @@ enum {
 	OPT_FORCE,
 	OPT_RECORD,
 	OPT_OPS,
+	OPT_TARGET,
 };
 
 static const struct option run_longopts[] = {
@@ -65,6 +66,7 @@ static const struct option run_longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "record", required_argument, NULL, OPT_RECORD },
+	{ "target", required_argument, NULL, OPT_TARGET },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -97,7 +99,9 @@ run_usage_options(FILE *f, const struct run_args *d)
 		"                         elapsed: time each run to its exit (runs/s)\n"
 		"      --parse-regex RE   ... or the first group of this extended regex\n"
 		"      --ops K[:UNIT]     with --parse elapsed: a run is K operations (K/s)\n"
-		"      --setup 'COMMAND'  run once before the sweep; --teardown: once after\n",
+		"      --setup 'COMMAND'  run once before the sweep; --teardown: once after\n"
+		"      --target SPEC      also measure the system under test: pid:N (and its\n"
+		"                         descendants), comm:NAME, cgroup:PATH; repeatable\n",
 		d->default_workload, progname, d->duration, d->warmup);
 }
 
@@ -184,6 +188,12 @@ run_parse_option(int opt, int argc, char **argv, struct run_args *a, const struc
 		return 0;
 	case OPT_TEARDOWN:
 		a->teardown = optarg;
+		return 0;
+	case OPT_TARGET:
+		if (a->ntargets == SESSION_MAX_TARGETS)
+			return arg_usage_error(CMD, "--target %s: at most %d targets", optarg,
+					       SESSION_MAX_TARGETS);
+		a->target[a->ntargets++] = optarg;
 		return 0;
 	case OPT_MODE:
 		return run_parse_mode(optarg, a);
