@@ -257,7 +257,7 @@ int cgroup_cpu_read(const char *dir, struct cgroup_cpu *out);
  * The directory of the group PATH names: an absolute path as it is, a
  * relative one under /sys/fs/cgroup (or, on a hybrid layout, under its
  * unified/ mount).  0 with the directory in out, or -1 with errno (ENOENT: no
- * such group; EMEDIUMTYPE: a directory that is not a cgroup v2 group;
+ * such group; EINVAL: a directory that is not a cgroup v2 group;
  * ENOSYS: not on this OS).
  */
 int cgroup_dir(const char *path, char *out, size_t len);

@@ -66,7 +66,7 @@ target_parse_cgroup(const char *text, const char *v, struct target_spec *sp, cha
 		return target_bad(
 			text, err, errlen,
 			"cgroup targets are Linux's (cgroup v2); give pid:N or comm:NAME");
-	if (errno == EMEDIUMTYPE)
+	if (errno == EINVAL)
 		return st_error(
 			err, errlen,
 			"--target '%s': %s is not a cgroup v2 group (no cgroup.controllers); "

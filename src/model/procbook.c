@@ -160,7 +160,9 @@ procbook_sum(const struct procbook *b, struct task_counters *d, int *procs)
 		d->sys_ns += procbook_diff(e->first.sys_ns, e->last.sys_ns);
 		d->cpu_ns += procbook_diff(e->first.cpu_ns, e->last.cpu_ns);
 		d->run_delay_ns += procbook_diff(e->first.run_delay_ns, e->last.run_delay_ns);
-		d->have &= e->first.have & e->last.have;
+		/* one that never ran has nothing to say of what it lacks (schedstat's times) */
+		if (procbook_cpu(&e->last) > 0)
+			d->have &= e->first.have & e->last.have;
 	}
 	d->nthreads = b->max_threads;
 	*procs = b->n;

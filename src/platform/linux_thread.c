@@ -332,7 +332,7 @@ cgroup_check(const char *dir)
 	if (access(path, R_OK) == 0)
 		return 0;
 	if (errno == ENOENT && access(dir, F_OK) == 0)
-		errno = EMEDIUMTYPE;
+		errno = EINVAL;
 	return -1;
 }
 
@@ -357,8 +357,10 @@ cgroup_dir(const char *path, char *out, size_t len)
 		}
 		if (cgroup_check(out) == 0)
 			return 0;
-		if (errno != ENOENT)
+		if (errno != ENOENT) {
 			e = errno;
+			break; /* out names the directory that is there but not a v2 group */
+		}
 	}
 	errno = e;
 	return -1;

@@ -59,3 +59,9 @@ check_PROGRAMS += tests/unit/test_linux_read
 TESTS += tests/unit/test_linux_read
 tests_unit_test_linux_read_LDADD = $(TEST_LIBS)
 endif
+
+# The decoders of a target's and the wait sampler's files (decode_thread.c,
+# decode_cgroup.c), on recorded fixtures.
+check_PROGRAMS += tests/unit/test_decode_thread
+TESTS += tests/unit/test_decode_thread
+tests_unit_test_decode_thread_LDADD = $(TEST_LIBS)
