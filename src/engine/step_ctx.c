@@ -192,11 +192,12 @@ step_ctx_sample(struct step_ctx *c, uint64_t now)
 		c->ws_pids_ns = now;
 		step_ctx_find_workload(c);
 		if (c->target != NULL) {
-			/* in the window, the pass that finds the processes also books them */
-			if (c->live->phase == PHASE_MEASURING)
+			/* in the window, a pass finds the processes and books them */
+			if (c->live->phase == PHASE_MEASURING && target_pass_due(c->target, now)) {
 				target_window_pass(c->target, now);
-			tp = c->live->phase == PHASE_MEASURING ? target_found(c->target, &ntp)
-							       : target_find(c->target, &ntp);
+				tp = target_found(c->target, &ntp);
+			} else
+				tp = target_find(c->target, &ntp);
 			(void)wait_sampler_set_pids(&c->ws, WAIT_TARGET, tp, ntp, false);
 		}
 	}

@@ -14,6 +14,10 @@
 #include "scaletop/procbook.h"
 #include "target.h"
 
+/* Passes take at most 1/TARGET_PASS_DIVISOR of the time, and come at most once a second. */
+#define TARGET_PASS_DIVISOR 200
+#define TARGET_PASS_MIN_NS UINT64_C(1000000000)
+
 /* Linux keeps 15 bytes of a command name, the BSDs 19 (MAXCOMLEN). */
 #define TARGET_COMM_MAX 19
 
@@ -26,6 +30,7 @@ struct target {
 	struct procbook book;
 	struct cgroup_cpu cg0; /* the groups' counters at the window's start */
 	bool have_cg0;
+	uint64_t pass_ns, pass_cost_ns; /* the last pass: when, and how long it took */
 };
 
 static int
@@ -310,6 +315,8 @@ target_window_pass(struct target *t, uint64_t now)
 	uint64_t start;
 	size_t n, i;
 
+	uint64_t t0 = mono_now_ns();
+
 	pids = target_find(t, &n);
 	procbook_pass_begin(&t->book);
 	for (i = 0; i < n; i++) {
@@ -324,6 +331,18 @@ target_window_pass(struct target *t, uint64_t now)
 		(void)procbook_see(&t->book, pids[i], start, &c);
 	}
 	procbook_pass_end(&t->book, now);
+	t->pass_ns = now;
+	t->pass_cost_ns = mono_now_ns() - t0;
+}
+
+bool
+target_pass_due(const struct target *t, uint64_t now)
+{
+	uint64_t period = t->pass_cost_ns * TARGET_PASS_DIVISOR;
+
+	if (period < TARGET_PASS_MIN_NS)
+		period = TARGET_PASS_MIN_NS;
+	return now >= t->pass_ns + period;
 }
 
 void

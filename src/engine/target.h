@@ -45,8 +45,13 @@ const pid_t *target_find(struct target *t, size_t *n);
 const pid_t *target_found(const struct target *t, size_t *n);
 /* The window opens at now (monotonic): a new book, the groups' counters at this edge. */
 void target_window_begin(struct target *t, uint64_t now);
-/* A pass over the target's processes (about once a second while the window runs). */
+/*
+ * A pass over the target's processes while the window runs: once a second,
+ * or less often when a pass is dear (thousands of threads), so that passes
+ * take at most TARGET_PASS_SHARE of the time; target_pass_due says when.
+ */
 void target_window_pass(struct target *t, uint64_t now);
+bool target_pass_due(const struct target *t, uint64_t now);
 /*
  * The window closes at now, seconds long with ops operations; the
  * workload's contention ct gives its CPU for the figures both share.

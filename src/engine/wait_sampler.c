@@ -182,22 +182,42 @@ ws_read_family(struct wait_sampler *w, struct ws_read *r, int budget, uint64_t t
 	w->reads += (uint64_t)r->got;
 }
 
+/* How many threads this tick may read: what the time allows at the recent cost, within bounds. */
+static int
+ws_budget(const struct wait_sampler *w)
+{
+	double fit;
+
+	if (w->ns_per_read <= 0)
+		return w->max_threads < WAIT_SAMPLE_MIN_THREADS * 4 ? w->max_threads
+								    : WAIT_SAMPLE_MIN_THREADS * 4;
+	fit = (double)WAIT_SAMPLE_MAX_NS / w->ns_per_read;
+	if (fit < WAIT_SAMPLE_MIN_THREADS)
+		fit = WAIT_SAMPLE_MIN_THREADS;
+	return fit < w->max_threads ? (int)fit : w->max_threads;
+}
+
 void
 wait_sampler_tick(struct wait_sampler *w, struct wait_tally *t, uint64_t now)
 {
 	uint64_t t0 = mono_now_ns();
-	int share = w->max_threads, used = 0, f;
+	int budget = ws_budget(w), share = budget, used = 0, f;
 	struct ws_read r;
+	double per;
 
 	if (w->fam[0].npids > 0 && w->fam[1].npids > 0)
-		share = w->max_threads / 2;
+		share = budget / 2;
 	for (f = 0; f < 2; f++) {
 		r =
 			(struct ws_read){ w, &w->fam[f], f == 0 ? WAIT_WORKLOAD : WAIT_TARGET,
 					  t, now,        0 };
 		/* what the workload leaves of its share, the target may use */
-		ws_read_family(w, &r, f == 0 ? share : w->max_threads - used, t0);
+		ws_read_family(w, &r, f == 0 ? share : budget - used, t0);
 		used += r.got;
+	}
+	if (used > 0) {
+		per = (double)(mono_now_ns() - t0) / used;
+		w->ns_per_read = w->ns_per_read > 0 ? (w->ns_per_read + per) / 2 : per;
 	}
 	w->ticks++;
 }

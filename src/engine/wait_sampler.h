@@ -21,8 +21,13 @@
 #include "scaletop/waits.h"
 
 #define WAIT_SAMPLE_MAX_THREADS 256
-/* A tick stops reading once it has spent this long, whatever is left. */
-#define WAIT_SAMPLE_MAX_NS 10000000u
+/*
+ * A tick's reading aims at this long (0.4% of a 0.25 s tick): the threads
+ * a tick reads are as many as the last ticks' cost per thread allows, 8 at
+ * least, and it stops once it has spent this long, whatever is left.
+ */
+#define WAIT_SAMPLE_MAX_NS 1000000u
+#define WAIT_SAMPLE_MIN_THREADS 8
 
 /* One family's processes, where the rotation stands, and its threads' marks (by tid). */
 struct ws_family {
@@ -41,6 +46,7 @@ struct wait_sampler {
 	uint64_t from_ns;
 	int max_threads;       /* per tick */
 	uint64_t reads, ticks; /* threads read and ticks, for the cost bench and tests */
+	double ns_per_read;    /* what reading a thread has cost lately; 0: not known yet */
 };
 
 void wait_sampler_init(struct wait_sampler *w);
