@@ -2,10 +2,11 @@
 # are run by hand (make bench), never as tests.
 EXTRA_DIST += bench/README bench/results.md bench/tui-cpu.sh bench/sample-accuracy.sh bench/sample-cost \
 	bench/fidelity.sh bench/count-overhead bench/until-stable.sh bench/tui-latency.sh \
-	bench/start-line
+	bench/start-line bench/target-cost.sh
 
 # Built only for `make bench`, never by `make` or `make check`.
-EXTRA_PROGRAMS = bench/sample_cost bench/count_overhead bench/pwrite_loop bench/start_line
+EXTRA_PROGRAMS = bench/sample_cost bench/count_overhead bench/pwrite_loop bench/start_line \
+	bench/sleepers
 bench_sample_cost_SOURCES = bench/sample_cost.c
 bench_sample_cost_LDADD = $(ST_LIBS)
 bench_count_overhead_SOURCES = bench/count_overhead.c
@@ -13,13 +14,15 @@ bench_count_overhead_LDADD = $(ST_LIBS)
 bench_pwrite_loop_SOURCES = bench/pwrite_loop.c
 bench_start_line_SOURCES = bench/start_line.c
 bench_start_line_LDADD = $(ST_LIBS)
+bench_sleepers_SOURCES = bench/sleepers.c
+bench_sleepers_LDADD = -lpthread
 CLEANFILES += bench/sample_cost$(EXEEXT) bench/count_overhead$(EXEEXT) \
-	bench/pwrite_loop$(EXEEXT) bench/start_line$(EXEEXT)
+	bench/pwrite_loop$(EXEEXT) bench/start_line$(EXEEXT) bench/sleepers$(EXEEXT)
 
 BENCH_ENV = top_srcdir='$(top_srcdir)' top_builddir='$(top_builddir)'
 
 bench: bench-cost bench-accuracy bench-fidelity bench-overhead bench-stable bench-latency \
-	bench-start bench-tui
+	bench-start bench-tui bench-target
 bench-cost: scaletop$(EXEEXT) bench/sample_cost$(EXEEXT)
 	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/sample-cost
 bench-accuracy: scaletop$(EXEEXT)
@@ -36,5 +39,7 @@ bench-start: bench/start_line$(EXEEXT)
 	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/start-line
 bench-tui: scaletop$(EXEEXT)
 	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/tui-cpu.sh
+bench-target: scaletop$(EXEEXT) bench/sleepers$(EXEEXT)
+	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/target-cost.sh
 .PHONY: bench bench-cost bench-accuracy bench-fidelity bench-overhead bench-stable \
-	bench-latency bench-start
+	bench-latency bench-start bench-target

@@ -28,4 +28,25 @@ struct window_edges {
 /* Fills c from the edges; figures whose inputs are missing stay unset in c->have. */
 void contention_compute(struct contention *c, const struct window_edges *e);
 
+/* Everything measured of a --target over a window (the engine's procbook and cgroups). */
+struct target_edges {
+	double seconds; /* measured window length */
+	uint64_t ops;   /* the workload's operations in the window */
+	/* The target's counters' change over the window; d.nthreads: the most threads seen. */
+	struct task_counters d;
+	double thread_s; /* thread-seconds the sum covers: the run delay's denominator */
+	int procs;       /* processes counted */
+	/* cgroup targets: the groups' cpu.stat and cpu.pressure summed at each edge */
+	bool have_cgroup;
+	struct cgroup_cpu cg0, cg1;
+	bool cgroup_only; /* every target is a group: its cpu.stat is the CPU figure */
+	int ncpu;         /* the machine's CPUs, for the target's share of them */
+	/* The workload's CPU-seconds over the window, for ops per CPU-second of both; < 0: unknown
+	 */
+	double workload_cpu_s;
+};
+
+/* Fills tg (present) from the edges; figures whose inputs are missing stay unset in tg->have. */
+void target_figures_compute(struct target_figures *tg, const struct target_edges *e);
+
 #endif

@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "scaletop/platform.h"
 
@@ -138,5 +139,51 @@ void task_sum_add(struct task_sum *sum, const struct task_one *t);
  * TASK_HAVE_CPU_EXACT, for contention_compute to split in the ticks' ratio.
  */
 void task_sum_finish(const struct task_sum *sum, long hz, struct task_counters *out);
+
+/* --- the system under test (--target) and its threads' waits ------------- */
+
+/*
+ * /proc/PID/stat or /proc/PID/task/TID/stat, the fields a target needs: the
+ * state (field 3), the parent (4), the threads (20) and the start time (22,
+ * clock ticks after boot), which tells a reused pid from the process that
+ * had it before.
+ */
+struct thread_stat {
+	char state;
+	uint64_t ppid;
+	uint64_t nthreads;
+	uint64_t start_ticks;
+};
+
+int thread_stat_decode(const char *buf, size_t len, struct thread_stat *st);
+
+/*
+ * The Linux stat state letter as a thread state: R runnable, S sleeping, D
+ * uninterruptible, T and t stopped or traced, Z and X exited, I idle kernel
+ * thread, anything else other.
+ */
+enum thread_state thread_state_of(char letter);
+
+/*
+ * /proc/PID/task/TID/wchan: the kernel function a thread sleeps in, with no
+ * newline (one is allowed).  "0" (a running thread, or one the reader may not
+ * see into) is "".  A name longer than outlen - 1 is cut; a byte that cannot
+ * be in a symbol is EINVAL.
+ */
+int wchan_decode(const char *buf, size_t len, char *out, size_t outlen);
+
+/* /proc/PID/comm: the command name without its '\n' (it may hold blanks); EINVAL past outlen - 1.
+ */
+int comm_decode(const char *buf, size_t len, char *out, size_t outlen);
+
+/* A cgroup's cgroup.procs: one pid a line, into a malloc'ed *out (NULL for none), *n of them. */
+int pid_list_decode(const char *buf, size_t len, pid_t **out, size_t *n);
+
+/*
+ * A cgroup v2 cpu.stat: usage_usec, user_usec and system_usec, which every
+ * kernel with the cpu.stat file prints; other keys are skipped.  c->have gets
+ * CGROUP_HAVE_CPU; the PSI field is left alone.
+ */
+int cgroup_cpustat_decode(const char *buf, size_t len, struct cgroup_cpu *c);
 
 #endif

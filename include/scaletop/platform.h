@@ -211,6 +211,57 @@ int thread_samples_read(pid_t pid, thread_sample_cb cb, void *arg);
  */
 int proc_find_comm(const char *comm, pid_t **out, size_t *n);
 
+/*
+ * Part of a process's threads, for a sampler that reads a few each tick and
+ * rotates: the threads with tid > after (0: from the first), in ascending
+ * tid order, at most max of them, each passed to cb.  *next is the last tid
+ * read, or 0 when the list was read to its end.  On Linux a thread's
+ * cpu_ns and run_delay_ns (THREAD_HAVE_TIMES) are read only when it is "R",
+ * the one state whose split needs them.  0, or -1 with errno as
+ * thread_samples_read (ENOSYS: use thread_samples_read).
+ */
+int thread_samples_read_from(pid_t pid, pid_t after, int max, thread_sample_cb cb, void *arg,
+			     pid_t *next);
+
+/*
+ * When pid started, in ns on the clock of proc_clock_ns (Linux: since boot),
+ * so a pid seen again is known to be the same process or a new one, and a
+ * process known to have started after some moment.  0, or -1 with errno
+ * (ESRCH: gone; ENOSYS: this backend cannot tell).
+ */
+int proc_start_ns(pid_t pid, uint64_t *start_ns);
+/* Now on proc_start_ns's clock; 0 where there is none. */
+uint64_t proc_clock_ns(void);
+
+/* --- cgroup v2 (--target cgroup:PATH): its tasks and its CPU ------------- */
+
+#define CGROUP_HAVE_CPU 0x1 /* usage_us, user_us, system_us valid */
+#define CGROUP_HAVE_PSI 0x2 /* psi_some_us valid */
+
+/* A cgroup's cumulative CPU counters (cpu.stat) and CPU pressure (cpu.pressure "some"). */
+struct cgroup_cpu {
+	uint64_t usage_us, user_us, system_us;
+	uint64_t psi_some_us;
+	unsigned have; /* CGROUP_HAVE_* */
+};
+
+/*
+ * The processes of the cgroup v2 group at dir (a path such as
+ * /sys/fs/cgroup/unified/x), as a malloc'ed array the caller frees.  0, or
+ * -1 with errno (ENOENT: no such group; ENOSYS: not on this OS).
+ */
+int cgroup_procs_read(const char *dir, pid_t **out, size_t *n);
+/* The group's cpu.stat and cpu.pressure; 0 (have says what was there), or -1 with errno. */
+int cgroup_cpu_read(const char *dir, struct cgroup_cpu *out);
+/*
+ * The directory of the group PATH names: an absolute path as it is, a
+ * relative one under /sys/fs/cgroup (or, on a hybrid layout, under its
+ * unified/ mount).  0 with the directory in out, or -1 with errno (ENOENT: no
+ * such group; EINVAL: a directory that is not a cgroup v2 group;
+ * ENOSYS: not on this OS).
+ */
+int cgroup_dir(const char *path, char *out, size_t len);
+
 /* The CPU model string (e.g. from /proc/cpuinfo or hw.model); 0 or -1. */
 int platform_cpu_model(char *buf, size_t len);
 

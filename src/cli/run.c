@@ -280,6 +280,30 @@ run_save(const struct run_args *a, const struct session *s)
 	return 0;
 }
 
+/*
+ * A database benchmark measures its client; the server, where a collapse
+ * usually lives, is measured only with --target.  Which server it is, is the
+ * user's to say: this suggests one and assumes nothing.
+ */
+static void
+run_target_hint(const struct run_args *a)
+{
+	const char *server = NULL;
+
+	if (a->ntargets > 0 || a->cmd == NULL || a->parse == NULL || a->view.quiet)
+		return;
+	if (strcmp(a->parse, "pgbench") == 0 ||
+	    (strcmp(a->parse, "sysbench") == 0 && strstr(a->cmd, "pgsql") != NULL))
+		server = "comm:postgres";
+	else if (strcmp(a->parse, "sysbench") == 0 && strstr(a->cmd, "mysql") != NULL)
+		server = "comm:mariadbd (or comm:mysqld)";
+	if (server != NULL)
+		fprintf(stderr,
+			"%s run: hint: this measures the client only; add --target %s to measure "
+			"the server too\n",
+			progname, server);
+}
+
 int
 cmd_run(int argc, char **argv)
 {
@@ -301,6 +325,7 @@ cmd_run(int argc, char **argv)
 		rc = EXIT_RUNTIME;
 	}
 	if (rc == 0) {
+		run_target_hint(&a);
 		rc = run_sweep(&s, &cfg, &a.view);
 		/* What was measured is kept even when a step failed or the sweep was stopped. */
 		if (a.output != NULL && s.nsteps > 0 && run_save(&a, &s) != 0 && rc == 0)

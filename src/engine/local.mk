@@ -53,7 +53,11 @@ libscaletop_a_SOURCES += \
 	src/engine/step_external.c \
 	src/engine/ext_timing.c \
 	src/engine/ext_window.h \
-	src/engine/ext_window.c
+	src/engine/ext_window.c \
+	src/engine/target.h \
+	src/engine/target.c \
+	src/engine/wait_sampler.h \
+	src/engine/wait_sampler.c
 noinst_HEADERS += include/scaletop/ext_timing.h
 check_PROGRAMS += tests/unit/test_ext_timing
 TESTS += tests/unit/test_ext_timing
@@ -85,3 +89,14 @@ noinst_HEADERS += include/scaletop/run_args.h include/scaletop/crash_guard.h
 check_PROGRAMS += tests/unit/test_run_args
 TESTS += tests/unit/test_run_args
 tests_unit_test_run_args_LDADD = $(TEST_LIBS)
+
+# --target and the wait sampler: the model's book and figures, the specs,
+# and the Linux reader and the sampler live on the test's own threads.
+if OS_LINUX
+check_PROGRAMS += tests/unit/test_target
+TESTS += tests/unit/test_target
+tests_unit_test_target_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/engine
+tests_unit_test_target_LDADD = $(TEST_LIBS)
+endif
+TESTS += tests/cli/target.sh
+EXTRA_DIST += tests/cli/target.sh

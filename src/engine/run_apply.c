@@ -16,8 +16,29 @@
 #include "scaletop/nlist.h"
 #include "scaletop/parse.h"
 #include "scaletop/run_args.h"
+#include "target.h"
 
 #define CMD a->cmdname
+
+/* --target: each spec checked now (a cgroup's path resolved), so a bad one costs no sweep. */
+static int
+run_targets(struct session *s, const struct run_args *a)
+{
+	struct target_spec sp;
+	char err[ST_ERRLEN];
+	int i;
+
+	for (i = 0; i < a->ntargets; i++) {
+		if (strlen(a->target[i]) >= TARGET_SPEC_LEN)
+			return arg_usage_error(CMD, "--target: a spec of at most %d characters",
+					       TARGET_SPEC_LEN - 1);
+		if (target_spec_parse(a->target[i], &sp, err, sizeof(err)) != 0)
+			return arg_usage_error(CMD, "%s", err);
+		snprintf(s->set.target[i], sizeof(s->set.target[i]), "%s", a->target[i]);
+	}
+	s->set.ntargets = a->ntargets;
+	return 0;
+}
 
 /* The settings half of the session: N list and measurement rules. */
 static int
@@ -208,6 +229,8 @@ run_args_apply(const struct run_args *a, struct session *s, struct sweep_config 
 	rc = run_settings(s, a);
 	if (rc == 0)
 		rc = run_probes(s, a);
+	if (rc == 0)
+		rc = run_targets(s, a);
 	if (rc == 0)
 		rc = a->cmd != NULL ? run_external(s, cfg, a) : run_builtin(s, cfg, a);
 	if (rc == 0)

@@ -37,6 +37,7 @@ enum {
 	OPT_RECORD,
 	OPT_OPS,
 	OPT_PROBE,
+	OPT_TARGET,
 };
 
 static const struct option run_longopts[] = {
@@ -67,6 +68,7 @@ static const struct option run_longopts[] = {
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "probe", required_argument, NULL, OPT_PROBE },
+	{ "target", required_argument, NULL, OPT_TARGET },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -102,7 +104,9 @@ run_usage_options(FILE *f, const struct run_args *d)
 		"      --setup 'COMMAND'  run once before the sweep; --teardown: once after\n"
 		"      --probe 'COMMAND'  database-level waits: run about once a second while a\n"
 		"                         step measures; each line it prints is one wait label\n"
-		"                         (repeatable, up to %d)\n",
+		"                         (repeatable, up to %d)\n"
+		"      --target SPEC      also measure the system under test: pid:N (and its\n"
+		"                         descendants), comm:NAME, cgroup:PATH; repeatable\n",
 		d->default_workload, progname, d->duration, d->warmup, SESSION_MAX_PROBES);
 }
 
@@ -189,6 +193,12 @@ run_parse_option(int opt, int argc, char **argv, struct run_args *a, const struc
 		return 0;
 	case OPT_TEARDOWN:
 		a->teardown = optarg;
+		return 0;
+	case OPT_TARGET:
+		if (a->ntargets == SESSION_MAX_TARGETS)
+			return arg_usage_error(CMD, "--target %s: at most %d targets", optarg,
+					       SESSION_MAX_TARGETS);
+		a->target[a->ntargets++] = optarg;
 		return 0;
 	case OPT_MODE:
 		return run_parse_mode(optarg, a);

@@ -16,9 +16,12 @@
 #include "scaletop/stats.h"
 #include "probe.h"
 #include "step_ctx.h"
+#include "target.h"
 
 /* How often the running step's contention is worked out: it reads every task's counters. */
 #define LIVE_CT_PERIOD_NS 1000000000u
+/* How often the sampled processes are found afresh, and the target's read into its book. */
+#define FIND_PERIOD_NS 1000000000u
 
 void
 step_ctx_init(struct step_ctx *c)
@@ -27,6 +30,7 @@ step_ctx_init(struct step_ctx *c)
 	raw_sample_init(&c->w0_raw);
 	sample_delta_init(&c->live_delta);
 	wait_tally_init(&c->waits);
+	wait_sampler_init(&c->ws);
 }
 
 /* The last step's state: its kind frees what it holds; the block is kept for reuse. */
@@ -64,6 +68,8 @@ step_ctx_begin(struct step_ctx *c, const struct step_kind *k, int idx, int n, ui
 	c->have_last_task = false;
 	c->live_ct_ns = 0;
 	sample_delta_init(&c->live_delta);
+	wait_sampler_reset(&c->ws);
+	c->ws_pids_ns = 0;
 	/* The same kind's block is zeroed, not freed: one step's state follows the last's. */
 	if (c->state != NULL)
 		memset(c->state, 0, k->size);
@@ -85,6 +91,18 @@ step_ctx_free(struct step_ctx *c)
 	wait_tally_free(&c->waits);
 	probes_free(c->probes);
 	c->probes = NULL;
+	wait_sampler_free(&c->ws);
+	target_free(c->target);
+	c->target = NULL;
+}
+
+int
+step_ctx_set_target(struct step_ctx *c, const struct sweep_settings *set, char *err, size_t errlen)
+{
+	if (set->ntargets == 0)
+		return 0;
+	c->target = target_new(set, err, errlen);
+	return c->target != NULL ? 0 : -1;
 }
 
 struct step *
@@ -147,6 +165,52 @@ step_ctx_read_tasks(struct step_ctx *c, struct task_counters *out)
 }
 
 /*
+ * The workload's processes for the wait sampler: a built-in step's (its
+ * child, or its worker processes), or an external command's whole tree,
+ * since a tool may fork its clients.
+ */
+static void
+step_ctx_find_workload(struct step_ctx *c)
+{
+	pid_t pids[RUNNER_MAX_WORKERS], *tree = NULL;
+	size_t ntree = 0;
+	int n = 0;
+
+	if (c->state != NULL && c->kind != NULL && c->kind->task_pids != NULL)
+		n = c->kind->task_pids(c, pids, RUNNER_MAX_WORKERS);
+	if (n == 1 && !c->kind->per_worker && proc_tree(pids[0], &tree, &ntree) == 0 && ntree > 0)
+		(void)wait_sampler_set_pids(&c->ws, WAIT_WORKLOAD, tree, ntree, false);
+	else
+		(void)wait_sampler_set_pids(&c->ws, WAIT_WORKLOAD, pids, (size_t)n,
+					    c->kind->per_worker && c->s->set.mode == MODE_THREADS);
+	free(tree);
+}
+
+void
+step_ctx_sample(struct step_ctx *c, uint64_t now)
+{
+	const pid_t *tp;
+	size_t ntp;
+
+	if (c->live->phase != PHASE_WARMUP && c->live->phase != PHASE_MEASURING)
+		return;
+	if (c->ws_pids_ns == 0 || now >= c->ws_pids_ns + FIND_PERIOD_NS) {
+		c->ws_pids_ns = now;
+		step_ctx_find_workload(c);
+		if (c->target != NULL) {
+			/* in the window, a pass finds the processes and books them */
+			if (c->live->phase == PHASE_MEASURING && target_pass_due(c->target, now)) {
+				target_window_pass(c->target, now);
+				tp = target_found(c->target, &ntp);
+			} else
+				tp = target_find(c->target, &ntp);
+			(void)wait_sampler_set_pids(&c->ws, WAIT_TARGET, tp, ntp, false);
+		}
+	}
+	wait_sampler_tick(&c->ws, &c->waits, now);
+}
+
+/*
  * The kernel's lock profile at the window's start: every class, since one
  * outside a top list now may be among the most contended by its end.
  */
@@ -194,6 +258,11 @@ step_ctx_window_begin(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t w
 	step_ctx_locks_begin(c);
 	wait_tally_reset(&c->waits);
 	step_ctx_probes_begin(c, now);
+	wait_sampler_window(&c->ws, true, now);
+	if (c->target != NULL) {
+		target_window_begin(c->target, now);
+		c->ws_pids_ns = now;
+	}
 	step_ctx_step(c)->warmup_s = (double)(now - c->go_ns) / 1e9;
 	step_ctx_enter(c, PHASE_MEASURING, now);
 }
@@ -253,6 +322,10 @@ step_ctx_window_end(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t wai
 		e.have_tasks = true;
 	}
 	contention_compute(&st->ct, &e);
+	if (c->target != NULL)
+		target_window_end(c->target, now, e.seconds, e.ops, &st->ct,
+				  st->ncpu > 0 ? st->ncpu : c->s->host.ncpus, &st->tg);
+	wait_sampler_window(&c->ws, false, now);
 	sample_delta_free(&d);
 	step_ctx_locks_end(c, st);
 	probes_end(c->probes, now);

@@ -26,10 +26,12 @@
 #include "scaletop/session.h"
 #include "scaletop/sweep.h"
 #include "scaletop/waits.h"
+#include "wait_sampler.h"
 
 struct lockprof_entry;
 struct probes;
 struct step_ctx;
+struct target;
 
 /*
  * One kind of step.  Every operation gets the context; the kind's own state
@@ -101,6 +103,10 @@ struct step_ctx {
 	 */
 	struct wait_tally waits;
 	struct probes *probes; /* --probe's runners (probe.h), made at the first window */
+	struct wait_sampler ws; /* reads the workload's and the target's threads each tick */
+	uint64_t ws_pids_ns;    /* when its processes were last found */
+
+	struct target *target; /* --target's processes and book, or NULL; owned */
 
 	uint64_t live_ct_ns;            /* when live contention was last worked out */
 	struct sample_delta live_delta; /* its system delta, kept to reuse the memory */
@@ -118,6 +124,15 @@ void step_ctx_init(struct step_ctx *c);
 int step_ctx_begin(struct step_ctx *c, const struct step_kind *k, int idx, int n, uint64_t now);
 /* Releases the last step's state and the context's own memory. */
 void step_ctx_free(struct step_ctx *c);
+/* The settings' --target, if any, for the context's life.  0, or -1 with a message. */
+int step_ctx_set_target(struct step_ctx *c, const struct sweep_settings *set, char *err,
+			size_t errlen);
+/*
+ * The sweep's tick, before the kind's: while a step warms up or measures,
+ * the wait sampler reads threads (their processes found afresh about once a
+ * second), and in the window the target's processes are read into its book.
+ */
+void step_ctx_sample(struct step_ctx *c, uint64_t now);
 
 struct step *step_ctx_step(struct step_ctx *c);
 /* Says the step is over: to the binder's end callback.  See struct step_kind. */

@@ -91,6 +91,11 @@ sweep_new(struct session *s, struct loop *l, struct sampler *smp, const struct s
 	sw->wls.args = &sw->cfg.args;
 	sw->kind = cfg->cmd != NULL ? &external_step_kind : &builtin_step_kind;
 	sweep_bind(sw);
+	if (step_ctx_set_target(&sw->ctx, &s->set, err, errlen) != 0) {
+		step_ctx_free(&sw->ctx);
+		free(sw);
+		return NULL;
+	}
 	sw->live.step = -1;
 	sw->live.steps_total = s->set.nn * s->set.repeat;
 	raw_sample_init(&sw->prev);
@@ -309,8 +314,10 @@ sweep_tick(struct loop *l, uint64_t now, uint64_t missed, void *arg)
 	struct sweep *sw = arg;
 
 	sweep_sample_cpu(sw);
-	if (sw->running && !(sw->live.paused && sw->kind->pause != NULL))
+	if (sw->running && !(sw->live.paused && sw->kind->pause != NULL)) {
+		step_ctx_sample(&sw->ctx, now);
 		sw->kind->tick(&sw->ctx, now);
+	}
 	/* A phase may have begun after this tick's time was taken (a step ended and the next
 	 * began). */
 	sw->live.phase_s = now > sw->ctx.phase_ns ? (double)(now - sw->ctx.phase_ns) / 1e9 : 0;

@@ -81,8 +81,11 @@ contention_compute(struct contention *c, const struct window_edges *e)
 	memset(c, 0, sizeof(*c));
 	if (e->seconds <= 0)
 		return;
-	if (e->have_tasks)
+	if (e->have_tasks) {
 		contention_tasks(c, e);
+		c->threads = e->t1.nthreads;
+		c->have |= CT_HAVE_THREADS;
+	}
 	if (e->sys != NULL && (e->sys->have_rate & (1u << SYS_CTXSW))) {
 		c->sys_ctxsw_s = e->sys->rate[SYS_CTXSW];
 		c->have |= CT_HAVE_SYS_CTXSW;

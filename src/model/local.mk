@@ -16,13 +16,18 @@ TESTS += tests/unit/test_nlist tests/unit/test_stats
 tests_unit_test_nlist_LDADD = $(TEST_LIBS)
 tests_unit_test_stats_LDADD = $(TEST_LIBS)
 
-# The session model and contention arithmetic.
+# The session model and contention arithmetic; a --target's book of
+# processes and figures, and a thread's time into the wait profile.
 noinst_HEADERS += include/scaletop/session.h include/scaletop/contention.h \
-	include/scaletop/series.h include/scaletop/fairness.h
+	include/scaletop/series.h include/scaletop/fairness.h \
+	include/scaletop/procbook.h include/scaletop/thread_wait.h
 libscaletop_a_SOURCES += \
 	src/model/session.c \
 	src/model/series.c \
 	src/model/contention.c \
+	src/model/target_figures.c \
+	src/model/procbook.c \
+	src/model/thread_wait.c \
 	src/model/fairness.c
 libscaletop_a_SOURCES += src/model/analysis.c src/model/analysis_verdict.h \
 	src/model/analysis_verdict.c src/model/analysis_cause.h src/model/analysis_cause.c

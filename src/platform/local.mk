@@ -15,11 +15,13 @@ libscaletop_a_SOURCES += \
 	src/platform/decode_cptimes.c \
 	src/platform/decode_cputime.c \
 	src/platform/decode_kinfo.c \
-	src/platform/decode_statgrab.c
+	src/platform/decode_statgrab.c \
+	src/platform/decode_thread.c \
+	src/platform/decode_cgroup.c
 
-# The files each OS adds: its backend (Linux's in five files: reading /proc,
-# CPU sampling, task counters and the process table, lock statistics, the
-# subreaper), plus the ENOSYS answers of every backend but Linux's, kept in
+# The files each OS adds: its backend (Linux's in six files: reading /proc,
+# CPU sampling, task counters and the process table, a target's threads,
+# processes and cgroup, lock statistics, the subreaper), plus the ENOSYS answers of every backend but Linux's, kept in
 # one place.  Named, so the BSD compile checks (tests/bsd/local.mk) take
 # their lists from here.  The BSDs' proctable_bsd.c also answers
 # thread_samples_read and proc_find_comm, so an ENOSYS answer of those
@@ -27,12 +29,14 @@ libscaletop_a_SOURCES += \
 # the BSD lists share (a duplicate symbol there fails only the BSD link,
 # which nothing here runs).
 ST_SRC_LINUX = src/platform/linux_read.h src/platform/linux_read.c src/platform/linux_cpu.c \
-	src/platform/linux_task.c src/platform/linux_lockstat.c src/platform/reaper_linux.c
+	src/platform/linux_task.c src/platform/linux_thread.c src/platform/linux_lockstat.c \
+	src/platform/reaper_linux.c
 ST_SRC_FREEBSD = src/platform/freebsd.c src/platform/unsupported.c src/platform/reaper_bsd.c \
 	src/platform/proctable_bsd.c
 ST_SRC_DRAGONFLY = src/platform/dragonfly.c src/platform/unsupported.c src/platform/reaper_bsd.c \
 	src/platform/proctable_bsd.c
-ST_SRC_GENERIC = src/platform/generic.c src/platform/unsupported.c src/platform/noreaper.c
+ST_SRC_GENERIC = src/platform/generic.c src/platform/unsupported.c src/platform/noreaper.c \
+	src/platform/nothreads.c
 if OS_LINUX
 libscaletop_a_SOURCES += $(ST_SRC_LINUX)
 endif
@@ -66,3 +70,9 @@ check_PROGRAMS += tests/unit/test_linux_read
 TESTS += tests/unit/test_linux_read
 tests_unit_test_linux_read_LDADD = $(TEST_LIBS)
 endif
+
+# The decoders of a target's and the wait sampler's files (decode_thread.c,
+# decode_cgroup.c), on recorded fixtures.
+check_PROGRAMS += tests/unit/test_decode_thread
+TESTS += tests/unit/test_decode_thread
+tests_unit_test_decode_thread_LDADD = $(TEST_LIBS)

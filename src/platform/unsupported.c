@@ -7,9 +7,15 @@
  * The kernel lock profile: FreeBSD's debug.lock.prof.stats needs a kernel
  * built with LOCK_PROFILING and its text is not decoded yet; DragonFly has
  * none that scaletop reads; no portable interface exists.
+ *
+ * A target's finer points: reading part of a process's threads
+ * (thread_samples_read_from: the BSDs read all of them in one sysctl, and
+ * the sampler then calls thread_samples_read), a process's start time, and
+ * cgroup v2, which is Linux's alone.
  */
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "scaletop/platform.h"
 
@@ -18,6 +24,64 @@ platform_lock_profile(struct lockprof_entry **out, int *n)
 {
 	*out = NULL;
 	*n = 0;
+	errno = ENOSYS;
+	return -1;
+}
+
+int
+thread_samples_read_from(pid_t pid, pid_t after, int max, thread_sample_cb cb, void *arg,
+			 pid_t *next)
+{
+	(void)pid;
+	(void)after;
+	(void)max;
+	(void)cb;
+	(void)arg;
+	*next = 0;
+	errno = ENOSYS;
+	return -1;
+}
+
+int
+proc_start_ns(pid_t pid, uint64_t *start_ns)
+{
+	(void)pid;
+	*start_ns = 0;
+	errno = ENOSYS;
+	return -1;
+}
+
+uint64_t
+proc_clock_ns(void)
+{
+	return 0;
+}
+
+int
+cgroup_dir(const char *path, char *out, size_t len)
+{
+	(void)path;
+	if (len > 0)
+		out[0] = '\0';
+	errno = ENOSYS;
+	return -1;
+}
+
+int
+cgroup_procs_read(const char *dir, pid_t **out, size_t *n)
+{
+	(void)dir;
+	*out = NULL;
+	*n = 0;
+	errno = ENOSYS;
+	return -1;
+}
+
+int
+cgroup_cpu_read(const char *dir, struct cgroup_cpu *out)
+{
+	(void)dir;
+	out->have = 0;
 	errno = ENOSYS;
 	return -1;
 }

@@ -1,11 +1,17 @@
-/* The results table that `scaletop run` and `show` print, and the TUI's steps view: one row per
- * step. */
+/*
+ * The results table that `scaletop run` and `show` print, and the TUI's
+ * steps view: one row per step; then, when there are any, the target's
+ * figures per step and where the threads waited.
+ */
 #include <math.h>
 #include <stdio.h>
 
 #include "scaletop/analysis.h"
 #include "scaletop/format.h"
 #include "scaletop/step_table.h"
+
+/* Wait profile lines shown per step and family. */
+#define TABLE_WAITS_SHOWN 4
 
 static void
 table_header(FILE *f, const struct session *s)
@@ -67,6 +73,116 @@ table_row(FILE *f, const struct session *s, const struct step *st)
 		table_fig(c, CT_HAVE_RUN_DELAY, c->run_delay_pct, 1, rd, sizeof(rd)),
 		table_fig(c, CT_HAVE_LOCK_WAIT, c->lock_wait_pct, 1, lw, sizeof(lw)), jn, sv,
 		step_status_names[st->status], st->reason[0] ? ": " : "", st->reason);
+}
+
+/* A target figure, or "-" when it was not measured. */
+static const char *
+table_tg(const struct target_figures *tg, unsigned bit, double v, int decimals, char *buf,
+	 size_t len)
+{
+	if (!(tg->have & bit) || !isfinite(v))
+		return "-";
+	snprintf(buf, len, "%.*f", decimals, v);
+	return buf;
+}
+
+static void
+table_target_row(FILE *f, const struct step *st)
+{
+	const struct target_figures *tg = &st->tg;
+	char cpu[16], usr[16], sys[16], mach[16], v[16], iv[16], rd[16], opc[16], psi[16];
+
+	fmt_si(tg->ops_per_cpu_s, opc, sizeof(opc));
+	fprintf(f, "%6d %5d %7d %6s %6s %6s %6s %9s %9s %6s %9s %5s\n", st->n, tg->procs,
+		tg->threads, table_tg(tg, TG_HAVE_CPU, tg->cpu_used, 2, cpu, sizeof(cpu)),
+		table_tg(tg, TG_HAVE_CPU, tg->user_cpu, 2, usr, sizeof(usr)),
+		table_tg(tg, TG_HAVE_CPU, tg->sys_cpu, 2, sys, sizeof(sys)),
+		table_tg(tg, TG_HAVE_CPU, tg->machine_pct, 1, mach, sizeof(mach)),
+		table_tg(tg, TG_HAVE_CSW, tg->vcsw_kop, 2, v, sizeof(v)),
+		table_tg(tg, TG_HAVE_CSW, tg->ivcsw_kop, 2, iv, sizeof(iv)),
+		table_tg(tg, TG_HAVE_RUN_DELAY, tg->run_delay_pct, 1, rd, sizeof(rd)),
+		(tg->have & TG_HAVE_OPS_CPU) ? opc : "-",
+		table_tg(tg, TG_HAVE_PSI, tg->psi_some_pct, 1, psi, sizeof(psi)));
+}
+
+/* The target's figures, one row a step, when --target was given. */
+static void
+table_target(FILE *f, const struct session *s)
+{
+	int i;
+
+	if (s->set.ntargets == 0)
+		return;
+	fprintf(f, "target:");
+	for (i = 0; i < s->set.ntargets; i++)
+		fprintf(f, " %s", s->set.target[i]);
+	fprintf(f, " (CPUs: CPUs' worth used; mach%%: of the machine; switches per 1000 %s)\n",
+		s->wl.unit);
+	fprintf(f, "%6s %5s %7s %6s %6s %6s %6s %9s %9s %6s %9s %5s\n", "N", "procs", "threads",
+		"CPUs", "usr", "sys", "mach%", "vcsw/kop", "ivcsw/kop", "rdly%", "ops/CPUs",
+		"psi%");
+	for (i = 0; i < s->nsteps; i++) {
+		if (s->steps[i].tg.present)
+			table_target_row(f, &s->steps[i]);
+	}
+}
+
+/* One profile line's name: the channel a thread slept in, or the state. */
+static void
+table_wait_name(const struct wait_share *w, char *buf, size_t len)
+{
+	if (w->state == WS_SLEEPING || w->state == WS_REPORTED || w->state == WS_OTHER)
+		snprintf(buf, len, "%s", w->channel[0] ? w->channel : wait_state_names[w->state]);
+	else if (w->state == WS_UNINTERRUPTIBLE)
+		snprintf(buf, len, "D:%s", w->channel[0] ? w->channel : "?");
+	else
+		snprintf(buf, len, "%s", wait_state_names[w->state]);
+}
+
+/* A step's top lines of one family, "running 41.0%  futex_wait_queue 38.2%  ...". */
+static void
+table_waits_family(FILE *f, const struct step *st, enum wait_family fam, bool first)
+{
+	char name[WAIT_CHANNEL_LEN + 4];
+	int i, shown = 0;
+
+	if (!wait_has_family(st->waits, st->nwaits, fam))
+		return;
+	if (first)
+		fprintf(f, "%6d %-8s", st->n, wait_family_names[fam]);
+	else
+		fprintf(f, "%6s %-8s", "", wait_family_names[fam]);
+	for (i = 0; i < st->nwaits && shown < TABLE_WAITS_SHOWN; i++) {
+		if (st->waits[i].family != fam)
+			continue;
+		table_wait_name(&st->waits[i], name, sizeof(name));
+		fprintf(f, "  %s %.1f%%", name, 100.0 * st->waits[i].share);
+		shown++;
+	}
+	fputc('\n', f);
+}
+
+/* Where the threads waited, per step and family, when a profile was taken. */
+static void
+table_waits(FILE *f, const struct session *s)
+{
+	int i, fam;
+	bool any = false, first;
+
+	for (i = 0; i < s->nsteps && !any; i++)
+		any = s->steps[i].nwaits > 0;
+	if (!any)
+		return;
+	fprintf(f, "waits: shares of thread-time, the top %d a family\n", TABLE_WAITS_SHOWN);
+	for (i = 0; i < s->nsteps; i++) {
+		first = true;
+		for (fam = 0; fam < WAIT_NFAMILIES; fam++) {
+			if (!wait_has_family(s->steps[i].waits, s->steps[i].nwaits, fam))
+				continue;
+			table_waits_family(f, &s->steps[i], fam, first);
+			first = false;
+		}
+	}
 }
 
 /* "0.0213 ±0.0011", or "0 (fixed)" for a parameter held at a bound, which has no error. */
@@ -154,5 +270,7 @@ step_table_print(FILE *f, const struct session *s)
 	table_header(f, s);
 	for (i = 0; i < s->nsteps; i++)
 		table_row(f, s, &s->steps[i]);
+	table_target(f, s);
+	table_waits(f, s);
 	table_verdict(f, s);
 }

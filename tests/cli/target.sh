@@ -1,0 +1,67 @@
+# --target and the wait sampler, through `run`'s table.  A built-in mutex
+# sweep past the CPU count: at N=1 the one worker never waits for the lock,
+# and with more workers than CPUs more of them sleep on it, so the
+# workload's futex share of thread-time must be larger at 4x the CPUs than
+# at 1 (only that loose form is asserted: outside load moves the middle).
+# Then a sleeper with threads watched as --target pid:N: the target's row
+# counts its threads and its waits name the futex four of them sleep in
+# (the fifth, its main thread, sleeps in time.sleep).
+. "$top_srcdir/tests/cli/lib.sh"
+
+[ -x "$SCALETOP" ] || bail_out "no binary at $SCALETOP: build it first (make scaletop)"
+have_python || bail_out "python3 is missing: install python3 (./bootstrap check does)"
+tap_tmpdir
+T=$TAP_TMP
+
+P=$(getconf _NPROCESSORS_ONLN 2>/dev/null || nproc)
+case "$P" in '' | *[!0-9]*) bail_out "cannot tell the CPU count (getconf _NPROCESSORS_ONLN)" ;; esac
+
+# futex_share N: the workload's futex share (%) at N in the table's waits section, 0 if none.
+futex_share() {
+	awk -v n="$1" '
+	/^waits:/ { on = 1; next }
+	/^verdict:/ { on = 0 }
+	on && $1 == n && $2 == "workload" {
+		for (i = 3; i < NF; i++)
+			if ($i ~ /futex/) { sub("%", "", $(i + 1)); s += $(i + 1) }
+	}
+	END { printf "%.1f\n", s + 0 }' "$T/mutex.txt"
+}
+
+"$SCALETOP" run -w mutex -n "1,$P,$((4 * P))" -d 1 --warmup 0.3 -q >"$T/mutex.txt" 2>"$T/mutex.err"
+is "$?" 0 "a mutex sweep over 1, $P, $((4 * P)) threads exits 0"
+like "$(cat "$T/mutex.txt")" '^waits: shares of thread-time' "the table has a waits section"
+f1=$(futex_share 1)
+f4=$(futex_share $((4 * P)))
+diag "workload futex share at 1, $((4 * P)): $f1% $f4%"
+ok "the futex share rises from N=1 to N=$((4 * P))" \
+	"$PYTHON" -c 'import sys; sys.exit(0 if float(sys.argv[2]) > float(sys.argv[1]) else 1)' \
+	"$f1" "$f4"
+# every step's workload shares sum to about 100 (the table rounds to 0.1 and shows the top 4)
+like "$(awk '/^waits:/{on=1;next} /^verdict:/{on=0} on && $2=="workload"' "$T/mutex.txt" | head -n 1)" \
+	'running [0-9.]+%' "N=1: the worker is seen running"
+
+# A sleeper of five threads, watched.
+"$PYTHON" -c '
+import threading, time
+e = threading.Event()
+for _ in range(4):
+    threading.Thread(target=e.wait, daemon=True).start()
+time.sleep(60)
+' &
+SLEEPER=$!
+sleep 0.5
+"$SCALETOP" run -w cpu -n 1 -d 1 --warmup 0.3 -q --target "pid:$SLEEPER" >"$T/pid.txt" 2>"$T/pid.err"
+is "$?" 0 "run --target pid:$SLEEPER exits 0"
+kill "$SLEEPER" 2>/dev/null
+wait "$SLEEPER" 2>/dev/null
+like "$(cat "$T/pid.txt")" "^target: pid:$SLEEPER " "the table names the target"
+row=$(awk '/^target:/{getline; getline; print; exit}' "$T/pid.txt")
+is "$(echo "$row" | awk '{print $2 "/" $3}')" "1/5" "its row: one process, five threads"
+like "$(awk '/^waits:/{on=1;next} /^verdict:/{on=0} on && $1=="target"' "$T/pid.txt")" \
+	'futex[a-z_]* (7[5-9]|8[0-5])\.[0-9]%' "four of its five threads wait in a futex (80%)"
+
+"$SCALETOP" run -w cpu -n 1 --target nonsense >"$T/bad.out" 2>"$T/bad.err"
+is "$?/$(wc -l <"$T/bad.err" | tr -d ' ')" "2/1" "a bad --target: usage error, one line"
+like "$(cat "$T/bad.err")" "'nonsense'.*pid:N, comm:NAME or cgroup:PATH" "  naming it and what to write"
+done_testing
