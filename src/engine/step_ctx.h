@@ -102,7 +102,7 @@ struct step_ctx {
 	 * step's shares (at most WAITS_PER_FAMILY lines a family) at its end.
 	 */
 	struct wait_tally waits;
-	struct probes *probes; /* --probe's runners (probe.h), made at the first window */
+	struct probes *probes;  /* --probe's runners (probe.h), made at the first window */
 	struct wait_sampler ws; /* reads the workload's and the target's threads each tick */
 	uint64_t ws_pids_ns;    /* when its processes were last found */
 

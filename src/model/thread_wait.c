@@ -68,6 +68,44 @@ thread_wait_runnable(struct wait_tally *t, enum wait_family f, const struct thre
 	return 0;
 }
 
+/*
+ * dt seconds of a thread whose times grew by run and wait since the mark:
+ * on a CPU for run, waiting for one for wait, and the rest blocked where it
+ * is now (or, when it is runnable now, blocked somewhere not seen: plain
+ * sleeping).
+ */
+static int
+thread_wait_timed(struct wait_tally *t, enum wait_family f, const struct thread_sample *s,
+		  double dt, double run, double wait)
+{
+	const char *channel = s->channel;
+	enum wait_state ws = WS_SLEEPING;
+
+	if (run > dt)
+		run = dt;
+	if (wait > dt - run)
+		wait = dt - run;
+	if (s->state != THREAD_RUNNING && s->state != THREAD_RUNNABLE)
+		ws = thread_wait_state(s->state, &channel);
+	else
+		channel = "";
+	if (run > 0 && wait_tally_add(t, f, WS_RUNNING, NULL, run) != 0)
+		return -1;
+	if (wait > 0 && wait_tally_add(t, f, WS_RUNNABLE, NULL, wait) != 0)
+		return -1;
+	if (dt - run - wait > 0 && wait_tally_add(t, f, ws, channel, dt - run - wait) != 0)
+		return -1;
+	return 0;
+}
+
+/* Whether both readings have times, and they only grew. */
+static bool
+thread_times_grew(const struct thread_mark *m, const struct thread_sample *s)
+{
+	return m->have_times && (s->have & THREAD_HAVE_TIMES) && s->cpu_ns >= m->cpu_ns &&
+	       s->run_delay_ns >= m->run_delay_ns;
+}
+
 int
 thread_wait_add(struct wait_tally *t, enum wait_family f, struct thread_mark *m,
 		const struct thread_sample *t_now, uint64_t from_ns, uint64_t now_ns)
@@ -78,7 +116,10 @@ thread_wait_add(struct wait_tally *t, enum wait_family f, struct thread_mark *m,
 	enum wait_state ws;
 	int r = 0;
 
-	if (dt > 0) {
+	if (dt > 0 && thread_times_grew(m, t_now) && m->at_ns >= from_ns)
+		r = thread_wait_timed(t, f, t_now, dt, (double)(t_now->cpu_ns - m->cpu_ns) / 1e9,
+				      (double)(t_now->run_delay_ns - m->run_delay_ns) / 1e9);
+	else if (dt > 0) {
 		if (t_now->state == THREAD_RUNNING)
 			r = wait_tally_add(t, f, WS_RUNNING, NULL, dt);
 		else if (t_now->state == THREAD_RUNNABLE)

@@ -68,7 +68,12 @@ pid_name(const char *s, long *v)
 
 /* --- threads ------------------------------------------------------------ */
 
-/* The times of a runnable thread; a kernel without schedstats leaves them out. */
+/*
+ * A thread's schedstat times, whatever its state: between two readings they
+ * say how much of the interval it ran and waited for a CPU, which the state
+ * letter at one instant cannot (a database backend runs and sleeps many
+ * times between two readings).  A kernel without schedstats leaves them out.
+ */
 static void
 thread_times(int taskfd, const char *tid, struct thread_sample *t)
 {
@@ -115,9 +120,8 @@ thread_read_one(int taskfd, pid_t pid, pid_t tid, struct thread_sample *t)
 	t->pid = pid;
 	t->tid = tid;
 	t->state = thread_state_of(st.state);
-	if (t->state == THREAD_RUNNABLE)
-		thread_times(taskfd, name, t);
-	else if (t->state == THREAD_SLEEPING || t->state == THREAD_DISK)
+	thread_times(taskfd, name, t);
+	if (t->state == THREAD_SLEEPING || t->state == THREAD_DISK)
 		thread_channel(taskfd, name, t);
 	return 1;
 }

@@ -284,3 +284,57 @@ verdict_check() {
 	case "$_u" in '' | None) return 1 ;; esac
 	printf '%s\n' "$_v" | grep -Eq "(^|[^A-Za-z])${_u%s}s?([^A-Za-z]|\$)"
 }
+
+# target_prop FILE WHAT: one property of a --target sweep's JSON, with the
+# figures it read printed for the log.  WHAT is threads (at every N >= 2 the
+# target has more threads than N, and used some CPU), sums (each family's
+# waits sum to 1 within 0.01 at every step), delay (the target's run delay
+# is a finite number at every step) or moves (the target's wait profile at
+# the largest N differs from the smallest N's by at least 2 points in all).
+target_prop() {
+	"$PYTHON" - "$1" "$2" <<'EOF_PY'
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+what = sys.argv[2]
+steps = [s for s in d["steps"] if s["status"] == "ok"]
+def tg(s):
+    return s.get("target") or {}
+def fam(s, f):
+    return {(w["state"], w.get("channel")): w["share"] for w in s.get("waits") or [] if w["family"] == f}
+good = bool(steps)
+for s in steps:
+    t = tg(s)
+    if what == "threads":
+        print("N=%d: %s processes, %s threads, %s CPUs" % (s["n"], t.get("procs"), t.get("threads"), t.get("cpu_used")))
+        if s["n"] >= 2 and not ((t.get("threads") or 0) > s["n"] and (t.get("cpu_used") or 0) > 0):
+            good = False
+    elif what == "sums":
+        for f in sorted({w["family"] for w in s.get("waits") or []}):
+            total = sum(fam(s, f).values())
+            print("N=%d %s: shares sum to %.4f" % (s["n"], f, total))
+            good = good and abs(total - 1) <= 0.01
+        good = good and "target" in {w["family"] for w in s.get("waits") or []}
+    elif what == "delay":
+        v = t.get("run_delay_pct")
+        print("N=%d: target run delay %s%%" % (s["n"], v))
+        good = good and isinstance(v, (int, float)) and math.isfinite(v)
+if what == "moves":
+    a, b = fam(steps[0], "target"), fam(steps[-1], "target")
+    moved = sum(abs(a.get(k, 0) - b.get(k, 0)) for k in set(a) | set(b))
+    for s in (steps[0], steps[-1]):
+        print("N=%d: %s" % (s["n"], ", ".join("%s %s %.1f%%" % (k[0], k[1] or "", 100 * v)
+              for k, v in sorted(fam(s, "target").items(), key=lambda kv: -kv[1])[:5])))
+    print("moved %.1f points in all" % (100 * moved))
+    good = good and bool(a) and bool(b) and moved >= 0.02
+sys.exit(0 if good else 1)
+EOF_PY
+}
+
+# target_checks NAME LABEL: the four properties of $T/NAME.json.
+target_checks() {
+	ok_shown "$2: at every N >= 2 the target has more threads than N, and used CPU" \
+		target_prop "$T/$1.json" threads
+	ok_shown "$2: every family's waits sum to 1 at every step" target_prop "$T/$1.json" sums
+	ok_shown "$2: the target's run delay is finite at every step" target_prop "$T/$1.json" delay
+	ok_shown "$2: the target's wait profile changes with N" target_prop "$T/$1.json" moves
+}

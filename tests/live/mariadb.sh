@@ -88,6 +88,13 @@ live_sweep oltp "sysbench oltp_read_only $SB --threads={n} --time={duration} --r
 sweep_checks $? oltp "sysbench oltp_read_only" sysbench-tps transactions
 ok "no sysbench or wrapper left after the sweep" live_none "$T/work"
 
+# The server's side: mariadbd's threads (one per connection, and its own) and their waits.
+live_sweep oltpt "sysbench oltp_read_only $SB --threads={n} --time={duration} --report-interval=1 run" \
+	sysbench -n 1,2,4 -d "$DURATION" --warmup "$WARMUP" --target comm:mariadbd
+is "$?" 0 "sysbench --target comm:mariadbd: the sweep exits 0"
+target_checks oltpt "sysbench --target comm:mariadbd"
+ok "no sysbench or wrapper left after the target sweep" live_none "$T/work"
+
 # A clean shutdown: SIGTERM, and the server must be gone within about 30 s
 # (else it is killed, and the status says so).
 mpid=$(cat "$PIDF" 2>/dev/null)

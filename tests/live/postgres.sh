@@ -83,6 +83,13 @@ live_sweep pg "'$PGBIN/pgbench' -h '$SOCK' -p $PORT -U postgres -n -S -c {n} -j 
 sweep_checks $? pg "pgbench" pgbench transactions
 ok "no pgbench or wrapper left after the sweep" live_none "$T/work"
 
+# The server's side: its backends (one per client) and their waits.
+live_sweep pgt "'$PGBIN/pgbench' -h '$SOCK' -p $PORT -U postgres -n -S -c {n} -j {n} -T {duration} -P 1 $DB" \
+	pgbench -n 1,2,4 -d "$DURATION" --warmup "$WARMUP" --target comm:postgres
+is "$?" 0 "pgbench --target comm:postgres: the sweep exits 0"
+target_checks pgt "pgbench --target comm:postgres"
+ok "no pgbench or wrapper left after the target sweep" live_none "$T/work"
+
 as_user postgres "$PGBIN/pg_ctl" -D "$DATA" -m fast -w -t 30 stop >"$T/stop.log" 2>&1
 is "$?" 0 "the private server stops"
 ok "nothing left running in the test's folder" live_none "$T"

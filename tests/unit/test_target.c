@@ -193,6 +193,45 @@ test_split(void)
 	wait_tally_free(&t);
 }
 
+/* Times at both readings split any state: a backend runs and sleeps many times between two. */
+static void
+test_split_timed(void)
+{
+	struct wait_tally t;
+	struct thread_mark m;
+	struct thread_sample s;
+
+	wait_tally_init(&t);
+	memset(&m, 0, sizeof(m));
+	s = ts(THREAD_SLEEPING, "do_epoll_wait", 1000, 500, true);
+	thread_mark_seed(&m, &s, 10 * S);
+	/* one second later, asleep again: it ran 300 ms and waited 100 ms for a CPU */
+	s = ts(THREAD_SLEEPING, "do_epoll_wait", 1300, 600, true);
+	thread_wait_add(&t, WAIT_TARGET, &m, &s, 10 * S, 11 * S);
+	is_double(wait_share_of(t.e, t.n, WAIT_TARGET, WS_RUNNING, NULL), 0.3, 1e-9,
+		  "timed: a sleeper that ran in between is running for its CPU time");
+	is_double(wait_share_of(t.e, t.n, WAIT_TARGET, WS_RUNNABLE, NULL), 0.1, 1e-9,
+		  "timed: ... runnable for its run delay");
+	is_double(wait_share_of(t.e, t.n, WAIT_TARGET, WS_SLEEPING, "do_epoll_wait"), 0.6, 1e-9,
+		  "timed: ... and asleep where it is now for the rest");
+	/* runnable now, but it slept part of the second somewhere no reading saw */
+	s = ts(THREAD_RUNNABLE, "", 1800, 700, true);
+	thread_wait_add(&t, WAIT_TARGET, &m, &s, 10 * S, 12 * S);
+	is_double(wait_share_of(t.e, t.n, WAIT_TARGET, WS_SLEEPING, ""), 0.4, 1e-9,
+		  "timed: a runnable thread's unaccounted time is plain sleeping");
+	/* times that went backwards (another thread reused the tid) fall back to the state */
+	s = ts(THREAD_DISK, "io_schedule", 100, 100, true);
+	thread_wait_add(&t, WAIT_TARGET, &m, &s, 10 * S, 13 * S);
+	is_double(wait_share_of(t.e, t.n, WAIT_TARGET, WS_UNINTERRUPTIBLE, "io_schedule"), 1, 1e-9,
+		  "timed: times that went backwards are not used");
+	/* a CPU time beyond the span (a clock step) is capped at the span */
+	s = ts(THREAD_RUNNABLE, "", 5000, 100, true);
+	thread_wait_add(&t, WAIT_WORKLOAD, &m, &s, 10 * S, 14 * S);
+	is_double(wait_tally_total(&t, WAIT_WORKLOAD), 1, 1e-9,
+		  "timed: never more thread-time than the span");
+	wait_tally_free(&t);
+}
+
 static void
 test_specs(void)
 {
@@ -309,6 +348,7 @@ main(void)
 	test_book();
 	test_figures();
 	test_split();
+	test_split_timed();
 	test_specs();
 	test_live();
 	return done_testing();
