@@ -2,10 +2,10 @@
  * The waits view: where the threads spent each step, as one stacked bar
  * per N, so the category that takes over past the peak (runnable, a futex,
  * a lock) stands out next to the N where throughput fell; and below it the
- * running step's profile so far.  The family shown is the target's when
- * there is one (the server is where a client-driven collapse lives), else
- * the workload's.  Each category has its own colour and its own glyph, so
- * the bars read on a monochrome or an ASCII terminal too.
+ * running step's profile so far.  Each family has its panel, the target's
+ * first when there is one (the server is where a client-driven collapse
+ * lives), then the workload's and a probe's.  Each category has its own colour and its own glyph,
+ * so the bars read on a monochrome or an ASCII terminal too.
  */
 #include <math.h>
 #include <stdio.h>
@@ -40,21 +40,23 @@ wv_glyph(int k)
 	return glyph_utf8() ? u8[k] : asc[k];
 }
 
-/* The family to show: the target's if any step has it, else the workload's, else a probe's. */
-static enum wait_family
-wv_family(const struct session *s)
+/* The families some step has, the target's first: *out in that order, how many. */
+static int
+wv_families(const struct session *s, enum wait_family out[WAIT_NFAMILIES])
 {
 	static const enum wait_family order[] = { WAIT_TARGET, WAIT_WORKLOAD, WAIT_PROBE };
 	size_t k;
-	int i;
+	int i, n = 0;
 
 	for (k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
 		for (i = 0; i < s->nsteps; i++) {
-			if (wait_has_family(s->steps[i].waits, s->steps[i].nwaits, order[k]))
-				return order[k];
+			if (wait_has_family(s->steps[i].waits, s->steps[i].nwaits, order[k])) {
+				out[n++] = order[k];
+				break;
+			}
 		}
 	}
-	return WAIT_WORKLOAD;
+	return n;
 }
 
 static bool
@@ -85,13 +87,13 @@ wv_collect(struct wv_cat *all, int *n, int max, const struct wait_share *w)
 
 /* The sweep's largest categories of the family, by share summed over the usable steps. */
 static void
-wv_build(struct wv *v, const struct session *s)
+wv_build(struct wv *v, const struct session *s, enum wait_family fam)
 {
 	struct wv_cat all[64], t;
 	int i, j, n = 0;
 
 	memset(v, 0, sizeof(*v));
-	v->fam = wv_family(s);
+	v->fam = fam;
 	for (i = 0; i < s->nsteps; i++) {
 		if (!step_usable(&s->steps[i]))
 			continue;
@@ -223,34 +225,55 @@ wv_live(const struct frame *f, struct rect r)
 	}
 }
 
-void
-waits_draw(const struct ui *u, const struct frame *f, struct rect r)
+/* One family's panel: the legend, then a row per N, the largest N last. */
+static void
+wv_panel(const struct frame *f, enum wait_family fam, struct rect r)
 {
 	const struct analysis *an = f->an;
-	int live_h = f->nlive_waits > 0 ? (r.h >= 20 ? 7 : 4) : 0;
-	struct rect in;
 	double sh[WV_CATS];
 	char title[96];
+	struct rect in;
 	struct wv v;
 	int i, y;
 
-	(void)u;
-	wv_build(&v, f->s);
+	wv_build(&v, f->s, fam);
 	snprintf(title, sizeof(title), "waits: the %s's thread-time at each N",
-		 wait_family_names[v.fam]);
-	in = ui_titled((struct rect){ r.y, r.x, r.h - live_h, r.w }, title);
-	if (in.h > 0 && v.ncat == 0)
-		ui_put(in.y, in.x, in.w, theme_attr(ROLE_INACTIVE),
-		       " no wait profile yet: it comes when a step ends (Linux, or --target)");
-	else if (in.h > 1) {
-		wv_legend(&v, in.y, in.x + 1, in.w - 1);
-		y = in.y + 1;
-		/* The largest N last, and the last ones kept when they do not all fit. */
-		i = an != NULL && an->npoints > in.h - 1 ? an->npoints - (in.h - 1) : 0;
-		for (; an != NULL && i < an->npoints && y < in.y + in.h; i++) {
-			if (wv_shares_at(&v, f->s, an->pts[i].n, sh))
-				wv_row(&v, sh, an->pts[i].n, y++, in.x + 1, in.w - 1);
-		}
+		 wait_family_names[fam]);
+	in = ui_titled(r, title);
+	if (in.h < 2)
+		return;
+	wv_legend(&v, in.y, in.x + 1, in.w - 1);
+	y = in.y + 1;
+	/* The last ones kept when they do not all fit. */
+	i = an != NULL && an->npoints > in.h - 1 ? an->npoints - (in.h - 1) : 0;
+	for (; an != NULL && i < an->npoints && y < in.y + in.h; i++) {
+		if (wv_shares_at(&v, f->s, an->pts[i].n, sh))
+			wv_row(&v, sh, an->pts[i].n, y++, in.x + 1, in.w - 1);
+	}
+}
+
+void
+waits_draw(const struct ui *u, const struct frame *f, struct rect r)
+{
+	int live_h = f->nlive_waits > 0 ? (r.h >= 20 ? 7 : 4) : 0;
+	enum wait_family fams[WAIT_NFAMILIES];
+	int k, nf, h, y = r.y, body = r.h - live_h;
+	struct rect in;
+
+	(void)u;
+	nf = wv_families(f->s, fams);
+	if (nf == 0) {
+		in = ui_titled((struct rect){ r.y, r.x, body, r.w }, "waits");
+		if (in.h > 0)
+			ui_put(in.y, in.x, in.w, theme_attr(ROLE_INACTIVE),
+			       " no wait profile yet: it comes when a step ends");
+	}
+	/* A panel a family, the target's first, sharing the height; what does not fit is left out.
+	 */
+	for (k = 0; k < nf && body - (y - r.y) >= 4; k++) {
+		h = (body - (y - r.y)) / (nf - k);
+		wv_panel(f, fams[k], (struct rect){ y, r.x, h, r.w });
+		y += h;
 	}
 	if (live_h > 0)
 		wv_live(f, (struct rect){ r.y + r.h - live_h, r.x, live_h, r.w });

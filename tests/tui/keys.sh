@@ -35,7 +35,7 @@ ok "v shows the cpus view" tm_wait_for '─ busy % per CPU over time' 20
 tm_keys 3
 ok "3 shows the chart view" tm_wait_for '^─ throughput' 20
 tm_keys 5
-ok "5 shows the waits view" tm_wait_for "waits: the workload's thread-time at each N" 20
+ok "5 shows the waits view" tm_wait_for '^─ waits' 20
 pid=$(tm_pane_pid)
 tm_keys q
 ok "q ends the TUI during a sweep" tm_wait_exit 100

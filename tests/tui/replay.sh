@@ -57,6 +57,8 @@ ok "5 shows the target's waits by N" tm_wait_for "waits: the target's thread-tim
 ok "with the largest category in the legend" tm_wait_for 'do_epoll_wait' 20
 ok "a row per N with its largest share" tm_wait_for 'N=1 .* 65% do_epoll_wait' 20
 ok "the largest N's row shows the share has fallen" tm_wait_for 'N=6 .* 40% do_epoll_wait' 20
+ok "the workload has its own panel below" tm_wait_for "waits: the workload's thread-time at each N" 20
+ok "and its rows: running falls to 57% at N=6" tm_wait_for 'N=6 .* 57% running' 20
 tm_keys q
 tm_wait_exit 50
 
