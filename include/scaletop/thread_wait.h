@@ -19,6 +19,10 @@ struct thread_mark {
 	uint64_t at_ns;                /* read then (CLOCK_MONOTONIC) */
 	uint64_t cpu_ns, run_delay_ns; /* its times when last known */
 	bool have_times;
+	/* Where it was last seen blocked: a thread runnable now most likely slept there since. */
+	enum thread_state blocked;
+	char channel[THREAD_CHANNEL_LEN];
+	bool have_blocked;
 };
 
 /* The channel a runnable thread without schedstat times is shown under: it is not split. */

@@ -2,6 +2,8 @@
  * A thread's time between two readings, by state and channel, into a wait
  * tally (thread_wait.h).  Pure.
  */
+#include <stdio.h>
+
 #include "scaletop/thread_wait.h"
 
 void
@@ -9,6 +11,12 @@ thread_mark_seed(struct thread_mark *m, const struct thread_sample *t_now, uint6
 {
 	m->tid = t_now->tid;
 	m->at_ns = now_ns;
+	if (t_now->state == THREAD_SLEEPING || t_now->state == THREAD_DISK ||
+	    t_now->state == THREAD_LOCK) {
+		m->blocked = t_now->state;
+		snprintf(m->channel, sizeof(m->channel), "%s", t_now->channel);
+		m->have_blocked = true;
+	}
 	if (t_now->have & THREAD_HAVE_TIMES) {
 		m->cpu_ns = t_now->cpu_ns;
 		m->run_delay_ns = t_now->run_delay_ns;
@@ -71,12 +79,12 @@ thread_wait_runnable(struct wait_tally *t, enum wait_family f, const struct thre
 /*
  * dt seconds of a thread whose times grew by run and wait since the mark:
  * on a CPU for run, waiting for one for wait, and the rest blocked where it
- * is now (or, when it is runnable now, blocked somewhere not seen: plain
- * sleeping).
+ * is now; when it is runnable now, where it was last seen blocked (a woken
+ * waiter is runnable for a moment after each sleep), else plain sleeping.
  */
 static int
-thread_wait_timed(struct wait_tally *t, enum wait_family f, const struct thread_sample *s,
-		  double dt, double run, double wait)
+thread_wait_timed(struct wait_tally *t, enum wait_family f, const struct thread_mark *m,
+		  const struct thread_sample *s, double dt, double run, double wait)
 {
 	const char *channel = s->channel;
 	enum wait_state ws = WS_SLEEPING;
@@ -87,7 +95,10 @@ thread_wait_timed(struct wait_tally *t, enum wait_family f, const struct thread_
 		wait = dt - run;
 	if (s->state != THREAD_RUNNING && s->state != THREAD_RUNNABLE)
 		ws = thread_wait_state(s->state, &channel);
-	else
+	else if (m->have_blocked) {
+		channel = m->channel;
+		ws = thread_wait_state(m->blocked, &channel);
+	} else
 		channel = "";
 	if (run > 0 && wait_tally_add(t, f, WS_RUNNING, NULL, run) != 0)
 		return -1;
@@ -117,7 +128,7 @@ thread_wait_add(struct wait_tally *t, enum wait_family f, struct thread_mark *m,
 	int r = 0;
 
 	if (dt > 0 && thread_times_grew(m, t_now) && m->at_ns >= from_ns)
-		r = thread_wait_timed(t, f, t_now, dt, (double)(t_now->cpu_ns - m->cpu_ns) / 1e9,
+		r = thread_wait_timed(t, f, m, t_now, dt, (double)(t_now->cpu_ns - m->cpu_ns) / 1e9,
 				      (double)(t_now->run_delay_ns - m->run_delay_ns) / 1e9);
 	else if (dt > 0) {
 		if (t_now->state == THREAD_RUNNING)

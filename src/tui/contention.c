@@ -2,7 +2,9 @@
  * Contention: the figures for the running step (live when the source has
  * them, else the last finished step's, and the title says which), and each
  * figure as a small multiple against N, so a rise in involuntary switches
- * or run delay lines up with the fall in throughput.
+ * or run delay lines up with the fall in throughput.  With --target the
+ * server's own figures follow, from the finished steps (its processes are
+ * counted over the whole window).
  */
 #include <math.h>
 #include <stddef.h>
@@ -15,24 +17,51 @@ static const struct metric {
 	const char *name;
 	unsigned bit;
 	size_t off;
-	int dec; /* decimals; -1: SI suffix */
+	int dec;     /* decimals; -1: SI suffix */
+	bool target; /* of struct target_figures (TG_HAVE_*), not struct contention */
 } metrics[] = {
-	{ "vcsw/kop", CT_HAVE_CSW, offsetof(struct contention, vcsw_kop), 2 },
-	{ "ivcsw/kop", CT_HAVE_CSW, offsetof(struct contention, ivcsw_kop), 2 },
-	{ "run delay %", CT_HAVE_RUN_DELAY, offsetof(struct contention, run_delay_pct), 1 },
-	{ "kernel %", CT_HAVE_KERNEL, offsetof(struct contention, kernel_pct), 1 },
-	{ "ops/CPU-s", CT_HAVE_OPS_CPU, offsetof(struct contention, ops_per_cpu_s), -1 },
-	{ "lock wait %", CT_HAVE_LOCK_WAIT, offsetof(struct contention, lock_wait_pct), 1 },
-	{ "CPU pressure %", CT_HAVE_PSI, offsetof(struct contention, psi_some_pct), 1 },
+	{ "vcsw/kop", CT_HAVE_CSW, offsetof(struct contention, vcsw_kop), 2, false },
+	{ "ivcsw/kop", CT_HAVE_CSW, offsetof(struct contention, ivcsw_kop), 2, false },
+	{ "run delay %", CT_HAVE_RUN_DELAY, offsetof(struct contention, run_delay_pct), 1, false },
+	{ "kernel %", CT_HAVE_KERNEL, offsetof(struct contention, kernel_pct), 1, false },
+	{ "ops/CPU-s", CT_HAVE_OPS_CPU, offsetof(struct contention, ops_per_cpu_s), -1, false },
+	{ "lock wait %", CT_HAVE_LOCK_WAIT, offsetof(struct contention, lock_wait_pct), 1, false },
+	{ "CPU pressure %", CT_HAVE_PSI, offsetof(struct contention, psi_some_pct), 1, false },
+	{ "target CPUs", TG_HAVE_CPU, offsetof(struct target_figures, cpu_used), 2, true },
+	{ "target sys CPUs", TG_HAVE_CPU, offsetof(struct target_figures, sys_cpu), 2, true },
+	{ "tgt vcsw/kop", TG_HAVE_CSW, offsetof(struct target_figures, vcsw_kop), 2, true },
+	{ "tgt ivcsw/kop", TG_HAVE_CSW, offsetof(struct target_figures, ivcsw_kop), 2, true },
+	{ "tgt run delay %", TG_HAVE_RUN_DELAY, offsetof(struct target_figures, run_delay_pct), 1,
+	  true },
 };
 #define NMETRICS (int)(sizeof(metrics) / sizeof(metrics[0]))
 
+/* The figure in c (the workload's) or t (the target's), NaN when it was not measured. */
 static double
-metric_of(const struct metric *m, const struct contention *c)
+metric_of(const struct metric *m, const struct contention *c, const struct target_figures *t)
 {
-	if (c == NULL || !(c->have & m->bit))
+	const void *base = m->target ? (const void *)t : (const void *)c;
+	unsigned have;
+
+	if (base == NULL)
 		return NAN;
-	return *(const double *)(const void *)((const char *)c + m->off);
+	have = m->target ? (t->present ? t->have : 0) : c->have;
+	if (!(have & m->bit))
+		return NAN;
+	return *(const double *)(const void *)((const char *)base + m->off);
+}
+
+/* Whether any step measured a target: only then are its rows shown. */
+static bool
+metric_any_target(const struct session *s)
+{
+	int i;
+
+	for (i = 0; i < s->nsteps; i++) {
+		if (s->steps[i].tg.present)
+			return true;
+	}
+	return false;
 }
 
 static void
@@ -55,7 +84,7 @@ metric_at(const struct metric *m, const struct session *s, int n)
 	int k = 0;
 
 	for (i = 0; i < s->nsteps; i++) {
-		double v = metric_of(m, &s->steps[i].ct);
+		double v = metric_of(m, &s->steps[i].ct, &s->steps[i].tg);
 		if (s->steps[i].n == n && step_usable(&s->steps[i]) && isfinite(v))
 			sum += v, k++;
 	}
@@ -64,8 +93,8 @@ metric_at(const struct metric *m, const struct session *s, int n)
 
 /* name, value now, then one bar per N scaled to the largest. */
 static void
-metric_row(const struct frame *f, const struct metric *m, const struct contention *now, int y,
-	   int x, int w)
+metric_row(const struct frame *f, const struct metric *m, const struct contention *now,
+	   const struct target_figures *tnow, int y, int x, int w)
 {
 	int i;
 	int k;
@@ -74,7 +103,7 @@ metric_row(const struct frame *f, const struct metric *m, const struct contentio
 	double v[64], max = 0, lo = NAN, hi = NAN;
 	char buf[16], a[16], b[16];
 
-	metric_fmt(m, metric_of(m, now), buf, sizeof(buf));
+	metric_fmt(m, metric_of(m, now, tnow), buf, sizeof(buf));
 	ui_putf(y, x, w, theme_attr(ROLE_MAIN), " %-14s", m->name);
 	ui_putf(y, x + 15, w - 15, theme_attr(ROLE_HI), "%8s", buf);
 	if (np > 64)
@@ -127,9 +156,10 @@ contention_draw(const struct ui *u, const struct frame *f, struct rect r)
 	int i;
 	const struct step *last = ui_last_done(f);
 	const struct contention *now = f->live_ct;
+	const struct target_figures *tnow = NULL;
+	int cols, rows, colw, n = NMETRICS;
 	char title[160];
 	struct rect in;
-	int cols, rows, colw;
 
 	if (now != NULL)
 		snprintf(title, sizeof(title), "contention: N=%d live, and against N", f->run_n);
@@ -143,12 +173,21 @@ contention_draw(const struct ui *u, const struct frame *f, struct rect r)
 		now = &last->ct;
 	if (in.h <= 0)
 		return;
-	cols = (NMETRICS + in.h - 1) / in.h;
+	/* The target's rows come last, from the newest step that has its figures. */
+	for (i = f->s->nsteps - 1; i >= 0 && tnow == NULL; i--) {
+		if (f->s->steps[i].tg.present && f->s->steps[i].status != STEP_RUNNING)
+			tnow = &f->s->steps[i].tg;
+	}
+	if (!metric_any_target(f->s)) {
+		for (n = 0; n < NMETRICS && !metrics[n].target; n++)
+			;
+	}
+	cols = (n + in.h - 1) / in.h;
 	cols = cols < 1 ? 1 : cols;
-	rows = (NMETRICS + cols - 1) / cols;
+	rows = (n + cols - 1) / cols;
 	colw = in.w / cols;
-	for (i = 0; i < NMETRICS; i++)
-		metric_row(f, &metrics[i], now, in.y + i % rows, in.x + (i / rows) * colw,
+	for (i = 0; i < n; i++)
+		metric_row(f, &metrics[i], now, tnow, in.y + i % rows, in.x + (i / rows) * colw,
 			   colw - 1);
 	if (last != NULL && in.h > rows)
 		contention_locks(last, in.y + rows, in.x, in.w);

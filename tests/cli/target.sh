@@ -1,8 +1,10 @@
 # --target and the wait sampler, through `run`'s table.  A built-in mutex
-# sweep past the CPU count: at N=1 the one worker never waits for the lock,
-# and with more workers than CPUs more of them sleep on it, so the
-# workload's futex share of thread-time must be larger at 4x the CPUs than
-# at 1 (only that loose form is asserted: outside load moves the middle).
+# sweep past the CPU count, with a long critical section (hold=5000): at N=1
+# the one worker never waits for the lock, and with more workers most of
+# them sleep on it, so the workload's futex share of thread-time must be
+# larger at 4x the CPUs than at 1 (only that loose form is asserted:
+# outside load moves the middle).  With the default short section the
+# waiters are woken at once and mostly wait for a CPU instead: runnable.
 # Then a sleeper with threads watched as --target pid:N: the target's row
 # counts its threads and its waits name the futex four of them sleep in
 # (the fifth, its main thread, sleeps in time.sleep).
@@ -28,7 +30,8 @@ futex_share() {
 	END { printf "%.1f\n", s + 0 }' "$T/mutex.txt"
 }
 
-"$SCALETOP" run -w mutex -n "1,$P,$((4 * P))" -d 1 --warmup 0.3 -q >"$T/mutex.txt" 2>"$T/mutex.err"
+"$SCALETOP" run -w mutex -p hold=5000 -n "1,$P,$((4 * P))" -d 1 --warmup 0.3 -q >"$T/mutex.txt" \
+	2>"$T/mutex.err"
 is "$?" 0 "a mutex sweep over 1, $P, $((4 * P)) threads exits 0"
 like "$(cat "$T/mutex.txt")" '^waits: shares of thread-time' "the table has a waits section"
 f1=$(futex_share 1)
@@ -64,4 +67,16 @@ like "$(awk '/^waits:/{on=1;next} /^verdict:/{on=0} on && $1=="target"' "$T/pid.
 "$SCALETOP" run -w cpu -n 1 --target nonsense >"$T/bad.out" 2>"$T/bad.err"
 is "$?/$(wc -l <"$T/bad.err" | tr -d ' ')" "2/1" "a bad --target: usage error, one line"
 like "$(cat "$T/bad.err")" "'nonsense'.*pid:N, comm:NAME or cgroup:PATH" "  naming it and what to write"
+
+# The hint: a database benchmark without --target is told it measures the client only.
+PG_LINE='printf "progress: 1.0 s, 10.0 tps, lat 1.0 ms stddev 0.1\n"'
+"$SCALETOP" run --cmd "sh -c '$PG_LINE'" --parse pgbench -n 1 -d 0.5 --warmup 0 >/dev/null 2>"$T/hint.err"
+like "$(cat "$T/hint.err")" 'hint: this measures the client only; add --target comm:postgres' \
+	"pgbench without --target: a hint names comm:postgres"
+"$SCALETOP" run --cmd "sh -c '$PG_LINE'" --parse pgbench -n 1 -d 0.5 --warmup 0 \
+	--target comm:postgres >/dev/null 2>"$T/nohint.err"
+is "$(grep -c 'hint:' "$T/nohint.err")" 0 "with --target, no hint"
+"$SCALETOP" run --cmd "sh -c 'echo sysbench --db-driver=mysql'" --parse sysbench -n 1 -d 0.5 \
+	--warmup 0 >/dev/null 2>"$T/hint2.err"
+like "$(cat "$T/hint2.err")" 'add --target comm:mariadbd' "sysbench's mysql driver: a hint names comm:mariadbd"
 done_testing

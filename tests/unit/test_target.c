@@ -198,7 +198,7 @@ static void
 test_split_timed(void)
 {
 	struct wait_tally t;
-	struct thread_mark m;
+	struct thread_mark m, m2;
 	struct thread_sample s;
 
 	wait_tally_init(&t);
@@ -214,16 +214,26 @@ test_split_timed(void)
 		  "timed: ... runnable for its run delay");
 	is_double(wait_share_of(t.e, t.n, WAIT_TARGET, WS_SLEEPING, "do_epoll_wait"), 0.6, 1e-9,
 		  "timed: ... and asleep where it is now for the rest");
-	/* runnable now, but it slept part of the second somewhere no reading saw */
+	/* runnable now: the rest of the second it slept where it was last seen asleep */
 	s = ts(THREAD_RUNNABLE, "", 1800, 700, true);
 	thread_wait_add(&t, WAIT_TARGET, &m, &s, 10 * S, 12 * S);
-	is_double(wait_share_of(t.e, t.n, WAIT_TARGET, WS_SLEEPING, ""), 0.4, 1e-9,
-		  "timed: a runnable thread's unaccounted time is plain sleeping");
+	is_double(wait_share_of(t.e, t.n, WAIT_TARGET, WS_SLEEPING, "do_epoll_wait"), 1.0, 1e-9,
+		  "timed: a woken thread's sleep is put where it was last seen blocked");
+	is_double(wait_share_of(t.e, t.n, WAIT_TARGET, WS_SLEEPING, ""), 0, 1e-9,
+		  "timed: ... not in plain sleeping");
 	/* times that went backwards (another thread reused the tid) fall back to the state */
 	s = ts(THREAD_DISK, "io_schedule", 100, 100, true);
 	thread_wait_add(&t, WAIT_TARGET, &m, &s, 10 * S, 13 * S);
 	is_double(wait_share_of(t.e, t.n, WAIT_TARGET, WS_UNINTERRUPTIBLE, "io_schedule"), 1, 1e-9,
 		  "timed: times that went backwards are not used");
+	/* a thread never seen blocked: its unaccounted time is plain sleeping */
+	memset(&m2, 0, sizeof(m2));
+	s = ts(THREAD_RUNNABLE, "", 1000, 100, true);
+	thread_mark_seed(&m2, &s, 20 * S);
+	s = ts(THREAD_RUNNABLE, "", 1200, 200, true);
+	thread_wait_add(&t, WAIT_PROBE, &m2, &s, 20 * S, 21 * S);
+	is_double(wait_share_of(t.e, t.n, WAIT_PROBE, WS_SLEEPING, ""), 0.7, 1e-9,
+		  "timed: never seen blocked, the rest is plain sleeping");
 	/* a CPU time beyond the span (a clock step) is capped at the span */
 	s = ts(THREAD_RUNNABLE, "", 5000, 100, true);
 	thread_wait_add(&t, WAIT_WORKLOAD, &m, &s, 10 * S, 14 * S);
