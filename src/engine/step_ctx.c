@@ -261,7 +261,10 @@ step_ctx_window_begin(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t w
 	wait_sampler_window(&c->ws, true, now);
 	if (c->target != NULL) {
 		target_window_begin(c->target, now);
-		c->ws_pids_ns = now;
+		/* Its processes were just found; but a warm-up shorter than a tick found none yet.
+		 */
+		if (c->ws_pids_ns != 0)
+			c->ws_pids_ns = now;
 	}
 	step_ctx_step(c)->warmup_s = (double)(now - c->go_ns) / 1e9;
 	step_ctx_enter(c, PHASE_MEASURING, now);

@@ -28,10 +28,10 @@ static const struct metric {
 	{ "lock wait %", CT_HAVE_LOCK_WAIT, offsetof(struct contention, lock_wait_pct), 1, false },
 	{ "CPU pressure %", CT_HAVE_PSI, offsetof(struct contention, psi_some_pct), 1, false },
 	{ "target CPUs", TG_HAVE_CPU, offsetof(struct target_figures, cpu_used), 2, true },
-	{ "target sys CPUs", TG_HAVE_CPU, offsetof(struct target_figures, sys_cpu), 2, true },
+	{ "target sys", TG_HAVE_CPU, offsetof(struct target_figures, sys_cpu), 2, true },
 	{ "tgt vcsw/kop", TG_HAVE_CSW, offsetof(struct target_figures, vcsw_kop), 2, true },
 	{ "tgt ivcsw/kop", TG_HAVE_CSW, offsetof(struct target_figures, ivcsw_kop), 2, true },
-	{ "tgt run delay %", TG_HAVE_RUN_DELAY, offsetof(struct target_figures, run_delay_pct), 1,
+	{ "tgt rdelay %", TG_HAVE_RUN_DELAY, offsetof(struct target_figures, run_delay_pct), 1,
 	  true },
 };
 #define NMETRICS (int)(sizeof(metrics) / sizeof(metrics[0]))

@@ -43,6 +43,21 @@ is "$(tm_status)" 0 "q exits 0"
 ok "no process is left after q" st_gone 'd 29[.]5' 
 ok "the process is gone" sh -c "! kill -0 $pid 2>/dev/null"
 
+# --- --target in the TUI: the server's figures and waits ------------------------------
+sleep 600 &
+SLEEPER=$!
+tm_start 120 40 "$ST" -w mutex -n 1,2 -d 0.5 --warmup 0.2 --refresh 0.2 --target "pid:$SLEEPER"
+ok "a sweep with --target runs in the TUI" tm_wait_for 'sweep done: 2 steps' 300
+ok "the contention panel has the target's CPU" tm_wait_for 'target CPUs' 20
+ok "and its run delay" tm_wait_for 'tgt rdelay %' 20
+tm_keys 5
+ok "the waits view shows the target's panel first" tm_wait_for "waits: the target's thread-time at each N" 20
+ok "and the workload's after it" tm_wait_for "waits: the workload's thread-time at each N" 20
+tm_keys q
+tm_wait_exit 50
+kill "$SLEEPER" 2>/dev/null
+wait "$SLEEPER" 2>/dev/null
+
 # --- the N list, then a snapshot ------------------------------------------------------
 cd "$T" || bail_out "cd $T"
 tm_start 120 40 "$ST" $FAST -n 1
