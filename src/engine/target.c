@@ -15,7 +15,7 @@
 #include "target.h"
 
 /* Passes take at most 1/TARGET_PASS_DIVISOR of the time, and come at most once a second. */
-#define TARGET_PASS_DIVISOR 200
+#define TARGET_PASS_DIVISOR 800
 #define TARGET_PASS_MIN_NS UINT64_C(1000000000)
 
 /* Linux keeps 15 bytes of a command name, the BSDs 19 (MAXCOMLEN). */

@@ -48,7 +48,7 @@ void target_window_begin(struct target *t, uint64_t now);
 /*
  * A pass over the target's processes while the window runs: once a second,
  * or less often when a pass is dear (thousands of threads), so that passes
- * take at most TARGET_PASS_SHARE of the time; target_pass_due says when.
+ * take at most an 800th of the time (target.c); target_pass_due says when.
  */
 void target_window_pass(struct target *t, uint64_t now);
 bool target_pass_due(const struct target *t, uint64_t now);

@@ -22,11 +22,11 @@
 
 #define WAIT_SAMPLE_MAX_THREADS 256
 /*
- * A tick's reading aims at this long (0.4% of a 0.25 s tick): the threads
+ * A tick's reading aims at this long (0.12% of a 0.25 s tick): the threads
  * a tick reads are as many as the last ticks' cost per thread allows, 8 at
  * least, and it stops once it has spent this long, whatever is left.
  */
-#define WAIT_SAMPLE_MAX_NS 1000000u
+#define WAIT_SAMPLE_MAX_NS 300000u
 #define WAIT_SAMPLE_MIN_THREADS 8
 
 /* One family's processes, where the rotation stands, and its threads' marks (by tid). */
