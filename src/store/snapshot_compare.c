@@ -287,30 +287,6 @@ snapshot_compare_text(FILE *f, struct snapshot *const *v, int k)
 }
 
 /* A CSV field: quoted, quotes doubled, so labels with commas survive. */
-static void
-cmp_csv_text(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s != '\0'; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-static void
-cmp_csv_num(FILE *f, double x)
-{
-	char buf[40];
-
-	fputc(',', f);
-	if (isfinite(x)) {
-		snapshot_number(buf, sizeof(buf), x);
-		fputs(buf, f);
-	}
-}
-
 void
 snapshot_compare_csv(FILE *f, struct snapshot *const *v, int k)
 {
@@ -324,7 +300,7 @@ snapshot_compare_csv(FILE *f, struct snapshot *const *v, int k)
 		snprintf(head, sizeof(head), "%c: %s %s/s", cmp_letter(i), v[i]->meta.label,
 			 v[i]->s.wl.unit);
 		fputc(',', f);
-		cmp_csv_text(f, head);
+		snapshot_csv_text(f, head);
 	}
 	for (i = 1; i < k; i++)
 		fprintf(f, ",%c/%c", cmp_letter(i), cmp_letter(0));
@@ -332,9 +308,9 @@ snapshot_compare_csv(FILE *f, struct snapshot *const *v, int k)
 	for (j = 0; j < nn; j++) {
 		fprintf(f, "%d", n[j]);
 		for (i = 0; i < k; i++)
-			cmp_csv_num(f, cmp_x_at(v[i], n[j]));
+			snapshot_csv_num(f, cmp_x_at(v[i], n[j]));
 		for (i = 1; i < k; i++)
-			cmp_csv_num(f, cmp_x_at(v[i], n[j]) / cmp_x_at(v[0], n[j]));
+			snapshot_csv_num(f, cmp_x_at(v[i], n[j]) / cmp_x_at(v[0], n[j]));
 		fputc('\n', f);
 	}
 	free(n);

@@ -279,30 +279,6 @@ snapshot_compare_waits_text(FILE *f, struct snapshot *const *v, int k)
 
 /* --- CSV -------------------------------------------------------------------- */
 
-static void
-cw_csv_text(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s != '\0'; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-static void
-cw_csv_num(FILE *f, double x)
-{
-	char buf[40];
-
-	fputc(',', f);
-	if (isfinite(x)) {
-		snapshot_number(buf, sizeof(buf), x);
-		fputs(buf, f);
-	}
-}
-
 /* A share as a percentage to four decimals, which is all a share of thread-time has. */
 static double
 cw_pct(double share)
@@ -318,12 +294,12 @@ cw_csv_row(FILE *f, struct snapshot *const *v, int k, int n, enum wait_family fa
 	int i;
 
 	fprintf(f, "%d,%s,%s,", n, wait_family_names[fam], wait_state_names[l->state]);
-	cw_csv_text(f, l->channel);
+	snapshot_csv_text(f, l->channel);
 	for (i = 0; i < k; i++)
-		cw_csv_num(f, cw_pct(cw_share(v[i], n, fam, l->state, l->channel)));
+		snapshot_csv_num(f, cw_pct(cw_share(v[i], n, fam, l->state, l->channel)));
 	for (i = 1; i < k; i++) {
 		x = cw_share(v[i], n, fam, l->state, l->channel);
-		cw_csv_num(f, cw_pct(x - a));
+		snapshot_csv_num(f, cw_pct(x - a));
 	}
 	fputc('\n', f);
 }
@@ -491,7 +467,7 @@ snapshot_compare_target_csv(FILE *f, struct snapshot *const *v, int k)
 			cw_target_at(v[i], n[j], &t);
 			fprintf(f, "%d,%c", n[j], cw_letter(i));
 			for (c = 0; c < CW_NFIGS; c++)
-				cw_csv_num(f, t.present ? t.fig[c] : NAN);
+				snapshot_csv_num(f, t.present ? t.fig[c] : NAN);
 			fputc('\n', f);
 		}
 	}

@@ -23,6 +23,10 @@
  */
 int snapshot_text_write(FILE *f, const json_t *v);
 
+/* CSV cells: text quoted (a '"' doubled), and ",number" (empty when not finite), C locale. */
+void snapshot_csv_text(FILE *f, const char *s);
+void snapshot_csv_num(FILE *f, double x);
+
 /*
  * JSON strings are UTF-8, and jansson refuses anything else: each byte of s
  * that does not start a valid UTF-8 sequence becomes '?', in place.

@@ -367,3 +367,27 @@ snapshot_utf8_scrub(char *s)
 		p += n;
 	}
 }
+
+void
+snapshot_csv_text(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s != '\0'; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+void
+snapshot_csv_num(FILE *f, double x)
+{
+	char buf[40];
+
+	fputc(',', f);
+	if (isfinite(x)) {
+		snapshot_number(buf, sizeof(buf), x);
+		fputs(buf, f);
+	}
+}
