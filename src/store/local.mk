@@ -34,11 +34,14 @@ noinst_HEADERS += include/scaletop/stream.h src/store/stream_priv.h
 
 check_PROGRAMS += tests/unit/test_stream
 TESTS += tests/unit/test_stream
+tests_unit_test_stream_SOURCES = tests/unit/test_stream.c tests/unit/json_edit.c tests/unit/json_edit.h
 tests_unit_test_stream_LDADD = $(TEST_LIBS)
 
 # A step's target and waits, the settings' specs: both files, refusals, compare.
 check_PROGRAMS += tests/unit/test_target_json
 TESTS += tests/unit/test_target_json
+tests_unit_test_target_json_SOURCES = tests/unit/test_target_json.c tests/unit/json_edit.c \
+	tests/unit/json_edit.h
 tests_unit_test_target_json_LDADD = $(TEST_LIBS)
 
 EXTRA_DIST += docs/stream-format.md

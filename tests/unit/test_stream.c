@@ -17,6 +17,7 @@
 #include "scaletop/snapshot.h"
 #include "scaletop/stream.h"
 #include "../tap.h"
+#include "json_edit.h"
 
 static char tmpdir[] = "/tmp/test_stream.XXXXXX";
 
@@ -833,46 +834,6 @@ test_fixture(void)
 }
 
 /* --- the same data in a snapshot and in a stream ------------------------- */
-
-/* Sets root's member at path ("settings.n.2": a dot between keys and indexes) to v (stolen). */
-static void
-json_edit(json_t *root, const char *path, json_t *v)
-{
-	char buf[256], *tok, *save, *next;
-	json_t *obj = root;
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (tok = strtok_r(buf, ".", &save); tok != NULL; tok = next) {
-		if ((next = strtok_r(NULL, ".", &save)) == NULL)
-			break;
-		obj = json_is_array(obj) ? json_array_get(obj, (size_t)atoi(tok))
-					 : json_object_get(obj, tok);
-	}
-	if (json_is_array(obj))
-		json_array_set_new(obj, (size_t)atoi(tok), v);
-	else
-		json_object_set_new(obj, tok, v);
-}
-
-/* The snapshot of s with path set to v: snapshot_parse's error ("" if it loads). */
-static void
-snapshot_error(const struct session *s, const char *path, json_t *v, char *err, size_t len)
-{
-	json_t *root = session_json_labelled(s, NULL, NULL);
-	struct session got;
-	char *text;
-
-	json_edit(root, path, v);
-	text = json_dumps(root, JSON_INDENT(2));
-	snprintf(err, len, "(the session has no JSON text)");
-	if (text != NULL)
-		snapshot_parse(text, strlen(text), "x.json", &got, err, len);
-	else
-		session_init(&got);
-	session_free(&got);
-	free(text);
-	json_decref(root);
-}
 
 /*
  * A stream of obj as a line of this type, after the header line of s unless s
