@@ -68,6 +68,32 @@ like "$(awk '/^waits:/{on=1;next} /^verdict:/{on=0} on && $1=="target"' "$T/pid.
 is "$?/$(wc -l <"$T/bad.err" | tr -d ' ')" "2/1" "a bad --target: usage error, one line"
 like "$(cat "$T/bad.err")" "'nonsense'.*pid:N, comm:NAME or cgroup:PATH" "  naming it and what to write"
 
+# cgroup:PATH on a group of the test's own, where the machine lets it make one.
+CG2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+G=${CG2:+$CG2/scaletop-test-$$}
+if [ "$(id -u)" -eq 0 ] && [ -n "$G" ] && mkdir "$G" 2>/dev/null; then
+	"$PYTHON" -c 'import threading, time
+for _ in range(2): threading.Thread(target=time.sleep, args=(60,), daemon=True).start()
+time.sleep(60)' &
+	CGP=$!
+	# On any exit the sleeper goes, then its group (a group can only be removed empty).
+	trap 'kill "$CGP" 2>/dev/null; wait "$CGP" 2>/dev/null; rmdir "$G" 2>/dev/null; rm -rf "$TAP_TMP"' EXIT
+	echo "$CGP" >"$G/cgroup.procs"
+	sleep 0.5
+	"$SCALETOP" run -w cpu -n 1 -d 1 --warmup 0.3 -q --target "cgroup:$G" >"$T/cg.txt" 2>"$T/cg.err"
+	st=$?
+	kill "$CGP" 2>/dev/null
+	wait "$CGP" 2>/dev/null
+	rmdir "$G" 2>/dev/null
+	is "$st" 0 "run --target cgroup:PATH exits 0"
+	row=$(awk '/^target:/{getline; getline; print; exit}' "$T/cg.txt")
+	is "$(echo "$row" | awk '{print $2 "/" $3}')" "1/3" "the group's one process and its three threads"
+else
+	skip "no cgroup v2 group can be made here (needs root and a cgroup2 mount)" \
+		"run --target cgroup:PATH exits 0"
+	skip "no cgroup v2 group can be made here" "the group's one process and its three threads"
+fi
+
 # The hint: a database benchmark without --target is told it measures the client only.
 PG_LINE='printf "progress: 1.0 s, 10.0 tps, lat 1.0 ms stddev 0.1\n"'
 "$SCALETOP" run --cmd "sh -c '$PG_LINE'" --parse pgbench -n 1 -d 0.5 --warmup 0 >/dev/null 2>"$T/hint.err"
