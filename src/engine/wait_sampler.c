@@ -164,14 +164,17 @@ ws_read_process(struct ws_read *r, pid_t pid, int budget)
 	return next == 0;
 }
 
-/* One family's share of the tick: processes in rotation until the budget or the time is spent. */
+/*
+ * One family's share of the tick: processes in rotation until its count or
+ * its time (max_ns from t0) is spent.
+ */
 static void
-ws_read_family(struct wait_sampler *w, struct ws_read *r, int budget, uint64_t t0)
+ws_read_family(struct wait_sampler *w, struct ws_read *r, int budget, uint64_t t0, uint64_t max_ns)
 {
 	struct ws_family *fam = r->fam;
 	size_t visited = 0;
 
-	while (r->got < budget && visited < fam->npids && mono_now_ns() - t0 < WAIT_SAMPLE_MAX_NS) {
+	while (r->got < budget && visited < fam->npids && mono_now_ns() - t0 < max_ns) {
 		if (fam->next_pid >= fam->npids)
 			fam->next_pid = 0;
 		if (ws_read_process(r, fam->pids[fam->next_pid], budget - r->got)) {
@@ -200,19 +203,23 @@ ws_budget(const struct wait_sampler *w)
 void
 wait_sampler_tick(struct wait_sampler *w, struct wait_tally *t, uint64_t now)
 {
-	uint64_t t0 = mono_now_ns();
+	uint64_t t0 = mono_now_ns(), max_ns = WAIT_SAMPLE_MAX_NS;
 	int budget = ws_budget(w), share = budget, used = 0, f;
 	struct ws_read r;
 	double per;
 
-	if (w->fam[0].npids > 0 && w->fam[1].npids > 0)
+	/* Both families get their half of the count and of the time: on a slow machine the
+	 * workload's reads must not leave the target none. */
+	if (w->fam[0].npids > 0 && w->fam[1].npids > 0) {
 		share = budget / 2;
+		max_ns /= 2;
+	}
 	for (f = 0; f < 2; f++) {
 		r =
 			(struct ws_read){ w, &w->fam[f], f == 0 ? WAIT_WORKLOAD : WAIT_TARGET,
 					  t, now,        0 };
 		/* what the workload leaves of its share, the target may use */
-		ws_read_family(w, &r, f == 0 ? share : budget - used, t0);
+		ws_read_family(w, &r, f == 0 ? share : budget - used, mono_now_ns(), max_ns);
 		used += r.got;
 	}
 	if (used > 0) {

@@ -322,6 +322,7 @@ test_step_window(void)
 	is_int(probes_running_pid(c.probes, 0), -1, "nothing runs once the window is closed");
 	is_int(s.nevents, 0, "and nothing was said");
 	step_ctx_free(&c);
+	free(live.waits); /* the live profile is the sweep's to free; here the test is the sweep */
 	loop_free(l);
 	session_free(&s);
 }

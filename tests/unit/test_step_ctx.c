@@ -222,6 +222,7 @@ main(void)
 	test_window(&s, &live);
 	test_live_contention(&s, &live);
 	test_tables();
+	free(live.waits); /* the live profile is the sweep's to free; here the test is the sweep */
 	session_free(&s);
 	return done_testing();
 }
