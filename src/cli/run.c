@@ -28,7 +28,30 @@ struct run_ctx {
 	int signo;            /* the signal that stopped the sweep, 0 if none */
 	struct recorder *rec; /* --record, or NULL */
 	int nrecorded;        /* events already streamed */
+	int nshown;           /* events already said on stderr */
 };
+
+/*
+ * At a step's end: the warnings since the last step (a target found
+ * nowhere, a failing probe) each on a line of their own, then the newest
+ * event, the step's own, as "[k/n] text".
+ */
+static void
+run_show_events(struct run_ctx *c, int step)
+{
+	const struct event *ev;
+
+	for (; c->nshown < c->s->nevents - 1; c->nshown++) {
+		ev = &c->s->events[c->nshown];
+		if (ev->kind == EV_WARNING)
+			fprintf(stderr, "%s%s run: warning: %s\n", c->tty ? "\r\033[K" : "",
+				progname, ev->text);
+	}
+	c->nshown = c->s->nevents;
+	ev = &c->s->events[c->s->nevents - 1];
+	fprintf(stderr, "%s[%d/%d] %s\n", c->tty ? "\r\033[K" : "", step + 1,
+		sweep_live(c->sw)->steps_total, ev->text);
+}
 
 /* A stream write failed (EPIPE, ENOSPC): say so once; the recorder stays quiet after. */
 static void
@@ -93,7 +116,6 @@ static void
 run_observe(void *arg, enum sweep_note note, int step)
 {
 	struct run_ctx *c = arg;
-	const struct event *ev;
 
 	run_record(c, note, step);
 	if (note == SWEEP_FINISHED) {
@@ -106,11 +128,8 @@ run_observe(void *arg, enum sweep_note note, int step)
 		return;
 	if (note == SWEEP_TICK && c->tty) {
 		run_progress(c, step);
-	} else if (note == SWEEP_STEP_DONE && c->s->nevents > 0) {
-		ev = &c->s->events[c->s->nevents - 1];
-		fprintf(stderr, "%s[%d/%d] %s\n", c->tty ? "\r\033[K" : "", step + 1,
-			sweep_live(c->sw)->steps_total, ev->text);
-	}
+	} else if (note == SWEEP_STEP_DONE && c->s->nevents > 0)
+		run_show_events(c, step);
 }
 
 static void

@@ -325,9 +325,15 @@ step_ctx_window_end(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t wai
 		e.have_tasks = true;
 	}
 	contention_compute(&st->ct, &e);
-	if (c->target != NULL)
+	if (c->target != NULL) {
 		target_window_end(c->target, now, e.seconds, e.ops, &st->ct,
 				  st->ncpu > 0 ? st->ncpu : c->s->host.ncpus, &st->tg);
+		if (st->tg.procs == 0)
+			session_add_event(c->s, c->idx, EV_WARNING, session_time(c->s, now),
+					  "N=%d: --target found no process in the window: is the "
+					  "server running, and is its name as ps -o comm shows it?",
+					  st->n);
+	}
 	wait_sampler_window(&c->ws, false, now);
 	sample_delta_free(&d);
 	step_ctx_locks_end(c, st);

@@ -68,6 +68,12 @@ like "$(awk '/^waits:/{on=1;next} /^verdict:/{on=0} on && $1=="target"' "$T/pid.
 is "$?/$(wc -l <"$T/bad.err" | tr -d ' ')" "2/1" "a bad --target: usage error, one line"
 like "$(cat "$T/bad.err")" "'nonsense'.*pid:N, comm:NAME or cgroup:PATH" "  naming it and what to write"
 
+# A target found nowhere is said, once a step, and the sweep still runs.
+"$SCALETOP" run -w cpu -n 1,2 -d 0.3 --warmup 0 --target comm:no-such-server >/dev/null 2>"$T/none.err"
+is "$?" 0 "a target found nowhere: the sweep still exits 0"
+is "$(grep -c 'warning: N=[12]: --target found no process' "$T/none.err")" 2 \
+	"  with one warning a step on stderr"
+
 # cgroup:PATH on a group of the test's own, where the machine lets it make one.
 CG2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
 G=${CG2:+$CG2/scaletop-test-$$}
