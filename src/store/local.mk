@@ -18,6 +18,7 @@ libscaletop_a_SOURCES += \
 	src/store/snapshot_load.c \
 	src/store/snapshot_write.c \
 	src/store/snapshot_compare.c \
+	src/store/snapshot_compare_warn.c \
 	src/store/snapshot_compare_waits.c \
 	src/store/snapshot_gnuplot.c \
 	src/store/snapshot_import.c
