@@ -255,8 +255,9 @@ imp_column(struct imp *im, const struct imp_field *f, int i)
 {
 	static const char *const sd_bare[] = { "sd", "stddev", "stdev", "std", "\xc2\xb1", "+-",
 					       "+/-", NULL };
-	static const char *const sd_suffix[] = { "_sd", "_stddev", "_stdev", "_std", " sd",
-						 "\xc2\xb1", "+-", "+/-", NULL };
+	static const char *const sd_suffix[] = { "_sd",	    "_stddev", "_stdev", "_std",
+						 " sd",	    " stddev", " stdev",  " std",
+						 "\xc2\xb1", "+-",	   "+/-",	  NULL };
 	static const char *const runs_bare[] = { "runs", NULL };
 	static const char *const runs_suffix[] = { "_runs", " runs", NULL };
 	struct snapshot_table *t = im->t;
@@ -264,7 +265,7 @@ imp_column(struct imp *im, const struct imp_field *f, int i)
 	int j, owner;
 
 	if (f->len == 0)
-		return imp_fail_at(im, f->sep, 0, "an empty column name; name every column");
+		return imp_fail_at(im, f->at, 0, "an empty column name; name every column");
 	if (f->len > SNAPSHOT_COLUMN_MAX)
 		return imp_fail_at(im, f->at, f->rawlen, "a column name over %d bytes; shorten it",
 				   SNAPSHOT_COLUMN_MAX);
@@ -503,19 +504,26 @@ imp_row(struct imp *im, const char *p, const char *end)
 
 /* --- the lines --------------------------------------------------------------- */
 
-/* CSV when the first line has a ',' outside quotes; else blanks separate the fields. */
+/*
+ * CSV when the first line has a ',' outside quotes, or one field only (as
+ * "4" was read before tables); else blanks separate the fields.
+ */
 static char
 imp_separator(const char *p, const char *end)
 {
-	bool quoted = false;
+	bool quoted = false, blank = false, fields = false;
 
 	for (; p < end; p++) {
 		if (*p == '"')
 			quoted = !quoted;
-		else if (*p == ',' && !quoted)
+		if (*p == ',' && !quoted)
 			return ',';
+		if (*p == ' ' || *p == '\t')
+			blank = !quoted;
+		else if (blank)
+			fields = true;
 	}
-	return 0;
+	return fields ? 0 : ',';
 }
 
 /* A header: the first line's first field does not start like a number. */
