@@ -191,7 +191,8 @@ export_write(const struct export_args *a, struct snapshot *const *v, int k)
 			progname, CMD, image);
 		return EXIT_RUNTIME;
 	}
-	if (snapshot_gnuplot_write(a->base, a->term, a->norm, v, k, a->force, err, sizeof(err)) != 0) {
+	if (snapshot_gnuplot_write(a->base, a->term, a->norm, v, k, a->force, err, sizeof(err)) !=
+	    0) {
 		fprintf(stderr, "%s %s: %s\n", progname, CMD, err);
 		return EXIT_RUNTIME;
 	}

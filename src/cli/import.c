@@ -180,11 +180,13 @@ import_path(const struct import_args *a, const struct snapshot_table *t, int n, 
 
 	import_file_name(file, sizeof(file), col);
 	if (dir && col[0] == '\0')
-		return arg_usage_error(CMD, "-o %s: the table has no header naming its column; give "
-					    "-o OUT.json",
+		return arg_usage_error(CMD,
+				       "-o %s: the table has no header naming its column; give "
+				       "-o OUT.json",
 				       a->out);
 	if (dir)
-		snprintf(path, size, "%s%s%s.json", a->out, a->out[len - 1] == '/' ? "" : "/", file);
+		snprintf(path, size, "%s%s%s.json", a->out, a->out[len - 1] == '/' ? "" : "/",
+			 file);
 	else if (n == 1)
 		snprintf(path, size, "%s", a->out);
 	else if (len > 5 && strcmp(a->out + len - 5, ".json") == 0)
@@ -210,16 +212,18 @@ import_plan(const struct import_args *a, const struct snapshot_table *t, struct 
 	for (i = 0; a->column == NULL && i < snapshot_table_count(t); i++)
 		p->col[p->n++] = i;
 	if (a->o.label == NULL && snapshot_table_column(t, p->col[0])[0] == '\0')
-		return arg_usage_error(CMD, "%s has no header naming its column; give a label "
-					    "saying what the results are: --label LABEL",
+		return arg_usage_error(CMD,
+				       "%s has no header naming its column; give a label "
+				       "saying what the results are: --label LABEL",
 				       a->csv);
 	for (i = 0; i < p->n; i++) {
 		if ((rc = import_path(a, t, p->n, p->col[i], p->path[i], sizeof(p->path[i]))) != 0)
 			return rc;
 		for (j = 0; j < i; j++) {
 			if (strcmp(p->path[i], p->path[j]) == 0)
-				return arg_usage_error(CMD, "columns '%s' and '%s' would both be "
-							    "written to %s; import one with --column",
+				return arg_usage_error(CMD,
+						       "columns '%s' and '%s' would both be "
+						       "written to %s; import one with --column",
 						       snapshot_table_column(t, p->col[j]),
 						       snapshot_table_column(t, p->col[i]),
 						       p->path[i]);

@@ -71,7 +71,8 @@ gp_num(FILE *f, double x)
 }
 
 static void
-gp_point(FILE *f, const struct gp_job *job, const struct snapshot *sn, const struct scaling_point *p)
+gp_point(FILE *f, const struct gp_job *job, const struct snapshot *sn,
+	 const struct scaling_point *p)
 {
 	double d = gp_div(job, sn, p->n), ci = isfinite(p->ci) ? p->ci : 0;
 
@@ -235,9 +236,11 @@ gp_script(FILE *f, void *arg)
 	snprintf(dat, sizeof(dat), "%s.dat", job->base);
 	fprintf(f, "plot \\\n");
 	if (job->norm == SNAPSHOT_NORM_SPEEDUP)
-		fprintf(f, "  x < 1 ? 1/0 : x with lines dashtype 2 lc 0 title 'ideal (linear)', \\\n");
+		fprintf(f, "  x < 1 ? 1/0 : x with lines dashtype 2 lc 0 title 'ideal (linear)', "
+			   "\\\n");
 	else if (job->norm == SNAPSHOT_NORM_EFFICIENCY)
-		fprintf(f, "  x < 1 ? 1/0 : 1 with lines dashtype 2 lc 0 title 'ideal (linear)', \\\n");
+		fprintf(f, "  x < 1 ? 1/0 : 1 with lines dashtype 2 lc 0 title 'ideal (linear)', "
+			   "\\\n");
 	for (i = 0; i < job->k; i++) {
 		sn = job->v[i];
 		fprintf(f, "  ");

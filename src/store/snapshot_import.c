@@ -167,8 +167,9 @@ imp_stamp(struct imp *im, const struct snapshot_table *t, int i, struct session 
 	int rc;
 
 	if (t->header)
-		rc = session_add_event(s, -1, EV_INFO, NAN, "imported %d points of column '%s' from %s",
-				       s->nsteps, t->col[t->x[i]].name, src);
+		rc = session_add_event(s, -1, EV_INFO, NAN,
+				       "imported %d points of column '%s' from %s", s->nsteps,
+				       t->col[t->x[i]].name, src);
 	else
 		rc = session_add_event(s, -1, EV_INFO, NAN, "imported %d points from %s", s->nsteps,
 				       src);
@@ -203,14 +204,15 @@ snapshot_table_find(const struct snapshot_table *t, const char *column, char *er
 			return i;
 	}
 	if (!t->header)
-		return st_error(err, errlen, "%s has no header naming its columns; leave out --column",
-				t->name);
+		return st_error(err, errlen,
+				"%s has no header naming its columns; leave out --column", t->name);
 	list[0] = '\0';
 	for (i = 0; i < t->nx && used < sizeof(list); i++)
 		used += (size_t)snprintf(list + used, sizeof(list) - used, "%s'%s'", i ? ", " : "",
 					 snapshot_table_column(t, i));
-	return st_error(err, errlen, "%s has no column of throughput called '%s'; its columns are %s",
-			t->name, column, list);
+	return st_error(err, errlen,
+			"%s has no column of throughput called '%s'; its columns are %s", t->name,
+			column, list);
 }
 
 int
@@ -230,8 +232,7 @@ snapshot_table_session(const struct snapshot_table *t, int i, const struct snaps
 				"the results are",
 				t->name);
 	if (imp_text(&im, m->label, sizeof(m->label), label, "--label") != 0 ||
-	    imp_workload(&im, o, s) != 0 || imp_steps(&im, t, i, s) != 0 ||
-	    imp_nlist(&im, s) != 0)
+	    imp_workload(&im, o, s) != 0 || imp_steps(&im, t, i, s) != 0 || imp_nlist(&im, s) != 0)
 		return -1;
 	return imp_stamp(&im, t, i, s, m);
 }

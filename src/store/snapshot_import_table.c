@@ -7,9 +7,7 @@
  * taken only when its field reads whole, never guessed.
  */
 #include <ctype.h>
-#include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,151 +17,8 @@
 #include "snapshot_priv.h"
 
 #define IMPORT_MAX_RUNS 1000000
-#define IMPORT_FIELD_MAX 256
 
-struct imp {
-	struct snapshot_table *t;
-	char *err;
-	size_t errlen;
-	const char *line; /* start of the current line */
-	size_t lineno;
-	char sep; /* ',' in CSV, 0 where blanks separate the fields */
-};
-
-struct imp_field {
-	const char *at;  /* its first byte in the line (its quote, if quoted) */
-	const char *sep; /* the ',' before it in CSV; else at */
-	size_t rawlen;   /* its bytes in the line */
-	size_t len;      /* of its text, unquoted */
-	char text[IMPORT_FIELD_MAX];
-};
-
-/* "name:LINE:COLUMN: 'field': why", the field shown when len > 0, at most 40 bytes of it. */
-static int __attribute__((format(printf, 4, 5)))
-imp_fail_at(struct imp *im, const char *at, size_t len, const char *fmt, ...)
-{
-	char why[ST_ERRLEN];
-	size_t col = (size_t)(at - im->line) + 1;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	if (len > 40)
-		len = 40;
-	if (len == 0)
-		return st_error(im->err, im->errlen, "%s:%zu:%zu: %s", im->t->name, im->lineno, col,
-				why);
-	return st_error(im->err, im->errlen, "%s:%zu:%zu: '%.*s': %s", im->t->name, im->lineno, col,
-			(int)len, at, why);
-}
-
-static void
-imp_blanks(const char **p, const char *end)
-{
-	while (*p < end && (**p == ' ' || **p == '\t'))
-		(*p)++;
-}
-
-static void
-imp_put(struct imp_field *f, char c)
-{
-	if (f->len < sizeof(f->text) - 1)
-		f->text[f->len] = c;
-	f->len++;
-}
-
-/* A field from the '"' at *p to its closing quote; "" inside is one quote. */
-static int
-imp_quoted(struct imp *im, const char **p, const char *end, struct imp_field *f)
-{
-	const char *q;
-
-	for (q = *p + 1;; q++) {
-		if (q >= end)
-			return imp_fail_at(im, f->at, 0,
-					   "a quote not closed on its line; close it with '\"'");
-		if (*q == '"' && q + 1 < end && q[1] == '"')
-			imp_put(f, *q++);
-		else if (*q == '"')
-			break;
-		else
-			imp_put(f, *q);
-	}
-	*p = q + 1;
-	f->rawlen = (size_t)(*p - f->at);
-	if (im->sep == ',')
-		imp_blanks(p, end);
-	if (*p < end && (im->sep == ',' ? **p != ',' : **p != ' ' && **p != '\t'))
-		return imp_fail_at(im, *p, 0, "expected %s after the quoted field",
-				   im->sep == ',' ? "','" : "a blank");
-	return 0;
-}
-
-/* The next field of the line at *p: 1, 0 when the line has no more, -1 on error. */
-static int
-imp_next(struct imp *im, const char **p, const char *end, bool first, struct imp_field *f)
-{
-	const char *s, *e;
-
-	f->len = 0;
-	f->sep = *p;
-	if (im->sep == ',' && !first) {
-		if (*p >= end)
-			return 0;
-		(*p)++;
-	}
-	imp_blanks(p, end);
-	if (im->sep == 0 && *p >= end)
-		return 0;
-	f->at = *p;
-	if (im->sep == 0)
-		f->sep = f->at;
-	if (*p < end && **p == '"') {
-		if (imp_quoted(im, p, end, f) != 0)
-			return -1;
-	} else {
-		for (s = *p; s < end && (im->sep == ',' ? *s != ',' : *s != ' ' && *s != '\t'); s++)
-			;
-		for (e = s; e > *p && (e[-1] == ' ' || e[-1] == '\t'); e--)
-			;
-		for (*p = f->at; *p < e; (*p)++)
-			imp_put(f, **p);
-		*p = s;
-		f->rawlen = (size_t)(e - f->at);
-	}
-	f->text[f->len < sizeof(f->text) ? f->len : sizeof(f->text) - 1] = '\0';
-	return 1;
-}
-
-/* A plain decimal number: no hex, no nan/inf, whatever strtod would also take. */
-static int
-imp_number(const struct imp_field *f, double *out)
-{
-	char *end;
-	size_t i;
-
-	if (f->len == 0 || f->len >= 64)
-		return -1;
-	for (i = 0; i < f->len; i++) {
-		if (!isdigit((unsigned char)f->text[i]) && strchr("+-.eE", f->text[i]) == NULL)
-			return -1;
-	}
-	errno = 0;
-	*out = snapshot_strtod(f->text, &end);
-	return *end == '\0' && errno == 0 && isfinite(*out) ? 0 : -1;
-}
-
-static int
-imp_integer(const struct imp_field *f, long min, long max, long *out)
-{
-	double v;
-
-	if (imp_number(f, &v) != 0 || v != floor(v) || v < min || v > max)
-		return -1;
-	*out = (long)v;
-	return 0;
-}
+/* The reader's state and a line's fields: import_table.h. */
 
 /* --- the header ------------------------------------------------------------ */
 
@@ -186,7 +41,7 @@ imp_suffix(const char *s, size_t len, const char *suffix)
  * called X.  -1: f names a throughput column; -2: refused.
  */
 static int
-imp_owner(struct imp *im, const struct imp_field *f, const char *const *bare,
+imp_owner(struct import_reader *im, const struct import_field *f, const char *const *bare,
 	  const char *const *suffix, const char *what)
 {
 	const struct snapshot_table *t = im->t;
@@ -198,10 +53,10 @@ imp_owner(struct imp *im, const struct imp_field *f, const char *const *bare,
 			continue;
 		if (t->nx > 0)
 			return t->x[t->nx - 1];
-		imp_fail_at(im, f->at, f->rawlen,
-			    "a %s column with no column of throughput before it; put it after "
-			    "the column it belongs to",
-			    what);
+		import_fail_at(im, f->at, f->rawlen,
+			       "a %s column with no column of throughput before it; put it after "
+			       "the column it belongs to",
+			       what);
 		return -2;
 	}
 	for (i = 0; suffix[i] != NULL; i++) {
@@ -212,10 +67,10 @@ imp_owner(struct imp *im, const struct imp_field *f, const char *const *bare,
 			    strncmp(t->col[t->x[j]].name, f->text, k) == 0)
 				return t->x[j];
 		}
-		imp_fail_at(im, f->at, f->rawlen,
-			    "the %s of '%.*s', but no column of throughput before it has that "
-			    "name; name it after its column",
-			    what, (int)k, f->text);
+		import_fail_at(im, f->at, f->rawlen,
+			       "the %s of '%.*s', but no column of throughput before it has that "
+			       "name; name it after its column",
+			       what, (int)k, f->text);
 		return -2;
 	}
 	return -1;
@@ -226,7 +81,7 @@ imp_owner(struct imp *im, const struct imp_field *f, const char *const *bare,
  * throughput column before it that has none (one count for the whole table).
  */
 static int
-imp_attach(struct imp *im, const struct imp_field *f, int i, int owner)
+imp_attach(struct import_reader *im, const struct import_field *f, int i, int owner)
 {
 	struct snapshot_table *t = im->t;
 	struct import_col *c = &t->col[i];
@@ -245,19 +100,19 @@ imp_attach(struct imp *im, const struct imp_field *f, int i, int owner)
 		t->col[owner].runs = i;
 		return 0;
 	}
-	return imp_fail_at(im, f->at, f->rawlen, "a second %s column for '%s'; give one",
-			   c->kind == IMPORT_SD ? "stddev" : "runs", t->col[owner].name);
+	return import_fail_at(im, f->at, f->rawlen, "a second %s column for '%s'; give one",
+			      c->kind == IMPORT_SD ? "stddev" : "runs", t->col[owner].name);
 }
 
 /* Column i of the header: N, a throughput, or a stddev or runs column. */
 static int
-imp_column(struct imp *im, const struct imp_field *f, int i)
+imp_column(struct import_reader *im, const struct import_field *f, int i)
 {
-	static const char *const sd_bare[] = { "sd", "stddev", "stdev", "std", "\xc2\xb1", "+-",
-					       "+/-", NULL };
-	static const char *const sd_suffix[] = { "_sd",	    "_stddev", "_stdev", "_std",
-						 " sd",	    " stddev", " stdev",  " std",
-						 "\xc2\xb1", "+-",	   "+/-",	  NULL };
+	static const char *const sd_bare[] = { "sd",       "stddev", "stdev", "std",
+					       "\xc2\xb1", "+-",     "+/-",   NULL };
+	static const char *const sd_suffix[] = { "_sd",      "_stddev", "_stdev", "_std",
+						 " sd",      " stddev", " stdev", " std",
+						 "\xc2\xb1", "+-",      "+/-",    NULL };
 	static const char *const runs_bare[] = { "runs", NULL };
 	static const char *const runs_suffix[] = { "_runs", " runs", NULL };
 	struct snapshot_table *t = im->t;
@@ -265,10 +120,11 @@ imp_column(struct imp *im, const struct imp_field *f, int i)
 	int j, owner;
 
 	if (f->len == 0)
-		return imp_fail_at(im, f->at, 0, "an empty column name; name every column");
+		return import_fail_at(im, f->at, 0, "an empty column name; name every column");
 	if (f->len > SNAPSHOT_COLUMN_MAX)
-		return imp_fail_at(im, f->at, f->rawlen, "a column name over %d bytes; shorten it",
-				   SNAPSHOT_COLUMN_MAX);
+		return import_fail_at(im, f->at, f->rawlen,
+				      "a column name over %d bytes; shorten it",
+				      SNAPSHOT_COLUMN_MAX);
 	memcpy(c->name, f->text, f->len);
 	c->name[f->len] = '\0';
 	snapshot_utf8_scrub(c->name);
@@ -289,27 +145,27 @@ imp_column(struct imp *im, const struct imp_field *f, int i)
 		return imp_attach(im, f, i, owner);
 	for (j = 0; j < i; j++) {
 		if (strcmp(t->col[j].name, c->name) == 0)
-			return imp_fail_at(im, f->at, f->rawlen,
-					   "column %d has this name too; name each column once",
-					   j + 1);
+			return import_fail_at(im, f->at, f->rawlen,
+					      "column %d has this name too; name each column once",
+					      j + 1);
 	}
 	t->x[t->nx++] = i;
 	return 0;
 }
 
 static int
-imp_header(struct imp *im, const char *p, const char *end)
+imp_header(struct import_reader *im, const char *p, const char *end)
 {
 	struct snapshot_table *t = im->t;
-	struct imp_field f;
+	struct import_field f;
 	int i, rc;
 
 	t->header = true;
-	for (i = 0; (rc = imp_next(im, &p, end, i == 0, &f)) == 1; i++) {
+	for (i = 0; (rc = import_next(im, &p, end, i == 0, &f)) == 1; i++) {
 		if (i == SNAPSHOT_TABLE_MAX_COLUMNS)
-			return imp_fail_at(im, f.at, f.rawlen,
-					   "a table has at most %d columns; split it",
-					   SNAPSHOT_TABLE_MAX_COLUMNS);
+			return import_fail_at(im, f.at, f.rawlen,
+					      "a table has at most %d columns; split it",
+					      SNAPSHOT_TABLE_MAX_COLUMNS);
 		if (imp_column(im, &f, i) != 0)
 			return -1;
 	}
@@ -317,9 +173,9 @@ imp_header(struct imp *im, const char *p, const char *end)
 	if (rc < 0)
 		return -1;
 	if (t->nx == 0)
-		return imp_fail_at(im, end, 0,
-				   "the header names no column of throughput; after N, name a "
-				   "column for each system (and NAME_sd for its stddev)");
+		return import_fail_at(im, end, 0,
+				      "the header names no column of throughput; after N, name a "
+				      "column for each system (and NAME_sd for its stddev)");
 	return 0;
 }
 
@@ -346,7 +202,7 @@ imp_positional(struct snapshot_table *t)
 
 /* " for 'NAME'" naming the system column i belongs to, in a table with a header. */
 static const char *
-imp_for(const struct imp *im, int i, char *buf, size_t size)
+imp_for(const struct import_reader *im, int i, char *buf, size_t size)
 {
 	const struct import_col *c = &im->t->col[i];
 
@@ -357,24 +213,25 @@ imp_for(const struct imp *im, int i, char *buf, size_t size)
 }
 
 static int
-imp_n(struct imp *im, const struct imp_field *f, struct import_row *r)
+imp_n(struct import_reader *im, const struct import_field *f, struct import_row *r)
 {
 	struct snapshot_table *t = im->t;
 
-	if (imp_integer(f, NLIST_MIN, NLIST_MAX, &r->n) != 0)
-		return imp_fail_at(im, f->at, f->rawlen, "expected N, an integer from 1 to 4096");
+	if (import_integer(f, NLIST_MIN, NLIST_MAX, &r->n) != 0)
+		return import_fail_at(im, f->at, f->rawlen,
+				      "expected N, an integer from 1 to 4096");
 	if (t->first_line[r->n] != 0)
-		return imp_fail_at(im, f->at, f->rawlen,
-				   "N %ld again (line %zu has it); give one row per N, repeated "
-				   "runs as their mean, stddev and runs",
-				   r->n, t->first_line[r->n]);
+		return import_fail_at(im, f->at, f->rawlen,
+				      "N %ld again (line %zu has it); give one row per N, repeated "
+				      "runs as their mean, stddev and runs",
+				      r->n, t->first_line[r->n]);
 	t->first_line[r->n] = im->lineno;
 	return 0;
 }
 
 /* Field f of column i; with a header, '-' or nothing is no figure. */
 static int
-imp_cell(struct imp *im, const struct imp_field *f, int i, struct import_row *r)
+imp_cell(struct import_reader *im, const struct import_field *f, int i, struct import_row *r)
 {
 	const struct import_col *c = &im->t->col[i];
 	const char *none = im->t->header ? ", or '-' for none" : "";
@@ -386,18 +243,19 @@ imp_cell(struct imp *im, const struct imp_field *f, int i, struct import_row *r)
 	if (im->t->header && (f->len == 0 || strcmp(f->text, "-") == 0))
 		return 0;
 	imp_for(im, i, who, sizeof(who));
-	if (c->kind == IMPORT_X && (imp_number(f, &r->v[i]) != 0 || !(r->v[i] > 0)))
-		return imp_fail_at(im, f->at, f->rawlen, "expected a throughput%s, a number > 0%s",
-				   who, none);
-	if (c->kind == IMPORT_SD && (imp_number(f, &r->v[i]) != 0 || r->v[i] < 0))
-		return imp_fail_at(im, f->at, f->rawlen,
-				   "expected a standard deviation%s, a number >= 0%s", who, none);
+	if (c->kind == IMPORT_X && (import_number(f, &r->v[i]) != 0 || !(r->v[i] > 0)))
+		return import_fail_at(im, f->at, f->rawlen,
+				      "expected a throughput%s, a number > 0%s", who, none);
+	if (c->kind == IMPORT_SD && (import_number(f, &r->v[i]) != 0 || r->v[i] < 0))
+		return import_fail_at(im, f->at, f->rawlen,
+				      "expected a standard deviation%s, a number >= 0%s", who,
+				      none);
 	if (c->kind == IMPORT_RUNS) {
-		if (imp_integer(f, 1, IMPORT_MAX_RUNS, &runs) != 0)
-			return imp_fail_at(im, f->at, f->rawlen,
-					   "expected the number of runs%s, an integer from 1 to "
-					   "1000000%s",
-					   who, none);
+		if (import_integer(f, 1, IMPORT_MAX_RUNS, &runs) != 0)
+			return import_fail_at(im, f->at, f->rawlen,
+					      "expected the number of runs%s, an integer from 1 to "
+					      "1000000%s",
+					      who, none);
 		r->v[i] = (double)runs;
 	}
 	return 0;
@@ -410,8 +268,7 @@ imp_used(const struct snapshot_table *t, const struct import_row *r, int i)
 	int j;
 
 	for (j = 0; j < t->nx; j++) {
-		if ((t->col[t->x[j]].sd == i || t->col[t->x[j]].runs == i) &&
-		    !isnan(r->v[t->x[j]]))
+		if ((t->col[t->x[j]].sd == i || t->col[t->x[j]].runs == i) && !isnan(r->v[t->x[j]]))
 			return true;
 	}
 	return false;
@@ -419,7 +276,7 @@ imp_used(const struct snapshot_table *t, const struct import_row *r, int i)
 
 /* A stddev or runs needs its throughput, and one run has no stddev. */
 static int
-imp_row_check(struct imp *im, const struct import_row *r, const struct imp_field *pos)
+imp_row_check(struct import_reader *im, const struct import_row *r, const struct import_field *pos)
 {
 	const struct snapshot_table *t = im->t;
 	const struct import_col *c;
@@ -429,22 +286,23 @@ imp_row_check(struct imp *im, const struct import_row *r, const struct imp_field
 		c = &t->col[i];
 		if (c->kind == IMPORT_X && c->runs >= 0 && c->sd >= 0 && !isnan(r->v[i]) &&
 		    r->v[c->runs] == 1 && r->v[c->sd] > 0)
-			return imp_fail_at(im, pos[c->runs].at, pos[c->runs].rawlen,
-					   "one run has no standard deviation; expected runs >= 2");
+			return import_fail_at(
+				im, pos[c->runs].at, pos[c->runs].rawlen,
+				"one run has no standard deviation; expected runs >= 2");
 		if (c->kind == IMPORT_X || isnan(r->v[i]) || imp_used(t, r, i))
 			continue;
-		return imp_fail_at(im, pos[i].at, pos[i].rawlen,
-				   "a %s for '%s', which has no throughput in this row; give "
-				   "both or neither",
-				   c->kind == IMPORT_SD ? "stddev" : "number of runs",
-				   t->col[c->owner].name);
+		return import_fail_at(im, pos[i].at, pos[i].rawlen,
+				      "a %s for '%s', which has no throughput in this row; give "
+				      "both or neither",
+				      c->kind == IMPORT_SD ? "stddev" : "number of runs",
+				      t->col[c->owner].name);
 	}
 	return 0;
 }
 
 /* A row ended before column i: fine if no column from i on is a throughput. */
 static int
-imp_short_row(struct imp *im, int i, const char *end)
+imp_short_row(struct import_reader *im, int i, const char *end)
 {
 	const struct snapshot_table *t = im->t;
 	int j;
@@ -454,19 +312,19 @@ imp_short_row(struct imp *im, int i, const char *end)
 	if (j == t->ncols)
 		return 0;
 	if (!t->header)
-		return imp_fail_at(im, end, 0, "expected %sa throughput after N",
-				   im->sep == ',' ? "',' and " : "");
-	return imp_fail_at(im, end, 0,
-			   "the row has %d field%s where the header has %d; give each "
-			   "column a value, '-' for none",
-			   i, i == 1 ? "" : "s", t->ncols);
+		return import_fail_at(im, end, 0, "expected %sa throughput after N",
+				      im->sep == ',' ? "',' and " : "");
+	return import_fail_at(im, end, 0,
+			      "the row has %d field%s where the header has %d; give each "
+			      "column a value, '-' for none",
+			      i, i == 1 ? "" : "s", t->ncols);
 }
 
 static int
-imp_row(struct imp *im, const char *p, const char *end)
+imp_row(struct import_reader *im, const char *p, const char *end)
 {
 	struct snapshot_table *t = im->t;
-	struct imp_field f, pos[SNAPSHOT_TABLE_MAX_COLUMNS];
+	struct import_field f, pos[SNAPSHOT_TABLE_MAX_COLUMNS];
 	struct import_row *r, *grown;
 	int i, rc;
 
@@ -483,16 +341,17 @@ imp_row(struct imp *im, const char *p, const char *end)
 	r->lineno = im->lineno;
 	for (i = 0; i < t->ncols; i++)
 		r->v[i] = NAN;
-	for (i = 0; (rc = imp_next(im, &p, end, i == 0, &f)) == 1; i++) {
+	for (i = 0; (rc = import_next(im, &p, end, i == 0, &f)) == 1; i++) {
 		if (i == t->ncols && !t->header)
-			return imp_fail_at(im, f.sep, 0,
-					   "expected the end of the line: the fields are "
-					   "N,throughput[,stddev[,runs]]");
+			return import_fail_at(im, f.sep, 0,
+					      "expected the end of the line: the fields are "
+					      "N,throughput[,stddev[,runs]]");
 		if (i == t->ncols)
-			return imp_fail_at(im, f.sep, 0,
-					   "a field beyond the header's %d columns; give each row "
-					   "as many fields as the header names",
-					   t->ncols);
+			return import_fail_at(
+				im, f.sep, 0,
+				"a field beyond the header's %d columns; give each row "
+				"as many fields as the header names",
+				t->ncols);
 		pos[i] = f;
 		if (imp_cell(im, &f, i, r) != 0)
 			return -1;
@@ -503,28 +362,6 @@ imp_row(struct imp *im, const char *p, const char *end)
 }
 
 /* --- the lines --------------------------------------------------------------- */
-
-/*
- * CSV when the first line has a ',' outside quotes, or one field only (as
- * "4" was read before tables); else blanks separate the fields.
- */
-static char
-imp_separator(const char *p, const char *end)
-{
-	bool quoted = false, blank = false, fields = false;
-
-	for (; p < end; p++) {
-		if (*p == '"')
-			quoted = !quoted;
-		if (*p == ',' && !quoted)
-			return ',';
-		if (*p == ' ' || *p == '\t')
-			blank = !quoted;
-		else if (blank)
-			fields = true;
-	}
-	return fields ? 0 : ',';
-}
 
 /* A header: the first line's first field does not start like a number. */
 static bool
@@ -537,21 +374,21 @@ imp_is_header(const char *p, const char *end)
 
 /* One line, without its terminator: a comment, the header, or a row. */
 static int
-imp_line(struct imp *im, const char *p, const char *e, bool *first)
+imp_line(struct import_reader *im, const char *p, const char *e, bool *first)
 {
 	const char *q = p, *nul = memchr(p, '\0', (size_t)(e - p));
 
 	im->line = p;
 	if (nul != NULL)
-		return imp_fail_at(im, nul, 0, "a NUL byte; expected text");
+		return import_fail_at(im, nul, 0, "a NUL byte; expected text");
 	if (e > p && e[-1] == '\r')
 		e--;
-	imp_blanks(&q, e);
+	import_blanks(&q, e);
 	if (q == e || *q == '#')
 		return 0;
 	if (*first) {
 		*first = false;
-		im->sep = imp_separator(q, e);
+		im->sep = import_separator(q, e);
 		if (imp_is_header(q, e))
 			return imp_header(im, p, e);
 		imp_positional(im->t);
@@ -560,7 +397,7 @@ imp_line(struct imp *im, const char *p, const char *e, bool *first)
 }
 
 static int
-imp_lines(struct imp *im, const char *buf, size_t len)
+imp_lines(struct import_reader *im, const char *buf, size_t len)
 {
 	const char *p = buf, *end = buf + len, *eol;
 	bool first = true;
@@ -576,7 +413,7 @@ imp_lines(struct imp *im, const char *buf, size_t len)
 
 /* Something to import: a row, and a figure in every column of throughput. */
 static int
-imp_done(struct imp *im)
+imp_done(struct import_reader *im)
 {
 	const struct snapshot_table *t = im->t;
 	int i, j;
@@ -605,7 +442,7 @@ int
 snapshot_table_read(const char *buf, size_t len, const char *name, struct snapshot_table **tp,
 		    char *err, size_t errlen)
 {
-	struct imp im = { NULL, err, errlen, buf, 0, ',' };
+	struct import_reader im = { NULL, err, errlen, buf, 0, ',' };
 	struct snapshot_table *t;
 
 	*tp = NULL;
