@@ -31,8 +31,8 @@ export_usage(FILE *f)
 		"BASE.svg with --svg).\n"
 		"  -o BASE       output name without extension (.png or .svg picks the format)\n"
 		"      --normalise speedup     plot X(N)/X(1), for machines of different speed\n"
-		"      --normalise efficiency  plot X(N)/(N X(1)); CIs are scaled the same way,\n"
-		"                    and every snapshot needs a point at N=1\n"
+		"      --normalise efficiency  plot X(N)/(N X(1)); the CIs are divided alike,\n"
+		"                              and each snapshot needs a point at N=1\n"
 		"      --svg     render SVG instead of PNG\n"
 		"      --force   replace files that exist\n",
 		progname);

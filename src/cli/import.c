@@ -177,6 +177,7 @@ import_path(const struct import_args *a, const struct snapshot_table *t, int n, 
 	size_t len = strlen(a->out);
 	char file[SNAPSHOT_COLUMN_MAX + 1];
 	bool dir = import_is_dir(a->out);
+	int rc;
 
 	import_file_name(file, sizeof(file), col);
 	if (dir && col[0] == '\0')
@@ -185,14 +186,23 @@ import_path(const struct import_args *a, const struct snapshot_table *t, int n, 
 				       "-o OUT.json",
 				       a->out);
 	if (dir)
-		snprintf(path, size, "%s%s%s.json", a->out, a->out[len - 1] == '/' ? "" : "/",
-			 file);
+		rc = snprintf(path, size, "%s%s%s.json", a->out, a->out[len - 1] == '/' ? "" : "/",
+			      file);
 	else if (n == 1)
-		snprintf(path, size, "%s", a->out);
+		rc = snprintf(path, size, "%s", a->out);
 	else if (len > 5 && strcmp(a->out + len - 5, ".json") == 0)
-		snprintf(path, size, "%.*s-%s.json", (int)(len - 5), a->out, file);
+		rc = snprintf(path, size, "%.*s-%s.json", (int)(len - 5), a->out, file);
 	else
-		snprintf(path, size, "%s-%s.json", a->out, file);
+		rc = snprintf(path, size, "%s-%s.json", a->out, file);
+	if (rc < 0 || (size_t)rc >= size)
+		return arg_usage_error(CMD, "-o %.40s...: the name is too long; give a shorter one",
+				       a->out);
+	/* Every label is checked before any file is written. */
+	if (a->o.label != NULL && n > 1 && strlen(a->o.label) + strlen(col) + 3 > 255)
+		return arg_usage_error(CMD,
+				       "--label '%.40s...' (%s) is over 255 bytes; give a "
+				       "shorter label",
+				       a->o.label, col);
 	return 0;
 }
 

@@ -138,5 +138,11 @@ is "$(cat "$T/clash.err")" "scaletop import: columns 'A b' and 'A_b' would both 
 	"  naming both"
 "$SCALETOP" import --csv "$CSV" --column "" -o "$T/e.json" >/dev/null 2>&1
 is "$?" 2 "an empty --column: usage error"
+long=$(printf 'x%.0s' $(seq 250))
+"$SCALETOP" import --csv "$CSV" --label "$long" -o "$T/long.json" >/dev/null 2>"$T/long.err"
+is "$?" 2 "a --label that LABEL (COLUMN) would take over 255 bytes: usage error"
+like "$(cat "$T/long.err")" "^scaletop import: --label 'x{40}\.\.\.' \(Linux 6\.6\) is over 255 bytes; give a shorter label$" \
+	"  naming the column"
+is "$(ls "$T" | grep -c '^long.*json')" 0 "  before any file is written"
 
 done_testing
