@@ -111,29 +111,70 @@ int snapshot_compare_warn(FILE *f, struct snapshot *const *v, int k);
 
 /* --- export (src/store/snapshot_gnuplot.c) ------------------------------- */
 
-/*
- * Writes BASE.dat (one block per snapshot: N, throughput, CI) and BASE.gp,
- * a gnuplot script drawing throughput against N for each snapshot, its ideal
- * linear line, its USL curve and its peak and collapse marks, into BASE.png
- * or BASE.svg (term "png" or "svg").  0, or -1 with a message.
- */
-int snapshot_gnuplot_write(const char *base, const char *term, struct snapshot *const *v, int k,
-			   bool force, char *err, size_t errlen);
+/* What export --normalise divides each throughput by: nothing, X(1), or N * X(1). */
+enum snapshot_norm { SNAPSHOT_NORM_NONE, SNAPSHOT_NORM_SPEEDUP, SNAPSHOT_NORM_EFFICIENCY };
 
-/* --- import (src/store/snapshot_import.c) -------------------------------- */
+/*
+ * Writes BASE.dat (one block per snapshot: N, throughput, its CI; normalised,
+ * N, the ratio, its CI scaled the same way, then the throughput and its CI)
+ * and BASE.gp, a gnuplot script drawing each snapshot against N with CI
+ * error bars, its ideal linear line, its USL curve and its peak and collapse
+ * marks, into BASE.png or BASE.svg (term "png" or "svg").  Normalised, a
+ * snapshot without a point at N = 1 is refused.  0, or -1 with a message.
+ */
+int snapshot_gnuplot_write(const char *base, const char *term, enum snapshot_norm norm,
+			   struct snapshot *const *v, int k, bool force, char *err, size_t errlen);
+
+/* --- import (src/store/snapshot_import.c, snapshot_import_table.c) -------- */
 
 struct snapshot_import {
-	const char *label;  /* required */
+	const char *label;  /* NULL: the column's name from the header */
 	const char *desc;   /* free text, or NULL */
 	const char *unit;   /* what one operation is; NULL: "ops" */
 	const char *n_unit; /* what N counts; NULL: "threads" */
 };
 
+/* A table's limits: its columns, and the bytes of a column's name. */
+#define SNAPSHOT_TABLE_MAX_COLUMNS 64
+#define SNAPSHOT_COLUMN_MAX 63
+
 /*
- * Reads lines of "N,throughput[,stddev[,runs]]" from buf (a header line,
- * '#' comments and blank lines allowed) into s, workload "imported".  name
- * is the file's name, for messages and the workload's "source".  0, or -1
- * with "name:LINE:COLUMN: what was expected".
+ * A table of published results, read whole: CSV (quoted fields allowed) or
+ * whitespace-separated, N in the first column, '#' comments and blank lines
+ * skipped.  A first line that does not start with a number is the header:
+ * it names the columns, and a name "X_sd" (or "X ±", or a bare "sd" or
+ * "±" after X) is the stddev of throughput column X, "X_runs" (or "runs")
+ * its number of runs.  Without a header the lines are
+ * "N,throughput[,stddev[,runs]]".  docs/snapshot-format.md has the rules.
+ */
+struct snapshot_table;
+
+/*
+ * Reads buf[0..len-1] into *t (free it with snapshot_table_free).  name is
+ * the file's, for messages.  0, or -1 with one line, "name:LINE:COLUMN:
+ * what was expected" for a bad field, and *t NULL.
+ */
+int snapshot_table_read(const char *buf, size_t len, const char *name, struct snapshot_table **t,
+			char *err, size_t errlen);
+void snapshot_table_free(struct snapshot_table *t);
+/* Its columns of throughput, and the name of the i-th ("" without a header). */
+int snapshot_table_count(const struct snapshot_table *t);
+const char *snapshot_table_column(const struct snapshot_table *t, int i);
+/* The index of the throughput column called column, or -1 with a message listing them. */
+int snapshot_table_find(const struct snapshot_table *t, const char *column, char *err,
+			size_t errlen);
+/*
+ * The session of throughput column i (its rows with a value), workload
+ * "imported"; s is initialised here (free it with session_free even on
+ * failure).  0, or -1 with a message.
+ */
+int snapshot_table_session(const struct snapshot_table *t, int i, const struct snapshot_import *o,
+			   struct session *s, struct snapshot_meta *m, char *err, size_t errlen);
+
+/*
+ * snapshot_table_read and snapshot_table_session of a table with exactly one
+ * column of throughput (more are refused, naming them).  0, or -1 with
+ * "name:LINE:COLUMN: what was expected".
  */
 int snapshot_import_csv(const char *buf, size_t len, const char *name,
 			const struct snapshot_import *o, struct session *s, struct snapshot_meta *m,

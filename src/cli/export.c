@@ -15,6 +15,7 @@
 struct export_args {
 	bool gnuplot, force;
 	const char *term;
+	enum snapshot_norm norm;
 	char base[1024];
 };
 
@@ -22,14 +23,31 @@ static void
 export_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: %s export --gnuplot [--svg] [--force] -o BASE A.json [B.json ...]\n\n"
-		"Writes BASE.dat and BASE.gp: throughput against N for each snapshot, its\n"
-		"ideal linear line, its USL curve, and its peak and collapse marks.  When\n"
-		"gnuplot is installed, also renders BASE.png (or BASE.svg with --svg).\n"
+		"usage: %s export --gnuplot [--normalise speedup|efficiency] [--svg] [--force]\n"
+		"                      -o BASE A.json [B.json ...]\n\n"
+		"Writes BASE.dat and BASE.gp: throughput against N for each snapshot with\n"
+		"95%% CI error bars, its ideal linear line, its USL curve, and its peak and\n"
+		"collapse marks.  When gnuplot is installed, also renders BASE.png (or\n"
+		"BASE.svg with --svg).\n"
 		"  -o BASE       output name without extension (.png or .svg picks the format)\n"
+		"      --normalise speedup     plot X(N)/X(1), for machines of different speed\n"
+		"      --normalise efficiency  plot X(N)/(N X(1)); the CIs are divided alike,\n"
+		"                              and each snapshot needs a point at N=1\n"
 		"      --svg     render SVG instead of PNG\n"
 		"      --force   replace files that exist\n",
 		progname);
+}
+
+static int
+export_norm(struct export_args *a, const char *arg)
+{
+	if (strcmp(arg, "speedup") == 0)
+		a->norm = SNAPSHOT_NORM_SPEEDUP;
+	else if (strcmp(arg, "efficiency") == 0)
+		a->norm = SNAPSHOT_NORM_EFFICIENCY;
+	else
+		return arg_usage_error(CMD, "--normalise '%s': give speedup or efficiency", arg);
+	return 0;
 }
 
 /* "curve.png" is taken as BASE "curve" in PNG: what a user typing a picture name means. */
@@ -58,6 +76,8 @@ export_parse(int argc, char **argv, struct export_args *a)
 		{ "gnuplot", no_argument, NULL, 'g' },
 		{ "svg", no_argument, NULL, 's' },
 		{ "force", no_argument, NULL, 'f' },
+		{ "normalise", required_argument, NULL, 'N' },
+		{ "normalize", required_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -81,6 +101,10 @@ export_parse(int argc, char **argv, struct export_args *a)
 			break;
 		case 'o':
 			if ((rc = export_base(a, optarg)) != 0)
+				return rc;
+			break;
+		case 'N':
+			if ((rc = export_norm(a, optarg)) != 0)
 				return rc;
 			break;
 		case ':':
@@ -167,7 +191,8 @@ export_write(const struct export_args *a, struct snapshot *const *v, int k)
 			progname, CMD, image);
 		return EXIT_RUNTIME;
 	}
-	if (snapshot_gnuplot_write(a->base, a->term, v, k, a->force, err, sizeof(err)) != 0) {
+	if (snapshot_gnuplot_write(a->base, a->term, a->norm, v, k, a->force, err, sizeof(err)) !=
+	    0) {
 		fprintf(stderr, "%s %s: %s\n", progname, CMD, err);
 		return EXIT_RUNTIME;
 	}

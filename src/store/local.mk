@@ -21,7 +21,10 @@ libscaletop_a_SOURCES += \
 	src/store/snapshot_compare_warn.c \
 	src/store/snapshot_compare_waits.c \
 	src/store/snapshot_gnuplot.c \
-	src/store/snapshot_import.c
+	src/store/snapshot_import.c \
+	src/store/snapshot_import_table.c \
+	src/store/snapshot_import_fields.c
+noinst_HEADERS += src/store/import_table.h
 
 # The JSON Lines stream: the recorder behind `run --record`, and the reader
 # behind replay and live viewing.

@@ -2,8 +2,12 @@
  * Export for gnuplot: BASE.dat holds each snapshot's pooled points, one
  * block per snapshot (gnuplot's "index"), and BASE.gp draws throughput
  * against N with, per snapshot, the ideal linear line, the USL curve and
- * the peak and collapse marks.  The script is plain text a reader may edit
- * and rerun; the USL parameters are written into it as numbers.
+ * the peak and collapse marks, each point with its 95% CI as an error bar.
+ * Normalised (speedup X(N)/X(1), or efficiency X(N)/(N X(1))), machines of
+ * different absolute speed share one scale: every figure of a snapshot, its
+ * CIs, curve and marks included, is divided by the same X(1), which is
+ * taken as exact.  The script is plain text a reader may edit and rerun;
+ * the USL parameters are written into it as numbers.
  */
 #include <errno.h>
 #include <math.h>
@@ -16,9 +20,32 @@
 
 struct gp_job {
 	const char *base, *term;
+	enum snapshot_norm norm;
 	struct snapshot *const *v;
 	int k;
 };
+
+/* What a throughput of sn at n is divided by: 1, X(1), or n X(1). */
+static double
+gp_div(const struct gp_job *job, const struct snapshot *sn, int n)
+{
+	if (job->norm == SNAPSHOT_NORM_SPEEDUP)
+		return sn->now.x1;
+	if (job->norm == SNAPSHOT_NORM_EFFICIENCY)
+		return n * sn->now.x1;
+	return 1;
+}
+
+/* The y axis: its name, the first column's name in the data file. */
+static const char *
+gp_what(const struct gp_job *job)
+{
+	if (job->norm == SNAPSHOT_NORM_SPEEDUP)
+		return "speedup X(N)/X(1)";
+	if (job->norm == SNAPSHOT_NORM_EFFICIENCY)
+		return "efficiency X(N)/(N X(1))";
+	return "throughput";
+}
 
 /* Text inside a gnuplot single-quoted string: '' is a quote; no line breaks. */
 static void
@@ -43,6 +70,25 @@ gp_num(FILE *f, double x)
 	fputs(buf, f);
 }
 
+static void
+gp_point(FILE *f, const struct gp_job *job, const struct snapshot *sn,
+	 const struct scaling_point *p)
+{
+	double d = gp_div(job, sn, p->n), ci = isfinite(p->ci) ? p->ci : 0;
+
+	fprintf(f, "%d ", p->n);
+	gp_num(f, p->x / d);
+	fputc(' ', f);
+	gp_num(f, ci / d);
+	if (job->norm != SNAPSHOT_NORM_NONE) {
+		fputc(' ', f);
+		gp_num(f, p->x);
+		fputc(' ', f);
+		gp_num(f, ci);
+	}
+	fputc('\n', f);
+}
+
 static int
 gp_data(FILE *f, void *arg)
 {
@@ -50,19 +96,15 @@ gp_data(FILE *f, void *arg)
 	const struct analysis *a;
 	int i, j;
 
-	fprintf(f, "# scaletop export: throughput against N; one block per snapshot.\n"
-		   "# columns: N, throughput, its 95%% CI half-width (0 when unknown)\n");
+	fprintf(f, "# scaletop export: %s against N; one block per snapshot.\n", gp_what(job));
+	fprintf(f, "# columns: N, %s, its 95%% CI half-width (0 when unknown)%s\n", gp_what(job),
+		job->norm != SNAPSHOT_NORM_NONE ? ", throughput, its 95% CI half-width" : "");
 	for (i = 0; i < job->k; i++) {
 		a = &job->v[i]->now;
 		fprintf(f, "%s# %c: %s (%s)\n", i > 0 ? "\n\n" : "", 'A' + i, job->v[i]->meta.label,
 			job->v[i]->name);
-		for (j = 0; j < a->npoints; j++) {
-			fprintf(f, "%d ", a->pts[j].n);
-			gp_num(f, a->pts[j].x);
-			fputc(' ', f);
-			gp_num(f, isfinite(a->pts[j].ci) ? a->pts[j].ci : 0);
-			fputc('\n', f);
-		}
+		for (j = 0; j < a->npoints; j++)
+			gp_point(f, job, job->v[i], &a->pts[j]);
 		/* gnuplot cannot plot an empty block; a lone comment keeps the indices aligned. */
 		if (a->npoints == 0)
 			fprintf(f, "# no usable step\n");
@@ -81,12 +123,12 @@ gp_extent(const struct gp_job *job, double *nmax, double *xmax)
 	int i, j;
 
 	*nmax = 1;
-	*xmax = 1;
+	*xmax = job->norm == SNAPSHOT_NORM_NONE ? 1 : 0;
 	for (i = 0; i < job->k; i++) {
 		a = &job->v[i]->now;
 		for (j = 0; j < a->npoints; j++) {
 			*nmax = fmax(*nmax, a->pts[j].n);
-			*xmax = fmax(*xmax, a->pts[j].x);
+			*xmax = fmax(*xmax, a->pts[j].x / gp_div(job, job->v[i], a->pts[j].n));
 		}
 	}
 }
@@ -96,7 +138,7 @@ gp_header(FILE *f, const struct gp_job *job)
 {
 	const struct session *s = &job->v[0]->s;
 	char out[1100], title[64], unit[48];
-	double nmax, xmax;
+	double nmax, xmax, ytop;
 
 	gp_extent(job, &nmax, &xmax);
 	snprintf(out, sizeof(out), "%s.%s", job->base, job->term);
@@ -107,43 +149,57 @@ gp_header(FILE *f, const struct gp_job *job)
 		fprintf(f, "set terminal pngcairo size 1000,640 noenhanced\n");
 	fprintf(f, "set output ");
 	gp_quoted(f, out);
-	snprintf(title, sizeof(title), "Throughput against %s", s->wl.n_unit);
+	if (job->norm == SNAPSHOT_NORM_SPEEDUP)
+		snprintf(title, sizeof(title), "Speedup against %s", s->wl.n_unit);
+	else if (job->norm == SNAPSHOT_NORM_EFFICIENCY)
+		snprintf(title, sizeof(title), "Efficiency against %s", s->wl.n_unit);
+	else
+		snprintf(title, sizeof(title), "Throughput against %s", s->wl.n_unit);
 	fprintf(f, "\nset title ");
 	gp_quoted(f, title);
 	fprintf(f, "\nset xlabel ");
 	gp_quoted(f, s->wl.n_unit);
 	snprintf(unit, sizeof(unit), "%s/s", s->wl.unit);
 	fprintf(f, "\nset ylabel ");
-	gp_quoted(f, unit);
-	fprintf(f, "\nset format y '%%.1s%%c'\nset key below\nset grid\n");
-	fprintf(f, "set xrange [0:%g]\nset yrange [0:%g]\n", nmax * 1.05, xmax * 1.3);
+	gp_quoted(f, job->norm == SNAPSHOT_NORM_NONE ? unit : gp_what(job));
+	fprintf(f, "\nset format y '%s'\nset key below\nset grid\n",
+		job->norm == SNAPSHOT_NORM_NONE ? "%.1s%c" : "%g");
+	/* Efficiency's ideal is 1: the frame shows it however far below the points fall. */
+	ytop = xmax * 1.3;
+	if (job->norm == SNAPSHOT_NORM_EFFICIENCY)
+		ytop = fmax(ytop, 1.1);
+	fprintf(f, "set xrange [0:%g]\nset yrange [0:%g]\n", nmax * 1.05, ytop);
 }
 
-/* The USL curve and the ideal line of snapshot i as gnuplot functions, from N = 1. */
+/*
+ * The USL curve and the ideal line of snapshot i as gnuplot functions, from
+ * N = 1.  Normalised, the ideal is one line for all (N, or 1), drawn once.
+ */
 static void
-gp_functions(FILE *f, const struct snapshot *sn, int i)
+gp_functions(FILE *f, const struct gp_job *job, const struct snapshot *sn, int i)
 {
 	const struct analysis *a = &sn->now;
+	double d = job->norm == SNAPSHOT_NORM_NONE ? 1 : a->x1;
 
-	if (a->have_x1) {
+	if (a->have_x1 && job->norm == SNAPSHOT_NORM_NONE) {
 		fprintf(f, "ideal%c(x) = x < 1 ? 1/0 : ", 'A' + i);
 		gp_num(f, a->x1);
 		fprintf(f, " * x\n");
 	}
-	if (a->usl.ok) {
-		fprintf(f, "usl%c(x) = x < 1 ? 1/0 : ", 'A' + i);
-		gp_num(f, a->usl.lambda);
-		fprintf(f, " * x / (1 + ");
-		gp_num(f, a->usl.sigma);
-		fprintf(f, " * (x - 1) + ");
-		gp_num(f, a->usl.kappa);
-		fprintf(f, " * x * (x - 1))\n");
-	}
+	if (!a->usl.ok)
+		return;
+	fprintf(f, "usl%c(x) = x < 1 ? 1/0 : ", 'A' + i);
+	gp_num(f, a->usl.lambda / d);
+	fprintf(f, "%s / (1 + ", job->norm == SNAPSHOT_NORM_EFFICIENCY ? "" : " * x");
+	gp_num(f, a->usl.sigma);
+	fprintf(f, " * (x - 1) + ");
+	gp_num(f, a->usl.kappa);
+	fprintf(f, " * x * (x - 1))\n");
 }
 
 /* Peak and collapse as labelled points in the snapshot's colour. */
 static void
-gp_marks(FILE *f, const struct snapshot *sn, int i)
+gp_marks(FILE *f, const struct gp_job *job, const struct snapshot *sn, int i)
 {
 	const struct analysis *a = &sn->now;
 	int j;
@@ -151,7 +207,7 @@ gp_marks(FILE *f, const struct snapshot *sn, int i)
 	if (a->npoints == 0)
 		return;
 	fprintf(f, "set label 'peak %c' at %d,", 'A' + i, a->n_peak);
-	gp_num(f, a->x_peak);
+	gp_num(f, a->x_peak / gp_div(job, sn, a->n_peak));
 	fprintf(f, " point pointtype 7 pointsize 2 lc %d offset 0.8,0.8\n", i + 1);
 	if (!a->collapse)
 		return;
@@ -160,7 +216,7 @@ gp_marks(FILE *f, const struct snapshot *sn, int i)
 	if (j == a->npoints)
 		return;
 	fprintf(f, "set label 'collapse %c' at %d,", 'A' + i, a->collapse_n);
-	gp_num(f, a->pts[j].x);
+	gp_num(f, a->pts[j].x / gp_div(job, sn, a->collapse_n));
 	fprintf(f, " point pointtype 9 pointsize 2 lc %d offset 0.8,-0.8\n", i + 1);
 }
 
@@ -174,11 +230,17 @@ gp_script(FILE *f, void *arg)
 
 	gp_header(f, job);
 	for (i = 0; i < job->k; i++) {
-		gp_functions(f, job->v[i], i);
-		gp_marks(f, job->v[i], i);
+		gp_functions(f, job, job->v[i], i);
+		gp_marks(f, job, job->v[i], i);
 	}
 	snprintf(dat, sizeof(dat), "%s.dat", job->base);
 	fprintf(f, "plot \\\n");
+	if (job->norm == SNAPSHOT_NORM_SPEEDUP)
+		fprintf(f, "  x < 1 ? 1/0 : x with lines dashtype 2 lc 0 title 'ideal (linear)', "
+			   "\\\n");
+	else if (job->norm == SNAPSHOT_NORM_EFFICIENCY)
+		fprintf(f, "  x < 1 ? 1/0 : 1 with lines dashtype 2 lc 0 title 'ideal (linear)', "
+			   "\\\n");
 	for (i = 0; i < job->k; i++) {
 		sn = job->v[i];
 		fprintf(f, "  ");
@@ -187,7 +249,7 @@ gp_script(FILE *f, void *arg)
 			i, i + 1);
 		snprintf(title, sizeof(title), "%c: %s", 'A' + i, sn->meta.label);
 		gp_quoted(f, title);
-		if (sn->now.have_x1)
+		if (sn->now.have_x1 && job->norm == SNAPSHOT_NORM_NONE)
 			fprintf(f,
 				", \\\n  ideal%c(x) with lines dashtype 2 lc %d "
 				"title '%c ideal'",
@@ -200,13 +262,39 @@ gp_script(FILE *f, void *arg)
 	return ferror(f) ? -1 : 0;
 }
 
-int
-snapshot_gnuplot_write(const char *base, const char *term, struct snapshot *const *v, int k,
-		       bool force, char *err, size_t errlen)
+/* Normalised, each snapshot needs X(1): one without it is refused, named. */
+static int
+gp_check(const struct gp_job *job, char *err, size_t errlen)
 {
-	struct gp_job job = { base, term, v, k };
+	const struct analysis *a;
+	int i;
+
+	for (i = 0; job->norm != SNAPSHOT_NORM_NONE && i < job->k; i++) {
+		a = &job->v[i]->now;
+		if (a->have_x1)
+			continue;
+		if (a->npoints == 0)
+			return st_error(err, errlen,
+					"%s has no usable step, so nothing to normalise; leave it "
+					"out, or export without --normalise",
+					job->v[i]->name);
+		return st_error(err, errlen,
+				"%s has no point at N=1 (its smallest N is %d), which --normalise "
+				"divides by; leave it out, or export without --normalise",
+				job->v[i]->name, a->pts[0].n);
+	}
+	return 0;
+}
+
+int
+snapshot_gnuplot_write(const char *base, const char *term, enum snapshot_norm norm,
+		       struct snapshot *const *v, int k, bool force, char *err, size_t errlen)
+{
+	struct gp_job job = { base, term, norm, v, k };
 	char path[1100];
 
+	if (gp_check(&job, err, errlen) != 0)
+		return -1;
 	if ((size_t)snprintf(path, sizeof(path), "%s.gp", base) >= sizeof(path))
 		return st_error(err, errlen, "%s: name too long", base);
 	/* Both names are checked first, so a refusal does not leave one file new, one old. */

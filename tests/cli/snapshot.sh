@@ -296,7 +296,7 @@ usage show --bogus "$FX/imported.json"
 usage compare "$FX/imported.json"
 usage export -o "$T/x" "$FX/imported.json"
 usage export --gnuplot "$FX/imported.json"
-usage import --csv "$FX/published.csv" -o "$T/y.json"
+usage import --csv "$T/far.csv" -o "$T/y.json"
 usage import --csv "$FX/published.csv" --label x
 usage import --label x -o "$T/y.json"
 usage run -w cpu -o -

@@ -1,6 +1,7 @@
 # libFuzzer targets (clang only), kept out of `make check`: they run for minutes.
-#   make fuzz                       builds tests/fuzz/fuzz_stream, fuzz_snapshot and the
-#                                   output parsers' fuzz_sysbench, fuzz_pgbench, fuzz_regex
+#   make fuzz                       builds tests/fuzz/fuzz_stream, fuzz_snapshot, the table
+#                                   importer's fuzz_import and the output parsers'
+#                                   fuzz_sysbench, fuzz_pgbench, fuzz_regex
 #   make fuzz-run FUZZ_SECONDS=600  runs each in turn, corpus in tests/fuzz/corpus/
 #   make fuzz-smoke                 runs each once over its seeds and regressions
 # The library is built by $(CC) without sanitizers, so its sources are compiled
@@ -14,12 +15,13 @@ FUZZ_CFLAGS = -std=c11 -g -O1 $(FUZZ_SAN) -I$(top_srcdir)/include -I$(top_srcdir
 FUZZ_LIBS = $(JANSSON_LIBS) $(STATGRAB_LIBS) $(NCURSESW_LIBS) $(OS_LIBS) $(LIBS) -lm \
 	$(PTHREAD_CFLAGS)
 FUZZ_PARSER_TARGETS = tests/fuzz/fuzz_sysbench tests/fuzz/fuzz_pgbench tests/fuzz/fuzz_regex
-FUZZ_TARGETS = tests/fuzz/fuzz_stream tests/fuzz/fuzz_snapshot $(FUZZ_PARSER_TARGETS)
+FUZZ_TARGETS = tests/fuzz/fuzz_stream tests/fuzz/fuzz_snapshot tests/fuzz/fuzz_import \
+	$(FUZZ_PARSER_TARGETS)
 
 EXTRA_DIST += tests/fuzz/fuzz_stream.c tests/fuzz/fuzz_snapshot.c tests/fuzz/stream.dict \
 	tests/fuzz/snapshot.dict tests/fuzz/seeds tests/fuzz/regressions tests/fuzz/fuzz_parser.h \
 	tests/fuzz/fuzz_sysbench.c tests/fuzz/fuzz_pgbench.c tests/fuzz/fuzz_regex.c \
-	tests/fuzz/parse.dict
+	tests/fuzz/parse.dict tests/fuzz/fuzz_import.c tests/fuzz/import.dict
 CLEANFILES += $(FUZZ_TARGETS) tests/fuzz/libfuzz.a tests/fuzz/obj/*.o
 
 # Every library source, each compiled once; the archive lets a target pull only what it uses.
@@ -42,6 +44,10 @@ tests/fuzz/fuzz_snapshot: $(top_srcdir)/tests/fuzz/fuzz_snapshot.c tests/fuzz/li
 	$(AM_V_CCLD)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ \
 		$(top_srcdir)/tests/fuzz/fuzz_snapshot.c tests/fuzz/libfuzz.a $(FUZZ_LIBS)
 
+tests/fuzz/fuzz_import: $(top_srcdir)/tests/fuzz/fuzz_import.c tests/fuzz/libfuzz.a
+	$(AM_V_CCLD)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ \
+		$(top_srcdir)/tests/fuzz/fuzz_import.c tests/fuzz/libfuzz.a $(FUZZ_LIBS)
+
 # The parsers' targets differ only in their source file.
 $(FUZZ_PARSER_TARGETS): %: $(top_srcdir)/%.c $(top_srcdir)/tests/fuzz/fuzz_parser.h \
 		tests/fuzz/libfuzz.a
@@ -56,6 +62,7 @@ FUZZ_RUN = -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -max_len=65536 -ti
 	-print_final_stats=1
 FUZZ_SEEDS_STREAM = $(top_srcdir)/tests/fuzz/seeds/stream $(top_srcdir)/tests/fixtures/streams
 FUZZ_SEEDS_SNAPSHOT = $(top_srcdir)/tests/fuzz/seeds/snapshot
+FUZZ_SEEDS_IMPORT = $(top_srcdir)/tests/fuzz/seeds/import $(top_srcdir)/tests/fixtures/import
 FUZZ_SEEDS_SYSBENCH = $(top_srcdir)/tests/fixtures/sysbench
 FUZZ_SEEDS_PGBENCH = $(top_srcdir)/tests/fixtures/pgbench
 FUZZ_SEEDS_REGEX = $(top_srcdir)/tests/fuzz/seeds/regex
@@ -70,12 +77,14 @@ fuzz-run-parser: fuzz
 			test -d $(top_srcdir)/tests/$$d && echo $(top_srcdir)/tests/$$d; done`
 
 fuzz-run: fuzz
-	$(MKDIR_P) tests/fuzz/corpus/stream tests/fuzz/corpus/snapshot
+	$(MKDIR_P) tests/fuzz/corpus/stream tests/fuzz/corpus/snapshot tests/fuzz/corpus/import
 	tests/fuzz/fuzz_stream $(FUZZ_RUN) -dict=$(top_srcdir)/tests/fuzz/stream.dict \
 		-artifact_prefix=tests/fuzz/crash-stream- tests/fuzz/corpus/stream $(FUZZ_SEEDS_STREAM)
 	tests/fuzz/fuzz_snapshot $(FUZZ_RUN) -dict=$(top_srcdir)/tests/fuzz/snapshot.dict \
 		-artifact_prefix=tests/fuzz/crash-snapshot- tests/fuzz/corpus/snapshot \
 		$(FUZZ_SEEDS_SNAPSHOT)
+	tests/fuzz/fuzz_import $(FUZZ_RUN) -dict=$(top_srcdir)/tests/fuzz/import.dict \
+		-artifact_prefix=tests/fuzz/crash-import- tests/fuzz/corpus/import $(FUZZ_SEEDS_IMPORT)
 	for p in sysbench pgbench regex; do $(MAKE) fuzz-run-parser P=$$p || exit 1; done
 
 # Seeds, plus inputs that once failed (tests/fuzz/regressions/NAME/), run once each.
@@ -83,6 +92,7 @@ fuzz-smoke: fuzz
 	tests/fuzz/fuzz_stream -runs=0 $(FUZZ_SEEDS_STREAM)
 	tests/fuzz/fuzz_snapshot -runs=0 $(FUZZ_SEEDS_SNAPSHOT) \
 		$(top_srcdir)/tests/fuzz/regressions/snapshot
+	tests/fuzz/fuzz_import -runs=0 $(FUZZ_SEEDS_IMPORT) $(FUZZ_REGRESSIONS)/import
 	tests/fuzz/fuzz_sysbench -runs=0 $(FUZZ_SEEDS_SYSBENCH) $(FUZZ_REGRESSIONS)/sysbench
 	tests/fuzz/fuzz_pgbench -runs=0 $(FUZZ_SEEDS_PGBENCH) $(FUZZ_REGRESSIONS)/pgbench
 	tests/fuzz/fuzz_regex -runs=0 $(FUZZ_SEEDS_REGEX) $(FUZZ_REGRESSIONS)/regex

@@ -39,6 +39,13 @@ tests_unit_test_snapshot_LDADD = $(TEST_LIBS)
 TESTS += tests/cli/snapshot.sh
 EXTRA_DIST += tests/cli/snapshot.sh
 
+# Import of published tables (one snapshot per column) and export's overlays.
+check_PROGRAMS += tests/unit/test_import
+TESTS += tests/unit/test_import
+tests_unit_test_import_LDADD = $(TEST_LIBS)
+TESTS += tests/cli/import.sh tests/cli/export.sh
+EXTRA_DIST += tests/cli/import.sh tests/cli/export.sh
+
 # /proc/lock_stat decoding and snapshot deltas.
 check_PROGRAMS += tests/unit/test_lockstat
 TESTS += tests/unit/test_lockstat
