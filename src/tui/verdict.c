@@ -1,12 +1,37 @@
 /* The verdict line (always on screen), the event log, and the footer of keys. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
 
 #include "ui.h"
 
+/* Display columns of a UTF-8 string; one per byte when the locale cannot say. */
+static int
+verdict_cols(const char *s)
+{
+	wchar_t w[256];
+	size_t n = mbstowcs(w, s, sizeof(w) / sizeof(w[0]) - 1);
+	int cols;
+
+	if (n == (size_t)-1)
+		return (int)strlen(s);
+	w[n] = L'\0';
+	cols = wcswidth(w, n);
+	return cols < 0 ? (int)strlen(s) : cols;
+}
+
+/*
+ * The sentence whole when it fits; else its clauses by importance, so a
+ * narrow terminal cuts the least important words, never "collapse above N".
+ */
 void
 verdict_draw(const struct ui *u, const struct frame *f, struct rect r)
 {
 	const struct analysis *an = f->an;
+	const char *head = u->collapse_flash ? "COLLAPSE: " : "verdict: ";
+	char ranked[sizeof(an->verdict)];
+	const char *text;
 	attr_t a;
 
 	if (an == NULL || an->verdict[0] == '\0') {
@@ -15,12 +40,16 @@ verdict_draw(const struct ui *u, const struct frame *f, struct rect r)
 		       " verdict: waiting for the first finished step");
 		return;
 	}
+	text = an->verdict;
+	if (1 + (int)strlen(head) + verdict_cols(text) > r.w) {
+		analysis_verdict_ranked(an, ranked, sizeof(ranked));
+		text = ranked;
+	}
 	a = theme_attr(an->collapse ? ROLE_VERDICT_BAD : ROLE_VERDICT_OK);
 	if (u->collapse_flash)
 		a |= A_REVERSE | A_BOLD;
 	ui_fill(r, u->collapse_flash ? a : 0);
-	ui_putf(r.y, r.x, r.w, a, " %s%s",
-		u->collapse_flash ? "COLLAPSE: " : "verdict: ", an->verdict);
+	ui_putf(r.y, r.x, r.w, a, " %s%s", head, text);
 }
 
 static enum theme_role
