@@ -4,6 +4,8 @@ scaletop_SOURCES += \
 	src/cli/sample.c \
 	src/cli/run.h \
 	src/cli/run.c \
+	src/cli/progress.h \
+	src/cli/progress.c \
 	src/cli/list.c
 scaletop_SOURCES += \
 	src/cli/show.c \
