@@ -1,7 +1,9 @@
 scaletop_SOURCES += \
 	src/cli/main.c \
 	src/cli/cli.h \
+	src/cli/sample.h \
 	src/cli/sample.c \
+	src/cli/sample_args.c \
 	src/cli/run.h \
 	src/cli/run.c \
 	src/cli/progress.h \
