@@ -77,11 +77,14 @@ events_draw(const struct ui *u, const struct frame *f, struct rect r, struct ui_
 	const struct session *s = f->s;
 	char title[64];
 	struct rect in;
-	int first, last, i, y;
+	int rows = r.h > 1 ? r.h - 1 : 0, back = u->ev_back, first, last, i, y;
 
-	last = s->nevents - u->ev_back;
-	if (last > s->nevents)
-		last = s->nevents;
+	/* Never scrolled past the oldest page, though the session changed under it. */
+	if (back > s->nevents - rows)
+		back = s->nevents - rows;
+	if (back < 0)
+		back = 0;
+	last = s->nevents - back;
 	snprintf(title, sizeof(title), "events");
 	if (last < s->nevents)
 		snprintf(title, sizeof(title), "events (%d newer)", s->nevents - last);
