@@ -6,6 +6,7 @@
 #define SCALETOP_ANALYSIS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "scaletop/session.h"
 
@@ -108,6 +109,24 @@ struct analysis_cause {
 	struct cause_category cat[ANALYSIS_CAUSE_MAX]; /* the largest rise first */
 };
 
+/*
+ * The verdict's parts, each one clause of the sentence with how much it
+ * matters (0 most), so a line too short for the whole sentence can lead with
+ * what a user must not miss: a collapse first, then the peak, then how far
+ * it scales, then the rest (analysis_verdict_ranked).
+ */
+enum verdict_rank {
+	VERDICT_RANK_COLLAPSE,
+	VERDICT_RANK_PEAK,
+	VERDICT_RANK_SCALING,
+	VERDICT_RANK_REST
+};
+#define ANALYSIS_VERDICT_PARTS 8
+struct verdict_part {
+	unsigned short off, len; /* the clause in verdict, without its "; " */
+	enum verdict_rank rank;
+};
+
 struct analysis {
 	int npoints;
 	struct scaling_point *pts; /* ascending N; owned */
@@ -127,6 +146,8 @@ struct analysis {
 	struct usl_fit usl;
 	struct analysis_cause cause;
 	char verdict[256]; /* one sentence, e.g. "scales to 3 writers; peak ..." */
+	int nparts;        /* its clauses, in the sentence's order; 0 when unknown */
+	struct verdict_part part[ANALYSIS_VERDICT_PARTS];
 };
 
 void analysis_opts_default(struct analysis_opts *o);
@@ -135,6 +156,13 @@ void analysis_opts_for(const struct session *s, struct analysis_opts *o);
 /* Analyses the session's usable steps.  0, or -1 on ENOMEM.  Free with analysis_free. */
 int analysis_run(const struct session *s, const struct analysis_opts *o, struct analysis *a);
 void analysis_free(struct analysis *a);
+/*
+ * The verdict's clauses joined by "; ", the most important first (a stable
+ * order within a rank), into buf: the same words as a->verdict, for a line
+ * that cannot show it whole.  Without parts (a verdict read from a file),
+ * the verdict as it is.
+ */
+void analysis_verdict_ranked(const struct analysis *a, char *buf, size_t len);
 
 /*
  * Repeats (--repeat) that disagree: the N whose runs' means spread more

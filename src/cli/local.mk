@@ -1,9 +1,13 @@
 scaletop_SOURCES += \
 	src/cli/main.c \
 	src/cli/cli.h \
+	src/cli/sample.h \
 	src/cli/sample.c \
+	src/cli/sample_args.c \
 	src/cli/run.h \
 	src/cli/run.c \
+	src/cli/progress.h \
+	src/cli/progress.c \
 	src/cli/list.c
 scaletop_SOURCES += \
 	src/cli/show.c \

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "run.h"
 #include "scaletop/error.h"
 #include "scaletop/format.h"
@@ -24,7 +25,8 @@ struct run_ctx {
 	struct session *s;
 	struct sweep *sw;
 	struct loop *loop;
-	bool tty, quiet;
+	struct progress prog; /* how stderr takes the progress line */
+	bool quiet;
 	int signo;            /* the signal that stopped the sweep, 0 if none */
 	struct recorder *rec; /* --record, or NULL */
 	int nrecorded;        /* events already streamed */
@@ -43,14 +45,15 @@ run_show_events(struct run_ctx *c, int step)
 
 	for (; c->nshown < c->s->nevents - 1; c->nshown++) {
 		ev = &c->s->events[c->nshown];
-		if (ev->kind == EV_WARNING)
-			fprintf(stderr, "%s%s run: warning: %s\n", c->tty ? "\r\033[K" : "",
-				progname, ev->text);
+		if (ev->kind == EV_WARNING) {
+			progress_clear(&c->prog, stderr);
+			fprintf(stderr, "%s run: warning: %s\n", progname, ev->text);
+		}
 	}
 	c->nshown = c->s->nevents;
 	ev = &c->s->events[c->s->nevents - 1];
-	fprintf(stderr, "%s[%d/%d] %s\n", c->tty ? "\r\033[K" : "", step + 1,
-		sweep_live(c->sw)->steps_total, ev->text);
+	progress_clear(&c->prog, stderr);
+	fprintf(stderr, "[%d/%d] %s\n", step + 1, sweep_live(c->sw)->steps_total, ev->text);
 }
 
 /* A stream write failed (EPIPE, ENOSPC): say so once; the recorder stays quiet after. */
@@ -103,13 +106,14 @@ run_progress(struct run_ctx *c, int step)
 {
 	const struct sweep_live *lv = sweep_live(c->sw);
 	const struct step *st = &c->s->steps[step];
-	char rate[16];
+	char rate[16], line[256], cpu[32] = "";
 
 	fmt_si(lv->have_rate ? lv->rate : NAN, rate, sizeof(rate));
-	fprintf(stderr, "\r\033[K[%d/%d] N=%d %s %.1f s  %s %s/s", step + 1, lv->steps_total, st->n,
-		sweep_phase_names[lv->phase], lv->phase_s, rate, c->s->wl.unit);
 	if (lv->have_cpu)
-		fprintf(stderr, "  cpu %.0f%%", lv->cpu.all.busy);
+		snprintf(cpu, sizeof(cpu), "  cpu %.0f%%", lv->cpu.all.busy);
+	snprintf(line, sizeof(line), "[%d/%d] N=%d %s %.1f s  %s %s/s%s", step + 1, lv->steps_total,
+		 st->n, sweep_phase_names[lv->phase], lv->phase_s, rate, c->s->wl.unit, cpu);
+	progress_show(&c->prog, stderr, line);
 }
 
 static void
@@ -119,14 +123,14 @@ run_observe(void *arg, enum sweep_note note, int step)
 
 	run_record(c, note, step);
 	if (note == SWEEP_FINISHED) {
-		if (c->tty && !c->quiet)
-			fputs("\r\033[K", stderr);
+		if (!c->quiet)
+			progress_clear(&c->prog, stderr);
 		loop_quit(c->loop);
 		return;
 	}
 	if (c->quiet || step < 0)
 		return;
-	if (note == SWEEP_TICK && c->tty) {
+	if (note == SWEEP_TICK && c->prog.redraw) {
 		run_progress(c, step);
 	} else if (note == SWEEP_STEP_DONE && c->s->nevents > 0)
 		run_show_events(c, step);
@@ -223,7 +227,7 @@ int
 run_sweep(struct session *s, const struct sweep_config *cfg, const struct run_view *v)
 {
 	char err[ST_ERRLEN] = "";
-	struct run_ctx c = { .s = s, .tty = isatty(STDERR_FILENO), .quiet = v->quiet };
+	struct run_ctx c = { .s = s, .quiet = v->quiet };
 	struct sampler *smp = sampler_open(err, sizeof(err));
 	int status = EXIT_RUNTIME;
 
@@ -231,6 +235,7 @@ run_sweep(struct session *s, const struct sweep_config *cfg, const struct run_vi
 		fprintf(stderr, "%s run: %s\n", progname, err);
 		return EXIT_RUNTIME;
 	}
+	progress_open(&c.prog, STDERR_FILENO);
 	if (sampler_note(smp) != NULL)
 		snprintf(s->sampler_note, sizeof(s->sampler_note), "%s", sampler_note(smp));
 	c.loop = loop_new(err, sizeof(err));
@@ -258,6 +263,7 @@ run_sweep(struct session *s, const struct sweep_config *cfg, const struct run_vi
 	pgroup_kill_all(SIGKILL);
 	loop_free(c.loop);
 	sampler_close(smp);
+	progress_close(&c.prog);
 	return status;
 }
 

@@ -1,12 +1,9 @@
 /*
  * scaletop sample: per-CPU utilisation and system rates every interval, laid
- * out like mpstat -P ALL, or as JSON Lines for other tools.
+ * out like mpstat -P ALL, or as JSON Lines for other tools.  Its command
+ * line is sample_args.c's.
  */
-#include <ctype.h>
 #include <errno.h>
-#include <limits.h>
-#include <getopt.h>
-#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -17,20 +14,13 @@
 #include <time.h>
 
 #include "cli.h"
+#include "sample.h"
+#include "scaletop/argparse.h"
 #include "scaletop/delta.h"
 #include "scaletop/error.h"
 #include "scaletop/host.h"
 #include "scaletop/platform.h"
 #include "scaletop/sample_json.h"
-
-#define SAMPLE_INTERVAL_MIN 0.01
-#define SAMPLE_INTERVAL_MAX 86400.0
-
-struct sample_opts {
-	uint64_t interval_ns;
-	long count; /* reports to print; 0 means until stopped */
-	bool json;
-};
 
 /* Everything one run keeps between intervals. */
 struct sample_run {
@@ -47,116 +37,6 @@ struct sample_run {
 
 /* The signal that asked us to stop, or 0.  Set only by the handler. */
 static volatile sig_atomic_t sample_stop;
-
-static const struct option sample_longopts[] = {
-	{ "interval", required_argument, NULL, 'i' },
-	{ "count", required_argument, NULL, 'c' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-static void
-sample_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: %s sample [-i SECONDS] [-c COUNT] [--json]\n"
-		"\n"
-		"Per-CPU utilisation (%%usr %%nice %%sys %%irq %%soft %%iowait %%steal\n"
-		"%%idle) and system rates (context switches, interrupts, forks, run queue,\n"
-		"CPU pressure) every interval, like mpstat -P ALL.\n"
-		"\n"
-		"  -i, --interval SECONDS  time between reports, %.2g to %.0f, fractions allowed\n"
-		"                          (default 1)\n"
-		"  -c, --count COUNT       stop after COUNT reports (default: until interrupted)\n"
-		"      --json              one JSON object per report, one per line (JSON Lines)\n"
-		"  -h, --help              show this help\n",
-		progname, SAMPLE_INTERVAL_MIN, SAMPLE_INTERVAL_MAX);
-}
-
-/* Usage errors: one line naming what was wrong and what to do, exit 2. */
-#define sample_bad(...) arg_usage_error("sample", __VA_ARGS__)
-
-static int
-sample_parse_interval(const char *arg, struct sample_opts *o)
-{
-	double v;
-	int rc = arg_parse_seconds("sample", "-i", arg, SAMPLE_INTERVAL_MIN, SAMPLE_INTERVAL_MAX,
-				   &v);
-
-	if (rc == 0)
-		o->interval_ns = (uint64_t)llround(v * 1e9);
-	return rc;
-}
-
-static int
-sample_parse_count(const char *arg, struct sample_opts *o)
-{
-	return arg_parse_int("sample", "-c", arg, 1, LONG_MAX, &o->count);
-}
-
-/*
- * The option as the user typed it.  getopt leaves optopt 0 for an unknown
- * long option, and the long-only --json's value for "--json=x"; both are
- * whole words in argv.  A short option may sit inside a cluster ("-xq"),
- * where only optopt names it.
- */
-static const char *
-sample_typed_option(char **argv, char *buf, size_t len)
-{
-	if (optopt != 0 && optopt != 'j') {
-		snprintf(buf, len, "-%c", optopt);
-		return buf;
-	}
-	return argv[optind - 1];
-}
-
-static int
-sample_parse(int argc, char **argv, struct sample_opts *o)
-{
-	char opt[8];
-	int ch, rc;
-
-	o->interval_ns = 1000000000u;
-	o->count = 0;
-	o->json = false;
-	opterr = 0; /* our messages name the value and the fix */
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, ":i:c:h", sample_longopts, NULL)) != -1) {
-		rc = 0;
-		switch (ch) {
-		case 'i':
-			rc = sample_parse_interval(optarg, o);
-			break;
-		case 'c':
-			rc = sample_parse_count(optarg, o);
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'h':
-			sample_usage(stdout);
-			return -1;
-		case ':':
-			/* A missing value can only be at the end: the last word is the option. */
-			return sample_bad("option '%s' needs a value: run 'scaletop sample --help'",
-					  argv[optind - 1]);
-		default:
-			if (optopt == 'j')
-				return sample_bad("option '%s' takes no value: write just --json",
-						  argv[optind - 1]);
-			return sample_bad("unknown option '%s': run 'scaletop sample --help'",
-					  sample_typed_option(argv, opt, sizeof(opt)));
-		}
-		if (rc != 0)
-			return rc;
-	}
-	if (optind < argc)
-		return sample_bad("unexpected argument '%s': give the interval as -i SECONDS "
-				  "and the count as -c COUNT",
-				  argv[optind]);
-	return 0;
-}
 
 static void
 sample_on_signal(int sig)
@@ -315,7 +195,7 @@ sample_print_sys(const char *when, const struct sample_delta *d, const char *run
 
 static void
 sample_print_block(const char *head, const char *when, const struct sample_delta *d,
-		   const char *runq, bool have_syscall)
+		   const char *runq, bool have_syscall, bool all_row)
 {
 	char id[16];
 	int i;
@@ -324,7 +204,8 @@ sample_print_block(const char *head, const char *when, const struct sample_delta
 	for (i = 0; i < CPU_NSTATES; i++)
 		printf("%*s%s", (int)(8 - strlen(cpu_state_names[i])), "%", cpu_state_names[i]);
 	putchar('\n');
-	sample_print_row(when, "all", &d->all);
+	if (all_row)
+		sample_print_row(when, "all", &d->all);
 	for (i = 0; i < d->ncpu; i++) {
 		snprintf(id, sizeof(id), "%d", d->cpu[i].id);
 		sample_print_row(when, id, &d->cpu[i]);
@@ -342,7 +223,23 @@ sample_print_interval(struct sample_run *r)
 	sample_clock(false, &r->cur_wall, when, sizeof(when));
 	snprintf(runq, sizeof(runq), "%u/%u", (unsigned)d->running, (unsigned)d->blocked);
 	sample_print_block(head, when, d, (d->flags & SYS_HAVE_RUNQ) ? runq : NULL,
-			   r->cur.sys.have & (1u << SYS_SYSCALL));
+			   r->cur.sys.have & (1u << SYS_SYSCALL), !r->opts->some_cpus);
+}
+
+/* -P LIST: only the chosen CPUs' rows are kept (all, the total, stays whole). */
+static void
+sample_select(struct sample_run *r)
+{
+	struct sample_delta *d = &r->delta;
+	int i, n = 0;
+
+	if (!r->opts->some_cpus)
+		return;
+	for (i = 0; i < d->ncpu; i++) {
+		if (cpu_list_has(&r->opts->cpus, d->cpu[i].id))
+			d->cpu[n++] = d->cpu[i];
+	}
+	d->ncpu = n;
 }
 
 /* Like mpstat: the whole run as one interval, and the run queue averaged over reports. */
@@ -353,11 +250,12 @@ sample_print_average(struct sample_run *r)
 
 	if (r->reports == 0 || sample_delta_compute(&r->delta, &r->first, &r->prev) != 0)
 		return;
+	sample_select(r);
 	if (r->runq_reports > 0)
 		snprintf(runq, sizeof(runq), "%.2f/%.2f", r->running_sum / (double)r->runq_reports,
 			 r->blocked_sum / (double)r->runq_reports);
 	sample_print_block("Average:", "Average:", &r->delta, r->runq_reports > 0 ? runq : NULL,
-			   r->prev.sys.have & (1u << SYS_SYSCALL));
+			   r->prev.sys.have & (1u << SYS_SYSCALL), !r->opts->some_cpus);
 }
 
 static int
@@ -417,6 +315,7 @@ sample_step(struct sample_run *r)
 			errno == ENOMEM ? "out of memory" : "the clock did not advance");
 		return EXIT_RUNTIME;
 	}
+	sample_select(r);
 	if (sample_emit(r) != 0 && errno != EPIPE) {
 		fprintf(stderr, "%s sample: cannot write a report: %s\n", progname,
 			strerror(errno));
@@ -453,6 +352,28 @@ sample_next_deadline(uint64_t t0, uint64_t interval, uint64_t *k)
 	return deadline;
 }
 
+/* -P names CPUs the machine has, as mpstat's does ("Not that many processors!"). */
+static int
+sample_check_cpus(const struct sample_run *r)
+{
+	const struct cpu_list *l = &r->opts->cpus;
+	int i, k;
+
+	for (i = 0; r->opts->some_cpus && i < l->n; i++) {
+		for (k = 0; k < r->prev.ncpu && r->prev.cpu[k].id != l->id[i]; k++)
+			;
+		if (k == r->prev.ncpu)
+			return arg_usage_error("sample",
+					       "-P '%s': there is no CPU %d here (CPUs %d to %d); "
+					       "give CPUs this machine has, or ALL",
+					       r->opts->cpus_arg, l->id[i],
+					       r->prev.ncpu > 0 ? r->prev.cpu[0].id : 0,
+					       r->prev.ncpu > 0 ? r->prev.cpu[r->prev.ncpu - 1].id
+								: 0);
+	}
+	return 0;
+}
+
 static int
 sample_loop(struct sample_run *r, const sigset_t *set)
 {
@@ -462,6 +383,8 @@ sample_loop(struct sample_run *r, const sigset_t *set)
 	/* The first read comes before any output, so a failing source prints only its message. */
 	if (sample_read(r, &r->prev, &r->prev_wall) != 0)
 		return EXIT_RUNTIME;
+	if ((rc = sample_check_cpus(r)) != 0)
+		return rc;
 	if (!r->opts->json) {
 		if (raw_sample_copy(&r->first, &r->prev) != 0) {
 			fprintf(stderr, "%s sample: out of memory\n", progname);
@@ -527,9 +450,10 @@ cmd_sample(int argc, char **argv)
 	int rc;
 
 	rc = sample_parse(argc, argv, &o);
-	if (rc < 0)
-		return 0; /* --help */
-	if (rc > 0)
-		return rc;
-	return sample_main(&o);
+	if (rc == 0)
+		rc = sample_main(&o);
+	else if (rc < 0)
+		rc = 0; /* --help */
+	sample_opts_free(&o);
+	return rc;
 }

@@ -381,6 +381,8 @@ analysis_verdict(const struct session *s, const struct analysis_opts *o, struct 
 	c.unit = s->wl.unit[0] != '\0' ? s->wl.unit : "ops";
 	c.peak_unstable = a->npoints > 0 && analysis_unstable_at(s, a->n_peak);
 	verdict_singular(c.n_unit, c.one, sizeof(c.one));
+	c.part = a->part;
+	c.nparts = &a->nparts;
 	verdict_build(&c, a->verdict, sizeof(a->verdict));
 }
 

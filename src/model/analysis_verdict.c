@@ -36,6 +36,42 @@ verdict_cat(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * A clause starts at the end of buf: where it ends is known only when the
+ * next one starts or the sentence is done (verdict_parts_end).
+ */
+static void
+verdict_mark(const struct verdict_ctx *c, const char *buf, enum verdict_rank rank)
+{
+	if (c->part == NULL || *c->nparts >= ANALYSIS_VERDICT_PARTS)
+		return;
+	c->part[*c->nparts].off = (unsigned short)strlen(buf);
+	c->part[*c->nparts].len = 0;
+	c->part[*c->nparts].rank = rank;
+	(*c->nparts)++;
+}
+
+/* Each clause runs to the next one's start; its "; " is the sentence's, not its own. */
+static void
+verdict_parts_end(const struct verdict_ctx *c, const char *buf)
+{
+	size_t end;
+	int i;
+
+	if (c->part == NULL)
+		return;
+	for (i = 0; i < *c->nparts; i++) {
+		struct verdict_part *p = &c->part[i];
+
+		end = i + 1 < *c->nparts ? c->part[i + 1].off : strlen(buf);
+		if (end > strlen(buf))
+			end = strlen(buf);
+		if ((size_t)p->off + 2 <= end && buf[p->off] == ';' && buf[p->off + 1] == ' ')
+			p->off += 2;
+		p->len = (unsigned short)(end > p->off ? end - p->off : 0);
+	}
+}
+
 void
 verdict_singular(const char *plural, char *buf, size_t len)
 {
@@ -73,6 +109,7 @@ verdict_peak(const struct verdict_ctx *c, char *buf, size_t len)
 {
 	char x[16];
 
+	verdict_mark(c, buf, VERDICT_RANK_PEAK);
 	verdict_cat(buf, len, "; peak %s %s/s at %d", fmt_si(c->a->x_peak, x, sizeof(x)), c->unit,
 		    c->a->n_peak);
 	if (c->a->peak_uncertain)
@@ -96,6 +133,7 @@ verdict_cause(const struct verdict_ctx *c, char *buf, size_t len)
 		analysis_cause_text(&c->a->cause, k, clause, sizeof(clause));
 		if (clause[0] != '\0' && strlen(buf) + strlen(clause) < len &&
 		    strlen(clause) < sizeof(clause) - 1) {
+			verdict_mark(c, buf, VERDICT_RANK_REST);
 			verdict_cat(buf, len, "%s", clause);
 			return;
 		}
@@ -113,6 +151,7 @@ verdict_collapse(const struct verdict_ctx *c, char *buf, size_t len)
 	const struct analysis *a = c->a;
 	int i = verdict_index(a, a->collapse_n);
 
+	verdict_mark(c, buf, VERDICT_RANK_COLLAPSE);
 	verdict_cat(buf, len, "; collapse above %d: ", a->pts[i - 1].n);
 	if (a->last_frac >= 1 - c->theta)
 		verdict_cat(buf, len, "%.0f%% of peak at %d, back to %.0f%% at %d",
@@ -143,11 +182,14 @@ verdict_after_peak(const struct verdict_ctx *c, char *buf, size_t len)
 		if (a->pts[i].x < a->pts[worst].x)
 			worst = i;
 	}
+	if (a->pts[worst].x >= (1 - c->theta) * a->x_peak && a->last_frac >= ANALYSIS_FLAT_FRAC) {
+		verdict_cat(buf, len, ", flat after"); /* part of the peak's clause */
+		return;
+	}
+	verdict_mark(c, buf, VERDICT_RANK_REST);
 	if (a->pts[worst].x < (1 - c->theta) * a->x_peak)
 		verdict_cat(buf, len, "; %.0f%% of peak at %d, inside the CIs",
 			    100 * a->pts[worst].x / a->x_peak, a->pts[worst].n);
-	else if (a->last_frac >= ANALYSIS_FLAT_FRAC)
-		verdict_cat(buf, len, ", flat after");
 	else
 		verdict_cat(buf, len, "; %.0f%% of peak at %d", 100 * a->last_frac, a->last_n);
 }
@@ -214,13 +256,12 @@ verdict_scaling_no_x1(const struct verdict_ctx *c, char *buf, size_t len)
 			    (double)a->n_peak / p0->n);
 }
 
-void
-verdict_build(const struct verdict_ctx *c, char *buf, size_t len)
+static void
+verdict_sentence(const struct verdict_ctx *c, char *buf, size_t len)
 {
 	const struct analysis *a = c->a;
 	char x[16];
 
-	buf[0] = '\0';
 	if (a->npoints == 0) {
 		verdict_cat(buf, len, "no usable steps");
 		return;
@@ -235,9 +276,11 @@ verdict_build(const struct verdict_ctx *c, char *buf, size_t len)
 	if (a->no_smp && a->x_peak / a->x1 < ANALYSIS_NO_SMP_SPEEDUP) {
 		verdict_cat(buf, len, "does not scale beyond 1 %s: speedup %.2f at %d", c->one,
 			    a->pts[1].speedup, a->pts[1].n);
-		if (a->peak_uncertain)
+		if (a->peak_uncertain) {
+			verdict_mark(c, buf, VERDICT_RANK_PEAK);
 			verdict_cat(buf, len, "; the peak at %d is uncertain (CI +-%.0f%%)",
 				    a->n_peak, 100 * a->x_peak_ci / a->x_peak);
+		}
 		if (a->collapse)
 			verdict_collapse(c, buf, len);
 		return;
@@ -254,4 +297,38 @@ verdict_build(const struct verdict_ctx *c, char *buf, size_t len)
 		verdict_scaling_no_x1(c, buf, len);
 	verdict_peak(c, buf, len);
 	verdict_after_peak(c, buf, len);
+}
+
+void
+verdict_build(const struct verdict_ctx *c, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (c->part != NULL)
+		*c->nparts = 0;
+	verdict_mark(c, buf, VERDICT_RANK_SCALING);
+	verdict_sentence(c, buf, len);
+	verdict_parts_end(c, buf);
+}
+
+void
+analysis_verdict_ranked(const struct analysis *a, char *buf, size_t len)
+{
+	const struct verdict_part *p;
+	int r, i;
+
+	if (len == 0)
+		return;
+	buf[0] = '\0';
+	if (a->nparts == 0) {
+		snprintf(buf, len, "%s", a->verdict);
+		return;
+	}
+	for (r = VERDICT_RANK_COLLAPSE; r <= VERDICT_RANK_REST; r++) {
+		for (i = 0; i < a->nparts; i++) {
+			p = &a->part[i];
+			if ((int)p->rank == r && p->len > 0)
+				verdict_cat(buf, len, "%s%.*s", buf[0] != '\0' ? "; " : "",
+					    (int)p->len, a->verdict + p->off);
+		}
+	}
 }

@@ -22,11 +22,14 @@ struct verdict_ctx {
 	const char *unit;   /* plural: what an operation is */
 	char one[32];       /* n_unit in the singular */
 	bool peak_unstable; /* a run pooled into the peak was unstable */
+	/* Where the sentence's clauses go (the analysis' part and nparts), or NULL. */
+	struct verdict_part *part;
+	int *nparts;
 };
 
 /* "threads" -> "thread", "processes" -> "process", "CPUs" -> "CPU". */
 void verdict_singular(const char *plural, char *buf, size_t len);
-/* The verdict sentence into buf (always NUL-terminated, cut to len). */
+/* The verdict sentence into buf (always NUL-terminated, cut to len), and its clauses. */
 void verdict_build(const struct verdict_ctx *c, char *buf, size_t len);
 
 #endif

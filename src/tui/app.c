@@ -103,7 +103,8 @@ app_term_open(struct app *a, char *err, size_t errlen)
 	keypad(stdscr, TRUE);
 	nodelay(stdscr, TRUE);
 	set_escdelay(25);
-	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
+	/* Clicks and the wheel (buttons 4 and 5 pressed); no motion reports. */
+	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
 	mouseinterval(0);
 	return 0;
 }
@@ -211,7 +212,8 @@ tui_main(struct run_args *args, const struct tui_opts *o)
 	a.ui.sel_step = -1;
 	a.ui.refresh_s = o->refresh_s > 0 ? o->refresh_s : 1.0;
 	setlocale(LC_ALL, "");
-	glyph_init(!o->ascii && strcmp(nl_langinfo(CODESET), "UTF-8") == 0);
+	glyph_init(!o->ascii && strcmp(nl_langinfo(CODESET), "UTF-8") == 0 &&
+		   glyph_term_unicode(getenv("TERM")));
 	rc = app_init(&a, err, sizeof(err));
 	if (rc == 0)
 		rc = app_begin(&a, err, sizeof(err));

@@ -72,6 +72,10 @@ struct app {
 
 /* input.c: one key (or KEY_MOUSE) from the terminal. */
 void input_key(struct app *a, int ch);
+/* What a mouse event means where the last frame drew things. */
+struct command input_mouse_event(const struct app *a, const MEVENT *ev);
+/* Every key code the tables bind (repeats included) into out; how many. */
+int input_bound_keys(int *out, int max);
 
 /* control.c: runs one command. */
 void control_run(struct app *a, const struct command *c);

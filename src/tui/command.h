@@ -25,8 +25,15 @@ enum command_id {
 	CMD_SAVE,
 	CMD_OPEN,
 	CMD_CLEAR_OVERLAYS,
-	CMD_SELECT_MOVE, /* arg: -1 up, +1 down */
-	CMD_SELECT_STEP, /* arg: the step (a click) */
+	CMD_SELECT_MOVE,   /* arg: -1 up, +1 down */
+	CMD_SELECT_STEP,   /* arg: the step (a click) */
+	CMD_SELECT_PAGE,   /* arg: -1 a page up, +1 down (PgUp, PgDn) */
+	CMD_SELECT_EDGE,   /* arg: -1 the first step, +1 the last (Home, End) */
+	CMD_EVENTS_SCROLL, /* arg: events towards the older (<0) or newer (>0) */
+	CMD_EVENTS_PAGE,   /* arg: -1 older by a page, +1 newer */
+	CMD_EVENTS_EDGE,   /* arg: -1 the oldest, +1 the newest */
+	CMD_REDRAW,        /* Ctrl-L: the whole screen again */
+	CMD_HELP_PAGE,     /* the help's next page */
 	CMD_DETAIL_TOGGLE,
 	CMD_DETAIL_CLOSE,
 	CMD_PROMPT_KEY, /* arg: the key, for the open prompt */

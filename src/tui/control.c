@@ -125,6 +125,67 @@ control_select(struct app *a, int delta)
 		a->ui.sel_step = n - 1;
 }
 
+/* Home, End: the first or the last step shown. */
+static void
+control_select_edge(struct app *a, int dir)
+{
+	const struct session *s = app_shown_session(a);
+
+	if (s != NULL && s->nsteps > 0)
+		a->ui.sel_step = dir < 0 ? 0 : s->nsteps - 1;
+}
+
+/* The event log, delta events towards the newer; it never ends above its oldest page. */
+static void
+control_events(struct app *a, int delta)
+{
+	const struct session *s = app_shown_session(a);
+	int rows = a->hits.ev_rows > 0 ? a->hits.ev_rows : 1;
+	int most = s != NULL && s->nevents > rows ? s->nevents - rows : 0;
+
+	a->ui.ev_back -= delta;
+	if (a->ui.ev_back > most)
+		a->ui.ev_back = most;
+	if (a->ui.ev_back < 0)
+		a->ui.ev_back = 0;
+}
+
+/* Lists, pages and the screen itself: view state alone.  False if c is none of these. */
+static bool
+control_scroll(struct app *a, const struct command *c)
+{
+	int page = a->hits.list_rows > 1 ? a->hits.list_rows - 1 : 1;
+	int ev_page = a->hits.ev_rows > 1 ? a->hits.ev_rows - 1 : 1;
+
+	switch (c->id) {
+	case CMD_SELECT_PAGE:
+		control_select(a, c->arg * page);
+		break;
+	case CMD_SELECT_EDGE:
+		control_select_edge(a, c->arg);
+		break;
+	case CMD_EVENTS_SCROLL:
+		control_events(a, c->arg);
+		break;
+	case CMD_EVENTS_PAGE:
+		control_events(a, c->arg * ev_page);
+		break;
+	case CMD_EVENTS_EDGE:
+		control_events(a, c->arg < 0 ? -(1 << 30) : 1 << 30);
+		break;
+	case CMD_REDRAW:
+		clearok(curscr, TRUE); /* the next frame repaints every cell */
+		break;
+	case CMD_HELP_PAGE:
+		a->ui.help_page =
+			a->hits.help_pages > 0 ? (a->ui.help_page + 1) % a->hits.help_pages : 0;
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
 /* +/-: the first press starts at the sweep's peak (or N=1), then steps by one. */
 static void
 control_live(struct app *a, int delta)
@@ -191,6 +252,7 @@ control_view(struct app *a, const struct command *c)
 		break;
 	case CMD_HELP:
 		a->ui.help = true;
+		a->ui.help_page = 0;
 		break;
 	case CMD_HELP_CLOSE:
 		a->ui.help = false;
@@ -227,7 +289,7 @@ control_view(struct app *a, const struct command *c)
 void
 control_run(struct app *a, const struct command *c)
 {
-	if (control_view(a, c))
+	if (control_view(a, c) || control_scroll(a, c))
 		return;
 	switch (c->id) {
 	case CMD_PAUSE:

@@ -1,7 +1,8 @@
 /*
  * Glyphs and the dot canvas.  Under UTF-8, braille gives 2x4 dots per cell,
  * which is what makes a 40-column chart readable; elsewhere every glyph has
- * an ASCII stand-in, so a serial console or a C locale still works.
+ * an ASCII stand-in, so a serial console, a C locale or the Linux text
+ * console (a UTF-8 locale, but a font without braille) still works.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,24 @@ void
 glyph_init(bool utf8)
 {
 	glyph_u8 = utf8;
+}
+
+bool
+glyph_term_unicode(const char *term)
+{
+	static const char *const consoles[] = { "linux", "cons25", "vt52", "vt100",
+						"vt102", "vt220",  "pcvt" };
+	size_t i, l;
+
+	if (term == NULL)
+		return true;
+	for (i = 0; i < sizeof(consoles) / sizeof(consoles[0]); i++) {
+		l = strlen(consoles[i]);
+		/* "linux" and its variants ("linux-16color"), never "linuxish" */
+		if (strncmp(term, consoles[i], l) == 0 && (term[l] == '\0' || term[l] == '-'))
+			return false;
+	}
+	return true;
 }
 
 bool

@@ -1,43 +1,152 @@
-/* The help box (? or F1): every key, and what the panels mean. */
+/*
+ * The help box (? or F1): every key, and what the chart's marks mean.  Each
+ * line names the key codes it describes, so a test can hold it to input.c's
+ * tables (help_lists_key): a key bound there and left out here fails it.
+ * The lines flow down two columns when the box is wide enough, else one;
+ * what does not fit goes on further pages, and the last row then says so:
+ * a small terminal shows fewer keys at a time, never fewer keys.
+ */
+#include <stdio.h>
+#include <string.h>
+
 #include "ui.h"
 
-static const char *const help_lines[] = {
-	"scaletop: watch a workload scale, step by step",
-	"",
-	"  space     pause / resume the sweep (its workload is stopped; the step",
-	"            re-measures on resume); with no sweep, freeze the display;",
-	"            in a replay: play / pause",
-	"  r         run the sweep again from the first N; x stops it",
-	"  + / -     outside a sweep: run the workload at one N, live, and change N",
-	"  w         choose the workload and its parameters",
-	"  n         edit the N list (1,2,4,8 or 1-64x2)",
-	"  s         save a snapshot (JSON) of the session",
-	"  o         open a snapshot as an overlay on the chart; c clears them",
-	"  v / 1-5   views: overview, cpus, chart, steps, waits",
-	"  up/down   select a step (steps view); enter or a click shows its detail",
-	"  < / >     replay: step back / forward in time; home / end: start / end",
-	"  t         next theme          d  next refresh interval",
-	"  ? / F1    this help           q / F10  quit",
-	"",
-	"Chart: o/\u25cf this sweep (pooled per N), .. the ideal line from X(1),",
-	"the USL fit, ^/\u25b2 the peak, X/\u2716 the collapse, @/\u25c6 the running step.",
-	"CPU bars: user, nice, sys, irq+softirq, iowait, steal.",
-	"",
-	"press any key to close",
+#define HELP_MAX_CODES 6
+#define HELP_KEY_W 9  /* the key column */
+#define HELP_COL_W 38 /* a column: the keys, a space, 28 columns of words */
+#define HELP_MAX_W 100
+
+struct help_line {
+	const char *keys;  /* NULL: a heading */
+	const char *ascii; /* the keys column in ASCII, when keys is not */
+	const char *what;
+	int code[HELP_MAX_CODES]; /* the key codes it describes; 0 ends */
+};
+
+#define CTRL_L 12
+
+static const struct help_line help_lines[] = {
+	{ NULL, NULL, "Sweep", { 0 } },
+	{ "space", NULL, "pause/resume (replay: play)", { ' ' } },
+	{ "r  x", NULL, "run the sweep again; stop it", { 'r', 'x' } },
+	{ "+ -", NULL, "run at one N, live; change N", { '+', '=', '-', '_' } },
+	{ "w", NULL, "choose the workload", { 'w' } },
+	{ "n", NULL, "edit the N list (1-64x2)", { 'n' } },
+	{ NULL, NULL, "Views", { 0 } },
+	{ "v Tab", NULL, "next view; V S-Tab: previous", { 'v', '\t', 'V', KEY_BTAB } },
+	{ "1 2 3", NULL, "views: overview, cpus, chart", { '1', '2', '3' } },
+	{ "4 5", NULL, "views: steps, waits", { '4', '5' } },
+	{ "6 R", NULL, "kept runs: Enter o D inside", { '6', 'R', 'D' } },
+	{ NULL, NULL, "Lists: steps and events", { 0 } },
+	{ "j k \u2191 \u2193", "j k up dn", "select a step", { 'j', 'k', KEY_UP, KEY_DOWN } },
+	{ "PgUp PgDn", NULL, "a page up / down", { KEY_PPAGE, KEY_NPAGE } },
+	{ "Home End", NULL, "first / last; also g G", { KEY_HOME, KEY_END, 'g', 'G' } },
+	{ "wheel", NULL, "scroll the steps or events", { 0 } },
+	{ "Enter", NULL, "step detail (or a click)", { '\n', '\r', KEY_ENTER } },
+	{ "Esc", NULL, "close the step detail", { 27 } },
+	{ NULL, NULL, "Files", { 0 } },
+	{ "s", NULL, "save a snapshot (JSON)", { 's' } },
+	{ "o  c", NULL, "open an overlay / clear them", { 'o', 'c' } },
+	{ "W", NULL, "record to .jsonl / stop", { 'W' } },
+	{ NULL, NULL, "Replay (steps view: lists)", { 0 } },
+	{ "< , \u2190", "< , left", "step back in time", { '<', ',', KEY_LEFT } },
+	{ "> . \u2192", "> . right", "step on in time", { '>', '.', KEY_RIGHT } },
+	{ "g G", NULL, "to the start / end; Home End", { 'g', 'G', KEY_HOME, KEY_END } },
+	{ NULL, NULL, "Screen", { 0 } },
+	{ "t  T", NULL, "next theme / theme picker", { 't', 'T' } },
+	{ "d", NULL, "next refresh interval", { 'd' } },
+	{ "Ctrl-L", NULL, "redraw the screen", { CTRL_L } },
+	{ "? h F1", NULL, "this help (space: next page)", { '?', 'h', KEY_F(1) } },
+	{ "q Q F10", NULL, "quit", { 'q', 'Q', KEY_F(10) } },
+	{ NULL, NULL, "Chart", { 0 } },
+	{ "\u25cf", "o", "this sweep, pooled per N", { 0 } },
+	{ "..", NULL, "ideal from X(1); line: USL", { 0 } },
+	{ "\u25b2  \u2716", "^  X", "the peak; the collapse", { 0 } },
+	{ "\u25c6", "@", "the running step", { 0 } },
+	{ "CPU bars", NULL, "usr nice sys irq io steal", { 0 } },
 };
 #define NHELP (int)(sizeof(help_lines) / sizeof(help_lines[0]))
 
-void
-help_draw(const struct ui *u, struct rect screen)
+bool
+help_lists_key(int key)
 {
-	int i;
-	int w = 78 < screen.w - 2 ? 78 : screen.w - 2;
-	int h = NHELP + 2 < screen.h - 2 ? NHELP + 2 : screen.h - 2;
-	struct rect box = { screen.y + (screen.h - h) / 2, screen.x + (screen.w - w) / 2, h, w };
+	int i, k;
 
-	ui_fill(box, theme_attr(ROLE_MAIN) | A_REVERSE);
-	for (i = 0; i < NHELP && i < h - 2; i++)
-		ui_put(box.y + 1 + i, box.x + 1, w - 2,
-		       (i == 0 ? theme_attr(ROLE_TITLE) : theme_attr(ROLE_MAIN)) | A_REVERSE,
-		       help_lines[i]);
+	for (i = 0; i < NHELP; i++) {
+		for (k = 0; k < HELP_MAX_CODES && help_lines[i].code[k] != 0; k++) {
+			if (help_lines[i].code[k] == key)
+				return true;
+		}
+	}
+	return false;
+}
+
+/* How the box is cut: its columns, the lines in each, and the pages. */
+struct help_layout {
+	struct rect box;
+	int ncols, colw, rows, pages;
+};
+
+static struct help_layout
+help_layout(struct rect screen)
+{
+	struct help_layout l;
+	int per_page;
+
+	l.box.w = screen.w < HELP_MAX_W ? screen.w : HELP_MAX_W;
+	l.ncols = l.box.w - 2 >= 2 * HELP_COL_W + 1 ? 2 : 1;
+	l.colw = l.ncols == 2 ? (l.box.w - 3) / 2 : l.box.w - 2;
+	/* The title row and the closing row take two; fewer than one line cannot page. */
+	l.rows = screen.h - 2 > 1 ? screen.h - 2 : 1;
+	if (l.rows * l.ncols > NHELP)
+		l.rows = (NHELP + l.ncols - 1) / l.ncols;
+	per_page = l.rows * l.ncols;
+	l.pages = (NHELP + per_page - 1) / per_page;
+	l.box.h = l.rows + 2;
+	l.box.y = screen.y + (screen.h - l.box.h) / 2;
+	l.box.x = screen.x + (screen.w - l.box.w) / 2;
+	return l;
+}
+
+static void
+help_line_draw(const struct help_line *hl, int y, int x, int w)
+{
+	attr_t a = theme_attr(ROLE_MAIN) | A_REVERSE;
+	const char *keys = glyph_utf8() || hl->ascii == NULL ? hl->keys : hl->ascii;
+
+	if (hl->keys == NULL) {
+		ui_put(y, x, w, theme_attr(ROLE_TITLE) | A_REVERSE | A_BOLD | A_UNDERLINE,
+		       hl->what);
+		return;
+	}
+	ui_put(y, x, HELP_KEY_W, a | A_BOLD, keys);
+	ui_put(y, x + 1 + HELP_KEY_W, w - 1 - HELP_KEY_W, a, hl->what);
+}
+
+void
+help_draw(const struct ui *u, struct rect screen, struct ui_hits *h)
+{
+	struct help_layout l = help_layout(screen);
+	int page = u->help_page % l.pages;
+	int first = page * l.rows * l.ncols;
+	int i, col, row;
+	attr_t a = theme_attr(ROLE_MAIN) | A_REVERSE;
+
+	h->help_pages = l.pages;
+	ui_fill(l.box, a);
+	ui_put(l.box.y, l.box.x + 1, l.box.w - 2, theme_attr(ROLE_TITLE) | A_REVERSE,
+	       "scaletop: watch a workload scale, step by step");
+	for (i = first; i < NHELP && i < first + l.rows * l.ncols; i++) {
+		col = (i - first) / l.rows;
+		row = (i - first) % l.rows;
+		help_line_draw(&help_lines[i], l.box.y + 1 + row, l.box.x + 1 + col * (l.colw + 1),
+			       l.colw);
+	}
+	if (l.pages > 1)
+		ui_putf(l.box.y + l.box.h - 1, l.box.x + 1, l.box.w - 2, a | A_BOLD,
+			"page %d/%d: space for more, or resize; other keys close", page + 1,
+			l.pages);
+	else
+		ui_put(l.box.y + l.box.h - 1, l.box.x + 1, l.box.w - 2, a,
+		       "press any key to close");
 }

@@ -1,8 +1,11 @@
 /*
- * Keys and the mouse to commands.  The tables say what each key means, in
- * a replay first and then everywhere; an open prompt takes every key, and
- * open help closes on any key.  Nothing here changes the state: control.c
- * runs what comes out.
+ * Keys and the mouse to commands.  The tables say what each key means: in
+ * the steps view its list's keys come first, then in a replay the replay's,
+ * then everywhere's; an open prompt takes every key, and open help closes on
+ * any key but space, which turns its page.  So Home and End move the list
+ * in the steps view, and elsewhere the replay's clock or the event log.
+ * Nothing here changes the state: control.c runs what comes out.  Every key
+ * bound here has a line in help.c (tests/unit/test_keys holds them to it).
  */
 #include <stddef.h>
 
@@ -12,6 +15,15 @@ struct binding {
 	int key;
 	enum command_id id;
 	int arg;
+};
+
+#define KEY_CTRL_L ('L' & 0x1f)
+
+/* In the steps view: the list (the event log below it follows the wheel). */
+static const struct binding list_keys[] = {
+	{ KEY_PPAGE, CMD_SELECT_PAGE, -1 }, { KEY_NPAGE, CMD_SELECT_PAGE, +1 },
+	{ KEY_HOME, CMD_SELECT_EDGE, -1 },  { 'g', CMD_SELECT_EDGE, -1 },
+	{ KEY_END, CMD_SELECT_EDGE, +1 },   { 'G', CMD_SELECT_EDGE, +1 },
 };
 
 /* In a replay: its clock, and the keys that would start something. */
@@ -50,6 +62,14 @@ static const struct binding keys[] = {
 	{ 27, CMD_DETAIL_CLOSE, 0 },
 };
 
+/* Outside the steps view, after the replay's clock: the event log, and the screen. */
+static const struct binding log_keys[] = {
+	{ KEY_PPAGE, CMD_EVENTS_PAGE, -1 }, { KEY_NPAGE, CMD_EVENTS_PAGE, +1 },
+	{ KEY_HOME, CMD_EVENTS_EDGE, -1 },  { 'g', CMD_EVENTS_EDGE, -1 },
+	{ KEY_END, CMD_EVENTS_EDGE, +1 },   { 'G', CMD_EVENTS_EDGE, +1 },
+	{ KEY_CTRL_L, CMD_REDRAW, 0 },
+};
+
 #define NBINDINGS(t) (sizeof(t) / sizeof((t)[0]))
 
 /* The command bound to ch in t, or CMD_NONE. */
@@ -69,20 +89,40 @@ input_lookup(const struct binding *t, size_t n, int ch)
 	return c;
 }
 
-/* A click on something the last frame drew: a view's tab, or a step. */
+/* Notches of the wheel: a step each, three events each. */
+#define INPUT_WHEEL_EVENTS 3
+
+/* The wheel: the event log under the pointer, else the steps (steps view), else the log. */
 static struct command
-input_mouse(const struct app *a)
+input_wheel(const struct app *a, const MEVENT *ev, int dir)
+{
+	struct command c = { CMD_EVENTS_SCROLL, dir * INPUT_WHEEL_EVENTS };
+	const struct ui_hits *h = &a->hits;
+	bool on_log = h->ev_rows > 0 && ev->y >= h->ev_y0 - 1 && ev->y < h->ev_y0 + h->ev_rows;
+
+	if (!on_log && a->ui.view == VIEW_STEPS) {
+		c.id = CMD_SELECT_MOVE;
+		c.arg = dir;
+	}
+	return c;
+}
+
+struct command
+input_mouse_event(const struct app *a, const MEVENT *ev)
 {
 	struct command c = { CMD_NONE, 0 };
 	const struct ui_hit *h;
-	MEVENT ev;
 	int i;
 
-	if (getmouse(&ev) != OK || !(ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED)))
+	if (ev->bstate & BUTTON4_PRESSED)
+		return input_wheel(a, ev, -1);
+	if (ev->bstate & BUTTON5_PRESSED)
+		return input_wheel(a, ev, +1);
+	if (!(ev->bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED)))
 		return c;
 	for (i = 0; i < a->hits.n; i++) {
 		h = &a->hits.hit[i];
-		if (h->y != ev.y || ev.x < h->x0 || ev.x > h->x1)
+		if (h->y != ev->y || ev->x < h->x0 || ev->x > h->x1)
 			continue;
 		if (h->step <= -2) {
 			c.id = CMD_VIEW;
@@ -96,6 +136,18 @@ input_mouse(const struct app *a)
 	return c;
 }
 
+/* A click on something the last frame drew (a view's tab, a step), or the wheel. */
+static struct command
+input_mouse(const struct app *a)
+{
+	struct command c = { CMD_NONE, 0 };
+	MEVENT ev;
+
+	if (getmouse(&ev) != OK)
+		return c;
+	return input_mouse_event(a, &ev);
+}
+
 /* What ch means now. */
 static struct command
 input_command(const struct app *a, int ch)
@@ -104,10 +156,14 @@ input_command(const struct app *a, int ch)
 
 	if (ch == KEY_MOUSE)
 		return input_mouse(a);
-	if (a->rp != NULL)
+	if (a->ui.view == VIEW_STEPS)
+		c = input_lookup(list_keys, NBINDINGS(list_keys), ch);
+	if (c.id == CMD_NONE && a->rp != NULL)
 		c = input_lookup(replay_keys, NBINDINGS(replay_keys), ch);
 	if (c.id == CMD_NONE)
 		c = input_lookup(keys, NBINDINGS(keys), ch);
+	if (c.id == CMD_NONE)
+		c = input_lookup(log_keys, NBINDINGS(log_keys), ch);
 	return c;
 }
 
@@ -121,7 +177,12 @@ input_key(struct app *a, int ch)
 		return;
 	}
 	if (a->ui.help && ch != KEY_MOUSE) {
-		c.id = CMD_HELP_CLOSE; /* any key closes help; q and F10 still quit */
+		if ((ch == ' ' || ch == KEY_NPAGE) && a->hits.help_pages > 1) {
+			c.id = CMD_HELP_PAGE;
+			control_run(a, &c);
+			return;
+		}
+		c.id = CMD_HELP_CLOSE; /* any other key closes help; q and F10 still quit */
 		control_run(a, &c);
 		if (ch != 'q' && ch != KEY_F(10))
 			return;
@@ -129,4 +190,26 @@ input_key(struct app *a, int ch)
 	c = input_command(a, ch);
 	if (c.id != CMD_NONE)
 		control_run(a, &c);
+}
+
+/* Every key of one table into keys[] from *n on, at most max in all. */
+static void
+input_table_keys(const struct binding *t, size_t nt, int *out, int max, int *n)
+{
+	size_t i;
+
+	for (i = 0; i < nt && *n < max; i++)
+		out[(*n)++] = t[i].key;
+}
+
+int
+input_bound_keys(int *out, int max)
+{
+	int n = 0;
+
+	input_table_keys(list_keys, NBINDINGS(list_keys), out, max, &n);
+	input_table_keys(replay_keys, NBINDINGS(replay_keys), out, max, &n);
+	input_table_keys(keys, NBINDINGS(keys), out, max, &n);
+	input_table_keys(log_keys, NBINDINGS(log_keys), out, max, &n);
+	return n;
 }

@@ -29,7 +29,7 @@ layout_overview(const struct ui *u, const struct frame *f, struct rect b, struct
 	}
 	contention_draw(u, f, (struct rect){ b.y + top, b.x, ct_h, b.w });
 	if (ev_h > 0)
-		events_draw(f, (struct rect){ b.y + top + ct_h, b.x, ev_h, b.w }, h);
+		events_draw(u, f, (struct rect){ b.y + top + ct_h, b.x, ev_h, b.w }, h);
 }
 
 static void
@@ -56,7 +56,7 @@ layout_steps(const struct ui *u, const struct frame *f, struct rect b, struct ui
 	steps_draw(u, f, (struct rect){ b.y, b.x, tab_h, b.w }, h);
 	if (det_h > 0)
 		step_detail_draw(u, f, (struct rect){ b.y + tab_h, b.x, det_h, b.w });
-	events_draw(f, (struct rect){ b.y + tab_h + det_h, b.x, ev_h, b.w }, h);
+	events_draw(u, f, (struct rect){ b.y + tab_h + det_h, b.x, ev_h, b.w }, h);
 }
 
 static void
@@ -75,6 +75,7 @@ ui_draw(const struct ui *u, const struct frame *f, struct ui_hits *hits)
 	struct rect body = { 2, 0, h - 4, w };
 
 	hits->n = 0;
+	hits->list_rows = hits->ev_rows = hits->help_pages = 0;
 	erase();
 	curs_set(0);
 	if (w < UI_MIN_W || h < UI_MIN_H) {
@@ -106,7 +107,7 @@ ui_draw(const struct ui *u, const struct frame *f, struct ui_hits *hits)
 	verdict_draw(u, f, (struct rect){ h - 2, 0, 1, w });
 	footer_draw(u, f, (struct rect){ h - 1, 0, 1, w }, hits);
 	if (u->help)
-		help_draw(u, (struct rect){ 0, 0, h, w });
+		help_draw(u, (struct rect){ 0, 0, h, w }, hits);
 	if (u->pr.kind != PR_NONE) {
 		prompt_draw(u, (struct rect){ 0, 0, h, w });
 		if (u->pr.kind != PR_WORKLOAD && u->pr.kind != PR_CONFIRM_OVERWRITE)

@@ -34,6 +34,14 @@ scaletop_SOURCES += \
 	src/tui/help.c \
 	src/tui/prompt.c
 
+# The keys against the help, and what a key or the wheel means where: input.c
+# and the help built into a test of their own (control.c is the test's).
+check_PROGRAMS += tests/unit/test_keys
+TESTS += tests/unit/test_keys
+tests_unit_test_keys_SOURCES = tests/unit/test_keys.c src/tui/input.c src/tui/help.c \
+	src/tui/paint.c src/tui/glyphs.c
+tests_unit_test_keys_LDADD = $(TEST_LIBS)
+
 # TUI tests drive the real binary in tmux.
 TUI_TESTS = \
 	tests/tui/screen.sh \

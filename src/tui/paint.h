@@ -15,6 +15,12 @@
 
 /* glyphs.c */
 void glyph_init(bool utf8);
+/*
+ * False for a terminal known to lack the glyphs though the locale is UTF-8:
+ * the Linux and BSD text consoles (TERM linux, cons25, vt...), whose fonts
+ * have no braille.  True otherwise, and for no TERM at all.
+ */
+bool glyph_term_unicode(const char *term);
 bool glyph_utf8(void);
 /* A bar of height frac (0..1) in one cell: " ▁▂▃▄▅▆▇█" or " _.-=#". */
 const char *glyph_level(double frac);

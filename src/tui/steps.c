@@ -81,6 +81,7 @@ steps_draw(const struct ui *u, const struct frame *f, struct rect r, struct ui_h
 	steps_line(text, 1, line, sizeof(line));
 	ui_put(in.y, in.x, in.w, theme_attr(ROLE_TITLE), line);
 	rows = in.h - 1;
+	h->list_rows = rows;
 	if (u->sel_step >= rows)
 		first = u->sel_step - rows + 1;
 	for (i = first; i < s->nsteps && i - first < rows; i++) {

@@ -70,6 +70,9 @@ struct ui_hit {
 struct ui_hits {
 	struct ui_hit hit[UI_MAX_HITS];
 	int n;
+	int list_rows;      /* the steps table's rows on screen (PgUp, PgDn), 0 none */
+	int ev_y0, ev_rows; /* the event log's rows on screen (the wheel), 0 none */
+	int help_pages;     /* the open help's pages */
 };
 
 /* An open one-line prompt (prompt.c). */
@@ -94,10 +97,12 @@ struct prompt {
 struct ui {
 	enum ui_view view;
 	bool help;
-	bool paused; /* the display is frozen; the model keeps going */
+	int help_page; /* the help's page on screen (space turns it) */
+	bool paused;   /* the display is frozen; the model keeps going */
 	double refresh_s;
 	char theme[64];
 	int sel_step; /* selected step (steps view, mouse), -1 none */
+	int ev_back;  /* the event log scrolled back by this many from the newest */
 	bool detail;  /* show the selected step's detail */
 	struct overlay ov[UI_MAX_OVERLAYS];
 	int nov;
@@ -119,10 +124,12 @@ void chart_draw(const struct ui *u, const struct frame *f, struct rect r, struct
 void sparkline_draw(const struct ui *u, const struct frame *f, struct rect r);
 void contention_draw(const struct ui *u, const struct frame *f, struct rect r);
 void verdict_draw(const struct ui *u, const struct frame *f, struct rect r);
-void events_draw(const struct frame *f, struct rect r, struct ui_hits *h);
+void events_draw(const struct ui *u, const struct frame *f, struct rect r, struct ui_hits *h);
 void steps_draw(const struct ui *u, const struct frame *f, struct rect r, struct ui_hits *h);
 void step_detail_draw(const struct ui *u, const struct frame *f, struct rect r);
-void help_draw(const struct ui *u, struct rect screen);
+void help_draw(const struct ui *u, struct rect screen, struct ui_hits *h);
+/* The help has a line for this key code (input.c's tables are held to it). */
+bool help_lists_key(int key);
 void prompt_open(struct ui *u, enum prompt_kind kind, const char *label, const char *text);
 /* 1: submitted, -1: cancelled, 0: still editing. */
 int prompt_key(struct ui *u, int ch);

@@ -1,12 +1,37 @@
 /* The verdict line (always on screen), the event log, and the footer of keys. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
 
 #include "ui.h"
 
+/* Display columns of a UTF-8 string; one per byte when the locale cannot say. */
+static int
+verdict_cols(const char *s)
+{
+	wchar_t w[256];
+	size_t n = mbstowcs(w, s, sizeof(w) / sizeof(w[0]) - 1);
+	int cols;
+
+	if (n == (size_t)-1)
+		return (int)strlen(s);
+	w[n] = L'\0';
+	cols = wcswidth(w, n);
+	return cols < 0 ? (int)strlen(s) : cols;
+}
+
+/*
+ * The sentence whole when it fits; else its clauses by importance, so a
+ * narrow terminal cuts the least important words, never "collapse above N".
+ */
 void
 verdict_draw(const struct ui *u, const struct frame *f, struct rect r)
 {
 	const struct analysis *an = f->an;
+	const char *head = u->collapse_flash ? "COLLAPSE: " : "verdict: ";
+	char ranked[sizeof(an->verdict)];
+	const char *text;
 	attr_t a;
 
 	if (an == NULL || an->verdict[0] == '\0') {
@@ -15,12 +40,16 @@ verdict_draw(const struct ui *u, const struct frame *f, struct rect r)
 		       " verdict: waiting for the first finished step");
 		return;
 	}
+	text = an->verdict;
+	if (1 + (int)strlen(head) + verdict_cols(text) > r.w) {
+		analysis_verdict_ranked(an, ranked, sizeof(ranked));
+		text = ranked;
+	}
 	a = theme_attr(an->collapse ? ROLE_VERDICT_BAD : ROLE_VERDICT_OK);
 	if (u->collapse_flash)
 		a |= A_REVERSE | A_BOLD;
 	ui_fill(r, u->collapse_flash ? a : 0);
-	ui_putf(r.y, r.x, r.w, a, " %s%s",
-		u->collapse_flash ? "COLLAPSE: " : "verdict: ", an->verdict);
+	ui_putf(r.y, r.x, r.w, a, " %s%s", head, text);
 }
 
 static enum theme_role
@@ -38,18 +67,34 @@ event_role(enum event_kind k)
 	}
 }
 
-/* The newest events that fit, oldest first, so the log reads downwards. */
+/*
+ * The newest events that fit, oldest first, so the log reads downwards;
+ * scrolled back (PgUp, the wheel) it ends ev_back events before the newest.
+ */
 void
-events_draw(const struct frame *f, struct rect r, struct ui_hits *h)
+events_draw(const struct ui *u, const struct frame *f, struct rect r, struct ui_hits *h)
 {
 	const struct session *s = f->s;
-	struct rect in = ui_titled(r, "events");
-	int first = s->nevents - in.h;
-	int i, y;
+	char title[64];
+	struct rect in;
+	int rows = r.h > 1 ? r.h - 1 : 0, back = u->ev_back, first, last, i, y;
 
+	/* Never scrolled past the oldest page, though the session changed under it. */
+	if (back > s->nevents - rows)
+		back = s->nevents - rows;
+	if (back < 0)
+		back = 0;
+	last = s->nevents - back;
+	snprintf(title, sizeof(title), "events");
+	if (last < s->nevents)
+		snprintf(title, sizeof(title), "events (%d newer)", s->nevents - last);
+	in = ui_titled(r, title);
+	first = last - in.h;
 	if (first < 0)
 		first = 0;
-	for (i = first, y = in.y; i < s->nevents && y < in.y + in.h; i++, y++) {
+	h->ev_y0 = in.y;
+	h->ev_rows = in.h > 0 ? in.h : 0;
+	for (i = first, y = in.y; i < last && y < in.y + in.h; i++, y++) {
 		const struct event *e = &s->events[i];
 		ui_putf(y, in.x, in.w, theme_attr(event_role(e->kind)), " %7.1fs %-8s %s", e->t,
 			event_kind_names[e->kind], e->text);
@@ -58,29 +103,58 @@ events_draw(const struct frame *f, struct rect r, struct ui_hits *h)
 	}
 }
 
+/*
+ * The footer's hints, most wanted first: they are drawn while they fit whole
+ * (80 columns show the first four or five), so a new key's hint goes where
+ * its importance puts it.
+ */
+static const char *const footer_live[] = { "? help", "q quit",    "space pause", "r run",
+					   "s save", "o overlay", "v view" };
+static const char *const footer_replay[] = { "? help", "q quit", "space play/pause", "</> scrub",
+					     "v view" };
+#define NFOOT(t) (int)(sizeof(t) / sizeof((t)[0]))
+
+/* The view tabs; when the whole row would not fit, the other views show their number only. */
+static int
+footer_tabs(const struct ui *u, struct rect r, bool narrow, struct ui_hits *h)
+{
+	int v, x0, x = r.x;
+
+	for (v = 0; v < VIEW_COUNT; v++) {
+		x0 = x;
+		if (v == (int)u->view || !narrow)
+			x += ui_putf(r.y, x, r.x + r.w - x,
+				     v == (int)u->view ? theme_attr(ROLE_TITLE) | A_BOLD
+						       : theme_attr(ROLE_INACTIVE) | A_REVERSE,
+				     " %d %s ", v + 1, ui_view_names[v]);
+		else
+			x += ui_putf(r.y, x, r.x + r.w - x, theme_attr(ROLE_INACTIVE) | A_REVERSE,
+				     " %d ", v + 1);
+		ui_hit_add(h, r.y, x0, x - 1, -2 - v); /* a click on a tab switches view */
+	}
+	return x;
+}
+
 void
 footer_draw(const struct ui *u, const struct frame *f, struct rect r, struct ui_hits *h)
 {
-	int v;
-	int x = r.x;
+	const char *const *hint = f->replay ? footer_replay : footer_live;
+	int nhint = f->replay ? NFOOT(footer_replay) : NFOOT(footer_live);
+	int i, x, len = 0;
+	attr_t a = theme_attr(ROLE_MAIN) | A_REVERSE;
 
-	ui_fill(r, theme_attr(ROLE_MAIN) | A_REVERSE);
+	ui_fill(r, a);
 	if (u->msg[0] != '\0' && ui_now() < u->msg_until) {
 		ui_putf(r.y, r.x, r.w,
 			theme_attr(u->msg_bad ? ROLE_WARNING : ROLE_MAIN) | A_REVERSE, " %s",
 			u->msg);
 		return;
 	}
-	for (v = 0; v < VIEW_COUNT; v++) {
-		int x0 = x;
-
-		x += ui_putf(r.y, x, r.x + r.w - x,
-			     (v == (int)u->view ? theme_attr(ROLE_TITLE) | A_BOLD
-						: theme_attr(ROLE_INACTIVE) | A_REVERSE),
-			     " %d %s ", v + 1, ui_view_names[v]);
-		ui_hit_add(h, r.y, x0, x - 1, -2 - v); /* a click on a tab switches view */
-	}
-	ui_put(r.y, x, r.x + r.w - x, theme_attr(ROLE_MAIN) | A_REVERSE,
-	       f->replay ? "  space play/pause  </> scrub  v view  ? help  q quit"
-			 : "  v view  space pause  r run  s save  o overlay  ? help  q quit");
+	for (i = 0; i < VIEW_COUNT; i++)
+		len += 4 + (int)strlen(ui_view_names[i]);
+	for (i = 0; i < 4 && i < nhint; i++)
+		len += 2 + (int)strlen(hint[i]);
+	x = footer_tabs(u, r, len > r.w, h);
+	for (i = 0; i < nhint && x + 2 + (int)strlen(hint[i]) <= r.x + r.w; i++)
+		x += ui_putf(r.y, x, r.x + r.w - x, a, "  %s", hint[i]);
 }

@@ -16,6 +16,77 @@ no_leftovers() {
 	! pgrep -f "$1" >/dev/null 2>&1
 }
 
+# --- progress on stderr, as the terminal allows -------------------------------
+# pty_run COLS TERM OUT CMD...: CMD with stderr on a pseudo-terminal COLS wide
+# (stdout to OUT.stdout), its raw bytes to OUT.  Output post-processing is off,
+# so a '\r' in OUT is the program's own, not the terminal's newline.
+cat >"$T/pty_run.py" <<'PY'
+import fcntl, os, struct, subprocess, sys, termios
+cols, term, out = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+master, slave = os.openpty()
+fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, cols, 0, 0))
+attrs = termios.tcgetattr(slave)
+attrs[1] &= ~termios.OPOST
+termios.tcsetattr(slave, termios.TCSANOW, attrs)
+env = dict(os.environ, TERM=term)
+if term == "-":
+    del env["TERM"]
+with open(out + ".stdout", "wb") as so:
+    p = subprocess.Popen(sys.argv[4:], stdin=subprocess.DEVNULL, stdout=so, stderr=slave, env=env)
+os.close(slave)
+data = b""
+while True:
+    try:
+        chunk = os.read(master, 65536)
+    except OSError:
+        break
+    if not chunk:
+        break
+    data += chunk
+open(out, "wb").write(data)
+sys.exit(p.wait())
+PY
+# progress_check FILE: "STEPS REDRAWS WIDEST": the step lines, the lines
+# redrawn in place (after '\r', no newline), and the widest of those.
+cat >"$T/progress_check.py" <<'PY'
+import sys
+data = open(sys.argv[1], "rb").read().decode("utf-8", "replace")
+steps = redraws = widest = 0
+for seg in data.split("\r"):
+    seg = seg.replace("\x1b[K", "")
+    if "\n" in seg:
+        steps += sum(1 for l in seg.split("\n") if l.startswith("["))
+    elif seg.startswith("["):
+        redraws += 1
+        widest = max(widest, len(seg))
+print(steps, redraws, widest)
+PY
+PROG="-w cpu -n 1,2 -d 0.6 --warmup 0.2 --interval 0.1"
+pty_progress() {
+	"$PYTHON" "$T/pty_run.py" "$@" "$SCALETOP" run $PROG >/dev/null 2>&1
+}
+pty_progress 200 dumb "$T/dumb.tty"
+is "$?" 0 "run on a TERM=dumb terminal exits 0"
+is "$(tr -cd '\033\r' <"$T/dumb.tty" | wc -c | tr -d ' ')" 0 "TERM=dumb: no escape and no carriage return"
+is "$("$PYTHON" "$T/progress_check.py" "$T/dumb.tty")" "2 0 0" "TERM=dumb: a plain line per step, none redrawn"
+pty_progress 200 - "$T/noterm.tty"
+is "$(tr -cd '\033\r' <"$T/noterm.tty" | wc -c | tr -d ' ')" 0 "no TERM at all: plain lines too"
+pty_progress 200 xterm-256color "$T/xterm.tty"
+set -- $("$PYTHON" "$T/progress_check.py" "$T/xterm.tty")
+is "$1" 2 "xterm: the two step lines"
+ok "xterm: the progress line is redrawn in place ($2 times)" test "$2" -gt 0
+ok "200 columns: the widest progress line ($3) is whole" test "$3" -gt 40 -a "$3" -lt 199
+pty_progress 40 xterm-256color "$T/narrow.tty"
+is "$("$PYTHON" "$T/progress_check.py" "$T/narrow.tty" | cut -d' ' -f3)" 39 \
+	"40 columns: the progress line is cut to 39"
+COLUMNS=30 pty_progress 200 xterm-256color "$T/columns.tty"
+is "$("$PYTHON" "$T/progress_check.py" "$T/columns.tty" | cut -d' ' -f3)" 29 \
+	"COLUMNS=30 on a wider terminal: cut to 29"
+unset COLUMNS
+TERM=xterm-256color "$SCALETOP" run $PROG >/dev/null 2>"$T/file.err"
+is "$(tr -cd '\033\r' <"$T/file.err" | wc -c | tr -d ' ')" 0 "stderr to a file: plain lines, as before"
+is "$(grep -c '^\[[12]/2\] N=[12]: ' "$T/file.err")" 2 "and a line per step"
+
 # --- list -------------------------------------------------------------------
 "$SCALETOP" list >"$T/list"
 is "$?" 0 "list exits 0"

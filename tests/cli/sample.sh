@@ -158,6 +158,38 @@ bad_arg "'--bogus'" --bogus
 bad_arg "'-x'" -c 1 -x
 bad_arg "'-i'" -i
 bad_arg "'5'" -i 1 5
+bad_arg "COUNT 'x'" 0.1 x
+bad_arg "INTERVAL 'abc'" abc
+bad_arg "'3'" 0.1 1 3
+bad_arg "'3'" -c 2 0.1 3
+bad_arg "-P '1-0': not a CPU list" -P 1-0
+bad_arg "-P 'x'" -P x
+bad_arg "-P ''" -P ''
+bad_arg "-P '0,,1'" -P 0,,1
+bad_arg "-P '1,0'" -P 1,0
+bad_arg "-P '65000': there is no CPU 65000 here" -P 65000 -c 1
+
+# --- mpstat's habits: INTERVAL [COUNT] and -P ----------------------------------
+
+"$SCALETOP" sample 1 2 >"$T/pos" 2>"$T/pos.err"
+is "$?" 0 "sample 1 2 exits 0"
+is "$(awk '$1 != "Average:" && $2 == "CPU"' "$T/pos" | wc -l | tr -d ' ')" 2 \
+	"sample 1 2 prints two reports, as mpstat 1 2"
+is "$(grep -c '^Average: ' "$T/pos")" $((NCPU + 3)) "and the Average block (header, all, CPUs, sys)"
+FIRST=$(head -n 1 "$T/online")
+"$SCALETOP" sample -P "$FIRST" 0.1 2 >"$T/p0" 2>"$T/p0.err"
+is "$?" 0 "-P $FIRST exits 0"
+is "$(awk '$2 ~ /^[0-9]+$/ { print $2 }' "$T/p0" | sort -u | tr '\n' ' ')" "$FIRST " \
+	"-P $FIRST: only CPU $FIRST's rows"
+is "$(awk '$2 ~ /^[0-9]+$/' "$T/p0" | wc -l | tr -d ' ')" 3 "one in each report and the Average"
+is "$(awk '$2 == "all"' "$T/p0" | wc -l | tr -d ' ')" 0 "and no all row, as mpstat -P shows"
+is "$(awk '$2 == "sys"' "$T/p0" | wc -l | tr -d ' ')" 3 "the system line stays"
+"$SCALETOP" sample -P "$FIRST" --json 0.1 1 >"$T/p0.json" 2>/dev/null
+is "$(json_get "$T/p0.json" '[c["cpu"] for c in d["cpus"]]')" "[$FIRST]" "--json -P $FIRST: one CPU in cpus"
+is "$(json_get "$T/p0.json" 'd["all"]["ncpu"]')" "$NCPU" "and all is still the whole machine"
+"$SCALETOP" sample -P ALL 0.1 1 >"$T/pall" 2>&1
+is "$(awk '$1 != "Average:" && ($2 == "all" || $2 ~ /^[0-9]+$/)' "$T/pall" | wc -l | tr -d ' ')" \
+	$((NCPU + 1)) "-P ALL: the all row and every CPU"
 
 "$SCALETOP" sample --help >"$T/help" 2>&1
 is "$?" 0 "--help exits 0"

@@ -43,6 +43,70 @@ is "$(tm_status)" 0 "q exits 0"
 ok "no process is left after q" st_gone 'd 29[.]5' 
 ok "the process is gone" sh -c "! kill -0 $pid 2>/dev/null"
 
+# --- 80x24: the help, the lists and the habits of htop ----------------------------------
+# tmux sends Home and End as its own terminal type reads them (\E[1~, \E[4~;
+# xterm's terminfo has \EOH and \EOF), and the wheel in X10 form (\E[M):
+# these run under tmux-256color, which ncurses ships.
+CF="$top_srcdir/tests/fixtures/streams/mutex-collapse.jsonl"
+TUI_TERM=tmux-256color
+tm_start 80 24 "$ST" replay "$CF"
+tm_wait_for ' verdict: ' 50
+tm_keys '?'
+ok "80x24: the help shows its last line" tm_wait_for 'press any key to close' 20
+help=$(tm_screen)
+like "$help" 'CPU bars' "and its last entry"
+missing=
+for k in 'space' 'r  x' '\+ -' ' w ' ' n ' 'v Tab' 'V S-Tab' '1 2 3' '4 5' '6 R' 'j k' \
+	'PgUp PgDn' 'Home End' 'g G' 'wheel' 'Enter' 'Esc' ' s ' 'o  c' ' W ' '< ,' '> \.' \
+	't  T' ' d ' 'Ctrl-L' '\? h F1' 'q Q F10'; do
+	printf '%s\n' "$help" | grep -Eq -- "$k" || missing="$missing [$k]"
+done
+is "$missing" "" "the help at 80x24 lists every key"
+tm_keys x
+tm_wait_for '1 overview' 20
+tm_keys 4 NPage
+ok "PgDn in the steps view selects a step" tm_wait_for 'step 1: N=1 run 1' 20
+tm_keys NPage
+ok "PgDn again: a page on, the last step here" tm_wait_for 'step 5: N=6 run 1' 20
+tm_keys Home
+ok "Home: the first step" tm_wait_for 'step 1: N=1 run 1' 20
+tm_keys End
+ok "End: the last step" tm_wait_for 'step 5: N=6 run 1' 20
+# The wheel up over the table (row 6): the step before.
+tm_keys -l "$(printf '\033[M`+&')"
+ok "the wheel up over the steps selects the one before" tm_wait_for 'step 4: N=4 run 1' 20
+# Ctrl-L: text another process wrote on the terminal stays until a full repaint.
+printf '\033[20;30HGARBAGE-ON-SCREEN' >"$(tm display-message -p -t t '#{pane_tty}')"
+sleep 0.3
+ok "text written behind the TUI's back shows" tm_wait_for 'GARBAGE-ON-SCREEN' 20
+tm_keys C-l
+sleep 0.5
+is "$(tm_screen | grep -c 'GARBAGE-ON-SCREEN')" 0 "Ctrl-L repaints the whole screen"
+tm_keys q
+tm_wait_exit
+
+# A smaller terminal pages the help; a larger one shows it whole again.
+tm_start 60 16 "$ST" replay "$CF"
+tm_wait_for ' verdict: ' 50
+tm_keys '?'
+ok "60x16: the help says there is more" tm_wait_for 'page 1/3: space for more, or resize' 20
+tm_keys ' '
+ok "space turns the page" tm_wait_for 'page 2/3' 20
+tm_resize 80 24
+ok "resized to 80x24: one page" tm_wait_for 'press any key to close' 30
+tm_keys x
+# 60x16 shows three events of five: the wheel over the log scrolls it back.
+tm_resize 60 16
+tm_keys 4
+tm_wait_for '9.5s step +N=6' 20
+ev=$(tm_screen | grep -n '─ events' | cut -d: -f1)
+tm_keys -l "$(printf '\033[M`+%b' "\\0$(printf '%o' $((32 + ev + 1)))")"
+ok "the wheel up over the event log shows older events" tm_wait_for 'events \(2 newer\)' 20
+ok "down to the oldest" tm_wait_for ' 1.5s step +N=1' 20
+tm_keys q
+tm_wait_exit
+unset TUI_TERM
+
 # --- --target in the TUI: the server's figures and waits ------------------------------
 sleep 600 &
 SLEEPER=$!

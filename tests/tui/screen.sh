@@ -63,6 +63,26 @@ tm_keys q
 tm_wait_exit
 is "$(tm_status)" 0 "q exits 0"
 
+# --- 80x24: the verdict leads with the collapse ------------------------------------
+# mutex-collapse.jsonl: a recorded mutex sweep whose N=6 step was scaled to a
+# quarter (tests/fixtures/streams), so it collapses above 4 every time, and
+# its verdict (with the cause) is longer than 80 columns.
+CF="$top_srcdir/tests/fixtures/streams/mutex-collapse.jsonl"
+tm_start 80 24 "$ST" replay "$CF"
+tm_wait_for ' verdict: ' 50
+tm_keys End
+ok "80x24: the verdict line starts with the collapse" \
+	tm_wait_for '^ verdict: collapse above 4: 26% of peak at 6; peak 1.40M ops/s at 3' 50
+tm_keys q
+tm_wait_exit
+tm_start 250 30 "$ST" replay "$CF"
+tm_wait_for ' verdict: ' 50
+like "$(tm_screen | grep ' verdict: ')" \
+	'verdict: scales sub-linearly .*; peak 1.40M ops/s at 3; collapse above 4: 26% of peak at 6; at 6 ' \
+	"250 columns: the whole sentence in its own order"
+tm_keys q
+tm_wait_exit
+
 # --- glyphs ----------------------------------------------------------------------
 tm_start 100 30 "$ST" --fake-cpus 300 --ascii --refresh 0.1
 tm_wait_for 'CPU \(300\)'
@@ -74,6 +94,21 @@ LANG=C LC_ALL=C tm_start 100 30 "$ST" --fake-cpus 300 --refresh 0.1
 tm_wait_for 'CPU \(300\)'
 sleep 0.5
 is "$(tm_screen | LC_ALL=C grep -c '[^ -~]')" 0 "LANG=C: ASCII without being asked"
+tm_keys q
+tm_wait_exit
+# The Linux text console has a UTF-8 locale but no braille in its font.
+TUI_TERM=linux
+tm_start 100 30 "$ST" --fake-cpus 300 --refresh 0.1
+unset TUI_TERM
+tm_wait_for 'CPU \(300\)'
+sleep 0.5
+is "$(tm_screen | LC_ALL=C grep -c '[^ -~]')" 0 "TERM=linux: ASCII under a UTF-8 locale"
+tm_keys q
+tm_wait_exit
+tm_start 100 30 "$ST" --fake-cpus 300 --refresh 0.1
+tm_wait_for 'CPU \(300\)'
+sleep 0.5
+ok "and xterm under the same locale: the glyphs" test "$(tm_screen | LC_ALL=C grep -c '[^ -~]')" -gt 0
 tm_keys q
 
 done_testing

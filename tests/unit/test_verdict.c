@@ -4,6 +4,7 @@
  * test_analysis checks whole analyses' verdicts word for word.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../../src/model/analysis_verdict.h"
@@ -110,11 +111,76 @@ test_peak(void)
 	       "an uncertain peak is said before an unstable one");
 }
 
+/* 1, 2, 4, 8: a peak at 4 and a fall to 40% at 8, with its clauses kept. */
+static void
+test_ranked(void)
+{
+	struct scaling_point p[4];
+	struct analysis a;
+	struct verdict_ctx c;
+	char buf[256], part[256], list[512];
+	int i;
+
+	peaked(&a, p);
+	memset(&p[3], 0, sizeof(p[3]));
+	p[3].n = 8;
+	p[3].x = 100;
+	p[3].ci = NAN;
+	p[3].speedup = 1;
+	p[3].efficiency = 1.0 / 8;
+	a.npoints = 4;
+	a.last_n = 8;
+	a.last_frac = 0.4;
+	a.collapse = true;
+	a.collapse_n = 8;
+	ctx_init(&c, &a);
+	analysis_verdict_ranked(&a, buf, sizeof(buf));
+	is_str(buf, "", "no parts and no verdict: nothing");
+	c.part = a.part;
+	c.nparts = &a.nparts;
+	verdict_build(&c, a.verdict, sizeof(a.verdict));
+	is_str(a.verdict,
+	       "scales to 2 threads (efficiency >= 90%); peak 250 ops/s at 4; collapse above 4: "
+	       "40% of peak at 8",
+	       "a collapse: the sentence in its own order");
+	is_int(a.nparts, 3, "three clauses");
+	list[0] = '\0';
+	for (i = 0; i < a.nparts; i++) {
+		snprintf(part, sizeof(part), "[%d]%.*s", (int)a.part[i].rank, (int)a.part[i].len,
+			 a.verdict + a.part[i].off);
+		strncat(list, part, sizeof(list) - strlen(list) - 1);
+	}
+	is_str(list,
+	       "[2]scales to 2 threads (efficiency >= 90%)[1]peak 250 ops/s at 4[0]collapse above "
+	       "4: 40% of peak at 8",
+	       "each clause without its separator, with its rank");
+	analysis_verdict_ranked(&a, buf, sizeof(buf));
+	is_str(buf,
+	       "collapse above 4: 40% of peak at 8; peak 250 ops/s at 4; scales to 2 threads "
+	       "(efficiency >= 90%)",
+	       "ranked: the collapse first, then the peak, then the scaling");
+	analysis_verdict_ranked(&a, buf, 20);
+	is_str(buf, "collapse above 4: 4", "ranked and cut: the collapse still leads");
+
+	a.collapse = false;
+	a.last_frac = 0.97;
+	p[3].x = 245;
+	verdict_build(&c, a.verdict, sizeof(a.verdict));
+	is_int(a.nparts, 2, "flat after: a part of the peak's clause");
+	analysis_verdict_ranked(&a, buf, sizeof(buf));
+	is_str(buf, "peak 250 ops/s at 4, flat after; scales to 2 threads (efficiency >= 90%)",
+	       "ranked without a collapse: the peak first");
+	a.nparts = 0;
+	analysis_verdict_ranked(&a, buf, sizeof(buf));
+	is_str(buf, a.verdict, "a verdict without parts (read from a file) as it is");
+}
+
 int
 main(void)
 {
 	test_singular();
 	test_small();
 	test_peak();
+	test_ranked();
 	return done_testing();
 }

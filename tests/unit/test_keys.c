@@ -1,0 +1,140 @@
+/*
+ * The TUI's keys without a terminal: input.c's tables against help.c's
+ * lines (a key bound and not in the help fails here), and what a key or the
+ * wheel means where: the list's keys in the steps view, the replay's clock
+ * elsewhere in a replay, the event log otherwise.  control_run is this
+ * file's: it keeps the command input.c asked for.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../../src/tui/app.h"
+#include "../tap.h"
+
+static struct command last;
+static int nrun;
+
+void
+control_run(struct app *a, const struct command *c)
+{
+	(void)a;
+	last = *c;
+	nrun++;
+}
+
+/* The command a key gives (CMD_NONE when none ran). */
+static struct command
+key(struct app *a, int ch)
+{
+	last.id = CMD_NONE;
+	last.arg = 0;
+	input_key(a, ch);
+	return last;
+}
+
+static void
+test_help_lists_every_key(void)
+{
+	int keys[512];
+	int n = input_bound_keys(keys, 512), i, missing = 0;
+
+	ok(n > 40, "the tables bind keys (%d)", n);
+	for (i = 0; i < n; i++) {
+		if (!help_lists_key(keys[i])) {
+			diag("key code %d (%s) is bound but not in the help", keys[i],
+			     keyname(keys[i]) != NULL ? keyname(keys[i]) : "?");
+			missing++;
+		}
+	}
+	is_int(missing, 0, "every bound key has a line in the help");
+	ok(!help_lists_key('Z'), "and the help is no catch-all: Z is in no line");
+}
+
+static void
+test_lists_and_replay(void)
+{
+	struct app a;
+	struct command c;
+
+	memset(&a, 0, sizeof(a));
+	a.ui.sel_step = -1;
+	c = key(&a, KEY_END);
+	ok(c.id == CMD_EVENTS_EDGE && c.arg == +1, "End outside a replay: the newest events");
+	c = key(&a, KEY_PPAGE);
+	ok(c.id == CMD_EVENTS_PAGE && c.arg == -1, "PgUp: the event log a page back");
+	a.ui.view = VIEW_STEPS;
+	c = key(&a, KEY_NPAGE);
+	ok(c.id == CMD_SELECT_PAGE && c.arg == +1, "PgDn in the steps view: a page of steps");
+	c = key(&a, KEY_HOME);
+	ok(c.id == CMD_SELECT_EDGE && c.arg == -1, "Home in the steps view: the first step");
+	a.rp = (struct replay *)&a; /* input.c only asks whether there is one */
+	c = key(&a, 'G');
+	ok(c.id == CMD_SELECT_EDGE && c.arg == +1, "G in a replay's steps view: still the list");
+	a.ui.view = VIEW_OVERVIEW;
+	c = key(&a, KEY_END);
+	is_int(c.id, CMD_REPLAY_END, "End in a replay's other views: the replay's end");
+	c = key(&a, 'g');
+	is_int(c.id, CMD_REPLAY_START, "g there: its start");
+	c = key(&a, 'L' & 0x1f);
+	is_int(c.id, CMD_REDRAW, "Ctrl-L redraws, in a replay too");
+}
+
+static void
+test_help_pages(void)
+{
+	struct app a;
+	struct command c;
+
+	memset(&a, 0, sizeof(a));
+	a.ui.help = true;
+	a.hits.help_pages = 2;
+	c = key(&a, ' ');
+	is_int(c.id, CMD_HELP_PAGE, "space in a help of two pages: the next page");
+	a.hits.help_pages = 1;
+	c = key(&a, ' ');
+	is_int(c.id, CMD_HELP_CLOSE, "space in a help of one page closes it");
+	nrun = 0;
+	c = key(&a, 'q');
+	ok(nrun == 2 && c.id == CMD_QUIT, "q closes the help and quits");
+}
+
+static void
+test_wheel(void)
+{
+	struct app a;
+	MEVENT ev;
+	struct command c;
+
+	memset(&a, 0, sizeof(a));
+	memset(&ev, 0, sizeof(ev));
+	a.hits.ev_y0 = 12;
+	a.hits.ev_rows = 5;
+	ev.bstate = BUTTON5_PRESSED;
+	ev.y = 3;
+	c = input_mouse_event(&a, &ev);
+	ok(c.id == CMD_EVENTS_SCROLL && c.arg > 0, "the wheel down in the overview: newer events");
+	a.ui.view = VIEW_STEPS;
+	c = input_mouse_event(&a, &ev);
+	ok(c.id == CMD_SELECT_MOVE && c.arg == +1, "over the steps table: the next step");
+	ev.bstate = BUTTON4_PRESSED;
+	c = input_mouse_event(&a, &ev);
+	ok(c.id == CMD_SELECT_MOVE && c.arg == -1, "the wheel up: the step before");
+	ev.y = 14;
+	c = input_mouse_event(&a, &ev);
+	ok(c.id == CMD_EVENTS_SCROLL && c.arg < 0, "over the event log: older events");
+	ev.bstate = BUTTON1_CLICKED;
+	a.hits.n = 1;
+	a.hits.hit[0] = (struct ui_hit){ 14, 0, 79, 3 };
+	c = input_mouse_event(&a, &ev);
+	ok(c.id == CMD_SELECT_STEP && c.arg == 3, "a click on an event still selects its step");
+}
+
+int
+main(void)
+{
+	test_help_lists_every_key();
+	test_lists_and_replay();
+	test_help_pages();
+	test_wheel();
+	return done_testing();
+}
