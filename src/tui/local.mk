@@ -32,7 +32,9 @@ scaletop_SOURCES += \
 	src/tui/waits.c \
 	src/tui/steps.c \
 	src/tui/help.c \
-	src/tui/prompt.c
+	src/tui/prompt.c \
+	src/tui/theme_pick.h \
+	src/tui/theme_pick.c
 
 # TUI tests drive the real binary in tmux.
 TUI_TESTS = \
@@ -90,7 +92,8 @@ libscaletop_a_SOURCES += \
 
 EXTRA_DIST += docs/themes.md docs/config.md
 
-check_PROGRAMS += tests/unit/test_theme tests/unit/test_prefs
-TESTS += tests/unit/test_theme tests/unit/test_prefs
+check_PROGRAMS += tests/unit/test_theme tests/unit/test_theme_dirs tests/unit/test_prefs
+TESTS += tests/unit/test_theme tests/unit/test_theme_dirs tests/unit/test_prefs
 tests_unit_test_theme_LDADD = $(TEST_LIBS)
+tests_unit_test_theme_dirs_LDADD = $(TEST_LIBS)
 tests_unit_test_prefs_LDADD = $(TEST_LIBS)
