@@ -124,7 +124,7 @@ app_theme(struct app *a)
 
 	if (rc < 0) {
 		theme_use("default", NULL, 0);
-		app_message(a, true, "%s; using the default theme%s%s", err, *cfg ? " | " : "",
+		app_message(a, true, "using the default theme: %s%s%s", err, *cfg ? " | " : "",
 			    cfg);
 		name = "default";
 	} else if (rc > 0)

@@ -41,7 +41,8 @@ TUI_TESTS = \
 	tests/tui/screen.sh \
 	tests/tui/keys.sh \
 	tests/tui/robust.sh \
-	tests/tui/replay.sh
+	tests/tui/replay.sh \
+	tests/tui/theme.sh
 # valgrind cannot run an AddressSanitizer build; the plain build runs it.
 if !SANITIZE
 TUI_TESTS += tests/tui/valgrind.sh
