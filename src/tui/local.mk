@@ -91,7 +91,7 @@ libscaletop_a_SOURCES += \
 	src/tui/theme_find.c \
 	src/tui/prefs.c
 
-EXTRA_DIST += docs/themes.md docs/config.md
+# docs/themes.md and docs/config.md are installed and shipped by docs/local.mk.
 
 check_PROGRAMS += tests/unit/test_theme tests/unit/test_theme_dirs tests/unit/test_prefs
 TESTS += tests/unit/test_theme tests/unit/test_theme_dirs tests/unit/test_prefs
