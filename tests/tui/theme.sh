@@ -76,6 +76,18 @@ tm_keys q
 tm_wait_exit
 is "$(tm_status)" 0 "... exit 0"
 
+# A theme that cannot be read (over the 1 MiB a theme may have) is skipped by t, saying why.
+head -c 1100000 /dev/zero | tr '\0' '#' >"$CFG/themes/zzbig.theme"
+tm_start 200 30 "$ST" --monitor --theme zbad
+tm_wait_for 'CPU \(' 50
+tm_keys t
+ok "t skips a theme it cannot read, saying why" \
+	tm_wait_for 'theme fakebtop; skipped one: .*zzbig\.theme: cannot read it: over 1 MiB' 50
+tm_keys q
+tm_wait_exit
+like "$(cat "$CFG/config" 2>/dev/null)" "theme = fakebtop" "... and keeps the one after it"
+rm -f "$CFG/themes/zzbig.theme"
+
 # --- the picker: a btop theme, Enter keeps it ------------------------------------
 tm_start 100 30 "$ST" --monitor --theme default
 tm_wait_for 'CPU \(' 50
