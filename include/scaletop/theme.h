@@ -168,7 +168,9 @@ void theme_resolve(const struct theme *t, enum theme_depth depth, int npairs, in
  * Look-up order: $XDG_CONFIG_HOME/scaletop/themes (default
  * ~/.config/scaletop/themes), then the bundled directory
  * ($SCALETOP_THEMES_DIR if set, else the installed one, else the source
- * tree's themes/); "default" always exists, built in.
+ * tree's themes/), then btop's: $XDG_CONFIG_HOME/btop/themes,
+ * /usr/local/share/btop/themes, /usr/share/btop/themes; the first found
+ * wins.  "default" always exists, built in, and is never taken from btop.
  * Returns 0; 1 if the theme loaded with bad lines (the first warning, and
  * how many more, in err); -1 if it cannot be found or read (err says why,
  * and the theme in use is unchanged).
@@ -186,16 +188,45 @@ enum theme_depth theme_depth(void);
 
 /*
  * The theme after current in the cycle: bundled themes ("default" first,
- * then by name), then the user's own by name, wrapping around; the first
- * one if current is not in the cycle.  Static storage, overwritten by the
- * next call.
+ * then by name), then the user's own by name, then btop's (the user's,
+ * then the system's) by name, wrapping around; the first one if current is
+ * not in the cycle.  Static storage, overwritten by the next call.
  */
 const char *theme_next(const char *current);
 
-/* For the help screen: called for each theme in cycle order; path is NULL for the built-in. */
-typedef void (*theme_list_fn)(const char *name, const char *path, int user, void *arg);
+/* Where a theme was found, in look-up order. */
+enum theme_origin {
+	THEME_FROM_BUILTIN,   /* the built-in default: no file */
+	THEME_FROM_BUNDLED,   /* scaletop's bundled directory */
+	THEME_FROM_USER,      /* $XDG_CONFIG_HOME/scaletop/themes */
+	THEME_FROM_BTOP_USER, /* $XDG_CONFIG_HOME/btop/themes */
+	THEME_FROM_BTOP,      /* btop's installed themes */
+	THEME_FROM_PATH,      /* not listed: a path, as --theme FILE gives */
+};
+
+/* A few words for an origin ("btop's, yours"), for the picker. */
+const char *theme_origin_name(enum theme_origin o);
+
+/* Called for each theme in cycle order; path is NULL for the built-in. */
+typedef void (*theme_list_fn)(const char *name, const char *path, enum theme_origin origin,
+			      void *arg);
 /* Returns the number of themes listed. */
 int theme_list(theme_list_fn fn, void *arg);
+
+/*
+ * btop's installed theme directories, searched in this order after the
+ * user's btop directory; NULL-terminated.  NULL restores the default
+ * (/usr/local/share/btop/themes, /usr/share/btop/themes).  For tests, so
+ * that a machine's own btop themes do not change what they count.
+ */
+void theme_set_btop_dirs(const char *const *dirs);
+
+/*
+ * True if name could name a theme: a path (it has a '/') that fits, or a
+ * file name without control characters, not empty, not starting with '.'.
+ * Whether such a theme exists is theme_find's question.
+ */
+int theme_name_valid(const char *name);
 
 /*
  * The file theme name would be loaded from, into path.  Returns 1 if found,

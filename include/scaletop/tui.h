@@ -19,6 +19,7 @@ struct tui_opts {
 	const char *overlay[TUI_MAX_OVERLAYS]; /* snapshots to overlay (--compare) */
 	int noverlay;
 	const char *replay; /* a recorded .jsonl to replay, "-" for standard input */
+	const char *warn;   /* for the message line at the start (the config file's), or NULL */
 };
 
 struct run_args;

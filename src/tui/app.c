@@ -109,20 +109,38 @@ app_term_open(struct app *a, char *err, size_t errlen)
 	return 0;
 }
 
-static int
-app_theme(struct app *a, char *err, size_t errlen)
+/*
+ * A theme never stops the start, as btop falls back to its default: a bad
+ * line costs its key, a theme that cannot be found or read costs the
+ * theme, and either is said on the message line (with the config file's
+ * own warning, if it had one).
+ */
+static void
+app_theme(struct app *a)
 {
 	const char *name = a->opts.theme != NULL ? a->opts.theme : "default";
+	const char *cfg = a->opts.warn != NULL ? a->opts.warn : "";
+	char err[ST_ERRLEN];
+	int rc = theme_use(name, err, sizeof(err));
 
+	if (rc < 0) {
+		theme_use("default", NULL, 0);
+		app_message(a, true, "using the default theme: %s%s%s", err, *cfg ? " | " : "",
+			    cfg);
+		name = "default";
+	} else if (rc > 0)
+		app_message(a, true, "%s%s%s", err, *cfg ? " | " : "", cfg);
+	else if (*cfg)
+		app_message(a, true, "%s", cfg);
 	snprintf(a->ui.theme, sizeof(a->ui.theme), "%s", name);
-	return theme_use(name, err, errlen);
 }
 
 static int
 app_init(struct app *a, char *err, size_t errlen)
 {
-	if (app_term_open(a, err, errlen) != 0 || app_theme(a, err, errlen) != 0)
+	if (app_term_open(a, err, errlen) != 0)
 		return -1;
+	app_theme(a);
 	a->loop = loop_new(err, errlen);
 	if (a->loop == NULL)
 		return -1;

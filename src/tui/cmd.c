@@ -14,6 +14,7 @@
 #include "scaletop/prefs.h"
 #include "scaletop/run_args.h"
 #include "scaletop/stream.h"
+#include "scaletop/theme.h"
 #include "scaletop/tui.h"
 #include "scaletop/workload.h"
 
@@ -93,6 +94,13 @@ tui_parse_opt(int opt, int argc, char **argv, void *arg)
 	case OPT_FAKE:
 		return tui_parse_fake(optarg, o);
 	case OPT_THEME:
+		/* Only a name no theme could have is refused; a missing theme falls back. */
+		if (!theme_name_valid(optarg))
+			return arg_usage_error(CMD,
+					       "--theme '%.64s': not a theme name; give a name "
+					       "like 'light' (T in the TUI lists them) or a path "
+					       "to a .theme file",
+					       optarg);
 		o->theme = optarg;
 		return 0;
 	case OPT_COMPARE:
@@ -134,14 +142,15 @@ tui_check_terminal(bool input_is_data, char *err, size_t errlen)
 static void
 tui_defaults(struct run_args *a, struct tui_opts *o, struct prefs *p)
 {
-	char warn[ST_ERRLEN];
+	static char warn[ST_ERRLEN]; /* shown on the TUI's message line */
 
 	run_args_defaults(a, CMD);
 	a->default_workload = "spinlock";
 	a->duration = 1.5;
 	a->warmup = 0.5;
 	memset(o, 0, sizeof(*o));
-	prefs_load(p, warn, sizeof(warn));
+	if (prefs_load(p, warn, sizeof(warn)) != 0 && warn[0] != '\0')
+		o->warn = warn;
 	if (p->workload[0] != '\0' && workload_find(p->workload) != NULL)
 		a->default_workload = p->workload;
 }

@@ -16,6 +16,8 @@ enum command_id {
 	CMD_VIEW_PREV,
 	CMD_VIEW, /* arg: the view */
 	CMD_THEME_NEXT,
+	CMD_THEME_PICK,     /* T: open the theme picker */
+	CMD_THEME_PICK_KEY, /* arg: the key, for the open picker */
 	CMD_REFRESH_NEXT,
 	CMD_SWEEP, /* r */
 	CMD_STOP,  /* x */

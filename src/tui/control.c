@@ -27,19 +27,72 @@ control_refresh(struct app *a)
 	app_save_prefs(a);
 }
 
+/* "theme NAME", or its warning: a theme with bad lines is used all the same. */
+static void
+control_theme_kept(struct app *a, const char *name, int rc, const char *warn)
+{
+	snprintf(a->ui.theme, sizeof(a->ui.theme), "%s", name);
+	if (rc > 0)
+		app_message(a, true, "%s", warn); /* it names the file, and so the theme */
+	else
+		app_message(a, false, "theme %s", name);
+	app_save_prefs(a);
+}
+
+/* t: the next theme that can be read; one that cannot is skipped, so t never sticks on it. */
 static void
 control_theme(struct app *a)
 {
-	const char *next = theme_next(a->ui.theme);
-	char err[ST_ERRLEN];
+	char cur[sizeof(a->ui.theme)], err[ST_ERRLEN], skipped[ST_ERRLEN] = "";
+	int tries, rc = -1;
 
-	if (theme_use(next, err, sizeof(err)) < 0) {
-		app_message(a, true, "%s", err);
+	snprintf(cur, sizeof(cur), "%s", a->ui.theme);
+	for (tries = 0; tries < TP_MAX && rc < 0; tries++) {
+		snprintf(cur, sizeof(cur), "%s", theme_next(cur));
+		if (strcmp(cur, a->ui.theme) == 0)
+			break;
+		if ((rc = theme_use(cur, err, sizeof(err))) < 0 && skipped[0] == '\0')
+			snprintf(skipped, sizeof(skipped), "%s", err);
+	}
+	if (rc < 0) {
+		app_message(a, true, "%s", skipped[0] ? skipped : "no other theme to switch to");
 		return;
 	}
-	snprintf(a->ui.theme, sizeof(a->ui.theme), "%s", next);
-	app_message(a, false, "theme %s", next);
-	app_save_prefs(a);
+	control_theme_kept(a, cur, rc, err);
+	if (skipped[0] != '\0' && rc == 0)
+		app_message(a, true, "theme %s; skipped one: %s", cur, skipped);
+}
+
+/* A key for the open picker: each move applies the theme; Esc puts the old one back. */
+static void
+control_theme_pick(struct app *a, int ch)
+{
+	struct theme_pick *tp = &a->ui.tp;
+	char err[ST_ERRLEN];
+	int rc;
+
+	switch (theme_pick_key(tp, ch, theme_pick_rows(LINES))) {
+	case TP_MOVED:
+		theme_pick_preview(tp);
+		break;
+	case TP_KEEP:
+		if (tp->unusable) {
+			theme_use(tp->prev, NULL, 0);
+			app_message(a, true, "%s; still %s", tp->warn, tp->prev);
+			break;
+		}
+		rc = tp->warn[0] != '\0';
+		control_theme_kept(a, tp->name[tp->sel], rc, tp->warn);
+		break;
+	case TP_CANCEL:
+		if (theme_use(tp->prev, err, sizeof(err)) < 0)
+			app_message(a, true, "%s", err);
+		else
+			app_message(a, false, "theme %s kept", tp->prev);
+		break;
+	case TP_NONE:
+		break;
+	}
 }
 
 /* The workload's parameters as "k=v k=v", for the picker's second step. */
@@ -297,6 +350,13 @@ control_run(struct app *a, const struct command *c)
 		break;
 	case CMD_THEME_NEXT:
 		control_theme(a);
+		break;
+	case CMD_THEME_PICK:
+		theme_pick_open(&a->ui.tp, a->ui.theme);
+		theme_pick_preview(&a->ui.tp);
+		break;
+	case CMD_THEME_PICK_KEY:
+		control_theme_pick(a, c->arg);
 		break;
 	case CMD_REFRESH_NEXT:
 		control_refresh(a);

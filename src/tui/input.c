@@ -59,7 +59,7 @@ static const struct binding keys[] = {
 	{ 'k', CMD_SELECT_MOVE, -1 },   { KEY_DOWN, CMD_SELECT_MOVE, +1 },
 	{ 'j', CMD_SELECT_MOVE, +1 },   { '\n', CMD_DETAIL_TOGGLE, 0 },
 	{ '\r', CMD_DETAIL_TOGGLE, 0 }, { KEY_ENTER, CMD_DETAIL_TOGGLE, 0 },
-	{ 27, CMD_DETAIL_CLOSE, 0 },
+	{ 27, CMD_DETAIL_CLOSE, 0 },    { 'T', CMD_THEME_PICK, 0 },
 };
 
 /* Outside the steps view, after the replay's clock: the event log, and the screen. */
@@ -173,6 +173,11 @@ input_key(struct app *a, int ch)
 	struct command c = { CMD_PROMPT_KEY, ch };
 
 	if (a->ui.pr.kind != PR_NONE) {
+		control_run(a, &c);
+		return;
+	}
+	if (a->ui.tp.open && ch != KEY_MOUSE) {
+		c.id = CMD_THEME_PICK_KEY; /* the picker takes every key until it closes */
 		control_run(a, &c);
 		return;
 	}

@@ -80,6 +80,7 @@ ui_draw(const struct ui *u, const struct frame *f, struct ui_hits *hits)
 	curs_set(0);
 	if (w < UI_MIN_W || h < UI_MIN_H) {
 		layout_too_small(h, w);
+		theme_pick_draw(u, (struct rect){ 0, 0, h, w });
 		wnoutrefresh(stdscr);
 		doupdate();
 		return;
@@ -108,6 +109,7 @@ ui_draw(const struct ui *u, const struct frame *f, struct ui_hits *hits)
 	footer_draw(u, f, (struct rect){ h - 1, 0, 1, w }, hits);
 	if (u->help)
 		help_draw(u, (struct rect){ 0, 0, h, w }, hits);
+	theme_pick_draw(u, (struct rect){ 0, 0, h, w });
 	if (u->pr.kind != PR_NONE) {
 		prompt_draw(u, (struct rect){ 0, 0, h, w });
 		if (u->pr.kind != PR_WORKLOAD && u->pr.kind != PR_CONFIRM_OVERWRITE)

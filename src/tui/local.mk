@@ -32,7 +32,9 @@ scaletop_SOURCES += \
 	src/tui/waits.c \
 	src/tui/steps.c \
 	src/tui/help.c \
-	src/tui/prompt.c
+	src/tui/prompt.c \
+	src/tui/theme_pick.h \
+	src/tui/theme_pick.c
 
 # The keys against the help, and what a key or the wheel means where: input.c
 # and the help built into a test of their own (control.c is the test's).
@@ -47,7 +49,8 @@ TUI_TESTS = \
 	tests/tui/screen.sh \
 	tests/tui/keys.sh \
 	tests/tui/robust.sh \
-	tests/tui/replay.sh
+	tests/tui/replay.sh \
+	tests/tui/theme.sh
 # valgrind cannot run an AddressSanitizer build; the plain build runs it.
 if !SANITIZE
 TUI_TESTS += tests/tui/valgrind.sh
@@ -96,9 +99,10 @@ libscaletop_a_SOURCES += \
 	src/tui/theme_find.c \
 	src/tui/prefs.c
 
-EXTRA_DIST += docs/themes.md docs/config.md
+# docs/themes.md and docs/config.md are installed and shipped by docs/local.mk.
 
-check_PROGRAMS += tests/unit/test_theme tests/unit/test_prefs
-TESTS += tests/unit/test_theme tests/unit/test_prefs
+check_PROGRAMS += tests/unit/test_theme tests/unit/test_theme_dirs tests/unit/test_prefs
+TESTS += tests/unit/test_theme tests/unit/test_theme_dirs tests/unit/test_prefs
 tests_unit_test_theme_LDADD = $(TEST_LIBS)
+tests_unit_test_theme_dirs_LDADD = $(TEST_LIBS)
 tests_unit_test_prefs_LDADD = $(TEST_LIBS)

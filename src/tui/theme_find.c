@@ -1,7 +1,8 @@
 /*
- * Where themes live: the user's directory, then the bundled one, and the
- * cycle of names that the 't' key walks through.  File-system code; no
- * curses.
+ * Where themes live: the user's directory, the bundled one, then btop's
+ * (the user's and the system's, so that every btop theme on the machine can
+ * be picked by name), and the cycle of names that the 't' key walks
+ * through and the picker lists.  File-system code; no curses.
  *
  * The bundled directory is $SCALETOP_THEMES_DIR when set (tests, odd
  * installs); else, for a binary run from the build tree, the themes/ of the
@@ -17,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "scaletop/error.h"
@@ -32,12 +34,25 @@
 
 #define THEME_FILE_MAX (1024 * 1024) /* far above any theme; stops reading a wrong file */
 #define THEME_LIST_MAX 256
+#define THEME_DIRS_MAX 8
 
 struct theme_entry {
 	char name[THEME_NAME_MAX];
 	char path[PATH_MAX];
-	int user;
+	enum theme_origin origin;
+	int rank; /* its place in the cycle: a user's theme of a bundled name keeps the bundled
+		     one's */
 };
+
+/* A directory to look in, in look-up order. */
+struct theme_dir {
+	char path[PATH_MAX];
+	enum theme_origin origin;
+};
+
+static const char *const theme_btop_default[] = { "/usr/local/share/btop/themes",
+						  "/usr/share/btop/themes", NULL };
+static const char *const *theme_btop_dirs = theme_btop_default;
 
 struct theme_cycle {
 	struct theme_entry e[THEME_LIST_MAX];
@@ -65,6 +80,32 @@ theme_load_file(struct theme *t, const char *path, theme_warn_fn warn, void *arg
 	return bad;
 }
 
+void
+theme_set_btop_dirs(const char *const *dirs)
+{
+	theme_btop_dirs = dirs != NULL ? dirs : theme_btop_default;
+}
+
+const char *
+theme_origin_name(enum theme_origin o)
+{
+	switch (o) {
+	case THEME_FROM_BUILTIN:
+		return "built in";
+	case THEME_FROM_BUNDLED:
+		return "scaletop's";
+	case THEME_FROM_USER:
+		return "yours";
+	case THEME_FROM_BTOP_USER:
+		return "btop's, yours";
+	case THEME_FROM_BTOP:
+		return "btop's";
+	case THEME_FROM_PATH:
+		return "a file";
+	}
+	return "?";
+}
+
 static int
 theme_user_dir(char *buf, size_t len)
 {
@@ -73,6 +114,20 @@ theme_user_dir(char *buf, size_t len)
 	if (file_config_dir(dir, sizeof(dir), NULL, 0) == -1)
 		return -1;
 	if ((size_t)snprintf(buf, len, "%s/themes", dir) >= len)
+		return -1;
+	return 0;
+}
+
+/* btop's own: $XDG_CONFIG_HOME/btop/themes, beside scaletop's configuration directory. */
+static int
+theme_btop_user_dir(char *buf, size_t len)
+{
+	char dir[PATH_MAX], *slash;
+
+	if (file_config_dir(dir, sizeof(dir), NULL, 0) == -1 || (slash = strrchr(dir, '/')) == NULL)
+		return -1;
+	*slash = '\0';
+	if ((size_t)snprintf(buf, len, "%s/btop/themes", dir) >= len)
 		return -1;
 	return 0;
 }
@@ -90,6 +145,32 @@ theme_bundled_dir(void)
 	    (size_t)snprintf(built, sizeof(built), "%s/themes", src) < sizeof(built))
 		return built;
 	return ST_THEMES_DIR;
+}
+
+static void
+theme_dir_add(struct theme_dir *d, size_t *n, const char *path, enum theme_origin o)
+{
+	if (*n < THEME_DIRS_MAX && strlen(path) < sizeof(d->path)) {
+		strcpy(d[*n].path, path);
+		d[(*n)++].origin = o;
+	}
+}
+
+/* Every directory themes are looked up in, first to last; returns how many. */
+static size_t
+theme_dirs(struct theme_dir d[THEME_DIRS_MAX])
+{
+	char path[PATH_MAX];
+	size_t n = 0, i;
+
+	if (theme_user_dir(path, sizeof(path)) == 0)
+		theme_dir_add(d, &n, path, THEME_FROM_USER);
+	theme_dir_add(d, &n, theme_bundled_dir(), THEME_FROM_BUNDLED);
+	if (theme_btop_user_dir(path, sizeof(path)) == 0)
+		theme_dir_add(d, &n, path, THEME_FROM_BTOP_USER);
+	for (i = 0; theme_btop_dirs[i] != NULL; i++)
+		theme_dir_add(d, &n, theme_btop_dirs[i], THEME_FROM_BTOP);
+	return n;
 }
 
 /* dir/name.theme if it is a readable regular file. */
@@ -118,11 +199,22 @@ theme_name_ok(const char *name)
 }
 
 int
+theme_name_valid(const char *name)
+{
+	if (strchr(name, '/') != NULL)
+		return strlen(name) < PATH_MAX;
+	return theme_name_ok(name);
+}
+
+int
 theme_find(const char *name, char *path, size_t len, char *err, size_t errlen)
 {
+	struct theme_dir d[THEME_DIRS_MAX];
 	char user[PATH_MAX];
 	const char *bundled = theme_bundled_dir();
 	int have_user = theme_user_dir(user, sizeof(user)) == 0;
+	int dflt = strcmp(name, "default") == 0;
+	size_t i, n;
 
 	if (strchr(name, '/') != NULL) {
 		if ((size_t)snprintf(path, len, "%s", name) >= len)
@@ -134,36 +226,34 @@ theme_find(const char *name, char *path, size_t len, char *err, size_t errlen)
 				"theme '%.64s': not a theme name; use a name like "
 				"'light' or a path to a .theme file",
 				name);
-	if (have_user && theme_in_dir(user, name, path, len))
-		return 1;
-	if (theme_in_dir(bundled, name, path, len))
-		return 1;
-	if (strcmp(name, "default") == 0)
+	/* btop's "default" is btop's look, not ours: it never replaces the built-in one. */
+	n = theme_dirs(d);
+	for (i = 0; i < n; i++) {
+		if (dflt && d[i].origin >= THEME_FROM_BTOP_USER)
+			break;
+		if (theme_in_dir(d[i].path, name, path, len))
+			return 1;
+	}
+	if (dflt)
 		return 0;
 	return st_error(err, errlen,
-			"theme '%s' not found in %s or %s; put %s.theme in %s, "
-			"or press t to cycle through the themes there are",
+			"theme '%s' not found in %s, %s or btop's theme folders; put "
+			"%s.theme in %s, or press T to pick one of the themes there are",
 			name, have_user ? user : "(no home)", bundled, name,
 			have_user ? user : "$XDG_CONFIG_HOME/scaletop/themes");
 }
 
-/* "default" first, then the other bundled themes, then the user's; each by name. */
-static int
-theme_entry_rank(const struct theme_entry *e)
-{
-	if (e->user)
-		return 2;
-	return strcmp(e->name, "default") == 0 ? 0 : 1;
-}
-
+/* "default" first, then the other bundled themes, the user's, btop's; each by name. */
 static int
 theme_entry_cmp(const void *a, const void *b)
 {
 	const struct theme_entry *x = a, *y = b;
+	int c;
 
-	if (theme_entry_rank(x) != theme_entry_rank(y))
-		return theme_entry_rank(x) - theme_entry_rank(y);
-	return strcmp(x->name, y->name);
+	if (x->rank != y->rank)
+		return x->rank - y->rank;
+	/* btop's names have capitals ("HotPurpleTrafficLight"): a list a person reads. */
+	return (c = strcasecmp(x->name, y->name)) != 0 ? c : strcmp(x->name, y->name);
 }
 
 static struct theme_entry *
@@ -179,7 +269,7 @@ theme_cycle_get(struct theme_cycle *c, const char *name)
 }
 
 static void
-theme_cycle_add(struct theme_cycle *c, const char *dir, const char *file, size_t stem, int user)
+theme_cycle_add(struct theme_cycle *c, const struct theme_dir *d, const char *file, size_t stem)
 {
 	struct theme_entry *e;
 	char name[THEME_NAME_MAX], path[PATH_MAX];
@@ -188,11 +278,19 @@ theme_cycle_add(struct theme_cycle *c, const char *dir, const char *file, size_t
 		return;
 	memcpy(name, file, stem);
 	name[stem] = '\0';
-	if (!theme_name_ok(name) || !theme_in_dir(dir, name, path, sizeof(path)))
+	if (!theme_name_ok(name) || !theme_in_dir(d->path, name, path, sizeof(path)))
 		return;
-	/* A user's theme of a bundled name replaces it in place. */
+	/*
+	 * The bundled directory is scanned first, though the user's comes first
+	 * in look-up: a bundled file replaces the built-in default's empty path,
+	 * a user's theme of a bundled name replaces it in place.  A name taken
+	 * already is btop's duplicate, and the first found wins.
+	 */
 	if ((e = theme_cycle_get(c, name)) != NULL) {
-		memcpy(e->path, path, sizeof(path));
+		if (d->origin == THEME_FROM_USER || d->origin == THEME_FROM_BUNDLED) {
+			memcpy(e->path, path, sizeof(path));
+			e->origin = d->origin;
+		}
 		return;
 	}
 	if (c->n == THEME_LIST_MAX)
@@ -200,40 +298,48 @@ theme_cycle_add(struct theme_cycle *c, const char *dir, const char *file, size_t
 	e = &c->e[c->n++];
 	memcpy(e->name, name, sizeof(name));
 	memcpy(e->path, path, sizeof(path));
-	e->user = user;
+	e->origin = d->origin;
+	e->rank = (int)d->origin;
 }
 
 static void
-theme_cycle_scan(struct theme_cycle *c, const char *dir, int user)
+theme_cycle_scan(struct theme_cycle *c, const struct theme_dir *dir)
 {
 	struct dirent *de;
 	size_t n;
 	DIR *d;
 
-	if ((d = opendir(dir)) == NULL)
+	if ((d = opendir(dir->path)) == NULL)
 		return;
 	while ((de = readdir(d)) != NULL) {
 		n = strlen(de->d_name);
 		if (n > 6 && strcmp(de->d_name + n - 6, ".theme") == 0)
-			theme_cycle_add(c, dir, de->d_name, n - 6, user);
+			theme_cycle_add(c, dir, de->d_name, n - 6);
 	}
 	closedir(d);
 }
 
-/* Bundled themes, then the user's. */
+/* Bundled themes, then the user's, then btop's, as theme_find looks them up. */
 static void
 theme_cycle_build(struct theme_cycle *c)
 {
-	char user[PATH_MAX];
+	struct theme_dir d[THEME_DIRS_MAX];
+	size_t i, n = theme_dirs(d);
 
 	/* The built-in default, until a file of that name replaces its path. */
 	c->n = 1;
 	strcpy(c->e[0].name, "default");
 	c->e[0].path[0] = '\0';
-	c->e[0].user = 0;
-	theme_cycle_scan(c, theme_bundled_dir(), 0);
-	if (theme_user_dir(user, sizeof(user)) == 0)
-		theme_cycle_scan(c, user, 1);
+	c->e[0].origin = THEME_FROM_BUILTIN;
+	c->e[0].rank = 0;
+	for (i = 0; i < n; i++) {
+		if (d[i].origin == THEME_FROM_BUNDLED)
+			theme_cycle_scan(c, &d[i]);
+	}
+	for (i = 0; i < n; i++) {
+		if (d[i].origin != THEME_FROM_BUNDLED)
+			theme_cycle_scan(c, &d[i]);
+	}
 	qsort(c->e, c->n, sizeof(c->e[0]), theme_entry_cmp);
 }
 
@@ -263,7 +369,7 @@ theme_list(theme_list_fn fn, void *arg)
 	for (i = 0; i < theme_cycle.n; i++) {
 		fn(theme_cycle.e[i].name,
 		   theme_cycle.e[i].path[0] != '\0' ? theme_cycle.e[i].path : NULL,
-		   theme_cycle.e[i].user, arg);
+		   theme_cycle.e[i].origin, arg);
 	}
 	return (int)theme_cycle.n;
 }

@@ -262,7 +262,7 @@ theme_apply(struct theme_ctx *c, const char *v, size_t n)
 		return;
 	if (theme_key_each(c->key, c->keylen, NULL, NULL) == 0) {
 		if (!theme_key_btop_unused(c->key, c->keylen))
-			theme_bad(c, "unknown key theme[%s]; docs/themes.md lists the keys",
+			theme_bad(c, "unknown key theme[%s], ignored; themes.md lists the keys",
 				  theme_quote(kq, sizeof(kq), c->key, c->keylen));
 		return;
 	}

@@ -15,6 +15,7 @@
 #include "scaletop/session.h"
 #include "scaletop/sweep.h"
 #include "paint.h"
+#include "theme_pick.h"
 
 struct rect {
 	int y, x, h, w;
@@ -113,6 +114,8 @@ struct ui {
 	bool collapse_flash; /* the verdict line is highlighted: a collapse was just found */
 	const char *note;    /* sampler note, or NULL */
 	char src_label[160]; /* replay: the file; live: "" */
+	/* The theme picker (T), theme_pick.h. */
+	struct theme_pick tp;
 };
 
 /* Panels: each draws into r, which may be any size >= 1x1; those given h add hits. */
@@ -134,6 +137,7 @@ void prompt_open(struct ui *u, enum prompt_kind kind, const char *label, const c
 /* 1: submitted, -1: cancelled, 0: still editing. */
 int prompt_key(struct ui *u, int ch);
 void prompt_draw(const struct ui *u, struct rect screen);
+void theme_pick_draw(const struct ui *u, struct rect screen);
 void waits_draw(const struct ui *u, const struct frame *f, struct rect r);
 void footer_draw(const struct ui *u, const struct frame *f, struct rect r, struct ui_hits *h);
 

@@ -1,7 +1,8 @@
 # libFuzzer targets (clang only), kept out of `make check`: they run for minutes.
 #   make fuzz                       builds tests/fuzz/fuzz_stream, fuzz_snapshot, the table
-#                                   importer's fuzz_import and the output parsers'
-#                                   fuzz_sysbench, fuzz_pgbench, fuzz_regex
+#                                   importer's fuzz_import, the output parsers'
+#                                   fuzz_sysbench, fuzz_pgbench, fuzz_regex, and the theme
+#                                   and config parsers' fuzz_theme, fuzz_prefs
 #   make fuzz-run FUZZ_SECONDS=600  runs each in turn, corpus in tests/fuzz/corpus/
 #   make fuzz-smoke                 runs each once over its seeds and regressions
 # The library is built by $(CC) without sanitizers, so its sources are compiled
@@ -15,13 +16,15 @@ FUZZ_CFLAGS = -std=c11 -g -O1 $(FUZZ_SAN) -I$(top_srcdir)/include -I$(top_srcdir
 FUZZ_LIBS = $(JANSSON_LIBS) $(STATGRAB_LIBS) $(NCURSESW_LIBS) $(OS_LIBS) $(LIBS) -lm \
 	$(PTHREAD_CFLAGS)
 FUZZ_PARSER_TARGETS = tests/fuzz/fuzz_sysbench tests/fuzz/fuzz_pgbench tests/fuzz/fuzz_regex
+FUZZ_FILE_TARGETS = tests/fuzz/fuzz_theme tests/fuzz/fuzz_prefs
 FUZZ_TARGETS = tests/fuzz/fuzz_stream tests/fuzz/fuzz_snapshot tests/fuzz/fuzz_import \
-	$(FUZZ_PARSER_TARGETS)
+	$(FUZZ_PARSER_TARGETS) $(FUZZ_FILE_TARGETS)
 
 EXTRA_DIST += tests/fuzz/fuzz_stream.c tests/fuzz/fuzz_snapshot.c tests/fuzz/stream.dict \
 	tests/fuzz/snapshot.dict tests/fuzz/seeds tests/fuzz/regressions tests/fuzz/fuzz_parser.h \
 	tests/fuzz/fuzz_sysbench.c tests/fuzz/fuzz_pgbench.c tests/fuzz/fuzz_regex.c \
-	tests/fuzz/parse.dict tests/fuzz/fuzz_import.c tests/fuzz/import.dict
+	tests/fuzz/parse.dict tests/fuzz/fuzz_import.c tests/fuzz/import.dict \
+	tests/fuzz/fuzz_theme.c tests/fuzz/fuzz_prefs.c tests/fuzz/theme.dict
 CLEANFILES += $(FUZZ_TARGETS) tests/fuzz/libfuzz.a tests/fuzz/obj/*.o
 
 # Every library source, each compiled once; the archive lets a target pull only what it uses.
@@ -54,6 +57,11 @@ $(FUZZ_PARSER_TARGETS): %: $(top_srcdir)/%.c $(top_srcdir)/tests/fuzz/fuzz_parse
 	$(AM_V_CCLD)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $(top_srcdir)/$@.c \
 		tests/fuzz/libfuzz.a $(FUZZ_LIBS)
 
+# The theme and config parsers' targets: one source file each, no header of their own.
+$(FUZZ_FILE_TARGETS): %: $(top_srcdir)/%.c tests/fuzz/libfuzz.a
+	$(AM_V_CCLD)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $(top_srcdir)/$@.c \
+		tests/fuzz/libfuzz.a $(FUZZ_LIBS)
+
 fuzz: $(FUZZ_TARGETS)
 
 # The first folder is the working corpus (libFuzzer adds to it); the seeds are only read.
@@ -66,6 +74,9 @@ FUZZ_SEEDS_IMPORT = $(top_srcdir)/tests/fuzz/seeds/import $(top_srcdir)/tests/fi
 FUZZ_SEEDS_SYSBENCH = $(top_srcdir)/tests/fixtures/sysbench
 FUZZ_SEEDS_PGBENCH = $(top_srcdir)/tests/fixtures/pgbench
 FUZZ_SEEDS_REGEX = $(top_srcdir)/tests/fuzz/seeds/regex
+FUZZ_SEEDS_THEME = $(top_srcdir)/tests/fuzz/seeds/theme $(top_srcdir)/tests/fixtures/themes \
+	$(top_srcdir)/themes
+FUZZ_SEEDS_PREFS = $(top_srcdir)/tests/fuzz/seeds/prefs
 FUZZ_REGRESSIONS = $(top_srcdir)/tests/fuzz/regressions
 
 # One parser target: make fuzz-run-parser P=sysbench (corpus in tests/fuzz/corpus/P).
@@ -86,6 +97,11 @@ fuzz-run: fuzz
 	tests/fuzz/fuzz_import $(FUZZ_RUN) -dict=$(top_srcdir)/tests/fuzz/import.dict \
 		-artifact_prefix=tests/fuzz/crash-import- tests/fuzz/corpus/import $(FUZZ_SEEDS_IMPORT)
 	for p in sysbench pgbench regex; do $(MAKE) fuzz-run-parser P=$$p || exit 1; done
+	$(MKDIR_P) tests/fuzz/corpus/theme tests/fuzz/corpus/prefs
+	tests/fuzz/fuzz_theme $(FUZZ_RUN) -dict=$(top_srcdir)/tests/fuzz/theme.dict \
+		-artifact_prefix=tests/fuzz/crash-theme- tests/fuzz/corpus/theme $(FUZZ_SEEDS_THEME)
+	tests/fuzz/fuzz_prefs $(FUZZ_RUN) -dict=$(top_srcdir)/tests/fuzz/theme.dict \
+		-artifact_prefix=tests/fuzz/crash-prefs- tests/fuzz/corpus/prefs $(FUZZ_SEEDS_PREFS)
 
 # Seeds, plus inputs that once failed (tests/fuzz/regressions/NAME/), run once each.
 fuzz-smoke: fuzz
@@ -96,6 +112,8 @@ fuzz-smoke: fuzz
 	tests/fuzz/fuzz_sysbench -runs=0 $(FUZZ_SEEDS_SYSBENCH) $(FUZZ_REGRESSIONS)/sysbench
 	tests/fuzz/fuzz_pgbench -runs=0 $(FUZZ_SEEDS_PGBENCH) $(FUZZ_REGRESSIONS)/pgbench
 	tests/fuzz/fuzz_regex -runs=0 $(FUZZ_SEEDS_REGEX) $(FUZZ_REGRESSIONS)/regex
+	tests/fuzz/fuzz_theme -runs=0 $(FUZZ_SEEDS_THEME)
+	tests/fuzz/fuzz_prefs -runs=0 $(FUZZ_SEEDS_PREFS)
 
 fuzz-clean:
 	rm -rf tests/fuzz/obj tests/fuzz/corpus

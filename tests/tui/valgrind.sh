@@ -1,5 +1,6 @@
 # A short TUI session under valgrind, as a user would run it: a sweep, the
-# help, the other views, a resize, a snapshot saved, a second sweep, then q.
+# help, the other views, the theme picker, a resize, a snapshot saved, a
+# second sweep, then q.
 # valgrind's exit status says whether it saw a memory error or a leak
 # (definitely or indirectly lost; ncurses keeps its screen reachable on
 # purpose).  The step children are forked copies of the monitor that end in
@@ -23,6 +24,10 @@ tm_keys 2
 ok "the cpus view" tm_wait_for 'busy % per CPU over time' 100
 tm_keys 3
 ok "the chart view" tm_wait_for '^─ throughput' 100
+tm_keys T
+ok "the theme picker opens" tm_wait_for 'enter: keep' 100
+tm_keys Down Down Escape
+ok "... and closes" tm_wait_for 'theme default kept' 100
 tm_resize 60 15
 sleep 1
 tm_resize 120 40
