@@ -9,6 +9,8 @@
 #include "scaletop/host.h"
 #include "scaletop/snapshot.h"
 
+#define HT_CMDLINE_SHOWN 160
+
 /* ", " between the parts of a line, or the line's title before its first part. */
 static void
 ht_part(FILE *f, int *nparts, const char *title)
@@ -92,8 +94,10 @@ ht_kernel(FILE *f, const struct host_info *h)
 	ht_text(f, &np, "kernel: ", "clocksource ", h->clocksource);
 	ht_text(f, &np, "kernel: ", "scheduler ", h->scheduler);
 	ht_end(f, np);
+	/* a boot loader's line can run to kilobytes: the file keeps it whole */
 	if (h->kernel_cmdline[0] != '\0')
-		fprintf(f, "cmdline: %s\n", h->kernel_cmdline);
+		fprintf(f, "cmdline: %.*s%s\n", HT_CMDLINE_SHOWN, h->kernel_cmdline,
+			strlen(h->kernel_cmdline) > HT_CMDLINE_SHOWN ? "..." : "");
 }
 
 /* Linux's texts start with what they are; the BSDs' switches are numbers, listed as they are. */

@@ -11,7 +11,7 @@
 #include "scaletop/decode_host.h"
 #include "session_read.h"
 
-#define READ_MAX_MHZ 1000000
+#define READ_MAX_MHZ 100000
 
 static const struct {
 	const char *key;
@@ -61,7 +61,7 @@ read_fp_mitigations(struct field_ctx *c, const json_t *j, const char *P, struct 
 	if (m == NULL || json_is_null(m))
 		return 0;
 	field_path(p, sizeof(p), P, "mitigations");
-	if (field_type(c, m, p, F_OBJ) != 0)
+	if (field_type(c, m, p, F_OBJ | F_NULL) != 0)
 		return -1;
 	if (json_object_size(m) > HOST_MAX_MITIGATIONS)
 		return field_fail(c, p, "%zu entries; expected at most %d", json_object_size(m),
