@@ -37,7 +37,8 @@ struct cpuinfo_host {
 	int processors;  /* "processor" lines: the online CPUs */
 	int sockets;     /* distinct "physical id"; 0 unless every CPU has one (not on arm64) */
 	int cores;       /* distinct ("physical id", "core id") pairs; 0 as above */
-	int hypervisor;  /* 1: "flags" has "hypervisor"; 0: flags without it; -1: no flags (not x86) */
+	int hypervisor;  /* 1: "flags" has "hypervisor"; 0: flags without it; -1: no flags (not x86)
+			  */
 	double mhz_mean; /* mean "cpu MHz"; 0 when no CPU has one */
 };
 

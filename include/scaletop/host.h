@@ -50,14 +50,14 @@ struct host_info {
 	int threads;               /* hardware threads the kernel runs on (online CPUs) */
 	enum host_smt smt;
 	int numa_nodes;
-	char freq_driver[32];        /* "intel_pstate", "acpi-cpufreq"; FreeBSD's cpufreq driver */
-	char governor[32];           /* "performance", "schedutil" */
-	int freq_min_mhz;            /* the policy's limits (Linux scaling_min/max_freq) */
-	int freq_max_mhz;            /* or the levels the CPU offers (FreeBSD freq_levels) */
-	char hypervisor[64];         /* "none" when the OS says bare metal, else its name */
-	char clocksource[32];        /* "tsc", "hpet"; FreeBSD kern.timecounter.hardware */
-	char scheduler[32];          /* FreeBSD "ULE"; Linux only a sched_ext scheduler's name */
-	int nmitigations;            /* entries of mitigations[], sorted by name */
+	char freq_driver[32]; /* "intel_pstate", "acpi-cpufreq"; FreeBSD's cpufreq driver */
+	char governor[32];    /* "performance", "schedutil" */
+	int freq_min_mhz;     /* the policy's limits (Linux scaling_min/max_freq) */
+	int freq_max_mhz;     /* or the levels the CPU offers (FreeBSD freq_levels) */
+	char hypervisor[64];  /* "none" when the OS says bare metal, else its name */
+	char clocksource[32]; /* "tsc", "hpet"; FreeBSD kern.timecounter.hardware */
+	char scheduler[32];   /* FreeBSD "ULE"; Linux only a sched_ext scheduler's name */
+	int nmitigations;     /* entries of mitigations[], sorted by name */
 	struct host_mitigation mitigations[HOST_MAX_MITIGATIONS];
 };
 

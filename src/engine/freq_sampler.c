@@ -27,7 +27,7 @@ freq_read(struct freq_sampler *f, uint64_t now)
 	f->sum += mhz;
 	f->n++;
 	f->next_ns = now + (cost * FREQ_COST_SHARE > FREQ_PERIOD_NS ? cost * FREQ_COST_SHARE
-								   : FREQ_PERIOD_NS);
+								    : FREQ_PERIOD_NS);
 }
 
 void

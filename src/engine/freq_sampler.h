@@ -20,9 +20,9 @@ struct freq_sampler {
 	uint64_t (*clock)(void);  /* NULL: mono_now_ns; times the reads */
 	double sum;
 	int n;
-	bool off;          /* the machine did not say this window */
-	uint64_t next_ns;  /* the next read is due */
-	uint64_t cost_ns;  /* the dearest read so far, for the measurement's record */
+	bool off;         /* the machine did not say this window */
+	uint64_t next_ns; /* the next read is due */
+	uint64_t cost_ns; /* the dearest read so far, for the measurement's record */
 };
 
 /* A new window at now: the mean starts afresh with a read now. */

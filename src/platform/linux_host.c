@@ -37,7 +37,8 @@ host_read_text(int rootfd, const char *path, char *out, size_t len)
 	struct linbuf b = { NULL, 0, 0 };
 	char tmp[2048];
 
-	if (host_read(rootfd, path, &b) == 0 && host_text_decode(b.data, b.len, tmp, sizeof(tmp)) == 0)
+	if (host_read(rootfd, path, &b) == 0 &&
+	    host_text_decode(b.data, b.len, tmp, sizeof(tmp)) == 0)
 		snprintf(out, len, "%s", tmp);
 	free(b.data);
 }

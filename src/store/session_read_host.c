@@ -30,7 +30,10 @@ static const struct {
 	const char *key;
 	size_t off, size;
 } read_fp_texts[] = {
-#define FP_TEXT(f) { #f, offsetof(struct host_info, f), sizeof(((struct host_info *)0)->f) }
+#define FP_TEXT(f)                                                                    \
+	{                                                                             \
+#f, offsetof(struct host_info, f), sizeof(((struct host_info *)0)->f) \
+	}
 	FP_TEXT(kernel_cmdline), FP_TEXT(freq_driver), FP_TEXT(governor),
 	FP_TEXT(hypervisor),     FP_TEXT(clocksource), FP_TEXT(scheduler),
 #undef FP_TEXT

@@ -147,8 +147,7 @@ warn_freq(FILE *f, struct snapshot *const *v, int i)
 		return 0;
 	snprintf(x, sizeof(x), "%.0f MHz", a);
 	snprintf(y, sizeof(y), "%.0f MHz", b);
-	return warn_text(f, i, "the CPUs' mean frequency over the steps", "steps[].freq_mhz", x,
-			 y);
+	return warn_text(f, i, "the CPUs' mean frequency over the steps", "steps[].freq_mhz", x, y);
 }
 
 /* What the machine and the run were: each difference that can change the figures. */
@@ -165,8 +164,7 @@ warn_host(FILE *f, struct snapshot *const *v, int i)
 		n += warn_count(f, i, "online CPUs", "host.threads", a->threads, b->threads);
 	n += warn_text(f, i, "SMT", "host.smt", host_smt_names[a->smt], host_smt_names[b->smt]);
 	n += warn_count(f, i, "NUMA nodes", "host.numa_nodes", a->numa_nodes, b->numa_nodes);
-	n += warn_text(f, i, "cpufreq driver", "host.freq_driver", a->freq_driver,
-		       b->freq_driver);
+	n += warn_text(f, i, "cpufreq driver", "host.freq_driver", a->freq_driver, b->freq_driver);
 	n += warn_text(f, i, "governor", "host.governor", a->governor, b->governor);
 	warn_limits(a, la, sizeof(la));
 	warn_limits(b, lb, sizeof(lb));
@@ -274,8 +272,9 @@ note_os(FILE *f, struct snapshot *const *v, int i)
 	note_add(&nt, "CPU model", a->cpu_model, b->cpu_model, true);
 	note_add(&nt, "hypervisor", a->hypervisor, b->hypervisor, true);
 	if (nt.n > 0)
-		fprintf(f, "note: %c differs from A in %s: what an OS or machine comparison "
-			   "compares\n",
+		fprintf(f,
+			"note: %c differs from A in %s: what an OS or machine comparison "
+			"compares\n",
 			nt.b, nt.buf);
 }
 

@@ -109,7 +109,8 @@ static void
 test_cpuinfo(void)
 {
 	struct cpuinfo_host ci;
-	const char *arm = "processor\t: 0\nCPU part\t: 0xd0c\n\nprocessor\t: 1\nCPU part\t: 0xd0c\n";
+	const char *arm =
+		"processor\t: 0\nCPU part\t: 0xd0c\n\nprocessor\t: 1\nCPU part\t: 0xd0c\n";
 
 	is_int(cpuinfo_of("linux/host_vm/proc/cpuinfo", &ci), 0, "cpuinfo: this VM decodes");
 	is_int(ci.processors, 2, "  2 processors");
@@ -133,7 +134,8 @@ test_cpuinfo(void)
 
 	is_int(cpuinfo_str(arm, &ci), 0, "cpuinfo: two arm64 blocks");
 	is_int(ci.processors, 2, "  2 processors");
-	is_int(cpuinfo_str("processor\t: 0\nphysical id\t: 0\ncore id\t: 0\n\nprocessor\t: 1\n", &ci),
+	is_int(cpuinfo_str("processor\t: 0\nphysical id\t: 0\ncore id\t: 0\n\nprocessor\t: 1\n",
+			   &ci),
 	       0, "cpuinfo: one CPU without its ids");
 	is_int(ci.sockets, 0, "  then no topology is invented");
 	is_int(cpuinfo_str("vendor_id\t: x\n", &ci), -1, "cpuinfo: no processor line refused");
@@ -167,7 +169,8 @@ test_mitigations(void)
 	host_mitigation_add(h, "mds", "Not affected\n", 13);
 	host_mitigation_add(h, "l1tf", "Not affected\n", 13);
 	is_int(h->nmitigations, 3, "mitigations: three");
-	ok(strcmp(h->mitigations[0].name, "l1tf") == 0 && strcmp(h->mitigations[1].name, "mds") == 0 &&
+	ok(strcmp(h->mitigations[0].name, "l1tf") == 0 &&
+		   strcmp(h->mitigations[1].name, "mds") == 0 &&
 		   strcmp(h->mitigations[2].name, "spectre_v2") == 0,
 	   "mitigations: sorted by name, whatever the directory's order");
 	is_str(host_mitigation_find(h, "spectre_v2"), "Mitigation: Retpolines",

@@ -119,8 +119,7 @@ test_real_reader(void)
 		return;
 	}
 	ok(mhz > 0, "the real reader: %.0f MHz", mhz);
-	diag("one read of every CPU's frequency took %.1f us here",
-	     (double)(t1 - t0) / 1e3);
+	diag("one read of every CPU's frequency took %.1f us here", (double)(t1 - t0) / 1e3);
 }
 
 int

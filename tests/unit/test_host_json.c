@@ -240,7 +240,8 @@ test_refused(void)
 		"host.sockets: 0 is out of range; expected an integer from 1 to 65536",
 		"0 sockets");
 	refused(&s, "host.freq_max_mhz", json_string("3.9 GHz"),
-		"host.freq_max_mhz: expected an integer or null, got a string", "a frequency as text");
+		"host.freq_max_mhz: expected an integer or null, got a string",
+		"a frequency as text");
 	refused(&s, "host.smt", json_string("maybe"),
 		"host.smt: 'maybe' is not known; expected one of on, off, unsupported",
 		"an SMT state it does not know");
@@ -253,7 +254,8 @@ test_refused(void)
 		"host.mitigations.mds: an empty text; expected what the kernel says",
 		"an empty mitigation");
 	refused(&s, "host.mitigations", json_array(),
-		"host.mitigations: expected an object or null, got an array", "mitigations as a list");
+		"host.mitigations: expected an object or null, got an array",
+		"mitigations as a list");
 	refused(&s, "steps.0.freq_mhz", json_real(-5),
 		"freq_mhz: -5 is out of range; expected a number from 1 to 100000",
 		"a negative frequency");
@@ -264,7 +266,8 @@ test_refused(void)
 static void
 test_older_files(void)
 {
-	static const char *const snaps[] = { "cpu-linux.json", "mutex-waits.json", "imported.json" };
+	static const char *const snaps[] = { "cpu-linux.json", "mutex-waits.json",
+					     "imported.json" };
 	char err[ST_ERRLEN], rel[96];
 	struct stream_reader *r;
 	struct snapshot snap;

@@ -64,8 +64,8 @@ test_vm(struct host_info *h)
 	is_int(h->nmitigations, 19, "vm: every vulnerabilities file");
 	is_str(h->mitigations[0].name, "gather_data_sampling", "vm: sorted, the first");
 	is_str(h->mitigations[18].name, "vmscape", "vm: sorted, the last");
-	is_str(host_mitigation_find(h, "retbleed"), "Mitigation: untrained return thunk; SMT disabled",
-	       "vm: retbleed's text");
+	is_str(host_mitigation_find(h, "retbleed"),
+	       "Mitigation: untrained return thunk; SMT disabled", "vm: retbleed's text");
 	fd = open_tree("linux/host_vm");
 	is_int(linux_cpu_freq_at(fd, &mhz), 0, "vm: no cpufreq: the frequency from cpuinfo");
 	is_double(mhz, 1996.249, 1e-9, "  its cpu MHz");
