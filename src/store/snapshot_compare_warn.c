@@ -102,14 +102,14 @@ warn_count(FILE *f, int i, const char *what, const char *field, int a, int b)
 static int
 warn_seconds(FILE *f, int i, const char *what, const char *field, double a, double b)
 {
-	char x[40], y[40];
+	char na[32], nb[32], x[40], y[40];
 
 	if (!isfinite(a) || !isfinite(b))
 		return 0;
-	snapshot_number(x, sizeof(x), a);
-	snapshot_number(y, sizeof(y), b);
-	strcat(x, " s");
-	strcat(y, " s");
+	snapshot_number(na, sizeof(na), a);
+	snapshot_number(nb, sizeof(nb), b);
+	snprintf(x, sizeof(x), "%s s", na);
+	snprintf(y, sizeof(y), "%s s", nb);
 	return warn_text(f, i, what, field, x, y);
 }
 
