@@ -6,6 +6,7 @@ noinst_HEADERS += \
 	include/scaletop/platform.h \
 	include/scaletop/decode_linux.h \
 	include/scaletop/decode_bsd.h \
+	include/scaletop/decode_host.h \
 	include/scaletop/delta.h \
 	include/scaletop/host.h \
 	include/scaletop/lockprof.h

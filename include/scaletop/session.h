@@ -137,6 +137,7 @@ struct step {
 	struct target_figures tg;
 	struct wait_share *waits; /* where the threads waited (waits.h); owned */
 	int nwaits;
+	double freq_mhz; /* the CPUs' mean frequency over the window; 0: the OS does not say */
 };
 
 enum event_kind { EV_INFO, EV_STEP, EV_FAILURE, EV_UNSTABLE, EV_WARNING, EV_COLLAPSE };

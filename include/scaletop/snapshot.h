@@ -106,8 +106,20 @@ void snapshot_compare_text(FILE *f, struct snapshot *const *v, int k);
  * channel, each share in %, each difference from A in points), when any.
  */
 void snapshot_compare_csv(FILE *f, struct snapshot *const *v, int k);
-/* A warning line for each snapshot not like the first, to f; how many. */
+/*
+ * A warning line for each difference from the first snapshot that can
+ * change the result (the workload and its parameters, CPUs, SMT, NUMA
+ * nodes, the governor and frequency limits, the steps' frequency, step
+ * duration, warm-up, scaletop's version), each naming the field and both
+ * values; then one "note:" line a snapshot for what an OS comparison
+ * changes on purpose (kernel, command line, mitigations, clocksource,
+ * scheduler, CPU model, hypervisor).  Fields either side does not know
+ * are not compared.  To f; returns how many warnings.
+ */
 int snapshot_compare_warn(FILE *f, struct snapshot *const *v, int k);
+
+/* The host's fingerprint in a few lines (only what is known), for show. */
+void snapshot_host_text(FILE *f, const struct session *s);
 
 /* --- export (src/store/snapshot_gnuplot.c) ------------------------------- */
 

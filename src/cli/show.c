@@ -14,7 +14,8 @@ show_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: %s show FILE.json [FILE.json ...]\n\n"
-		"Prints each snapshot's results table, verdict and USL fit, as 'run' does.\n"
+		"Prints each snapshot's host fingerprint (CPUs, SMT, frequency policy, kernel,\n"
+		"mitigations), then its results table, verdict and USL fit, as 'run' does.\n"
 		"'-' reads a snapshot from standard input.\n",
 		progname);
 }
@@ -34,6 +35,7 @@ show_one(const char *path, bool first)
 		fprintf(stderr, "%s %s: warning: %s\n", progname, CMD, snap.warning);
 	printf("%s%s: %s, taken %s by %s %s\n", first ? "" : "\n", snap.name, snap.meta.label,
 	       snap.meta.taken, snap.meta.tool_name, snap.meta.tool_version);
+	snapshot_host_text(stdout, &snap.s);
 	step_table_print(stdout, &snap.s);
 	snapshot_free(&snap);
 	return fflush(stdout) == 0 ? 0 : EXIT_RUNTIME;

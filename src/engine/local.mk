@@ -57,7 +57,9 @@ libscaletop_a_SOURCES += \
 	src/engine/target.h \
 	src/engine/target.c \
 	src/engine/wait_sampler.h \
-	src/engine/wait_sampler.c
+	src/engine/wait_sampler.c \
+	src/engine/freq_sampler.h \
+	src/engine/freq_sampler.c
 noinst_HEADERS += include/scaletop/ext_timing.h
 check_PROGRAMS += tests/unit/test_ext_timing
 TESTS += tests/unit/test_ext_timing
@@ -70,6 +72,12 @@ check_PROGRAMS += tests/unit/test_step_ctx
 TESTS += tests/unit/test_step_ctx
 tests_unit_test_step_ctx_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/engine
 tests_unit_test_step_ctx_LDADD = $(TEST_LIBS)
+
+# A step's mean CPU frequency: reads at most once a second, within 0.5% of the time.
+check_PROGRAMS += tests/unit/test_freq_sampler
+TESTS += tests/unit/test_freq_sampler
+tests_unit_test_freq_sampler_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/engine
+tests_unit_test_freq_sampler_LDADD = $(TEST_LIBS)
 
 # --probe: database-level waits, a command run about once a second in the window.
 libscaletop_a_SOURCES += src/engine/probe.h src/engine/probe.c

@@ -208,6 +208,8 @@ step_ctx_sample(struct step_ctx *c, uint64_t now)
 		}
 	}
 	wait_sampler_tick(&c->ws, &c->waits, now);
+	if (c->live->phase == PHASE_MEASURING)
+		freq_sampler_tick(&c->freq, now);
 }
 
 /*
@@ -259,6 +261,7 @@ step_ctx_window_begin(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t w
 	wait_tally_reset(&c->waits);
 	step_ctx_probes_begin(c, now);
 	wait_sampler_window(&c->ws, true, now);
+	freq_sampler_begin(&c->freq, now);
 	if (c->target != NULL) {
 		target_window_begin(c->target, now);
 		/* Its processes were just found; but a warm-up shorter than a tick found none yet.
@@ -335,6 +338,7 @@ step_ctx_window_end(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t wai
 					  st->n);
 	}
 	wait_sampler_window(&c->ws, false, now);
+	st->freq_mhz = freq_sampler_end(&c->freq, now);
 	sample_delta_free(&d);
 	step_ctx_locks_end(c, st);
 	probes_end(c->probes, now);

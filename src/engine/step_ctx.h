@@ -26,6 +26,7 @@
 #include "scaletop/session.h"
 #include "scaletop/sweep.h"
 #include "scaletop/waits.h"
+#include "freq_sampler.h"
 #include "wait_sampler.h"
 
 struct lockprof_entry;
@@ -106,7 +107,8 @@ struct step_ctx {
 	struct wait_sampler ws; /* reads the workload's and the target's threads each tick */
 	uint64_t ws_pids_ns;    /* when its processes were last found */
 
-	struct target *target; /* --target's processes and book, or NULL; owned */
+	struct target *target;    /* --target's processes and book, or NULL; owned */
+	struct freq_sampler freq; /* the CPUs' frequency over the window */
 
 	uint64_t live_ct_ns;            /* when live contention was last worked out */
 	struct sample_delta live_delta; /* its system delta, kept to reuse the memory */

@@ -12,6 +12,7 @@
 
 #include "scaletop/decode_bsd.h"
 #include "scaletop/error.h"
+#include "scaletop/host.h"
 #include "scaletop/platform.h"
 
 struct sampler {
@@ -156,4 +157,19 @@ platform_cpu_model(char *buf, size_t len)
 	}
 	fclose(f);
 	return rc;
+}
+
+/* libstatgrab knows nothing of SMT, mitigations or clocksources: the fingerprint stays unknown. */
+void
+host_fingerprint_read(struct host_info *h)
+{
+	(void)h;
+}
+
+int
+host_cpu_freq_mhz(double *mhz)
+{
+	(void)mhz;
+	errno = ENOSYS;
+	return -1;
 }

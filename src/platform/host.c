@@ -1,4 +1,7 @@
-/* Host identity from libstatgrab, plus what it lacks (CPU model) from the backend. */
+/*
+ * Host identity from libstatgrab, plus what it lacks (the CPU model and the
+ * fingerprint: linux_host.c, host_bsd.c) from the backend.
+ */
 #include <statgrab.h>
 #include <stdio.h>
 #include <string.h>
@@ -53,5 +56,6 @@ host_info_read(struct host_info *h, char *err, size_t errlen)
 
 	if (platform_cpu_model(h->cpu_model, sizeof(h->cpu_model)) != 0)
 		copy_field(h->cpu_model, sizeof(h->cpu_model), "unknown");
+	host_fingerprint_read(h);
 	return 0;
 }

@@ -11,6 +11,7 @@ libscaletop_a_SOURCES += \
 	src/platform/decode_cpulist.c \
 	src/platform/decode_psi.c \
 	src/platform/decode_cpuinfo.c \
+	src/platform/decode_host.c \
 	src/platform/decode_task.c \
 	src/platform/decode_cptimes.c \
 	src/platform/decode_cputime.c \
@@ -19,9 +20,10 @@ libscaletop_a_SOURCES += \
 	src/platform/decode_thread.c \
 	src/platform/decode_cgroup.c
 
-# The files each OS adds: its backend (Linux's in six files: reading /proc,
+# The files each OS adds: its backend (Linux's in seven files: reading /proc,
 # CPU sampling, task counters and the process table, a target's threads,
-# processes and cgroup, lock statistics, the subreaper), plus the ENOSYS answers of every backend but Linux's, kept in
+# processes and cgroup, lock statistics, the subreaper, the host's
+# fingerprint; the BSDs' fingerprint in host_bsd.c), plus the ENOSYS answers of every backend but Linux's, kept in
 # one place.  Named, so the BSD compile checks (tests/bsd/local.mk) take
 # their lists from here.  The BSDs' proctable_bsd.c also answers
 # thread_samples_read and proc_find_comm, so an ENOSYS answer of those
@@ -30,11 +32,11 @@ libscaletop_a_SOURCES += \
 # which nothing here runs).
 ST_SRC_LINUX = src/platform/linux_read.h src/platform/linux_read.c src/platform/linux_cpu.c \
 	src/platform/linux_task.c src/platform/linux_thread.c src/platform/linux_lockstat.c \
-	src/platform/reaper_linux.c
+	src/platform/reaper_linux.c src/platform/linux_host.h src/platform/linux_host.c
 ST_SRC_FREEBSD = src/platform/freebsd.c src/platform/unsupported.c src/platform/reaper_bsd.c \
-	src/platform/proctable_bsd.c
+	src/platform/proctable_bsd.c src/platform/host_bsd.c
 ST_SRC_DRAGONFLY = src/platform/dragonfly.c src/platform/unsupported.c src/platform/reaper_bsd.c \
-	src/platform/proctable_bsd.c
+	src/platform/proctable_bsd.c src/platform/host_bsd.c
 ST_SRC_GENERIC = src/platform/generic.c src/platform/unsupported.c src/platform/noreaper.c \
 	src/platform/nothreads.c
 if OS_LINUX
@@ -76,3 +78,17 @@ endif
 check_PROGRAMS += tests/unit/test_decode_thread
 TESTS += tests/unit/test_decode_thread
 tests_unit_test_decode_thread_LDADD = $(TEST_LIBS)
+
+# The host fingerprint's decoders (decode_host.c, decode_cpuinfo.c) on
+# recorded and synthetic text, every OS's.
+check_PROGRAMS += tests/unit/test_decode_host
+TESTS += tests/unit/test_decode_host
+tests_unit_test_decode_host_LDADD = $(TEST_LIBS)
+
+# The Linux fingerprint reader over recorded /proc and /sys trees
+# (tests/fixtures/linux/host_*), and over this machine; Linux only.
+if OS_LINUX
+check_PROGRAMS += tests/unit/test_linux_host
+TESTS += tests/unit/test_linux_host
+tests_unit_test_linux_host_LDADD = $(TEST_LIBS)
+endif

@@ -2,7 +2,8 @@
 libscaletop_a_SOURCES += \
 	src/store/sample_json.c
 noinst_HEADERS += include/scaletop/sample_json.h
-libscaletop_a_SOURCES += src/store/session_json.c src/store/session_json_target.c
+libscaletop_a_SOURCES += src/store/session_json.c src/store/session_json_target.c \
+	src/store/session_json_host.c
 noinst_HEADERS += include/scaletop/session_json.h
 # Snapshots: save, load, compare, export, import.
 noinst_HEADERS += include/scaletop/snapshot.h src/store/snapshot_priv.h src/store/session_read.h
@@ -12,6 +13,8 @@ libscaletop_a_SOURCES += \
 	src/store/session_read.c \
 	src/store/session_read_step.c \
 	src/store/session_read_target.c \
+	src/store/session_read_host.c \
+	src/store/host_text.c \
 	src/store/snapshot_analysis.c \
 	src/store/snapshot_fairness.c \
 	src/store/snapshot_read.c \
@@ -53,3 +56,12 @@ EXTRA_DIST += docs/stream-format.md
 # The results table (one row per step) that run, show and the TUI's steps view print.
 libscaletop_a_SOURCES += src/store/step_table.c
 noinst_HEADERS += include/scaletop/step_table.h
+
+# The host's fingerprint and a step's frequency: round trips through a
+# snapshot and a stream, refusals alike, older files, show's lines and
+# compare's warnings on copies that differ in one field.
+check_PROGRAMS += tests/unit/test_host_json
+TESTS += tests/unit/test_host_json
+tests_unit_test_host_json_SOURCES = tests/unit/test_host_json.c tests/unit/json_edit.c \
+	tests/unit/json_edit.h
+tests_unit_test_host_json_LDADD = $(TEST_LIBS)

@@ -41,12 +41,17 @@ static json_t *
 host_json(const struct session *s)
 {
 	const struct host_info *h = &s->host;
+	json_t *j = json_pack(
+		"{s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:I, s:o}", "os_name", h->os_name,
+		"os_release", h->os_release, "os_version", h->os_version, "platform", h->platform,
+		"hostname", h->hostname, "cpu_model", h->cpu_model, "ncpus", h->ncpus, "mem_total",
+		(json_int_t)h->mem_total, "sampler_note", str_or_null(s->sampler_note));
 
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:I, s:o}", "os_name", h->os_name,
-			 "os_release", h->os_release, "os_version", h->os_version, "platform",
-			 h->platform, "hostname", h->hostname, "cpu_model", h->cpu_model, "ncpus",
-			 h->ncpus, "mem_total", (json_int_t)h->mem_total, "sampler_note",
-			 str_or_null(s->sampler_note));
+	if (j != NULL && session_json_fingerprint(j, h) != 0) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
 }
 
 static json_t *
@@ -241,7 +246,8 @@ session_json_step(const struct session *s, const struct step *st)
 		json_decref(j);
 		return NULL;
 	}
-	if (set_new(j, "waits", session_json_waits(st)) != 0) {
+	if (set_new(j, "waits", session_json_waits(st)) != 0 ||
+	    set_new(j, "freq_mhz", session_json_freq(st)) != 0) {
 		json_decref(j);
 		return NULL;
 	}

@@ -38,7 +38,7 @@ session_read_host(struct field_ctx *c, const json_t *root, struct session *s)
 		return -1;
 	h->ncpus = (int)ncpus;
 	h->mem_total = (uint64_t)mem;
-	return 0;
+	return session_read_fingerprint(c, j, P, h);
 }
 
 static int

@@ -63,6 +63,15 @@ int session_read_waits(struct field_ctx *c, const json_t *step, const char *spat
 int session_read_specs(struct field_ctx *c, const json_t *set, struct sweep_settings *ss);
 
 /*
+ * The host object j's fingerprint members (P names it: "host") into h, and a
+ * step's optional "freq_mhz" into st->freq_mhz; each absent or null is
+ * unknown (0 or "").  0, or -1 with a message (session_read_host.c).
+ */
+int session_read_fingerprint(struct field_ctx *c, const json_t *j, const char *P,
+			     struct host_info *h);
+int session_read_freq(struct field_ctx *c, const json_t *step, const char *P, struct step *st);
+
+/*
  * One event object j into e.  Its "step" must be null or 0..max_step.  An
  * unknown "kind" is refused, unless any_kind: then it is EV_INFO (a stream
  * may come from a newer scaletop, and a kind only says how to show the text).

@@ -128,6 +128,14 @@ json_t *session_json_waits(const struct step *st);
 /* Adds "target" and "probe" to a settings object, each only when not empty.  0 or -1. */
 int session_json_settings_specs(json_t *settings, const struct sweep_settings *set);
 
+/* --- the host's fingerprint and a step's frequency (session_json_host.c) -- */
+
+struct host_info;
+/* Adds the fingerprint's members to a host object (null where unknown).  0, or -1 on ENOMEM. */
+int session_json_fingerprint(json_t *host, const struct host_info *h);
+/* A step's "freq_mhz": its mean CPU frequency, or null. */
+json_t *session_json_freq(const struct step *st);
+
 /* --- comparing targets and waits (snapshot_compare_waits.c) ------------- */
 
 struct snapshot;

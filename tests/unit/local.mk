@@ -46,6 +46,10 @@ tests_unit_test_import_LDADD = $(TEST_LIBS)
 TESTS += tests/cli/import.sh tests/cli/export.sh
 EXTRA_DIST += tests/cli/import.sh tests/cli/export.sh
 
+# The host's fingerprint end to end: run -o, show, compare's warnings.
+TESTS += tests/cli/host.sh
+EXTRA_DIST += tests/cli/host.sh
+
 # /proc/lock_stat decoding and snapshot deltas.
 check_PROGRAMS += tests/unit/test_lockstat
 TESTS += tests/unit/test_lockstat

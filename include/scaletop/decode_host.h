@@ -1,0 +1,80 @@
+/*
+ * Decoders of what the OS says about the host, for the fingerprint
+ * (host.h): Linux's sysfs and /proc text, and the BSDs' sysctl answers.
+ * Pure functions over a buffer and its length, built on every OS so
+ * recorded and synthetic fixtures are tested everywhere; the OS calls are in
+ * linux_host.c and host_bsd.c.  Failures return -1 with errno EINVAL
+ * (malformed, empty) or ERANGE (a number out of range).
+ */
+#ifndef SCALETOP_DECODE_HOST_H
+#define SCALETOP_DECODE_HOST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "scaletop/host.h"
+
+/*
+ * One line of text (a sysfs value, /proc/cmdline, a sysctl string) into
+ * out: the trailing newline and blanks dropped, a NUL ending it early,
+ * control bytes made '?' so nothing reaches a terminal; cut to outlen - 1.
+ * EINVAL when nothing is left.
+ */
+int host_text_decode(const char *buf, size_t len, char *out, size_t outlen);
+
+/* One non-negative integer and an optional newline ("2601000\n"); ERANGE past INT_MAX. */
+int host_int_decode(const char *buf, size_t len, int *out);
+
+/*
+ * Linux /sys/devices/system/cpu/smt: control ("on", "off", "forceoff",
+ * "notsupported", "notimplemented") and active ("1" or "0"; NULL when
+ * absent).  Siblings that are allowed but all offline are off.
+ */
+enum host_smt host_smt_decode(const char *control, size_t clen, const char *active, size_t alen);
+
+/* What /proc/cpuinfo says of the topology, the hypervisor and the frequency. */
+struct cpuinfo_host {
+	int processors;  /* "processor" lines: the online CPUs */
+	int sockets;     /* distinct "physical id"; 0 unless every CPU has one (not on arm64) */
+	int cores;       /* distinct ("physical id", "core id") pairs; 0 as above */
+	int hypervisor;  /* 1: "flags" has "hypervisor"; 0: flags without it; -1: no flags (not x86)
+			  */
+	double mhz_mean; /* mean "cpu MHz"; 0 when no CPU has one */
+};
+
+/* /proc/cpuinfo into ci.  Only complete lines count.  EINVAL when no "processor" line. */
+int cpuinfo_host_decode(const char *buf, size_t len, struct cpuinfo_host *ci);
+
+/*
+ * Counts the distinct packages and (package, core) pairs of n CPUs, each
+ * given as pkg[i] and core[i] (Linux topology/physical_package_id and
+ * core_id): for an arm64 cpuinfo that has neither.  Both 0 when n is 0
+ * or memory is short.
+ */
+void host_topology_count(const int *pkg, const int *core, int n, int *sockets, int *cores);
+
+/*
+ * Adds one vulnerability to h->mitigations, kept sorted by name.  The text
+ * is decoded as host_text_decode does.  -1 with ENOSPC when the list is
+ * full or EINVAL for an empty name or text; h is unchanged then.
+ */
+int host_mitigation_add(struct host_info *h, const char *name, const char *text, size_t tlen);
+
+/* The text for name in h, or NULL. */
+const char *host_mitigation_find(const struct host_info *h, const char *name);
+
+/*
+ * FreeBSD dev.cpu.0.freq_levels ("2401/35000 2400/35000 1800/25000 ...",
+ * MHz/mW pairs, fastest first) into the lowest and highest MHz.
+ */
+int freq_levels_decode(const char *buf, size_t len, int *min_mhz, int *max_mhz);
+
+/*
+ * The BSDs' SMT state from kern.smp.threads_per_core, and whether the
+ * siblings may run (FreeBSD machdep.hyperthreading_allowed: 1, 0, or -1
+ * where there is no such sysctl): one thread a core is none; siblings not
+ * allowed are off.  Unknown when threads_per_core is not positive.
+ */
+enum host_smt bsd_smt_state(int threads_per_core, int ht_allowed);
+
+#endif
