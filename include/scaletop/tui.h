@@ -19,6 +19,7 @@ struct tui_opts {
 	const char *overlay[TUI_MAX_OVERLAYS]; /* snapshots to overlay (--compare) */
 	int noverlay;
 	const char *replay; /* a recorded .jsonl to replay, "-" for standard input */
+	bool no_autosave; /* keep no sweep in the runs directory (--no-autosave, autosave = off) */
 };
 
 struct run_args;

@@ -81,6 +81,7 @@ footer_draw(const struct ui *u, const struct frame *f, struct rect r, struct ui_
 		ui_hit_add(h, r.y, x0, x - 1, -2 - v); /* a click on a tab switches view */
 	}
 	ui_put(r.y, x, r.x + r.w - x, theme_attr(ROLE_MAIN) | A_REVERSE,
-	       f->replay ? "  space play/pause  </> scrub  v view  ? help  q quit"
-			 : "  v view  space pause  r run  s save  o overlay  ? help  q quit");
+	       f->replay
+		       ? "  space play/pause  </> scrub  v view  ? help  q quit"
+		       : "  v view  space pause  r run  s save  o overlay  R runs  ? help  q quit");
 }
