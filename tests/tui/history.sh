@@ -37,6 +37,17 @@ ok "q ends the TUI" tm_wait_exit 100
 is "$(tm_status)" 0 "q exits 0"
 is "$(runs_in "$RUNS")" 2 "q kept the sweep it stopped, with its finished step"
 
+# --- SIGTERM keeps the sweep it ends ---------------------------------------------------
+TM_DATA="$T/term"
+tm_start 120 40 "$ST" -w cpu -n 1,2 -d 3 --warmup 0.1 --refresh 0.2
+ok "a sweep runs to its second step" tm_wait_for 'step 2/2 N=2 (warm-up|measuring)' 300
+kill -TERM "$(tm_pane_pid)"
+ok "SIGTERM ends the TUI" tm_wait_exit 100
+is "$(tm_status)" 143 "with 128+15"
+is "$(runs_in "$T/term/scaletop/runs")" 1 "and keeps the sweep, with its finished step"
+like "$(XDG_DATA_HOME="$T/term" "$ST" runs | sed -n 3p)" ' 1-2 +2 +[(]stopped[)] ' "and the step it stopped"
+unset TM_DATA
+
 # --- scaletop runs: newest first, with the view's columns -------------------------------
 XDG_DATA_HOME="$T/data" "$ST" runs >"$T/runs.out" 2>&1
 is "$?" 0 "scaletop runs exits 0"
