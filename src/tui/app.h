@@ -83,6 +83,7 @@ struct app {
 		char path[4096];         /* "" until its first keep */
 		int nsteps, nevents;     /* what it held when kept */
 		bool failed;             /* the last keep failed; err says why */
+		bool may_drop;           /* ... and the user was told so by keep_holds, or saved it */
 		char err[ST_ERRLEN];
 	} keep;
 };
@@ -129,6 +130,12 @@ void keep_reset(struct app *a);
 int keep_run(struct app *a);
 /* The session on screen came from path: it is kept as it is. */
 void keep_adopt(struct app *a, const char *path);
+/*
+ * Before r, n or w drop a session that could not be kept: true (and a
+ * message) the first time, so the user can save it with s; false when it
+ * is kept now, was saved, or the user was told.
+ */
+bool keep_holds(struct app *a);
 
 /* frame.c */
 void app_redraw(struct app *a);

@@ -68,5 +68,18 @@ keep_run(struct app *a)
 	a->keep.failed = false;
 	a->keep.nsteps = a->s->nsteps;
 	a->keep.nevents = a->s->nevents;
+	if (a->ui.view == VIEW_HISTORY) /* the list on screen shows the run just kept */
+		history_scan(&a->ui.hist);
 	return 0;
+}
+
+bool
+keep_holds(struct app *a)
+{
+	if (a->keep.s != a->s || a->keep.may_drop || keep_run(a) == 0 || !a->keep.failed)
+		return false;
+	a->keep.may_drop = true;
+	app_message(a, true,
+		    "not kept, so not dropped: s saves it elsewhere; the same key again drops it");
+	return true;
 }

@@ -43,10 +43,13 @@ snap_save(struct app *a, const char *path, bool overwrite)
 			 path);
 		return;
 	}
-	if (snapshot_save(path, a->s, NULL, overwrite, err, sizeof(err)) != 0)
+	if (snapshot_save(path, a->s, NULL, overwrite, err, sizeof(err)) != 0) {
 		app_message(a, true, "%s", err);
-	else
-		app_message(a, false, "saved %s", path);
+		return;
+	}
+	app_message(a, false, "saved %s", path);
+	if (a->keep.s == a->s)
+		a->keep.may_drop = true; /* saved where the user chose: r need not ask */
 }
 
 /* An overlay is the snapshot's pooled throughput per N, as recomputed here. */

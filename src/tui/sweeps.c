@@ -220,6 +220,8 @@ int
 sweeps_start(struct app *a)
 {
 	sweeps_stop(a, "restarted by the user");
+	if (keep_holds(a))
+		return -1;
 	if (sweeps_new_session(a) != 0) {
 		app_message(a, true, "cannot start the sweep: out of memory");
 		return -1;

@@ -132,9 +132,21 @@ tm_start 120 40 "$ST" $FAST -n 1
 ok "the sweep runs" tm_wait_for 'sweep done: 1 step' 300
 ok "the message says it cannot keep the run, where, why and what to do" \
 	tm_wait_for "cannot keep this run: $T/ro/scaletop: Not a directory; press s to save elsewhere" 50
+tm_keys r
+ok "r does not drop the run it could not keep, but says so" \
+	tm_wait_for "not kept, so not dropped: s saves it elsewhere; the same key again drops it" 50
+like "$(tm_screen)" 'sweep done: 1 step' "the sweep stays on screen"
 tm_keys s C-u "$T/elsewhere.json" Enter
 ok "the TUI carries on: s saves elsewhere" tm_wait_for "saved $T/elsewhere.json" 50
 ok "the saved run loads" "$ST" show "$T/elsewhere.json"
+tm_keys r
+ok "once saved, r runs a new sweep" tm_wait_for 'step 1/1' 100
+ok "which finishes" tm_wait_for 'sweep done: 1 step' 300
+tm_keys r
+ok "it is not kept either, so r asks again" tm_wait_for 'not kept, so not dropped' 50
+tm_keys r
+ok "and r again drops it for a new sweep" tm_wait_for 'step 1/1' 100
+tm_wait_for 'sweep done: 1 step' 300
 tm_keys q
 ok "q ends it" tm_wait_exit 100
 is "$(tm_status)" 0 "exit 0"
