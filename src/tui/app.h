@@ -83,7 +83,7 @@ struct app {
 		char path[4096];         /* "" until its first keep */
 		int nsteps, nevents;     /* what it held when kept */
 		bool failed;             /* the last keep failed; err says why */
-		bool may_drop;           /* ... and the user was told so by keep_holds, or saved it */
+		bool may_drop; /* ... and the user was told so by keep_holds, or saved it */
 		char err[ST_ERRLEN];
 	} keep;
 };

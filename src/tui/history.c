@@ -133,7 +133,7 @@ history_free(struct history *h)
 
 /* One row: when, workload, host, N, steps, verdict (or why the file could not be read). */
 static void
-history_row(const struct run_entry *e, int y, int x, int w, attr_t a)
+history_row(const struct run_entry *e, const char *dir, int y, int x, int w, attr_t a)
 {
 	char when[32], nr[32];
 	struct tm tm;
@@ -144,8 +144,11 @@ history_row(const struct run_entry *e, int y, int x, int w, attr_t a)
 		ui_putf(y, x, w, a, " %-*s  reading...", HISTORY_TIME_W, when);
 		return;
 	}
-	if (e->err[0] != '\0') {
-		ui_putf(y, x, w, a, " %-*s  cannot read: %s", HISTORY_TIME_W, when, e->err);
+	if (e->err[0] != '\0') { /* the file's name, not the directory the title gives */
+		ui_putf(y, x, w, a, " %-*s  cannot read: %s", HISTORY_TIME_W, when,
+			strncmp(e->err, dir, strlen(dir)) == 0 && e->err[strlen(dir)] == '/'
+				? e->err + strlen(dir) + 1
+				: e->err);
 		return;
 	}
 	runs_entry_nrange(e, nr, sizeof(nr));
@@ -180,7 +183,7 @@ history_draw(const struct ui *u, const struct frame *f, struct rect r)
 		return;
 	}
 	for (i = h->top, y = in.y + 1; i < h->l.n && y < in.y + in.h; i++, y++)
-		history_row(&h->l.v[i], y, in.x, in.w,
+		history_row(&h->l.v[i], h->dir, y, in.x, in.w,
 			    i == h->sel ? theme_attr(ROLE_TITLE) | A_REVERSE
 					: theme_attr(ROLE_MAIN));
 	(void)f;

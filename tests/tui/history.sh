@@ -9,6 +9,17 @@
 FAST="-w cpu -d 0.3 --warmup 0.1 --refresh 0.2"
 RUNS="$T/data/scaletop/runs"
 
+# gone_from_screen REGEX: waits (at most 5 s) until the screen no longer matches.
+gone_from_screen() {
+	_i=0
+	while [ "$_i" -lt 50 ]; do
+		tm_screen | grep -Eq -- "$1" || return 0
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	return 1
+}
+
 # runs_in DIR: how many kept runs (*.json) DIR holds.
 runs_in() {
 	ls "$1" 2>/dev/null | grep -c '\.json$'
@@ -92,6 +103,43 @@ is "$(tm_dead)" 0 "and does not quit"
 tm_keys q
 ok "q then quits" tm_wait_exit 100
 is "$(runs_in "$RUNS")" 1 "an opened run is not kept again as a new file"
+
+# --- hundreds of runs: the view opens, reads the rows it shows, and moves by pages ------
+mkdir -p "$T/many/scaletop/runs"
+kept=$(ls "$RUNS"/*.json | head -n 1)
+i=0
+while [ "$i" -lt 300 ]; do
+	cp "$kept" "$T/many/scaletop/runs/scaletop-cpu-h-20250101-$(printf '%06d' "$i").json"
+	i=$((i + 1))
+done
+printf 'not a snapshot\n' >"$T/many/scaletop/runs/scaletop-cpu-h-20240101-000000.json"
+touch -d '1 year ago' "$T/many/scaletop/runs/scaletop-cpu-h-20240101-000000.json"
+TM_DATA="$T/many"
+tm_start 120 40 "$ST" --monitor --refresh 0.2
+tm_wait_for 'refresh 0.2s' 50
+tm_keys R
+ok "301 kept runs list" tm_wait_for 'runs kept: 301, newest first' 50
+ok "the rows on screen are read" tm_wait_for '1-2 +2  ' 50
+# g and G for Home and End: the pane's terminal (tmux's) sends other Home and End
+# sequences than the TERM=xterm-256color the TUI is given expects.
+tm_keys G
+ok "G (End) goes to the oldest, a file that is no snapshot, which says so" \
+	tm_wait_for 'cannot read: .*20240101-000000[.]json' 100
+tm_keys PPage
+sleep 0.5
+like "$(tm_screen)" '20240101-000000' "PgUp moves up a page: the oldest is still on screen"
+tm_keys PPage PPage PPage PPage PPage PPage PPage PPage
+ok "more PgUps scroll it away" gone_from_screen '20240101-000000'
+tm_keys NPage NPage NPage NPage NPage NPage NPage NPage NPage NPage
+ok "PgDn brings it back" tm_wait_for '20240101-000000' 50
+tm_keys g
+ok "g (Home) goes to the newest again" gone_from_screen '20240101-000000' 
+is "$(tm_dead)" 0 "the TUI runs on"
+tm_keys Escape
+ok "Esc goes back" tm_wait_for 'idle: r runs the sweep' 50
+tm_keys F10
+tm_wait_exit 100
+unset TM_DATA
 
 # --- --prune ------------------------------------------------------------------------
 cp "$RUNS"/*.json "$RUNS/scaletop-cpu-old-20200101-000000.json"
