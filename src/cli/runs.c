@@ -117,7 +117,7 @@ cmd_runs(int argc, char **argv)
 				       argv[optind - 1], progname);
 	}
 	if (optind != argc)
-		return arg_usage_error(CMD, "'%s' is not an option: see '%s runs --help'",
+		return arg_usage_error(CMD, "unexpected argument '%s': see '%s runs --help'",
 				       argv[optind], progname);
 	if (runs_dir(dir, sizeof(dir), err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s %s: %s\n", progname, CMD, err);
