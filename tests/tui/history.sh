@@ -140,6 +140,13 @@ ok "Esc goes back" tm_wait_for 'idle: r runs the sweep' 50
 tm_keys F10
 tm_wait_exit 100
 unset TM_DATA
+out=$(XDG_DATA_HOME="$T/many" "$ST" runs)
+like "$(printf '%s\n' "$out" | tail -n 1)" '^[0-9-]+ [0-9:]+ +cannot read it: .*20240101-000000[.]json' \
+	"scaletop runs lists a file that is no snapshot last, saying why"
+out=$(XDG_DATA_HOME="$T/none" "$ST" runs 2>&1)
+is "$?" 0 "scaletop runs with no runs directory exits 0"
+is "$out" "no kept runs in $T/none/scaletop/runs: the TUI keeps each sweep there when it ends" \
+	"and says where they would be"
 
 # --- --prune ------------------------------------------------------------------------
 cp "$RUNS"/*.json "$RUNS/scaletop-cpu-old-20200101-000000.json"
