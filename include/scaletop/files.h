@@ -1,12 +1,13 @@
 /*
  * Small file and directory helpers for the files scaletop reads on its own
- * behalf (themes, preferences): whole-file reads with a size cap, the
+ * behalf (themes, preferences, kept runs): whole-file reads with a size cap, the
  * configuration directory, and the build-tree marker beside the binary.
  */
 #ifndef SCALETOP_FILES_H
 #define SCALETOP_FILES_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /*
  * Reads a regular file of at most max bytes into a NUL-terminated malloc'd
@@ -24,6 +25,20 @@ int file_is_dir(const char *path);
  * from the password file if unset).  Returns 0, or -1 with err set.
  */
 int file_config_dir(char *buf, size_t len, char *err, size_t errlen);
+
+/*
+ * scaletop's data directory (what it keeps for the user: the kept runs):
+ * $XDG_DATA_HOME/scaletop when XDG_DATA_HOME is an absolute path, else
+ * $HOME/.local/share/scaletop.  Returns 0, or -1 with err set.
+ */
+int file_data_dir(char *buf, size_t len, char *err, size_t errlen);
+
+/*
+ * mkdir -p: creates dir and its missing parents with mode (less the umask).
+ * Returns 0, or -1 with errno set (ENOTDIR where a file is in the way) and,
+ * when failed is not NULL, the path that could not be made in it.
+ */
+int file_mkdirs(const char *dir, mode_t mode, char *failed, size_t flen);
 
 /*
  * The name the binary was started by (main's argv[0]), kept for

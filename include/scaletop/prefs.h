@@ -1,6 +1,6 @@
 /*
- * Preferences kept between runs: the theme, the interval and the last
- * workload, in $XDG_CONFIG_HOME/scaletop/config (default
+ * Preferences kept between runs: the theme, the interval, the last
+ * workload and whether sweeps are kept, in $XDG_CONFIG_HOME/scaletop/config (default
  * ~/.config/scaletop/config).  The file is "key = value" lines with '#'
  * comments; docs/config.md describes it.
  *
@@ -20,6 +20,7 @@ struct prefs {
 	char theme[64];    /* a theme name for theme_use; "default" by default */
 	double interval_s; /* seconds, PREFS_INTERVAL_MIN .. PREFS_INTERVAL_MAX */
 	char workload[64]; /* the last workload, "" for none */
+	int autosave;      /* 1: the TUI keeps every sweep in the runs directory (the default) */
 };
 
 /* The built-in preferences. */

@@ -20,6 +20,7 @@ struct tui_opts {
 	int noverlay;
 	const char *replay; /* a recorded .jsonl to replay, "-" for standard input */
 	const char *warn;   /* for the message line at the start (the config file's), or NULL */
+	bool no_autosave; /* keep no sweep in the runs directory (--no-autosave, autosave = off) */
 };
 
 struct run_args;

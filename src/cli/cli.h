@@ -12,6 +12,8 @@ int cmd_show(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+/* The runs the TUI kept: runs.c. */
+int cmd_runs(int argc, char **argv);
 /* tui, replay and view: scaletop/tui.h, where the TUI implements them. */
 
 #endif

@@ -13,4 +13,5 @@ scaletop_SOURCES += \
 	src/cli/show.c \
 	src/cli/compare.c \
 	src/cli/export.c \
-	src/cli/import.c
+	src/cli/import.c \
+	src/cli/runs.c

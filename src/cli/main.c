@@ -22,6 +22,7 @@ static const struct subcommand subcommands[] = {
 	{ "compare", cmd_compare, "compare snapshots side by side, aligned on N" },
 	{ "export", cmd_export, "write snapshots as a gnuplot data file, script and PNG/SVG" },
 	{ "import", cmd_import, "turn published N,throughput results into a snapshot" },
+	{ "runs", cmd_runs, "list the sweeps the TUI kept (newest first), or --prune DAYS" },
 	{ "tui", cmd_tui, "the interactive monitor (also: no command, or only options)" },
 	{ "replay", cmd_replay, "replay a recorded run (FILE.jsonl) in the interactive monitor" },
 	{ "view", cmd_view, "watch a run streamed on standard input: view -" },

@@ -53,6 +53,14 @@ tests_unit_test_target_json_LDADD = $(TEST_LIBS)
 
 EXTRA_DIST += docs/stream-format.md
 
+# The kept runs: the runs directory the TUI keeps every sweep in, its
+# listing and pruning, for the history view and `scaletop runs`.
+libscaletop_a_SOURCES += src/store/runs.c
+noinst_HEADERS += include/scaletop/runs.h
+check_PROGRAMS += tests/unit/test_runs
+TESTS += tests/unit/test_runs
+tests_unit_test_runs_LDADD = $(TEST_LIBS)
+
 # The results table (one row per step) that run, show and the TUI's steps view print.
 libscaletop_a_SOURCES += src/store/step_table.c
 noinst_HEADERS += include/scaletop/step_table.h

@@ -168,6 +168,7 @@ app_begin(struct app *a, char *err, size_t errlen)
 		return st_error(err, errlen, "out of memory");
 	if (host_info_read(&a->s->host, err, errlen) != 0)
 		return -1;
+	a->host = a->s->host;
 	for (i = 0; i < a->opts.noverlay; i++)
 		snap_open(a, a->opts.overlay[i]);
 	sweeps_set_refresh(a, a->ui.refresh_s);
@@ -194,6 +195,7 @@ app_end(struct app *a)
 	a->quit = true;
 	sweeps_stop(a, "the TUI was closed");
 	sweeps_reap(a);
+	keep_run(a); /* a finished sweep whose keep failed is tried once more */
 	pgroup_kill_all(SIGKILL);
 	if (app_screen != NULL) {
 		endwin();
@@ -204,6 +206,11 @@ app_end(struct app *a)
 	if (a->tty != NULL)
 		fclose(a->tty);
 	app_summary(a);
+	if (a->keep.failed) { /* the last word, after the screen's last bytes and the table */
+		fflush(stdout);
+		fprintf(stderr, "%s: %s; its results are printed above\n", progname, a->keep.err);
+	}
+	history_free(&a->ui.hist);
 	snap_clear(a);
 	playback_free(a);
 	if (a->have_an)
@@ -229,6 +236,7 @@ tui_main(struct run_args *args, const struct tui_opts *o)
 	a.args = *args;
 	a.ui.sel_step = -1;
 	a.ui.refresh_s = o->refresh_s > 0 ? o->refresh_s : 1.0;
+	a.ui.autosave = !o->no_autosave;
 	setlocale(LC_ALL, "");
 	glyph_init(!o->ascii && strcmp(nl_langinfo(CODESET), "UTF-8") == 0 &&
 		   glyph_term_unicode(getenv("TERM")));

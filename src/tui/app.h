@@ -7,6 +7,7 @@
  *   control.c    runs one command
  *   sweeps.c     what runs (the sweep, the live N), its ticks and observer;
  *   playback.c   the replay's place in the loop; snapshots.c: s and o
+ *   keep.c       keeps the sweep in the runs directory before it can be lost
  *   frame.c      the frame the views draw, and when to draw it
  *   state.c      the small shared operations on the state (messages, prefs,
  *                analysis)
@@ -16,15 +17,20 @@
  * Ownership of the fields: sweeps.c writes s, sw, live_s, live_n, switching
  * and args' strings (nspec, wl_name, params); state.c writes an, have_an,
  * collapse_seen, flash_until and the message; playback.c sets rp; control.c
- * writes the view state in ui (view, help, sel_step, detail, theme, prompt)
- * and quit; app.c everything else (loop, smp, tty, status).  Everyone else
- * reads.
+ * writes the view state in ui (view, help, sel_step, detail, theme, prompt,
+ * and the history list through history.c, which frame.c also fills) and
+ * quit; keep.c writes keep; app.c everything else (loop, smp, tty, status,
+ * host).  Everyone else reads.
  */
 #ifndef SCALETOP_TUI_APP_H
 #define SCALETOP_TUI_APP_H
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <time.h>
+
+#include "scaletop/error.h"
+#include "scaletop/host.h"
 
 #include "scaletop/loop.h"
 #include "scaletop/platform.h"
@@ -65,9 +71,21 @@ struct app {
 	char params[512]; /* "k=v k=v", split into param_ptr */
 	char *param_ptr[WL_MAX_PARAMS];
 
-	struct replay *rp;    /* replay source, or NULL */
-	char snap_path[1024]; /* s: the name awaiting an overwrite answer */
-	FILE *tty;            /* /dev/tty when standard input carries a stream */
+	struct replay *rp;     /* replay source, or NULL */
+	char snap_path[1024];  /* s: the name awaiting an overwrite answer */
+	FILE *tty;             /* /dev/tty when standard input carries a stream */
+	struct host_info host; /* this machine, for the sessions r starts */
+
+	/* keep.c: where s is kept, and what of it was (so a keep is redone only for news). */
+	struct {
+		const struct session *s; /* the session kept; another one is not kept yet */
+		time_t born;             /* when it began: the file's name */
+		char path[4096];         /* "" until its first keep */
+		int nsteps, nevents;     /* what it held when kept */
+		bool failed;             /* the last keep failed; err says why */
+		bool may_drop; /* ... and the user was told so by keep_holds, or saved it */
+		char err[ST_ERRLEN];
+	} keep;
 };
 
 /* input.c: one key (or KEY_MOUSE) from the terminal. */
@@ -102,6 +120,26 @@ void snap_save_prompt(struct app *a);
 void snap_save(struct app *a, const char *path, bool overwrite);
 void snap_open(struct app *a, const char *path);
 void snap_clear(struct app *a);
+
+/* Enter in the history view: the kept run becomes the session on screen. */
+int sweeps_open_run(struct app *a, const char *path);
+
+/*
+ * keep.c: a new session starts unkept; keep_run saves it in the runs
+ * directory when it holds a finished step and something new (0), and says
+ * on the message line when it cannot (-1; a->keep.err).  Off with
+ * --no-autosave or autosave = off: then it does nothing.
+ */
+void keep_reset(struct app *a);
+int keep_run(struct app *a);
+/* The session on screen came from path: it is kept as it is. */
+void keep_adopt(struct app *a, const char *path);
+/*
+ * Before r, n or w drop a session that could not be kept: true (and a
+ * message) the first time, so the user can save it with s; false when it
+ * is kept now, was saved, or the user was told.
+ */
+bool keep_holds(struct app *a);
 
 /* frame.c */
 void app_redraw(struct app *a);

@@ -20,7 +20,15 @@
 
 #define CMD "tui"
 
-enum { OPT_REFRESH = RUN_OPT_EXT, OPT_ASCII, OPT_MONITOR, OPT_FAKE, OPT_THEME, OPT_COMPARE };
+enum {
+	OPT_REFRESH = RUN_OPT_EXT,
+	OPT_ASCII,
+	OPT_MONITOR,
+	OPT_FAKE,
+	OPT_THEME,
+	OPT_COMPARE,
+	OPT_NO_AUTOSAVE
+};
 
 static const struct option tui_longopts[] = {
 	{ "refresh", required_argument, NULL, OPT_REFRESH },
@@ -29,6 +37,7 @@ static const struct option tui_longopts[] = {
 	{ "fake-cpus", required_argument, NULL, OPT_FAKE }, /* test hook, see docs/tui.md */
 	{ "theme", required_argument, NULL, OPT_THEME },
 	{ "compare", required_argument, NULL, OPT_COMPARE },
+	{ "no-autosave", no_argument, NULL, OPT_NO_AUTOSAVE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -51,8 +60,9 @@ tui_usage(FILE *f, const struct run_args *d)
 		"      --theme NAME       colour theme (t cycles them)\n"
 		"      --ascii            plain ASCII: no braille or block glyphs\n"
 		"      --monitor          start without a sweep (r starts one)\n"
+		"      --no-autosave      keep no sweep in the runs directory ('%s runs')\n"
 		"Keys: ? or F1 in the TUI.  No terminal? '%s run' prints the same results.\n",
-		progname);
+		progname, progname);
 }
 
 static int
@@ -90,6 +100,9 @@ tui_parse_opt(int opt, int argc, char **argv, void *arg)
 		return 0;
 	case OPT_MONITOR:
 		o->monitor = true;
+		return 0;
+	case OPT_NO_AUTOSAVE:
+		o->no_autosave = true;
 		return 0;
 	case OPT_FAKE:
 		return tui_parse_fake(optarg, o);
@@ -179,6 +192,8 @@ cmd_tui(int argc, char **argv)
 		o.theme = p.theme;
 	if (o.refresh_s == 0 && p.interval_s >= 0.05)
 		o.refresh_s = p.interval_s;
+	if (!p.autosave)
+		o.no_autosave = true;
 	return tui_main(&a, &o);
 }
 

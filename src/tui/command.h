@@ -45,6 +45,11 @@ enum command_id {
 	CMD_REPLAY_START,
 	CMD_REPLAY_END,
 	CMD_NOT_IN_REPLAY, /* a key that runs something, pressed in a replay */
+	CMD_HIST_MOVE,     /* the history view: arg an enum history_move */
+	CMD_HIST_OPEN,     /* Enter: the kept run on screen */
+	CMD_HIST_OVERLAY,  /* o: it as an overlay */
+	CMD_HIST_DELETE,   /* D, Delete: asks, then deletes it */
+	CMD_HIST_BACK,     /* Esc, q: the view before */
 };
 
 struct command {

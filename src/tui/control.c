@@ -110,6 +110,68 @@ control_params_text(struct app *a, const struct workload *wl, char *buf, size_t 
 			same && i < a->s->wl.nparams ? a->s->wl.value[i] : wl->params[i].def);
 }
 
+/* --- the history view ------------------------------------------------------- */
+
+/* y to the question D asked: the selected run's file goes. */
+static void
+control_hist_delete(struct app *a)
+{
+	const struct run_entry *e = history_selected(&a->ui.hist);
+	char err[ST_ERRLEN], name[sizeof(e->path)];
+
+	if (e == NULL)
+		return;
+	snprintf(name, sizeof(name), "%s", e->path);
+	if (history_delete(&a->ui.hist, err, sizeof(err)) != 0)
+		app_message(a, true, "%s", err);
+	else
+		app_message(a, false, "deleted %s", name);
+}
+
+/* Enter, o and D on the selected kept run; Esc and q go back. */
+static void
+control_hist(struct app *a, const struct command *c)
+{
+	const struct run_entry *e = history_selected(&a->ui.hist);
+
+	if (c->id == CMD_HIST_BACK) {
+		a->ui.view = a->ui.hist.back;
+		return;
+	}
+	if (c->id == CMD_HIST_MOVE) {
+		history_move(&a->ui.hist, (enum history_move)c->arg);
+		return;
+	}
+	if (e == NULL) {
+		app_message(a, true, "no kept run here yet: a sweep is kept when it ends");
+		return;
+	}
+	if (c->id == CMD_HIST_OVERLAY) {
+		snap_open(a, e->path);
+	} else if (c->id == CMD_HIST_OPEN) {
+		if (sweeps_open_run(a, e->path) == 0) {
+			a->ui.view = VIEW_STEPS;
+			app_message(a, false,
+				    "opened %s: r runs a new sweep, R goes back to the runs",
+				    e->path);
+		}
+	} else if (c->id == CMD_HIST_DELETE) {
+		prompt_open(&a->ui, PR_CONFIRM_DELETE, "", "");
+		snprintf(a->ui.pr.label, sizeof(a->ui.pr.label), "delete %.70s? (y/N)",
+			 strrchr(e->path, '/') != NULL ? strrchr(e->path, '/') + 1 : e->path);
+	}
+}
+
+/* A view was chosen: the history view lists the runs anew each time it opens. */
+static void
+control_view_entered(struct app *a, enum ui_view before)
+{
+	if (a->ui.view != VIEW_HISTORY || before == VIEW_HISTORY)
+		return;
+	a->ui.hist.back = before;
+	history_scan(&a->ui.hist);
+}
+
 /* A prompt was answered: what its text starts. */
 static void
 control_prompt_done(struct app *a, enum prompt_kind kind, const char *text)
@@ -139,6 +201,9 @@ control_prompt_done(struct app *a, enum prompt_kind kind, const char *text)
 	case PR_OPEN:
 		snap_open(a, text);
 		break;
+	case PR_CONFIRM_DELETE:
+		control_hist_delete(a);
+		break;
 	default:
 		break;
 	}
@@ -160,6 +225,8 @@ control_prompt_key(struct app *a, int ch)
 		control_prompt_done(a, kind, text);
 	else if (kind == PR_CONFIRM_OVERWRITE)
 		app_message(a, false, "not saved: %s exists", a->snap_path);
+	else if (kind == PR_CONFIRM_DELETE)
+		app_message(a, false, "not deleted");
 }
 
 /* Up/down through the steps shown. */
@@ -342,9 +409,22 @@ control_view(struct app *a, const struct command *c)
 void
 control_run(struct app *a, const struct command *c)
 {
-	if (control_view(a, c) || control_scroll(a, c))
+	enum ui_view before = a->ui.view;
+
+	if (control_view(a, c)) {
+		control_view_entered(a, before);
+		return;
+	}
+	if (control_scroll(a, c))
 		return;
 	switch (c->id) {
+	case CMD_HIST_MOVE:
+	case CMD_HIST_OPEN:
+	case CMD_HIST_OVERLAY:
+	case CMD_HIST_DELETE:
+	case CMD_HIST_BACK:
+		control_hist(a, c);
+		break;
 	case CMD_PAUSE:
 		control_pause(a);
 		break;

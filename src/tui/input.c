@@ -1,11 +1,12 @@
 /*
  * Keys and the mouse to commands.  The tables say what each key means: in
- * the steps view its list's keys come first, then in a replay the replay's,
- * then everywhere's; an open prompt takes every key, and open help closes on
- * any key but space, which turns its page.  So Home and End move the list
- * in the steps view, and elsewhere the replay's clock or the event log.
- * Nothing here changes the state: control.c runs what comes out.  Every key
- * bound here has a line in help.c (tests/unit/test_keys holds them to it).
+ * the history view its keys come first, in the steps view its list's keys,
+ * then in a replay the replay's, then everywhere's; an open prompt takes
+ * every key, and open help closes on any key but space, which turns its
+ * page.  So Home and End move the list in the steps and history views, and
+ * elsewhere the replay's clock or the event log.  Nothing here changes the
+ * state: control.c runs what comes out.  Every key bound here has a line in
+ * help.c (tests/unit/test_keys holds them to it).
  */
 #include <stddef.h>
 
@@ -38,6 +39,34 @@ static const struct binding replay_keys[] = {
 	{ '-', CMD_NOT_IN_REPLAY, 0 },   { '=', CMD_NOT_IN_REPLAY, 0 },
 	{ 'w', CMD_NOT_IN_REPLAY, 0 },   { 'n', CMD_NOT_IN_REPLAY, 0 },
 	{ '_', CMD_NOT_IN_REPLAY, 0 },
+};
+
+/* From every view: the history view of the kept runs (R, as its tab, 6). */
+static const struct binding history_open_keys[] = {
+	{ 'R', CMD_VIEW, VIEW_HISTORY },
+	{ '6', CMD_VIEW, VIEW_HISTORY },
+};
+
+/* In the history view (history.c): the list's keys come before all others. */
+static const struct binding history_keys[] = {
+	{ KEY_UP, CMD_HIST_MOVE, HM_UP },
+	{ 'k', CMD_HIST_MOVE, HM_UP },
+	{ KEY_DOWN, CMD_HIST_MOVE, HM_DOWN },
+	{ 'j', CMD_HIST_MOVE, HM_DOWN },
+	{ KEY_PPAGE, CMD_HIST_MOVE, HM_PGUP },
+	{ KEY_NPAGE, CMD_HIST_MOVE, HM_PGDN },
+	{ KEY_HOME, CMD_HIST_MOVE, HM_HOME },
+	{ 'g', CMD_HIST_MOVE, HM_HOME },
+	{ KEY_END, CMD_HIST_MOVE, HM_END },
+	{ 'G', CMD_HIST_MOVE, HM_END },
+	{ '\n', CMD_HIST_OPEN, 0 },
+	{ '\r', CMD_HIST_OPEN, 0 },
+	{ KEY_ENTER, CMD_HIST_OPEN, 0 },
+	{ 'o', CMD_HIST_OVERLAY, 0 },
+	{ 'D', CMD_HIST_DELETE, 0 },
+	{ KEY_DC, CMD_HIST_DELETE, 0 },
+	{ 27, CMD_HIST_BACK, 0 },
+	{ 'q', CMD_HIST_BACK, 0 },
 };
 
 static const struct binding keys[] = {
@@ -156,7 +185,9 @@ input_command(const struct app *a, int ch)
 
 	if (ch == KEY_MOUSE)
 		return input_mouse(a);
-	if (a->ui.view == VIEW_STEPS)
+	if (a->ui.view == VIEW_HISTORY)
+		c = input_lookup(history_keys, NBINDINGS(history_keys), ch);
+	else if (a->ui.view == VIEW_STEPS)
 		c = input_lookup(list_keys, NBINDINGS(list_keys), ch);
 	if (c.id == CMD_NONE && a->rp != NULL)
 		c = input_lookup(replay_keys, NBINDINGS(replay_keys), ch);
@@ -164,6 +195,8 @@ input_command(const struct app *a, int ch)
 		c = input_lookup(keys, NBINDINGS(keys), ch);
 	if (c.id == CMD_NONE)
 		c = input_lookup(log_keys, NBINDINGS(log_keys), ch);
+	if (c.id == CMD_NONE)
+		c = input_lookup(history_open_keys, NBINDINGS(history_open_keys), ch);
 	return c;
 }
 
@@ -216,5 +249,7 @@ input_bound_keys(int *out, int max)
 	input_table_keys(replay_keys, NBINDINGS(replay_keys), out, max, &n);
 	input_table_keys(keys, NBINDINGS(keys), out, max, &n);
 	input_table_keys(log_keys, NBINDINGS(log_keys), out, max, &n);
+	input_table_keys(history_keys, NBINDINGS(history_keys), out, max, &n);
+	input_table_keys(history_open_keys, NBINDINGS(history_open_keys), out, max, &n);
 	return n;
 }

@@ -99,11 +99,14 @@ ui_draw(const struct ui *u, const struct frame *f, struct ui_hits *hits)
 	case VIEW_WAITS:
 		waits_draw(u, f, body);
 		break;
+	case VIEW_HISTORY:
+		history_draw(u, f, body);
+		break;
 	default:
 		layout_overview(u, f, body, hits);
 		break;
 	}
-	if (u->view != VIEW_STEPS && u->detail && u->sel_step >= 0)
+	if (u->view != VIEW_STEPS && u->view != VIEW_HISTORY && u->detail && u->sel_step >= 0)
 		step_detail_draw(u, f, (struct rect){ h - 8, 0, 6, w });
 	verdict_draw(u, f, (struct rect){ h - 2, 0, 1, w });
 	footer_draw(u, f, (struct rect){ h - 1, 0, 1, w }, hits);
@@ -112,7 +115,8 @@ ui_draw(const struct ui *u, const struct frame *f, struct ui_hits *hits)
 	theme_pick_draw(u, (struct rect){ 0, 0, h, w });
 	if (u->pr.kind != PR_NONE) {
 		prompt_draw(u, (struct rect){ 0, 0, h, w });
-		if (u->pr.kind != PR_WORKLOAD && u->pr.kind != PR_CONFIRM_OVERWRITE)
+		if (u->pr.kind != PR_WORKLOAD && u->pr.kind != PR_CONFIRM_OVERWRITE &&
+		    u->pr.kind != PR_CONFIRM_DELETE)
 			curs_set(1);
 	}
 	wnoutrefresh(stdscr);

@@ -17,6 +17,8 @@ scaletop_SOURCES += \
 	src/tui/sweeps.c \
 	src/tui/playback.c \
 	src/tui/snapshots.c \
+	src/tui/keep.c \
+	src/tui/history.c \
 	src/tui/frame.c \
 	src/tui/state.c \
 	src/tui/replay.c \
@@ -50,7 +52,8 @@ TUI_TESTS = \
 	tests/tui/keys.sh \
 	tests/tui/robust.sh \
 	tests/tui/replay.sh \
-	tests/tui/theme.sh
+	tests/tui/theme.sh \
+	tests/tui/history.sh
 # valgrind cannot run an AddressSanitizer build; the plain build runs it.
 if !SANITIZE
 TUI_TESTS += tests/tui/valgrind.sh

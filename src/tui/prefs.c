@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "scaletop/error.h"
@@ -39,6 +40,7 @@ prefs_defaults(struct prefs *p)
 	memset(p, 0, sizeof(*p));
 	strcpy(p->theme, "default");
 	p->interval_s = PREFS_INTERVAL_DEFAULT;
+	p->autosave = 1;
 }
 
 int
@@ -108,6 +110,28 @@ prefs_seconds(const char *v, size_t n, double *out)
 	return 0;
 }
 
+/* autosave = on | off (also yes/no, true/false, 1/0). */
+static void
+prefs_autosave(struct prefs_ctx *c, struct prefs *p, const char *v, size_t vn)
+{
+	static const char *const on[] = { "on", "yes", "true", "1" }, *const off[] = { "off", "no",
+										       "false",
+										       "0" };
+	size_t i;
+
+	for (i = 0; i < sizeof(on) / sizeof(on[0]); i++) {
+		if (vn == strlen(on[i]) && strncasecmp(v, on[i], vn) == 0) {
+			p->autosave = 1;
+			return;
+		}
+		if (vn == strlen(off[i]) && strncasecmp(v, off[i], vn) == 0) {
+			p->autosave = 0;
+			return;
+		}
+	}
+	prefs_bad(c, "autosave: give on or off; using %s", p->autosave ? "on" : "off");
+}
+
 static void
 prefs_set(struct prefs_ctx *c, struct prefs *p, const char *k, size_t kn, const char *v, size_t vn)
 {
@@ -132,8 +156,11 @@ prefs_set(struct prefs_ctx *c, struct prefs *p, const char *k, size_t kn, const 
 				  sizeof(p->workload));
 		else
 			snprintf(p->workload, sizeof(p->workload), "%.*s", (int)vn, v);
+	} else if (kn == 8 && memcmp(k, "autosave", 8) == 0) {
+		prefs_autosave(c, p, v, vn);
 	} else
-		prefs_bad(c, "unknown key '%.*s'; the keys are theme, interval and workload",
+		prefs_bad(c,
+			  "unknown key '%.*s'; the keys are theme, interval, workload and autosave",
 			  (int)(kn > 40 ? 40 : kn), k);
 }
 
@@ -248,24 +275,14 @@ prefs_check(const struct prefs *p, char *err, size_t len)
 static int
 prefs_mkdirs(const char *dir, char *err, size_t len)
 {
-	char path[PATH_MAX], *s, c;
+	char failed[PATH_MAX];
 
-	if ((size_t)snprintf(path, sizeof(path), "%s", dir) >= sizeof(path))
-		return st_error(err, len, "cannot save preferences: %s: path too long", dir);
-	for (s = path + 1;; s++) {
-		if (*s != '/' && *s != '\0')
-			continue;
-		c = *s;
-		*s = '\0';
-		/* Some systems say EACCES, not EEXIST, for a directory we may not write in. */
-		if (mkdir(path, 0700) == -1 && errno != EEXIST && !file_is_dir(path))
-			return st_error(err, len,
-					"cannot save preferences: cannot create %s: %s; "
-					"create it or set XDG_CONFIG_HOME",
-					path, strerror(errno));
-		if ((*s = c) == '\0')
-			return 0;
-	}
+	if (file_mkdirs(dir, 0700, failed, sizeof(failed)) == -1)
+		return st_error(err, len,
+				"cannot save preferences: cannot create %s: %s; "
+				"create it or set XDG_CONFIG_HOME",
+				failed, strerror(errno));
+	return 0;
 }
 
 /* The file to replace: the config file, or what it links to (dotfile managers link it). */
@@ -394,8 +411,9 @@ prefs_save(const struct prefs *p, char *err, size_t len)
 		"# scaletop preferences, rewritten by scaletop when they change (docs/config.md).\n"
 		"theme = %s\n"
 		"interval = %s\n"
-		"workload = %s\n",
-		p->theme, secs, p->workload);
+		"workload = %s\n"
+		"autosave = %s\n",
+		p->theme, secs, p->workload, p->autosave ? "on" : "off");
 	prefs_target(path, target, sizeof(target));
 	return prefs_replace(target, text, err, len);
 }

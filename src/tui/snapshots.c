@@ -10,24 +10,20 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "scaletop/runs.h"
 #include "scaletop/snapshot.h"
 #include "app.h"
 
 void
 snap_save_prompt(struct app *a)
 {
-	char name[256], stamp[32];
-	time_t now = time(NULL);
-	struct tm tm;
+	char name[256];
 
 	if (a->rp != NULL || a->s->nsteps == 0) {
 		app_message(a, true, "nothing to save yet: a snapshot needs at least one step");
 		return;
 	}
-	localtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	snprintf(name, sizeof(name), "scaletop-%.40s-%.64s-%s.json", a->s->wl.name,
-		 a->s->host.hostname, stamp);
+	runs_name(a->s, time(NULL), name, sizeof(name)); /* the name a kept run has */
 	prompt_open(&a->ui, PR_SNAPSHOT, "save snapshot as:", name);
 }
 
@@ -47,10 +43,13 @@ snap_save(struct app *a, const char *path, bool overwrite)
 			 path);
 		return;
 	}
-	if (snapshot_save(path, a->s, NULL, overwrite, err, sizeof(err)) != 0)
+	if (snapshot_save(path, a->s, NULL, overwrite, err, sizeof(err)) != 0) {
 		app_message(a, true, "%s", err);
-	else
-		app_message(a, false, "saved %s", path);
+		return;
+	}
+	app_message(a, false, "saved %s", path);
+	if (a->keep.s == a->s)
+		a->keep.may_drop = true; /* saved where the user chose: r need not ask */
 }
 
 /* An overlay is the snapshot's pooled throughput per N, as recomputed here. */

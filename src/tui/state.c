@@ -29,7 +29,7 @@ app_save_prefs(struct app *a)
 	struct prefs p;
 	char err[ST_ERRLEN];
 
-	prefs_defaults(&p);
+	prefs_load(&p, err, sizeof(err)); /* what the TUI does not change (autosave) stays */
 	snprintf(p.theme, sizeof(p.theme), "%s", a->ui.theme);
 	p.interval_s = a->ui.refresh_s;
 	if (a->s != NULL && workload_find(a->s->wl.name) != NULL) /* none in a replay */

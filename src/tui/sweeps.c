@@ -13,6 +13,7 @@
 
 #include "scaletop/error.h"
 #include "scaletop/nlist.h"
+#include "scaletop/snapshot.h"
 #include "scaletop/workload.h"
 #include "app.h"
 
@@ -37,10 +38,14 @@ sweeps_move_ticks(struct session *to, struct session *from)
 	memset(&from->ticks, 0, sizeof(from->ticks));
 }
 
-/* A session from run-style options; the host comes from `like` when given. */
+/*
+ * A session from run-style options; the host is this machine's (a kept run
+ * opened on screen may be another's), the clock and note like a->s's.
+ */
 static struct session *
-sweeps_session(const struct run_args *ra, const struct session *like, struct sweep_config *cfg)
+sweeps_session(const struct app *a, const struct run_args *ra, struct sweep_config *cfg)
 {
+	const struct session *like = a->s;
 	struct session *s = calloc(1, sizeof(*s));
 
 	if (s == NULL)
@@ -52,7 +57,7 @@ sweeps_session(const struct run_args *ra, const struct session *like, struct swe
 		return NULL;
 	}
 	if (like != NULL) {
-		s->host = like->host;
+		s->host = a->host.hostname[0] != '\0' ? a->host : like->host;
 		memcpy(s->sampler_note, like->sampler_note, sizeof(s->sampler_note));
 	}
 	s->t0_ns = like != NULL ? like->t0_ns : mono_now_ns();
@@ -63,10 +68,11 @@ int
 sweeps_new_session(struct app *a)
 {
 	struct sweep_config cfg;
-	struct session *s = sweeps_session(&a->args, a->s, &cfg);
+	struct session *s = sweeps_session(a, &a->args, &cfg);
 
 	if (s == NULL)
 		return -1;
+	keep_run(a); /* the session about to go: r, n and w come through here */
 	if (a->s != NULL) {
 		sweeps_move_ticks(s, a->s);
 		session_free(a->s);
@@ -81,6 +87,8 @@ sweeps_new_session(struct app *a)
 	a->collapse_seen = false;
 	a->ui.sel_step = -1;
 	a->ui.detail = false;
+	a->ui.src_label[0] = '\0';
+	keep_reset(a);
 	return 0;
 }
 
@@ -100,6 +108,8 @@ sweeps_free_live(struct app *a)
 void
 sweeps_stop(struct app *a, const char *why)
 {
+	bool was_sweep = a->live_s == NULL;
+
 	if (a->sw == NULL)
 		return;
 	a->switching = true;
@@ -108,6 +118,8 @@ sweeps_stop(struct app *a, const char *why)
 	a->sw = NULL;
 	a->switching = false;
 	sweeps_free_live(a);
+	if (was_sweep) /* a live N (+/-) is a look at one N: its endless step is not kept */
+		keep_run(a);
 	idle_reset(&a->idle);
 	if (!a->quit)
 		sweeps_set_refresh(a, a->ui.refresh_s);
@@ -160,9 +172,13 @@ sweeps_observe(void *arg, enum sweep_note note, int step)
 		else
 			idle_reset(&a->idle);
 		sweeps_set_refresh(a, a->ui.refresh_s);
-		if (a->live_s == NULL)
-			app_message(a, false,
-				    "sweep finished: r runs it again, s saves a snapshot");
+		if (a->live_s == NULL && keep_run(a) == 0)
+			app_message(
+				a, false, "%s",
+				a->keep.path[0] != '\0'
+					? "sweep finished and kept (R lists the runs): r runs it "
+					  "again, s saves a copy"
+					: "sweep finished: r runs it again, s saves a snapshot");
 	}
 	if (a->quit || a->ui.paused ||
 	    (note == SWEEP_TICK && ui_now() - a->last_draw < a->ui.refresh_s - 0.02))
@@ -204,6 +220,8 @@ int
 sweeps_start(struct app *a)
 {
 	sweeps_stop(a, "restarted by the user");
+	if (keep_holds(a))
+		return -1;
 	if (sweeps_new_session(a) != 0) {
 		app_message(a, true, "cannot start the sweep: out of memory");
 		return -1;
@@ -234,7 +252,7 @@ sweeps_live(struct app *a, int n)
 	la.stable_pct = 0;
 	la.repeat = 1;
 	la.setup = la.teardown = NULL;
-	a->live_s = sweeps_session(&la, a->s, &sweeps_live_cfg);
+	a->live_s = sweeps_session(a, &la, &sweeps_live_cfg);
 	if (a->live_s == NULL) {
 		app_message(a, true, "cannot run N=%d: out of memory", n);
 		return;
@@ -303,5 +321,54 @@ sweeps_set_workload(struct app *a, const char *name, const char *params)
 	if (sweeps_start(a) != 0)
 		return -1;
 	app_save_prefs(a);
+	return 0;
+}
+
+/*
+ * Enter in the history view: the kept run becomes the session every view
+ * shows (as `scaletop show` prints it), after the one on screen is kept.
+ * The live tick series stays, so the CPU panels run on; r then sweeps anew
+ * with the current settings on this machine.  Not while something runs.
+ */
+int
+sweeps_open_run(struct app *a, const char *path)
+{
+	struct snapshot snap;
+	struct session *s;
+	char err[ST_ERRLEN] = "";
+
+	if (a->rp != NULL || a->s == NULL) {
+		app_message(a, true, "a replay shows a recorded run: o overlays a kept one");
+		return -1;
+	}
+	if (a->sw != NULL && !sweep_finished(a->sw)) {
+		app_message(a, true, "x stops what runs first: a kept run opens when nothing runs");
+		return -1;
+	}
+	snapshot_init(&snap);
+	if (snapshot_load(path, &snap, err, sizeof(err)) != 0 ||
+	    (s = calloc(1, sizeof(*s))) == NULL) {
+		app_message(a, true, "%s", err[0] ? err : "out of memory");
+		snapshot_free(&snap);
+		return -1;
+	}
+	keep_run(a);
+	sweeps_reap(a);
+	*s = snap.s;
+	session_init(&snap.s);
+	snapshot_free(&snap);
+	sweeps_move_ticks(s, a->s);
+	session_free(a->s);
+	free(a->s);
+	a->s = s;
+	if (a->have_an)
+		analysis_free(&a->an);
+	a->have_an = false;
+	a->collapse_seen = true; /* its collapse is old news: no flash, no new event */
+	app_analyse(a);
+	a->ui.sel_step = -1;
+	a->ui.detail = false;
+	keep_adopt(a, path);
+	snprintf(a->ui.src_label, sizeof(a->ui.src_label), "kept run %s", path);
 	return 0;
 }

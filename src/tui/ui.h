@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "scaletop/analysis.h"
+#include "scaletop/runs.h"
 #include "scaletop/session.h"
 #include "scaletop/sweep.h"
 #include "paint.h"
@@ -49,7 +50,15 @@ struct frame {
 	void *hist_ctx;
 };
 
-enum ui_view { VIEW_OVERVIEW, VIEW_CPUS, VIEW_CHART, VIEW_STEPS, VIEW_WAITS, VIEW_COUNT };
+enum ui_view {
+	VIEW_OVERVIEW,
+	VIEW_CPUS,
+	VIEW_CHART,
+	VIEW_STEPS,
+	VIEW_WAITS,
+	VIEW_HISTORY, /* the kept runs (history.c) */
+	VIEW_COUNT
+};
 extern const char *const ui_view_names[VIEW_COUNT];
 
 /* The live run is ROLE_OVERLAY1; snapshots take ROLE_OVERLAY2 .. 6. */
@@ -84,7 +93,8 @@ enum prompt_kind {
 	PR_PARAMS,
 	PR_SNAPSHOT,
 	PR_OPEN,
-	PR_CONFIRM_OVERWRITE
+	PR_CONFIRM_OVERWRITE,
+	PR_CONFIRM_DELETE /* the history view's D: y deletes the selected run */
 };
 struct prompt {
 	enum prompt_kind kind;
@@ -92,6 +102,17 @@ struct prompt {
 	char text[512];
 	int len, cur;
 	int pick; /* PR_WORKLOAD: highlighted row */
+};
+
+/* The history view's list of kept runs (history.c). */
+enum history_move { HM_UP, HM_DOWN, HM_PGUP, HM_PGDN, HM_HOME, HM_END };
+struct history {
+	struct run_list l;
+	char dir[4096];
+	char err[ST_ERRLEN]; /* the directory could not be listed */
+	int sel, top;        /* the selected row; the first row shown */
+	int rows;            /* how many rows the last frame showed */
+	enum ui_view back;   /* where Esc and q go */
 };
 
 /* View state: what the user chose to look at. */
@@ -113,9 +134,11 @@ struct ui {
 	struct prompt pr;
 	bool collapse_flash; /* the verdict line is highlighted: a collapse was just found */
 	const char *note;    /* sampler note, or NULL */
-	char src_label[160]; /* replay: the file; live: "" */
+	char src_label[160]; /* replay: the file; an opened run: its file; live: "" */
 	/* The theme picker (T), theme_pick.h. */
 	struct theme_pick tp;
+	bool autosave; /* sweeps are kept (for the history view's note) */
+	struct history hist;
 };
 
 /* Panels: each draws into r, which may be any size >= 1x1; those given h add hits. */
@@ -139,6 +162,14 @@ int prompt_key(struct ui *u, int ch);
 void prompt_draw(const struct ui *u, struct rect screen);
 void theme_pick_draw(const struct ui *u, struct rect screen);
 void waits_draw(const struct ui *u, const struct frame *f, struct rect r);
+/* history.c: the list's operations (control.c, frame.c) and its view. */
+void history_scan(struct history *h);
+void history_fill(struct history *h, int rows);
+void history_move(struct history *h, enum history_move m);
+const struct run_entry *history_selected(const struct history *h);
+int history_delete(struct history *h, char *err, size_t errlen);
+void history_free(struct history *h);
+void history_draw(const struct ui *u, const struct frame *f, struct rect r);
 void footer_draw(const struct ui *u, const struct frame *f, struct rect r, struct ui_hits *h);
 
 /* Lays out and draws one whole frame (layout.c).  Minimum size below. */

@@ -108,8 +108,8 @@ events_draw(const struct ui *u, const struct frame *f, struct rect r, struct ui_
  * (80 columns show the first four or five), so a new key's hint goes where
  * its importance puts it.
  */
-static const char *const footer_live[] = { "? help", "q quit",    "space pause", "r run",
-					   "s save", "o overlay", "v view" };
+static const char *const footer_live[] = { "? help", "q quit", "space pause", "r run",
+					   "R runs", "s save", "o overlay",   "v view" };
 static const char *const footer_replay[] = { "? help", "q quit", "space play/pause", "</> scrub",
 					     "v view" };
 #define NFOOT(t) (int)(sizeof(t) / sizeof((t)[0]))

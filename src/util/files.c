@@ -73,14 +73,19 @@ file_is_dir(const char *path)
 	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
 }
 
-int
-file_config_dir(char *buf, size_t len, char *err, size_t errlen)
+/*
+ * $VAR/scaletop when VAR is an absolute path (the XDG spec says to ignore a
+ * relative one), else $HOME/FALLBACK/scaletop, HOME from the password file
+ * if unset.
+ */
+static int
+file_xdg_dir(const char *var, const char *fallback, const char *what, char *buf, size_t len,
+	     char *err, size_t errlen)
 {
-	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	const char *xdg = getenv(var), *home = getenv("HOME");
 	struct passwd *pw;
 	int n;
 
-	/* The XDG spec says to ignore a relative XDG_CONFIG_HOME. */
 	if (xdg != NULL && xdg[0] == '/')
 		n = snprintf(buf, len, "%s/scaletop", xdg);
 	else {
@@ -88,15 +93,58 @@ file_config_dir(char *buf, size_t len, char *err, size_t errlen)
 			home = pw->pw_dir;
 		if (home == NULL || home[0] != '/')
 			return st_error(err, errlen,
-					"cannot find the configuration directory: HOME "
-					"is not set; set XDG_CONFIG_HOME or HOME");
-		n = snprintf(buf, len, "%s/.config/scaletop", home);
+					"cannot find the %s directory: HOME is not set; set "
+					"%s or HOME",
+					what, var);
+		n = snprintf(buf, len, "%s/%s/scaletop", home, fallback);
 	}
 	if (n < 0 || (size_t)n >= len)
 		return st_error(err, errlen,
-				"the configuration directory's path is too long; set "
-				"XDG_CONFIG_HOME to a shorter path");
+				"the %s directory's path is too long; set %s to a shorter path",
+				what, var);
 	return 0;
+}
+
+int
+file_config_dir(char *buf, size_t len, char *err, size_t errlen)
+{
+	return file_xdg_dir("XDG_CONFIG_HOME", ".config", "configuration", buf, len, err, errlen);
+}
+
+int
+file_data_dir(char *buf, size_t len, char *err, size_t errlen)
+{
+	return file_xdg_dir("XDG_DATA_HOME", ".local/share", "data", buf, len, err, errlen);
+}
+
+int
+file_mkdirs(const char *dir, mode_t mode, char *failed, size_t flen)
+{
+	char path[PATH_MAX], *s, c;
+	int e;
+
+	if (failed != NULL && flen > 0)
+		snprintf(failed, flen, "%s", dir);
+	if ((size_t)snprintf(path, sizeof(path), "%s", dir) >= sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	for (s = path + 1;; s++) {
+		if (*s != '/' && *s != '\0')
+			continue;
+		c = *s;
+		*s = '\0';
+		/* Some systems say EACCES, not EEXIST, for a directory we may not write in. */
+		if (mkdir(path, mode) == -1 && !file_is_dir(path)) {
+			e = errno == EEXIST ? ENOTDIR : errno;
+			if (failed != NULL && flen > 0)
+				snprintf(failed, flen, "%s", path);
+			errno = e;
+			return -1;
+		}
+		if ((*s = c) == '\0')
+			return 0;
+	}
 }
 
 void

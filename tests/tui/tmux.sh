@@ -22,7 +22,8 @@ tm_cleanup() {
 
 # tm_start W H COMMAND...: a detached session running COMMAND in a W x H
 # window.  The pane stays after the command exits, so its last screen can be
-# read.  A small sh waits for the command and writes its exit status to a
+# read.  The kept runs go to $TM_DATA (default $TAP_TMP/data), never the
+# user's own.  A small sh waits for the command and writes its exit status to a
 # file: the tmux here does not always reap a pane's process, so neither its
 # status nor its pid's disappearance can be read from tmux.  The sh ignores
 # the terminal's signals (the command sets its own handlers) so that it is
@@ -42,7 +43,8 @@ tm_start() {
 		sh -c 'f=$1; shift; trap "" HUP INT TERM; "$@"; echo $? >"$f.tmp"; mv "$f.tmp" "$f"' \
 		sh "$TM_STATUS" \
 		env "TERM=${TUI_TERM:-xterm-256color}" "LANG=$LANG" "LC_ALL=$LC_ALL" \
-		"XDG_CONFIG_HOME=$TAP_TMP/config" "TMPDIR=$TAP_TMP" "$@" || return 1
+		"XDG_CONFIG_HOME=$TAP_TMP/config" "XDG_DATA_HOME=${TM_DATA:-$TAP_TMP/data}" \
+		"TMPDIR=$TAP_TMP" "$@" || return 1
 	tm set-option -w -t t window-size manual >/dev/null 2>&1
 }
 

@@ -1,6 +1,7 @@
 # A short TUI session under valgrind, as a user would run it: a sweep, the
 # help, the other views, the theme picker, a resize, a snapshot saved, a
-# second sweep, then q.
+# second sweep, the runs view (the two kept sweeps: one overlaid, one
+# opened), then q.
 # valgrind's exit status says whether it saw a memory error or a leak
 # (definitely or indirectly lost; ncurses keeps its screen reachable on
 # purpose).  The step children are forked copies of the monitor that end in
@@ -35,6 +36,12 @@ tm_keys s C-u "$T/vg.json" Enter
 ok "a snapshot is saved" tm_wait_for "saved $T/vg.json" 300
 tm_keys n C-u '1' Enter
 ok "a second sweep runs" tm_wait_for 'sweep done: 1 step' 1200
+tm_keys R
+ok "the runs view lists the two kept sweeps" tm_wait_for 'runs kept: 2' 300
+tm_keys Down o
+ok "one is overlaid" tm_wait_for 'overlay scaletop-cpu-' 300
+tm_keys Enter
+ok "and opened" tm_wait_for 'sweep done: 2 steps.*kept run' 300
 tm_keys q
 ok "q ends the session" tm_wait_exit 600
 st=$(tm_status)

@@ -120,7 +120,7 @@ test_missing_and_roundtrip(void)
 	is_int(sb.st_mode & 07777, 0700, "missing parents are created 0700");
 	is_str(read_text(cfgfile),
 	       "# scaletop preferences, rewritten by scaletop when they change (docs/config.md).\n"
-	       "theme = high-contrast\ninterval = 0.125\nworkload = mutex\n",
+	       "theme = high-contrast\ninterval = 0.125\nworkload = mutex\nautosave = on\n",
 	       "the file is key = value lines");
 	is_int(prefs_load(&q, err, sizeof(err)), 0, "it loads back cleanly");
 	ok(strcmp(q.theme, "high-contrast") == 0 && q.interval_s == 0.125 &&
@@ -134,6 +134,40 @@ test_missing_and_roundtrip(void)
 	prefs_load(&q, err, sizeof(err));
 	ok(q.interval_s == 0.1 && q.workload[0] == '\0', "0.1 and an empty workload round-trip");
 	ok(strstr(read_text(cfgfile), "interval = 0.1\n") != NULL, "0.1 is written as 0.1");
+
+	p.autosave = 0;
+	prefs_save(&p, err, sizeof(err));
+	prefs_load(&q, err, sizeof(err));
+	ok(q.autosave == 0 && strstr(read_text(cfgfile), "autosave = off\n") != NULL,
+	   "autosave = off is written and read back");
+}
+
+/* autosave: on by default; on/off and their synonyms; a bad value keeps it on. */
+static void
+test_autosave(void)
+{
+	static const char *const offs[] = { "autosave = off\n", "autosave=No\n",
+					    "autosave = false\n", "autosave = 0\n" };
+	struct prefs p;
+	char warn[ST_ERRLEN];
+	size_t i;
+
+	prefs_defaults(&p);
+	is_int(p.autosave, 1, "autosave is on by default");
+	for (i = 0; i < sizeof(offs) / sizeof(offs[0]); i++) {
+		prefs_defaults(&p);
+		prefs_parse(&p, offs[i], strlen(offs[i]), "cfg", warn, sizeof(warn));
+		ok(p.autosave == 0 && warn[0] == '\0', "%.*s turns it off",
+		   (int)strlen(offs[i]) - 1, offs[i]);
+	}
+	prefs_parse(&p, "autosave = yes\n", strlen("autosave = yes\n"), "cfg", warn, sizeof(warn));
+	is_int(p.autosave, 1, "autosave = yes turns it on again");
+	prefs_defaults(&p);
+	is_int(prefs_parse(&p, "autosave = maybe\n", strlen("autosave = maybe\n"), "cfg", warn,
+			   sizeof(warn)),
+	       1, "autosave = maybe is a bad line");
+	ok(strstr(warn, "cfg:1: autosave: give on or off; using on") != NULL && p.autosave == 1,
+	   "naming the line and keeping it on: %s", warn);
 }
 
 static void
@@ -353,6 +387,7 @@ main(void)
 	test_dirs();
 	test_missing_and_roundtrip();
 	test_bad_lines();
+	test_autosave();
 	test_locale();
 	test_refused_values();
 	test_failed_saves();

@@ -1,0 +1,127 @@
+/*
+ * scaletop runs: the sweeps the TUI kept (store/runs.c), newest first, with
+ * the columns of the TUI's history view; --prune DAYS removes the old ones.
+ */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "scaletop/runs.h"
+
+#define CMD "runs"
+#define RUNS_DAYS_MAX 36500 /* a hundred years: anything more is a typo */
+
+static void
+runs_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: %s runs                 list the kept runs, newest first\n"
+		"       %s runs --prune DAYS    remove the runs kept more than DAYS days ago\n\n"
+		"The TUI keeps every sweep it runs (finished or stopped, with a finished\n"
+		"step) as a snapshot in $XDG_DATA_HOME/scaletop/runs (default\n"
+		"~/.local/share/scaletop/runs); 'autosave = off' in the config or\n"
+		"--no-autosave stops it.  '%s show FILE' prints one; in the TUI, R lists them.\n",
+		progname, progname, progname);
+}
+
+static void
+runs_print_row(struct run_entry *e)
+{
+	char when[32], nr[32];
+	struct tm tm;
+
+	runs_entry_load(e);
+	localtime_r(&e->mtime, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M", &tm);
+	if (e->err[0] != '\0') {
+		printf("%-16s  cannot read it: %s\n", when, e->err);
+		return;
+	}
+	runs_entry_nrange(e, nr, sizeof(nr));
+	printf("%-16s  %-10s %-14s %-9s %5d  %s%s\n  %s\n", when, e->workload, e->host, nr,
+	       e->nsteps, e->interrupted ? "(stopped) " : "", e->verdict, e->path);
+}
+
+static int
+runs_print(const char *dir)
+{
+	struct run_list l;
+	char err[ST_ERRLEN];
+	int i;
+
+	if (runs_list(dir, &l, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s %s: %s\n", progname, CMD, err);
+		return EXIT_RUNTIME;
+	}
+	if (l.n == 0) {
+		printf("no kept runs in %s: the TUI keeps each sweep there when it ends\n", dir);
+		return 0;
+	}
+	printf("%d kept run%s in %s, newest first\n", l.n, l.n == 1 ? "" : "s", dir);
+	printf("%-16s  %-10s %-14s %-9s %5s  %s\n", "kept", "workload", "host", "N", "steps",
+	       "verdict, then the file");
+	for (i = 0; i < l.n; i++)
+		runs_print_row(&l.v[i]);
+	runs_list_free(&l);
+	return fflush(stdout) == 0 ? 0 : EXIT_RUNTIME;
+}
+
+static int
+runs_prune_old(const char *dir, const char *arg)
+{
+	char err[ST_ERRLEN];
+	long days;
+	int removed, rc;
+
+	if ((rc = arg_parse_int(CMD, "--prune", arg, 0, RUNS_DAYS_MAX, &days)) != 0)
+		return rc;
+	if (runs_prune(dir, (double)days, time(NULL), &removed, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s %s: %s (%d removed before it)\n", progname, CMD, err, removed);
+		return EXIT_RUNTIME;
+	}
+	printf("removed %d run%s kept more than %ld day%s ago from %s\n", removed,
+	       removed == 1 ? "" : "s", days, days == 1 ? "" : "s", dir);
+	return 0;
+}
+
+int
+cmd_runs(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "prune", required_argument, NULL, 'p' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *prune = NULL;
+	char dir[PATH_MAX], err[ST_ERRLEN];
+	int opt;
+
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		if (opt == 'h') {
+			runs_usage(stdout);
+			return 0;
+		}
+		if (opt == 'p') {
+			prune = optarg;
+			continue;
+		}
+		if (optopt == 'p')
+			return arg_usage_error(CMD, "--prune needs DAYS: %s runs --prune 30",
+					       progname);
+		return arg_usage_error(CMD, "unknown option '%s': see '%s runs --help'",
+				       argv[optind - 1], progname);
+	}
+	if (optind != argc)
+		return arg_usage_error(CMD, "unexpected argument '%s': see '%s runs --help'",
+				       argv[optind], progname);
+	if (runs_dir(dir, sizeof(dir), err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s %s: %s\n", progname, CMD, err);
+		return EXIT_RUNTIME;
+	}
+	return prune != NULL ? runs_prune_old(dir, prune) : runs_print(dir);
+}
