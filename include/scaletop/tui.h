@@ -19,6 +19,12 @@ struct tui_opts {
 	const char *overlay[TUI_MAX_OVERLAYS]; /* snapshots to overlay (--compare) */
 	int noverlay;
 	const char *replay; /* a recorded .jsonl to replay, "-" for standard input */
+	/*
+	 * replay: the recording, read whole before the screen opened (a pipe
+	 * cannot be read twice); NULL for view -, which follows standard input.
+	 * The caller keeps it and frees it after tui_main.
+	 */
+	struct stream_reader *replay_stream;
 };
 
 struct run_args;

@@ -18,6 +18,7 @@
 
 struct replay {
 	struct stream_reader *r;
+	bool own_r; /* view -: the replay made r; else it borrows one read whole */
 	char name[256];
 	bool follow; /* view -: stay on the newest tick as lines arrive */
 	bool playing;
@@ -58,29 +59,30 @@ replay_seek(const struct replay *rp, double t)
 }
 
 struct replay *
-replay_new(const char *path, char *err, size_t errlen)
+replay_new(const char *path, struct stream_reader *loaded, char *err, size_t errlen)
 {
 	struct replay *rp = calloc(1, sizeof(*rp));
 	bool stdin_ = strcmp(path, "-") == 0;
 
-	if (rp == NULL || (rp->r = stream_reader_new(stdin_ ? "stdin" : path)) == NULL) {
-		free(rp);
+	if (rp == NULL) {
 		st_error(err, errlen, "out of memory");
 		return NULL;
 	}
 	rp->an_steps = -1;
 	snprintf(rp->name, sizeof(rp->name), "%s", stdin_ ? "standard input" : path);
-	if (stdin_) {
-		rp->follow = true;
+	if (loaded != NULL) {
+		rp->r = loaded;
+		rp->eof = true;
+		rp->playing = true;
 		return rp;
 	}
-	if (stream_reader_load(rp->r, path) != 0) {
-		st_error(err, errlen, "%s", stream_reader_error(rp->r));
-		replay_free(rp);
+	if (!stdin_ || (rp->r = stream_reader_new("stdin")) == NULL) {
+		free(rp);
+		st_error(err, errlen, stdin_ ? "out of memory" : "%s: not read", path);
 		return NULL;
 	}
-	rp->eof = true;
-	rp->playing = true;
+	rp->own_r = true;
+	rp->follow = true;
 	return rp;
 }
 
@@ -91,7 +93,8 @@ replay_free(struct replay *rp)
 		return;
 	if (rp->have_an)
 		analysis_free(&rp->an);
-	stream_reader_free(rp->r);
+	if (rp->own_r)
+		stream_reader_free(rp->r);
 	free(rp->cpu);
 	free(rp->busy);
 	free(rp);
