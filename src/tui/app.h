@@ -67,6 +67,7 @@ struct app {
 
 	struct replay *rp;    /* replay source, or NULL */
 	char snap_path[1024]; /* s: the name awaiting an overwrite answer */
+	size_t snap_tick;     /* s in a replay: the tick it saves up to */
 	FILE *tty;            /* /dev/tty when standard input carries a stream */
 };
 

@@ -35,5 +35,14 @@ void replay_move(struct replay *rp, enum replay_move m);
 void replay_frame(struct replay *rp, struct frame *f, char *label, size_t len);
 /* The recorded session as far as the replay has got (as of the last frame). */
 const struct session *replay_view(const struct replay *rp);
+/* The tick on screen (as of the last move). */
+size_t replay_pos(const struct replay *rp);
+/*
+ * What s saves: the recording up to tick pos, as a snapshot holds a sweep:
+ * the steps finished by then, the events before it, and the last ticks up
+ * to it.  out shares the recording's steps and events (valid while rp is);
+ * its tick series is its own: series_free(&out->ticks).  0, or -1 (ENOMEM).
+ */
+int replay_session_at(struct replay *rp, size_t pos, struct session *out);
 
 #endif

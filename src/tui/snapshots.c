@@ -1,7 +1,9 @@
 /*
  * s saves the session as a snapshot; o loads one as an overlay on the
  * chart.  Saving never replaces a file without a yes; the snapshot module
- * writes atomically.
+ * writes atomically.  In a replay, s saves the recording as it stands at
+ * the moment on screen when s was pressed: the steps finished by then (G
+ * first saves them all), as a sweep stopped there would have been saved.
  */
 #include <libgen.h>
 #include <stdio.h>
@@ -12,29 +14,66 @@
 
 #include "scaletop/snapshot.h"
 #include "app.h"
+#include "replay.h"
+
+/*
+ * The session s saves: the sweep's, or the replay's up to the tick s was
+ * pressed at, in tmp (series_free its ticks after: snap_session_done).
+ */
+static const struct session *
+snap_session(struct app *a, struct session *tmp)
+{
+	if (a->rp == NULL)
+		return a->s;
+	return replay_session_at(a->rp, a->snap_tick, tmp) == 0 ? tmp : NULL;
+}
+
+static void
+snap_session_done(struct app *a, struct session *tmp)
+{
+	if (a->rp != NULL)
+		series_free(&tmp->ticks);
+}
 
 void
 snap_save_prompt(struct app *a)
 {
-	char name[256], stamp[32];
+	char name[256], stamp[32], label[96];
 	time_t now = time(NULL);
+	struct session tmp;
+	const struct session *s;
 	struct tm tm;
 
-	if (a->rp != NULL || a->s->nsteps == 0) {
-		app_message(a, true, "nothing to save yet: a snapshot needs at least one step");
+	if (a->rp != NULL)
+		a->snap_tick = replay_pos(a->rp);
+	if ((s = snap_session(a, &tmp)) == NULL) {
+		app_message(a, true, "not saved: out of memory");
+		return;
+	}
+	if (s->nsteps == 0) {
+		app_message(a, true, "%s",
+			    a->rp != NULL ? "nothing to save yet: no recorded step has finished "
+					    "by this moment (G goes to the end)"
+					  : "nothing to save yet: a snapshot needs at least one step");
+		snap_session_done(a, &tmp);
 		return;
 	}
 	localtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	snprintf(name, sizeof(name), "scaletop-%.40s-%.64s-%s.json", a->s->wl.name,
-		 a->s->host.hostname, stamp);
-	prompt_open(&a->ui, PR_SNAPSHOT, "save snapshot as:", name);
+	snprintf(name, sizeof(name), "scaletop-%.40s-%.64s-%s.json", s->wl.name, s->host.hostname,
+		 stamp);
+	snprintf(label, sizeof(label), "save %s%d step%s as snapshot:",
+		 a->rp != NULL ? "the replay's " : "", s->nsteps, s->nsteps == 1 ? "" : "s");
+	snap_session_done(a, &tmp);
+	prompt_open(&a->ui, PR_SNAPSHOT, label, name);
 }
 
 void
 snap_save(struct app *a, const char *path, bool overwrite)
 {
 	char err[ST_ERRLEN];
+	struct session tmp;
+	const struct session *s;
 
 	if (path[0] == '\0') {
 		app_message(a, true, "not saved: no file name");
@@ -47,10 +86,16 @@ snap_save(struct app *a, const char *path, bool overwrite)
 			 path);
 		return;
 	}
-	if (snapshot_save(path, a->s, NULL, overwrite, err, sizeof(err)) != 0)
+	if ((s = snap_session(a, &tmp)) == NULL) {
+		app_message(a, true, "not saved: out of memory");
+		return;
+	}
+	if (snapshot_save(path, s, NULL, overwrite, err, sizeof(err)) != 0)
 		app_message(a, true, "%s", err);
 	else
-		app_message(a, false, "saved %s", path);
+		app_message(a, false, "saved %s: %d step%s", path, s->nsteps,
+			    s->nsteps == 1 ? "" : "s");
+	snap_session_done(a, &tmp);
 }
 
 /* An overlay is the snapshot's pooled throughput per N, as recomputed here. */
