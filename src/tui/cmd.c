@@ -50,6 +50,11 @@ tui_usage(FILE *f, const struct run_args *d)
 		"      --theme NAME       colour theme (t cycles them)\n"
 		"      --ascii            plain ASCII: no braille or block glyphs\n"
 		"      --monitor          start without a sweep (r starts one)\n"
+		"\nKeeping it:\n"
+		"  -o, --output FILE      save the sweep as a snapshot when the TUI ends\n"
+		"      --record FILE      record the sweep as JSON Lines for 'replay' and 'show'\n"
+		"                         (W starts and stops a recording in the TUI)\n"
+		"      --force            let -o and --record replace an existing file\n"
 		"Keys: ? or F1 in the TUI.  No terminal? '%s run' prints the same results.\n",
 		progname);
 }

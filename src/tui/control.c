@@ -86,6 +86,12 @@ control_prompt_done(struct app *a, enum prompt_kind kind, const char *text)
 	case PR_OPEN:
 		snap_open(a, text);
 		break;
+	case PR_RECORD:
+		record_prompt_done(a, text, false);
+		break;
+	case PR_CONFIRM_RECORD:
+		record_prompt_done(a, a->rec_path, true);
+		break;
 	default:
 		break;
 	}
@@ -107,6 +113,8 @@ control_prompt_key(struct app *a, int ch)
 		control_prompt_done(a, kind, text);
 	else if (kind == PR_CONFIRM_OVERWRITE)
 		app_message(a, false, "not saved: %s exists", a->snap_path);
+	else if (kind == PR_CONFIRM_RECORD)
+		app_message(a, false, "not recording: %s exists", a->rec_path);
 }
 
 /* Up/down through the steps shown. */
@@ -257,6 +265,9 @@ control_run(struct app *a, const struct command *c)
 		break;
 	case CMD_SAVE:
 		snap_save_prompt(a);
+		break;
+	case CMD_RECORD:
+		record_prompt(a);
 		break;
 	case CMD_OPEN:
 		prompt_open(&a->ui, PR_OPEN, "open snapshot as overlay:", "");

@@ -25,7 +25,7 @@ static const struct binding replay_keys[] = {
 	{ 'x', CMD_NOT_IN_REPLAY, 0 },   { '+', CMD_NOT_IN_REPLAY, 0 },
 	{ '-', CMD_NOT_IN_REPLAY, 0 },   { '=', CMD_NOT_IN_REPLAY, 0 },
 	{ 'w', CMD_NOT_IN_REPLAY, 0 },   { 'n', CMD_NOT_IN_REPLAY, 0 },
-	{ '_', CMD_NOT_IN_REPLAY, 0 },
+	{ '_', CMD_NOT_IN_REPLAY, 0 },   { 'W', CMD_NOT_IN_REPLAY, 0 },
 };
 
 static const struct binding keys[] = {
@@ -43,6 +43,7 @@ static const struct binding keys[] = {
 	{ '-', CMD_LIVE, -1 },          { '_', CMD_LIVE, -1 },
 	{ 'w', CMD_PICK_WORKLOAD, 0 },  { 'n', CMD_EDIT_NLIST, 0 },
 	{ 's', CMD_SAVE, 0 },           { 'o', CMD_OPEN, 0 },
+	{ 'W', CMD_RECORD, 0 },
 	{ 'c', CMD_CLEAR_OVERLAYS, 0 }, { KEY_UP, CMD_SELECT_MOVE, -1 },
 	{ 'k', CMD_SELECT_MOVE, -1 },   { KEY_DOWN, CMD_SELECT_MOVE, +1 },
 	{ 'j', CMD_SELECT_MOVE, +1 },   { '\n', CMD_DETAIL_TOGGLE, 0 },

@@ -17,6 +17,7 @@ scaletop_SOURCES += \
 	src/tui/sweeps.c \
 	src/tui/playback.c \
 	src/tui/snapshots.c \
+	src/tui/record.c \
 	src/tui/frame.c \
 	src/tui/state.c \
 	src/tui/replay.c \

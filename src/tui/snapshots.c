@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "scaletop/argparse.h"
 #include "scaletop/snapshot.h"
 #include "app.h"
 #include "replay.h"
@@ -157,4 +158,26 @@ snap_clear(struct app *a)
 	}
 	memset(a->ui.ov, 0, sizeof(a->ui.ov));
 	a->ui.nov = 0;
+}
+
+int
+snap_save_at_exit(struct app *a)
+{
+	const char *path = a->args.output;
+	char err[ST_ERRLEN];
+
+	if (path == NULL || a->rp != NULL || a->s == NULL)
+		return 0;
+	if (a->s->nsteps == 0) {
+		fprintf(stderr, "%s: -o %s: no step ran, so there was nothing to save\n", progname,
+			path);
+		return 0;
+	}
+	if (snapshot_save(path, a->s, NULL, a->args.force, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s: -o: %s\n", progname, err);
+		return -1;
+	}
+	fprintf(stderr, "%s: saved %s: %d step%s\n", progname, path, a->s->nsteps,
+		a->s->nsteps == 1 ? "" : "s");
+	return 0;
 }

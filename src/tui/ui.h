@@ -80,8 +80,11 @@ enum prompt_kind {
 	PR_PARAMS,
 	PR_SNAPSHOT,
 	PR_OPEN,
-	PR_CONFIRM_OVERWRITE
+	PR_CONFIRM_OVERWRITE,
+	PR_RECORD,	  /* W: the stream's file name */
+	PR_CONFIRM_RECORD /* ... which exists: y replaces it */
 };
+#define PR_IS_CONFIRM(k) ((k) == PR_CONFIRM_OVERWRITE || (k) == PR_CONFIRM_RECORD)
 struct prompt {
 	enum prompt_kind kind;
 	char label[96];
@@ -108,6 +111,7 @@ struct ui {
 	bool collapse_flash; /* the verdict line is highlighted: a collapse was just found */
 	const char *note;    /* sampler note, or NULL */
 	char src_label[160]; /* replay: the file; live: "" */
+	bool recording;      /* --record or W: the sweep goes into a stream (the header says so) */
 };
 
 /* Panels: each draws into r, which may be any size >= 1x1; those given h add hits. */
