@@ -15,9 +15,10 @@ FX="$top_srcdir/tests/fixtures/streams"
 SCHEMA="$top_srcdir/docs/snapshot.schema.json"
 REC="$FX/cpu-1-5.jsonl" # run -w cpu -n 1,2,3,4,5: five steps, an analysis after each
 
-# rows FILE: the N column of show's table for FILE (its lines that start with a number).
+# rows FILE: the N column of show's results table for FILE (not of the waits below it).
 rows() {
-	"$SCALETOP" show "$1" 2>/dev/null | awk '$1 ~ /^[0-9]+$/ { printf "%s ", $1 }'
+	"$SCALETOP" show "$1" 2>/dev/null |
+		awk '/^waits:/ { exit } $1 ~ /^[0-9]+$/ { printf "%s ", $1 }'
 }
 
 # --- show, compare, export take a recording -------------------------------------
