@@ -323,7 +323,8 @@ run_check_record(struct run_args *a)
 				       "--record %s: the file exists; give --force to replace "
 				       "it, or another name",
 				       r);
-	/* A stream is written in place: an existing file (a device, with --force) needs no folder. */
+	/* A stream is written in place: an existing file (a device, with --force) needs no folder.
+	 */
 	return access(r, F_OK) == 0 ? 0 : run_check_dir(a, "--record", r);
 }
 

@@ -95,8 +95,8 @@ stream_read_header(struct stream_reader *r, json_t *o)
 				   "reads (%d): use a newer scaletop",
 				   version, STREAM_VERSION);
 	if (stream_header_started(&c, o, s) != 0 || stream_header_meta(&c, o, r) != 0 ||
-	    session_read_host(&c, o, s) != 0 ||
-	    session_read_workload(&c, o, s) != 0 || session_read_settings(&c, o, s) != 0 ||
+	    session_read_host(&c, o, s) != 0 || session_read_workload(&c, o, s) != 0 ||
+	    session_read_settings(&c, o, s) != 0 ||
 	    stream_header_threshold(&c, o, "efficiency_min", &s->set.efficiency_min) != 0 ||
 	    stream_header_threshold(&c, o, "collapse_theta", &s->set.collapse_theta) != 0)
 		return stream_fail(r, "%s", why);

@@ -59,8 +59,8 @@ stream_snapshot_warning(const struct stream_reader *r, struct snapshot *snap)
 	for (i = 0; i < r->nnotes && off < sizeof(snap->warning); i++)
 		off += (size_t)snprintf(snap->warning + off, sizeof(snap->warning) - off, "%s%s",
 					i == 0 ? "" : "; ",
-					r->notes[i] + (i == 0 || strlen(r->notes[i]) < skip ? 0
-											    : skip));
+					r->notes[i] +
+						(i == 0 || strlen(r->notes[i]) < skip ? 0 : skip));
 	if (r->nnotes > 0 && off < sizeof(snap->warning))
 		snprintf(snap->warning + off, sizeof(snap->warning) - off,
 			 "; loaded its %d finished step%s", snap->s.nsteps,
@@ -91,8 +91,8 @@ stream_snapshot_take(struct stream_reader *r, struct snapshot *snap)
 }
 
 int
-stream_snapshot_read(int fd, const char *head, size_t len, const char *name,
-		     struct snapshot *snap, char *err, size_t errlen)
+stream_snapshot_read(int fd, const char *head, size_t len, const char *name, struct snapshot *snap,
+		     char *err, size_t errlen)
 {
 	struct stream_reader *r = stream_reader_new(name);
 	struct analysis_opts o;

@@ -195,9 +195,9 @@ record_prompt(struct app *a)
 	snprintf(name, sizeof(name), "scaletop-%.40s-%.64s-%s.jsonl",
 		 s != NULL && s->wl.name[0] ? s->wl.name : "monitor",
 		 s != NULL ? s->host.hostname : "host", stamp);
-	prompt_open(&a->ui, PR_RECORD,
-		    record_have_sweep(a) ? "record this sweep to:" : "record the next sweep to:",
-		    name);
+	prompt_open(
+		&a->ui, PR_RECORD,
+		record_have_sweep(a) ? "record this sweep to:" : "record the next sweep to:", name);
 }
 
 /* The name was given: an existing file is replaced only after a yes, as s asks. */

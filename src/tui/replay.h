@@ -20,8 +20,7 @@ enum replay_move { REPLAY_PLAY, REPLAY_BACK, REPLAY_ON, REPLAY_START, REPLAY_END
  * arrives on standard input (replay_read), followed at its newest tick.
  * NULL with err set.
  */
-struct replay *replay_new(const char *path, struct stream_reader *loaded, char *err,
-			  size_t errlen);
+struct replay *replay_new(const char *path, struct stream_reader *loaded, char *err, size_t errlen);
 void replay_free(struct replay *rp);
 /* What the reader noted while loading (a cut-off last line, ...). */
 int replay_nnotes(const struct replay *rp);

@@ -53,9 +53,10 @@ snap_save_prompt(struct app *a)
 	}
 	if (s->nsteps == 0) {
 		app_message(a, true, "%s",
-			    a->rp != NULL ? "nothing to save yet: no recorded step has finished "
-					    "by this moment (G goes to the end)"
-					  : "nothing to save yet: a snapshot needs at least one step");
+			    a->rp != NULL
+				    ? "nothing to save yet: no recorded step has finished "
+				      "by this moment (G goes to the end)"
+				    : "nothing to save yet: a snapshot needs at least one step");
 		snap_session_done(a, &tmp);
 		return;
 	}
@@ -63,8 +64,9 @@ snap_save_prompt(struct app *a)
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
 	snprintf(name, sizeof(name), "scaletop-%.40s-%.64s-%s.json", s->wl.name, s->host.hostname,
 		 stamp);
-	snprintf(label, sizeof(label), "save %s%d step%s as snapshot:",
-		 a->rp != NULL ? "the replay's " : "", s->nsteps, s->nsteps == 1 ? "" : "s");
+	snprintf(label, sizeof(label),
+		 "save %s%d step%s as snapshot:", a->rp != NULL ? "the replay's " : "", s->nsteps,
+		 s->nsteps == 1 ? "" : "s");
 	snap_session_done(a, &tmp);
 	prompt_open(&a->ui, PR_SNAPSHOT, label, name);
 }

@@ -81,7 +81,7 @@ enum prompt_kind {
 	PR_SNAPSHOT,
 	PR_OPEN,
 	PR_CONFIRM_OVERWRITE,
-	PR_RECORD,	  /* W: the stream's file name */
+	PR_RECORD,        /* W: the stream's file name */
 	PR_CONFIRM_RECORD /* ... which exists: y replaces it */
 };
 #define PR_IS_CONFIRM(k) ((k) == PR_CONFIRM_OVERWRITE || (k) == PR_CONFIRM_RECORD)
