@@ -112,6 +112,16 @@ tm_keys G
 ok "and its steps" tm_wait_for 'sweep done: 2 steps' 50
 ok "  in the events" tm_wait_for 'N=2: .* ops/s \(ok\)' 20
 
+tm_keys q
+tm_wait_exit 50
+tm_start 120 40 sh -c "cat \"$T/run.jsonl\" | \"$ST\" view -"
+ok "view - of a finished recording follows it to its end" tm_wait_for 'the run ended' 50
+ok "  with its steps" tm_wait_for 'sweep done: 2 steps' 20
+tm_keys q
+tm_wait_exit 50
+tm_start 120 40 sh -c "cat \"$T/run.jsonl\" | \"$ST\" replay -"
+tm_wait_for 'replaying standard input' 50
+
 # --- s in a replay: the recording up to the moment on screen ----------------------
 tm_keys g s
 ok "s at the start has no finished step to save" tm_wait_for 'no recorded step has finished' 30
