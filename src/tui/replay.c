@@ -1,5 +1,5 @@
 /*
- * A recorded or remote run (scaletop replay FILE.jsonl, scaletop view -),
+ * A recorded or remote run (scaletop replay FILE.jsonl or -, scaletop view -),
  * drawn by the same panels.  The stream reader rebuilds the session; this
  * file picks the moment to show (a tick index), cuts the session down to
  * the steps finished by then, and plays, pauses and scrubs.  It knows
