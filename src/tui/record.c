@@ -89,7 +89,8 @@ record_open(struct app *a, const char *path, bool force, char *err, size_t errle
 	a->rec = recorder_open(path, force ? RECORDER_FORCE : 0, err, errlen);
 	if (a->rec == NULL)
 		return -1;
-	snprintf(a->rec_path, sizeof(a->rec_path), "%s", path);
+	if (path != a->rec_path) /* the overwrite answer passes the name kept here */
+		snprintf(a->rec_path, sizeof(a->rec_path), "%s", path);
 	a->rec_attached = false;
 	a->ui.recording = true;
 	if (record_have_sweep(a))

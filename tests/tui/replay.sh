@@ -158,6 +158,7 @@ tm_keys q
 tm_wait_exit 50
 
 # --- W: recording mid-session, and a name that is taken --------------------------
+echo 'an older file' >"$T/w.jsonl"
 tm_start 120 40 sh -c "\"$ST\" $TFAST --monitor 2>\"$T/w.err\""
 tm_wait_for 'idle: r runs the sweep' 50
 tm_keys W
@@ -167,6 +168,8 @@ ok "a name that is taken asks first" tm_wait_for 'tui\.jsonl exists: overwrite\?
 tm_keys n
 ok "  and n keeps the file" tm_wait_for 'not recording: .*tui\.jsonl exists' 30
 tm_keys W C-u "$T/w.jsonl" Enter
+ok "  and y replaces it" tm_wait_for 'w\.jsonl exists: overwrite' 30
+tm_keys y
 ok "W with no sweep waits for the next one" tm_wait_for 'recording to .*w\.jsonl from the next sweep' 30
 tm_keys r
 ok "r starts the sweep it records" tm_wait_for 'sweep finished' 150
