@@ -21,6 +21,12 @@ struct tui_opts {
 	const char *replay; /* a recorded .jsonl to replay, "-" for standard input */
 	const char *warn;   /* for the message line at the start (the config file's), or NULL */
 	bool no_autosave; /* keep no sweep in the runs directory (--no-autosave, autosave = off) */
+	/*
+	 * replay: the recording, read whole before the screen opened (a pipe
+	 * cannot be read twice); NULL for view -, which follows standard input.
+	 * The caller keeps it and frees it after tui_main.
+	 */
+	struct stream_reader *replay_stream;
 };
 
 struct run_args;

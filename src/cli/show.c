@@ -1,4 +1,8 @@
-/* scaletop show: a saved snapshot as `run` printed it, with its verdict. */
+/*
+ * scaletop show: a saved snapshot, or a recording, as `run` printed it, with
+ * its verdict; --save writes what was loaded as a snapshot (a recording's
+ * finished steps), atomically and never over a file without --force.
+ */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,18 +17,52 @@ static void
 show_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: %s show FILE.json [FILE.json ...]\n\n"
+		"usage: %s show FILE.json|FILE.jsonl [FILE ...]\n"
+		"       %s show --save OUT.json [--force] FILE.jsonl\n\n"
 		"Prints each snapshot's host fingerprint (CPUs, SMT, frequency policy, kernel,\n"
 		"mitigations), then its results table, verdict and USL fit, as 'run' does.\n"
-		"'-' reads a snapshot from standard input.\n",
-		progname);
+		"A recording ('run --record', the TUI's W) is read as a snapshot of its\n"
+		"finished steps.  '-' reads standard input.\n"
+		"      --save OUT   also write the one FILE as a snapshot OUT (a recording\n"
+		"                   becomes a snapshot that show, compare and export read)\n"
+		"      --force      let --save replace an existing file\n",
+		progname, progname);
+}
+
+struct show_opts {
+	const char *save; /* --save OUT, or NULL */
+	bool force;
+};
+
+/* --save: the loaded session as a snapshot, with the recording's label. */
+static int
+show_save(const struct show_opts *o, const struct snapshot *snap)
+{
+	char err[ST_ERRLEN];
+	struct snapshot_meta m;
+
+	if (snap->s.nsteps == 0) {
+		fprintf(stderr, "%s %s: --save: %s has no finished step; nothing to save\n",
+			progname, CMD, snap->name);
+		return EXIT_RUNTIME;
+	}
+	snapshot_meta_default(&m, &snap->s);
+	snprintf(m.label, sizeof(m.label), "%s", snap->meta.label);
+	if (snapshot_save(o->save, &snap->s, &m, o->force, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s %s: --save: %s\n", progname, CMD, err);
+		return EXIT_RUNTIME;
+	}
+	fprintf(stderr, "%s %s: saved %s (%d step%s)\n", progname, CMD, o->save, snap->s.nsteps,
+		snap->s.nsteps == 1 ? "" : "s");
+	return 0;
 }
 
 static int
-show_one(const char *path, bool first)
+show_one(const char *path, bool first, const struct show_opts *o)
 {
 	char err[ST_ERRLEN];
 	struct snapshot snap;
+	int rc = 0;
 
 	if (snapshot_load(path, &snap, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s %s: %s\n", progname, CMD, err);
@@ -37,8 +75,26 @@ show_one(const char *path, bool first)
 	       snap.meta.taken, snap.meta.tool_name, snap.meta.tool_version);
 	snapshot_host_text(stdout, &snap.s);
 	step_table_print(stdout, &snap.s);
+	if (o->save != NULL)
+		rc = show_save(o, &snap);
 	snapshot_free(&snap);
-	return fflush(stdout) == 0 ? 0 : EXIT_RUNTIME;
+	return fflush(stdout) == 0 ? rc : EXIT_RUNTIME;
+}
+
+/* --save takes one file, and a name that is not standard output. */
+static int
+show_check(const struct show_opts *o, int nfiles)
+{
+	if (o->force && o->save == NULL)
+		return arg_usage_error(CMD, "--force goes with --save OUT.json");
+	if (o->save == NULL)
+		return 0;
+	if (o->save[0] == '\0' || strcmp(o->save, "-") == 0)
+		return arg_usage_error(CMD, "--save '%s': give a file name", o->save);
+	if (nfiles != 1)
+		return arg_usage_error(CMD, "--save writes one snapshot: give one FILE, not %d",
+				       nfiles);
+	return 0;
 }
 
 int
@@ -46,8 +102,11 @@ cmd_show(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
+		{ "save", required_argument, NULL, 's' },
+		{ "force", no_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct show_opts o = { NULL, false };
 	int opt, i, rc = 0;
 
 	optind = 1;
@@ -57,13 +116,25 @@ cmd_show(int argc, char **argv)
 			show_usage(stdout);
 			return 0;
 		}
+		if (opt == 's') {
+			o.save = optarg;
+			continue;
+		}
+		if (opt == 'f') {
+			o.force = true;
+			continue;
+		}
+		if (opt == ':' || (optopt == 's' && opt == '?'))
+			return arg_usage_error(CMD, "--save needs a file name: --save OUT.json");
 		return arg_usage_error(CMD, "unknown option '%s': see '%s show --help'",
 				       argv[optind - 1], progname);
 	}
 	if (optind == argc)
 		return arg_usage_error(CMD, "give a snapshot file: %s show FILE.json", progname);
+	if ((rc = show_check(&o, argc - optind)) != 0)
+		return rc;
 	for (i = optind; i < argc; i++) {
-		if (show_one(argv[i], i == optind) != 0)
+		if (show_one(argv[i], i == optind, &o) != 0)
 			rc = EXIT_RUNTIME;
 	}
 	return rc;

@@ -255,6 +255,25 @@ run_args_defaults(struct run_args *a, const char *cmdname)
 	a->repeat = 1;
 }
 
+/* The folder a file goes into must be one we may write in. */
+static int
+run_check_dir(const struct run_args *a, const char *opt, const char *path)
+{
+	char dir[4096];
+	const char *slash;
+
+	if ((slash = strrchr(path, '/')) == NULL)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	if (access(dir, W_OK | X_OK) != 0)
+		return arg_usage_error(CMD, "%s %s: cannot write in %s: %s; choose another folder",
+				       opt, path, dir, strerror(errno));
+	return 0;
+}
+
 /*
  * -o is checked before the sweep, not after it: a taken name or a folder we
  * may not write to should cost a second, not the whole sweep.
@@ -262,16 +281,10 @@ run_args_defaults(struct run_args *a, const char *cmdname)
 static int
 run_check_output(const struct run_args *a)
 {
-	char dir[4096];
-	const char *slash;
-
 	if (a->output == NULL)
 		return a->force && a->view.record == NULL
 			       ? arg_usage_error(CMD, "--force goes with -o FILE or --record FILE")
 			       : 0;
-	if (strcmp(a->cmdname, "run") != 0)
-		return arg_usage_error(CMD, "-o saves a snapshot of 'scaletop run'; run the sweep "
-					    "with it");
 	if (a->output[0] == '\0' || strcmp(a->output, "-") == 0)
 		return arg_usage_error(CMD,
 				       "-o '%s': give a file name (--json prints to standard "
@@ -282,16 +295,7 @@ run_check_output(const struct run_args *a)
 				       "-o %s: the file exists; give --force to replace it, "
 				       "or another name",
 				       a->output);
-	if ((slash = strrchr(a->output, '/')) == NULL)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == a->output)
-		snprintf(dir, sizeof(dir), "/");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - a->output), a->output);
-	if (access(dir, W_OK | X_OK) != 0)
-		return arg_usage_error(CMD, "-o %s: cannot write in %s: %s; choose another folder",
-				       a->output, dir, strerror(errno));
-	return 0;
+	return run_check_dir(a, "-o", a->output);
 }
 
 /* --record: like -o, a name that cannot be written fails now, not after the sweep. */
@@ -301,11 +305,16 @@ run_check_record(struct run_args *a)
 	const char *r = a->view.record;
 
 	a->view.record_force = a->force;
-	if (r == NULL || strcmp(r, "-") == 0)
+	if (r == NULL)
 		return 0;
-	if (strcmp(a->cmdname, "run") != 0)
+	/* The TUI draws on standard output: its stream needs a file of its own. */
+	if (strcmp(r, "-") == 0 && strcmp(a->cmdname, "run") != 0)
 		return arg_usage_error(CMD,
-				       "--record streams 'scaletop run'; run the sweep with it");
+				       "--record -: the screen is on standard output; give a "
+				       "file name, or stream with '%s run --record -'",
+				       progname);
+	if (strcmp(r, "-") == 0)
+		return 0;
 	if (r[0] == '\0')
 		return arg_usage_error(CMD,
 				       "--record '': give a file name, or - for standard output");
@@ -314,7 +323,9 @@ run_check_record(struct run_args *a)
 				       "--record %s: the file exists; give --force to replace "
 				       "it, or another name",
 				       r);
-	return 0;
+	/* A stream is written in place: an existing file (a device, with --force) needs no folder.
+	 */
+	return access(r, F_OK) == 0 ? 0 : run_check_dir(a, "--record", r);
 }
 
 bool

@@ -36,7 +36,8 @@ libscaletop_a_SOURCES += \
 	src/store/stream_reader.c \
 	src/store/stream_tick.c \
 	src/store/stream_records.c \
-	src/store/stream_read.c
+	src/store/stream_read.c \
+	src/store/stream_snapshot.c
 noinst_HEADERS += include/scaletop/stream.h src/store/stream_priv.h
 
 check_PROGRAMS += tests/unit/test_stream

@@ -28,6 +28,8 @@ struct stream_reader {
 	uint64_t line; /* whole lines read */
 	bool failed, finished, have_header, ended, ticks_full;
 	bool noted_unknown, noted_steps, noted_events;
+	/* The header's own words, for a recording loaded as a snapshot ("" if absent). */
+	char label[256], taken[32], tool_name[64], tool_version[64];
 	char err[ST_ERRLEN];
 	char *notes[STREAM_MAX_NOTES];
 	int nnotes;
@@ -69,5 +71,18 @@ int stream_read_step(struct stream_reader *r, json_t *o);
 int stream_read_event(struct stream_reader *r, json_t *o);
 int stream_read_analysis(struct stream_reader *r, json_t *o);
 int stream_read_end(struct stream_reader *r, json_t *o);
+
+/* --- stream_snapshot.c: a recording loaded as a snapshot (snapshot_load) -- */
+
+struct snapshot;
+/*
+ * Reads the rest of fd as a stream whose first len bytes are head, and
+ * rebuilds snap from it: the finished steps, the events, the recent tick
+ * series, the header's label.  The notes (a cut-off last line, no end
+ * line) become snap->warning.  name starts every message.  0, or -1 with
+ * the reader's one line ("name: line N: why").
+ */
+int stream_snapshot_read(int fd, const char *head, size_t len, const char *name,
+			 struct snapshot *snap, char *err, size_t errlen);
 
 #endif

@@ -32,6 +32,29 @@ stream_header_started(struct field_ctx *c, const json_t *o, struct session *s)
 	return field_utc(c, o, "", "taken", 0, s->started_utc, sizeof(s->started_utc));
 }
 
+/*
+ * The label, time and tool a snapshot has too, kept for a recording loaded
+ * as one; each is optional here (the reader never needed them), but typed.
+ */
+static int
+stream_header_meta(struct field_ctx *c, const json_t *o, struct stream_reader *r)
+{
+	const json_t *tool = json_object_get(o, "tool");
+
+	if ((json_object_get(o, "label") != NULL &&
+	     field_str(c, o, "", "label", F_NULL, r->label, sizeof(r->label)) != 0) ||
+	    (json_object_get(o, "taken") != NULL &&
+	     field_utc(c, o, "", "taken", F_NULL, r->taken, sizeof(r->taken)) != 0))
+		return -1;
+	if (!json_is_object(tool))
+		return 0;
+	if (field_str(c, tool, "tool", "name", F_NULL, r->tool_name, sizeof(r->tool_name)) != 0 ||
+	    field_str(c, tool, "tool", "version", F_NULL, r->tool_version,
+		      sizeof(r->tool_version)) != 0)
+		return -1;
+	return 0;
+}
+
 /* An analysis threshold the settings may carry; absent or null is 0, the default. */
 static int
 stream_header_threshold(struct field_ctx *c, const json_t *o, const char *key, double *out)
@@ -71,8 +94,9 @@ stream_read_header(struct stream_reader *r, json_t *o)
 				   "header: stream version %lld is newer than this scaletop "
 				   "reads (%d): use a newer scaletop",
 				   version, STREAM_VERSION);
-	if (stream_header_started(&c, o, s) != 0 || session_read_host(&c, o, s) != 0 ||
-	    session_read_workload(&c, o, s) != 0 || session_read_settings(&c, o, s) != 0 ||
+	if (stream_header_started(&c, o, s) != 0 || stream_header_meta(&c, o, r) != 0 ||
+	    session_read_host(&c, o, s) != 0 || session_read_workload(&c, o, s) != 0 ||
+	    session_read_settings(&c, o, s) != 0 ||
 	    stream_header_threshold(&c, o, "efficiency_min", &s->set.efficiency_min) != 0 ||
 	    stream_header_threshold(&c, o, "collapse_theta", &s->set.collapse_theta) != 0)
 		return stream_fail(r, "%s", why);

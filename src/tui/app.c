@@ -172,6 +172,9 @@ app_begin(struct app *a, char *err, size_t errlen)
 	for (i = 0; i < a->opts.noverlay; i++)
 		snap_open(a, a->opts.overlay[i]);
 	sweeps_set_refresh(a, a->ui.refresh_s);
+	if (a->args.view.record != NULL &&
+	    record_open(a, a->args.view.record, a->args.view.record_force, err, errlen) != 0)
+		return -1;
 	if (!a->opts.monitor && sweeps_start(a) != 0)
 		return -1;
 	return 0;
@@ -206,6 +209,9 @@ app_end(struct app *a)
 	if (a->tty != NULL)
 		fclose(a->tty);
 	app_summary(a);
+	record_at_exit(a);
+	if (snap_save_at_exit(a) != 0 && a->status == 0)
+		a->status = EXIT_RUNTIME;
 	if (a->keep.failed) { /* the last word, after the screen's last bytes and the table */
 		fflush(stdout);
 		fprintf(stderr, "%s: %s; its results are printed above\n", progname, a->keep.err);

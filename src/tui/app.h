@@ -8,6 +8,7 @@
  *   sweeps.c     what runs (the sweep, the live N), its ticks and observer;
  *   playback.c   the replay's place in the loop; snapshots.c: s and o
  *   keep.c       keeps the sweep in the runs directory before it can be lost
+ *   record.c     --record and W: the sweep into a stream
  *   frame.c      the frame the views draw, and when to draw it
  *   state.c      the small shared operations on the state (messages, prefs,
  *                analysis)
@@ -19,8 +20,9 @@
  * collapse_seen, flash_until and the message; playback.c sets rp; control.c
  * writes the view state in ui (view, help, sel_step, detail, theme, prompt,
  * and the history list through history.c, which frame.c also fills) and
- * quit; keep.c writes keep; app.c everything else (loop, smp, tty, status,
- * host).  Everyone else reads.
+ * quit; keep.c writes keep; record.c writes rec, rec_* and ui.recording;
+ * app.c everything else (loop, smp, tty, status, host).  Everyone else
+ * reads.
  */
 #ifndef SCALETOP_TUI_APP_H
 #define SCALETOP_TUI_APP_H
@@ -71,8 +73,15 @@ struct app {
 	char params[512]; /* "k=v k=v", split into param_ptr */
 	char *param_ptr[WL_MAX_PARAMS];
 
-	struct replay *rp;     /* replay source, or NULL */
-	char snap_path[1024];  /* s: the name awaiting an overwrite answer */
+	struct replay *rp;    /* replay source, or NULL */
+	char snap_path[1024]; /* s: the name awaiting an overwrite answer */
+	/* record.c: --record and W, the sweep's session into a stream. */
+	struct recorder *rec;  /* NULL when not recording */
+	char rec_path[1024];   /* its file (or the name awaiting an overwrite answer) */
+	bool rec_attached;     /* its header is written: it follows a->s */
+	int rec_steps;         /* steps of a->s written */
+	int rec_events;        /* events of a->s written */
+	size_t snap_tick;      /* s in a replay: the tick it saves up to */
 	FILE *tty;             /* /dev/tty when standard input carries a stream */
 	struct host_info host; /* this machine, for the sessions r starts */
 
@@ -120,6 +129,25 @@ void snap_save_prompt(struct app *a);
 void snap_save(struct app *a, const char *path, bool overwrite);
 void snap_open(struct app *a, const char *path);
 void snap_clear(struct app *a);
+/* -o FILE: the sweep's session at exit, after the screen is gone; 0, or -1 said on stderr. */
+int snap_save_at_exit(struct app *a);
+
+/* record.c: --record and W. */
+/* Opens path (replacing it only with force); follows the sweep now, or the next one. */
+int record_open(struct app *a, const char *path, bool force, char *err, size_t errlen);
+/* A sweep started on a->s: a recording waiting for one follows it. */
+void record_sweep_started(struct app *a);
+/* From the sweep's observer: ticks, finished steps with the analysis, events. */
+void record_observe(struct app *a, enum sweep_note note, int step);
+/* a->s is about to be replaced: a recording that follows it ends. */
+void record_session_ends(struct app *a);
+/* Ends the recording (the end line), saying so in the message line. */
+void record_stop(struct app *a, const char *why);
+/* At exit, after the screen is gone: ends it and says so on stderr. */
+void record_at_exit(struct app *a);
+/* W: stops the recording, or asks for a file name. */
+void record_prompt(struct app *a);
+void record_prompt_done(struct app *a, const char *path, bool overwrite);
 
 /* Enter in the history view: the kept run becomes the session on screen. */
 int sweeps_open_run(struct app *a, const char *path);

@@ -61,6 +61,11 @@ tui_usage(FILE *f, const struct run_args *d)
 		"      --ascii            plain ASCII: no braille or block glyphs\n"
 		"      --monitor          start without a sweep (r starts one)\n"
 		"      --no-autosave      keep no sweep in the runs directory ('%s runs')\n"
+		"\nKeeping it:\n"
+		"  -o, --output FILE      save the sweep as a snapshot when the TUI ends\n"
+		"      --record FILE      record the sweep as JSON Lines for 'replay' and 'show'\n"
+		"                         (W starts and stops a recording in the TUI)\n"
+		"      --force            let -o and --record replace an existing file\n"
 		"Keys: ? or F1 in the TUI.  No terminal? '%s run' prints the same results.\n",
 		progname, progname);
 }
@@ -197,25 +202,60 @@ cmd_tui(int argc, char **argv)
 	return tui_main(&a, &o);
 }
 
-/* A file that is missing or not a stream is a one-line error before the screen starts. */
-static int
-tui_check_stream(const char *cmd, const char *path)
+/*
+ * The recording, read whole before the screen starts: a file that is missing
+ * or not a stream is a one-line error, and standard input (a pipe cannot be
+ * read twice) is read to its end.  The reader bounds what it keeps
+ * (docs/stream-format.md), so a huge stream costs bounded memory.  NULL
+ * after the message.
+ */
+static struct stream_reader *
+tui_load_stream(const char *cmd, const char *path)
 {
-	struct stream_reader *r = stream_reader_new(path);
-	int rc;
+	bool std = strcmp(path, "-") == 0;
+	struct stream_reader *r = stream_reader_new(std ? "standard input" : path);
 
 	if (r == NULL) {
 		fprintf(stderr, "%s %s: out of memory\n", progname, cmd);
-		return -1;
+		return NULL;
 	}
-	rc = stream_reader_load(r, path);
-	if (rc != 0)
+	if (std && isatty(STDERR_FILENO))
+		fprintf(stderr,
+			"%s %s: reading the recording on standard input to its end ('%s view "
+			"-' follows a run as it goes)\n",
+			progname, cmd, progname);
+	if (stream_reader_load(r, path) != 0) {
 		fprintf(stderr, "%s %s: %s\n", progname, cmd, stream_reader_error(r));
-	stream_reader_free(r);
-	return rc;
+		stream_reader_free(r);
+		return NULL;
+	}
+	return r;
 }
 
-/* replay FILE.jsonl, view -: the same screens over a recorded run. */
+static int
+tui_replay_usage(const char *cmd, int argc, char **argv, bool want_stdin)
+{
+	if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+		if (want_stdin)
+			printf("usage: %s view -             follow a run streamed on standard "
+			       "input\n",
+			       progname);
+		else
+			printf("usage: %s replay FILE.jsonl  a recording, played from the start\n"
+			       "       %s replay -          one read whole from standard input\n",
+			       progname, progname);
+		return -1;
+	}
+	if (argc != 2 || (want_stdin && strcmp(argv[1], "-") != 0))
+		return arg_usage_error(
+			cmd, "give %s",
+			want_stdin ? "'-' (the stream on standard "
+				     "input)"
+				   : "one FILE.jsonl recorded by 'scaletop run --record' (or -)");
+	return 0;
+}
+
+/* replay FILE.jsonl, replay -, view -: the same screens over a recorded run. */
 static int
 tui_replay(const char *cmd, int argc, char **argv, bool want_stdin)
 {
@@ -223,27 +263,30 @@ tui_replay(const char *cmd, int argc, char **argv, bool want_stdin)
 	struct tui_opts o;
 	struct prefs p;
 	char err[ST_ERRLEN];
+	bool std;
+	int rc = tui_replay_usage(cmd, argc, argv, want_stdin);
 
+	if (rc != 0)
+		return rc < 0 ? 0 : rc;
 	tui_defaults(&a, &o, &p);
-	if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-		printf("usage: %s %s\n", progname, want_stdin ? "view -" : "replay FILE.jsonl");
-		return 0;
-	}
-	if (argc != 2 || (want_stdin && strcmp(argv[1], "-") != 0))
-		return arg_usage_error(
-			cmd, "give %s",
-			want_stdin ? "'-' (the stream on standard "
-				     "input)"
-				   : "one FILE.jsonl recorded by 'scaletop run --record'");
-	if (!want_stdin && tui_check_stream(cmd, argv[1]) != 0)
-		return EXIT_RUNTIME;
-	if (tui_check_terminal(strcmp(argv[1], "-") == 0, err, sizeof(err)) != 0) {
+	std = strcmp(argv[1], "-") == 0;
+	/* A pipe is read only once there is a screen to show it on. */
+	if (std && tui_check_terminal(true, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s: %s\n", progname, err);
 		return EXIT_RUNTIME;
 	}
-	o.replay = argv[1];
-	o.theme = p.theme[0] != '\0' ? p.theme : NULL;
-	return tui_main(&a, &o);
+	if (!want_stdin && (o.replay_stream = tui_load_stream(cmd, argv[1])) == NULL)
+		return EXIT_RUNTIME;
+	if (!std && tui_check_terminal(false, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s: %s\n", progname, err);
+		rc = EXIT_RUNTIME;
+	} else {
+		o.replay = argv[1];
+		o.theme = p.theme[0] != '\0' ? p.theme : NULL;
+		rc = tui_main(&a, &o);
+	}
+	stream_reader_free(o.replay_stream);
+	return rc;
 }
 
 int

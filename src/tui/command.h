@@ -25,6 +25,7 @@ enum command_id {
 	CMD_PICK_WORKLOAD,
 	CMD_EDIT_NLIST,
 	CMD_SAVE,
+	CMD_RECORD, /* W: start or stop recording the sweep */
 	CMD_OPEN,
 	CMD_CLEAR_OVERLAYS,
 	CMD_SELECT_MOVE,   /* arg: -1 up, +1 down */

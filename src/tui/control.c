@@ -204,6 +204,12 @@ control_prompt_done(struct app *a, enum prompt_kind kind, const char *text)
 	case PR_CONFIRM_DELETE:
 		control_hist_delete(a);
 		break;
+	case PR_RECORD:
+		record_prompt_done(a, text, false);
+		break;
+	case PR_CONFIRM_RECORD:
+		record_prompt_done(a, a->rec_path, true);
+		break;
 	default:
 		break;
 	}
@@ -227,6 +233,8 @@ control_prompt_key(struct app *a, int ch)
 		app_message(a, false, "not saved: %s exists", a->snap_path);
 	else if (kind == PR_CONFIRM_DELETE)
 		app_message(a, false, "not deleted");
+	else if (kind == PR_CONFIRM_RECORD)
+		app_message(a, false, "not recording: %s exists", a->rec_path);
 }
 
 /* Up/down through the steps shown. */
@@ -459,6 +467,9 @@ control_run(struct app *a, const struct command *c)
 		break;
 	case CMD_SAVE:
 		snap_save_prompt(a);
+		break;
+	case CMD_RECORD:
+		record_prompt(a);
 		break;
 	case CMD_OPEN:
 		prompt_open(&a->ui, PR_OPEN, "open snapshot as overlay:", "");

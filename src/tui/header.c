@@ -60,6 +60,8 @@ header_draw(const struct ui *u, const struct frame *f, struct rect r)
 		     h->os_release, h->os_version, h->platform, h->ncpus, u->refresh_s);
 	if (u->paused || f->held)
 		ui_put(r.y, r.x + r.w - 8, 8, theme_attr(ROLE_WARNING) | A_REVERSE, " PAUSED ");
+	if (u->recording) /* before PAUSED's place, so both show */
+		ui_put(r.y, r.x + r.w - 14, 5, theme_attr(ROLE_VERDICT_BAD) | A_REVERSE, " REC ");
 	if (r.h < 2)
 		return;
 	header_workload(s, wl, sizeof(wl));

@@ -38,7 +38,7 @@ static const struct binding replay_keys[] = {
 	{ 'x', CMD_NOT_IN_REPLAY, 0 },   { '+', CMD_NOT_IN_REPLAY, 0 },
 	{ '-', CMD_NOT_IN_REPLAY, 0 },   { '=', CMD_NOT_IN_REPLAY, 0 },
 	{ 'w', CMD_NOT_IN_REPLAY, 0 },   { 'n', CMD_NOT_IN_REPLAY, 0 },
-	{ '_', CMD_NOT_IN_REPLAY, 0 },
+	{ '_', CMD_NOT_IN_REPLAY, 0 },   { 'W', CMD_NOT_IN_REPLAY, 0 },
 };
 
 /* From every view: the history view of the kept runs (R, as its tab, 6). */
@@ -89,6 +89,7 @@ static const struct binding keys[] = {
 	{ 'j', CMD_SELECT_MOVE, +1 },   { '\n', CMD_DETAIL_TOGGLE, 0 },
 	{ '\r', CMD_DETAIL_TOGGLE, 0 }, { KEY_ENTER, CMD_DETAIL_TOGGLE, 0 },
 	{ 27, CMD_DETAIL_CLOSE, 0 },    { 'T', CMD_THEME_PICK, 0 },
+	{ 'W', CMD_RECORD, 0 },
 };
 
 /* Outside the steps view, after the replay's clock: the event log, and the screen. */

@@ -115,8 +115,7 @@ ui_draw(const struct ui *u, const struct frame *f, struct ui_hits *hits)
 	theme_pick_draw(u, (struct rect){ 0, 0, h, w });
 	if (u->pr.kind != PR_NONE) {
 		prompt_draw(u, (struct rect){ 0, 0, h, w });
-		if (u->pr.kind != PR_WORKLOAD && u->pr.kind != PR_CONFIRM_OVERWRITE &&
-		    u->pr.kind != PR_CONFIRM_DELETE)
+		if (u->pr.kind != PR_WORKLOAD && !PR_IS_CONFIRM(u->pr.kind))
 			curs_set(1);
 	}
 	wnoutrefresh(stdscr);

@@ -19,6 +19,7 @@ scaletop_SOURCES += \
 	src/tui/snapshots.c \
 	src/tui/keep.c \
 	src/tui/history.c \
+	src/tui/record.c \
 	src/tui/frame.c \
 	src/tui/state.c \
 	src/tui/replay.c \

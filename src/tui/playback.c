@@ -38,9 +38,9 @@ playback_open(struct app *a, const char *path, char *err, size_t errlen)
 {
 	int i;
 
-	if ((a->rp = replay_new(path, err, errlen)) == NULL)
+	if ((a->rp = replay_new(path, a->opts.replay_stream, err, errlen)) == NULL)
 		return -1;
-	if (strcmp(path, "-") == 0) {
+	if (a->opts.replay_stream == NULL) {
 		fcntl(STDIN_FILENO, F_SETFL, fcntl(STDIN_FILENO, F_GETFL) | O_NONBLOCK);
 		loop_add_fd(a->loop, STDIN_FILENO, POLLIN, playback_on_data, a);
 	}

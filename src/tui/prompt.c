@@ -65,7 +65,7 @@ prompt_key(struct ui *u, int ch)
 
 	if (p->kind == PR_WORKLOAD)
 		return prompt_pick_key(p, ch);
-	if (p->kind == PR_CONFIRM_OVERWRITE || p->kind == PR_CONFIRM_DELETE)
+	if (PR_IS_CONFIRM(p->kind))
 		return ch == 'y' || ch == 'Y' ? 1 : -1;
 	switch (ch) {
 	case '\n':
@@ -149,7 +149,7 @@ prompt_draw(const struct ui *u, struct rect screen)
 	}
 	ui_fill((struct rect){ y, screen.x, 1, screen.w }, theme_attr(ROLE_HI) | A_REVERSE);
 	lw = ui_putf(y, screen.x, screen.w, theme_attr(ROLE_HI) | A_REVERSE, " %s ", p->label);
-	if (p->kind == PR_CONFIRM_OVERWRITE || p->kind == PR_CONFIRM_DELETE)
+	if (PR_IS_CONFIRM(p->kind))
 		return;
 	ui_put(y, screen.x + lw, screen.w - lw - 1, theme_attr(ROLE_MAIN), p->text);
 	/* The cursor sits on the insertion point: the one place a cursor helps. */

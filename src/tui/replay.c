@@ -1,5 +1,5 @@
 /*
- * A recorded or remote run (scaletop replay FILE.jsonl, scaletop view -),
+ * A recorded or remote run (scaletop replay FILE.jsonl or -, scaletop view -),
  * drawn by the same panels.  The stream reader rebuilds the session; this
  * file picks the moment to show (a tick index), cuts the session down to
  * the steps finished by then, and plays, pauses and scrubs.  It knows
@@ -18,6 +18,7 @@
 
 struct replay {
 	struct stream_reader *r;
+	bool own_r; /* view -: the replay made r; else it borrows one read whole */
 	char name[256];
 	bool follow; /* view -: stay on the newest tick as lines arrive */
 	bool playing;
@@ -58,29 +59,30 @@ replay_seek(const struct replay *rp, double t)
 }
 
 struct replay *
-replay_new(const char *path, char *err, size_t errlen)
+replay_new(const char *path, struct stream_reader *loaded, char *err, size_t errlen)
 {
 	struct replay *rp = calloc(1, sizeof(*rp));
 	bool stdin_ = strcmp(path, "-") == 0;
 
-	if (rp == NULL || (rp->r = stream_reader_new(stdin_ ? "stdin" : path)) == NULL) {
-		free(rp);
+	if (rp == NULL) {
 		st_error(err, errlen, "out of memory");
 		return NULL;
 	}
 	rp->an_steps = -1;
 	snprintf(rp->name, sizeof(rp->name), "%s", stdin_ ? "standard input" : path);
-	if (stdin_) {
-		rp->follow = true;
+	if (loaded != NULL) {
+		rp->r = loaded;
+		rp->eof = true;
+		rp->playing = true;
 		return rp;
 	}
-	if (stream_reader_load(rp->r, path) != 0) {
-		st_error(err, errlen, "%s", stream_reader_error(rp->r));
-		replay_free(rp);
+	if (!stdin_ || (rp->r = stream_reader_new("stdin")) == NULL) {
+		free(rp);
+		st_error(err, errlen, stdin_ ? "out of memory" : "%s: not read", path);
 		return NULL;
 	}
-	rp->eof = true;
-	rp->playing = true;
+	rp->own_r = true;
+	rp->follow = true;
 	return rp;
 }
 
@@ -91,7 +93,8 @@ replay_free(struct replay *rp)
 		return;
 	if (rp->have_an)
 		analysis_free(&rp->an);
-	stream_reader_free(rp->r);
+	if (rp->own_r)
+		stream_reader_free(rp->r);
 	free(rp->cpu);
 	free(rp->busy);
 	free(rp);
@@ -213,16 +216,15 @@ replay_cpus(struct replay *rp, const struct stream_tick *t, struct frame *f)
 	f->have_cpu = true;
 }
 
-/* Tick i as the panels want it: busy % indexed by CPU id. */
+/* Tick i as the panels want it: busy % indexed by CPU id (rp->nbusy of them). */
 static const struct tick *
-replay_hist_at(void *ctx, int i)
+replay_tick_at(struct replay *rp, size_t i)
 {
-	struct replay *rp = ctx;
 	const struct stream_tick *t;
 	const struct stream_cpu *rows;
 	int k;
 
-	if (i < 0 || (size_t)i > rp->pos || (t = stream_reader_tick(rp->r, (size_t)i)) == NULL)
+	if ((t = stream_reader_tick(rp->r, i)) == NULL)
 		return NULL;
 	rows = stream_reader_tick_cpus(rp->r, t);
 	for (k = 0; k < rp->nbusy; k++)
@@ -239,23 +241,43 @@ replay_hist_at(void *ctx, int i)
 	return &rp->scratch;
 }
 
+/* The ticks up to the moment on screen, for the panels. */
+static const struct tick *
+replay_hist_at(void *ctx, int i)
+{
+	struct replay *rp = ctx;
+
+	if (i < 0 || (size_t)i > rp->pos)
+		return NULL;
+	return replay_tick_at(rp, (size_t)i);
+}
+
+/* Room in rp->busy for CPU ids below need; -1 on ENOMEM. */
+static int
+replay_busy_room(struct replay *rp, int need)
+{
+	float *b;
+
+	if (need <= rp->nbusy)
+		return 0;
+	b = realloc(rp->busy, (size_t)need * sizeof(*b));
+	if (b == NULL)
+		return -1;
+	rp->busy = b;
+	rp->nbusy = need;
+	return 0;
+}
+
 /* Room for every CPU id the current tick names. */
 static void
 replay_size_busy(struct replay *rp, const struct frame *f)
 {
 	int i, need = rp->view.ticks.ncpu;
-	float *b;
 
 	for (i = 0; i < f->ncpu; i++)
 		if (f->cpu[i].id + 1 > need)
 			need = f->cpu[i].id + 1;
-	if (need > rp->nbusy) {
-		b = realloc(rp->busy, (size_t)need * sizeof(*b));
-		if (b == NULL)
-			return;
-		rp->busy = b;
-		rp->nbusy = need;
-	}
+	replay_busy_room(rp, need);
 	rp->view.ticks.ncpu = rp->nbusy;
 }
 
@@ -339,4 +361,45 @@ replay_move(struct replay *rp, enum replay_move m)
 		rp->play_t = 0; /* play again from the start */
 		rp->pos = 0;
 	}
+}
+
+size_t
+replay_pos(const struct replay *rp)
+{
+	return rp->pos;
+}
+
+/* The last ticks up to pos (as many as the recording's series holds), into a series of its own. */
+static int
+replay_series_to(struct replay *rp, size_t pos, const struct session *s, struct series *out)
+{
+	int ncpu = rp->nbusy > s->ticks.ncpu ? rp->nbusy : s->ticks.ncpu;
+	int cap = s->ticks.cap > 0 ? s->ticks.cap : SERIES_DEFAULT_CAP;
+	size_t n = replay_nticks(rp), i;
+	const struct tick *k;
+
+	memset(out, 0, sizeof(*out));
+	if (n == 0)
+		return 0;
+	if (replay_busy_room(rp, ncpu) != 0 || series_init(out, rp->nbusy, cap) != 0)
+		return -1;
+	for (i = pos + 1 > (size_t)cap ? pos + 1 - (size_t)cap : 0; i <= pos && i < n; i++) {
+		if ((k = replay_tick_at(rp, i)) != NULL)
+			series_add(out, k, k->busy);
+	}
+	return 0;
+}
+
+int
+replay_session_at(struct replay *rp, size_t pos, struct session *out)
+{
+	const struct session *s = stream_reader_session(rp->r);
+	const struct stream_tick *t = stream_reader_tick(rp->r, pos);
+	double at = t != NULL ? t->t : INFINITY;
+
+	*out = *s;
+	out->nsteps = replay_steps_by(s, at);
+	while (out->nevents > 0 && out->events[out->nevents - 1].t > at)
+		out->nevents--;
+	return replay_series_to(rp, pos, s, &out->ticks);
 }

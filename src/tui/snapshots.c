@@ -1,7 +1,9 @@
 /*
  * s saves the session as a snapshot; o loads one as an overlay on the
  * chart.  Saving never replaces a file without a yes; the snapshot module
- * writes atomically.
+ * writes atomically.  In a replay, s saves the recording as it stands at
+ * the moment on screen when s was pressed: the steps finished by then (G
+ * first saves them all), as a sweep stopped there would have been saved.
  */
 #include <libgen.h>
 #include <stdio.h>
@@ -10,27 +12,67 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "scaletop/argparse.h"
 #include "scaletop/runs.h"
 #include "scaletop/snapshot.h"
 #include "app.h"
+#include "replay.h"
+
+/*
+ * The session s saves: the sweep's, or the replay's up to the tick s was
+ * pressed at, in tmp (series_free its ticks after: snap_session_done).
+ */
+static const struct session *
+snap_session(struct app *a, struct session *tmp)
+{
+	if (a->rp == NULL)
+		return a->s;
+	return replay_session_at(a->rp, a->snap_tick, tmp) == 0 ? tmp : NULL;
+}
+
+static void
+snap_session_done(struct app *a, struct session *tmp)
+{
+	if (a->rp != NULL)
+		series_free(&tmp->ticks);
+}
 
 void
 snap_save_prompt(struct app *a)
 {
-	char name[256];
+	char name[256], label[96];
+	struct session tmp;
+	const struct session *s;
 
-	if (a->rp != NULL || a->s->nsteps == 0) {
-		app_message(a, true, "nothing to save yet: a snapshot needs at least one step");
+	if (a->rp != NULL)
+		a->snap_tick = replay_pos(a->rp);
+	if ((s = snap_session(a, &tmp)) == NULL) {
+		app_message(a, true, "not saved: out of memory");
 		return;
 	}
-	runs_name(a->s, time(NULL), name, sizeof(name)); /* the name a kept run has */
-	prompt_open(&a->ui, PR_SNAPSHOT, "save snapshot as:", name);
+	if (s->nsteps == 0) {
+		app_message(a, true, "%s",
+			    a->rp != NULL
+				    ? "nothing to save yet: no recorded step has finished "
+				      "by this moment (G goes to the end)"
+				    : "nothing to save yet: a snapshot needs at least one step");
+		snap_session_done(a, &tmp);
+		return;
+	}
+	runs_name(s, time(NULL), name, sizeof(name)); /* the name a kept run has */
+	snprintf(label, sizeof(label),
+		 "save %s%d step%s as snapshot:", a->rp != NULL ? "the replay's " : "", s->nsteps,
+		 s->nsteps == 1 ? "" : "s");
+	snap_session_done(a, &tmp);
+	prompt_open(&a->ui, PR_SNAPSHOT, label, name);
 }
 
 void
 snap_save(struct app *a, const char *path, bool overwrite)
 {
 	char err[ST_ERRLEN];
+	struct session tmp;
+	const struct session *s;
 
 	if (path[0] == '\0') {
 		app_message(a, true, "not saved: no file name");
@@ -43,13 +85,19 @@ snap_save(struct app *a, const char *path, bool overwrite)
 			 path);
 		return;
 	}
-	if (snapshot_save(path, a->s, NULL, overwrite, err, sizeof(err)) != 0) {
-		app_message(a, true, "%s", err);
+	if ((s = snap_session(a, &tmp)) == NULL) {
+		app_message(a, true, "not saved: out of memory");
 		return;
 	}
-	app_message(a, false, "saved %s", path);
-	if (a->keep.s == a->s)
-		a->keep.may_drop = true; /* saved where the user chose: r need not ask */
+	if (snapshot_save(path, s, NULL, overwrite, err, sizeof(err)) != 0) {
+		app_message(a, true, "%s", err);
+	} else {
+		app_message(a, false, "saved %s: %d step%s", path, s->nsteps,
+			    s->nsteps == 1 ? "" : "s");
+		if (a->keep.s == a->s && s == a->s)
+			a->keep.may_drop = true; /* saved where the user chose: r need not ask */
+	}
+	snap_session_done(a, &tmp);
 }
 
 /* An overlay is the snapshot's pooled throughput per N, as recomputed here. */
@@ -111,4 +159,26 @@ snap_clear(struct app *a)
 	}
 	memset(a->ui.ov, 0, sizeof(a->ui.ov));
 	a->ui.nov = 0;
+}
+
+int
+snap_save_at_exit(struct app *a)
+{
+	const char *path = a->args.output;
+	char err[ST_ERRLEN];
+
+	if (path == NULL || a->rp != NULL || a->s == NULL)
+		return 0;
+	if (a->s->nsteps == 0) {
+		fprintf(stderr, "%s: -o %s: no step ran, so there was nothing to save\n", progname,
+			path);
+		return 0;
+	}
+	if (snapshot_save(path, a->s, NULL, a->args.force, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s: -o: %s\n", progname, err);
+		return -1;
+	}
+	fprintf(stderr, "%s: saved %s: %d step%s\n", progname, path, a->s->nsteps,
+		a->s->nsteps == 1 ? "" : "s");
+	return 0;
 }

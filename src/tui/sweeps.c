@@ -74,6 +74,7 @@ sweeps_new_session(struct app *a)
 		return -1;
 	keep_run(a); /* the session about to go: r, n and w come through here */
 	if (a->s != NULL) {
+		record_session_ends(a);
 		sweeps_move_ticks(s, a->s);
 		session_free(a->s);
 		free(a->s);
@@ -166,6 +167,7 @@ sweeps_observe(void *arg, enum sweep_note note, int step)
 
 	if (note == SWEEP_STEP_DONE && a->live_s == NULL)
 		app_analyse(a);
+	record_observe(a, note, step);
 	if (note == SWEEP_FINISHED && !a->quit && !a->switching) {
 		if (sweep_live(a->sw)->have_cpu)
 			idle_adopt(&a->idle, &sweep_live(a->sw)->cpu);
@@ -226,7 +228,10 @@ sweeps_start(struct app *a)
 		app_message(a, true, "cannot start the sweep: out of memory");
 		return -1;
 	}
-	return sweeps_begin(a, a->s, &sweeps_cfg);
+	if (sweeps_begin(a, a->s, &sweeps_cfg) != 0)
+		return -1;
+	record_sweep_started(a);
+	return 0;
 }
 
 /* +/-: one N, measured without end, in its own session. */

@@ -94,8 +94,12 @@ enum prompt_kind {
 	PR_SNAPSHOT,
 	PR_OPEN,
 	PR_CONFIRM_OVERWRITE,
-	PR_CONFIRM_DELETE /* the history view's D: y deletes the selected run */
+	PR_CONFIRM_DELETE, /* the history view's D: y deletes the selected run */
+	PR_RECORD,         /* W: the stream's file name */
+	PR_CONFIRM_RECORD  /* ... which exists: y replaces it */
 };
+#define PR_IS_CONFIRM(k) \
+	((k) == PR_CONFIRM_OVERWRITE || (k) == PR_CONFIRM_RECORD || (k) == PR_CONFIRM_DELETE)
 struct prompt {
 	enum prompt_kind kind;
 	char label[96];
@@ -135,6 +139,7 @@ struct ui {
 	bool collapse_flash; /* the verdict line is highlighted: a collapse was just found */
 	const char *note;    /* sampler note, or NULL */
 	char src_label[160]; /* replay: the file; an opened run: its file; live: "" */
+	bool recording;      /* --record or W: the sweep goes into a stream (the header says so) */
 	/* The theme picker (T), theme_pick.h. */
 	struct theme_pick tp;
 	bool autosave; /* sweeps are kept (for the history view's note) */

@@ -98,6 +98,97 @@ tm_keys q
 tm_wait_exit 50
 is "$(tm_status)" 0 "view exits 0"
 
+# --- replay - : a recording piped in, read whole, then played ------------------------
+# st_rows FILE: the N column of show's results table (not of the waits below it),
+# and show's warnings on stderr.
+st_rows() {
+	"$ST" show "$1" | awk '/^waits:/ { exit } $1 ~ /^[0-9]+$/ { printf "%s ", $1 }'
+}
+NCPU=$(head -n 1 "$T/run.jsonl" | "$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)["host"]["ncpus"])')
+tm_start 120 40 sh -c "cat \"$T/run.jsonl\" | \"$ST\" replay -"
+ok "replay - plays a recording from a pipe" tm_wait_for 'replaying standard input' 50
+ok "with the recorded CPUs" tm_wait_for " $NCPU CPUs " 20
+tm_keys G
+ok "and its steps" tm_wait_for 'sweep done: 2 steps' 50
+ok "  in the events" tm_wait_for 'N=2: .* ops/s \(ok\)' 20
+
+tm_keys q
+tm_wait_exit 50
+tm_start 120 40 sh -c "cat \"$T/run.jsonl\" | \"$ST\" view -"
+ok "view - of a finished recording follows it to its end" tm_wait_for 'the run ended' 50
+ok "  with its steps" tm_wait_for 'sweep done: 2 steps' 20
+tm_keys q
+tm_wait_exit 50
+tm_start 120 40 sh -c "cat \"$T/run.jsonl\" | \"$ST\" replay -"
+tm_wait_for 'replaying standard input' 50
+
+# --- s in a replay: the recording up to the moment on screen ----------------------
+tm_keys g s
+ok "s at the start has no finished step to save" tm_wait_for 'no recorded step has finished' 30
+tm_keys G s
+ok "s at the end offers the replay's steps" tm_wait_for "save the replay's 2 steps" 30
+tm_keys C-u "$T/from-replay.json" Enter
+ok "and saves them" tm_wait_for 'saved .*from-replay\.json: 2 steps' 30
+tm_keys q
+tm_wait_exit 50
+is "$(tm_status)" 0 "replay - exits 0"
+is "$(st_rows "$T/from-replay.json")" "1 2 " \
+	"show loads the snapshot s wrote in the replay"
+
+# --- the TUI records while you watch: --record, -o at q ------------------------------
+TFAST="-w cpu -n 1,2 -d 0.6 --warmup 0.2 --interval 0.1"
+tm_start 120 40 sh -c "\"$ST\" $TFAST --record \"$T/tui.jsonl\" -o \"$T/tui.json\" 2>\"$T/tui.err\""
+ok "--record shows REC in the header" tm_wait_for 'refresh [0-9.]+s +REC' 50
+ok "through the sweep" tm_wait_for 'sweep finished' 150
+tm_keys q
+ok "q ends it" tm_wait_exit 50
+is "$(tm_status)" 0 "  with status 0"
+like "$(cat "$T/tui.err")" 'recorded .*tui\.jsonl: 2 steps' "it says what it recorded"
+like "$(cat "$T/tui.err")" 'saved .*tui\.json: 2 steps' "-o saves the sweep at q"
+is "$(tail -n 1 "$T/tui.jsonl" | cut -c 1-14)" '{"type":"end",' "the recording ends with its end line"
+is "$(st_rows "$T/tui.jsonl" 2>&1)" "1 2 " \
+	"show loads the TUI's recording, without a warning"
+is "$(st_rows "$T/tui.json")" "1 2 " \
+	"and -o's snapshot"
+tm_start 120 40 "$ST" replay "$T/tui.jsonl"
+ok "replay plays the TUI's recording" tm_wait_for 'replaying .*tui\.jsonl' 50
+tm_keys G
+ok "  to its end" tm_wait_for 'sweep done: 2 steps' 50
+tm_keys q
+tm_wait_exit 50
+
+# --- W: recording mid-session, and a name that is taken --------------------------
+echo 'an older file' >"$T/w.jsonl"
+tm_start 120 40 sh -c "\"$ST\" $TFAST --monitor 2>\"$T/w.err\""
+tm_wait_for 'idle: r runs the sweep' 50
+tm_keys W
+ok "W asks for a name" tm_wait_for 'record the next sweep to: scaletop-cpu-' 30
+tm_keys C-u "$T/tui.jsonl" Enter
+ok "a name that is taken asks first" tm_wait_for 'tui\.jsonl exists: overwrite\? \(y/N\)' 30
+tm_keys n
+ok "  and n keeps the file" tm_wait_for 'not recording: .*tui\.jsonl exists' 30
+tm_keys W C-u "$T/w.jsonl" Enter
+ok "  and y replaces it" tm_wait_for 'w\.jsonl exists: overwrite' 30
+tm_keys y
+ok "W with no sweep waits for the next one" tm_wait_for 'recording to .*w\.jsonl from the next sweep' 30
+tm_keys r
+ok "r starts the sweep it records" tm_wait_for 'sweep finished' 150
+tm_keys W
+ok "W stops and says what it recorded" tm_wait_for 'recorded .*w\.jsonl: 2 steps' 30
+is "$(tm_screen | grep -c ' REC ')" 0 "  and REC leaves the header"
+tm_keys q
+tm_wait_exit 50
+is "$(st_rows "$T/w.jsonl" 2>&1)" "1 2 " \
+	"show loads what W recorded"
+
+# --- SIGTERM while recording: the stream is closed, not lost -----------------------
+tm_start 120 40 "$ST" -w cpu -n 1,2 -d 3 --warmup 0.2 --record "$T/term.jsonl"
+tm_wait_for 'step 2/2' 150
+kill -TERM "$(tm_pane_pid)"
+ok "SIGTERM ends the TUI" tm_wait_exit 50
+is "$(tail -n 1 "$T/term.jsonl" | cut -c 1-14)" '{"type":"end",' "  and its recording ends with the end line"
+like "$("$ST" show "$T/term.jsonl" 2>&1)" '^ +1 .* ok$' "  with the finished step in it"
+
 # --- bad input -------------------------------------------------------------------------
 printf 'not json\n' >"$T/bad.jsonl"
 "$ST" replay "$T/bad.jsonl" >"$T/bad.out" 2>"$T/bad.err"

@@ -38,6 +38,9 @@ TESTS += tests/unit/test_snapshot
 tests_unit_test_snapshot_LDADD = $(TEST_LIBS)
 TESTS += tests/cli/snapshot.sh
 EXTRA_DIST += tests/cli/snapshot.sh
+# Recordings where snapshots go: show, compare, export, show --save; the TUI's -o and --record.
+TESTS += tests/cli/recording.sh
+EXTRA_DIST += tests/cli/recording.sh
 
 # Import of published tables (one snapshot per column) and export's overlays.
 check_PROGRAMS += tests/unit/test_import

@@ -75,7 +75,9 @@ test_refused(void)
 	char *noparse[] = { "run", "--cmd", "true", NULL };
 	char *both[] = { "run", "-w", "cpu", "--cmd", "true", "--parse", "sysbench", NULL };
 	char *extra[] = { "run", "word", NULL };
-	char *tui_out[] = { "tui", "-o", "x.json", NULL };
+	char *tui_keep[] = { "tui", "-o", "never-written.json", "--record", "never-written.jsonl",
+			     NULL };
+	char *tui_rec[] = { "tui", "--record", "-", NULL };
 	struct run_args a;
 
 	run_args_defaults(&a, "run");
@@ -89,8 +91,14 @@ test_refused(void)
 	is_int(run_args_parse(NARGS(extra), extra, &a, NULL), EXIT_USAGE,
 	       "a word that is no option");
 	run_args_defaults(&a, "tui");
-	is_int(run_args_parse(NARGS(tui_out), tui_out, &a, NULL), EXIT_USAGE,
-	       "-o is for 'scaletop run' only");
+	is_int(run_args_parse(NARGS(tui_keep), tui_keep, &a, NULL), 0,
+	       "the TUI takes -o FILE and --record FILE");
+	ok(a.output != NULL && a.view.record != NULL &&
+		   strcmp(a.view.record, "never-written.jsonl") == 0,
+	   "  and keeps both");
+	run_args_defaults(&a, "tui");
+	is_int(run_args_parse(NARGS(tui_rec), tui_rec, &a, NULL), EXIT_USAGE,
+	       "but not --record -: its screen is standard output");
 }
 
 static void
