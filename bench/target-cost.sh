@@ -23,7 +23,8 @@ pct() { echo "$1 $2 $clk $SECS" | awk '{ printf "%.2f", 100 * ($2 - $1) / $3 / $
 
 "$SL" 1000 >"/tmp/sleepers.$$" &
 SPID=$!
-trap 'kill $SPID 2>/dev/null; tm kill-server >/dev/null 2>&1; rm -f /tmp/sleepers.$$' EXIT INT TERM
+DATA=$(mktemp -d) || exit 1 # the TUI's kept sweeps, removed at the end
+trap 'kill $SPID 2>/dev/null; tm kill-server >/dev/null 2>&1; rm -f /tmp/sleepers.$$; rm -rf "$DATA"' EXIT INT TERM
 sleep 1
 echo "sleepers: pid $SPID, $(ls /proc/$SPID/task | wc -l) threads"
 
@@ -45,7 +46,7 @@ tui_cost() {
 	tm kill-server >/dev/null 2>&1
 	SOCK="scaletop-tcost-$$-$1"
 	shift
-	tm new-session -d -s b -x 120 -y 40 env TERM=xterm-256color LANG=C.UTF-8 "$@"
+	tm new-session -d -s b -x 120 -y 40 env TERM=xterm-256color LANG=C.UTF-8 XDG_DATA_HOME="$DATA" "$@"
 	sleep 3
 	pid=$(tm display-message -p -t b '#{pane_pid}')
 	t0=$(cpu_ticks "$pid")

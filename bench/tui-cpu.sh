@@ -11,7 +11,9 @@ SOCK="scaletop-bench-$$"
 command -v tmux >/dev/null || { echo "tmux is needed"; exit 1; }
 command -v htop >/dev/null || { echo "htop is needed (apt-get install htop)"; exit 1; }
 tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
-trap 'tm kill-server >/dev/null 2>&1' EXIT INT TERM
+# The TUI keeps each sweep it runs; here in a folder of the bench's own.
+DATA=$(mktemp -d) || exit 1
+trap 'tm kill-server >/dev/null 2>&1; rm -rf "$DATA"' EXIT INT TERM
 clk=$(getconf CLK_TCK)
 
 # cpu_ticks PID: utime + stime from /proc/PID/stat (Linux).
@@ -24,7 +26,7 @@ measure() {
 	shift
 	tm kill-server >/dev/null 2>&1
 	SOCK="scaletop-bench-$$-$name" # a fresh server each time: a dying one lingers
-	tm new-session -d -s b -x 120 -y 40 env TERM=xterm-256color LANG=C.UTF-8 "$@"
+	tm new-session -d -s b -x 120 -y 40 env TERM=xterm-256color LANG=C.UTF-8 XDG_DATA_HOME="$DATA" "$@"
 	sleep 2
 	pid=$(tm display-message -p -t b '#{pane_pid}')
 	t0=$(cpu_ticks "$pid")
@@ -38,7 +40,7 @@ first_frame() {
 	tm kill-server >/dev/null 2>&1
 	SOCK="scaletop-bench-$$-first"
 	s=$(date +%s%N)
-	tm new-session -d -s b -x 120 -y 40 env TERM=xterm-256color LANG=C.UTF-8 "$ST" --monitor --refresh 1
+	tm new-session -d -s b -x 120 -y 40 env TERM=xterm-256color LANG=C.UTF-8 XDG_DATA_HOME="$DATA" "$ST" --monitor --refresh 1
 	i=0
 	until tm capture-pane -p -t b 2>/dev/null | grep -q '1 overview'; do
 		i=$((i + 1))

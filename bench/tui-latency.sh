@@ -18,7 +18,9 @@ done
 [ -x "$ST" ] || { echo "tui-latency: no binary at $ST: build it first" >&2; exit 1; }
 SOCK="scaletop-bench-$$"
 tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
-trap 'tm kill-server >/dev/null 2>&1' EXIT
+# The TUI keeps each sweep it runs; here in a folder of the bench's own.
+DATA=$(mktemp -d) || exit 1
+trap 'tm kill-server >/dev/null 2>&1; rm -rf "$DATA"' EXIT
 trap 'exit 1' INT TERM
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
@@ -42,7 +44,7 @@ rounds() {
 	shift 5
 	tm kill-server >/dev/null 2>&1
 	SOCK="scaletop-bench-$$-$name"
-	tm new-session -d -s b -x 120 -y 40 env TERM=xterm-256color LANG=C.UTF-8 "$@"
+	tm new-session -d -s b -x 120 -y 40 env TERM=xterm-256color LANG=C.UTF-8 XDG_DATA_HOME="$DATA" "$@"
 	i=0
 	until tm capture-pane -p -t b 2>/dev/null | grep -Eq -- "$ready"; do
 		i=$((i + 1))
@@ -57,14 +59,14 @@ rounds() {
 }
 
 out=$(mktemp)
-trap 'tm kill-server >/dev/null 2>&1; rm -f "$out"' EXIT
+trap 'tm kill-server >/dev/null 2>&1; rm -f "$out"; rm -rf "$DATA"' EXIT
 ncpu=$(getconf _NPROCESSORS_ONLN)
 rounds scaletop '?' 'press any key to close' x "N=$ncpu measuring" \
 	"$ST" -w cpu -n "$ncpu" -d 600 --warmup 0.2 --refresh 1 >>"$out" || exit 1
 tm kill-server >/dev/null 2>&1
 "$ST" run -q -w cpu -n "$(getconf _NPROCESSORS_ONLN)" -d 600 --warmup 0.2 >/dev/null 2>&1 &
 load=$!
-trap 'tm kill-server >/dev/null 2>&1; kill "$load" 2>/dev/null; rm -f "$out"' EXIT
+trap 'tm kill-server >/dev/null 2>&1; kill "$load" 2>/dev/null; rm -f "$out"; rm -rf "$DATA"' EXIT
 rounds htop h 'htop .* - \(C\)' q 'Load average' htop -d 10 >>"$out" || exit 1
 kill "$load"
 wait "$load" 2>/dev/null
