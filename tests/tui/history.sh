@@ -120,11 +120,13 @@ tm_wait_for 'refresh 0.2s' 50
 tm_keys R
 ok "301 kept runs list" tm_wait_for 'runs kept: 301, newest first' 50
 ok "the rows on screen are read" tm_wait_for '1-2 +2  ' 50
-# g and G for Home and End: the pane's terminal (tmux's) sends other Home and End
-# sequences than the TERM=xterm-256color the TUI is given expects.
-tm_keys G
-ok "G (End) goes to the oldest, a file that is no snapshot, which says so" \
+tm_keys End
+ok "End goes to the oldest, a file that is no snapshot, which says so" \
 	tm_wait_for 'cannot read: .*20240101-000000[.]json' 100
+tm_keys Home
+ok "Home goes back to the newest" gone_from_screen '20240101-000000'
+tm_keys G
+ok "G goes to the oldest too" tm_wait_for 'cannot read: .*20240101-000000[.]json' 100
 tm_keys PPage
 sleep 0.5
 like "$(tm_screen)" '20240101-000000' "PgUp moves up a page: the oldest is still on screen"

@@ -44,11 +44,9 @@ ok "no process is left after q" st_gone 'd 29[.]5'
 ok "the process is gone" sh -c "! kill -0 $pid 2>/dev/null"
 
 # --- 80x24: the help, the lists and the habits of htop ----------------------------------
-# tmux sends Home and End as its own terminal type reads them (\E[1~, \E[4~;
-# xterm's terminfo has \EOH and \EOF), and the wheel in X10 form (\E[M):
-# these run under tmux-256color, which ncurses ships.
+# tmux.sh runs the TUI under tmux-256color (ncurses-base ships it), whose
+# Home and End (\E[1~, \E[4~) and X10 wheel (\E[M) are what tmux sends.
 CF="$top_srcdir/tests/fixtures/streams/mutex-collapse.jsonl"
-TUI_TERM=tmux-256color
 tm_start 80 24 "$ST" replay "$CF"
 tm_wait_for ' verdict: ' 50
 tm_keys '?'
@@ -105,7 +103,6 @@ ok "the wheel up over the event log shows older events" tm_wait_for 'events \(2 
 ok "down to the oldest" tm_wait_for ' 1.5s step +N=1' 20
 tm_keys q
 tm_wait_exit
-unset TUI_TERM
 
 # --- --target in the TUI: the server's figures and waits ------------------------------
 sleep 600 &

@@ -42,7 +42,7 @@ tm_start() {
 		new-session -d -s t -x "$_w" -y "$_h" \
 		sh -c 'f=$1; shift; trap "" HUP INT TERM; "$@"; echo $? >"$f.tmp"; mv "$f.tmp" "$f"' \
 		sh "$TM_STATUS" \
-		env "TERM=${TUI_TERM:-xterm-256color}" "LANG=$LANG" "LC_ALL=$LC_ALL" \
+		env "TERM=${TUI_TERM:-tmux-256color}" "LANG=$LANG" "LC_ALL=$LC_ALL" \
 		"XDG_CONFIG_HOME=$TAP_TMP/config" "XDG_DATA_HOME=${TM_DATA:-$TAP_TMP/data}" \
 		"TMPDIR=$TAP_TMP" "$@" || return 1
 	tm set-option -w -t t window-size manual >/dev/null 2>&1
