@@ -38,6 +38,9 @@ TESTS += tests/unit/test_snapshot
 tests_unit_test_snapshot_LDADD = $(TEST_LIBS)
 TESTS += tests/cli/snapshot.sh
 EXTRA_DIST += tests/cli/snapshot.sh
+# compare's statistics: noise, Welch's t, the gate, CSV and Markdown read back.
+TESTS += tests/cli/compare.sh
+EXTRA_DIST += tests/cli/compare.sh
 
 # /proc/lock_stat decoding and snapshot deltas.
 check_PROGRAMS += tests/unit/test_lockstat
