@@ -34,10 +34,10 @@ enum cmp_unit {
 };
 
 struct cmp_side {
-	int runs;       /* usable runs at this N; 0: none (mean NaN) */
-	double mean;    /* the runs' mean throughput (ops_s) */
-	double se;      /* standard error of mean; NaN when unknown */
-	double df;      /* degrees of freedom of se (may be fractional); NaN when unknown */
+	int runs;    /* usable runs at this N; 0: none (mean NaN) */
+	double mean; /* the runs' mean throughput (ops_s) */
+	double se;   /* standard error of mean; NaN when unknown */
+	double df;   /* degrees of freedom of se (may be fractional); NaN when unknown */
 	enum cmp_unit unit;
 };
 
@@ -54,11 +54,11 @@ struct cmp_diff {
 
 /* The geometric mean of B/A over the N where both were tested. */
 struct cmp_geomean {
-	int k;          /* how many N; 0: no geometric mean */
-	int n_lo, n_hi; /* the smallest and largest of them */
-	double ratio;   /* exp(mean of ln(B/A)) */
-	double lo, hi;  /* its 95% CI */
-	double df;      /* Satterthwaite over every side's ln-variance */
+	int k;            /* how many N; 0: no geometric mean */
+	int n_lo, n_hi;   /* the smallest and largest of them */
+	double ratio;     /* exp(mean of ln(B/A)) */
+	double lo, hi;    /* its 95% CI */
+	double df;        /* Satterthwaite over every side's ln-variance */
 	bool significant; /* the CI excludes 1 and |ratio - 1| > the noise floor */
 };
 

@@ -130,7 +130,10 @@ void snapshot_compare_csv(FILE *f, struct snapshot *const *v, int k, const struc
 /* The summary and the table as GitHub-flavoured Markdown, with a legend (snapshot_compare_md.c). */
 void snapshot_compare_markdown(FILE *f, struct snapshot *const *v, int k,
 			       const struct compare_opts *o);
-/* True when, at some N, a snapshot after the first is significantly slower than it by more than o->fail_pct %. */
+/*
+ * The gate of --fail-on-regression: true when, at some N, a snapshot after
+ * the first is significantly slower than it by more than o->fail_pct %.
+ */
 bool snapshot_compare_regressed(struct snapshot *const *v, int k, const struct compare_opts *o);
 /* A warning line for each snapshot not like the first, to f; how many. */
 int snapshot_compare_warn(FILE *f, struct snapshot *const *v, int k);

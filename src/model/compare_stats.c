@@ -80,7 +80,10 @@ cmp_t95(double df)
 	return stats_t95((unsigned long)floor(df));
 }
 
-/* Satterthwaite's df of a sum of variances: sum is the sum, den the sum of each's square over its df. */
+/*
+ * Satterthwaite's df of a sum of variances: sum is the sum, den the sum of
+ * each one's square over its df.
+ */
 static double
 cmp_satterthwaite(double sum, double den, double df_total)
 {
@@ -90,8 +93,7 @@ cmp_satterthwaite(double sum, double den, double df_total)
 }
 
 void
-cmp_welch(const struct cmp_side *a, const struct cmp_side *b, double noise_pct,
-	  struct cmp_diff *d)
+cmp_welch(const struct cmp_side *a, const struct cmp_side *b, double noise_pct, struct cmp_diff *d)
 {
 	double va, vb, se, ci;
 

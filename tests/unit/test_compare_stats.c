@@ -142,7 +142,8 @@ test_mixed_and_degenerate(void)
 	zero_a = side(100, 0, 4, 1);
 	zero_b = side(100, 0, 4, 1);
 	cmp_welch(&zero_a, &zero_b, 0, &d);
-	ok(d.tested && isinf(d.df) && d.ci_pct == 0 && !d.welch, "zero variance, same means: no difference");
+	ok(d.tested && isinf(d.df) && d.ci_pct == 0 && !d.welch,
+	   "zero variance, same means: no difference");
 	zero_b.mean = 110;
 	cmp_welch(&zero_a, &zero_b, 5, &d);
 	ok(d.welch && d.significant, "zero variance, means 10%% apart: a difference");
@@ -188,9 +189,10 @@ test_geomean(void)
 	is_int(g.k, 3, "geomean over the 3 N both were tested at");
 	ok(g.n_lo == 1 && g.n_hi == 4, "  N=1..4");
 	is_double(g.ratio, 0.5, 1e-12, "  of 0.5x at each: 0.5x");
-	/* each ln X has variance 1e-4; the mean of 3 differences (6e-4)/9; df (6e-4)^2/(6e-9) = 60 */
+	/* each ln X has variance 1e-4, the mean of 3 differences (6e-4)/9; df (6e-4)^2/6e-9 = 60 */
 	is_double(g.df, 60, 1e-9, "  Satterthwaite's df over the six sides: 60");
-	is_double(g.lo, 0.5 * exp(-stats_t95(60) * se), 1e-12, "  the CI's bottom, exp(mean ln - t se)");
+	is_double(g.lo, 0.5 * exp(-stats_t95(60) * se), 1e-12,
+		  "  the CI's bottom, exp(mean ln - t se)");
 	is_double(g.hi, 0.5 * exp(stats_t95(60) * se), 1e-12, "  and top");
 	is_double(g.lo, 0.4919001, 1e-6, "  0.4919 .. (python3)");
 	is_double(g.hi, 0.5082332, 1e-6, "  .. 0.5082");
@@ -204,7 +206,8 @@ test_geomean(void)
 	a[0] = side(100, 0, 4, 1);
 	b[0] = side(100, 0, 4, 1);
 	cmp_geomean(a, b, n, 1, 0, &g);
-	ok(g.k == 1 && g.lo == 1 && g.hi == 1 && !g.significant, "zero variance, equal: 1x exactly");
+	ok(g.k == 1 && g.lo == 1 && g.hi == 1 && !g.significant,
+	   "zero variance, equal: 1x exactly");
 	cmp_geomean(a + 3, b + 3, n, 1, 0, &g);
 	ok(g.k == 0 && isnan(g.ratio) && !g.significant, "nothing tested: no geomean");
 }
