@@ -47,9 +47,8 @@ cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Every N any snapshot measured, ascending; malloc'd.  -1 on ENOMEM. */
-static int
-cmp_all_n(struct snapshot *const *v, int k, int **out)
+int
+snapshot_compare_all_n(struct snapshot *const *v, int k, int **out)
 {
 	int total = 0, i, j, m = 0, *n;
 
@@ -243,7 +242,7 @@ snapshot_compare_text(FILE *f, struct snapshot *const *v, int k, const struct co
 	snapshot_compare_warn(f, v, k);
 	snapshot_compare_summary_text(f, v, k, o);
 	fputc('\n', f);
-	if ((nn = cmp_all_n(v, k, &n)) < 0) {
+	if ((nn = snapshot_compare_all_n(v, k, &n)) < 0) {
 		fprintf(f, "out of memory\n");
 		return;
 	}
@@ -302,7 +301,7 @@ snapshot_compare_csv(FILE *f, struct snapshot *const *v, int k, const struct com
 	struct cmp_diff d;
 	int *n, nn, i, j;
 
-	if ((nn = cmp_all_n(v, k, &n)) < 0)
+	if ((nn = snapshot_compare_all_n(v, k, &n)) < 0)
 		return;
 	cmp_csv_head(f, v, k);
 	for (j = 0; j < nn; j++) {

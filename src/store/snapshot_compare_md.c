@@ -86,43 +86,16 @@ md_row(FILE *f, struct snapshot *const *v, int k, int n, const struct compare_op
 	fputc('\n', f);
 }
 
-/* Every N any snapshot measured, ascending, into n (room for all points); how many. */
-static int
-md_all_n(struct snapshot *const *v, int k, int *n)
-{
-	int i, j, m = 0, a, b, t;
-
-	for (i = 0; i < k; i++) {
-		for (j = 0; j < v[i]->now.npoints; j++) {
-			for (a = 0; a < m && n[a] != v[i]->now.pts[j].n; a++)
-				;
-			if (a == m)
-				n[m++] = v[i]->now.pts[j].n;
-		}
-	}
-	for (a = 1; a < m; a++) {
-		for (b = a; b > 0 && n[b - 1] > n[b]; b--) {
-			t = n[b];
-			n[b] = n[b - 1];
-			n[b - 1] = t;
-		}
-	}
-	return m;
-}
-
 void
 snapshot_compare_markdown(FILE *f, struct snapshot *const *v, int k, const struct compare_opts *o)
 {
-	int *n, nn, i, total = 0;
+	int *n, nn, i;
 
 	md_summary(f, v, k, o);
-	for (i = 0; i < k; i++)
-		total += v[i]->now.npoints;
-	if ((n = malloc(sizeof(*n) * (size_t)(total > 0 ? total : 1))) == NULL) {
+	if ((nn = snapshot_compare_all_n(v, k, &n)) < 0) {
 		fputs("out of memory\n", f);
 		return;
 	}
-	nn = md_all_n(v, k, n);
 	md_head(f, v, k);
 	for (i = 0; i < nn; i++)
 		md_row(f, v, k, n[i], o);

@@ -106,9 +106,10 @@ cmp_differs(char *buf, size_t len, const int *n, const struct cmp_side *sa,
 		cmp_welch(&sa[i], &sb[i], noise, &d);
 		if (!d.significant)
 			continue;
-		k += (size_t)snprintf(buf + k, len - k, hits ? ", %d" : "%c differs at N=%d",
-				      hits ? n[i] : lb, n[i]);
-		hits++;
+		if (hits++ == 0)
+			k += (size_t)snprintf(buf + k, len - k, "%c differs at N=%d", lb, n[i]);
+		else
+			k += (size_t)snprintf(buf + k, len - k, ", %d", n[i]);
 	}
 	if (hits > 0 && k < len)
 		snprintf(buf + k, len - k, " (below)");

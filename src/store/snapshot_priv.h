@@ -152,6 +152,8 @@ struct cmp_side_why {
 	int a_runs, b_runs;
 	bool a_spread;
 };
+/* Every N any snapshot measured, ascending, into *out (malloc'd); how many, or -1 on ENOMEM. */
+int snapshot_compare_all_n(struct snapshot *const *v, int k, int **out);
 /* o's noise floor, or the default for o NULL. */
 double snapshot_compare_noise(const struct compare_opts *o);
 /* B against A at n: Welch's t with o's noise floor (compare_stats.h). */
