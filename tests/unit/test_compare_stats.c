@@ -76,6 +76,7 @@ test_sides_from_steps(void)
 {
 	struct session s;
 	struct cmp_side x;
+	static const double wave[16] = { 1, 2, 3, 4, 4, 3, 2, 1, 1, 2, 3, 4, 4, 3, 2, 1 };
 	double up[16], alt[16];
 	int i;
 
@@ -85,6 +86,7 @@ test_sides_from_steps(void)
 	}
 	session_init(&s);
 	add(&s, 1, 0, 8.5, up, 16);
+	add(&s, 3, 0, 2.5, wave, 16);
 	add(&s, 2, 0, 100, alt, 16);
 	add(&s, 4, 0, 100, wel_a, 1);
 	add(&s, 8, 0, 100, NULL, 0)->ops_s = 110;
@@ -103,6 +105,12 @@ test_sides_from_steps(void)
 	is_double(x.df, 15, 0, "alternating intervals (r < 0) are worth all 16 samples: df 15");
 	is_double(x.se, sqrt(16.0 / 15.0) * 10 / 4, 1e-9, "  se = sd / sqrt(16)");
 
+	/* r = 0.5875 (python3): neff = 16 (1 - r) / (1 + r) = 4.157 */
+	cmp_side_at(&s, 3, &x);
+	is_double(x.df, 16 * (1 - 0.5875) / (1 + 0.5875) - 1, 1e-9,
+		  "a wave, r 0.5875: df = neff - 1");
+	is_double(x.se, 1.1547005383792515 / sqrt(16 * 0.4125 / 1.5875), 1e-9,
+		  "  se = sd / sqrt(4.157)");
 	cmp_side_at(&s, 4, &x);
 	ok(x.runs == 1 && x.unit == CMP_UNIT_NONE && isnan(x.se), "one interval: no se");
 	is_int(cmp_side_at(&s, 8, &x), 3, "three usable runs at N=8 (a failed one left out)");
