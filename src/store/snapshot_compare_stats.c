@@ -115,30 +115,38 @@ cmp_differs(char *buf, size_t len, const int *n, const struct cmp_side *sa,
 		snprintf(buf + k, len - k, " (below)");
 }
 
+/* "over N=1..32", or "at N=4" for one N. */
+static void
+cmp_span(char *buf, size_t len, const struct cmp_geomean *g)
+{
+	if (g->n_lo == g->n_hi)
+		snprintf(buf, len, "at N=%d", g->n_lo);
+	else
+		snprintf(buf, len, "over N=%d..%d", g->n_lo, g->n_hi);
+}
+
 /* The sentence without its collapse clause. */
 static void
 cmp_verdict(char *buf, size_t len, const struct cmp_geomean *g, const char *differs, char la,
 	    char lb)
 {
-	double pct;
+	char span[48];
 
+	cmp_span(span, sizeof(span), g);
 	if (g->k == 0)
 		snprintf(buf, len, "no test between %c and %c: no N where both have a spread", la,
 			 lb);
-	else if (g->significant && g->ratio < 1) {
-		pct = 100 * (1 - g->ratio);
-		snprintf(buf, len, "%c is %.1f%% slower (95%% CI %.1f-%.1f%%) over N=%d..%d", lb,
-			 pct, 100 * (1 - g->hi), 100 * (1 - g->lo), g->n_lo, g->n_hi);
-	} else if (g->significant) {
-		pct = 100 * (g->ratio - 1);
-		snprintf(buf, len, "%c is %.1f%% faster (95%% CI %.1f-%.1f%%) over N=%d..%d", lb,
-			 pct, 100 * (g->lo - 1), 100 * (g->hi - 1), g->n_lo, g->n_hi);
-	} else if (differs[0] == '\0')
+	else if (g->significant && g->ratio < 1)
+		snprintf(buf, len, "%c is %.1f%% slower (95%% CI %.1f-%.1f%%) %s", lb,
+			 100 * (1 - g->ratio), 100 * (1 - g->hi), 100 * (1 - g->lo), span);
+	else if (g->significant)
+		snprintf(buf, len, "%c is %.1f%% faster (95%% CI %.1f-%.1f%%) %s", lb,
+			 100 * (g->ratio - 1), 100 * (g->lo - 1), 100 * (g->hi - 1), span);
+	else if (differs[0] == '\0')
 		snprintf(buf, len, "no difference proven between %c and %c at any N", la, lb);
 	else
-		snprintf(buf, len,
-			 "no difference proven between %c and %c over N=%d..%d as a whole; %s", la,
-			 lb, g->n_lo, g->n_hi, differs);
+		snprintf(buf, len, "no difference proven between %c and %c %s as a whole; %s", la,
+			 lb, span, differs);
 }
 
 void
@@ -204,8 +212,8 @@ snapshot_compare_diff_words(char *buf, size_t len, const struct cmp_diff *d, cha
 	if (why->a_runs == 0 || why->b_runs == 0)
 		snprintf(buf, len, "no test: %c has no usable run", why->a_runs == 0 ? la : lb);
 	else if (!d->tested)
-		snprintf(buf, len, "no test: %c has no interval spread (%c %s)",
-			 why->a_spread ? lb : la, lb, pm);
+		snprintf(buf, len, "no test: %c has no interval spread (%c %+.1f%%)",
+			 why->a_spread ? lb : la, lb, d->pct);
 	else if (d->significant)
 		snprintf(buf, len, "%c %s (95%%)", lb, pm);
 	else if (d->welch)
