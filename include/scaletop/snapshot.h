@@ -98,14 +98,43 @@ double snapshot_strtod(const char *s, char **end);
  * from the first's get a warning line.
  */
 #define SNAPSHOT_COMPARE_MAX 26 /* named A to Z */
-void snapshot_compare_text(FILE *f, struct snapshot *const *v, int k);
+
 /*
- * The same table as CSV: n, each throughput, each ratio; empty cells for
- * none.  Then, each after a blank line and its own header, the targets'
- * table (n, snapshot, the figures) and the waits' (n, family, state,
- * channel, each share in %, each difference from A in points), when any.
+ * How compare judges a difference (docs/statistics.md): B against A (the
+ * first snapshot) at each N by Welch's t at 95%, counted only above a noise
+ * floor of noise_pct % of A.  fail_pct > 0: the --fail-on-regression gate.
+ * A NULL opts means compare_opts_default's.
  */
-void snapshot_compare_csv(FILE *f, struct snapshot *const *v, int k);
+struct compare_opts {
+	double noise_pct; /* >= 0; COMPARE_NOISE_DEFAULT (compare_stats.h) */
+	double fail_pct;  /* 0: no gate */
+};
+void compare_opts_default(struct compare_opts *o);
+
+/*
+ * The text: a summary line per snapshot after the first (the geometric mean
+ * of B/A over N with its CI, each side's collapse), the table with each
+ * B/A, B-A in % of A, its 95% CI and a '*' where significant, a
+ * ministat-style line per N; then the rest as above.
+ */
+void snapshot_compare_text(FILE *f, struct snapshot *const *v, int k, const struct compare_opts *o);
+/*
+ * The same table as CSV: n, each throughput, each ratio; then each
+ * throughput's 95% CI, and for each snapshot after the first B-A in %, its
+ * CI and 1 or 0 for significant; empty cells for none.  Then, each after a
+ * blank line and its own header, the targets' table (n, snapshot, the
+ * figures) and the waits' (n, family, state, channel, each share in %, each
+ * difference from A in points), when any.
+ */
+void snapshot_compare_csv(FILE *f, struct snapshot *const *v, int k, const struct compare_opts *o);
+/* The summary and the table as GitHub-flavoured Markdown, with a legend (snapshot_compare_md.c). */
+void snapshot_compare_markdown(FILE *f, struct snapshot *const *v, int k,
+			       const struct compare_opts *o);
+/*
+ * The gate of --fail-on-regression: true when, at some N, a snapshot after
+ * the first is significantly slower than it by more than o->fail_pct %.
+ */
+bool snapshot_compare_regressed(struct snapshot *const *v, int k, const struct compare_opts *o);
 /*
  * A warning line for each difference from the first snapshot that can
  * change the result (the workload and its parameters, CPUs, SMT, NUMA

@@ -83,4 +83,12 @@ double stats_ci(const struct stats *st);
  */
 void stats_fill_ci95_ac(struct stats *st, const double *x, size_t n);
 
+/*
+ * The effective number of independent samples in x[0..n-1], which st was
+ * computed from: n(1-r)/(1+r) for a lag-1 autocorrelation r > 0 (AR(1)),
+ * at least 2; n itself when r <= 0, n < 4, or x is not st's samples
+ * (st->n then).  ci95_ac is t95(floor(neff) - 1) stddev / sqrt(neff).
+ */
+double stats_neff(const struct stats *st, const double *x, size_t n);
+
 #endif

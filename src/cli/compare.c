@@ -1,86 +1,193 @@
-/* scaletop compare: snapshots side by side, aligned on N. */
+/*
+ * scaletop compare: snapshots side by side, aligned on N, the first (or
+ * --baseline's) against each of the others; --fail-on-regression makes it
+ * a gate for CI (exit 3).
+ */
+#include <ctype.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "scaletop/compare_stats.h"
 #include "scaletop/snapshot.h"
 
 #define CMD "compare"
+#define EXIT_REGRESSION 3 /* --fail-on-regression: some B is significantly worse */
+
+enum compare_format { FMT_TEXT, FMT_CSV, FMT_MARKDOWN };
+
+struct compare_args {
+	enum compare_format format;
+	const char *baseline; /* --baseline FILE, or NULL: the first */
+	struct compare_opts o;
+};
 
 static void
 compare_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: %s compare [--csv] A.json B.json [C.json ...]\n\n"
-		"One table aligned on N: each snapshot's throughput and its ratio to the\n"
-		"first; then peak against peak, collapse, verdict and USL side by side.\n"
-		"      --csv   the table as CSV (warnings go to stderr)\n",
-		progname);
+		"usage: %s compare [--csv | --markdown] [--noise PCT] [--fail-on-regression PCT]\n"
+		"                  [--baseline A.json] A.json B.json [C.json ...]\n\n"
+		"One table aligned on N: each snapshot's throughput, its ratio to A and the\n"
+		"difference with its 95%% CI (Welch's t) and a '*' where it is significant;\n"
+		"a summary over N; then peak against peak, collapse, verdict and USL.\n"
+		"      --csv                    the table as CSV (warnings go to stderr)\n"
+		"      --markdown               the summary and table as Markdown\n"
+		"      --baseline FILE          compare every snapshot against FILE (A)\n"
+		"      --noise PCT              a difference counts only beyond PCT%% of A\n"
+		"                               (default %g; 0: Welch's t alone)\n"
+		"      --fail-on-regression PCT exit 3 when some snapshot is significantly\n"
+		"                               slower than A by more than PCT%% at some N\n",
+		progname, COMPARE_NOISE_DEFAULT);
+}
+
+/* A percentage from 0 (no floor: Welch's t alone) to below 100, with or without '%'. */
+static int
+compare_noise(const char *arg, double *out)
+{
+	char *end;
+	double v;
+
+	v = strtod(arg, &end);
+	if (end != arg && *end == '%')
+		end++;
+	if (end == arg || *end != '\0' || isspace((unsigned char)*arg) || !(v >= 0 && v < 100))
+		return arg_usage_error(CMD,
+				       "--noise '%s': give a percentage from 0 (Welch's t alone) "
+				       "to below 100, e.g. --noise %g",
+				       arg, COMPARE_NOISE_DEFAULT);
+	*out = v;
+	return 0;
 }
 
 static int
-compare_parse(int argc, char **argv, bool *csv)
+compare_option(int opt, struct compare_args *a, char **argv)
+{
+	switch (opt) {
+	case 'c':
+	case 'm':
+		if (a->format != FMT_TEXT)
+			return arg_usage_error(CMD, "give --csv or --markdown, not both");
+		a->format = opt == 'c' ? FMT_CSV : FMT_MARKDOWN;
+		return 0;
+	case 'b':
+		a->baseline = optarg;
+		return 0;
+	case 'n':
+		return compare_noise(optarg, &a->o.noise_pct);
+	case 'f':
+		return arg_parse_percent(CMD, "--fail-on-regression", optarg, &a->o.fail_pct);
+	case ':':
+		return arg_usage_error(CMD, "%s needs a value: see '%s compare --help'",
+				       argv[optind - 1], progname);
+	default:
+		return arg_usage_error(CMD, "unknown option '%s': see '%s compare --help'",
+				       argv[optind - 1], progname);
+	}
+}
+
+static int
+compare_parse(int argc, char **argv, struct compare_args *a)
 {
 	static const struct option longopts[] = {
 		{ "csv", no_argument, NULL, 'c' },
+		{ "markdown", no_argument, NULL, 'm' },
+		{ "baseline", required_argument, NULL, 'b' },
+		{ "noise", required_argument, NULL, 'n' },
+		{ "fail-on-regression", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int opt;
+	int opt, rc, k;
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		if (opt == 'h') {
 			compare_usage(stdout);
 			return -1;
 		}
-		if (opt != 'c')
-			return arg_usage_error(CMD, "unknown option '%s': see '%s compare --help'",
-					       argv[optind - 1], progname);
-		*csv = true;
+		if ((rc = compare_option(opt, a, argv)) != 0)
+			return rc;
 	}
-	if (argc - optind < 2)
-		return arg_usage_error(CMD, "give two snapshots or more: %s compare A.json B.json",
+	k = argc - optind + (a->baseline != NULL);
+	if (k < 2)
+		return arg_usage_error(CMD,
+				       "give two snapshots or more: %s compare A.json B.json, or "
+				       "--baseline A.json B.json",
 				       progname);
-	if (argc - optind > SNAPSHOT_COMPARE_MAX)
-		return arg_usage_error(CMD, "%d snapshots; compare at most %d at once",
-				       argc - optind, SNAPSHOT_COMPARE_MAX);
+	if (k > SNAPSHOT_COMPARE_MAX)
+		return arg_usage_error(CMD, "%d snapshots; compare at most %d at once", k,
+				       SNAPSHOT_COMPARE_MAX);
 	return 0;
+}
+
+/* Loads the files, the baseline first; how many to free, with *rc set on failure. */
+static int
+compare_load(int argc, char **argv, const char *baseline, struct snapshot *snaps,
+	     struct snapshot **v, int *rc)
+{
+	const char *path[SNAPSHOT_COMPARE_MAX];
+	char err[ST_ERRLEN];
+	int i, np = 0, k;
+
+	if (baseline != NULL)
+		path[np++] = baseline;
+	for (i = optind; i < argc && np < SNAPSHOT_COMPARE_MAX; i++)
+		path[np++] = argv[i];
+	for (k = 0; k < np; k++) {
+		v[k] = &snaps[k];
+		if (snapshot_load(path[k], v[k], err, sizeof(err)) != 0) {
+			fprintf(stderr, "%s %s: %s\n", progname, CMD, err);
+			*rc = EXIT_RUNTIME;
+			return k + 1;
+		}
+		if (v[k]->warning[0] != '\0')
+			fprintf(stderr, "%s %s: warning: %s\n", progname, CMD, v[k]->warning);
+	}
+	return k;
+}
+
+static void
+compare_print(const struct compare_args *a, struct snapshot *const *v, int k)
+{
+	if (a->format == FMT_CSV) {
+		snapshot_compare_warn(stderr, v, k);
+		snapshot_compare_csv(stdout, v, k, &a->o);
+	} else if (a->format == FMT_MARKDOWN) {
+		snapshot_compare_warn(stderr, v, k);
+		snapshot_compare_markdown(stdout, v, k, &a->o);
+	} else {
+		snapshot_compare_text(stdout, v, k, &a->o);
+	}
 }
 
 int
 cmd_compare(int argc, char **argv)
 {
 	struct snapshot snaps[SNAPSHOT_COMPARE_MAX], *v[SNAPSHOT_COMPARE_MAX];
-	char err[ST_ERRLEN];
-	bool csv = false;
-	int rc, i, k = 0;
+	struct compare_args a;
+	int rc, i, k;
 
-	if ((rc = compare_parse(argc, argv, &csv)) != 0)
+	memset(&a, 0, sizeof(a));
+	compare_opts_default(&a.o);
+	if ((rc = compare_parse(argc, argv, &a)) != 0)
 		return rc < 0 ? 0 : rc;
-	for (i = optind; i < argc; i++, k++) {
-		v[k] = &snaps[k];
-		if (snapshot_load(argv[i], v[k], err, sizeof(err)) != 0) {
-			fprintf(stderr, "%s %s: %s\n", progname, CMD, err);
-			rc = EXIT_RUNTIME;
-			k++;
-			break;
-		}
-		if (v[k]->warning[0] != '\0')
-			fprintf(stderr, "%s %s: warning: %s\n", progname, CMD, v[k]->warning);
-	}
-	if (rc == 0 && csv) {
-		snapshot_compare_warn(stderr, v, k);
-		snapshot_compare_csv(stdout, v, k);
-	} else if (rc == 0) {
-		snapshot_compare_text(stdout, v, k);
+	k = compare_load(argc, argv, a.baseline, snaps, v, &rc);
+	if (rc == 0)
+		compare_print(&a, v, k);
+	if (rc == 0 && snapshot_compare_regressed(v, k, &a.o)) {
+		fprintf(stderr,
+			"%s %s: a snapshot is significantly slower than A by more than %g%% at "
+			"some N\n",
+			progname, CMD, a.o.fail_pct);
+		rc = EXIT_REGRESSION;
 	}
 	for (i = 0; i < k; i++)
 		snapshot_free(v[i]);
-	if (rc == 0 && fflush(stdout) != 0)
+	if (rc != EXIT_RUNTIME && fflush(stdout) != 0)
 		rc = EXIT_RUNTIME;
 	return rc;
 }

@@ -55,3 +55,10 @@ tests_unit_test_verdict_LDADD = $(TEST_LIBS)
 check_PROGRAMS += tests/unit/test_cause
 TESTS += tests/unit/test_cause
 tests_unit_test_cause_LDADD = $(TEST_LIBS)
+
+# compare's statistics: Welch's t per N, the noise floor, the geometric mean (compare_stats.h).
+noinst_HEADERS += include/scaletop/compare_stats.h
+libscaletop_a_SOURCES += src/model/compare_stats.c
+check_PROGRAMS += tests/unit/test_compare_stats
+TESTS += tests/unit/test_compare_stats
+tests_unit_test_compare_stats_LDADD = $(TEST_LIBS)

@@ -146,24 +146,35 @@ stats_moments(struct stats *st, const double *x, size_t n)
  * autocorrelation r > 0 the samples are worth only n(1-r)/(1+r) independent
  * ones (the AR(1) effective size), and the CI widens to match.
  */
-static double
-stats_ci_autocorrelated(const struct stats *st, const double *x, size_t n)
+double
+stats_neff(const struct stats *st, const double *x, size_t n)
 {
 	double num = 0, den = 0, r, neff;
 	size_t i;
 
-	if (n < 4)
-		return st->ci95;
-	for (i = 0; i < n; i++)
+	if (n < 4 || n != st->n)
+		return (double)st->n;
+	for (i = 0; i < n; i++) {
+		if (!isfinite(x[i]))
+			return (double)st->n;
 		den += (x[i] - st->mean) * (x[i] - st->mean);
+	}
 	for (i = 0; i + 1 < n; i++)
 		num += (x[i] - st->mean) * (x[i + 1] - st->mean);
 	if (!(den > 0) || !(num > 0))
-		return st->ci95;
+		return (double)n;
 	r = num / den;
 	neff = (double)n * (1 - r) / (1 + r);
-	if (neff < 2)
-		neff = 2;
+	return neff < 2 ? 2 : neff;
+}
+
+static double
+stats_ci_autocorrelated(const struct stats *st, const double *x, size_t n)
+{
+	double neff = stats_neff(st, x, n);
+
+	if (!(neff < (double)n))
+		return st->ci95;
 	return stats_t95((unsigned long)neff - 1) * st->stddev / sqrt(neff);
 }
 

@@ -1,6 +1,8 @@
 /*
- * Comparing snapshots: one table aligned on N with each snapshot's pooled
- * throughput and its ratio to the first, then the peaks, collapses,
+ * Comparing snapshots: a summary line, then one table aligned on N with each
+ * snapshot's pooled throughput, its ratio to the first and the difference
+ * with its CI and significance (snapshot_compare_stats.c says them in
+ * words below the table), then the peaks, collapses,
  * verdicts and USL fits side by side (then the targets and the waits,
  * snapshot_compare_waits.c).  The figures are the analyses recomputed at
  * load time, so every snapshot is judged by the same rules.
@@ -11,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scaletop/compare_stats.h"
 #include "scaletop/format.h"
 #include "scaletop/snapshot.h"
 #include "snapshot_priv.h"
@@ -44,9 +47,8 @@ cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Every N any snapshot measured, ascending; malloc'd.  -1 on ENOMEM. */
-static int
-cmp_all_n(struct snapshot *const *v, int k, int **out)
+int
+snapshot_compare_all_n(struct snapshot *const *v, int k, int **out)
 {
 	int total = 0, i, j, m = 0, *n;
 
@@ -95,8 +97,26 @@ cmp_ratio_cell(FILE *f, double r)
 	fprintf(f, " %*s", CMP_COL - 4, isfinite(r) ? buf : "-");
 }
 
+/* B-A in % of A, its CI and '*' where significant: the cells of one other snapshot. */
 static void
-cmp_table(FILE *f, struct snapshot *const *v, int k, const int *n, int nn)
+cmp_diff_cells(FILE *f, const struct snapshot *a, const struct snapshot *b, int n,
+	       const struct compare_opts *o, bool last)
+{
+	struct cmp_diff d;
+	char pct[24], ci[24];
+
+	snapshot_compare_diff(a, b, n, o, &d);
+	snapshot_compare_pct(pct, sizeof(pct), d.pct, true);
+	snapshot_compare_pct(ci, sizeof(ci), d.tested ? d.ci_pct : NAN, false);
+	cmp_ratio_cell(f, d.ratio);
+	fprintf(f, " %8s %7s", pct, ci);
+	if (d.significant || !last)
+		fputs(d.significant ? " *" : "  ", f);
+}
+
+static void
+cmp_table(FILE *f, struct snapshot *const *v, int k, const int *n, int nn,
+	  const struct compare_opts *o)
 {
 	char head[48];
 	int i, j;
@@ -109,6 +129,9 @@ cmp_table(FILE *f, struct snapshot *const *v, int k, const int *n, int nn)
 	for (i = 1; i < k; i++) {
 		snprintf(head, sizeof(head), "%c/%c", cmp_letter(i), cmp_letter(0));
 		fprintf(f, " %*s", CMP_COL - 4, head);
+		snprintf(head, sizeof(head), "%c-%c", cmp_letter(i), cmp_letter(0));
+		/* "±" is two bytes and one column */
+		fprintf(f, " %8s %8s%s", head, "±95%", i + 1 < k ? "  " : "");
 	}
 	fputc('\n', f);
 	for (j = 0; j < nn; j++) {
@@ -116,16 +139,17 @@ cmp_table(FILE *f, struct snapshot *const *v, int k, const int *n, int nn)
 		for (i = 0; i < k; i++)
 			cmp_cell(f, cmp_x_at(v[i], n[j]));
 		for (i = 1; i < k; i++)
-			cmp_ratio_cell(f, cmp_x_at(v[i], n[j]) / cmp_x_at(v[0], n[j]));
+			cmp_diff_cells(f, v[0], v[i], n[j], o, i + 1 == k);
 		fputc('\n', f);
 	}
 }
 
-/* "B peak = 4.00x A peak (A at 3, B at 2)" for each snapshot after the first. */
+/* "B peak = 4.00x A peak (A at 3, B at 2); A 1.2M ± 30k, B ...: B +300% ± 9% (95%)". */
 static void
-cmp_peaks(FILE *f, struct snapshot *const *v, int k)
+cmp_peaks(FILE *f, struct snapshot *const *v, int k, const struct compare_opts *o)
 {
 	const struct analysis *a = &v[0]->now, *b;
+	char words[320];
 	int i;
 
 	for (i = 1; i < k; i++) {
@@ -135,9 +159,10 @@ cmp_peaks(FILE *f, struct snapshot *const *v, int k)
 			fprintf(f, "%c or %c has no usable step\n", cmp_letter(0), cmp_letter(i));
 			continue;
 		}
-		fprintf(f, "%c peak = %.2fx %c peak (%c at %d, %c at %d)\n", cmp_letter(i),
+		snapshot_compare_peak_words(words, sizeof(words), v, i, o);
+		fprintf(f, "%c peak = %.2fx %c peak (%c at %d, %c at %d); %s\n", cmp_letter(i),
 			b->x_peak / a->x_peak, cmp_letter(0), cmp_letter(0), a->n_peak,
-			cmp_letter(i), b->n_peak);
+			cmp_letter(i), b->n_peak, words);
 	}
 }
 
@@ -209,36 +234,49 @@ cmp_usl(FILE *f, struct snapshot *const *v, int k)
 }
 
 void
-snapshot_compare_text(FILE *f, struct snapshot *const *v, int k)
+snapshot_compare_text(FILE *f, struct snapshot *const *v, int k, const struct compare_opts *o)
 {
 	int *n, nn;
 
 	cmp_legend(f, v, k);
 	snapshot_compare_warn(f, v, k);
+	snapshot_compare_summary_text(f, v, k, o);
 	fputc('\n', f);
-	if ((nn = cmp_all_n(v, k, &n)) < 0) {
+	if ((nn = snapshot_compare_all_n(v, k, &n)) < 0) {
 		fprintf(f, "out of memory\n");
 		return;
 	}
-	cmp_table(f, v, k, n, nn);
+	cmp_table(f, v, k, n, nn, o);
+	fputc('\n', f);
+	snapshot_compare_stats_text(f, v, k, n, nn, o);
 	free(n);
 	fputc('\n', f);
-	cmp_peaks(f, v, k);
+	cmp_peaks(f, v, k, o);
 	cmp_collapses(f, v, k);
 	cmp_usl(f, v, k);
 	snapshot_compare_target_text(f, v, k);
 	snapshot_compare_waits_text(f, v, k);
 }
 
-/* A CSV field: quoted, quotes doubled, so labels with commas survive. */
-void
-snapshot_compare_csv(FILE *f, struct snapshot *const *v, int k)
+/* The pooled 95% CI of a snapshot's throughput at n (the one show prints), or NaN. */
+static double
+cmp_ci_at(const struct snapshot *sn, int n)
+{
+	int i;
+
+	for (i = 0; i < sn->now.npoints; i++) {
+		if (sn->now.pts[i].n == n)
+			return sn->now.pts[i].ci;
+	}
+	return NAN;
+}
+
+static void
+cmp_csv_head(FILE *f, struct snapshot *const *v, int k)
 {
 	char head[320];
-	int *n, nn, i, j;
+	int i;
 
-	if ((nn = cmp_all_n(v, k, &n)) < 0)
-		return;
 	fputs("n", f);
 	for (i = 0; i < k; i++) {
 		snprintf(head, sizeof(head), "%c: %s %s/s", cmp_letter(i), v[i]->meta.label,
@@ -248,13 +286,38 @@ snapshot_compare_csv(FILE *f, struct snapshot *const *v, int k)
 	}
 	for (i = 1; i < k; i++)
 		fprintf(f, ",%c/%c", cmp_letter(i), cmp_letter(0));
+	for (i = 0; i < k; i++)
+		fprintf(f, ",%c ci95", cmp_letter(i));
+	for (i = 1; i < k; i++)
+		fprintf(f, ",%c-%c %%,%c-%c ci95 %%,%c significant", cmp_letter(i), cmp_letter(0),
+			cmp_letter(i), cmp_letter(0), cmp_letter(i));
 	fputc('\n', f);
+}
+
+/* A CSV field: quoted, quotes doubled, so labels with commas survive. */
+void
+snapshot_compare_csv(FILE *f, struct snapshot *const *v, int k, const struct compare_opts *o)
+{
+	struct cmp_diff d;
+	int *n, nn, i, j;
+
+	if ((nn = snapshot_compare_all_n(v, k, &n)) < 0)
+		return;
+	cmp_csv_head(f, v, k);
 	for (j = 0; j < nn; j++) {
 		fprintf(f, "%d", n[j]);
 		for (i = 0; i < k; i++)
 			snapshot_csv_num(f, cmp_x_at(v[i], n[j]));
 		for (i = 1; i < k; i++)
 			snapshot_csv_num(f, cmp_x_at(v[i], n[j]) / cmp_x_at(v[0], n[j]));
+		for (i = 0; i < k; i++)
+			snapshot_csv_num(f, cmp_ci_at(v[i], n[j]));
+		for (i = 1; i < k; i++) {
+			snapshot_compare_diff(v[0], v[i], n[j], o, &d);
+			snapshot_csv_num(f, d.pct);
+			snapshot_csv_num(f, d.tested ? d.ci_pct : NAN);
+			fprintf(f, ",%s", d.tested ? (d.significant ? "1" : "0") : "");
+		}
 		fputc('\n', f);
 	}
 	free(n);

@@ -151,6 +151,47 @@ void snapshot_compare_waits_text(FILE *f, struct snapshot *const *v, int k);
 void snapshot_compare_target_csv(FILE *f, struct snapshot *const *v, int k);
 void snapshot_compare_waits_csv(FILE *f, struct snapshot *const *v, int k);
 
+/* --- compare's statistics (snapshot_compare_stats.c) -------------------- */
+
+struct cmp_diff;
+struct compare_opts;
+/* Why a comparison has no test: how many usable runs each side has, whether A has an se. */
+struct cmp_side_why {
+	int a_runs, b_runs;
+	bool a_spread;
+};
+/* Every N any snapshot measured, ascending, into *out (malloc'd); how many, or -1 on ENOMEM. */
+int snapshot_compare_all_n(struct snapshot *const *v, int k, int **out);
+/* o's noise floor, or the default for o NULL. */
+double snapshot_compare_noise(const struct compare_opts *o);
+/* B against A at n: Welch's t with o's noise floor (compare_stats.h). */
+void snapshot_compare_diff(const struct snapshot *a, const struct snapshot *b, int n,
+			   const struct compare_opts *o, struct cmp_diff *d);
+/* A's N na against B's nb (peak against peak), and why there may be no test. */
+void snapshot_compare_explain(const struct snapshot *a, const struct snapshot *b, int na, int nb,
+			      const struct compare_opts *o, struct cmp_diff *d,
+			      struct cmp_side_why *why);
+/* "-12.3%" (sign: "+" too) or "-" for NaN: the cells text, CSV's aside, and Markdown share. */
+void snapshot_compare_pct(char *buf, size_t len, double pct, bool sign);
+/*
+ * "B -12.3% ± 2.1% (95%)", "no difference proven (B -1.2% ± 3.4%)", "no
+ * test: A has no usable run" ...: what d says, as ministat says it.
+ */
+void snapshot_compare_diff_words(char *buf, size_t len, const struct cmp_diff *d, char la, char lb,
+				 const struct cmp_side_why *why, double noise);
+/* The one-line summary of v[i] against v[0]: "B is 12.0% slower (95% CI 9.0-15.0%) ...". */
+void snapshot_compare_summary(char *buf, size_t len, struct snapshot *const *v, int i,
+			      const struct compare_opts *o);
+/* That line for each snapshot after the first. */
+void snapshot_compare_summary_text(FILE *f, struct snapshot *const *v, int k,
+				   const struct compare_opts *o);
+/* A ministat-style line per N of n[0..nn-1] for each snapshot after the first. */
+void snapshot_compare_stats_text(FILE *f, struct snapshot *const *v, int k, const int *n, int nn,
+				 const struct compare_opts *o);
+/* "A 310k ± 5.57k, B 274k ± 16.5k: B -11.6% ± 6.1% (95%)": peak against peak. */
+void snapshot_compare_peak_words(char *buf, size_t len, struct snapshot *const *v, int i,
+				 const struct compare_opts *o);
+
 /* --- the analysis member (snapshot_analysis.c) --------------------------- */
 
 /* The analysis as the "analysis" member of a snapshot; NULL on ENOMEM. */

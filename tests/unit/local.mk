@@ -53,6 +53,10 @@ EXTRA_DIST += tests/cli/import.sh tests/cli/export.sh
 TESTS += tests/cli/host.sh
 EXTRA_DIST += tests/cli/host.sh
 
+# compare's statistics: noise, Welch's t, the gate, CSV and Markdown read back.
+TESTS += tests/cli/compare.sh
+EXTRA_DIST += tests/cli/compare.sh
+
 # /proc/lock_stat decoding and snapshot deltas.
 check_PROGRAMS += tests/unit/test_lockstat
 TESTS += tests/unit/test_lockstat

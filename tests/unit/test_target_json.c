@@ -552,9 +552,9 @@ compare_out(struct snapshot *const *v, int k, bool csv)
 	FILE *f = open_memstream(&buf, &len);
 
 	if (csv)
-		snapshot_compare_csv(f, v, k);
+		snapshot_compare_csv(f, v, k, NULL);
 	else
-		snapshot_compare_text(f, v, k);
+		snapshot_compare_text(f, v, k, NULL);
 	fclose(f);
 	return buf;
 }

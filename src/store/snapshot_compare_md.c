@@ -1,0 +1,115 @@
+/*
+ * compare --markdown: the summary and the table as GitHub-flavoured
+ * Markdown, to paste into a mailing-list post or a pull request.  The cells
+ * are the text table's (fmt_si, snapshot_compare_pct), so a reader sees the
+ * same figures in either.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scaletop/compare_stats.h"
+#include "scaletop/format.h"
+#include "scaletop/snapshot.h"
+#include "snapshot_priv.h"
+
+/* Text in a table cell or a line: '|' would end the cell, so it is escaped. */
+static void
+md_text(FILE *f, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		if (*s == '|' || *s == '\\' || *s == '*' || *s == '_' || *s == '`')
+			fputc('\\', f);
+		fputc(*s == '\n' ? ' ' : *s, f);
+	}
+}
+
+static void
+md_summary(FILE *f, struct snapshot *const *v, int k, const struct compare_opts *o)
+{
+	char line[512];
+	int i;
+
+	for (i = 1; i < k; i++) {
+		snapshot_compare_summary(line, sizeof(line), v, i, o);
+		fputs("**", f);
+		md_text(f, line);
+		fputs("**\n\n", f);
+	}
+}
+
+static void
+md_head(FILE *f, struct snapshot *const *v, int k)
+{
+	int i;
+
+	fputs("| N |", f);
+	for (i = 0; i < k; i++) {
+		fprintf(f, " %c ", (char)('A' + i));
+		md_text(f, v[i]->s.wl.unit);
+		fputs("/s |", f);
+	}
+	for (i = 1; i < k; i++)
+		fprintf(f, " %c/A | %c-A | ±95%% | |", (char)('A' + i), (char)('A' + i));
+	fputs("\n|---:|", f);
+	for (i = 0; i < k; i++)
+		fputs("---:|", f);
+	for (i = 1; i < k; i++)
+		fputs("---:|---:|---:|:-:|", f);
+	fputc('\n', f);
+}
+
+static void
+md_row(FILE *f, struct snapshot *const *v, int k, int n, const struct compare_opts *o)
+{
+	struct cmp_side x;
+	struct cmp_diff d;
+	char buf[32], ci[24];
+	int i;
+
+	fprintf(f, "| %d |", n);
+	for (i = 0; i < k; i++) {
+		cmp_side_at(&v[i]->s, n, &x);
+		fprintf(f, " %s |", x.runs > 0 ? fmt_si(x.mean, buf, sizeof(buf)) : "-");
+	}
+	for (i = 1; i < k; i++) {
+		snapshot_compare_diff(v[0], v[i], n, o, &d);
+		if (isfinite(d.ratio))
+			fprintf(f, " %.2fx |", d.ratio);
+		else
+			fputs(" - |", f);
+		snapshot_compare_pct(buf, sizeof(buf), d.pct, true);
+		snapshot_compare_pct(ci, sizeof(ci), d.tested ? d.ci_pct : NAN, false);
+		fprintf(f, " %s | %s | %s |", buf, ci, d.significant ? "\\*" : "");
+	}
+	fputc('\n', f);
+}
+
+void
+snapshot_compare_markdown(FILE *f, struct snapshot *const *v, int k, const struct compare_opts *o)
+{
+	int *n, nn, i;
+
+	md_summary(f, v, k, o);
+	if ((nn = snapshot_compare_all_n(v, k, &n)) < 0) {
+		fputs("out of memory\n", f);
+		return;
+	}
+	md_head(f, v, k);
+	for (i = 0; i < nn; i++)
+		md_row(f, v, k, n[i], o);
+	free(n);
+	fputc('\n', f);
+	for (i = 0; i < k; i++) {
+		fprintf(f, "%c: ", (char)('A' + i));
+		md_text(f, v[i]->meta.label);
+		fputs(" (", f);
+		md_text(f, v[i]->name);
+		fprintf(f, ", taken %s)%s\n", v[i]->meta.taken, i + 1 < k ? "  " : "");
+	}
+	fprintf(f,
+		"\nB-A: the difference in %% of A, ±95%%: its 95%% confidence interval (Welch's "
+		"t); \\*: significant, outside the interval and beyond the %g%% noise floor.\n",
+		snapshot_compare_noise(o));
+}

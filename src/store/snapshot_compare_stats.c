@@ -1,0 +1,305 @@
+/*
+ * What compare says of noise: B against the baseline at each N (Welch's t
+ * with the noise floor, compare_stats.h), as ministat says it, the
+ * one-line summary over N (the geometric mean of B/A, each side's
+ * collapse), peak against peak, and the gate of --fail-on-regression.  The
+ * table's cells (snapshot_compare.c, snapshot_compare_md.c) use the same
+ * figures, so text, CSV and Markdown agree.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scaletop/compare_stats.h"
+#include "scaletop/format.h"
+#include "scaletop/snapshot.h"
+#include "snapshot_priv.h"
+
+void
+compare_opts_default(struct compare_opts *o)
+{
+	o->noise_pct = COMPARE_NOISE_DEFAULT;
+	o->fail_pct = 0;
+}
+
+double
+snapshot_compare_noise(const struct compare_opts *o)
+{
+	return o != NULL ? o->noise_pct : COMPARE_NOISE_DEFAULT;
+}
+
+void
+snapshot_compare_diff(const struct snapshot *a, const struct snapshot *b, int n,
+		      const struct compare_opts *o, struct cmp_diff *d)
+{
+	struct cmp_side sa, sb;
+
+	cmp_side_at(&a->s, n, &sa);
+	cmp_side_at(&b->s, n, &sb);
+	cmp_welch(&sa, &sb, snapshot_compare_noise(o), d);
+}
+
+void
+snapshot_compare_pct(char *buf, size_t len, double pct, bool sign)
+{
+	if (!isfinite(pct))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, sign ? "%+.1f%%" : "%.1f%%", pct);
+}
+
+/* The N a and b both have a usable run at, and their sides; how many (-1: ENOMEM). */
+static int
+cmp_common(const struct snapshot *a, const struct snapshot *b, int **n, struct cmp_side **sa,
+	   struct cmp_side **sb)
+{
+	int i, m = 0, k = a->now.npoints > 0 ? a->now.npoints : 1;
+
+	*n = calloc((size_t)k, sizeof(**n));
+	*sa = calloc((size_t)k, sizeof(**sa));
+	*sb = calloc((size_t)k, sizeof(**sb));
+	if (*n == NULL || *sa == NULL || *sb == NULL) {
+		free(*n);
+		free(*sa);
+		free(*sb);
+		return -1;
+	}
+	for (i = 0; i < a->now.npoints; i++) {
+		(*n)[m] = a->now.pts[i].n;
+		if (cmp_side_at(&a->s, (*n)[m], &(*sa)[m]) > 0 &&
+		    cmp_side_at(&b->s, (*n)[m], &(*sb)[m]) > 0)
+			m++;
+	}
+	return m;
+}
+
+/* "; B collapses at 8 instead of 16" and the like; "" when neither collapses. */
+static void
+cmp_collapse_clause(char *buf, size_t len, const struct analysis *a, const struct analysis *b,
+		    char la, char lb)
+{
+	if (a->collapse && b->collapse && a->collapse_n != b->collapse_n)
+		snprintf(buf, len, "; %c collapses at %d instead of %d", lb, b->collapse_n,
+			 a->collapse_n);
+	else if (a->collapse && b->collapse)
+		snprintf(buf, len, "; both collapse at %d", a->collapse_n);
+	else if (b->collapse)
+		snprintf(buf, len, "; %c collapses at %d, %c does not", lb, b->collapse_n, la);
+	else if (a->collapse)
+		snprintf(buf, len, "; %c does not collapse, %c does at %d", lb, la, a->collapse_n);
+	else
+		buf[0] = '\0';
+}
+
+/* "B differs at N=2, 4 (below)" into buf, or "" when no N is significant. */
+static void
+cmp_differs(char *buf, size_t len, const int *n, const struct cmp_side *sa,
+	    const struct cmp_side *sb, int m, double noise, char lb)
+{
+	struct cmp_diff d;
+	size_t k = 0;
+	int i, hits = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < m && k < len; i++) {
+		cmp_welch(&sa[i], &sb[i], noise, &d);
+		if (!d.significant)
+			continue;
+		if (hits++ == 0)
+			k += (size_t)snprintf(buf + k, len - k, "%c differs at N=%d", lb, n[i]);
+		else
+			k += (size_t)snprintf(buf + k, len - k, ", %d", n[i]);
+	}
+	if (hits > 0 && k < len)
+		snprintf(buf + k, len - k, " (below)");
+}
+
+/* "over N=1..32", or "at N=4" for one N. */
+static void
+cmp_span(char *buf, size_t len, const struct cmp_geomean *g)
+{
+	if (g->n_lo == g->n_hi)
+		snprintf(buf, len, "at N=%d", g->n_lo);
+	else
+		snprintf(buf, len, "over N=%d..%d", g->n_lo, g->n_hi);
+}
+
+/* The sentence without its collapse clause. */
+static void
+cmp_verdict(char *buf, size_t len, const struct cmp_geomean *g, const char *differs, char la,
+	    char lb)
+{
+	char span[48];
+
+	cmp_span(span, sizeof(span), g);
+	if (g->k == 0)
+		snprintf(buf, len, "no test between %c and %c: no N where both have a spread", la,
+			 lb);
+	else if (g->significant && g->ratio < 1)
+		snprintf(buf, len, "%c is %.1f%% slower (95%% CI %.1f-%.1f%%) %s", lb,
+			 100 * (1 - g->ratio), 100 * (1 - g->hi), 100 * (1 - g->lo), span);
+	else if (g->significant)
+		snprintf(buf, len, "%c is %.1f%% faster (95%% CI %.1f-%.1f%%) %s", lb,
+			 100 * (g->ratio - 1), 100 * (g->lo - 1), 100 * (g->hi - 1), span);
+	else if (differs[0] == '\0')
+		snprintf(buf, len, "no difference proven between %c and %c at any N", la, lb);
+	else
+		snprintf(buf, len, "no difference proven between %c and %c %s as a whole; %s", la,
+			 lb, span, differs);
+}
+
+void
+snapshot_compare_summary(char *buf, size_t len, struct snapshot *const *v, int i,
+			 const struct compare_opts *o)
+{
+	struct cmp_side *sa, *sb;
+	struct cmp_geomean g;
+	char differs[160], head[320], coll[96];
+	double noise = snapshot_compare_noise(o);
+	int *n, m;
+
+	if ((m = cmp_common(v[0], v[i], &n, &sa, &sb)) < 0) {
+		snprintf(buf, len, "out of memory");
+		return;
+	}
+	cmp_geomean(sa, sb, n, m, noise, &g);
+	cmp_differs(differs, sizeof(differs), n, sa, sb, m, noise, (char)('A' + i));
+	if (m == 0)
+		snprintf(head, sizeof(head), "no test between A and %c: no N in common",
+			 (char)('A' + i));
+	else
+		cmp_verdict(head, sizeof(head), &g, differs, 'A', (char)('A' + i));
+	cmp_collapse_clause(coll, sizeof(coll), &v[0]->now, &v[i]->now, 'A', (char)('A' + i));
+	snprintf(buf, len, "%s%s", head, coll);
+	free(n);
+	free(sa);
+	free(sb);
+}
+
+void
+snapshot_compare_summary_text(FILE *f, struct snapshot *const *v, int k,
+			      const struct compare_opts *o)
+{
+	char line[512];
+	int i;
+
+	for (i = 1; i < k; i++) {
+		snapshot_compare_summary(line, sizeof(line), v, i, o);
+		fprintf(f, "%s\n", line);
+	}
+}
+
+/* "-12.3% ± 2.1%": d's difference and its CI. */
+static void
+cmp_pm(char *buf, size_t len, const struct cmp_diff *d)
+{
+	char p[24], c[24];
+
+	snapshot_compare_pct(p, sizeof(p), d->pct, true);
+	snapshot_compare_pct(c, sizeof(c), d->ci_pct, false);
+	snprintf(buf, len, "%s ± %s", p, c);
+}
+
+/* One ministat line's words after "N=4: " (or after a peak's figures). */
+void
+snapshot_compare_diff_words(char *buf, size_t len, const struct cmp_diff *d, char la, char lb,
+			    const struct cmp_side_why *why, double noise)
+{
+	char pm[64];
+
+	cmp_pm(pm, sizeof(pm), d);
+	if (why->a_runs == 0 || why->b_runs == 0)
+		snprintf(buf, len, "no test: %c has no usable run", why->a_runs == 0 ? la : lb);
+	else if (!d->tested)
+		snprintf(buf, len, "no test: %c has no interval spread (%c %+.1f%%)",
+			 why->a_spread ? lb : la, lb, d->pct);
+	else if (d->significant)
+		snprintf(buf, len, "%c %s (95%%)", lb, pm);
+	else if (d->welch)
+		snprintf(buf, len, "no difference proven (%c %s, within the %g%% noise floor)", lb,
+			 pm, noise);
+	else
+		snprintf(buf, len, "no difference proven (%c %s)", lb, pm);
+}
+
+void
+snapshot_compare_explain(const struct snapshot *a, const struct snapshot *b, int na, int nb,
+			 const struct compare_opts *o, struct cmp_diff *d, struct cmp_side_why *why)
+{
+	struct cmp_side sa, sb;
+
+	why->a_runs = cmp_side_at(&a->s, na, &sa);
+	why->b_runs = cmp_side_at(&b->s, nb, &sb);
+	why->a_spread = isfinite(sa.se);
+	cmp_welch(&sa, &sb, snapshot_compare_noise(o), d);
+}
+
+void
+snapshot_compare_stats_text(FILE *f, struct snapshot *const *v, int k, const int *n, int nn,
+			    const struct compare_opts *o)
+{
+	struct cmp_side_why why;
+	struct cmp_diff d;
+	char words[200];
+	int i, j;
+
+	for (i = 1; i < k; i++) {
+		fprintf(f, "%c against A at each N (Welch's t at 95%%, noise floor %g%%):\n",
+			(char)('A' + i), snapshot_compare_noise(o));
+		for (j = 0; j < nn; j++) {
+			snapshot_compare_explain(v[0], v[i], n[j], n[j], o, &d, &why);
+			snapshot_compare_diff_words(words, sizeof(words), &d, 'A', (char)('A' + i),
+						    &why, snapshot_compare_noise(o));
+			fprintf(f, "  N=%d: %s\n", n[j], words);
+		}
+	}
+}
+
+bool
+snapshot_compare_regressed(struct snapshot *const *v, int k, const struct compare_opts *o)
+{
+	struct cmp_diff d;
+	const struct analysis *a = &v[0]->now;
+	int i, j;
+
+	if (o == NULL || !(o->fail_pct > 0))
+		return false;
+	for (i = 1; i < k; i++) {
+		for (j = 0; j < a->npoints; j++) {
+			snapshot_compare_diff(v[0], v[i], a->pts[j].n, o, &d);
+			if (d.significant && d.pct < -o->fail_pct)
+				return true;
+		}
+	}
+	return false;
+}
+
+/* "310k ± 5.57k at 1", or without the CI where the peak has none. */
+static void
+cmp_peak_fig(char *buf, size_t len, const struct analysis *a)
+{
+	char x[32], ci[32];
+
+	fmt_si(a->x_peak, x, sizeof(x));
+	if (isfinite(a->x_peak_ci))
+		snprintf(buf, len, "%s ± %s", x, fmt_si(a->x_peak_ci, ci, sizeof(ci)));
+	else
+		snprintf(buf, len, "%s", x);
+}
+
+void
+snapshot_compare_peak_words(char *buf, size_t len, struct snapshot *const *v, int i,
+			    const struct compare_opts *o)
+{
+	struct cmp_side_why why;
+	struct cmp_diff d;
+	char fa[64], fb[64], words[200];
+
+	snapshot_compare_explain(v[0], v[i], v[0]->now.n_peak, v[i]->now.n_peak, o, &d, &why);
+	snapshot_compare_diff_words(words, sizeof(words), &d, 'A', (char)('A' + i), &why,
+				    snapshot_compare_noise(o));
+	cmp_peak_fig(fa, sizeof(fa), &v[0]->now);
+	cmp_peak_fig(fb, sizeof(fb), &v[i]->now);
+	snprintf(buf, len, "A %s, %c %s: %s", fa, (char)('A' + i), fb, words);
+}
