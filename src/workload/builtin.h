@@ -68,7 +68,7 @@ wl_now_ns(void)
  * n rounds of a multiply-xorshift chain: the unit of "work" for cpu, mutex
  * and spinlock.  Each round needs the previous one, so the compiler can
  * neither fold nor vectorise the loop and a round costs a steady few cycles;
- * callers keep the result and store it at the end so nothing is dead code.
+ * callers pass each result to wl_keep so that none of it is dead code.
  */
 static inline uint64_t
 wl_mix(uint64_t x, long long n)
@@ -79,6 +79,17 @@ wl_mix(uint64_t x, long long n)
 		x = (x ^ (x >> 29)) * UINT64_C(0xbf58476d1ce4e5b9) + (uint64_t)i;
 	return x;
 }
+
+/*
+ * wl_keep(v): the compiler must assume v is read and rewritten here, so the
+ * work that made it cannot be dropped; it costs no instruction.  Storing the
+ * last result in an unread static was not enough: clang -O2 saw the store
+ * was dead and removed every round (cpu "did" 20G ops per CPU-second
+ * whatever work= said), and FreeBSD's compiler is clang.  wl_keep_mem(p):
+ * the same for the memory p points at (memory's copies).
+ */
+#define wl_keep(v) __asm__ __volatile__("" : "+r,m"(v))
+#define wl_keep_mem(p) __asm__ __volatile__("" : : "r"(p) : "memory")
 
 /* xorshift64*: per-worker pseudo-random numbers, seeded from wl_worker.seed. */
 static inline uint64_t

@@ -19,8 +19,6 @@ static const struct wl_param memory_params[] = {
 /* Copies go in chunks so a worker publishes and sees stop every few microseconds. */
 #define MEMORY_CHUNK (64 * 1024)
 
-static _Atomic uint64_t memory_sink;
-
 static int
 memory_work(struct wl_worker *w)
 {
@@ -51,10 +49,10 @@ memory_work(struct wl_worker *w)
 		if (off + chunk > half)
 			off = 0;
 		memcpy(dst + off, src + off, chunk);
+		wl_keep_mem(dst + off);
 		off += chunk;
 	} while (!wl_pace_add(&pace, w, chunk));
 	wl_count(w, pace.ops, 0, 0);
-	atomic_store_explicit(&memory_sink, dst[off - 1], memory_order_relaxed);
 	munmap(buf, 2 * half);
 	return 0;
 }

@@ -26,8 +26,6 @@ static const struct wl_param spinlock_params[] = {
 /* How many spins between looks at the stop flag. */
 #define SPIN_CHECK 64
 
-static _Atomic uint64_t spinlock_sink;
-
 static int
 spinlock_step_init(void *shared, const struct wl_args *a, const struct wl_sweep *sw, int nworkers,
 		   char *err, size_t errlen)
@@ -137,9 +135,9 @@ spinlock_work(struct wl_worker *w)
 		else
 			atomic_store_explicit(&sh->flag, 0, memory_order_release);
 		x = wl_mix(x, think);
+		wl_keep(x);
 	} while (!wl_pace_add(&pace, w, 1));
 	wl_pace_done(&pace, w);
-	atomic_store_explicit(&spinlock_sink, x, memory_order_relaxed);
 	return 0;
 }
 
