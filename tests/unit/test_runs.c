@@ -243,7 +243,71 @@ rofs_child(const char *dir)
 	session_free(&s);
 	return strcmp(err, want) == 0 && path[0] == '\0' ? 0 : 2;
 }
+/*
+ * In a private mount namespace: a 12 KiB tmpfs as the runs directory.  A
+ * small sweep is kept; a longer one does not fit, and the keep that would
+ * replace the first fails with ENOSPC, leaving the first whole.  77: cannot.
+ */
+static int
+full_child(const char *dir)
+{
+	char path[4096] = "", err[ST_ERRLEN], want[1024], *before = NULL, *after = NULL;
+	size_t nb = 0, na = 0;
+	struct session small, big;
+	int r = 0;
+
+	if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+	    mount("tmpfs", dir, "tmpfs", 0, "size=12k") != 0)
+		return 77;
+	make_session(&small, "cpu", 1, STEP_OK);
+	make_session(&big, "cpu", 24, STEP_OK);
+	if (runs_keep(dir, &small, time(NULL), path, sizeof(path), err, sizeof(err)) != 0)
+		r = 1;
+	else if (snapshot_file_read(path, &before, &nb, err, sizeof(err)) != 0)
+		r = 2;
+	else if (runs_keep(dir, &big, time(NULL), path, sizeof(path), err, sizeof(err)) != -1)
+		r = 3;
+	else if (errno != ENOSPC)
+		r = 4;
+	snprintf(want, sizeof(want), "%s: %s", dir, strerror(ENOSPC));
+	if (r == 0 && strcmp(err, want) != 0)
+		r = 5;
+	if (r == 0 && (snapshot_file_read(path, &after, &na, err, sizeof(err)) != 0 || na != nb ||
+		       memcmp(before, after, nb) != 0))
+		r = 6; /* the kept run was lost or cut */
+	free(before);
+	free(after);
+	session_free(&small);
+	session_free(&big);
+	umount(dir);
+	return r;
+}
 #endif
+
+static void
+test_full(void)
+{
+#ifdef __linux__
+	char dir[600];
+	int status;
+	pid_t pid;
+
+	snprintf(dir, sizeof(dir), "%s/full", tmpdir);
+	mkdir(dir, 0700);
+	fflush(stdout);
+	if ((pid = fork()) == 0)
+		_exit(full_child(dir));
+	waitpid(pid, &status, 0);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 77) {
+		skip("cannot mount a small tmpfs here (needs root and unshare)", "ENOSPC");
+		return;
+	}
+	is_int(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0,
+	       "a full runs directory: \"DIR: No space left on device\", the kept run whole");
+#else
+	skip("the full-disk test mounts a Linux tmpfs", "ENOSPC");
+#endif
+}
 
 static void
 test_read_only(void)
@@ -283,6 +347,7 @@ main(void)
 	test_prune();
 	test_not_a_dir();
 	test_read_only();
+	test_full();
 	remove_tree(tmpdir);
 	return done_testing();
 }
