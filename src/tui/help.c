@@ -36,7 +36,7 @@ static const struct help_line help_lines[] = {
 	{ "v Tab", NULL, "next view; V S-Tab: previous", { 'v', '\t', 'V', KEY_BTAB } },
 	{ "1 2 3", NULL, "views: overview, cpus, chart", { '1', '2', '3' } },
 	{ "4 5", NULL, "views: steps, waits", { '4', '5' } },
-	{ "6 R", NULL, "kept runs: Enter o D/Del in it", { '6', 'R', 'D', KEY_DC } },
+	{ "6 R", NULL, "kept runs: Enter o D Del", { '6', 'R', 'D', KEY_DC } },
 	{ NULL, NULL, "Lists: steps and events", { 0 } },
 	{ "j k \u2191 \u2193", "j k up dn", "select a step", { 'j', 'k', KEY_UP, KEY_DOWN } },
 	{ "PgUp PgDn", NULL, "a page up / down", { KEY_PPAGE, KEY_NPAGE } },
