@@ -81,6 +81,31 @@ help_lists_key(int key)
 	return false;
 }
 
+/* Display columns of UTF-8 text: the help's glyphs are one column each. */
+static int
+help_cols(const char *s)
+{
+	int n = 0;
+
+	for (; *s != '\0'; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+const char *
+help_too_wide(void)
+{
+	int i;
+
+	for (i = 0; i < NHELP; i++) {
+		if (help_cols(help_lines[i].what) > HELP_COL_W - 1 - HELP_KEY_W ||
+		    (help_lines[i].keys != NULL && help_cols(help_lines[i].keys) > HELP_KEY_W) ||
+		    (help_lines[i].ascii != NULL && help_cols(help_lines[i].ascii) > HELP_KEY_W))
+			return help_lines[i].what;
+	}
+	return NULL;
+}
+
 /* How the box is cut: its columns, the lines in each, and the pages. */
 struct help_layout {
 	struct rect box;

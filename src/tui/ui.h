@@ -161,6 +161,8 @@ void step_detail_draw(const struct ui *u, const struct frame *f, struct rect r);
 void help_draw(const struct ui *u, struct rect screen, struct ui_hits *h);
 /* The help has a line for this key code (input.c's tables are held to it). */
 bool help_lists_key(int key);
+/* The first help line wider than its column at 80x24 (it would be cut), or NULL. */
+const char *help_too_wide(void);
 void prompt_open(struct ui *u, enum prompt_kind kind, const char *label, const char *text);
 /* 1: submitted, -1: cancelled, 0: still editing. */
 int prompt_key(struct ui *u, int ch);

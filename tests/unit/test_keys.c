@@ -37,6 +37,7 @@ test_help_lists_every_key(void)
 {
 	int keys[512];
 	int n = input_bound_keys(keys, 512), i, missing = 0;
+	const char *wide;
 
 	ok(n > 40, "the tables bind keys (%d)", n);
 	for (i = 0; i < n; i++) {
@@ -48,6 +49,9 @@ test_help_lists_every_key(void)
 	}
 	is_int(missing, 0, "every bound key has a line in the help");
 	ok(!help_lists_key('Z'), "and the help is no catch-all: Z is in no line");
+	wide = help_too_wide();
+	ok(wide == NULL, "every help line fits its column at 80x24%s%s", wide ? ": " : "",
+	   wide ? wide : "");
 }
 
 static void
