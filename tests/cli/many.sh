@@ -1,6 +1,6 @@
 # Steps far wider than the machine: 1024 workers, as threads and as
-# processes, must all be started, released and stopped, and the step must be
-# ok (a mutex starves some of them: a finding, not a failure).  Nothing here
+# processes, must all be started, released and stopped, and the step must
+# not fail (a mutex starves some of them: a finding, not a failure).  Nothing here
 # asserts on how long anything took.
 . "$top_srcdir/tests/cli/lib.sh"
 
@@ -16,8 +16,15 @@ for mode in threads processes; do
 	"$SCALETOP" run -w mutex -n $WIDE --mode $mode -d 0.5 --warmup 0.2 --interval 0.1 -q \
 		--json >"$T/$mode.json" 2>"$T/$mode.err"
 	is "$?" 0 "run -w mutex -n $WIDE --mode $mode exits 0"
-	is "$(json_get "$T/$mode.json" '[(s["n"], s["status"], s["reason"]) for s in d["steps"]]')" \
-		"[($WIDE, 'ok', None)]" "$WIDE $mode: the step is ok"
+	# ok, or unstable for its CI alone: 1024 workers convoying on one mutex
+	# for half a second (slower still under a sanitizer) can make a window
+	# whose intervals swing wider than their mean, which is a finding;
+	# failed (a stall, workers that never arrived) is what this test is for.
+	is "$(json_get "$T/$mode.json" '[(s["n"], s["status"] == "ok" or
+		(s["status"] == "unstable" and s["reason"].startswith("95% CI"))) for s in d["steps"]]')" \
+		"[($WIDE, True)]" "$WIDE $mode: the step is ok (or unstable for its CI only)"
+	grep -q '"status": *"unstable"' "$T/$mode.json" &&
+		diag "$WIDE $mode: unstable: $(json_get "$T/$mode.json" 'd["steps"][0]["reason"]')"
 	is "$(json_get "$T/$mode.json" 'd["steps"][0]["ops"] > 0')" "True" \
 		"$WIDE $mode: operations were counted"
 	is "$(json_get "$T/$mode.json" 'd["steps"][0]["fairness"]["workers"]')" "$WIDE" \
