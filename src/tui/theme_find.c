@@ -288,7 +288,7 @@ theme_cycle_add(struct theme_cycle *c, const struct theme_dir *d, const char *fi
 	 */
 	if ((e = theme_cycle_get(c, name)) != NULL) {
 		if (d->origin == THEME_FROM_USER || d->origin == THEME_FROM_BUNDLED) {
-			memcpy(e->path, path, sizeof(path));
+			snprintf(e->path, sizeof(e->path), "%s", path);
 			e->origin = d->origin;
 		}
 		return;
@@ -297,7 +297,7 @@ theme_cycle_add(struct theme_cycle *c, const struct theme_dir *d, const char *fi
 		return;
 	e = &c->e[c->n++];
 	memcpy(e->name, name, sizeof(name));
-	memcpy(e->path, path, sizeof(path));
+	snprintf(e->path, sizeof(e->path), "%s", path);
 	e->origin = d->origin;
 	e->rank = (int)d->origin;
 }
