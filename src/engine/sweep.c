@@ -314,13 +314,16 @@ sweep_tick(struct loop *l, uint64_t now, uint64_t missed, void *arg)
 	struct sweep *sw = arg;
 
 	sweep_sample_cpu(sw);
-	if (sw->running && !(sw->live.paused && sw->kind->pause != NULL)) {
+	sw->live.held = sw->running && sw->live.paused && sw->kind->pause != NULL;
+	if (sw->running && !sw->live.held) {
 		step_ctx_sample(&sw->ctx, now);
 		sw->kind->tick(&sw->ctx, now);
 	}
 	/* A phase may have begun after this tick's time was taken (a step ended and the next
-	 * began). */
-	sw->live.phase_s = now > sw->ctx.phase_ns ? (double)(now - sw->ctx.phase_ns) / 1e9 : 0;
+	 * began).  A held step's clock stands still: its stopped time is not measured time. */
+	if (!sw->live.held)
+		sw->live.phase_s =
+			now > sw->ctx.phase_ns ? (double)(now - sw->ctx.phase_ns) / 1e9 : 0;
 	sweep_record_tick(sw, now);
 	sweep_notify(sw, SWEEP_TICK, sw->live.step);
 }
@@ -366,6 +369,7 @@ sweep_pause(struct sweep *sw, bool pause)
 	if (pause == sw->live.paused || sw->live.phase == PHASE_DONE)
 		return;
 	sw->live.paused = pause;
+	sw->live.held = pause && sw->running && sw->kind->pause != NULL;
 	if (sw->running && sw->kind->pause != NULL)
 		sw->kind->pause(&sw->ctx, pause, now);
 	else if (!pause && !sw->running)
@@ -377,7 +381,7 @@ sweep_interrupt(struct sweep *sw, const char *why)
 {
 	if (sw->live.paused && sw->running && sw->kind->pause != NULL)
 		sw->kind->pause(&sw->ctx, false, mono_now_ns());
-	sw->live.paused = false;
+	sw->live.paused = sw->live.held = false;
 	if (sw->running) {
 		sw->kind->abort(&sw->ctx);
 		sweep_step_end(sw, STEP_INTERRUPTED, why != NULL ? why : "sweep stopped");

@@ -33,9 +33,14 @@ header_state(const struct frame *f, char *buf, size_t len)
 	if (f->live_n)
 		snprintf(buf, len, "live N=%d %s %.1fs (outside a sweep: +/- N, x stop)", f->run_n,
 			 sweep_phase_names[f->phase], f->phase_s);
+	else if (f->step >= 0 && f->step_held) /* stopped: its time is not measured time */
+		snprintf(buf, len, "step %d/%d N=%d paused after %s %.1fs", f->step + 1,
+			 f->steps_total, f->run_n, sweep_phase_names[f->phase], f->phase_s);
 	else if (f->step >= 0 && f->phase != PHASE_DONE)
 		snprintf(buf, len, "step %d/%d N=%d %s %.1fs", f->step + 1, f->steps_total,
 			 f->run_n, sweep_phase_names[f->phase], f->phase_s);
+	else if (f->held && f->phase != PHASE_DONE)
+		snprintf(buf, len, "paused before step %d/%d", f->s->nsteps + 1, f->steps_total);
 	else if (f->s->nsteps > 0)
 		snprintf(buf, len, "sweep done: %d step%s", f->s->nsteps,
 			 f->s->nsteps == 1 ? "" : "s");

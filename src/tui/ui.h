@@ -30,6 +30,7 @@ struct frame {
 	bool live_n;               /* ... at one N outside a sweep (+/-) */
 	bool replay;               /* a recorded run */
 	bool held;                 /* the sweep is paused (space): its workload is stopped */
+	bool step_held;            /* ... and the running step with it: phase_s stands still */
 	enum sweep_phase phase;
 	int step;  /* the running step's index in s, -1 if none */
 	int run_n; /* its N (live_n: the live N), 0 if none */
