@@ -148,6 +148,12 @@ sweep_describe_step(struct sweep *sw, const struct step *st, int idx)
 		session_add_event(sw->s, idx, EV_FAILURE, t, "N=%d failed: %s", st->n, st->reason);
 		return;
 	}
+	if (st->status == STEP_INTERRUPTED) { /* as the table has it: no throughput */
+		session_add_event(sw->s, idx, EV_STEP, t,
+				  "N=%d not measured (%s): its window was cut short", st->n,
+				  st->reason[0] != '\0' ? st->reason : "interrupted");
+		return;
+	}
 	fmt_si(st->ops_s, rate, sizeof(rate));
 	if (st->status == STEP_UNSTABLE)
 		session_add_event(sw->s, idx, EV_UNSTABLE, t, "N=%d unstable: %s", st->n,

@@ -10,6 +10,17 @@ header_field() {
 	tm_screen | sed -n 2p | grep -Eo -- "$1" | head -n 1
 }
 
+# unlike TEXT PATTERN NAME: passes when TEXT has no match for the extended regex PATTERN.
+unlike() {
+	if ! printf '%s\n' "$1" | grep -Eq -- "$2"; then
+		tap_result 0 "$3"
+		return 0
+	fi
+	tap_result 1 "$3"
+	diag "got:  '$(printf '%s\n' "$1" | grep -E -- "$2" | head -n 3)'"
+	return 1
+}
+
 # field_moves REGEX WAS [TENTHS]: waits until the header's REGEX reads other than WAS.
 field_moves() {
 	_i=0
@@ -39,6 +50,22 @@ is "$(header_field 'N=2 [a-z -]+ [0-9.]+s')" "$held" \
 tm_keys ' '
 ok "space resumes: the step warms up and measures again" \
 	tm_wait_for 'step 1/1 N=2 (warm-up|measuring) [0-9.]+s' 50
+tm_keys q
+tm_wait_exit 100
+
+# --- x mid-step: the header, the table and the event say the same ---------------------
+tm_start 160 40 "$ST" -w cpu -n 2 -d 29.5 --warmup 0.2 --refresh 0.2
+tm_wait_for 'step 1/1 N=2 measuring' 100
+tm_keys x
+ok "x: the header says the sweep was stopped and which step it cut" \
+	tm_wait_for 'sweep stopped: 0 steps done, N=2 interrupted' 50
+unlike "$(tm_screen)" 'sweep done' "and not that it is done"
+tm_keys 4
+ok "the steps view: N=2 has no throughput, and says why" \
+	tm_wait_for '^ +2 +- .* interrupted: stopped by the user' 20
+ok "the event says so too" \
+	tm_wait_for 'N=2 not measured \(stopped by the user\): its window was cut short' 20
+unlike "$(tm_screen)" 'ops/s \(interrupted\)' "it gives no throughput the table does not"
 tm_keys q
 tm_wait_exit 100
 
