@@ -69,4 +69,13 @@ unlike "$(tm_screen)" 'ops/s \(interrupted\)' "it gives no throughput the table 
 tm_keys q
 tm_wait_exit 100
 
+# --- q: the summary gives the verdict once, then the fit ------------------------------
+tm_start 120 40 "$ST" -w cpu -n 1,2 -d 0.5 --warmup 0.2 --refresh 0.2
+ok "a short sweep runs" tm_wait_for 'sweep done: 2 steps' 300
+tm_keys q
+tm_wait_exit 100
+out=$(tm_screen)
+like "$out" '^USL: ' "q prints the table and the fit"
+is "$(printf '%s\n' "$out" | grep -c '^verdict: ')" 1 "and the verdict once"
+
 done_testing
