@@ -78,4 +78,21 @@ out=$(tm_screen)
 like "$out" '^USL: ' "q prints the table and the fit"
 is "$(printf '%s\n' "$out" | grep -c '^verdict: ')" 1 "and the verdict once"
 
+# --- the steps table: the status is the last column to go -----------------------------
+CF="$top_srcdir/tests/fixtures/streams/mutex-collapse.jsonl"
+sed -e 's/"n":4,"rep":0,"status":"ok","reason":null/"n":4,"rep":0,"status":"failed","reason":"exit 1"/' \
+	-e 's/"n":6,"rep":0,"status":"ok","reason":null/"n":6,"rep":0,"status":"unstable","reason":"wide CI"/' \
+	"$CF" >"$T/status.jsonl"
+for size in "80 24" "100 30" "60 16"; do
+	tm_start ${size% *} ${size#* } "$ST" replay "$T/status.jsonl"
+	tm_wait_for ' verdict: ' 50
+	tm_keys G 4
+	ok "${size% *}x${size#* }: the steps view has a status column" \
+		tm_wait_for '^ +N +ops/s .* status *$' 50
+	ok "  a failed step says so" tm_wait_for '^ +4 +- .* failed' 20
+	ok "  and an unstable one" tm_wait_for '^ +6 +365k .* unstable' 20
+	tm_keys q
+	tm_wait_exit 50
+done
+
 done_testing
