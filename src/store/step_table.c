@@ -41,9 +41,11 @@ static const struct {
 	const char *head;
 	int w; /* display columns, right-aligned */
 } table_cols[TC_NCOLS] = {
-	{ "N", 6 },     { "ops/s", 10 }, { "±CI", 6 },      { "speedup", 7 },   { "eff", 5 },
-	{ "CPU%", 5 },  { "sys%", 5 },   { "vcsw/kop", 9 }, { "ivcsw/kop", 9 }, { "ops/CPUs", 9 },
-	{ "rdly%", 6 }, { "lockw%", 6 }, { "jain", 5 },     { "starved", 7 },
+	{ "N", 6 },        { "ops/s", 10 },   /* the sweep's unit: table_fit */ { "±CI", 6 },
+	{ "speedup", 7 },  { "eff", 5 },      { "CPU%", 5 },
+	{ "sys%", 5 },     { "vcsw/kop", 9 }, { "ivcsw/kop", 9 },
+	{ "ops/CPUs", 9 }, { "rdly%", 6 },    { "lockw%", 6 },
+	{ "jain", 5 },     { "starved", 7 },
 };
 static const enum table_col table_drop_order[] = {
 	TC_STARVED, TC_JAIN, TC_LOCKW, TC_IVCSW,   TC_OPC, TC_RDLY,
@@ -62,17 +64,24 @@ table_cols_of(const char *s)
 	return n;
 }
 
+/* What a table shows: its columns, their widths and the throughput's head ("writes/s"). */
+struct table_fit {
+	bool shown[TC_NCOLS];
+	int w[TC_NCOLS];
+	char rate[TABLE_CELL];
+};
+
 /* The cells of one line, those shown right-aligned and a space apart, then the status. */
 static void
-table_line(FILE *f, char cell[TC_NCOLS][TABLE_CELL], const bool *shown, const char *status)
+table_line(FILE *f, char cell[TC_NCOLS][TABLE_CELL], const struct table_fit *t, const char *status)
 {
 	int i, pad;
 	bool first = true;
 
 	for (i = 0; i < TC_NCOLS; i++) {
-		if (!shown[i])
+		if (!t->shown[i])
 			continue;
-		pad = table_cols[i].w - table_cols_of(cell[i]);
+		pad = t->w[i] - table_cols_of(cell[i]);
 		fprintf(f, "%s%*s%s", first ? "" : " ", pad > 0 ? pad : 0, "", cell[i]);
 		first = false;
 	}
@@ -80,14 +89,14 @@ table_line(FILE *f, char cell[TC_NCOLS][TABLE_CELL], const bool *shown, const ch
 }
 
 static void
-table_header(FILE *f, const bool *shown)
+table_header(FILE *f, const struct table_fit *t)
 {
 	char cell[TC_NCOLS][TABLE_CELL];
 	int i;
 
 	for (i = 0; i < TC_NCOLS; i++)
-		snprintf(cell[i], TABLE_CELL, "%s", table_cols[i].head);
-	table_line(f, cell, shown, "status");
+		snprintf(cell[i], TABLE_CELL, "%s", i == TC_RATE ? t->rate : table_cols[i].head);
+	table_line(f, cell, t, "status");
 }
 
 /* A contention figure, or "-" when it was not measured. */
@@ -114,7 +123,7 @@ table_fair(const struct fairness *fr, char *jain, char *starved)
 }
 
 static void
-table_row(FILE *f, const struct session *s, const struct step *st, const bool *shown)
+table_row(FILE *f, const struct session *s, const struct step *st, const struct table_fit *t)
 {
 	const struct contention *c = &st->ct;
 	char cell[TC_NCOLS][TABLE_CELL], status[sizeof(st->reason) + 32];
@@ -147,42 +156,48 @@ table_row(FILE *f, const struct session *s, const struct step *st, const bool *s
 	table_fair(&st->fair, cell[TC_JAIN], cell[TC_STARVED]);
 	snprintf(status, sizeof(status), "%s%s%s", step_status_names[st->status],
 		 st->reason[0] ? ": " : "", st->reason);
-	table_line(f, cell, shown, status);
+	table_line(f, cell, t, status);
 }
 
 /*
- * Which columns fit in width (0: all): the least read go until the shown
- * ones and the longest status word fit.
+ * The throughput is headed in the sweep's unit ("transactions/s" widens its
+ * column), and the columns that fit in width (0: all): the least read go
+ * until the shown ones and the longest status word fit.
  */
 static void
-table_fit(const struct session *s, int width, bool *shown)
+table_fit(const struct session *s, int width, struct table_fit *t)
 {
 	int i, need = 2 + (int)strlen("status"), k;
 
+	snprintf(t->rate, sizeof(t->rate), "%.*s/s", TABLE_CELL - 3,
+		 s->wl.unit[0] != '\0' ? s->wl.unit : "ops");
 	for (i = 0; i < s->nsteps; i++) {
 		k = 2 + (int)strlen(step_status_names[s->steps[i].status]);
 		need = k > need ? k : need;
 	}
 	for (i = 0; i < TC_NCOLS; i++) {
-		shown[i] = true;
-		need += table_cols[i].w + (i > 0);
+		t->shown[i] = true;
+		t->w[i] = table_cols[i].w;
+		if (i == TC_RATE && table_cols_of(t->rate) > t->w[i])
+			t->w[i] = table_cols_of(t->rate);
+		need += t->w[i] + (i > 0);
 	}
 	for (i = 0; width > 0 && need > width && i < TABLE_NDROP; i++) {
-		shown[table_drop_order[i]] = false;
-		need -= table_cols[table_drop_order[i]].w + 1;
+		t->shown[table_drop_order[i]] = false;
+		need -= t->w[table_drop_order[i]] + 1;
 	}
 }
 
 void
 step_table_steps(FILE *f, const struct session *s, int width)
 {
-	bool shown[TC_NCOLS];
+	struct table_fit t;
 	int i;
 
-	table_fit(s, width, shown);
-	table_header(f, shown);
+	table_fit(s, width, &t);
+	table_header(f, &t);
 	for (i = 0; i < s->nsteps; i++)
-		table_row(f, s, &s->steps[i], shown);
+		table_row(f, s, &s->steps[i], &t);
 }
 
 /* A target figure, or "-" when it was not measured. */

@@ -95,4 +95,21 @@ for size in "80 24" "100 30" "60 16"; do
 	tm_wait_exit 50
 done
 
+# --- the throughput column in the sweep's unit -----------------------------------------
+sed 's/"unit":"ops"/"unit":"transactions"/' "$CF" >"$T/tps.jsonl"
+"$ST" show "$T/tps.jsonl" >"$T/tps.out" 2>&1
+like "$(grep -E '^ +N ' "$T/tps.out")" '^ +N +transactions/s +±CI +speedup' \
+	"show heads the throughput in the sweep's unit"
+like "$(grep -E '^ +1 ' "$T/tps.out" | head -n 1)" '^ {5}1 {10}1[.]20M +30[.]7% ' \
+	"and its rows line up under it"
+tm_start 80 24 "$ST" replay "$T/tps.jsonl"
+tm_wait_for ' verdict: ' 50
+tm_keys G 4
+ok "80x24: the steps view heads it so too" tm_wait_for '^ +N +transactions/s +.CI ' 50
+ok "  with the status at the end" tm_wait_for '^ +6 +365k .* ok *$' 20
+tm_keys 3
+ok "  and the chart's title" tm_wait_for 'throughput \(transactions/s\)' 20
+tm_keys q
+tm_wait_exit 50
+
 done_testing
