@@ -112,4 +112,23 @@ ok "  and the chart's title" tm_wait_for 'throughput \(transactions/s\)' 20
 tm_keys q
 tm_wait_exit 50
 
+# --- contention ranges: shortened with SI units, a number never cut ---------------------
+sed -e 's/"vcsw_per_kop":0.0350650807899461/"vcsw_per_kop":0.0/' \
+	-e 's/"vcsw_per_kop":0.0179988840691877/"vcsw_per_kop":12345.67/' \
+	"$top_srcdir/tests/fixtures/streams/cpu-1-2.jsonl" >"$T/csw.jsonl"
+for size in "80 24" "90 24" "100 30" "120 40"; do
+	tm_start ${size% *} ${size#* } "$ST" replay "$T/csw.jsonl"
+	tm_wait_for ' verdict: ' 50
+	tm_keys G
+	tm_wait_for '^ vcsw/kop +12345[.]67 ' 50
+	row=$(tm_screen | grep '^ vcsw/kop')
+	like "$row" ' (0[.]00[.][.]12345[.]67|0[.][.]12[.]3k)( |$)' \
+		"${size% *}x${size#* }: the vcsw/kop range is whole"
+	[ "$size" = "80 24" ] && narrow=$row
+	tm_keys q
+	tm_wait_exit 50
+done
+like "$narrow" ' 0[.][.]12[.]3k( |$)' "at 80x24 it is shortened with SI units"
+like "$row" ' 0[.]00[.][.]12345[.]67( |$)' "where it fits, with every decimal"
+
 done_testing
