@@ -131,4 +131,16 @@ done
 like "$narrow" ' 0[.][.]12[.]3k( |$)' "at 80x24 it is shortened with SI units"
 like "$row" ' 0[.]00[.][.]12345[.]67( |$)' "where it fits, with every decimal"
 
+# --- the chart's N axis: a tick at every N an overlay reaches ------------------------------
+for size in "80 24" "120 40"; do
+	tm_start ${size% *} ${size#* } "$ST" replay "$top_srcdir/tests/fixtures/streams/cpu-1-2.jsonl"
+	tm_wait_for ' verdict: ' 50
+	tm_keys G o "$top_srcdir/tests/fixtures/snapshots/cpu-linux-rerun.json" Enter
+	tm_wait_for 'overlay cpu-linux-rerun: 3 points' 50
+	axis=$(tm_screen | awk 'a { print; exit } /^ +0│/ { a = 1 }')
+	like "$axis" '^ +1 +2 +4 *$' "${size% *}x${size#* }: a 1-2 sweep under an overlay to 4 has a tick at 4"
+	tm_keys q
+	tm_wait_exit 50
+done
+
 done_testing
