@@ -164,6 +164,8 @@ void help_draw(const struct ui *u, struct rect screen, struct ui_hits *h);
 bool help_lists_key(int key);
 /* The first help line wider than its column at 80x24 (it would be cut), or NULL. */
 const char *help_too_wide(void);
+/* A heading whose column at w x h ends before two of its lines, or NULL (none may). */
+const char *help_heading_cut(int w, int h);
 void prompt_open(struct ui *u, enum prompt_kind kind, const char *label, const char *text);
 /* 1: submitted, -1: cancelled, 0: still editing. */
 int prompt_key(struct ui *u, int ch);

@@ -143,4 +143,14 @@ for size in "80 24" "120 40"; do
 	tm_wait_exit 50
 done
 
+# --- the help: a heading is followed by its lines, in its column --------------------------
+tm_start 80 24 "$ST" replay "$CF"
+tm_wait_for ' verdict: ' 50
+tm_keys '?'
+tm_wait_for 'press any key to close' 20
+like "$(tm_screen | awk 'f { print; exit } /Files/ { f = 1 }')" 'save a snapshot' \
+	"80x24: the help's Files heading has its first line under it"
+tm_keys x q
+tm_wait_exit 50
+
 done_testing
