@@ -169,6 +169,8 @@ const char *help_heading_cut(int w, int h);
 void prompt_open(struct ui *u, enum prompt_kind kind, const char *label, const char *text);
 /* 1: submitted, -1: cancelled, 0: still editing. */
 int prompt_key(struct ui *u, int ch);
+/* The workload picker, on current (a built-in's name; else the first). */
+void prompt_pick_open(struct ui *u, const char *current);
 void prompt_draw(const struct ui *u, struct rect screen);
 void theme_pick_draw(const struct ui *u, struct rect screen);
 void waits_draw(const struct ui *u, const struct frame *f, struct rect r);

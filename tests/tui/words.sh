@@ -153,4 +153,37 @@ like "$(tm_screen | awk 'f { print; exit } /Files/ { f = 1 }')" 'save a snapshot
 tm_keys x q
 tm_wait_exit 50
 
+# --- w: the picker opens on the current workload, and stops at its ends -----------------
+tm_start 120 40 "$ST" --monitor -w mutex --refresh 0.2
+tm_wait_for 'mutex hold=' 50
+tm_keys w
+tm_wait_for 'workload \(up/down' 20
+tm_keys Enter
+ok "w opens on the workload on screen (mutex), not on cpu" \
+	tm_wait_for 'mutex parameters \(enter runs\)' 20
+tm_keys Escape
+tm_wait_for 'verdict: ' 20
+tm_keys q
+tm_wait_exit 50
+tm_start 120 40 "$ST" --monitor -w cpu --refresh 0.2
+tm_wait_for 'cpu work=' 50
+tm_keys w
+tm_wait_for 'workload \(up/down' 20
+tm_keys Up Enter
+ok "up on the first workload stays there: the list does not wrap" \
+	tm_wait_for 'cpu parameters \(enter runs\)' 20
+tm_keys Escape w
+tm_wait_for 'workload \(up/down' 20
+# scaletop list names the built-ins in the picker's order, each at the start of a line,
+# then says how external commands are run.
+wls=$("$ST" list | awk '/^[a-z]/ && $1 != "external" { print $1 }')
+last=$(printf '%s\n' $wls | tail -n 1)
+for w in $wls x x; do tm_keys Down; done
+tm_keys Enter
+ok "and down stops at the last ($last)" tm_wait_for "$last parameters \\(enter runs\\)" 20
+tm_keys Escape
+tm_wait_for 'verdict: ' 20
+tm_keys q
+tm_wait_exit 50
+
 done_testing
