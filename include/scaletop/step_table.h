@@ -8,5 +8,10 @@
 #include "scaletop/session.h"
 
 void step_table_print(FILE *f, const struct session *s);
+/*
+ * The header and one row per step alone, in width columns (0: every column):
+ * the least read columns go first, the status never.
+ */
+void step_table_steps(FILE *f, const struct session *s, int width);
 
 #endif

@@ -148,6 +148,12 @@ sweep_describe_step(struct sweep *sw, const struct step *st, int idx)
 		session_add_event(sw->s, idx, EV_FAILURE, t, "N=%d failed: %s", st->n, st->reason);
 		return;
 	}
+	if (st->status == STEP_INTERRUPTED) { /* as the table has it: no throughput */
+		session_add_event(sw->s, idx, EV_STEP, t,
+				  "N=%d not measured (%s): its window was cut short", st->n,
+				  st->reason[0] != '\0' ? st->reason : "interrupted");
+		return;
+	}
 	fmt_si(st->ops_s, rate, sizeof(rate));
 	if (st->status == STEP_UNSTABLE)
 		session_add_event(sw->s, idx, EV_UNSTABLE, t, "N=%d unstable: %s", st->n,
@@ -314,13 +320,16 @@ sweep_tick(struct loop *l, uint64_t now, uint64_t missed, void *arg)
 	struct sweep *sw = arg;
 
 	sweep_sample_cpu(sw);
-	if (sw->running && !(sw->live.paused && sw->kind->pause != NULL)) {
+	sw->live.held = sw->running && sw->live.paused && sw->kind->pause != NULL;
+	if (sw->running && !sw->live.held) {
 		step_ctx_sample(&sw->ctx, now);
 		sw->kind->tick(&sw->ctx, now);
 	}
 	/* A phase may have begun after this tick's time was taken (a step ended and the next
-	 * began). */
-	sw->live.phase_s = now > sw->ctx.phase_ns ? (double)(now - sw->ctx.phase_ns) / 1e9 : 0;
+	 * began).  A held step's clock stands still: its stopped time is not measured time. */
+	if (!sw->live.held)
+		sw->live.phase_s =
+			now > sw->ctx.phase_ns ? (double)(now - sw->ctx.phase_ns) / 1e9 : 0;
 	sweep_record_tick(sw, now);
 	sweep_notify(sw, SWEEP_TICK, sw->live.step);
 }
@@ -366,6 +375,7 @@ sweep_pause(struct sweep *sw, bool pause)
 	if (pause == sw->live.paused || sw->live.phase == PHASE_DONE)
 		return;
 	sw->live.paused = pause;
+	sw->live.held = pause && sw->running && sw->kind->pause != NULL;
 	if (sw->running && sw->kind->pause != NULL)
 		sw->kind->pause(&sw->ctx, pause, now);
 	else if (!pause && !sw->running)
@@ -377,7 +387,7 @@ sweep_interrupt(struct sweep *sw, const char *why)
 {
 	if (sw->live.paused && sw->running && sw->kind->pause != NULL)
 		sw->kind->pause(&sw->ctx, false, mono_now_ns());
-	sw->live.paused = false;
+	sw->live.paused = sw->live.held = false;
 	if (sw->running) {
 		sw->kind->abort(&sw->ctx);
 		sweep_step_end(sw, STEP_INTERRUPTED, why != NULL ? why : "sweep stopped");
