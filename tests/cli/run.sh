@@ -5,15 +5,16 @@
 
 [ -x "$SCALETOP" ] || bail_out "no binary at $SCALETOP: build it first (make scaletop)"
 have_python || bail_out "python3 is missing: install python3 (./bootstrap check does)"
-need pgrep procps
 tap_tmpdir
 T=$TAP_TMP
 export TMPDIR="$T"
 FAST="-d 0.6 --warmup 0.2 --interval 0.1 -q"
 
-# no_leftovers PATTERN: no process whose command line matches is left.
+# no_leftovers PATTERN: no process of this test (own_procs: TMPDIR=$T is
+# exported above) whose command line matches is left; another suite's on the
+# machine are not looked at.
 no_leftovers() {
-	! pgrep -f "$1" >/dev/null 2>&1
+	no_own_procs "$T" "$1"
 }
 
 # --- progress on stderr, as the terminal allows -------------------------------
@@ -269,19 +270,19 @@ daemon="sh -c 'setsid sleep 97.5 & for i in 1 2 3; do echo rate=100; sleep 0.2; 
 "$SCALETOP" run --cmd "$daemon" --parse-regex 'rate=([0-9.]+)' -n 1,2 $FAST --json \
 	>"$T/daemon.json" 2>/dev/null
 is "$?" 0 "a command that leaves a daemon behind still completes"
-ok "no daemon left after the sweep" no_leftovers "sleep 97.5"
+ok "no daemon left after the sweep" no_leftovers 'sleep 97\.5'
 is "$(json_get "$T/daemon.json" 'sum("left running outside its process group" in e["text"] for e in d["events"])')" \
 	"2" "each step's leftover is killed and reported as an event"
 "$SCALETOP" run --cmd "sh -c 'setsid sleep 97.6 & sleep 30'" --parse-regex 'rate=([0-9.]+)' \
 	-n 1 -d 30 -q >/dev/null 2>&1 &
 pid=$!
 i=0
-while [ $i -lt 100 ] && ! pgrep -f "sleep 97.6" >/dev/null; do sleep 0.05; i=$((i + 1)); done
+while [ $i -lt 100 ] && [ -z "$(own_procs "$T" 'sleep 97\.6')" ]; do sleep 0.05; i=$((i + 1)); done
 kill -TERM $pid
 wait $pid
 is "$?" $((128 + 15)) "SIGTERM during a daemonising command: status 143"
-ok "no daemon left after SIGTERM" no_leftovers "sleep 97.6"
-pkill -f "sleep 97\.[56]" 2>/dev/null
+ok "no daemon left after SIGTERM" no_leftovers 'sleep 97\.6'
+for p in $(own_procs "$T" 'sleep 97\.[56]' | cut -d' ' -f1); do kill "$p" 2>/dev/null; done
 
 # --- signals: the whole group dies, files go -----------------------------------
 "$SCALETOP" run -w fileio -n 2 -d 30 -q >"$T/sig.out" 2>&1 &
