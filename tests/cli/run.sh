@@ -336,7 +336,7 @@ like "$(cat "$T/setup.err")" '^scaletop run: --setup command failed: false: exit
 
 # --- fileio on a full file system --------------------------------------------------
 mkdir "$T/small"
-if unshare --mount sh -c 'mount -t tmpfs -o size=256k none "$1"' sh "$T/small" 2>/dev/null; then
+if unshare --mount sh -c 'mount -t tmpfs -o size=256k none "$1"' sh "$T/small" 2>"$T/unshare.err"; then
 	unshare --mount sh -c 'mount -t tmpfs -o size=256k none "$1" && shift && exec "$@"' sh \
 		"$T/small" "$SCALETOP" run -w fileio -p dir="$T/small" -p total=4M -n 1 -d 0.5 -q \
 		>/dev/null 2>"$T/enospc.err"
@@ -345,8 +345,11 @@ if unshare --mount sh -c 'mount -t tmpfs -o size=256k none "$1"' sh "$T/small" 2
 		"ENOSPC: one line naming the file and what to do"
 	is "$(wc -l <"$T/enospc.err" | tr -d ' ')" 1 "ENOSPC: exactly one line"
 else
+	# Not root, or a machine that refuses mount namespaces: said with unshare's own words.
+	why="no private mount namespace with a tmpfs here (unshare --mount, as uid $(id -u)):"
+	why="$why $(tr '\n' ' ' <"$T/unshare.err")"
 	for t in "exit 1" "one line naming the file" "exactly one line"; do
-		skip "no private mount namespace here (unshare --mount)" "fileio ENOSPC: $t"
+		skip "$why" "fileio ENOSPC: $t"
 	done
 fi
 "$SCALETOP" run -w fileio -p dir=/proc -n 1 -d 0.5 -q >/dev/null 2>"$T/ro.err"
