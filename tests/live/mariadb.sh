@@ -28,7 +28,7 @@ SOCK=$T/sock
 PIDF=$T/mariadbd.pid
 DB=sbtest
 WARMUP=1
-DURATION=4
+DURATION=6
 server_pid=
 
 # Every exit: kill the server by its pid file (or the pid it was started as)

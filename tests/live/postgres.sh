@@ -25,7 +25,7 @@ SOCK=$PG/run
 PORT=55439 # only names the socket file: there is no TCP
 DB=scaletop_live
 WARMUP=1
-DURATION=4
+DURATION=6
 
 # Every exit: stop the server (immediate), kill it by its pid file if that
 # failed, kill whatever else still runs in the folder, remove the folder.

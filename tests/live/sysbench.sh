@@ -10,7 +10,7 @@ command -v sysbench >/dev/null 2>&1 || bail_out "no sysbench: install sysbench"
 tap_tmpdir
 T=$TAP_TMP
 WARMUP=1
-DURATION=4
+DURATION=6
 
 sb_cleanup() {
 	trap '' HUP INT TERM
