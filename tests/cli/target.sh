@@ -77,7 +77,15 @@ is "$(grep -c 'warning: N=[12]: --target found no process' "$T/none.err")" 2 \
 # cgroup:PATH on a group of the test's own, where the machine lets it make one.
 CG2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
 G=${CG2:+$CG2/scaletop-test-$$}
-if [ "$(id -u)" -eq 0 ] && [ -n "$G" ] && mkdir "$G" 2>/dev/null; then
+cg_why=
+if [ "$(id -u)" -ne 0 ]; then
+	cg_why="making a cgroup needs root (uid $(id -u))"
+elif [ -z "$G" ]; then
+	cg_why="no cgroup2 file system is mounted (none in /proc/mounts)"
+elif ! mkdir "$G" 2>"$T/cg-mkdir.err"; then
+	cg_why="mkdir $G: $(cat "$T/cg-mkdir.err")"
+fi
+if [ -z "$cg_why" ]; then
 	"$PYTHON" -c 'import threading, time
 for _ in range(2): threading.Thread(target=time.sleep, args=(60,), daemon=True).start()
 time.sleep(60)' &
@@ -95,9 +103,8 @@ time.sleep(60)' &
 	row=$(awk '/^target:/{getline; getline; print; exit}' "$T/cg.txt")
 	is "$(echo "$row" | awk '{print $2 "/" $3}')" "1/3" "the group's one process and its three threads"
 else
-	skip "no cgroup v2 group can be made here (needs root and a cgroup2 mount)" \
-		"run --target cgroup:PATH exits 0"
-	skip "no cgroup v2 group can be made here" "the group's one process and its three threads"
+	skip "no cgroup v2 group can be made here: $cg_why" "run --target cgroup:PATH exits 0"
+	skip "no cgroup v2 group can be made here: $cg_why" "the group's one process and its three threads"
 fi
 
 # The hint: a database benchmark without --target is told it measures the client only.

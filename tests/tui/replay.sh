@@ -4,7 +4,11 @@
 . "$top_srcdir/tests/cli/lib.sh"
 . "$top_srcdir/tests/tui/tmux.sh"
 have_python || bail_out "python3 is missing: install python3 (./bootstrap check does)"
-FAST="-w cpu -n 1,2 -d 0.6 --warmup 0.2 --interval 0.1 -q"
+# Each step measures until its CI is within 50% of its mean, at least 0.6 s
+# and at most 10 s: the checks below that a replay shows the recorded steps as
+# ok then hold on a busy machine, where a 0.6 s step beside a CPU loop can come
+# out unstable.
+FAST="-w cpu -n 1,2 --warmup 0.2 --interval 0.1 -q --until-stable 50 --min-time 0.6 -d 10"
 
 # --- the stream ----------------------------------------------------------------
 "$ST" run $FAST --record "$T/run.jsonl" >"$T/run.out" 2>"$T/run.err"
@@ -182,7 +186,8 @@ is "$(st_rows "$T/w.jsonl" 2>&1)" "1 2 " \
 	"show loads what W recorded"
 
 # --- SIGTERM while recording: the stream is closed, not lost -----------------------
-tm_start 120 40 "$ST" -w cpu -n 1,2 -d 3 --warmup 0.2 --record "$T/term.jsonl"
+tm_start 120 40 "$ST" -w cpu -n 1,2 --until-stable 50 --min-time 3 -d 10 --warmup 0.2 \
+	--record "$T/term.jsonl"
 tm_wait_for 'step 2/2' 150
 kill -TERM "$(tm_pane_pid)"
 ok "SIGTERM ends the TUI" tm_wait_exit 50

@@ -225,6 +225,30 @@ test_not_a_dir(void)
 }
 
 #ifdef __linux__
+/*
+ * private_tmpfs: in a mount namespace of the caller's own, a tmpfs on dir.
+ * On failure a comment in the TAP stream names the call and its error (not
+ * root: EPERM; / not a mount point, as in a bare chroot: EINVAL), so the
+ * skip that follows says why.
+ */
+static int
+private_tmpfs(const char *dir, unsigned long flags, const char *opts)
+{
+	const char *what = NULL;
+
+	if (unshare(CLONE_NEWNS) != 0)
+		what = "unshare(CLONE_NEWNS)";
+	else if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+		what = "making / private (mount MS_REC | MS_PRIVATE)";
+	else if (mount("tmpfs", dir, "tmpfs", flags, opts) != 0)
+		what = "mount -t tmpfs";
+	if (what == NULL)
+		return 0;
+	printf("# cannot mount a tmpfs (%s) at %s: %s: %s\n", opts, dir, what, strerror(errno));
+	fflush(stdout);
+	return -1;
+}
+
 /* In a private mount namespace: a read-only tmpfs as the runs directory.  77: cannot. */
 static int
 rofs_child(const char *dir)
@@ -232,8 +256,7 @@ rofs_child(const char *dir)
 	char path[4096] = "", err[ST_ERRLEN], want[1024];
 	struct session s;
 
-	if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
-	    mount("tmpfs", dir, "tmpfs", MS_RDONLY, "size=64k") != 0)
+	if (private_tmpfs(dir, MS_RDONLY, "size=64k") != 0)
 		return 77;
 	make_session(&s, "cpu", 1, STEP_OK);
 	if (runs_keep(dir, &s, time(NULL), path, sizeof(path), err, sizeof(err)) != -1)
@@ -256,8 +279,7 @@ full_child(const char *dir)
 	struct session small, big;
 	int r = 0;
 
-	if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
-	    mount("tmpfs", dir, "tmpfs", 0, "size=12k") != 0)
+	if (private_tmpfs(dir, 0, "size=12k") != 0)
 		return 77;
 	make_session(&small, "cpu", 1, STEP_OK);
 	make_session(&big, "cpu", 24, STEP_OK);
@@ -299,7 +321,8 @@ test_full(void)
 		_exit(full_child(dir));
 	waitpid(pid, &status, 0);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 77) {
-		skip("cannot mount a small tmpfs here (needs root and unshare)", "ENOSPC");
+		skip("cannot mount a small tmpfs here (needs root; the line above says why)",
+		     "ENOSPC");
 		return;
 	}
 	is_int(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0,
@@ -324,7 +347,8 @@ test_read_only(void)
 		_exit(rofs_child(dir));
 	waitpid(pid, &status, 0);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 77) {
-		skip("cannot mount a read-only tmpfs here (needs root and unshare)", "EROFS");
+		skip("cannot mount a read-only tmpfs here (needs root; the line above says why)",
+		     "EROFS");
 		return;
 	}
 	is_int(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0,

@@ -902,7 +902,10 @@ read_all(int fd, char *buf, size_t size)
 	close(fd);
 }
 
-/* Runs fn in a child without root; its exit status, or -1 when root cannot be dropped. */
+/*
+ * Runs fn in a child without root; its exit status (128 + the signal if one
+ * ended it, which fails the caller's check), or -1 when root cannot be dropped.
+ */
 static int
 as_nobody(int (*fn)(const char *), const char *arg, char *msg, size_t msglen)
 {
@@ -920,8 +923,11 @@ as_nobody(int (*fn)(const char *), const char *arg, char *msg, size_t msglen)
 	}
 	close(fds[1]);
 	read_all(fds[0], msg, msglen);
-	waitpid(pid, &status, 0);
-	if (!WIFEXITED(status) || WEXITSTATUS(status) == 99)
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	if (WEXITSTATUS(status) == 99)
 		return -1;
 	return WEXITSTATUS(status);
 }
@@ -981,6 +987,30 @@ test_eacces(void)
 }
 
 #ifdef __linux__
+/*
+ * private_tmpfs: in a mount namespace of the caller's own, a tmpfs on dir.
+ * On failure a comment in the TAP stream names the call and its error (not
+ * root: EPERM; / not a mount point, as in a bare chroot: EINVAL), so the
+ * skip that follows says why.
+ */
+static int
+private_tmpfs(const char *dir, unsigned long flags, const char *opts)
+{
+	const char *what = NULL;
+
+	if (unshare(CLONE_NEWNS) != 0)
+		what = "unshare(CLONE_NEWNS)";
+	else if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+		what = "making / private (mount MS_REC | MS_PRIVATE)";
+	else if (mount("tmpfs", dir, "tmpfs", flags, opts) != 0)
+		what = "mount -t tmpfs";
+	if (what == NULL)
+		return 0;
+	printf("# cannot mount a tmpfs (%s) at %s: %s: %s\n", opts, dir, what, strerror(errno));
+	fflush(stdout);
+	return -1;
+}
+
 /* In a private mount namespace: a 64 KiB tmpfs, an old file, then a save too big for it. */
 static int
 enospc_child(const char *dir)
@@ -989,8 +1019,7 @@ enospc_child(const char *dir)
 	size_t len;
 	int rc;
 
-	if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
-	    mount("tmpfs", dir, "tmpfs", 0, "size=64k") != 0)
+	if (private_tmpfs(dir, 0, "size=64k") != 0)
 		return 77;
 	snprintf(path, sizeof(path), "%s/snap.json", dir);
 	spit(path, "old contents\n");
@@ -1032,7 +1061,10 @@ test_enospc(void)
 	read_all(fds[0], out, sizeof(out));
 	waitpid(pid, &status, 0);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 77) {
-		skip("cannot mount a small tmpfs here (needs root and unshare)", "ENOSPC");
+		/* The child's one line, "# cannot mount ...: why", on the pipe. */
+		fputs(out, stdout);
+		skip("cannot mount a small tmpfs here (needs root; the line above says why)",
+		     "ENOSPC");
 		return;
 	}
 	is_int(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0,
