@@ -830,6 +830,90 @@ test_rejects_files(void)
 }
 
 /* An analysis edited by hand (or by another version) loads with a warning. */
+/* Ticks of the session on the ring, as a tick's step in the written file. */
+static void
+ring_add(struct session *s, int step, int n)
+{
+	struct tick t = { .phase = 3, .rate = NAN, .busy_all = 50 };
+	float busy[2] = { 10, 20 };
+	int i;
+
+	for (i = 0; i < n; i++) {
+		t.t = (double)i;
+		t.step = step;
+		series_add(&s->ticks, &t, busy);
+	}
+}
+
+/* Each written tick's step, as "0 0 1 -" ("-": null); how many. */
+static int
+written_steps(const struct session *s, char *buf, size_t len)
+{
+	json_t *j = session_json_series(s), *ticks, *row;
+	size_t i, off = 0;
+
+	buf[0] = '\0';
+	if (j == NULL || json_is_null(j)) {
+		json_decref(j);
+		return 0;
+	}
+	ticks = json_object_get(j, "ticks");
+	json_array_foreach(ticks, i, row)
+	{
+		json_t *v = json_array_get(row, 1);
+
+		if (json_is_integer(v))
+			off += (size_t)snprintf(buf + off, len - off, "%s%d", i ? " " : "",
+						(int)json_integer_value(v));
+		else
+			off += (size_t)snprintf(buf + off, len - off, "%s-", i ? " " : "");
+	}
+	i = json_array_size(ticks);
+	json_decref(j);
+	return (int)i;
+}
+
+/*
+ * The TUI hands one ring from session to session (r, n, w, and a live N
+ * and back): each session's file holds its own ticks only.
+ */
+static void
+test_take_series(void)
+{
+	struct session a, b, live;
+	char buf[256];
+
+	session_init(&a);
+	session_init(&b);
+	session_init(&live);
+	add_step(&a, 1, 0, 1000, 4);
+	add_step(&a, 2, 0, 1900, 4);
+	add_step(&a, 4, 0, 1500, 4);
+	session_start_series(&a, 2, 64);
+	ring_add(&a, 0, 2);
+	ring_add(&a, 2, 2);
+	ring_add(&a, -1, 1);
+	is_int(written_steps(&a, buf, sizeof(buf)), 5, "one session's ring: every tick is written");
+	session_take_series(&b, &a); /* n: a shorter list */
+	add_step(&b, 1, 0, 1000, 4);
+	ring_add(&b, 0, 3);
+	is_int(series_len(&b.ticks), 8, "the new session has the ring, with the old ticks");
+	is_int(written_steps(&b, buf, sizeof(buf)), 3, "but its file holds only its own ticks");
+	is_str(buf, "0 0 0", "  of its own step");
+	session_take_series(&live, &b); /* +: a live N, then back */
+	add_step(&live, 8, 0, 1000, 4);
+	ring_add(&live, 0, 2);
+	session_take_series(&b, &live);
+	ring_add(&b, -1, 1);
+	is_int(written_steps(&b, buf, sizeof(buf)), 4,
+	       "after a live N: its ticks before and after");
+	is_str(buf, "0 0 0 -", "  and not the live run's");
+	is_int(written_steps(&live, buf, sizeof(buf)), 0, "the live session has no ring left");
+	session_free(&a);
+	session_free(&b);
+	session_free(&live);
+}
+
 static void
 test_analysis_disagrees(void)
 {
@@ -1212,6 +1296,7 @@ main(void)
 	test_nulls();
 	test_rejects();
 	test_rejects_files();
+	test_take_series();
 	test_analysis_disagrees();
 	test_write_failures();
 	test_import();
