@@ -301,4 +301,25 @@ usage import --csv "$FX/published.csv" --label x
 usage import --label x -o "$T/y.json"
 usage run -w cpu -o -
 
+# --- a file the old TUI wrote after a shorter N list (issue 21): read, with a warning ----
+# stale-ticks.json: scaletop 0.1.0's TUI, -n 1,2,4 -o, then n 1,2, s and q.  Its ticks
+# name step 2 of a 2-step sweep; every copy of that sweep was refused.
+STALE="$FX/stale-ticks.json"
+WARN='warning: .*stale-ticks[.]json: dropped 3 ticks that named a step the file does not hold'
+"$SCALETOP" show "$STALE" >"$T/stale.out" 2>"$T/stale.err"
+is "$?" 0 "show reads the old TUI's file whose ticks name a step it does not hold"
+like "$(cat "$T/stale.err")" "^scaletop show: $WARN" "  with a warning of what it dropped"
+like "$(cat "$T/stale.out")" '^ +2 ' "  and both its steps"
+"$SCALETOP" compare "$STALE" "$FX/cpu-linux.json" >"$T/stale.cmp" 2>"$T/stale.cerr"
+is "$?" 0 "compare reads it"
+like "$(cat "$T/stale.cerr")" "^scaletop compare: $WARN" "  with the warning"
+mkdir -p "$T/stale/scaletop/runs"
+cp "$STALE" "$T/stale/scaletop/runs/scaletop-cpu-vm-20261201-224424.json"
+XDG_DATA_HOME="$T/stale" "$SCALETOP" runs >"$T/stale.runs" 2>&1
+is "$?" 0 "the runs view reads it"
+like "$(sed -n 3p "$T/stale.runs")" ' cpu +vm +1-2 +2 ' "  as a row with its 2 steps"
+like "$(sed -n 5p "$T/stale.runs")" "^  warning: dropped 3 ticks that named a step" \
+	"  and the warning under its file"
+is "$(grep -c 'cannot read' "$T/stale.runs")" 0 "  not as a file it cannot read"
+
 done_testing
