@@ -318,18 +318,21 @@ session_json_header(const struct session *s)
 	return header_json(s, label, taken);
 }
 
-/* [t, step, phase, rate, busy_all, [busy per CPU id]]: one line per tick in the file. */
+/*
+ * [t, step, phase, rate, busy_all, [busy per CPU id]]: one line per tick in
+ * the file.  A step s does not hold (a replay saved mid-step) is null.
+ */
 static json_t *
-series_row(const struct tick *tk, int ncpu)
+series_row(const struct session *s, const struct tick *tk, int ncpu)
 {
 	json_t *row, *busy;
 	int i;
 
-	row = json_pack("[o, o, s, o, o]", num_or_null(tk->t),
-			tk->step >= 0 ? json_integer(tk->step) : json_null(),
-			tk->phase >= 0 && tk->phase <= PHASE_DONE ? sweep_phase_names[tk->phase]
-								  : "idle",
-			num_or_null(tk->rate), pct2_or_null(tk->busy_all));
+	row = json_pack(
+		"[o, o, s, o, o]", num_or_null(tk->t),
+		tk->step >= 0 && tk->step < s->nsteps ? json_integer(tk->step) : json_null(),
+		tk->phase >= 0 && tk->phase <= PHASE_DONE ? sweep_phase_names[tk->phase] : "idle",
+		num_or_null(tk->rate), pct2_or_null(tk->busy_all));
 	if (row == NULL || ncpu == 0)
 		return row;
 	busy = json_array();
@@ -391,7 +394,7 @@ session_json_series(const struct session *s)
 		const struct tick *tk = series_at(ser, i);
 
 		if (session_owns_tick(s, tk) &&
-		    json_array_append_new(ticks, series_row(tk, ncpu)) != 0) {
+		    json_array_append_new(ticks, series_row(s, tk, ncpu)) != 0) {
 			json_decref(ticks);
 			return NULL;
 		}
@@ -440,8 +443,13 @@ session_json_labelled(const struct session *s, const char *label, const char *ta
 	rc |= set_new(j, "events", events);
 	for (i = 0; rc == 0 && i < s->nsteps; i++)
 		rc |= json_array_append_new(steps, session_json_step(s, &s->steps[i]));
-	for (i = 0; rc == 0 && i < s->nevents; i++)
-		rc |= json_array_append_new(events, session_json_event(&s->events[i]));
+	for (i = 0; rc == 0 && i < s->nevents; i++) {
+		struct event e = s->events[i];
+
+		if (e.step >= s->nsteps) /* a replay saved mid-step: its step is not in the file */
+			e.step = -1;
+		rc |= json_array_append_new(events, session_json_event(&e));
+	}
 	if (rc == 0)
 		rc |= set_new(j, "analysis", analysis_json(s));
 	if (rc == 0)

@@ -357,8 +357,9 @@ snapshot_free(struct snapshot *snap)
 
 /*
  * What the reader set aside, in one line.  Written by the TUI of scaletop
- * up to 0.x after a sweep that followed a longer one (r, n, w): its tick
- * ring still held the earlier sweep's ticks, which name its steps.
+ * 0.1.0 after a sweep that followed a longer one (r, n, w): its tick ring
+ * still held the earlier sweep's ticks, which name its steps; and by s in
+ * a replay mid-step, whose step under way is not in the file.
  */
 static void
 snapshot_repair_note(const struct field_ctx *c, struct snapshot *snap)
@@ -375,7 +376,7 @@ snapshot_repair_note(const struct field_ctx *c, struct snapshot *snap)
 			 c->events_unbound, c->events_unbound == 1 ? "" : "s");
 	snprintf(snap->repair, sizeof(snap->repair),
 		 "%.300s: %s%s that named a step the file does not hold (an earlier sweep's, "
-		 "saved by scaletop %.40s); its steps are all read",
+		 "or one under way, written by scaletop %.40s); its steps are all read",
 		 c->name, t, e, snap->meta.tool_version);
 }
 

@@ -167,6 +167,38 @@ is "$(json_get "$T/case0/atquit.json" \
 	"and ticks of its own two steps only"
 is "$(ls "$T/case0/data/scaletop/runs" | grep -c '[.]json$')" 2 "both sweeps were kept"
 
+# --- s in a replay, at a moment mid-step ---------------------------------------
+# The steps finished by then are saved; the ticks and events of the step under
+# way named a step the file did not hold, and show refused the file.
+mkdir -p "$T/replay"
+cd "$T/replay" || exit 1
+"$ST" run -w cpu -n 1,2 -d 1.5 --warmup 0.2 --interval 0.25 -q --record rec.jsonl >/dev/null 2>&1
+is "$?" 0 "a recording of two steps"
+TM_DATA="$T/replay/data"
+tm_start 120 40 "$ST" replay rec.jsonl
+tm_wait_for 'replaying rec[.]jsonl' 50
+tm_keys Space
+wait_or_log 'paused at' 30 "paused"
+tm_keys g
+i=0
+while [ "$i" -lt 40 ] && ! tm_screen | grep -q 'step 2/2 N=2 measuring'; do
+	tm_keys Right
+	sleep 0.1
+	i=$((i + 1))
+done
+ok "the replay is at its second step's window" tm_wait_for 'step 2/2 N=2 measuring' 10
+tm_keys s
+ok "s offers the step finished by then" tm_wait_for "save the replay's 1 step" 30
+tm_keys C-u "$T/replay/mid.json" Enter
+ok "and saves it" tm_wait_for 'saved .*mid[.]json: 1 step' 30
+play q
+is "$(json_get "$T/replay/mid.json" '[s["n"] for s in d["steps"]]')" "[1]" "the file holds N=1"
+is "$(json_get "$T/replay/mid.json" \
+	'sum(1 for t in d["series"]["ticks"] if t[1] is None and t[2] == "measuring") > 0')" \
+	"True" "and the ticks of N=2's window, as no step's"
+check_files "$T/replay"
+cd "$T" || exit 1
+
 # --- random key sequences -------------------------------------------------------
 # One line of keys per case: 4 to 7 keys from the alphabet, q last.
 awk -v seed="$SEED" -v cases="$CASES" 'BEGIN {
