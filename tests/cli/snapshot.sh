@@ -322,4 +322,22 @@ like "$(sed -n 5p "$T/stale.runs")" "^  warning: dropped 3 ticks that named a st
 	"  and the warning under its file"
 is "$(grep -c 'cannot read' "$T/stale.runs")" 0 "  not as a file it cannot read"
 
+# --- show --save of a recording cut mid-step: the step under way is not in the file ----
+# Its events and ticks named that step, and show refused what show --save wrote
+# (events[1].step: 1 is out of range).
+"$PYTHON" - "$top_srcdir/tests/fixtures/streams/cpu-1-2.jsonl" "$T/cut.jsonl" <<'EOF'
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+steps = [i for i, l in enumerate(lines) if json.loads(l)["type"] == "step"]
+open(sys.argv[2], "w").write("\n".join(lines[:steps[1]]) + "\n")
+EOF
+"$SCALETOP" show --save "$T/cut.json" "$T/cut.jsonl" >/dev/null 2>"$T/cut.err"
+is "$?" 0 "show --save writes a recording cut in its second step"
+"$SCALETOP" show "$T/cut.json" >"$T/cut.out" 2>"$T/cut.err"
+is "$?" 0 "  and show reads what it wrote"
+is "$(cat "$T/cut.err")" "" "  without a warning"
+is "$(json_get "$T/cut.json" \
+	'[e["step"] for e in d["events"] if (e["step"] or 0) >= len(d["steps"])]')" \
+	"[]" "  no event names the step under way"
+
 done_testing
