@@ -1,5 +1,6 @@
 # Every file the TUI writes loads again.  Random key sequences (n with longer
-# and shorter N lists, r, w, x, space, s, o, q) over short sweeps, and every
+# and shorter N lists, r, w, x, space, s, o, a live N with + and x, a kept
+# run opened from the runs view, q) over short sweeps, and every
 # file written on the way (the kept runs, the s files, -o at q, the --record
 # stream) is read by show, compare and the runs view: none may be refused.
 # The first case is issue 21's: a sweep after a shorter N list once saved
@@ -98,6 +99,26 @@ play() {
 			tm_keys Space
 			wait_or_log 'paused' 20 "paused"
 			tm_keys Space
+			;;
+		live) # a live N outside the sweep, and back: the tick ring goes to it and returns
+			tm_keys x
+			finished
+			tm_keys +
+			wait_or_log 'live N=[0-9]+ measuring' 100 "the live N"
+			tm_keys x
+			finished
+			;;
+		open) # the history view's enter: a kept run becomes the session on screen
+			tm_keys x
+			finished
+			tm_keys R
+			wait_or_log 'runs kept: [0-9]+' 50 "the runs view"
+			if tm_screen | grep -q 'runs kept: 0'; then
+				tm_keys Escape
+			else
+				tm_keys Enter
+				wait_or_log 'opened .*[.]json' 50 "the opened run"
+			fi
 			;;
 		s) key_s ;;
 		o) key_o ;;
@@ -203,13 +224,13 @@ cd "$T" || exit 1
 # One line of keys per case: 4 to 7 keys from the alphabet, q last.
 awk -v seed="$SEED" -v cases="$CASES" 'BEGIN {
 	srand(seed)
-	split("n n r w x sp s s o wait wait", keys, " ")
+	split("n n r w x sp s s o wait wait live open", keys, " ")
 	split("1 1,2 1,2,4 2,3 1-3 4", lists, " ")
 	for (c = 1; c <= cases; c++) {
 		line = ""
 		len = 4 + int(rand() * 4)
 		for (i = 0; i < len; i++) {
-			k = keys[1 + int(rand() * 11)]
+			k = keys[1 + int(rand() * 13)]
 			if (k == "n")
 				k = "n:" lists[1 + int(rand() * 6)]
 			line = line " " k
