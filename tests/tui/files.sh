@@ -193,13 +193,18 @@ is "$(ls "$T/case0/data/scaletop/runs" | grep -c '[.]json$')" 2 "both sweeps wer
 # way named a step the file did not hold, and show refused the file.
 mkdir -p "$T/replay"
 cd "$T/replay" || exit 1
-"$ST" run -w cpu -n 1,2 -d 1.5 --warmup 0.2 --interval 0.25 -q --record rec.jsonl >/dev/null 2>&1
+"$ST" run -w cpu -n 1,2 -d 2.5 --warmup 0.2 --interval 0.25 -q --record rec.jsonl >/dev/null 2>&1
 is "$?" 0 "a recording of two steps"
 TM_DATA="$T/replay/data"
 tm_start 120 40 "$ST" replay rec.jsonl
-tm_wait_for 'replaying rec[.]jsonl' 50
-tm_keys Space
-wait_or_log 'paused at' 30 "paused"
+ok "the replay plays" tm_wait_for 'replaying rec[.]jsonl|paused at rec' 100
+i=0
+while [ "$i" -lt 5 ] && ! tm_screen | grep -q 'paused at rec'; do
+	tm_keys Space # space toggles: pressed again only once the screen shows it did not pause
+	tm_wait_for 'paused at rec' 20
+	i=$((i + 1))
+done
+ok "space pauses it" tm_wait_for 'paused at rec' 10
 tm_keys g
 i=0
 while [ "$i" -lt 40 ] && ! tm_screen | grep -q 'step 2/2 N=2 measuring'; do
