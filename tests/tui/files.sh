@@ -14,6 +14,7 @@
 . "$top_srcdir/tests/cli/lib.sh"
 . "$top_srcdir/tests/tui/tmux.sh"
 FAST="-w cpu -d 0.3 --warmup 0.1 --refresh 0.2"
+FX=$(cd "$top_srcdir/tests/fixtures/snapshots" && pwd) # the cases cd about
 SEED=${FILES_SEED:-$(date +%s)}
 CASES=${FILES_CASES:-5}
 diag "seed $SEED (FILES_SEED=$SEED replays these cases)"
@@ -223,6 +224,20 @@ is "$(json_get "$T/replay/mid.json" \
 	'sum(1 for t in d["series"]["ticks"] if t[1] is None and t[2] == "measuring") > 0')" \
 	"True" "and the ticks of N=2's window, as no step's"
 check_files "$T/replay"
+cd "$T" || exit 1
+
+# --- the history view reads a file the old TUI wrote, and says it was repaired --------
+mkdir -p "$T/stale/scaletop/runs"
+cp "$FX/stale-ticks.json" "$T/stale/scaletop/runs/scaletop-cpu-vm-20261201-224424.json"
+TM_DATA="$T/stale"
+tm_start 120 40 "$ST" --monitor --refresh 0.2
+wait_or_log 'refresh 0.2s' 50 "the monitor"
+tm_keys R
+ok "R lists the old TUI's file" tm_wait_for 'runs kept: 1' 50
+ok "  read, with its steps and a mark" tm_wait_for ' 1-2 +2  [(]read with a warning[)] ' 50
+tm_keys Enter
+ok "  and enter opens it" tm_wait_for 'sweep done: 2 steps' 50
+play q
 cd "$T" || exit 1
 
 # --- random key sequences -------------------------------------------------------
