@@ -162,6 +162,14 @@ struct session {
 	struct event *events;
 	int nevents, capevents;
 	struct series ticks; /* recent ticks; empty (cap 0) until session_start_series */
+	/*
+	 * The TUI hands one ring from session to session (r, n, w, +/-) so the
+	 * CPU panels run on; the ring's ticks that are this session's carry
+	 * this tag, and only they are saved with it.  0 until the ring is
+	 * handed on.  series_from: the ring's count when it first came here.
+	 */
+	uint32_t series_tag;
+	int64_t series_from;
 };
 
 void session_init(struct session *s);
@@ -174,6 +182,14 @@ int session_add_event(struct session *s, int step, enum event_kind kind, double 
 		      ...) __attribute__((format(printf, 5, 6)));
 /* Starts the tick series with room for CPU ids 0 .. ncpu-1. */
 int session_start_series(struct session *s, int ncpu, int cap);
+/*
+ * Moves the tick ring from one session to another: the ticks added from now
+ * on are to's.  Those already there stay for the live views but remain
+ * from's (to gets them back if it held them before, as after a live N).
+ */
+void session_take_series(struct session *to, struct session *from);
+/* Whether tick t of s's ring is s's own (not an earlier session's). */
+bool session_owns_tick(const struct session *s, const struct tick *t);
 /* Seconds since the session started, for a CLOCK_MONOTONIC time. */
 double session_time(const struct session *s, uint64_t mono_ns);
 

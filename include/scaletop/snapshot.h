@@ -41,6 +41,7 @@ struct snapshot {
 	struct analysis saved;   /* the analysis as the writer computed it; pts owned */
 	struct analysis now;     /* recomputed from the steps by this scaletop; pts owned */
 	char warning[ST_ERRLEN]; /* "" or one line: how saved and recomputed disagree */
+	char repair[ST_ERRLEN];  /* "" or one line: what was set aside to read the file */
 };
 
 /* The default label and the current time, for session s. */

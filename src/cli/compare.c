@@ -144,6 +144,8 @@ compare_load(int argc, char **argv, const char *baseline, struct snapshot *snaps
 			*rc = EXIT_RUNTIME;
 			return k + 1;
 		}
+		if (v[k]->repair[0] != '\0')
+			fprintf(stderr, "%s %s: warning: %s\n", progname, CMD, v[k]->repair);
 		if (v[k]->warning[0] != '\0')
 			fprintf(stderr, "%s %s: warning: %s\n", progname, CMD, v[k]->warning);
 	}

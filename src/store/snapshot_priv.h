@@ -64,6 +64,12 @@ struct field_ctx {
 	char *err;
 	size_t errlen;
 	bool record;
+	/*
+	 * What a snapshot's reader set aside to read it (snapshot_read.c): a
+	 * reference to a step the file does not hold, which older TUIs wrote.
+	 */
+	int ticks_dropped;  /* ticks naming such a step, dropped */
+	int events_unbound; /* events naming one, read as no step's */
 };
 
 /* "path.key" (or "key" at the top), and "path.key[i]". */

@@ -55,7 +55,8 @@ TUI_TESTS = \
 	tests/tui/replay.sh \
 	tests/tui/theme.sh \
 	tests/tui/history.sh \
-	tests/tui/words.sh
+	tests/tui/words.sh \
+	tests/tui/files.sh
 # valgrind cannot run an AddressSanitizer build; the plain build runs it.
 if !SANITIZE
 TUI_TESTS += tests/tui/valgrind.sh

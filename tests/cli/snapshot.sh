@@ -301,4 +301,43 @@ usage import --csv "$FX/published.csv" --label x
 usage import --label x -o "$T/y.json"
 usage run -w cpu -o -
 
+# --- a file the old TUI wrote after a shorter N list (issue 21): read, with a warning ----
+# stale-ticks.json: scaletop 0.1.0's TUI, -n 1,2,4 -o, then n 1,2, s and q.  Its ticks
+# name step 2 of a 2-step sweep; every copy of that sweep was refused.
+STALE="$FX/stale-ticks.json"
+WARN='warning: .*stale-ticks[.]json: dropped 3 ticks that named a step the file does not hold'
+"$SCALETOP" show "$STALE" >"$T/stale.out" 2>"$T/stale.err"
+is "$?" 0 "show reads the old TUI's file whose ticks name a step it does not hold"
+like "$(cat "$T/stale.err")" "^scaletop show: $WARN" "  with a warning of what it dropped"
+like "$(cat "$T/stale.out")" '^ +2 ' "  and both its steps"
+"$SCALETOP" compare "$STALE" "$FX/cpu-linux.json" >"$T/stale.cmp" 2>"$T/stale.cerr"
+is "$?" 0 "compare reads it"
+like "$(cat "$T/stale.cerr")" "^scaletop compare: $WARN" "  with the warning"
+mkdir -p "$T/stale/scaletop/runs"
+cp "$STALE" "$T/stale/scaletop/runs/scaletop-cpu-vm-20261201-224424.json"
+XDG_DATA_HOME="$T/stale" "$SCALETOP" runs >"$T/stale.runs" 2>&1
+is "$?" 0 "the runs view reads it"
+like "$(sed -n 3p "$T/stale.runs")" ' cpu +vm +1-2 +2 ' "  as a row with its 2 steps"
+like "$(sed -n 5p "$T/stale.runs")" "^  warning: dropped 3 ticks that named a step" \
+	"  and the warning under its file"
+is "$(grep -c 'cannot read' "$T/stale.runs")" 0 "  not as a file it cannot read"
+
+# --- show --save of a recording cut mid-step: the step under way is not in the file ----
+# Its events and ticks named that step, and show refused what show --save wrote
+# (events[1].step: 1 is out of range).
+"$PYTHON" - "$top_srcdir/tests/fixtures/streams/cpu-1-2.jsonl" "$T/cut.jsonl" <<'EOF'
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+steps = [i for i, l in enumerate(lines) if json.loads(l)["type"] == "step"]
+open(sys.argv[2], "w").write("\n".join(lines[:steps[1]]) + "\n")
+EOF
+"$SCALETOP" show --save "$T/cut.json" "$T/cut.jsonl" >/dev/null 2>"$T/cut.err"
+is "$?" 0 "show --save writes a recording cut in its second step"
+"$SCALETOP" show "$T/cut.json" >"$T/cut.out" 2>"$T/cut.err"
+is "$?" 0 "  and show reads what it wrote"
+is "$(cat "$T/cut.err")" "" "  without a warning"
+is "$(json_get "$T/cut.json" \
+	'[e["step"] for e in d["events"] if (e["step"] or 0) >= len(d["steps"])]')" \
+	"[]" "  no event names the step under way"
+
 done_testing
