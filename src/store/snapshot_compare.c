@@ -321,6 +321,32 @@ snapshot_compare_csv(FILE *f, struct snapshot *const *v, int k, const struct com
 		fputc('\n', f);
 	}
 	free(n);
-	snapshot_compare_target_csv(f, v, k);
-	snapshot_compare_waits_csv(f, v, k);
+}
+
+/* One of compare's other tables, written whole into a file of its own. */
+struct cmp_csv_job {
+	enum snapshot_compare_table table;
+	struct snapshot *const *v;
+	int k;
+};
+
+static int
+cmp_csv_fill(FILE *f, void *arg)
+{
+	const struct cmp_csv_job *job = arg;
+
+	if (job->table == SNAPSHOT_CMP_TARGET)
+		snapshot_compare_target_csv(f, job->v, job->k);
+	else
+		snapshot_compare_waits_csv(f, job->v, job->k);
+	return ferror(f) ? -1 : 0;
+}
+
+int
+snapshot_compare_csv_write(const char *path, enum snapshot_compare_table table,
+			   struct snapshot *const *v, int k, bool force, char *err, size_t errlen)
+{
+	struct cmp_csv_job job = { table, v, k };
+
+	return snapshot_atomic_write(path, force, cmp_csv_fill, &job, err, errlen);
 }

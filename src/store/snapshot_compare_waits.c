@@ -309,9 +309,7 @@ snapshot_compare_waits_csv(FILE *f, struct snapshot *const *v, int k)
 {
 	int i;
 
-	if (!cw_any(v, k, cw_keep_waits))
-		return;
-	fputs("\nn,family,state,channel", f);
+	fputs("n,family,state,channel", f);
 	for (i = 0; i < k; i++)
 		fprintf(f, ",%c share %%", cw_letter(i));
 	for (i = 1; i < k; i++)
@@ -454,14 +452,12 @@ snapshot_compare_target_csv(FILE *f, struct snapshot *const *v, int k)
 	int *n, nn, j, i;
 	size_t c;
 
+	fputs("n,snapshot", f);
+	for (c = 0; c < CW_NFIGS; c++)
+		fprintf(f, ",%s", cw_figs[c].csv);
+	fputc('\n', f);
 	if ((nn = cw_ns(v, k, cw_keep_target, &n)) < 0)
 		return;
-	if (nn > 0) {
-		fputs("\nn,snapshot", f);
-		for (c = 0; c < CW_NFIGS; c++)
-			fprintf(f, ",%s", cw_figs[c].csv);
-		fputc('\n', f);
-	}
 	for (j = 0; j < nn; j++) {
 		for (i = 0; i < k; i++) {
 			cw_target_at(v[i], n[j], &t);

@@ -147,7 +147,7 @@ struct snapshot;
  */
 void snapshot_compare_target_text(FILE *f, struct snapshot *const *v, int k);
 void snapshot_compare_waits_text(FILE *f, struct snapshot *const *v, int k);
-/* The same as CSV tables, each after a blank line and its own header. */
+/* The same as CSV tables, each its header and its rows (none: the header alone). */
 void snapshot_compare_target_csv(FILE *f, struct snapshot *const *v, int k);
 void snapshot_compare_waits_csv(FILE *f, struct snapshot *const *v, int k);
 

@@ -188,12 +188,13 @@ like "$(cat "$T/w.out")" "     6    B      -       -      -" "  next to B's, whi
 is "$(awk 'NF == 0 {on=1} on {print} /^  B: fitted/ {exit}' "$T/w.out")" \
 	"$("$SCALETOP" compare "$FX/mutex-linux.json" "$FX/mutex-linux.json" | sed -n '/^$/,$p')" \
 	"  above them the table, peaks, verdicts and USL as ever"
-"$SCALETOP" compare --csv "$FX/mutex-waits.json" "$FX/mutex-waits-b.json" >"$T/w.csv" 2>/dev/null
-is "$?" 0 "compare --csv with waits exits 0"
-is "$(grep -c '^n,family,state,channel,A share %,B share %,B-A points$' "$T/w.csv")" 1 \
+"$SCALETOP" compare --csv --csv-waits "$T/w.csv" --csv-target "$T/tg.csv" "$FX/mutex-waits.json" \
+	"$FX/mutex-waits-b.json" >/dev/null 2>&1
+is "$?" 0 "compare --csv --csv-waits --csv-target exits 0"
+is "$(sed -n 1p "$T/w.csv")" 'n,family,state,channel,A share %,B share %,B-A points' \
 	"  a waits table with the same columns"
 is "$(grep -c '^6,workload,sleeping,"futex_wait_queue",30,54,24$' "$T/w.csv")" 1 "  the same line"
-is "$(grep -c '^n,snapshot,procs,threads,cpu_used,' "$T/w.csv")" 1 "  and a target table"
+like "$(sed -n 1p "$T/tg.csv")" '^n,snapshot,procs,threads,cpu_used,' "  and a target table"
 "$SCALETOP" show "$FX/mutex-waits.json" >"$T/w-show.out" 2>&1
 is "$?" 0 "show reads a snapshot with a target and waits"
 "$SCALETOP" export --gnuplot "$FX/mutex-waits.json" -o "$T/w-curve" >/dev/null 2>&1

@@ -1,0 +1,64 @@
+# Output a tool can read (issue 21, section 5): each output of compare and
+# export is one table a CSV reader or gnuplot takes whole, its series told
+# apart, its error bars inside the frame; and the figures the snapshot holds
+# (imported sds, waits, the target's, USL's standard errors, fairness) reach
+# show, compare, export and the stream.  Recorded fixtures only: no sweep runs.
+. "$top_srcdir/tests/cli/lib.sh"
+
+[ -x "$SCALETOP" ] || bail_out "no binary at $SCALETOP: build it first (make scaletop)"
+have_python || bail_out "python3 is missing: install python3 (./bootstrap check does)"
+tap_tmpdir
+T=$TAP_TMP
+FX=$top_srcdir/tests/fixtures/snapshots
+
+# one_line FILE: the file is exactly one line.
+one_line() {
+	[ "$(wc -l <"$1" | tr -d ' ')" = 1 ]
+}
+
+# one_table FILE: prints "ok ROWS" when a CSV reader finds one header and rows of its width.
+one_table() {
+	"$PYTHON" - "$1" <<'EOF'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+bad = [i + 1 for i, r in enumerate(rows) if len(r) != len(rows[0])]
+heads = [i + 1 for i, r in enumerate(rows) if r and r[0] == "n"]
+print("ok %d" % (len(rows) - 1) if rows and not bad and heads == [1]
+      else "rows %s of another width, headers at %s" % (bad, heads))
+EOF
+}
+
+# --- compare --csv: one table on stdout, the others each in a file of its own ------
+"$SCALETOP" compare --csv "$FX/mutex-waits.json" "$FX/mutex-waits-b.json" >"$T/c.csv" 2>/dev/null
+is "$?" 0 "compare --csv of snapshots with targets and waits exits 0"
+is "$(one_table "$T/c.csv")" "ok 5" "  stdout is one table: one header, a row per N"
+"$SCALETOP" compare --csv --csv-waits "$T/w.csv" --csv-target "$T/t.csv" "$FX/mutex-waits.json" \
+	"$FX/mutex-waits-b.json" >"$T/c2.csv" 2>/dev/null
+is "$?" 0 "compare --csv-waits FILE --csv-target FILE exits 0"
+is "$(cmp "$T/c.csv" "$T/c2.csv" && echo same)" same "  stdout is the same table"
+like "$(one_table "$T/w.csv")" "^ok [1-9]" "  the waits file is one table"
+like "$(one_table "$T/t.csv")" "^ok [1-9]" "  the targets' file is one table"
+is "$("$PYTHON" - "$T/w.csv" "$T/t.csv" <<'EOF'
+import csv, sys
+w = list(csv.DictReader(open(sys.argv[1])))
+t = list(csv.DictReader(open(sys.argv[2])))
+print(any(r["n"] == "6" and r["channel"] == "futex_wait_queue" and r["B-A points"] == "24" for r in w),
+      [r["snapshot"] for r in t if r["n"] == "1"], t[0]["procs"])
+EOF
+)" "True ['A', 'B'] 1" "  with the waits' and the targets' figures"
+"$SCALETOP" compare --csv-waits "$T/w.csv" "$FX/mutex-waits.json" "$FX/mutex-waits-b.json" \
+	>/dev/null 2>"$T/exists.err"
+is "$?" 1 "an existing --csv-waits file is kept (exit 1)"
+ok "  saying so in one line" one_line "$T/exists.err"
+"$SCALETOP" compare --force --csv-waits "$T/w.csv" "$FX/mutex-waits.json" \
+	"$FX/mutex-waits-b.json" >/dev/null 2>&1
+is "$?" 0 "  replaced with --force"
+"$SCALETOP" compare --csv-waits "$T/x.csv" --csv-target "$T/x.csv" "$FX/mutex-waits.json" \
+	"$FX/mutex-waits-b.json" >/dev/null 2>&1
+is "$?" 2 "one file for both tables is a usage error"
+"$SCALETOP" compare --csv-waits "$T/nw.csv" "$FX/cpu-linux.json" "$FX/cpu-linux-rerun.json" \
+	>/dev/null 2>&1
+is "$(cat "$T/nw.csv")" "n,family,state,channel,A share %,B share %,B-A points" \
+	"  without waits, the file is the header alone"
+
+done_testing
