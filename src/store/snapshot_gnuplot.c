@@ -11,6 +11,8 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -220,12 +222,69 @@ gp_marks(FILE *f, const struct gp_job *job, const struct snapshot *sn, int i)
 	fprintf(f, " point pointtype 9 pointsize 2 lc %d offset 0.8,-0.8\n", i + 1);
 }
 
+/* The file's name without its folders, unless another snapshot's has the same one. */
+static const char *
+gp_file(const struct gp_job *job, int i)
+{
+	const char *base = strrchr(job->v[i]->name, '/'), *other;
+	int j;
+
+	base = base != NULL ? base + 1 : job->v[i]->name;
+	for (j = 0; j < job->k; j++) {
+		other = strrchr(job->v[j]->name, '/');
+		other = other != NULL ? other + 1 : job->v[j]->name;
+		if (j != i && strcmp(base, other) == 0)
+			return job->v[i]->name;
+	}
+	return base;
+}
+
+/* Whether the string at offset off of a snapshot differs between any two of them. */
+static bool
+gp_differs(const struct gp_job *job, size_t off)
+{
+	const char *first = (const char *)job->v[0] + off;
+	int i;
+
+	for (i = 1; i < job->k; i++) {
+		if (strcmp(first, (const char *)job->v[i] + off) != 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A series' title says what tells it apart from the others: its file's name,
+ * then the label where the labels differ, else the host and the kernel where
+ * they do, and the time it was taken where that differs.  Alone, its label.
+ */
+static void
+gp_title(const struct gp_job *job, int i, char *buf, size_t len)
+{
+	const struct snapshot *sn = job->v[i];
+	size_t m;
+
+	m = (size_t)snprintf(buf, len, "%c: %s", 'A' + i, gp_file(job, i));
+	if (job->k == 1 || gp_differs(job, offsetof(struct snapshot, meta.label))) {
+		m += (size_t)snprintf(buf + m, m < len ? len - m : 0, ", %s", sn->meta.label);
+	} else {
+		if (gp_differs(job, offsetof(struct snapshot, s.host.hostname)))
+			m += (size_t)snprintf(buf + m, m < len ? len - m : 0, ", %s",
+					      sn->s.host.hostname);
+		if (gp_differs(job, offsetof(struct snapshot, s.host.os_release)))
+			m += (size_t)snprintf(buf + m, m < len ? len - m : 0, ", %s",
+					      sn->s.host.os_release);
+	}
+	if (job->k > 1 && gp_differs(job, offsetof(struct snapshot, meta.taken)))
+		snprintf(buf + m, m < len ? len - m : 0, ", taken %s", sn->meta.taken);
+}
+
 static int
 gp_script(FILE *f, void *arg)
 {
 	const struct gp_job *job = arg;
 	const struct snapshot *sn;
-	char dat[1100], title[300];
+	char dat[1100], title[900];
 	int i;
 
 	gp_header(f, job);
@@ -247,7 +306,7 @@ gp_script(FILE *f, void *arg)
 		gp_quoted(f, dat);
 		fprintf(f, " index %d using 1:2:3 with yerrorlines pointtype 7 lc %d lw 2 title ",
 			i, i + 1);
-		snprintf(title, sizeof(title), "%c: %s", 'A' + i, sn->meta.label);
+		gp_title(job, i, title, sizeof(title));
 		gp_quoted(f, title);
 		if (sn->now.have_x1 && job->norm == SNAPSHOT_NORM_NONE)
 			fprintf(f,

@@ -56,7 +56,7 @@ for i, (blk, d) in enumerate(zip(blocks, snaps)):
     div = {"none": 1, "speedup": x1, "efficiency": pk["n"] * x1}[mode]
     if not m or int(m.group(1)) != pk["n"] or not near(float(m.group(2)), pk["x"] / div):
         bad.append("peak %s: %s" % (c, m and m.group(0)))
-    if not re.search(r"'%s\.dat' index %d using 1:2:3 with yerrorlines .* title '%s: %s'" % (re.escape(base), i, c, re.escape(d["label"])), gp):
+    if not re.search(r"'%s\.dat' index %d using 1:2:3 with yerrorlines .* title '%s: [^']*%s'" % (re.escape(base), i, c, re.escape(d["label"])), gp):
         bad.append("no error-bar plot of %s" % c)
 print("\n".join(bad))
 sys.exit(1 if bad else 0)

@@ -61,4 +61,23 @@ is "$?" 2 "one file for both tables is a usage error"
 is "$(cat "$T/nw.csv")" "n,family,state,channel,A share %,B share %,B-A points" \
 	"  without waits, the file is the header alone"
 
+# --- export --gnuplot: each series' title tells it apart -------------------------------
+# gp_titles BASE: each plotted series' title, one a line.
+gp_titles() {
+	sed -n "s/.* with yerrorlines .* title '\(.*\)'.*/\1/p" "$1.gp"
+}
+mkdir "$T/other"
+cp "$FX/cpu-linux.json" "$T/other/cpu-linux.json"
+"$SCALETOP" export --gnuplot -o "$T/cmp" "$FX/cpu-linux.json" "$FX/cpu-linux-rerun.json" \
+	"$T/other/cpu-linux.json" >/dev/null 2>&1
+is "$?" 0 "export --gnuplot of three snapshots of one host and kernel exits 0"
+gp_titles "$T/cmp" >"$T/titles"
+diag "$(cat "$T/titles")"
+is "$(sed 's/^[A-Z]: //' "$T/titles" | sort -u | wc -l | tr -d ' ')" 3 \
+	"  the three titles differ beyond their letters"
+is "$(grep -c "^B: cpu-linux-rerun\.json, taken 2026-11-29T23:39:13Z$" "$T/titles")" 1 \
+	"  each names its file, and the time where the times differ"
+is "$(grep -c "^C: $T/other/cpu-linux\.json, " "$T/titles")" 1 \
+	"  a file name two snapshots share is given whole"
+
 done_testing
