@@ -115,22 +115,29 @@ gp_data(FILE *f, void *arg)
 }
 
 /*
- * The plot's frame: the largest N and throughput over every snapshot.  A
- * wide CI is left to run off the top rather than flatten every curve.
+ * The plot's frame: the largest N, the largest throughput and the top of the
+ * highest error bar over every snapshot.  Every error bar fits: a bar cut by
+ * the frame would hide how uncertain its point is.
  */
 static void
-gp_extent(const struct gp_job *job, double *nmax, double *xmax)
+gp_extent(const struct gp_job *job, double *nmax, double *xmax, double *barmax)
 {
+	const struct scaling_point *p;
 	const struct analysis *a;
+	double d;
 	int i, j;
 
 	*nmax = 1;
 	*xmax = job->norm == SNAPSHOT_NORM_NONE ? 1 : 0;
+	*barmax = 0;
 	for (i = 0; i < job->k; i++) {
 		a = &job->v[i]->now;
 		for (j = 0; j < a->npoints; j++) {
-			*nmax = fmax(*nmax, a->pts[j].n);
-			*xmax = fmax(*xmax, a->pts[j].x / gp_div(job, job->v[i], a->pts[j].n));
+			p = &a->pts[j];
+			d = gp_div(job, job->v[i], p->n);
+			*nmax = fmax(*nmax, p->n);
+			*xmax = fmax(*xmax, p->x / d);
+			*barmax = fmax(*barmax, (p->x + (isfinite(p->ci) ? p->ci : 0)) / d);
 		}
 	}
 }
@@ -140,9 +147,9 @@ gp_header(FILE *f, const struct gp_job *job)
 {
 	const struct session *s = &job->v[0]->s;
 	char out[1100], title[64], unit[48];
-	double nmax, xmax, ytop;
+	double nmax, xmax, barmax, ytop;
 
-	gp_extent(job, &nmax, &xmax);
+	gp_extent(job, &nmax, &xmax, &barmax);
 	snprintf(out, sizeof(out), "%s.%s", job->base, job->term);
 	fprintf(f, "# gnuplot script written by scaletop export; run: gnuplot %s.gp\n", job->base);
 	if (strcmp(job->term, "svg") == 0)
@@ -167,10 +174,15 @@ gp_header(FILE *f, const struct gp_job *job)
 	fprintf(f, "\nset format y '%s'\nset key below\nset grid\n",
 		job->norm == SNAPSHOT_NORM_NONE ? "%.1s%c" : "%g");
 	/* Efficiency's ideal is 1: the frame shows it however far below the points fall. */
-	ytop = xmax * 1.3;
+	ytop = fmax(xmax * 1.3, barmax * 1.05);
 	if (job->norm == SNAPSHOT_NORM_EFFICIENCY)
 		ytop = fmax(ytop, 1.1);
-	fprintf(f, "set xrange [0:%g]\nset yrange [0:%g]\n", nmax * 1.05, ytop);
+	/* Written exactly: %g's six digits could round the top below the highest bar. */
+	fprintf(f, "set xrange [0:");
+	gp_num(f, nmax * 1.05);
+	fprintf(f, "]\nset yrange [0:");
+	gp_num(f, ytop);
+	fprintf(f, "]\n");
 }
 
 /*

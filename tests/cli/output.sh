@@ -80,4 +80,27 @@ is "$(grep -c "^B: cpu-linux-rerun\.json, taken 2026-11-29T23:39:13Z$" "$T/title
 is "$(grep -c "^C: $T/other/cpu-linux\.json, " "$T/titles")" 1 \
 	"  a file name two snapshots share is given whole"
 
+# --- export --gnuplot: the y-range holds every error bar -------------------------------
+# A mean of 3 runs with a wide spread at N=2: its CI (t(2) 4.30 x 150 / sqrt 3 = 373)
+# reaches 553, above 1.3 times any point.
+printf 'threads,x,x_sd,x_runs\n1,100,6,3\n2,180,150,3\n4,170,8,3\n' >"$T/wide.csv"
+"$SCALETOP" import --csv "$T/wide.csv" --label wide -o "$T/wide.json" >/dev/null 2>&1 ||
+	bail_out "import of a wide table failed"
+# bars_fit BASE: "ok" when the y-range's top is at or above every y + err of BASE.dat.
+bars_fit() {
+	"$PYTHON" - "$1" <<'EOF'
+import re, sys
+rows = [l.split() for l in open(sys.argv[1] + ".dat") if l.strip() and l[0] != "#"]
+top = max(float(r[1]) + float(r[2]) for r in rows)
+m = re.search(r"^set yrange \[0:(\S+)\]$", open(sys.argv[1] + ".gp").read(), re.M)
+print("ok" if m and float(m.group(1)) >= top else "top bar %g, yrange %s" % (top, m and m.group(1)))
+EOF
+}
+for norm in "" speedup efficiency; do
+	"$SCALETOP" export --gnuplot ${norm:+--normalise $norm} -o "$T/wide$norm" "$T/wide.json" \
+		>/dev/null 2>&1
+	is "$(bars_fit "$T/wide$norm")" ok \
+		"export${norm:+ --normalise $norm}: the y-range holds the top error bar"
+done
+
 done_testing
