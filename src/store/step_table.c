@@ -44,6 +44,33 @@ table_fair(const struct fairness *fr, char *jain, char *starved, size_t len)
 	snprintf(starved, len, "%d", fr->starved);
 }
 
+/* A standard deviation without the count it came from (a published table's): no CI. */
+static bool
+table_sd_only(const struct step *st)
+{
+	return step_usable(st) && st->no_intervals && !st->st.have_spread && st->st.n == 0 &&
+	       isfinite(st->st.stddev) && st->st.stddev > 0 && st->st.mean > 0;
+}
+
+/*
+ * The ±CI cell: the 95% CI in % of the mean; "sd2.1%", the standard
+ * deviation, where only that is known; "-" where neither is.
+ */
+static void
+table_ci(const struct step *st, char *buf, size_t len)
+{
+	double sd;
+
+	if (step_usable(st) && st->st.have_spread && st->st.mean > 0) {
+		snprintf(buf, len, "%.1f%%", 100.0 * stats_ci(&st->st) / st->st.mean);
+	} else if (table_sd_only(st)) {
+		sd = 100.0 * st->st.stddev / st->st.mean;
+		snprintf(buf, len, sd < 9.95 ? "sd%.1f%%" : "sd%.0f%%", sd);
+	} else {
+		snprintf(buf, len, "-");
+	}
+}
+
 static void
 table_row(FILE *f, const struct session *s, const struct step *st)
 {
@@ -53,10 +80,7 @@ table_row(FILE *f, const struct session *s, const struct step *st)
 	bool use = step_usable(st);
 
 	fmt_si(st->ops_s, rate, sizeof(rate));
-	if (use && st->st.have_spread && st->st.mean > 0)
-		snprintf(ci, sizeof(ci), "%.1f%%", 100.0 * stats_ci(&st->st) / st->st.mean);
-	else
-		snprintf(ci, sizeof(ci), "-");
+	table_ci(st, ci, sizeof(ci));
 	snprintf(sp, sizeof(sp), use && isfinite(analysis_speedup(s, st->n)) ? "%.2f" : "-",
 		 analysis_speedup(s, st->n));
 	snprintf(eff, sizeof(eff), use && isfinite(analysis_efficiency(s, st->n)) ? "%.0f%%" : "-",
@@ -270,6 +294,11 @@ step_table_print(FILE *f, const struct session *s)
 	table_header(f, s);
 	for (i = 0; i < s->nsteps; i++)
 		table_row(f, s, &s->steps[i]);
+	for (i = 0; i < s->nsteps && !table_sd_only(&s->steps[i]); i++)
+		;
+	if (i < s->nsteps)
+		fprintf(f, "sd: a standard deviation in %% of the mean, given without its count of "
+			   "runs, so no CI; a runs column gives one\n");
 	table_target(f, s);
 	table_waits(f, s);
 	table_verdict(f, s);

@@ -103,4 +103,20 @@ for norm in "" speedup efficiency; do
 		"export${norm:+ --normalise $norm}: the y-range holds the top error bar"
 done
 
+# --- import: a standard deviation with its count is a CI in show; without, it says sd ---
+printf 'threads,x,x_sd,x_runs\n1,100,5,4\n2,190,9.5,\n4,300,,\n' >"$T/sd.csv"
+"$SCALETOP" import --csv "$T/sd.csv" --label sd -o "$T/sd.json" >/dev/null 2>&1 ||
+	bail_out "import of $T/sd.csv failed"
+"$SCALETOP" show "$T/sd.json" >"$T/sd.out" 2>&1
+is "$?" 0 "show of an import with _sd and _runs exits 0"
+# 4 runs, sd 5 of 100: t(3) 3.182 x 5 / sqrt 4 = 7.96, so 8.0% of the mean.
+is "$(awk '$1 == 1 && $2 == 100 {print $3}' "$T/sd.out")" "8.0%" \
+	"  sd with its count of runs: the 95% CI, t(3) x sd / sqrt(4), in show's ±CI"
+is "$(awk '$1 == 2 && $2 == 190 {print $3}' "$T/sd.out")" "sd5.0%" \
+	"  sd without a count: the table says sd, 5.0% of the mean"
+is "$(awk '$1 == 4 && $2 == 300 {print $3}' "$T/sd.out")" "-" "  neither: -"
+is "$(grep -c '^sd: a standard deviation in % of the mean, given without its count' "$T/sd.out")" 1 \
+	"  and a line under the table says what sd means"
+is "$("$SCALETOP" show "$FX/cpu-linux.json" | grep -c 'sd')" 0 "  a run's table has no sd"
+
 done_testing
