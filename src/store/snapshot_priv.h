@@ -125,6 +125,9 @@ struct sweep_settings;
 json_t *session_json_target(const struct target_figures *tg);
 /* A step's "waits": [] when it has none; NULL on ENOMEM. */
 json_t *session_json_waits(const struct step *st);
+/* The same of any profile's n lines (a tick's, the window so far). */
+struct wait_share;
+json_t *session_json_wait_list(const struct wait_share *w, int n);
 /* Adds "target" and "probe" to a settings object, each only when not empty.  0 or -1. */
 int session_json_settings_specs(json_t *settings, const struct sweep_settings *set);
 
