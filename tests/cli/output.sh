@@ -119,4 +119,35 @@ is "$(grep -c '^sd: a standard deviation in % of the mean, given without its cou
 	"  and a line under the table says what sd means"
 is "$("$SCALETOP" show "$FX/cpu-linux.json" | grep -c 'sd')" 0 "  a run's table has no sd"
 
+# --- show prints the waits, as run's table does ------------------------------------------
+"$SCALETOP" show "$FX/mutex-waits.json" >"$T/w-show.out" 2>&1
+is "$("$PYTHON" - "$FX/mutex-waits.json" "$T/w-show.out" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+text = open(sys.argv[2]).read().split("\nwaits: ", 1)
+if len(text) < 2:
+    print("no waits section")
+    sys.exit()
+# each step's top line of each family, as show names it, with its share to 0.1
+want = []
+for st in d["steps"]:
+    for fam in ("workload", "target", "probe"):
+        ws = [w for w in st["waits"] if w["family"] == fam]
+        if ws:
+            w = ws[0]
+            name = w["channel"] or w["state"]
+            if w["state"] == "uninterruptible":
+                name = "D:" + (w["channel"] or "?")
+            want.append("%s %s %.1f%%" % (fam, name, 100 * w["share"]))
+lines = text[1].split("\nverdict:")[0].splitlines()[1:]
+got = []
+for l in lines:
+    f = l.split()
+    if f and f[0].isdigit():
+        f = f[1:]
+    got.append("%s %s %s" % (f[0], f[1], f[2]))
+print("ok" if got == want else ("got", got, "want", want))
+EOF
+)" ok "show prints each step's waits, family by family, as in the snapshot"
+
 done_testing
