@@ -323,7 +323,7 @@ snapshot_compare_waits_csv(FILE *f, struct snapshot *const *v, int k)
 /* The target's figures at n, each the mean over the usable steps that measured it. */
 struct cw_target {
 	bool present;
-	double fig[11]; /* as cw_figs lists them; NaN: not measured */
+	double fig[SNAPSHOT_TARGET_NFIGS]; /* as cw_figs lists them; NaN: not measured */
 };
 
 static const struct {
@@ -347,6 +347,7 @@ static const struct {
 	{ "psi%", "psi_some_pct", TG_HAVE_PSI, offsetof(struct target_figures, psi_some_pct), 1 },
 };
 #define CW_NFIGS (sizeof(cw_figs) / sizeof(cw_figs[0]))
+_Static_assert(CW_NFIGS == SNAPSHOT_TARGET_NFIGS, "snapshot_priv.h counts the target's figures");
 
 static double
 cw_fig_of(const struct target_figures *tg, size_t i)
@@ -383,6 +384,22 @@ cw_target_at(const struct snapshot *sn, int n, struct cw_target *t)
 	}
 	for (i = 0; i < CW_NFIGS; i++)
 		t->fig[i] = cnt[i] > 0 ? t->fig[i] / cnt[i] : NAN;
+}
+
+bool
+snapshot_target_at(const struct snapshot *sn, int n, double *fig)
+{
+	struct cw_target t;
+
+	cw_target_at(sn, n, &t);
+	memcpy(fig, t.fig, sizeof(t.fig));
+	return t.present;
+}
+
+const char *
+snapshot_target_name(int i)
+{
+	return i >= 0 && (size_t)i < CW_NFIGS ? cw_figs[i].csv : NULL;
 }
 
 /* Any snapshot has the target's figures at n. */

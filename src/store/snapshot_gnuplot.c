@@ -20,6 +20,8 @@
 #include "scaletop/snapshot.h"
 #include "snapshot_priv.h"
 
+#define GP_TG_CPU 2 /* snapshot_target_name(2): "cpu_used" */
+
 struct gp_job {
 	const char *base, *term;
 	enum snapshot_norm norm;
@@ -72,11 +74,32 @@ gp_num(FILE *f, double x)
 	fputs(buf, f);
 }
 
+/* A figure, or NaN (gnuplot's "missing", set in the script) where it is not known. */
+static void
+gp_cell(FILE *f, double x)
+{
+	fputc(' ', f);
+	if (isfinite(x))
+		gp_num(f, x);
+	else
+		fputs("NaN", f);
+}
+
+/* The column of the target's figure i (snapshot_target_name), after the throughput's. */
+static int
+gp_col_target(const struct gp_job *job, int i)
+{
+	return (job->norm != SNAPSHOT_NORM_NONE ? 6 : 4) + i;
+}
+
 static void
 gp_point(FILE *f, const struct gp_job *job, const struct snapshot *sn,
 	 const struct scaling_point *p)
 {
 	double d = gp_div(job, sn, p->n), ci = isfinite(p->ci) ? p->ci : 0;
+	double fig[SNAPSHOT_TARGET_NFIGS];
+	bool tg;
+	int i;
 
 	fprintf(f, "%d ", p->n);
 	gp_num(f, p->x / d);
@@ -88,6 +111,9 @@ gp_point(FILE *f, const struct gp_job *job, const struct snapshot *sn,
 		fputc(' ', f);
 		gp_num(f, ci);
 	}
+	tg = snapshot_target_at(sn, p->n, fig);
+	for (i = 0; i < SNAPSHOT_TARGET_NFIGS; i++)
+		gp_cell(f, tg ? fig[i] : NAN);
 	fputc('\n', f);
 }
 
@@ -99,8 +125,11 @@ gp_data(FILE *f, void *arg)
 	int i, j;
 
 	fprintf(f, "# scaletop export: %s against N; one block per snapshot.\n", gp_what(job));
-	fprintf(f, "# columns: N, %s, its 95%% CI half-width (0 when unknown)%s\n", gp_what(job),
+	fprintf(f, "# columns: N, %s, its 95%% CI half-width (0 when unknown)%s", gp_what(job),
 		job->norm != SNAPSHOT_NORM_NONE ? ", throughput, its 95% CI half-width" : "");
+	for (i = 0; i < SNAPSHOT_TARGET_NFIGS; i++)
+		fprintf(f, ", target_%s", snapshot_target_name(i));
+	fprintf(f, "; NaN: not measured\n");
 	for (i = 0; i < job->k; i++) {
 		a = &job->v[i]->now;
 		fprintf(f, "%s# %c: %s (%s)\n", i > 0 ? "\n\n" : "", 'A' + i, job->v[i]->meta.label,
@@ -142,6 +171,33 @@ gp_extent(const struct gp_job *job, double *nmax, double *xmax, double *barmax)
 	}
 }
 
+/* The target's CPUs used of snapshot i at some point: it gets a curve on the right axis. */
+static bool
+gp_has_target(const struct gp_job *job, int i)
+{
+	const struct analysis *a = &job->v[i]->now;
+	double fig[SNAPSHOT_TARGET_NFIGS];
+	int j;
+
+	for (j = 0; j < a->npoints; j++) {
+		if (snapshot_target_at(job->v[i], a->pts[j].n, fig) && isfinite(fig[GP_TG_CPU]))
+			return true;
+	}
+	return false;
+}
+
+static bool
+gp_any_target(const struct gp_job *job)
+{
+	int i;
+
+	for (i = 0; i < job->k; i++) {
+		if (gp_has_target(job, i))
+			return true;
+	}
+	return false;
+}
+
 static void
 gp_header(FILE *f, const struct gp_job *job)
 {
@@ -171,8 +227,11 @@ gp_header(FILE *f, const struct gp_job *job)
 	snprintf(unit, sizeof(unit), "%s/s", s->wl.unit);
 	fprintf(f, "\nset ylabel ");
 	gp_quoted(f, job->norm == SNAPSHOT_NORM_NONE ? unit : gp_what(job));
-	fprintf(f, "\nset format y '%s'\nset key below\nset grid\n",
+	fprintf(f, "\nset format y '%s'\nset key below\nset grid\nset datafile missing 'NaN'\n",
 		job->norm == SNAPSHOT_NORM_NONE ? "%.1s%c" : "%g");
+	if (gp_any_target(job))
+		fprintf(f, "set ytics nomirror\nset y2tics\nset y2range [0:*]\n"
+			   "set y2label 'target: CPUs used (dotted)'\n");
 	/* Efficiency's ideal is 1: the frame shows it however far below the points fall. */
 	ytop = fmax(xmax * 1.3, barmax * 1.05);
 	if (job->norm == SNAPSHOT_NORM_EFFICIENCY)
@@ -328,6 +387,15 @@ gp_script(FILE *f, void *arg)
 		if (sn->now.usl.ok)
 			fprintf(f, ", \\\n  usl%c(x) with lines dashtype 3 lc %d title '%c USL'",
 				'A' + i, i + 1, 'A' + i);
+		if (gp_has_target(job, i)) {
+			fprintf(f, ", \\\n  ");
+			gp_quoted(f, dat);
+			fprintf(f,
+				" index %d using 1:%d with linespoints dashtype 3 pointtype 6 lc "
+				"%d "
+				"axes x1y2 title '%c target CPUs'",
+				i, gp_col_target(job, GP_TG_CPU), i + 1, 'A' + i);
+		}
 		fprintf(f, "%s\n", i + 1 < job->k ? ", \\" : "");
 	}
 	return ferror(f) ? -1 : 0;

@@ -150,6 +150,21 @@ struct snapshot;
  */
 void snapshot_compare_target_text(FILE *f, struct snapshot *const *v, int k);
 void snapshot_compare_waits_text(FILE *f, struct snapshot *const *v, int k);
+/*
+ * The target's figures of sn at n, each the mean over the usable steps that
+ * measured it (NaN where none did), into fig[SNAPSHOT_TARGET_NFIGS], in the
+ * order of the CSV's columns, snapshot_target_name(i) ("procs", "threads",
+ * "cpu_used", ...); false when no usable step at n has a target.
+ */
+#define SNAPSHOT_TARGET_NFIGS 11
+bool snapshot_target_at(const struct snapshot *sn, int n, double *fig);
+const char *snapshot_target_name(int i);
+/*
+ * Fairness at n: the mean Jain's index and the most starved workers over the
+ * usable steps at n that counted per-worker operations; false when none did.
+ * snapshot_fairness.c.
+ */
+bool snapshot_fairness_at(const struct snapshot *sn, int n, double *jain, int *starved);
 /* The same as CSV tables, each its header and its rows (none: the header alone). */
 void snapshot_compare_target_csv(FILE *f, struct snapshot *const *v, int k);
 void snapshot_compare_waits_csv(FILE *f, struct snapshot *const *v, int k);

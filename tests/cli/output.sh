@@ -150,4 +150,41 @@ print("ok" if got == want else ("got", got, "want", want))
 EOF
 )" ok "show prints each step's waits, family by family, as in the snapshot"
 
+# --- export --gnuplot: the target's figures, in the data and on the right axis -----------
+"$SCALETOP" export --gnuplot -o "$T/tg" "$FX/mutex-waits.json" "$FX/mutex-linux.json" >/dev/null 2>&1
+is "$?" 0 "export --gnuplot of a snapshot with a target beside one without exits 0"
+is "$("$PYTHON" - "$FX/mutex-waits.json" "$T/tg" <<'EOF'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+gp = open(sys.argv[2] + ".gp").read()
+blocks = open(sys.argv[2] + ".dat").read().split("\n\n\n")
+head = [l for l in blocks[0].splitlines() if l.startswith("# columns: ")][0]
+cols = [c.strip() for c in head[len("# columns: "):].split(";")[0].split(",")]
+bad = []
+m = re.search(r"index 0 using 1:(\d+) with linespoints .* axes x1y2 title 'A target CPUs'", gp)
+if not m:
+    bad.append("no target curve of A on the right axis")
+elif cols[int(m.group(1)) - 1] != "target_cpu_used":
+    bad.append("A's target curve plots column %s, %s" % (m.group(1), cols[int(m.group(1)) - 1]))
+if "title 'B target CPUs'" in gp:
+    bad.append("B, without a target, has a target curve")
+if not re.search(r"^set y2label 'target: CPUs used", gp, re.M):
+    bad.append("no y2label")
+rows = [l.split() for l in blocks[0].splitlines() if l and l[0] != "#"]
+want = {st["n"]: st["target"] for st in d["steps"]}
+for r in rows:
+    t = want[int(r[0])]
+    for k in ("procs", "threads", "cpu_used", "machine_pct", "run_delay_pct", "ops_per_cpu_s"):
+        got = float(r[cols.index("target_" + k)])
+        if abs(got - t[k]) > 1e-9 * max(1, abs(t[k])):
+            bad.append("N=%s %s: %s, want %s" % (r[0], k, got, t[k]))
+    if r[cols.index("target_psi_some_pct")] != "NaN":
+        bad.append("N=%s: psi, not measured, is %s" % (r[0], r[cols.index("target_psi_some_pct")]))
+rows_b = [l.split() for l in blocks[1].splitlines() if l and l[0] != "#"]
+if any(r[cols.index("target_procs")] != "NaN" for r in rows_b):
+    bad.append("B's rows have target figures")
+print(bad or "ok")
+EOF
+)" ok "  the data has each step's target figures (NaN where not measured), plotted as CPUs used on y2"
+
 done_testing
