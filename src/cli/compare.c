@@ -22,7 +22,7 @@ enum compare_format { FMT_TEXT, FMT_CSV, FMT_MARKDOWN };
 struct compare_args {
 	enum compare_format format;
 	const char *baseline;    /* --baseline FILE, or NULL: the first */
-	const char *csv_file[2]; /* --csv-target, --csv-waits: FILE, or NULL */
+	const char *csv_file[3]; /* --csv-target, --csv-waits, --csv-usl: FILE, or NULL */
 	bool force;              /* replace them when they exist */
 	struct compare_opts o;
 };
@@ -32,7 +32,8 @@ compare_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: %s compare [--csv | --markdown] [--noise PCT] [--fail-on-regression PCT]\n"
-		"                  [--csv-target FILE] [--csv-waits FILE] [--force]\n"
+		"                  [--csv-target FILE] [--csv-waits FILE] [--csv-usl FILE] "
+		"[--force]\n"
 		"                  [--baseline A.json] A.json B.json [C.json ...]\n\n"
 		"One table aligned on N: each snapshot's throughput, its ratio to A and the\n"
 		"difference with its 95%% CI (Welch's t) and a '*' where it is significant;\n"
@@ -40,6 +41,8 @@ compare_usage(FILE *f)
 		"      --csv                    the table as CSV (warnings go to stderr)\n"
 		"      --csv-target FILE        the targets' figures at each N as CSV, into FILE\n"
 		"      --csv-waits FILE         the wait profiles side by side as CSV, into FILE\n"
+		"      --csv-usl FILE           the USL fits, each parameter with its standard\n"
+		"                               error, as CSV, into FILE\n"
 		"      --force                  replace those files when they exist\n"
 		"      --markdown               the summary and table as Markdown\n"
 		"      --baseline FILE          compare every snapshot against FILE (A)\n"
@@ -84,7 +87,8 @@ compare_option(int opt, struct compare_args *a, char **argv)
 		return 0;
 	case 'T':
 	case 'W':
-		a->csv_file[opt == 'W'] = optarg;
+	case 'U':
+		a->csv_file[opt == 'T' ? 0 : opt == 'W' ? 1 : 2] = optarg;
 		return 0;
 	case 'F':
 		a->force = true;
@@ -102,6 +106,28 @@ compare_option(int opt, struct compare_args *a, char **argv)
 	}
 }
 
+static const char *const compare_file_opts[3] = { "--csv-target", "--csv-waits", "--csv-usl" };
+
+/* Each table has a file of its own. */
+static int
+compare_distinct_files(const struct compare_args *a)
+{
+	int i, j;
+
+	for (i = 0; i < 3; i++) {
+		for (j = i + 1; j < 3; j++) {
+			if (a->csv_file[i] != NULL && a->csv_file[j] != NULL &&
+			    strcmp(a->csv_file[i], a->csv_file[j]) == 0)
+				return arg_usage_error(CMD,
+						       "%s and %s name one file, '%s': give each "
+						       "table a file of its own",
+						       compare_file_opts[i], compare_file_opts[j],
+						       a->csv_file[i]);
+		}
+	}
+	return 0;
+}
+
 static int
 compare_parse(int argc, char **argv, struct compare_args *a)
 {
@@ -111,6 +137,7 @@ compare_parse(int argc, char **argv, struct compare_args *a)
 		{ "baseline", required_argument, NULL, 'b' },
 		{ "csv-target", required_argument, NULL, 'T' },
 		{ "csv-waits", required_argument, NULL, 'W' },
+		{ "csv-usl", required_argument, NULL, 'U' },
 		{ "force", no_argument, NULL, 'F' },
 		{ "noise", required_argument, NULL, 'n' },
 		{ "fail-on-regression", required_argument, NULL, 'f' },
@@ -138,13 +165,7 @@ compare_parse(int argc, char **argv, struct compare_args *a)
 	if (k > SNAPSHOT_COMPARE_MAX)
 		return arg_usage_error(CMD, "%d snapshots; compare at most %d at once", k,
 				       SNAPSHOT_COMPARE_MAX);
-	if (a->csv_file[0] != NULL && a->csv_file[1] != NULL &&
-	    strcmp(a->csv_file[0], a->csv_file[1]) == 0)
-		return arg_usage_error(CMD,
-				       "--csv-target and --csv-waits name one file, '%s': give "
-				       "each table a file of its own",
-				       a->csv_file[0]);
-	return 0;
+	return compare_distinct_files(a);
 }
 
 /* Before anything is read or printed: a file that exists is kept unless --force. */
@@ -153,7 +174,7 @@ compare_check_files(const struct compare_args *a)
 {
 	int i;
 
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < 3; i++) {
 		if (a->csv_file[i] == NULL || a->force || access(a->csv_file[i], F_OK) != 0)
 			continue;
 		fprintf(stderr,
@@ -165,16 +186,17 @@ compare_check_files(const struct compare_args *a)
 	return 0;
 }
 
-/* --csv-target and --csv-waits: each table into its own file. */
+/* --csv-target, --csv-waits and --csv-usl: each table into its own file. */
 static int
 compare_write_files(const struct compare_args *a, struct snapshot *const *v, int k)
 {
-	static const enum snapshot_compare_table table[2] = { SNAPSHOT_CMP_TARGET,
-							      SNAPSHOT_CMP_WAITS };
+	static const enum snapshot_compare_table table[3] = { SNAPSHOT_CMP_TARGET,
+							      SNAPSHOT_CMP_WAITS,
+							      SNAPSHOT_CMP_USL };
 	char err[ST_ERRLEN];
 	int i;
 
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < 3; i++) {
 		if (a->csv_file[i] == NULL)
 			continue;
 		if (snapshot_compare_csv_write(a->csv_file[i], table[i], v, k, a->force, err,

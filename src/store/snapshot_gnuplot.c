@@ -96,10 +96,10 @@ static void
 gp_point(FILE *f, const struct gp_job *job, const struct snapshot *sn,
 	 const struct scaling_point *p)
 {
-	double d = gp_div(job, sn, p->n), ci = isfinite(p->ci) ? p->ci : 0;
+	double d = gp_div(job, sn, p->n), ci = isfinite(p->ci) ? p->ci : 0, jain;
 	double fig[SNAPSHOT_TARGET_NFIGS];
-	bool tg;
-	int i;
+	bool tg, fair;
+	int i, starved;
 
 	fprintf(f, "%d ", p->n);
 	gp_num(f, p->x / d);
@@ -114,6 +114,9 @@ gp_point(FILE *f, const struct gp_job *job, const struct snapshot *sn,
 	tg = snapshot_target_at(sn, p->n, fig);
 	for (i = 0; i < SNAPSHOT_TARGET_NFIGS; i++)
 		gp_cell(f, tg ? fig[i] : NAN);
+	fair = snapshot_fairness_at(sn, p->n, &jain, &starved);
+	gp_cell(f, fair ? jain : NAN);
+	gp_cell(f, fair ? starved : NAN);
 	fputc('\n', f);
 }
 
@@ -129,7 +132,8 @@ gp_data(FILE *f, void *arg)
 		job->norm != SNAPSHOT_NORM_NONE ? ", throughput, its 95% CI half-width" : "");
 	for (i = 0; i < SNAPSHOT_TARGET_NFIGS; i++)
 		fprintf(f, ", target_%s", snapshot_target_name(i));
-	fprintf(f, "; NaN: not measured\n");
+	fprintf(f, ", jain, starved; jain and starved: Jain's index of the workers' operations "
+		   "and the workers with none; NaN: not measured\n");
 	for (i = 0; i < job->k; i++) {
 		a = &job->v[i]->now;
 		fprintf(f, "%s# %c: %s (%s)\n", i > 0 ? "\n\n" : "", 'A' + i, job->v[i]->meta.label,
@@ -244,6 +248,45 @@ gp_header(FILE *f, const struct gp_job *job)
 	fprintf(f, "]\n");
 }
 
+/* A standard error, or "fixed" for a parameter held at a bound, which has none. */
+static void
+gp_se(FILE *f, double se)
+{
+	if (isfinite(se))
+		gp_num(f, se);
+	else
+		fputs("fixed", f);
+}
+
+/* "sigma 0.0213 ±0.0011": a parameter for the key, with its standard error. */
+static size_t
+gp_param(char *buf, size_t len, const char *name, double v, double se)
+{
+	int m;
+
+	if (isfinite(se))
+		m = snprintf(buf, len, "%s %.3g ±%.2g", name, v, se);
+	else
+		m = snprintf(buf, len, "%s %.3g (fixed)", name, v);
+	return m > 0 ? (size_t)m : 0;
+}
+
+/* The USL curve's title: its parameters with their standard errors. */
+static void
+gp_usl_title(const struct gp_job *job, int i, char *buf, size_t len)
+{
+	const struct usl_fit *u = &job->v[i]->now.usl;
+	double d = job->norm == SNAPSHOT_NORM_NONE ? 1 : job->v[i]->now.x1;
+	size_t m;
+
+	m = (size_t)snprintf(buf, len, "%c USL: ", 'A' + i);
+	m += gp_param(buf + m, m < len ? len - m : 0, "sigma", u->sigma, u->se_sigma);
+	m += (size_t)snprintf(buf + m, m < len ? len - m : 0, ", ");
+	m += gp_param(buf + m, m < len ? len - m : 0, "kappa", u->kappa, u->se_kappa);
+	m += (size_t)snprintf(buf + m, m < len ? len - m : 0, ", ");
+	gp_param(buf + m, m < len ? len - m : 0, "lambda", u->lambda / d, u->se_lambda / d);
+}
+
 /*
  * The USL curve and the ideal line of snapshot i as gnuplot functions, from
  * N = 1.  Normalised, the ideal is one line for all (N, or 1), drawn once.
@@ -261,6 +304,13 @@ gp_functions(FILE *f, const struct gp_job *job, const struct snapshot *sn, int i
 	}
 	if (!a->usl.ok)
 		return;
+	fprintf(f, "# usl%c's standard errors: sigma ", 'A' + i);
+	gp_se(f, a->usl.se_sigma);
+	fprintf(f, ", kappa ");
+	gp_se(f, a->usl.se_kappa);
+	fprintf(f, ", lambda ");
+	gp_se(f, a->usl.se_lambda / d);
+	fputc('\n', f);
 	fprintf(f, "usl%c(x) = x < 1 ? 1/0 : ", 'A' + i);
 	gp_num(f, a->usl.lambda / d);
 	fprintf(f, "%s / (1 + ", job->norm == SNAPSHOT_NORM_EFFICIENCY ? "" : " * x");
@@ -384,9 +434,12 @@ gp_script(FILE *f, void *arg)
 				", \\\n  ideal%c(x) with lines dashtype 2 lc %d "
 				"title '%c ideal'",
 				'A' + i, i + 1, 'A' + i);
-		if (sn->now.usl.ok)
-			fprintf(f, ", \\\n  usl%c(x) with lines dashtype 3 lc %d title '%c USL'",
-				'A' + i, i + 1, 'A' + i);
+		if (sn->now.usl.ok) {
+			fprintf(f, ", \\\n  usl%c(x) with lines dashtype 3 lc %d title ", 'A' + i,
+				i + 1);
+			gp_usl_title(job, i, title, sizeof(title));
+			gp_quoted(f, title);
+		}
 		if (gp_has_target(job, i)) {
 			fprintf(f, ", \\\n  ");
 			gp_quoted(f, dat);

@@ -165,6 +165,17 @@ const char *snapshot_target_name(int i);
  * snapshot_fairness.c.
  */
 bool snapshot_fairness_at(const struct snapshot *sn, int n, double *jain, int *starved);
+/*
+ * Fairness side by side (snapshot_compare_fair.c): a section of Jain's index
+ * and the starved workers of each snapshot at each of the nn N, left out
+ * when none has per-worker counts; and the main CSV table's columns of them,
+ * "X jain,X starved" for each snapshot (empty cells without counts).
+ */
+void snapshot_compare_fair_text(FILE *f, struct snapshot *const *v, int k, const int *n, int nn);
+void snapshot_compare_fair_csv_head(FILE *f, int k);
+void snapshot_compare_fair_csv_cells(FILE *f, struct snapshot *const *v, int k, int n);
+/* The USL fits as one CSV table: a row per snapshot, each parameter and its se. */
+void snapshot_compare_usl_csv(FILE *f, struct snapshot *const *v, int k);
 /* The same as CSV tables, each its header and its rows (none: the header alone). */
 void snapshot_compare_target_csv(FILE *f, struct snapshot *const *v, int k);
 void snapshot_compare_waits_csv(FILE *f, struct snapshot *const *v, int k);

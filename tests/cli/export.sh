@@ -36,7 +36,7 @@ for i, (blk, d) in enumerate(zip(blocks, snaps)):
         div = {"none": 1, "speedup": x1, "efficiency": p["n"] * x1}[mode]
         ci = p["ci"] if p["ci"] is not None else 0
         want = [p["n"], p["x"] / div, ci / div] + ([] if mode == "none" else [p["x"], ci])
-        if len(r) != len(want) + 11 or not all(near(a, b) for a, b in zip(r, want)):
+        if len(r) != len(want) + 13 or not all(near(a, b) for a, b in zip(r, want)):
             bad.append("block %d: row %s, want %s" % (i, r, want))
     if ci <= 0:
         bad.append("block %d: no CI to draw" % i)

@@ -16,13 +16,14 @@ one_line() {
 	[ "$(wc -l <"$1" | tr -d ' ')" = 1 ]
 }
 
-# one_table FILE: prints "ok ROWS" when a CSV reader finds one header and rows of its width.
+# one_table FILE [FIRST]: prints "ok ROWS" when a CSV reader finds one header (its first
+# column FIRST, n by default) and rows of its width.
 one_table() {
-	"$PYTHON" - "$1" <<'EOF'
+	"$PYTHON" - "$1" "${2:-n}" <<'EOF'
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1], newline="")))
 bad = [i + 1 for i, r in enumerate(rows) if len(r) != len(rows[0])]
-heads = [i + 1 for i, r in enumerate(rows) if r and r[0] == "n"]
+heads = [i + 1 for i, r in enumerate(rows) if r and r[0] == sys.argv[2]]
 print("ok %d" % (len(rows) - 1) if rows and not bad and heads == [1]
       else "rows %s of another width, headers at %s" % (bad, heads))
 EOF
@@ -186,5 +187,90 @@ if any(r[cols.index("target_procs")] != "NaN" for r in rows_b):
 print(bad or "ok")
 EOF
 )" ok "  the data has each step's target figures (NaN where not measured), plotted as CPUs used on y2"
+
+# --- compare and export: the USL fits' standard errors and the workers' fairness ---------
+# mutex-linux.json (a real run, before fairness was kept) with per-worker counts added: at
+# N=6 one worker of six did nothing.
+"$PYTHON" - "$FX/mutex-linux.json" "$T/fair.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for st in d["steps"]:
+    n = st["n"]
+    st["fairness"] = {"workers": n, "min": 0 if n == 6 else 1000, "median": 1500.0,
+                      "max": 2000, "jain": round(0.9 - 0.01 * n, 2), "starved": 1 if n == 6 else 0}
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+"$SCALETOP" compare "$T/fair.json" "$FX/cpu-linux.json" >"$T/f.out" 2>&1
+is "$?" 0 "compare of a snapshot with fairness beside one without exits 0"
+is "$("$PYTHON" - "$T/fair.json" "$FX/cpu-linux.json" "$T/f.out" <<'EOF'
+import json, sys
+snaps = [json.load(open(f))["analysis"]["usl"] for f in sys.argv[1:3]]
+lines = open(sys.argv[3]).read().splitlines()
+bad = []
+for p in ("sigma", "kappa", "lambda"):
+    i = next(i for i, l in enumerate(lines) if l.split()[:1] == [p])
+    se = lines[i + 1].split()
+    if se[:2] != ["±", "se"]:
+        bad.append("no se under %s: %s" % (p, lines[i + 1]))
+        continue
+    want = ["±%.2g" % u["se_" + p] if u["se_" + p] is not None else "fixed" for u in snaps]
+    if se[2:] != want:
+        bad.append("%s: %s, want %s" % (p, se[2:], want))
+print(bad or "ok")
+EOF
+)" ok "  the USL table has each parameter's standard error under it, 'fixed' at a bound"
+is "$(awk '/^fairness:/{on=1; next} on && NF == 0 {exit} on {print}' "$T/f.out" | tr -s ' ' | tr '\n' '|')" \
+	" N A B| 1 0.89/0 -| 2 0.88/0 -| 3 0.87/0 -| 4 0.86/0 -| 6 0.84/1 -|" \
+	"  and a fairness section: Jain's index / starved at each N, '-' without counts"
+"$SCALETOP" compare --csv-usl "$T/usl.csv" "$T/fair.json" "$FX/cpu-linux.json" >/dev/null 2>&1
+is "$?" 0 "compare --csv-usl FILE exits 0"
+like "$(one_table "$T/usl.csv" snapshot)" "^ok 2$" "  the --csv-usl file is one table, a row per snapshot"
+is "$("$PYTHON" - "$T/fair.json" "$T/usl.csv" <<'EOF'
+import csv, json, sys
+u = json.load(open(sys.argv[1]))["analysis"]["usl"]
+r = list(csv.DictReader(open(sys.argv[2])))[0]
+ok = all(abs(float(r[k]) - u[j]) <= 1e-12 * abs(u[j]) for k, j in
+         (("sigma", "sigma"), ("sigma_se", "se_sigma"), ("lambda", "lambda"), ("lambda_se", "se_lambda")))
+print(ok, r["kappa_se"] == "", r["fit"], r["points"])
+EOF
+)" "True True amdahl 5" "  with each parameter and its se (empty where fixed), the fit and its points"
+"$SCALETOP" compare --csv "$T/fair.json" "$FX/cpu-linux.json" >"$T/f.csv" 2>/dev/null
+is "$("$PYTHON" - "$T/f.csv" <<'EOF'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+print([(r["n"], r["A jain"], r["A starved"], r["B jain"]) for r in rows if r["n"] in ("1", "6")])
+EOF
+)" "[('1', '0.89', '0', ''), ('6', '0.84', '1', '')]" "compare --csv: each snapshot's jain and starved at each N"
+"$SCALETOP" export --gnuplot -o "$T/fx" "$T/fair.json" "$FX/cpu-linux.json" >/dev/null 2>&1
+is "$?" 0 "export --gnuplot of them exits 0"
+is "$("$PYTHON" - "$T/fair.json" "$FX/cpu-linux.json" "$T/fx" <<'EOF'
+import json, re, sys
+us = [json.load(open(f))["analysis"]["usl"] for f in sys.argv[1:3]]
+gp = open(sys.argv[3] + ".gp").read()
+blocks = open(sys.argv[3] + ".dat").read().split("\n\n\n")
+head = [l for l in blocks[0].splitlines() if l.startswith("# columns: ")][0]
+cols = [c.strip() for c in head[len("# columns: "):].split(";")[0].split(",")]
+bad = []
+for i, u in enumerate(us):
+    c = "AB"[i]
+    m = re.search(r"^# usl%s's standard errors: sigma (\S+), kappa (\S+), lambda (\S+)$" % c, gp, re.M)
+    if not m:
+        bad.append("no se line for %s" % c)
+        continue
+    for g, k in zip(m.groups(), ("se_sigma", "se_kappa", "se_lambda")):
+        if (g == "fixed") != (u[k] is None) or (g != "fixed" and abs(float(g) - u[k]) > 1e-9 * u[k]):
+            bad.append("%s %s: %s, want %s" % (c, k, g, u[k]))
+    if not re.search(r"usl%s\(x\) with lines .* title '%s USL: sigma [^']*±" % (c, c), gp):
+        bad.append("%s's USL title has no ±" % c)
+rows = [l.split() for l in blocks[0].splitlines() if l and l[0] != "#"]
+got = [(r[0], r[cols.index("jain")], r[cols.index("starved")]) for r in rows]
+if got != [("1", "0.89", "0"), ("2", "0.88", "0"), ("3", "0.87", "0"), ("4", "0.86", "0"), ("6", "0.84", "1")]:
+    bad.append("A's fairness columns: %s" % got)
+rows = [l.split() for l in blocks[1].splitlines() if l and l[0] != "#"]
+if any(r[cols.index("jain")] != "NaN" for r in rows):
+    bad.append("B has fairness figures")
+print(bad or "ok")
+EOF
+)" ok "  the script has each USL fit's standard errors, the data each N's jain and starved"
 
 done_testing

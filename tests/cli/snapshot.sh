@@ -131,8 +131,8 @@ is "$(grep -c '^warning' "$T/same.out")" 0 "no warning when the workloads are th
 # The CSV is the same table, each ratio really B/A.
 "$SCALETOP" compare --csv "$FX/cpu-linux.json" "$FX/mutex-linux.json" >"$T/cmp.csv" 2>"$T/csv.err"
 is "$?" 0 "compare --csv exits 0"
-is "$(sed -n 1p "$T/cmp.csv")" 'n,"A: vm Linux 6.18.44-fc-v669 ops/s","B: vm Linux 6.18.44-fc-v669 ops/s",B/A,A ci95,B ci95,B-A %,B-A ci95 %,B significant' \
-	"CSV header: n, each snapshot, the ratio, the CIs, the difference"
+is "$(sed -n 1p "$T/cmp.csv")" 'n,"A: vm Linux 6.18.44-fc-v669 ops/s","B: vm Linux 6.18.44-fc-v669 ops/s",B/A,A ci95,B ci95,B-A %,B-A ci95 %,B significant,A jain,A starved,B jain,B starved' \
+	"CSV header: n, each snapshot, the ratio, the CIs, the difference, the fairness"
 is "$(wc -l <"$T/cmp.csv" | tr -d ' ')" 6 "a row per N"
 is "$("$PYTHON" - "$T/cmp.csv" <<'EOF'
 import csv, sys
