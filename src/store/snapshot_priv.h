@@ -174,6 +174,8 @@ bool snapshot_fairness_at(const struct snapshot *sn, int n, double *jain, int *s
 void snapshot_compare_fair_text(FILE *f, struct snapshot *const *v, int k, const int *n, int nn);
 void snapshot_compare_fair_csv_head(FILE *f, int k);
 void snapshot_compare_fair_csv_cells(FILE *f, struct snapshot *const *v, int k, int n);
+/* --markdown's USL (each parameter ± se) and fairness tables: snapshot_compare_md_fit.c. */
+void snapshot_compare_md_fits(FILE *f, struct snapshot *const *v, int k);
 /* The USL fits as one CSV table: a row per snapshot, each parameter and its se. */
 void snapshot_compare_usl_csv(FILE *f, struct snapshot *const *v, int k);
 /* The same as CSV tables, each its header and its rows (none: the header alone). */

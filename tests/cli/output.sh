@@ -241,6 +241,12 @@ rows = list(csv.DictReader(open(sys.argv[1])))
 print([(r["n"], r["A jain"], r["A starved"], r["B jain"]) for r in rows if r["n"] in ("1", "6")])
 EOF
 )" "[('1', '0.89', '0', ''), ('6', '0.84', '1', '')]" "compare --csv: each snapshot's jain and starved at each N"
+"$SCALETOP" compare --markdown "$T/fair.json" "$FX/cpu-linux.json" >"$T/f.md" 2>/dev/null
+is "$(grep -E '^\| (sigma|kappa) \|' "$T/f.md" | tr '\n' '/')" \
+	"| sigma | 0.7833 ± 0.068 | 1 (fixed) |/| kappa | 0 (fixed) | 0.1011 ± 0.023 |/" \
+	"compare --markdown: a USL table, each parameter ± its se"
+is "$(grep -cE '^\| [0-9]+ \| 0\.[0-9]{2}/[01] \| - \|$' "$T/f.md")" 5 \
+	"  and a fairness table, a row per N"
 "$SCALETOP" export --gnuplot -o "$T/fx" "$T/fair.json" "$FX/cpu-linux.json" >/dev/null 2>&1
 is "$?" 0 "export --gnuplot of them exits 0"
 is "$("$PYTHON" - "$T/fair.json" "$FX/cpu-linux.json" "$T/fx" <<'EOF'
