@@ -122,12 +122,26 @@ void snapshot_compare_text(FILE *f, struct snapshot *const *v, int k, const stru
 /*
  * The same table as CSV: n, each throughput, each ratio; then each
  * throughput's 95% CI, and for each snapshot after the first B-A in %, its
- * CI and 1 or 0 for significant; empty cells for none.  Then, each after a
- * blank line and its own header, the targets' table (n, snapshot, the
- * figures) and the waits' (n, family, state, channel, each share in %, each
- * difference from A in points), when any.
+ * CI and 1 or 0 for significant; then each snapshot's Jain's index and
+ * starved workers ("X jain", "X starved"); empty cells for none.  One table,
+ * one header: a CSV reader takes it whole.
  */
 void snapshot_compare_csv(FILE *f, struct snapshot *const *v, int k, const struct compare_opts *o);
+/*
+ * compare's other tables, each as one CSV table in a file of its own
+ * (--csv-target, --csv-waits, --csv-usl): the targets' (n, snapshot, the
+ * figures), the waits' (n, family, state, channel, each share in %, each
+ * difference from A in points) and the USL fits' (a row per snapshot: each
+ * parameter and its standard error, N*, X*, rse, points, and "usl",
+ * "amdahl" or why there is no fit).  A table no snapshot has rows for is
+ * its header alone.
+ * Written atomically; an existing file is refused unless force.  0, or -1
+ * with a message naming the file.
+ */
+enum snapshot_compare_table { SNAPSHOT_CMP_TARGET, SNAPSHOT_CMP_WAITS, SNAPSHOT_CMP_USL };
+int snapshot_compare_csv_write(const char *path, enum snapshot_compare_table table,
+			       struct snapshot *const *v, int k, bool force, char *err,
+			       size_t errlen);
 /* The summary and the table as GitHub-flavoured Markdown, with a legend (snapshot_compare_md.c). */
 void snapshot_compare_markdown(FILE *f, struct snapshot *const *v, int k,
 			       const struct compare_opts *o);

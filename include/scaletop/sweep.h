@@ -63,6 +63,8 @@ struct sweep_live {
 	bool have_ct;
 	struct wait_share *waits; /* its wait profile so far, refreshed with ct; the sweep's */
 	int nwaits;
+	struct target_figures tg; /* --target's figures so far, on each pass over its processes */
+	bool have_tg;
 };
 
 enum sweep_note { SWEEP_TICK, SWEEP_STEP_DONE, SWEEP_FINISHED };

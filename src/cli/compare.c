@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "scaletop/compare_stats.h"
@@ -20,7 +21,9 @@ enum compare_format { FMT_TEXT, FMT_CSV, FMT_MARKDOWN };
 
 struct compare_args {
 	enum compare_format format;
-	const char *baseline; /* --baseline FILE, or NULL: the first */
+	const char *baseline;    /* --baseline FILE, or NULL: the first */
+	const char *csv_file[3]; /* --csv-target, --csv-waits, --csv-usl: FILE, or NULL */
+	bool force;              /* replace them when they exist */
 	struct compare_opts o;
 };
 
@@ -29,11 +32,18 @@ compare_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: %s compare [--csv | --markdown] [--noise PCT] [--fail-on-regression PCT]\n"
+		"                  [--csv-target FILE] [--csv-waits FILE] [--csv-usl FILE] "
+		"[--force]\n"
 		"                  [--baseline A.json] A.json B.json [C.json ...]\n\n"
 		"One table aligned on N: each snapshot's throughput, its ratio to A and the\n"
 		"difference with its 95%% CI (Welch's t) and a '*' where it is significant;\n"
 		"a summary over N; then peak against peak, collapse, verdict and USL.\n"
 		"      --csv                    the table as CSV (warnings go to stderr)\n"
+		"      --csv-target FILE        the targets' figures at each N as CSV, into FILE\n"
+		"      --csv-waits FILE         the wait profiles side by side as CSV, into FILE\n"
+		"      --csv-usl FILE           the USL fits, each parameter with its standard\n"
+		"                               error, as CSV, into FILE\n"
+		"      --force                  replace those files when they exist\n"
 		"      --markdown               the summary and table as Markdown\n"
 		"      --baseline FILE          compare every snapshot against FILE (A)\n"
 		"      --noise PCT              a difference counts only beyond PCT%% of A\n"
@@ -75,6 +85,14 @@ compare_option(int opt, struct compare_args *a, char **argv)
 	case 'b':
 		a->baseline = optarg;
 		return 0;
+	case 'T':
+	case 'W':
+	case 'U':
+		a->csv_file[opt == 'T' ? 0 : opt == 'W' ? 1 : 2] = optarg;
+		return 0;
+	case 'F':
+		a->force = true;
+		return 0;
 	case 'n':
 		return compare_noise(optarg, &a->o.noise_pct);
 	case 'f':
@@ -88,6 +106,28 @@ compare_option(int opt, struct compare_args *a, char **argv)
 	}
 }
 
+static const char *const compare_file_opts[3] = { "--csv-target", "--csv-waits", "--csv-usl" };
+
+/* Each table has a file of its own. */
+static int
+compare_distinct_files(const struct compare_args *a)
+{
+	int i, j;
+
+	for (i = 0; i < 3; i++) {
+		for (j = i + 1; j < 3; j++) {
+			if (a->csv_file[i] != NULL && a->csv_file[j] != NULL &&
+			    strcmp(a->csv_file[i], a->csv_file[j]) == 0)
+				return arg_usage_error(CMD,
+						       "%s and %s name one file, '%s': give each "
+						       "table a file of its own",
+						       compare_file_opts[i], compare_file_opts[j],
+						       a->csv_file[i]);
+		}
+	}
+	return 0;
+}
+
 static int
 compare_parse(int argc, char **argv, struct compare_args *a)
 {
@@ -95,6 +135,10 @@ compare_parse(int argc, char **argv, struct compare_args *a)
 		{ "csv", no_argument, NULL, 'c' },
 		{ "markdown", no_argument, NULL, 'm' },
 		{ "baseline", required_argument, NULL, 'b' },
+		{ "csv-target", required_argument, NULL, 'T' },
+		{ "csv-waits", required_argument, NULL, 'W' },
+		{ "csv-usl", required_argument, NULL, 'U' },
+		{ "force", no_argument, NULL, 'F' },
 		{ "noise", required_argument, NULL, 'n' },
 		{ "fail-on-regression", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
@@ -121,6 +165,46 @@ compare_parse(int argc, char **argv, struct compare_args *a)
 	if (k > SNAPSHOT_COMPARE_MAX)
 		return arg_usage_error(CMD, "%d snapshots; compare at most %d at once", k,
 				       SNAPSHOT_COMPARE_MAX);
+	return compare_distinct_files(a);
+}
+
+/* Before anything is read or printed: a file that exists is kept unless --force. */
+static int
+compare_check_files(const struct compare_args *a)
+{
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		if (a->csv_file[i] == NULL || a->force || access(a->csv_file[i], F_OK) != 0)
+			continue;
+		fprintf(stderr,
+			"%s %s: %s exists and was not replaced; give --force to replace it, or "
+			"another name\n",
+			progname, CMD, a->csv_file[i]);
+		return EXIT_RUNTIME;
+	}
+	return 0;
+}
+
+/* --csv-target, --csv-waits and --csv-usl: each table into its own file. */
+static int
+compare_write_files(const struct compare_args *a, struct snapshot *const *v, int k)
+{
+	static const enum snapshot_compare_table table[3] = { SNAPSHOT_CMP_TARGET,
+							      SNAPSHOT_CMP_WAITS,
+							      SNAPSHOT_CMP_USL };
+	char err[ST_ERRLEN];
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		if (a->csv_file[i] == NULL)
+			continue;
+		if (snapshot_compare_csv_write(a->csv_file[i], table[i], v, k, a->force, err,
+					       sizeof(err)) != 0) {
+			fprintf(stderr, "%s %s: %s\n", progname, CMD, err);
+			return EXIT_RUNTIME;
+		}
+	}
 	return 0;
 }
 
@@ -177,9 +261,13 @@ cmd_compare(int argc, char **argv)
 	compare_opts_default(&a.o);
 	if ((rc = compare_parse(argc, argv, &a)) != 0)
 		return rc < 0 ? 0 : rc;
+	if ((rc = compare_check_files(&a)) != 0)
+		return rc;
 	k = compare_load(argc, argv, a.baseline, snaps, v, &rc);
 	if (rc == 0)
 		compare_print(&a, v, k);
+	if (rc == 0)
+		rc = compare_write_files(&a, v, k);
 	if (rc == 0 && snapshot_compare_regressed(v, k, &a.o)) {
 		fprintf(stderr,
 			"%s %s: a snapshot is significantly slower than A by more than %g%% at "

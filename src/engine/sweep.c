@@ -274,6 +274,7 @@ sweep_launch_next(struct sweep *sw, uint64_t now)
 	sw->live.step = sw->ctx.idx;
 	sw->live.have_rate = false;
 	sw->live.have_ct = false;
+	sw->live.have_tg = false;
 	sw->live.nwaits = 0;
 	sw->running = true;
 	step_ctx_enter(&sw->ctx, PHASE_STARTING, now);

@@ -357,10 +357,17 @@ void
 target_window_end(struct target *t, uint64_t now, double seconds, uint64_t ops,
 		  const struct contention *ct, int ncpu, struct target_figures *tg)
 {
+	target_window_pass(t, now);
+	target_window_figures(t, seconds, ops, ct, ncpu, tg);
+}
+
+void
+target_window_figures(struct target *t, double seconds, uint64_t ops, const struct contention *ct,
+		      int ncpu, struct target_figures *tg)
+{
 	struct target_edges e;
 
 	memset(&e, 0, sizeof(e));
-	target_window_pass(t, now);
 	e.seconds = seconds;
 	e.ops = ops;
 	procbook_sum(&t->book, &e.d, &e.procs);

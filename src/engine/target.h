@@ -58,5 +58,11 @@ bool target_pass_due(const struct target *t, uint64_t now);
  */
 void target_window_end(struct target *t, uint64_t now, double seconds, uint64_t ops,
 		       const struct contention *ct, int ncpu, struct target_figures *tg);
+/*
+ * The figures of the window so far, as of the last pass (seconds and ops
+ * are the window's up to that pass), the window left open: the live view's.
+ */
+void target_window_figures(struct target *t, double seconds, uint64_t ops,
+			   const struct contention *ct, int ncpu, struct target_figures *tg);
 
 #endif

@@ -112,4 +112,5 @@ snapshot_compare_markdown(FILE *f, struct snapshot *const *v, int k, const struc
 		"\nB-A: the difference in %% of A, ±95%%: its 95%% confidence interval (Welch's "
 		"t); \\*: significant, outside the interval and beyond the %g%% noise floor.\n",
 		snapshot_compare_noise(o));
+	snapshot_compare_md_fits(f, v, k);
 }

@@ -122,6 +122,33 @@ table_fair(const struct fairness *fr, char *jain, char *starved)
 	snprintf(starved, TABLE_CELL, "%d", fr->starved);
 }
 
+/* A standard deviation without the count it came from (a published table's): no CI. */
+static bool
+table_sd_only(const struct step *st)
+{
+	return step_usable(st) && st->no_intervals && !st->st.have_spread && st->st.n == 0 &&
+	       isfinite(st->st.stddev) && st->st.stddev > 0 && st->st.mean > 0;
+}
+
+/*
+ * The ±CI cell: the 95% CI in % of the mean; "sd2.1%", the standard
+ * deviation, where only that is known; "-" where neither is.
+ */
+static void
+table_ci(const struct step *st, char *buf, size_t len)
+{
+	double sd;
+
+	if (step_usable(st) && st->st.have_spread && st->st.mean > 0) {
+		snprintf(buf, len, "%.1f%%", 100.0 * stats_ci(&st->st) / st->st.mean);
+	} else if (table_sd_only(st)) {
+		sd = 100.0 * st->st.stddev / st->st.mean;
+		snprintf(buf, len, sd < 9.95 ? "sd%.1f%%" : "sd%.0f%%", sd);
+	} else {
+		snprintf(buf, len, "-");
+	}
+}
+
 static void
 table_row(FILE *f, const struct session *s, const struct step *st, const struct table_fit *t)
 {
@@ -133,11 +160,7 @@ table_row(FILE *f, const struct session *s, const struct step *st, const struct 
 	fmt_si(st->ops_s, cell[TC_RATE], TABLE_CELL);
 	if (!use)
 		snprintf(cell[TC_RATE], TABLE_CELL, "-");
-	if (use && st->st.have_spread && st->st.mean > 0)
-		snprintf(cell[TC_CI], TABLE_CELL, "%.1f%%",
-			 100.0 * stats_ci(&st->st) / st->st.mean);
-	else
-		snprintf(cell[TC_CI], TABLE_CELL, "-");
+	table_ci(st, cell[TC_CI], TABLE_CELL);
 	snprintf(cell[TC_SPEEDUP], TABLE_CELL,
 		 use && isfinite(analysis_speedup(s, st->n)) ? "%.2f" : "-",
 		 analysis_speedup(s, st->n));
@@ -383,6 +406,8 @@ table_verdict(FILE *f, const struct session *s)
 void
 step_table_print(FILE *f, const struct session *s)
 {
+	int i;
+
 	if (s->host.hostname[0] != '\0')
 		fprintf(f, "%s on %s %s %s (%s, %d CPUs), %s by %s\n", s->wl.name, s->host.hostname,
 			s->host.os_name, s->host.os_release, s->host.platform, s->host.ncpus,
@@ -391,6 +416,11 @@ step_table_print(FILE *f, const struct session *s)
 		fprintf(f, "%s, %s by %s\n", s->wl.name, s->wl.unit,
 			s->wl.n_unit[0] ? s->wl.n_unit : "N");
 	step_table_steps(f, s, 0);
+	for (i = 0; i < s->nsteps && !table_sd_only(&s->steps[i]); i++)
+		;
+	if (i < s->nsteps)
+		fprintf(f, "sd: a standard deviation in %% of the mean, given without its count of "
+			   "runs, so no CI; a runs column gives one\n");
 	table_target(f, s);
 	table_waits(f, s);
 	table_verdict(f, s);

@@ -130,7 +130,8 @@ for l in text[start + 1:]:
 # the first table, up to the blank line before the waits' and targets' tables
 lines = open(sys.argv[2]).read().split("\n\n")[0].splitlines()
 c = list(csv.DictReader(lines))
-md = [l for l in open(sys.argv[3]).read().splitlines() if l.startswith("| ") and not l.startswith("| N ")]
+# the throughput's table, the first: its rows up to the blank line after it
+md = open(sys.argv[3]).read().split("\n| N |", 1)[1].split("\n\n")[0].splitlines()[2:]
 bad = []
 for r in c:
     t = rows[r["n"]]

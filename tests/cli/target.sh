@@ -56,6 +56,35 @@ SLEEPER=$!
 sleep 0.5
 "$SCALETOP" run -w cpu -n 1 -d 1 --warmup 0.3 -q --target "pid:$SLEEPER" >"$T/pid.txt" 2>"$T/pid.err"
 is "$?" 0 "run --target pid:$SLEEPER exits 0"
+# The stream's tick lines carry the window so far: the target's figures, and the waits with the
+# target's and the probe's families.  Each refresh comes on a pass (about once a second), so a
+# try of 2.5 s has one or two; a busy machine may delay the probe past them: up to 3 tries.
+tick_window() {
+	"$PYTHON" - "$T/win.jsonl" <<'EOF'
+import json, sys
+ticks = [d for d in map(json.loads, open(sys.argv[1])) if d["type"] == "tick"]
+tg = [d["target"] for d in ticks if "target" in d]
+fams = set(w["family"] for d in ticks for w in d.get("waits", []))
+probe = set(w["channel"] for d in ticks for w in d.get("waits", []) if w["family"] == "probe")
+print(bool(tg) and all(t["procs"] == 1 and t["threads"] == 5 for t in tg),
+      sorted(fams), sorted(probe))
+EOF
+}
+try=1
+while :; do
+	rm -f "$T/win.jsonl"
+	"$SCALETOP" run -w cpu -n 1 -d 2.5 --warmup 0.3 -q --target "pid:$SLEEPER" \
+		--probe 'printf "Lock:a\nIO:b\n"' --record "$T/win.jsonl" >/dev/null 2>"$T/win.err"
+	win=$(tick_window)
+	diag "try $try: target figures in ticks, wait families, probe labels: $win"
+	[ "$win" = "True ['probe', 'target', 'workload'] ['IO:b', 'Lock:a']" ] || [ "$try" -ge 3 ] &&
+		break
+	try=$((try + 1))
+done
+is "$win" "True ['probe', 'target', 'workload'] ['IO:b', 'Lock:a']" \
+	"--record: tick lines carry the target's figures (1 process, 5 threads) and the probe's waits"
+"$SCALETOP" show "$T/win.jsonl" >/dev/null 2>&1
+is "$?" 0 "  and the recording reads back"
 kill "$SLEEPER" 2>/dev/null
 wait "$SLEEPER" 2>/dev/null
 like "$(cat "$T/pid.txt")" "^target: pid:$SLEEPER " "the table names the target"

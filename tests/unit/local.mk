@@ -57,6 +57,11 @@ EXTRA_DIST += tests/cli/host.sh
 TESTS += tests/cli/compare.sh
 EXTRA_DIST += tests/cli/compare.sh
 
+# Output a tool can read: one CSV table per output, gnuplot's labels and frame, the figures
+# (imported sds, waits, targets, USL's se, fairness) in show, compare, export and streams.
+TESTS += tests/cli/output.sh
+EXTRA_DIST += tests/cli/output.sh
+
 # /proc/lock_stat decoding and snapshot deltas.
 check_PROGRAMS += tests/unit/test_lockstat
 TESTS += tests/unit/test_lockstat
