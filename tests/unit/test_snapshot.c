@@ -1142,30 +1142,6 @@ test_eacces(void)
 }
 
 #ifdef __linux__
-/*
- * private_tmpfs: in a mount namespace of the caller's own, a tmpfs on dir.
- * On failure a comment in the TAP stream names the call and its error (not
- * root: EPERM; / not a mount point, as in a bare chroot: EINVAL), so the
- * skip that follows says why.
- */
-static int
-private_tmpfs(const char *dir, unsigned long flags, const char *opts)
-{
-	const char *what = NULL;
-
-	if (unshare(CLONE_NEWNS) != 0)
-		what = "unshare(CLONE_NEWNS)";
-	else if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
-		what = "making / private (mount MS_REC | MS_PRIVATE)";
-	else if (mount("tmpfs", dir, "tmpfs", flags, opts) != 0)
-		what = "mount -t tmpfs";
-	if (what == NULL)
-		return 0;
-	printf("# cannot mount a tmpfs (%s) at %s: %s: %s\n", opts, dir, what, strerror(errno));
-	fflush(stdout);
-	return -1;
-}
-
 /* In a private mount namespace: a 64 KiB tmpfs, an old file, then a save too big for it. */
 static int
 enospc_child(const char *dir)
