@@ -67,8 +67,8 @@ table_row(FILE *f, const struct session *s, const struct step *st)
 	table_fair(&st->fair, jn, sv, sizeof(jn));
 	fprintf(f, "%6d %10s %6s %7s %5s %5s %5s %9s %9s %9s %6s %6s %5s %7s  %s%s%s\n", st->n,
 		use ? rate : "-", ci, sp, eff, cpu, sys,
-		table_fig(c, CT_HAVE_CSW, c->vcsw_kop, 2, v, sizeof(v)),
-		table_fig(c, CT_HAVE_CSW, c->ivcsw_kop, 2, iv, sizeof(iv)),
+		table_fig(c, CT_HAVE_CSW_KOP, c->vcsw_kop, 2, v, sizeof(v)),
+		table_fig(c, CT_HAVE_CSW_KOP, c->ivcsw_kop, 2, iv, sizeof(iv)),
 		(c->have & CT_HAVE_OPS_CPU) ? opc : "-",
 		table_fig(c, CT_HAVE_RUN_DELAY, c->run_delay_pct, 1, rd, sizeof(rd)),
 		table_fig(c, CT_HAVE_LOCK_WAIT, c->lock_wait_pct, 1, lw, sizeof(lw)), jn, sv,
