@@ -20,6 +20,14 @@ int file_read_all(const char *path, size_t max, char **buf, size_t *len);
 int file_is_dir(const char *path);
 
 /*
+ * Whether a new file can be made in dir: one is made there (mode 0600) and
+ * removed at once, so a read-only mount, /proc or a folder without write
+ * permission is found before a long job, not after it (access(2) says yes
+ * to root everywhere).  Returns 0, or -1 with errno set.
+ */
+int file_dir_takes_file(const char *dir);
+
+/*
  * scaletop's configuration directory: $XDG_CONFIG_HOME/scaletop when
  * XDG_CONFIG_HOME is an absolute path, else $HOME/.config/scaletop (HOME
  * from the password file if unset).  Returns 0, or -1 with err set.

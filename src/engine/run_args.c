@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "scaletop/argparse.h"
+#include "scaletop/files.h"
 #include "scaletop/run_args.h"
 
 #define CMD a->cmdname
@@ -255,7 +256,7 @@ run_args_defaults(struct run_args *a, const char *cmdname)
 	a->repeat = 1;
 }
 
-/* The folder a file goes into must be one we may write in. */
+/* The folder a file goes into must take a new file: one is made there and removed. */
 static int
 run_check_dir(const struct run_args *a, const char *opt, const char *path)
 {
@@ -268,16 +269,35 @@ run_check_dir(const struct run_args *a, const char *opt, const char *path)
 		snprintf(dir, sizeof(dir), "/");
 	else
 		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
-	if (access(dir, W_OK | X_OK) != 0)
+	if (file_dir_takes_file(dir) != 0)
 		return arg_usage_error(CMD, "%s %s: cannot write in %s: %s; choose another folder",
 				       opt, path, dir, strerror(errno));
 	return 0;
 }
 
 /*
- * -o is checked before the sweep, not after it: a taken name or a folder we
- * may not write to should cost a second, not the whole sweep.
+ * A name an option will write, checked before the sweep, not after it: a
+ * folder, a taken name or a folder that takes no file should cost a second,
+ * not the whole sweep.  inplace: an existing file is written where it is
+ * (a stream to a device), so only a new one needs its folder.
  */
+static int
+run_check_path(const struct run_args *a, const char *opt, const char *path, bool inplace)
+{
+	bool exists = access(path, F_OK) == 0;
+
+	if (file_is_dir(path))
+		return arg_usage_error(
+			CMD, "%s %s: %s is a folder; give a file name, e.g. %s %s/%s", opt, path,
+			path, opt, path, strcmp(opt, "-o") == 0 ? "run.json" : "run.jsonl");
+	if (exists && !a->force)
+		return arg_usage_error(CMD,
+				       "%s %s: the file exists; give --force to replace it, "
+				       "or another name",
+				       opt, path);
+	return exists && inplace ? 0 : run_check_dir(a, opt, path);
+}
+
 static int
 run_check_output(const struct run_args *a)
 {
@@ -290,12 +310,8 @@ run_check_output(const struct run_args *a)
 				       "-o '%s': give a file name (--json prints to standard "
 				       "output)",
 				       a->output);
-	if (!a->force && access(a->output, F_OK) == 0)
-		return arg_usage_error(CMD,
-				       "-o %s: the file exists; give --force to replace it, "
-				       "or another name",
-				       a->output);
-	return run_check_dir(a, "-o", a->output);
+	/* A snapshot replaces a file by a rename from its folder: that folder must take one. */
+	return run_check_path(a, "-o", a->output, false);
 }
 
 /* --record: like -o, a name that cannot be written fails now, not after the sweep. */
@@ -318,14 +334,7 @@ run_check_record(struct run_args *a)
 	if (r[0] == '\0')
 		return arg_usage_error(CMD,
 				       "--record '': give a file name, or - for standard output");
-	if (!a->force && access(r, F_OK) == 0)
-		return arg_usage_error(CMD,
-				       "--record %s: the file exists; give --force to replace "
-				       "it, or another name",
-				       r);
-	/* A stream is written in place: an existing file (a device, with --force) needs no folder.
-	 */
-	return access(r, F_OK) == 0 ? 0 : run_check_dir(a, "--record", r);
+	return run_check_path(a, "--record", r, true);
 }
 
 bool
