@@ -222,6 +222,17 @@ run_record_close(struct run_ctx *c)
 	c->rec = NULL;
 }
 
+/* The notes the options gave before any step (a --cmd without {n}), each on a line. */
+static void
+run_show_notes(struct run_ctx *c)
+{
+	for (; c->nshown < c->s->nevents; c->nshown++) {
+		if (!c->quiet)
+			fprintf(stderr, "%s run: note: %s\n", progname,
+				c->s->events[c->nshown].text);
+	}
+}
+
 /* Runs the sweep the options describe; the session is filled by the caller. */
 int
 run_sweep(struct session *s, const struct sweep_config *cfg, const struct run_view *v)
@@ -247,6 +258,7 @@ run_sweep(struct session *s, const struct sweep_config *cfg, const struct run_vi
 		loop_catch_signal(c.loop, SIGHUP, run_on_signal, &c);
 		sweep_set_observer(c.sw, run_observe, &c);
 		run_stamp(s);
+		run_show_notes(&c);
 		if (run_record_open(&c, v) == 0 && sweep_start(c.sw, err, sizeof(err)) == 0 &&
 		    loop_run(c.loop, err, sizeof(err)) == 0) {
 			sweep_free(c.sw);

@@ -16,6 +16,7 @@
 #include "scaletop/nlist.h"
 #include "scaletop/parse.h"
 #include "scaletop/run_args.h"
+#include "scaletop/spawn.h"
 #include "target.h"
 
 #define CMD a->cmdname
@@ -183,6 +184,26 @@ run_elapsed(struct session *s, struct sweep_config *cfg, const struct run_args *
 	return 0;
 }
 
+/*
+ * --cmd's placeholders, before any step: an unknown one ({N}) is a usage
+ * error naming the known ones, and a command without {n} is run as given,
+ * which the session's first event says.
+ */
+static int
+run_placeholders(struct session *s, const struct run_args *a)
+{
+	char err[ST_ERRLEN];
+	bool uses_n;
+
+	if (spawn_argv_check((const char *const *)s->wl.argv, &uses_n, err, sizeof(err)) != 0)
+		return arg_usage_error(CMD, "--cmd: %s", err);
+	if (!uses_n)
+		session_add_event(s, -1, EV_INFO, 0,
+				  "--cmd has no {n}: every step runs it as given, and N is not "
+				  "passed to it");
+	return 0;
+}
+
 static int
 run_external(struct session *s, struct sweep_config *cfg, const struct run_args *a)
 {
@@ -209,7 +230,8 @@ run_external(struct session *s, struct sweep_config *cfg, const struct run_args 
 			return arg_usage_error(CMD, "--parse-regex: %s", err);
 		parser_free(p);
 	}
-	if ((rc = run_split(a, "--cmd", a->cmd, &s->wl.argv)) != 0)
+	if ((rc = run_split(a, "--cmd", a->cmd, &s->wl.argv)) != 0 ||
+	    (rc = run_placeholders(s, a)) != 0)
 		return rc;
 	cfg->cmd = s->wl.argv;
 	snprintf(s->wl.name, sizeof(s->wl.name), "external");

@@ -424,5 +424,21 @@ bad --cmd 'make' --parse elapsed --warmup 1
 bad --cmd 'sleep {duration}' --parse elapsed
 bad extra-argument
 like "$(cat "$T/bad.err")" "extra-argument" "the message names the unexpected word"
+# An unknown placeholder is refused before any step, naming the known ones ({N} once ran
+# literally at every step).
+bad --cmd 'sysbench cpu --threads={N} --time=2 run' --parse sysbench
+is "$(cat "$T/bad.err")" 'scaletop run: --cmd: unknown placeholder {N} in command word 3 "--threads={N}"; the known ones are {n} (the step'"'"'s N) and {duration} (seconds)' \
+	"--cmd with {N}: the placeholder, its word and the known ones"
+bad --cmd 'pgbench -c {clients}' --parse pgbench
+# A command without {n} runs as given, with one note that N is not passed to it.
+"$SCALETOP" run --cmd "sh -c 'echo rate=5'" --parse-regex 'rate=([0-9]+)' -n 1,2 -d 0.2 --warmup 0 \
+	>/dev/null 2>"$T/non.err"
+is "$?" 0 "--cmd without {n}: it runs"
+is "$(grep -c 'note: ' "$T/non.err")" 1 "  with one note"
+like "$(grep 'note: ' "$T/non.err")" '^scaletop run: note: --cmd has no \{n\}: every step runs it as given, and N is not passed to it$' \
+	"  saying that N is not passed to it"
+"$SCALETOP" run --cmd "sh -c 'echo rate={n}'" --parse-regex 'rate=([0-9]+)' -n 1 -d 0.2 --warmup 0 \
+	>/dev/null 2>"$T/withn.err"
+is "$(grep -c 'note: ' "$T/withn.err")" 0 "--cmd with {n}: no note"
 
 done_testing
