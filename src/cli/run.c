@@ -357,6 +357,8 @@ cmd_run(int argc, char **argv)
 		return rc < 0 ? 0 : rc;
 	session_init(&s);
 	rc = run_args_apply(&a, &s, &cfg);
+	if (rc == 0)
+		rc = run_args_targets_alive(&a);
 	if (rc == 0 && host_info_read(&s.host, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s run: %s\n", progname, err);
 		rc = EXIT_RUNTIME;

@@ -262,6 +262,35 @@ run_args_apply(const struct run_args *a, struct session *s, struct sweep_config 
 	return rc;
 }
 
+int
+run_args_targets_alive(const struct run_args *a)
+{
+	struct target_spec sp;
+	char err[ST_ERRLEN];
+	int i;
+
+	for (i = 0; i < a->ntargets; i++) {
+		if (target_spec_parse(a->target[i], &sp, err, sizeof(err)) != 0 ||
+		    target_spec_present(&sp, err, sizeof(err)) != 0)
+			return arg_usage_error(CMD, "%s", err);
+	}
+	return 0;
+}
+
+int
+run_args_try(const struct run_args *a)
+{
+	struct sweep_config cfg;
+	struct session s;
+	int rc;
+
+	session_init(&s);
+	rc = run_args_apply(a, &s, &cfg);
+	run_config_free(&cfg); /* zeroed first, so whatever was set */
+	session_free(&s);
+	return rc != 0 ? rc : run_args_targets_alive(a);
+}
+
 void
 run_config_free(struct sweep_config *cfg)
 {
