@@ -73,6 +73,12 @@ int run_args_targets_alive(const struct run_args *a);
 int run_args_try(const struct run_args *a);
 /* Frees what run_args_apply put in cfg (the session frees its own). */
 void run_config_free(struct sweep_config *cfg);
+/*
+ * The names --parse takes, from the parser table (those without a pattern:
+ * regex is --parse-regex's) and elapsed if asked: "sysbench|pgbench|elapsed"
+ * with sep and last "|", or "sysbench, pgbench or elapsed".
+ */
+void run_parse_choices(char *buf, size_t len, const char *sep, const char *last, bool elapsed);
 /* The shared options' help lines, showing the defaults in d. */
 void run_usage_options(FILE *f, const struct run_args *d);
 

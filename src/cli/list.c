@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "scaletop/parse.h"
+#include "scaletop/run_args.h"
 #include "scaletop/workload.h"
 
 static const char *const param_type_names[] = { "int", "size", "choice", "path" };
@@ -60,7 +60,7 @@ cmd_list(int argc, char **argv)
 {
 	bool verbose =
 		argc > 1 && (strcmp(argv[1], "-v") == 0 || strcmp(argv[1], "--verbose") == 0);
-	const char *const *parsers = parser_names();
+	char parsers[128];
 	int i, j;
 
 	if (argc > 1 && !verbose)
@@ -75,9 +75,9 @@ cmd_list(int argc, char **argv)
 		for (j = 0; j < wl->nparams; j++)
 			list_param(&wl->params[j]);
 	}
-	printf("\nexternal commands: --cmd 'COMMAND' with --parse ");
-	for (i = 0; parsers[i] != NULL; i++)
-		printf("%s%s", i ? "|" : "", parsers[i]);
-	printf(" (or --parse-regex), or --parse elapsed to time each run\n");
+	run_parse_choices(parsers, sizeof(parsers), "|", "|", false);
+	printf("\nexternal commands: --cmd 'COMMAND' with --parse %s or --parse-regex 'RE',\n"
+	       "or --parse elapsed to time each run\n",
+	       parsers);
 	return 0;
 }

@@ -287,12 +287,15 @@ static const struct option run_no_longopts[] = { { NULL, 0, NULL, 0 } };
 static void
 run_usage(FILE *f, const struct run_args *d)
 {
+	char parsers[128];
+
+	run_parse_choices(parsers, sizeof(parsers), "|", "|", false);
 	fprintf(f,
 		"usage: %s run [-w WORKLOAD] [-n LIST] [-d SECONDS] [-p KEY=VALUE]... [options]\n"
-		"       %s run --cmd 'COMMAND {n}' --parse sysbench|pgbench [options]\n"
+		"       %s run --cmd 'COMMAND {n}' --parse %s [options]\n"
 		"       %s run --cmd 'COMMAND {n}' --parse-regex 'RE' [options]\n"
 		"       %s run --cmd 'make -j{n}' --parse elapsed [--ops K] [options]\n\n",
-		progname, progname, progname, progname);
+		progname, progname, parsers, progname, progname);
 	run_usage_options(f, d);
 	fprintf(f,
 		"      --json             print the results as one JSON object\n"

@@ -220,14 +220,21 @@ run_external(struct session *s, struct sweep_config *cfg, const struct run_args 
 	} else {
 		/* Try the parser now, so a bad --parse or regex is a usage error, not a failed
 		 * step. */
-		p = parser_new(cfg->parser, cfg->parse_arg, err, sizeof(err));
-		if (p == NULL && a->regex == NULL && strcmp(a->parse, "regex") != 0)
+		if (a->regex == NULL && parser_takes_pattern(a->parse))
 			return arg_usage_error(CMD,
-					       "--parse '%s': give sysbench, pgbench or elapsed, "
-					       "or --parse-regex 'RE'",
+					       "--parse %s: give the pattern as --parse-regex 'RE' "
+					       "instead",
 					       a->parse);
+		p = parser_new(cfg->parser, cfg->parse_arg, err, sizeof(err));
+		if (p == NULL && a->regex == NULL) {
+			char parsers[128];
+
+			run_parse_choices(parsers, sizeof(parsers), ", ", " or ", true);
+			return arg_usage_error(CMD, "--parse '%s': give %s, or --parse-regex 'RE'",
+					       a->parse, parsers);
+		}
 		if (p == NULL)
-			return arg_usage_error(CMD, "--parse-regex: %s", err);
+			return arg_usage_error(CMD, "%s", err);
 		parser_free(p);
 	}
 	if ((rc = run_split(a, "--cmd", a->cmd, &s->wl.argv)) != 0 ||

@@ -13,6 +13,7 @@
 
 #include "scaletop/argparse.h"
 #include "scaletop/files.h"
+#include "scaletop/parse.h"
 #include "scaletop/run_args.h"
 
 #define CMD a->cmdname
@@ -73,10 +74,36 @@ static const struct option run_longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+void
+run_parse_choices(char *buf, size_t len, const char *sep, const char *last, bool elapsed)
+{
+	const char *const *names = parser_names();
+	const char *pick[16];
+	size_t used = 0;
+	int i, n = 0;
+
+	for (i = 0; names[i] != NULL && n < 15; i++) {
+		if (!parser_takes_pattern(names[i]))
+			pick[n++] = names[i];
+	}
+	if (elapsed)
+		pick[n++] = "elapsed";
+	buf[0] = '\0';
+	for (i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 i == 0       ? ""
+					 : i + 1 == n ? last
+						      : sep,
+					 pick[i]);
+}
+
 /* The options `scaletop run` and the TUI share, with the caller's defaults. */
 void
 run_usage_options(FILE *f, const struct run_args *d)
 {
+	char parsers[128];
+
+	run_parse_choices(parsers, sizeof(parsers), ", ", " or ", false);
 	fprintf(f,
 		"  -w, --workload NAME    built-in workload (default %s; see '%s list')\n"
 		"  -n LIST                N values: 1,2,4,8 or 1-16 or 1-64x2 (default: doubling\n"
@@ -98,7 +125,7 @@ run_usage_options(FILE *f, const struct run_args *d)
 		"                         (default 20)\n"
 		"      --linear PCT       linear range: efficiency at least PCT%% (default 90)\n"
 		"      --cmd 'COMMAND'    run a command per step: {n} and {duration} are replaced\n"
-		"      --parse NAME       read its throughput lines: sysbench or pgbench; or\n"
+		"      --parse NAME       read its throughput lines: %s; or\n"
 		"                         elapsed: time each run to its exit (runs/s)\n"
 		"      --parse-regex RE   ... or the first group of this extended regex\n"
 		"      --ops K[:UNIT]     with --parse elapsed: a run is K operations (K/s)\n"
@@ -108,7 +135,7 @@ run_usage_options(FILE *f, const struct run_args *d)
 		"                         (repeatable, up to %d)\n"
 		"      --target SPEC      also measure the system under test: pid:N (and its\n"
 		"                         descendants), comm:NAME, cgroup:PATH; repeatable\n",
-		d->default_workload, progname, d->duration, d->warmup, SESSION_MAX_PROBES);
+		d->default_workload, progname, d->duration, d->warmup, parsers, SESSION_MAX_PROBES);
 }
 
 /* --help without a caller's own text: the command line and the shared options. */
@@ -383,9 +410,15 @@ run_check(struct run_args *a)
 	if (a->cmd != NULL && a->workload != NULL)
 		return arg_usage_error(CMD, "-w and --cmd both given: choose a built-in workload "
 					    "or a command");
-	if (a->cmd != NULL && a->parse == NULL && a->regex == NULL)
-		return arg_usage_error(CMD, "--cmd needs --parse sysbench|pgbench or "
-					    "--parse-regex 'RE' to read its throughput");
+	if (a->cmd != NULL && a->parse == NULL && a->regex == NULL) {
+		char parsers[128];
+
+		run_parse_choices(parsers, sizeof(parsers), "|", "|", true);
+		return arg_usage_error(CMD,
+				       "--cmd needs --parse %s or --parse-regex 'RE' to read its "
+				       "throughput",
+				       parsers);
+	}
 	if (a->cmd == NULL && (a->parse != NULL || a->regex != NULL))
 		return arg_usage_error(CMD, "--parse and --parse-regex go with --cmd");
 	if (a->parse != NULL && a->regex != NULL)

@@ -430,6 +430,31 @@ bad --cmd 'sysbench cpu --threads={N} --time=2 run' --parse sysbench
 is "$(cat "$T/bad.err")" 'scaletop run: --cmd: unknown placeholder {N} in command word 3 "--threads={N}"; the known ones are {n} (the step'"'"'s N) and {duration} (seconds)' \
 	"--cmd with {N}: the placeholder, its word and the known ones"
 bad --cmd 'pgbench -c {clients}' --parse pgbench
+# --parse: every place that names the parsers names the same ones, and each one named runs.
+bad --cmd 'x' --parse regex
+is "$(cat "$T/bad.err")" "scaletop run: --parse regex: give the pattern as --parse-regex 'RE' instead" \
+	"--parse regex: says to give --parse-regex, with one prefix"
+bad --cmd 'x' --parse-regex ''
+is "$(cat "$T/bad.err")" "scaletop run: --parse-regex: the regex is empty; give one whose first group is the rate, e.g. 'rate: ([0-9.]+)'" \
+	"--parse-regex '': one prefix"
+bad --cmd 'x'
+needs=$(sed -n "s/^scaletop run: --cmd needs --parse \([a-z|]*\) or --parse-regex 'RE' to read its throughput\$/\1/p" "$T/bad.err")
+bad --cmd 'x' --parse nosuch
+unknown=$(sed -n "s/^scaletop run: --parse 'nosuch': give \(.*\), or --parse-regex 'RE'\$/\1/p" "$T/bad.err" |
+	sed 's/, /|/g; s/ or /|/')
+listed=$("$SCALETOP" list | sed -n 's/^external commands: .* with --parse \([a-z|]*\) or --parse-regex .*/\1/p')
+synopsis=$("$SCALETOP" run --help | sed -n "s/^ *scaletop run --cmd 'COMMAND {n}' --parse \([a-z|]*\) \[options\]\$/\1/p")
+helped=$("$SCALETOP" run --help | sed -n 's/^ *--parse NAME *read its throughput lines: \(.*\); or$/\1/p' | sed 's/, /|/g; s/ or /|/')
+like "$needs" '^[a-z]+(\|[a-z]+)+\|elapsed$' "the 'needs --parse' error lists the parsers and elapsed ($needs)"
+is "$unknown" "$needs" "  as the unknown --parse error does"
+is "$listed|elapsed" "$needs" "  and list, with elapsed on its own ($listed)"
+is "$synopsis" "$listed" "  and run --help's synopsis"
+is "$helped" "$listed" "  and its --parse line"
+for p in $(echo "$listed" | tr '|' ' '); do
+	"$SCALETOP" run --cmd "sh -c 'echo'" --parse "$p" -n 1 -d 0.2 --warmup 0 -q >/dev/null 2>&1
+	st=$?
+	ok "--parse $p, as list names it, is accepted (exit $st: the step ran)" test "$st" -ne 2
+done
 # A command without {n} runs as given, with one note that N is not passed to it.
 "$SCALETOP" run --cmd "sh -c 'echo rate=5'" --parse-regex 'rate=([0-9]+)' -n 1,2 -d 0.2 --warmup 0 \
 	>/dev/null 2>"$T/non.err"
