@@ -52,7 +52,8 @@ run_settings(struct session *s, const struct run_args *a)
 
 	if (rc != 0) {
 		nlist_free(&nl);
-		return arg_usage_error(CMD, "-n: %s", a->nspec != NULL ? err : "out of memory");
+		/* nlist's message names -n and the list itself. */
+		return arg_usage_error(CMD, "%s", a->nspec != NULL ? err : "-n: out of memory");
 	}
 	s->set.n = nl.v;
 	s->set.nn = (int)nl.count;
