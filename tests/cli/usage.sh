@@ -1,7 +1,8 @@
 # Usage errors and help, over every subcommand: each bad word is one line,
 # exit 2, with one "scaletop CMD: " prefix and never the option's name twice
 # ("scaletop run: -n: -n '0': ..." was); the interactive monitor refuses
-# what its sweep would refuse before it needs a terminal.
+# what its sweep would refuse before it needs a terminal.  Then every
+# subcommand the top-level --help lists takes -h and --help.
 . "$top_srcdir/tests/cli/lib.sh"
 
 [ -x "$SCALETOP" ] || bail_out "no binary at $SCALETOP: build it first (make scaletop)"
@@ -94,5 +95,24 @@ is "$("$SCALETOP" run -n 0 2>&1)" "scaletop run: -n '0': item '0' at column 1: 0
 "$SCALETOP" bogus-command >/dev/null 2>"$T/top.err"
 is "$?:$(cat "$T/top.err")" "2:scaletop: unknown command 'bogus-command': run 'scaletop --help' for the list" \
 	"an unknown command: one line, exit 2"
+
+# --- every subcommand takes -h and --help ---------------------------------------------
+# The list is the program's own (its --help), so a new subcommand is walked too.
+cmds=$("$SCALETOP" --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { on = 0 }')
+like "$(echo $cmds)" '^run( [a-z]+)+$' "the top-level --help lists the subcommands ($(echo $cmds))"
+like "$("$SCALETOP" --help)" "'scaletop COMMAND --help' describes a command" "  and promises COMMAND --help"
+for c in $cmds; do
+	for h in -h --help; do
+		"$SCALETOP" "$c" "$h" </dev/null >"$T/h.out" 2>"$T/h.err"
+		st=$?
+		if [ "$st" -eq 0 ] && [ ! -s "$T/h.err" ] && grep -q '^usage: scaletop' "$T/h.out"; then
+			tap_result 0 "$c $h: its usage on stdout, exit 0"
+		else
+			tap_result 1 "$c $h: its usage on stdout, exit 0"
+			diag "exit $st; stdout: $(head -2 "$T/h.out"); stderr: $(cat "$T/h.err")"
+		fi
+	done
+done
+like "$("$SCALETOP" list --help)" '-v, --verbose' "list --help names -v"
 
 done_testing
