@@ -46,6 +46,25 @@ tm_keys q
 ok "q ends the replay" tm_wait_exit 50
 is "$(tm_status)" 0 "replay exits 0"
 
+# --- figures per operation without operations counted: '-', never 0 ----------------------
+# sysbench's summary alone (recorded), after a loop that keeps the command busy: the
+# window's switches and CPU are measured, but no operation was counted in it.
+SBSUM="$top_srcdir/tests/fixtures/sysbench/cpu-summary.txt"
+"$ST" run --cmd "sh -c 'i=0; while [ \$i -lt 300000 ]; do i=\$((i + 1)); done; cat \"\$0\"' $SBSUM" \
+	--parse sysbench -n 1,2 -d 1 --warmup 0.2 -q --record "$T/sbsum.jsonl" >/dev/null 2>&1
+is "$?" 0 "a summary-only sysbench run is recorded"
+tm_start 120 40 "$ST" replay "$T/sbsum.jsonl"
+tm_wait_for 'replaying ' 50
+tm_keys End
+ok "the contention panel: vcsw/kop is '-'" tm_wait_for '^ vcsw/kop +- ' 50
+ok "  ivcsw/kop too" tm_wait_for '^ ivcsw/kop +- ' 20
+ok "  and ops/CPU-s" tm_wait_for '^ ops/CPU-s +- ' 20
+tm_keys 4 Down Enter
+ok "the step's detail: switches/s measured, ops/CPU-s '-'" \
+	tm_wait_for 'switches/s: voluntary [0-9]+  involuntary [0-9]+ .*ops/CPU-s -$' 50
+tm_keys q
+tm_wait_exit 50
+
 # --- the waits view: stacked shares against N ------------------------------------
 # mutex-waits.jsonl: a recorded mutex sweep with made-up target figures and
 # waits (tests/fixtures/streams): the target's epoll share falls as N grows.
