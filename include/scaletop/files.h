@@ -18,6 +18,8 @@ int file_read_all(const char *path, size_t max, char **buf, size_t *len);
 
 /* True if path names a directory (after symbolic links). */
 int file_is_dir(const char *path);
+/* True if path names a regular file (after symbolic links). */
+int file_is_regular(const char *path);
 
 /*
  * Whether a new file can be made in dir: one is made there (mode 0600) and

@@ -322,6 +322,12 @@ run_check_path(const struct run_args *a, const char *opt, const char *path, bool
 				       "%s %s: the file exists; give --force to replace it, "
 				       "or another name",
 				       opt, path);
+	/* A snapshot is renamed over the name: a device or a pipe there would be replaced. */
+	if (exists && !inplace && !file_is_regular(path))
+		return arg_usage_error(CMD,
+				       "%s %s: not a regular file, which a snapshot would replace; "
+				       "give a file name",
+				       opt, path);
 	return exists && inplace ? 0 : run_check_dir(a, opt, path);
 }
 

@@ -75,6 +75,14 @@ file_is_dir(const char *path)
 }
 
 int
+file_is_regular(const char *path)
+{
+	struct stat sb;
+
+	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+int
 file_dir_takes_file(const char *dir)
 {
 	char path[PATH_MAX];

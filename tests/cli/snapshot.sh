@@ -85,6 +85,13 @@ like "$(cat "$T/recd.err")" "is a folder; give a file name, e.g. --record $T/adi
 "$SCALETOP" run -w cpu -n 1 $FAST --record /proc/scaletop-x.jsonl >/dev/null 2>"$T/recp.err"
 is "$?" 2 "--record /proc/x.jsonl: refused before the sweep"
 is "$(ls -A "$T/adir")" "" "the check leaves nothing behind in the folder it tried"
+# A snapshot is renamed over its name: a pipe (or a device) there is refused, not replaced.
+mkfifo "$T/fifo"
+"$SCALETOP" run -w cpu -n 1 $FAST -o "$T/fifo" --force >"$T/fifo.out" 2>"$T/fifo.err"
+is "$?:$(cat "$T/fifo.out")" "2:" "-o PIPE --force: refused before the sweep"
+is "$(cat "$T/fifo.err")" "scaletop run: -o $T/fifo: not a regular file, which a snapshot would replace; give a file name" \
+	"  saying why"
+ok "  and the pipe is still a pipe" test -p "$T/fifo"
 "$SCALETOP" run -w cpu -n 1 $FAST -o "$T/adir/in.json" >/dev/null 2>&1
 is "$(ls -A "$T/adir")" "in.json" "  and a file in it is written"
 # Root writes anywhere: as root, the check runs as nobody through setpriv.
