@@ -121,3 +121,13 @@ contention_forget_per_op(struct contention *c, struct target_figures *tg)
 	tg->have &= ~(unsigned)(TG_HAVE_CSW | TG_HAVE_OPS_CPU);
 	tg->vcsw_kop = tg->ivcsw_kop = tg->ops_per_cpu_s = 0;
 }
+
+void
+contention_forget_old_zeros(struct contention *c)
+{
+	if ((c->have & CT_HAVE_CSW_KOP) && c->vcsw_kop == 0 && c->ivcsw_kop == 0 &&
+	    (c->vcsw_s > 0 || c->ivcsw_s > 0))
+		c->have &= ~(unsigned)CT_HAVE_CSW_KOP;
+	if ((c->have & CT_HAVE_OPS_CPU) && c->ops_per_cpu_s == 0)
+		c->have &= ~(unsigned)CT_HAVE_OPS_CPU;
+}

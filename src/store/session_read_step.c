@@ -371,11 +371,7 @@ read_step_per_op(struct step *st)
 		contention_forget_per_op(ct, &st->tg);
 		return;
 	}
-	if ((ct->have & CT_HAVE_CSW_KOP) && ct->vcsw_kop == 0 && ct->ivcsw_kop == 0 &&
-	    (ct->vcsw_s > 0 || ct->ivcsw_s > 0))
-		ct->have &= ~(unsigned)CT_HAVE_CSW_KOP;
-	if ((ct->have & CT_HAVE_OPS_CPU) && ct->ops_per_cpu_s == 0)
-		ct->have &= ~(unsigned)CT_HAVE_OPS_CPU;
+	contention_forget_old_zeros(ct);
 	if ((st->tg.have & TG_HAVE_OPS_CPU) && st->tg.ops_per_cpu_s == 0)
 		st->tg.have &= ~(unsigned)TG_HAVE_OPS_CPU;
 }

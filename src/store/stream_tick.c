@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scaletop/contention.h"
 #include "stream_priv.h"
 
 #define STREAM_SERIES_FLOATS (16 * 1024 * 1024) /* bounds the recent series' busy store */
@@ -263,6 +264,7 @@ stream_read_contention(struct jget *g, json_t *o, struct contention *c)
 		memcpy((char *)c + stream_ct_keys[i].off, &v, sizeof(v));
 		c->have |= stream_ct_keys[i].have;
 	}
+	contention_forget_old_zeros(c); /* an older recorder's 0 for no operation counted */
 }
 
 /* --- ticks ---------------------------------------------------------------- */

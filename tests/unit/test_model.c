@@ -156,6 +156,18 @@ test_contention_no_ops(void)
 	ok(!(c.have & (CT_HAVE_CSW_KOP | CT_HAVE_OPS_CPU)) && (c.have & CT_HAVE_CSW),
 	   "a failed step forgets its per-op figures, keeps its switch rates");
 	is_int((int)tg.have, TG_HAVE_CPU, "and the target's per-op figures");
+	/* An older file's figures: 0 per 1000 ops beside switches, 0 ops/CPU-s. */
+	memset(&c, 0, sizeof(c));
+	c.have = CT_HAVE_CSW | CT_HAVE_CSW_KOP | CT_HAVE_OPS_CPU;
+	c.ivcsw_s = 246.9;
+	contention_forget_old_zeros(&c);
+	is_int((int)c.have, CT_HAVE_CSW, "an older file's 0 per-op figures are read as unknown");
+	c.have = CT_HAVE_CSW | CT_HAVE_CSW_KOP | CT_HAVE_OPS_CPU;
+	c.ivcsw_s = 0;
+	c.ops_per_cpu_s = 5;
+	contention_forget_old_zeros(&c);
+	is_int((int)c.have, CT_HAVE_CSW | CT_HAVE_CSW_KOP | CT_HAVE_OPS_CPU,
+	       "no switch at all: 0 per 1000 ops stands, as does a figure that is not 0");
 }
 
 int
