@@ -312,11 +312,13 @@ static int
 run_check_path(const struct run_args *a, const char *opt, const char *path, bool inplace)
 {
 	bool exists = access(path, F_OK) == 0;
+	size_t len = strlen(path);
 
 	if (file_is_dir(path))
 		return arg_usage_error(
-			CMD, "%s %s: %s is a folder; give a file name, e.g. %s %s/%s", opt, path,
-			path, opt, path, strcmp(opt, "-o") == 0 ? "run.json" : "run.jsonl");
+			CMD, "%s %s: %s is a folder; give a file name, e.g. %s %s%s%s", opt, path,
+			path, opt, path, len > 0 && path[len - 1] == '/' ? "" : "/",
+			strcmp(opt, "-o") == 0 ? "run.json" : "run.jsonl");
 	if (exists && !a->force)
 		return arg_usage_error(CMD,
 				       "%s %s: the file exists; give --force to replace it, "
