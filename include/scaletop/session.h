@@ -68,6 +68,7 @@ struct workload_desc {
 #define CT_HAVE_PSI 0x20
 #define CT_HAVE_LOCK_WAIT 0x40
 #define CT_HAVE_THREADS 0x80
+#define CT_HAVE_CSW_KOP 0x100 /* vcsw_kop, ivcsw_kop: switches and operations both counted */
 
 /* Contention over a measurement window, in figures a kernel engineer already reads. */
 struct contention {
@@ -85,9 +86,9 @@ struct contention {
 };
 
 #define TG_HAVE_CPU 0x01       /* cpu_used, user_cpu, sys_cpu, machine_pct */
-#define TG_HAVE_CSW 0x02       /* vcsw_kop, ivcsw_kop */
+#define TG_HAVE_CSW 0x02       /* vcsw_kop, ivcsw_kop: with operations counted */
 #define TG_HAVE_RUN_DELAY 0x04 /* run_delay_pct */
-#define TG_HAVE_OPS_CPU 0x08   /* ops_per_cpu_s */
+#define TG_HAVE_OPS_CPU 0x08   /* ops_per_cpu_s: with operations counted */
 #define TG_HAVE_PSI 0x10       /* cgroup cpu.pressure: psi_some_pct */
 
 /*

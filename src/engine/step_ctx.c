@@ -333,11 +333,14 @@ step_ctx_window_end(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t wai
 	if (c->target != NULL) {
 		target_window_end(c->target, now, e.seconds, e.ops, &st->ct,
 				  st->ncpu > 0 ? st->ncpu : c->s->host.ncpus, &st->tg);
-		if (st->tg.procs == 0)
+		if (st->tg.procs == 0) {
+			char hint[160];
+
+			target_missing_hint(c->target, hint, sizeof(hint));
 			session_add_event(c->s, c->idx, EV_WARNING, session_time(c->s, now),
-					  "N=%d: --target found no process in the window: is the "
-					  "server running, and is its name as ps -o comm shows it?",
-					  st->n);
+					  "N=%d: --target found no process in the window: %s?",
+					  st->n, hint);
+		}
 	}
 	wait_sampler_window(&c->ws, false, now);
 	st->freq_mhz = freq_sampler_end(&c->freq, now);

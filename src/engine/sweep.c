@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "scaletop/analysis.h"
+#include "scaletop/contention.h"
 #include "scaletop/error.h"
 #include "scaletop/format.h"
 #include "scaletop/pgroup.h"
@@ -189,6 +190,8 @@ sweep_step_end(struct sweep *sw, enum step_status status, const char *reason)
 	st->status = status;
 	if (reason != NULL)
 		snprintf(st->reason, sizeof(st->reason), "%s", reason);
+	if (status == STEP_FAILED) /* no throughput, so nothing per operation either */
+		contention_forget_per_op(&st->ct, &st->tg);
 	if (status == STEP_OK && sw->s->set.stable_pct <= 0 && stats_is_wide(&st->st)) {
 		/* A step whose mean is not known is not ok; --until-stable's own target rules
 		 * there. */

@@ -169,8 +169,8 @@ table_row(FILE *f, const struct session *s, const struct step *st, const struct 
 		 100.0 * analysis_efficiency(s, st->n));
 	snprintf(cell[TC_CPU], TABLE_CELL, st->ncpu > 0 ? "%.0f" : "-", st->all.busy);
 	snprintf(cell[TC_SYS], TABLE_CELL, st->ncpu > 0 ? "%.0f" : "-", st->all.pct[CPU_SYS]);
-	table_fig(c, CT_HAVE_CSW, c->vcsw_kop, 2, cell[TC_VCSW]);
-	table_fig(c, CT_HAVE_CSW, c->ivcsw_kop, 2, cell[TC_IVCSW]);
+	table_fig(c, CT_HAVE_CSW_KOP, c->vcsw_kop, 2, cell[TC_VCSW]);
+	table_fig(c, CT_HAVE_CSW_KOP, c->ivcsw_kop, 2, cell[TC_IVCSW]);
 	fmt_si(c->ops_per_cpu_s, cell[TC_OPC], TABLE_CELL);
 	if (!(c->have & CT_HAVE_OPS_CPU))
 		snprintf(cell[TC_OPC], TABLE_CELL, "-");

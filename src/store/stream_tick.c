@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scaletop/contention.h"
 #include "session_read.h"
 #include "stream_priv.h"
 
@@ -28,8 +29,8 @@ const char *const stream_phase_names[PHASE_DONE + 1] = {
 const struct stream_ct_key stream_ct_keys[STREAM_NCT_KEYS] = {
 	CT_KEY("vcsw_s", CT_HAVE_CSW, vcsw_s),
 	CT_KEY("ivcsw_s", CT_HAVE_CSW, ivcsw_s),
-	CT_KEY("vcsw_per_kop", CT_HAVE_CSW, vcsw_kop),
-	CT_KEY("ivcsw_per_kop", CT_HAVE_CSW, ivcsw_kop),
+	CT_KEY("vcsw_per_kop", CT_HAVE_CSW_KOP, vcsw_kop),
+	CT_KEY("ivcsw_per_kop", CT_HAVE_CSW_KOP, ivcsw_kop),
 	CT_KEY("run_delay_pct", CT_HAVE_RUN_DELAY, run_delay_pct),
 	CT_KEY("kernel_pct", CT_HAVE_KERNEL, kernel_pct),
 	CT_KEY("cpu_used", CT_HAVE_KERNEL, cpu_used),
@@ -264,6 +265,7 @@ stream_read_contention(struct jget *g, json_t *o, struct contention *c)
 		memcpy((char *)c + stream_ct_keys[i].off, &v, sizeof(v));
 		c->have |= stream_ct_keys[i].have;
 	}
+	contention_forget_old_zeros(c); /* an older recorder's 0 for no operation counted */
 }
 
 /* --- ticks ---------------------------------------------------------------- */

@@ -21,8 +21,8 @@ static const struct metric {
 	int dec;     /* decimals; -1: SI suffix */
 	bool target; /* of struct target_figures (TG_HAVE_*), not struct contention */
 } metrics[] = {
-	{ "vcsw/kop", CT_HAVE_CSW, offsetof(struct contention, vcsw_kop), 2, false },
-	{ "ivcsw/kop", CT_HAVE_CSW, offsetof(struct contention, ivcsw_kop), 2, false },
+	{ "vcsw/kop", CT_HAVE_CSW_KOP, offsetof(struct contention, vcsw_kop), 2, false },
+	{ "ivcsw/kop", CT_HAVE_CSW_KOP, offsetof(struct contention, ivcsw_kop), 2, false },
 	{ "run delay %", CT_HAVE_RUN_DELAY, offsetof(struct contention, run_delay_pct), 1, false },
 	{ "kernel %", CT_HAVE_KERNEL, offsetof(struct contention, kernel_pct), 1, false },
 	{ "ops/CPU-s", CT_HAVE_OPS_CPU, offsetof(struct contention, ops_per_cpu_s), -1, false },

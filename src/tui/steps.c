@@ -141,12 +141,40 @@ detail_fair(const struct step *st, int y, int x, int w)
 		isfinite(fr->jain) ? fr->jain : 0.0, lo, mid, hi, fr->starved, fr->workers);
 }
 
+/* A figure of c with its have-bit, else '-': never a 0 for what was not measured. */
+static const char *
+detail_fig(const struct contention *c, unsigned bit, double v, int dec, char *buf, size_t len)
+{
+	if (!(c->have & bit) || !isfinite(v))
+		return "-";
+	if (dec < 0)
+		fmt_si(v, buf, len);
+	else
+		snprintf(buf, len, "%.*f", dec, v);
+	return buf;
+}
+
+static void
+detail_contention(const struct contention *c, int y, int x, int w)
+{
+	char v[16], iv[16], sys[16], cpu[16], opc[16];
+
+	ui_putf(y, x, w, theme_attr(ROLE_MAIN),
+		" switches/s: voluntary %s  involuntary %s  system %s  |  CPUs used %s  ops/CPU-s "
+		"%s",
+		detail_fig(c, CT_HAVE_CSW, c->vcsw_s, 0, v, sizeof(v)),
+		detail_fig(c, CT_HAVE_CSW, c->ivcsw_s, 0, iv, sizeof(iv)),
+		detail_fig(c, CT_HAVE_SYS_CTXSW, c->sys_ctxsw_s, 0, sys, sizeof(sys)),
+		detail_fig(c, CT_HAVE_KERNEL, c->cpu_used, 2, cpu, sizeof(cpu)),
+		detail_fig(c, CT_HAVE_OPS_CPU, c->ops_per_cpu_s, -1, opc, sizeof(opc)));
+}
+
 void
 step_detail_draw(const struct ui *u, const struct frame *f, struct rect r)
 {
 	const struct step *st;
 	const struct contention *c;
-	char title[96], a[16], b[16], m[16], sd[16], opc[16];
+	char title[96], a[16], b[16], m[16], sd[16];
 	struct rect in;
 
 	if (u->sel_step < 0 || u->sel_step >= f->s->nsteps)
@@ -169,12 +197,8 @@ step_detail_draw(const struct ui *u, const struct frame *f, struct rect r)
 		f->s->wl.unit);
 	if (in.h > 1)
 		detail_cpu(st, in.y + 1, in.x, in.w);
-	fmt_si(c->ops_per_cpu_s, opc, sizeof(opc));
 	if (in.h > 2)
-		ui_putf(in.y + 2, in.x, in.w, theme_attr(ROLE_MAIN),
-			" switches/s: voluntary %.0f  involuntary %.0f  system %.0f  |  CPUs used "
-			"%.2f  ops/CPU-s %s",
-			c->vcsw_s, c->ivcsw_s, c->sys_ctxsw_s, c->cpu_used, opc);
+		detail_contention(c, in.y + 2, in.x, in.w);
 	if (in.h > 3)
 		detail_fair(st, in.y + 3, in.x, in.w);
 	if (in.h > 4 && st->reason[0] != '\0')

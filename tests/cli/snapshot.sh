@@ -64,6 +64,36 @@ is "$?" 0 "run -o --force replaces it"
 is "$(json_get "$T/a.json" 'len(d["steps"])')" 4 "  with the new sweep"
 "$SCALETOP" run -w cpu -n 1 $FAST --force >/dev/null 2>"$T/c.err"
 is "$?" 2 "--force without -o is a usage error"
+# A folder is named as one before the sweep, with --force too (which once ran
+# the whole sweep and then failed with "Is a directory").
+mkdir "$T/adir"
+"$SCALETOP" run -w cpu -n 1 $FAST -o "$T/adir" >/dev/null 2>"$T/adir.err"
+is "$?" 2 "-o FOLDER: a usage error, before the sweep"
+is "$(cat "$T/adir.err")" "scaletop run: -o $T/adir: $T/adir is a folder; give a file name, e.g. -o $T/adir/run.json" \
+	"  saying it is a folder (not that the file exists)"
+"$SCALETOP" run -w cpu -n 1 $FAST -o "$T/adir" --force >"$T/adirf.out" 2>"$T/adirf.err"
+is "$?:$(cat "$T/adirf.out")" "2:" "-o FOLDER --force: refused before the sweep (no table)"
+like "$(cat "$T/adirf.err")" "^scaletop run: -o $T/adir: $T/adir is a folder" "  saying so"
+# Root may write anywhere by access(2), not in /proc: a file is made there and removed.
+"$SCALETOP" run -w cpu -n 1 $FAST -o /proc/scaletop-x.json >"$T/proc.out" 2>"$T/proc.err"
+is "$?:$(cat "$T/proc.out")" "2:" "-o /proc/x.json: refused before the sweep"
+like "$(cat "$T/proc.err")" "^scaletop run: -o /proc/scaletop-x.json: cannot write in /proc: .*; choose another folder$" \
+	"  naming the folder"
+"$SCALETOP" run -w cpu -n 1 $FAST --record "$T/adir" --force >"$T/recd.out" 2>"$T/recd.err"
+is "$?:$(cat "$T/recd.out")" "2:" "--record FOLDER --force: refused before the sweep"
+like "$(cat "$T/recd.err")" "is a folder; give a file name, e.g. --record $T/adir/run.jsonl" "  saying so"
+"$SCALETOP" run -w cpu -n 1 $FAST --record /proc/scaletop-x.jsonl >/dev/null 2>"$T/recp.err"
+is "$?" 2 "--record /proc/x.jsonl: refused before the sweep"
+is "$(ls -A "$T/adir")" "" "the check leaves nothing behind in the folder it tried"
+# A snapshot is renamed over its name: a pipe (or a device) there is refused, not replaced.
+mkfifo "$T/fifo"
+"$SCALETOP" run -w cpu -n 1 $FAST -o "$T/fifo" --force >"$T/fifo.out" 2>"$T/fifo.err"
+is "$?:$(cat "$T/fifo.out")" "2:" "-o PIPE --force: refused before the sweep"
+is "$(cat "$T/fifo.err")" "scaletop run: -o $T/fifo: not a regular file, which a snapshot would replace; give a file name" \
+	"  saying why"
+ok "  and the pipe is still a pipe" test -p "$T/fifo"
+"$SCALETOP" run -w cpu -n 1 $FAST -o "$T/adir/in.json" >/dev/null 2>&1
+is "$(ls -A "$T/adir")" "in.json" "  and a file in it is written"
 # Root writes anywhere: as root, the check runs as nobody through setpriv.
 mkdir "$T/ro" && chmod 555 "$T/ro" && chmod 711 "$T"
 AS=

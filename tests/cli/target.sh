@@ -103,6 +103,29 @@ is "$?" 0 "a target found nowhere: the sweep still exits 0"
 is "$(grep -c 'warning: N=[12]: --target found no process' "$T/none.err")" 2 \
 	"  with one warning a step on stderr"
 
+like "$(cat "$T/none.err")" 'no process in the window: is the server running, and is its name as ps -o comm shows it\?' \
+	"  asking about the name for a comm: target"
+
+# A pid that does not exist when the run starts is refused at once (a pid one past the
+# kernel's maximum can never exist); one that exits later is asked about as a pid.
+PIDMAX=$(cat /proc/sys/kernel/pid_max 2>/dev/null || echo 4194304)
+"$SCALETOP" run -w cpu -n 1,2 -d 0.3 --warmup 0 --target "pid:$PIDMAX" >"$T/nopid.out" 2>"$T/nopid.err"
+is "$?:$(cat "$T/nopid.out")" "2:" "--target pid:N with no such process: a usage error, before any step"
+is "$(cat "$T/nopid.err")" "scaletop run: --target 'pid:$PIDMAX': no process $PIDMAX is running; give the pid of the running server (pgrep NAME), or comm:NAME" \
+	"  one line saying so, with what to give"
+# It lives until the sweep's --setup (after the options are checked) tells it to go.
+"$SCALETOP" -w cpu --target "pid:$PIDMAX" >"$T/tuipid.out" 2>"$T/tuipid.err" </dev/null
+is "$?:$(cat "$T/tuipid.err")" "2:scaletop tui: --target 'pid:$PIDMAX': no process $PIDMAX is running; give the pid of the running server (pgrep NAME), or comm:NAME" \
+	"the TUI refuses it too, before it needs a terminal"
+sh -c 'while [ ! -e "$1" ]; do sleep 0.02; done' sh "$T/go" &
+GONE=$!
+"$SCALETOP" run -w cpu -n 1,2,3 -d 0.5 --warmup 0.2 --target "pid:$GONE" --setup "touch $T/go" \
+	>/dev/null 2>"$T/gone.err"
+wait "$GONE" 2>/dev/null
+like "$(cat "$T/gone.err")" "warning: N=[23]: --target found no process in the window: has process $GONE exited\?" \
+	"a pid target that exits: the warning asks about the process, not its name"
+is "$(grep -c 'ps -o comm' "$T/gone.err")" 0 "  and says nothing of names"
+
 # cgroup:PATH on a group of the test's own, where the machine lets it make one.
 CG2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
 G=${CG2:+$CG2/scaletop-test-$$}

@@ -50,6 +50,48 @@ tm_keys q
 ok "q ends the replay" tm_wait_exit 50
 is "$(tm_status)" 0 "replay exits 0"
 
+# --- figures per operation without operations counted: '-', never 0 ----------------------
+# sysbench's summary alone (recorded), after a loop that keeps the command busy: the
+# window's switches and CPU are measured, but no operation was counted in it.  The sleep
+# makes the run outlast the 2 s its summary claims, so the replay reaches the step's end.
+SBSUM="$top_srcdir/tests/fixtures/sysbench/cpu-summary.txt"
+"$ST" run --cmd "sh -c 'i=0; while [ \$i -lt 300000 ]; do i=\$((i + 1)); done; sleep 2.5; cat \"\$0\"' $SBSUM" \
+	--parse sysbench -n 1 -d 1 --warmup 0.2 -q --record "$T/sbsum.jsonl" >/dev/null 2>&1
+is "$?" 0 "a summary-only sysbench run is recorded"
+tm_start 120 40 "$ST" replay "$T/sbsum.jsonl"
+tm_wait_for 'replaying ' 50
+tm_keys End
+ok "the contention panel: vcsw/kop is '-'" tm_wait_for '^ vcsw/kop +-( |$)' 50
+ok "  ivcsw/kop too" tm_wait_for '^ ivcsw/kop +-( |$)' 20
+ok "  and ops/CPU-s" tm_wait_for '^ ops/CPU-s +-( |$)' 20
+tm_keys 4 Down Enter
+ok "the step's detail: ops/CPU-s '-'" tm_wait_for 'switches/s: voluntary .*ops/CPU-s -$' 50
+tm_keys q
+tm_wait_exit 50
+# The same run as an older scaletop recorded it, with 0 where nothing was counted: '-' too.
+old_steps=$("$PYTHON" - "$T/sbsum.jsonl" "$T/sbsum-old.jsonl" <<'PY'
+import json, sys
+out = open(sys.argv[2], "w")
+n = 0
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    c = r.get("contention")  # a tick's live figures, a step's own
+    if isinstance(c, dict) and c.get("vcsw_s") is not None:
+        c.update(vcsw_per_kop=0.0, ivcsw_per_kop=0.0, ops_per_cpu_s=0.0)
+        n += r["type"] == "step"
+    out.write(json.dumps(r, separators=(",", ":")) + "\n")
+print(n)
+PY
+)
+is "$old_steps" 1 "the older recording has a 0 for its step's per-op figures"
+tm_start 120 40 "$ST" replay "$T/sbsum-old.jsonl"
+tm_wait_for 'replaying ' 50
+tm_keys End
+ok "an older recording's 0 per 1000 ops beside switches counted: '-'" tm_wait_for '^ vcsw/kop +-( |$)' 50
+ok "  and its 0 ops/CPU-s" tm_wait_for '^ ops/CPU-s +-( |$)' 20
+tm_keys q
+tm_wait_exit 50
+
 # --- the waits view: stacked shares against N ------------------------------------
 # mutex-waits.jsonl: a recorded mutex sweep with made-up target figures and
 # waits (tests/fixtures/streams): the target's epoll share falls as N grows.

@@ -28,6 +28,10 @@ SHELL_TESTS = \
 TESTS += $(SHELL_TESTS)
 EXTRA_DIST += $(SHELL_TESTS) tests/cli/lib.sh
 
+# Usage errors over every subcommand (one line, one prefix) and each one's -h and --help.
+TESTS += tests/cli/usage.sh
+EXTRA_DIST += tests/cli/usage.sh
+
 # --probe through the real binary (database-level waits).
 TESTS += tests/cli/probe.sh
 EXTRA_DIST += tests/cli/probe.sh

@@ -77,8 +77,8 @@ add_step(struct session *s, int n, int rep, double base, int niv)
 	st->ct.sys_ctxsw_s = 525.9895907;
 	st->ct.psi_some_pct = 1.104778136;
 	st->ct.lock_wait_pct = 42.0;
-	st->ct.have = CT_HAVE_CSW | CT_HAVE_RUN_DELAY | CT_HAVE_KERNEL | CT_HAVE_OPS_CPU |
-		      CT_HAVE_SYS_CTXSW | CT_HAVE_PSI | CT_HAVE_LOCK_WAIT;
+	st->ct.have = CT_HAVE_CSW | CT_HAVE_CSW_KOP | CT_HAVE_RUN_DELAY | CT_HAVE_KERNEL |
+		      CT_HAVE_OPS_CPU | CT_HAVE_SYS_CTXSW | CT_HAVE_PSI | CT_HAVE_LOCK_WAIT;
 	return st;
 }
 

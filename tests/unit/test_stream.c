@@ -104,7 +104,7 @@ build_steps(struct session *s)
 	st->ct.vcsw_kop = 1.5;
 	st->ct.ivcsw_kop = 0.02;
 	st->ct.lock_wait_pct = 12.5;
-	st->ct.have = CT_HAVE_CSW | CT_HAVE_LOCK_WAIT;
+	st->ct.have = CT_HAVE_CSW | CT_HAVE_CSW_KOP | CT_HAVE_LOCK_WAIT;
 	st->fair = (struct fairness){ .have = true,
 				      .workers = 4,
 				      .min = 0,
@@ -368,7 +368,8 @@ compare_steps(const struct session *got, const struct session *want)
 	if (g->ncpu == 2)
 		compare_usage(&g->cpu[1], &w->cpu[1], "step CPU 3");
 	compare_usage(&g->all, &w->all, "step all CPUs");
-	is_int((int)g->ct.have, CT_HAVE_CSW | CT_HAVE_LOCK_WAIT, "contention figures present");
+	is_int((int)g->ct.have, CT_HAVE_CSW | CT_HAVE_CSW_KOP | CT_HAVE_LOCK_WAIT,
+	       "contention figures present");
 	is_double(g->ct.vcsw_s, 1500.5, 1e-9, "voluntary switches/s");
 	is_double(g->ct.lock_wait_pct, 12.5, 1e-9, "lock wait %");
 	ok(g->fair.have && g->fair.workers == 4 && g->fair.min == 0 && g->fair.max == 90000000 &&

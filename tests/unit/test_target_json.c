@@ -67,7 +67,7 @@ add_step(struct session *s, int n, double rate)
 	st->ct.vcsw_kop = 15.353;
 	st->ct.vcsw_s = st->ct.ivcsw_s = st->ct.ivcsw_kop = 0.25;
 	st->ct.threads = n + 1;
-	st->ct.have = CT_HAVE_CSW | CT_HAVE_THREADS;
+	st->ct.have = CT_HAVE_CSW | CT_HAVE_CSW_KOP | CT_HAVE_THREADS;
 	return st;
 }
 
