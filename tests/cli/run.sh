@@ -242,9 +242,10 @@ like "$(json_get "$T/ell.json" 'd["steps"][0]["reason"]')" 'still running after 
 # sysbench without --report-interval prints only its summary (recorded): the
 # window's switches and CPU are measured, but no operation was counted in it.
 # The loop keeps the command busy in the window, the sleep alive through it on any machine.
-# step_rows FILE: the rows of the results table (after its header), not the waits' lines.
+# step_rows FILE: the rows of the results table (after its header, whose throughput is headed
+# in the sweep's unit: events/s for sysbench), not the waits' lines.
 step_rows() {
-	awk '/^ +N +ops\/s/ { t = 1; next } t && $1 ~ /^[0-9]+$/ { print; next } { t = 0 }' "$1"
+	awk '/^ +N +[^ ]+\/s/ { t = 1; next } t && $1 ~ /^[0-9]+$/ { print; next } { t = 0 }' "$1"
 }
 sbsum="sh -c 'i=0; while [ \$i -lt 300000 ]; do i=\$((i + 1)); done; sleep 1.5; cat \"\$0\"' $top_srcdir/tests/fixtures/sysbench/cpu-summary.txt"
 "$SCALETOP" run --cmd "$sbsum" --parse sysbench -n 1 -d 1 --warmup 0.2 -q -o "$T/sbsum.json" \
