@@ -17,6 +17,11 @@
 # Goal: C is found slower in the summary in every pair; the rate for B is
 # reported.
 #
+# INTERLEAVE=1 makes each side of a pair TRIALS sweeps of one trial, taken
+# in turns (A B A B A B), and compares them as sides of files
+# (compare a1 a2 a3 -- b1 b2 b3): what the machine does over the minutes a
+# pair takes is then shared by both sides, as asv interleaves its rounds.
+#
 # LOAD=1 runs everything beside the come-and-go load of the issue: one CPU
 # loop, on for 1-4 s, off for 0-3 s (drawn each time), for the whole bench.
 #
@@ -26,7 +31,8 @@
 # usage: top_builddir=BUILD sh bench/aa-compare.sh
 #        env: PAIRS (default 20), TRIALS (default 3), DURATION (-d of each
 #        step, default 2), WARMUP (default 0.5), NLIST (default 1,2,4),
-#        LOAD (0/1), POWER (0/1), NOISE (extra compare options, default none),
+#        LOAD (0/1), POWER (0/1), INTERLEAVE (0/1), NOISE (extra compare
+#        options, default none),
 #        OUT (a folder for the sweeps and comparisons)
 : "${top_builddir:=.}"
 bin=$top_builddir/scaletop
@@ -37,6 +43,7 @@ warm=${WARMUP:-0.5}
 nlist=${NLIST:-1,2,4}
 load=${LOAD:-0}
 power=${POWER:-0}
+inter=${INTERLEAVE:-0}
 out=${OUT:-}
 
 if [ ! -x "$bin" ]; then
@@ -75,12 +82,12 @@ loadavg() {
 	cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime | sed 's/.*load average[s]*: //'
 }
 
-# sweep NAME WORKLOAD [PARAM]: one sweep of TRIALS trials into $out/NAME.json.
+# sweep NAME WORKLOAD [PARAM [K]]: one sweep of K (default TRIALS) trials into $out/NAME.json.
 sweep() {
 	_p=
 	[ -n "$3" ] && _p="-p $3"
 	# shellcheck disable=SC2086
-	"$bin" run -q -w "$2" $_p -n "$nlist" -d "$dur" --warmup "$warm" --trials "$trials" \
+	"$bin" run -q -w "$2" $_p -n "$nlist" -d "$dur" --warmup "$warm" --trials "${4:-$trials}" \
 		-o "$out/$1.json" --force >/dev/null 2>"$out/$1.err" ||
 		echo "aa-compare: sweep $1 failed: $(tail -n 1 "$out/$1.err")" >&2
 }
@@ -107,7 +114,7 @@ found() {
 		NF > 0 { print ($0 ~ /^[B-Z] is [0-9.]+% slower/) ? 1 : 0; exit }' "$1"
 }
 
-echo "aa-compare: $pairs pairs, --trials $trials, -n $nlist, -d $dur, load ${load}, power ${power}"
+echo "aa-compare: $pairs pairs, --trials $trials, -n $nlist, -d $dur, load $load, power $power, interleave $inter"
 echo "aa-compare: load average at the start: $(loadavg); sweeps in $out"
 [ "$load" = 1 ] && start_hog
 
@@ -152,15 +159,33 @@ p_raw=0
 i=1
 while [ "$i" -le "$pairs" ]; do
 	if [ $((i % 2)) -eq 1 ]; then wl=cpu; else wl=mutex; fi
-	sweep "aa$i-a" "$wl"
-	sweep "aa$i-b" "$wl"
+	if [ "$inter" = 1 ]; then
+		sa=
+		sb=
+		j=1
+		while [ "$j" -le "$trials" ]; do
+			sweep "aa$i-a$j" "$wl" "" 1
+			sweep "aa$i-b$j" "$wl" "" 1
+			sa="$sa $out/aa$i-a$j.json"
+			sb="$sb $out/aa$i-b$j.json"
+			j=$((j + 1))
+		done
+	else
+		sweep "aa$i-a" "$wl"
+		sweep "aa$i-b" "$wl"
+		sa="$out/aa$i-a.json"
+		sb="$out/aa$i-b.json"
+	fi
 	# shellcheck disable=SC2086
-	"$bin" compare $NOISE "$out/aa$i-a.json" "$out/aa$i-b.json" >"$out/aa$i.txt" 2>&1
-	"$bin" compare --noise 0 "$out/aa$i-a.json" "$out/aa$i-b.json" >"$out/aa$i-raw.txt" 2>&1
+	"$bin" compare $NOISE $sa -- $sb >"$out/aa$i.txt" 2>&1
+	# shellcheck disable=SC2086
+	"$bin" compare --noise 0 $sa -- $sb >"$out/aa$i-raw.txt" 2>&1
+	# shellcheck disable=SC2046
 	set -- $(claims "$out/aa$i.txt")
 	s_def=$((s_def + $1))
 	p_def=$((p_def + $2))
 	t_def=$((t_def + $3))
+	# shellcheck disable=SC2046
 	set -- $(claims "$out/aa$i-raw.txt")
 	s_raw=$((s_raw + $1))
 	p_raw=$((p_raw + $2))

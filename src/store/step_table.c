@@ -49,7 +49,7 @@ table_row(FILE *f, const struct session *s, const struct step *st)
 {
 	const struct contention *c = &st->ct;
 	char rate[16], ci[16], sp[16], eff[16], cpu[16], sys[16];
-	char v[16], iv[16], opc[16], rd[16], lw[16], jn[16], sv[16];
+	char v[16], iv[16], opc[16], rd[16], lw[16], jn[16], sv[16], tr[24] = "";
 	bool use = step_usable(st);
 
 	fmt_si(st->ops_s, rate, sizeof(rate));
@@ -65,14 +65,16 @@ table_row(FILE *f, const struct session *s, const struct step *st)
 	snprintf(sys, sizeof(sys), st->ncpu > 0 ? "%.0f" : "-", st->all.pct[CPU_SYS]);
 	fmt_si(c->ops_per_cpu_s, opc, sizeof(opc));
 	table_fair(&st->fair, jn, sv, sizeof(jn));
-	fprintf(f, "%6d %10s %6s %7s %5s %5s %5s %9s %9s %9s %6s %6s %5s %7s  %s%s%s\n", st->n,
+	if (s->set.trials > 1) /* --trials: which pass of the sweep the row is */
+		snprintf(tr, sizeof(tr), " (trial %d)", st->trial + 1);
+	fprintf(f, "%6d %10s %6s %7s %5s %5s %5s %9s %9s %9s %6s %6s %5s %7s  %s%s%s%s\n", st->n,
 		use ? rate : "-", ci, sp, eff, cpu, sys,
 		table_fig(c, CT_HAVE_CSW, c->vcsw_kop, 2, v, sizeof(v)),
 		table_fig(c, CT_HAVE_CSW, c->ivcsw_kop, 2, iv, sizeof(iv)),
 		(c->have & CT_HAVE_OPS_CPU) ? opc : "-",
 		table_fig(c, CT_HAVE_RUN_DELAY, c->run_delay_pct, 1, rd, sizeof(rd)),
 		table_fig(c, CT_HAVE_LOCK_WAIT, c->lock_wait_pct, 1, lw, sizeof(lw)), jn, sv,
-		step_status_names[st->status], st->reason[0] ? ": " : "", st->reason);
+		step_status_names[st->status], tr, st->reason[0] ? ": " : "", st->reason);
 }
 
 /* A target figure, or "-" when it was not measured. */
