@@ -53,7 +53,15 @@ struct cmp_diff {
 	double df;        /* Welch-Satterthwaite (INFINITY when both se are 0) */
 	bool welch;       /* the CI excludes 0 */
 	bool significant; /* welch and |pct| > the noise floor */
+	double p;         /* Welch's two-sided p at the floored df; NaN untested */
 };
+
+/*
+ * Whether d holds when m N are tested together (the summary's claims):
+ * tested, p < 0.05 / m (Bonferroni) and |pct| above the noise floor.  A
+ * 95% test at each of 3 N claims something somewhere in 14% of A/A pairs.
+ */
+bool cmp_family_significant(const struct cmp_diff *d, int m, double noise_pct);
 
 /* The trials' scores of A against B: Welch's t on ln(score). */
 struct cmp_geomean {

@@ -164,7 +164,7 @@ cmp_welch_min(const struct cmp_side *a, const struct cmp_side *b, double noise_p
 	double va, vb, se, ci;
 
 	memset(d, 0, sizeof(*d));
-	d->ratio = d->pct = d->ci_pct = d->df = NAN;
+	d->ratio = d->pct = d->ci_pct = d->df = d->p = NAN;
 	if (a->runs == 0 || b->runs == 0 || !(a->mean > 0) || !isfinite(b->mean))
 		return;
 	d->ratio = b->mean / a->mean;
@@ -184,13 +184,23 @@ cmp_welch_min(const struct cmp_side *a, const struct cmp_side *b, double noise_p
 		d->df = INFINITY;
 		d->ci_pct = 0;
 		d->welch = b->mean != a->mean;
+		d->p = d->welch ? 0 : 1;
 	} else {
 		d->df = cmp_satterthwaite(va, a->df, vb, b->df);
 		ci = cmp_t95(d->df) * se;
 		d->ci_pct = 100 * ci / a->mean;
 		d->welch = fabs(b->mean - a->mean) > ci;
+		d->p = stats_t_p2((b->mean - a->mean) / se, isfinite(d->df) && d->df < 1e9
+								    ? (unsigned long)floor(d->df)
+								    : 1000000000UL);
 	}
 	d->significant = d->welch && fabs(d->pct) > noise_pct;
+}
+
+bool
+cmp_family_significant(const struct cmp_diff *d, int m, double noise_pct)
+{
+	return d->tested && d->p < 0.05 / (m > 1 ? m : 1) && fabs(d->pct) > noise_pct;
 }
 
 void

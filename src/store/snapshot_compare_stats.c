@@ -102,9 +102,23 @@ cmp_list_n(char *buf, size_t len, size_t *k, int hits, int n)
 		*k += (size_t)snprintf(buf + *k, len - *k, hits == 0 ? "N=%d" : ", %d", n);
 }
 
+/* How many of the m N have a test: the family the summary's claims are corrected for. */
+static int
+cmp_tested(const struct cmp_side *sa, const struct cmp_side *sb, int m, double noise)
+{
+	struct cmp_diff d;
+	int i, t = 0;
+
+	for (i = 0; i < m; i++) {
+		cmp_welch(&sa[i], &sb[i], noise, &d);
+		t += d.tested;
+	}
+	return t;
+}
+
 /*
- * The N where B is significantly faster (sign > 0) or slower (sign < 0)
- * than A, as "N=2, 4" into buf ("" for none); how many.
+ * The N where B is faster (sign > 0) or slower (sign < 0) than A beyond the
+ * family's correction, as "N=2, 4" into buf ("" for none); how many.
  */
 static int
 cmp_dir_list(char *buf, size_t len, const int *n, const struct cmp_side *sa,
@@ -112,30 +126,33 @@ cmp_dir_list(char *buf, size_t len, const int *n, const struct cmp_side *sa,
 {
 	struct cmp_diff d;
 	size_t k = 0;
-	int i, hits = 0;
+	int i, hits = 0, fam = cmp_tested(sa, sb, m, noise);
 
 	buf[0] = '\0';
 	for (i = 0; i < m; i++) {
 		cmp_welch(&sa[i], &sb[i], noise, &d);
-		if (d.significant && (sign > 0 ? d.pct > 0 : d.pct < 0))
+		if (cmp_family_significant(&d, fam, noise) && (sign > 0 ? d.pct > 0 : d.pct < 0))
 			cmp_list_n(buf, len, &k, hits++, n[i]);
 	}
 	return hits;
 }
 
-/* "B differs at N=2, 4 (below)" into buf, or "" when no N is significant. */
+/*
+ * "B differs at N=2, 4 (below)" into buf, or "" when no N differs beyond the
+ * family's correction (Bonferroni over the N tested).
+ */
 static void
 cmp_differs(char *buf, size_t len, const int *n, const struct cmp_side *sa,
 	    const struct cmp_side *sb, int m, double noise, char lb)
 {
 	struct cmp_diff d;
 	size_t k = 0;
-	int i, hits = 0;
+	int i, hits = 0, fam = cmp_tested(sa, sb, m, noise);
 
 	buf[0] = '\0';
 	for (i = 0; i < m && k < len; i++) {
 		cmp_welch(&sa[i], &sb[i], noise, &d);
-		if (!d.significant)
+		if (!cmp_family_significant(&d, fam, noise))
 			continue;
 		if (hits++ == 0)
 			k += (size_t)snprintf(buf + k, len - k, "%c differs at N=%d", lb, n[i]);

@@ -114,11 +114,15 @@ tr_self_check(FILE *f, const struct snapshot *sn, char l, double noise)
 	for (i = 0; i < a->npoints; i++) {
 		cmp_side_trials(&sn->s, a->pts[i].n, 0, h, &h1);
 		cmp_side_trials(&sn->s, a->pts[i].n, h, t, &h2);
-		if (h1.runs == 0 || h2.runs == 0)
-			continue;
-		n[m++] = a->pts[i].n;
+		if (h1.runs > 0 && h2.runs > 0)
+			n[m++] = a->pts[i].n;
+	}
+	for (i = 0; i < m; i++) {
+		/* a claim over the m N, as the summary's: Bonferroni */
+		cmp_side_trials(&sn->s, n[i], 0, h, &h1);
+		cmp_side_trials(&sn->s, n[i], h, t, &h2);
 		cmp_welch_min(&h1, &h2, noise, CMP_SELF_TRIALS, &d);
-		if (d.significant && k < sizeof(found))
+		if (cmp_family_significant(&d, m, noise) && k < sizeof(found))
 			k += (size_t)snprintf(found + k, sizeof(found) - k,
 					      "%sN=%d %+.1f%% ± %.1f%%", hits++ ? ", " : "",
 					      a->pts[i].n, d.pct, d.ci_pct);

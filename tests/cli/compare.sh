@@ -58,7 +58,8 @@ sweeps_same() {
 	_s=$?
 	wait "$_p" && [ "$_s" -eq 0 ] || bail_out "a sweep failed: $(cat "$T/a.err" "$T/b.err")"
 	"$SCALETOP" compare $NOISE "$T/a.json" "$T/b.json" >"$T/same.out" 2>&1
-	summary "$T/same.out" | grep -q '^no difference proven between A and B at any N$'
+	summary "$T/same.out" | grep -q '^no difference proven between A and B at any N$' &&
+		[ "$(grep -cE '^  N=[12]: no difference proven' "$T/same.out")" -eq 2 ]
 }
 
 # sweeps_half: work=1000 beside work=2000, unpinned.
@@ -78,7 +79,7 @@ sweeps_half() {
 tries() {
 	_i=1
 	until "sweeps_$1"; do
-		diag "try $_i of sweeps_$1: the load moved the figures: $(grep ' N=' "$T/$1.out" | tr '\n' ';')"
+		diag "try $_i of sweeps_$1: the load moved the figures: $(summary "$T/$1.out"; grep '^  N=' "$T/$1.out" | tr '\n' ';')"
 		[ "$_i" -ge "$TRIES" ] && return
 		_i=$((_i + 1))
 	done

@@ -118,6 +118,18 @@ test_welch_r(void)
 	ok(stats_t95(18) * se < 1.7854832 && 1.7854832 <= stats_t95(17) * se,
 	   "  R's CI half-width 1.785 is inside ours, t95 of the floored df 17");
 	ok(!d.welch, "  p = 0.079: not significant at 95%%, as R says");
+	ok(d.p > 0.0791887 && d.p < 0.0801592 && d.p > 0.07939,
+	   "  p at the floored df 17 (%.5f) is at least R's 0.07939 at 17.776", d.p);
+	/* Simpson's rule on the t density in python3: 0.0801592 at df 17, 0.1393260 at df 3. */
+	is_double(stats_t_p2(1.8608, 17), 0.0801592, 2e-7, "p of t = 1.8608 at df 17");
+	is_double(stats_t_p2(-2, 3), 0.1393260, 2e-7, "p of t = -2 at df 3 (two-sided)");
+	is_double(stats_t_p2(stats_t95(4), 4), 0.05, 1e-12, "p of t95(4) is 0.05");
+	is_double(stats_t_p2(stats_t95(1), 1), 0.05, 1e-12, "  and of t95(1)");
+	ok(cmp_family_significant(&(struct cmp_diff){ .tested = true, .p = 0.015, .pct = 10 }, 3,
+				  5) &&
+		   !cmp_family_significant(
+			   &(struct cmp_diff){ .tested = true, .p = 0.02, .pct = 10 }, 3, 5),
+	   "3 N: a claim in the summary needs p < 0.05 / 3");
 
 	for (i = 0; i < 10; i++) {
 		ea[i] = exp(sleep1[i]);
