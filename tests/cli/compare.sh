@@ -246,6 +246,10 @@ like "$(grep '^trials:' "$T/side2.out")" "^trials: A 4 from 1 file, in 1 boot; B
 like "$(grep '^self-check: B' "$T/side2.out")" "^self-check: B's trials 1-2 against 3-5" \
 	"  the self-check splits the pooled side"
 like "$(cat "$T/side2.out")" "  N=3: no test: A has no usable run" "  the N lists join (cpu-linux has N=3)"
+"$SCALETOP" compare "$A4" -- "$B4" "$FX/mutex-linux.json" >/dev/null 2>"$T/side3.err"
+is "$?" 0 "a side of two workloads is compared"
+like "$(cat "$T/side3.err")" "^scaletop compare: warning: .*mutex-linux\.json: workload mutex, but .*cpu-trials-b\.json of the same side ran cpu" \
+	"  with a warning naming both files and workloads"
 "$SCALETOP" compare "$A4" -- "$A4" >"$T/self.out"
 is "$(summary "$T/self.out")" "no difference proven between A and B at any N" "a side against itself"
 
