@@ -33,6 +33,11 @@ header_state(const struct frame *f, char *buf, size_t len)
 	if (f->live_n)
 		snprintf(buf, len, "live N=%d %s %.1fs (outside a sweep: +/- N, x stop)", f->run_n,
 			 sweep_phase_names[f->phase], f->phase_s);
+	else if (f->step >= 0 && f->phase != PHASE_DONE && f->s->set.trials > 1 &&
+		 f->step < f->s->nsteps)
+		snprintf(buf, len, "step %d/%d N=%d trial %d/%d %s %.1fs", f->step + 1,
+			 f->steps_total, f->run_n, f->s->steps[f->step].trial + 1, f->s->set.trials,
+			 sweep_phase_names[f->phase], f->phase_s);
 	else if (f->step >= 0 && f->phase != PHASE_DONE)
 		snprintf(buf, len, "step %d/%d N=%d %s %.1fs", f->step + 1, f->steps_total,
 			 f->run_n, sweep_phase_names[f->phase], f->phase_s);
