@@ -30,7 +30,6 @@ struct compare_args {
 	struct compare_opts o;
 	char **av;  /* argv with each "--" as side_break; owned */
 	bool sides; /* a "--" was given: the files between are one side */
-	int nsides;
 };
 
 static void
@@ -173,7 +172,6 @@ compare_parse(int argc, char **argv, struct compare_args *a)
 	if (k > SNAPSHOT_COMPARE_MAX)
 		return arg_usage_error(CMD, "%d snapshots; compare at most %d at once", k,
 				       SNAPSHOT_COMPARE_MAX);
-	a->nsides = k;
 	return 0;
 }
 
