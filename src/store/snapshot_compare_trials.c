@@ -5,7 +5,9 @@
  * a standard deviation of 10% of the mean or more; steadiness, which the
  * test never takes as samples), and the self-check: a side of 4 trials or
  * more split into its first and second half and compared with itself, where
- * any difference found is this machine moving more than the test assumes.
+ * any difference found is this machine moving more than the test assumes;
+ * and where one side's workers waited for a CPU much more than the
+ * other's at N up to the CPU count, which is other jobs, not the workload.
  */
 #include <math.h>
 #include <stdio.h>
@@ -20,6 +22,7 @@
 #define CMP_SWING 0.10    /* a run's intervals swing: sd >= 10% of their mean */
 #define CMP_SELF_MIN 4    /* trials a side needs for the self-check */
 #define CMP_SELF_TRIALS 2 /* and each half then has at least */
+#define CMP_RUN_DELAY 10  /* points of run delay between sides that say other jobs ran */
 
 static char
 tr_letter(int i)
@@ -57,6 +60,46 @@ tr_counts(FILE *f, struct snapshot *const *v, int k)
 			"          every trial ran in one boot (%.8s...): what a reboot moves "
 			"is not in the test\n",
 			v[0]->s.host.boot_id);
+}
+
+/* The mean run delay of a side's usable steps at N up to its CPUs; how many steps. */
+static int
+tr_run_delay(const struct snapshot *sn, double *mean)
+{
+	const struct step *st;
+	double sum = 0;
+	int i, k = 0, ncpu = sn->s.host.ncpus;
+
+	for (i = 0; i < sn->s.nsteps; i++) {
+		st = &sn->s.steps[i];
+		if (!step_usable(st) || !(st->ct.have & CT_HAVE_RUN_DELAY) ||
+		    !isfinite(st->ct.run_delay_pct) || (ncpu > 0 && st->n > ncpu))
+			continue;
+		sum += st->ct.run_delay_pct;
+		k++;
+	}
+	*mean = k > 0 ? sum / k : NAN;
+	return k;
+}
+
+/* "load: B's workers waited for a CPU 96% of their time ...": other jobs on one side. */
+static void
+tr_load(FILE *f, struct snapshot *const *v, int k)
+{
+	double a, b;
+	int i;
+
+	if (tr_run_delay(v[0], &a) == 0)
+		return;
+	for (i = 1; i < k; i++) {
+		if (tr_run_delay(v[i], &b) == 0 || !(fabs(b - a) >= CMP_RUN_DELAY))
+			continue;
+		fprintf(f,
+			"load: %c's workers waited for a CPU %.0f%% of their time at N up to the "
+			"CPUs, %c's %.0f%%: other jobs took CPUs from %c; a difference may be "
+			"theirs (sweep both when the machine is quiet, or in turns)\n",
+			tr_letter(i), b, tr_letter(0), a, tr_letter(b > a ? i : 0));
+	}
 }
 
 /* The runs of one side whose intervals swing, and the worst of them. */
@@ -152,6 +195,7 @@ snapshot_compare_trials_text(FILE *f, struct snapshot *const *v, int k,
 	int i;
 
 	tr_counts(f, v, k);
+	tr_load(f, v, k);
 	for (i = 0; i < k; i++)
 		tr_steadiness(f, v[i], tr_letter(i));
 	for (i = 0; i < k; i++)

@@ -214,6 +214,19 @@ is "$(grep -c '^self-check: [AB].s trials 1-2 against 3-4: no difference proven$
 	"  the self-check of each side: its halves do not differ"
 like "$(grep '^steadiness: A' "$T/tr.out")" "^steadiness: A: 6 of 12 runs swing .*worst N=2, trial 1, 22%" \
 	"  the steadiness line counts the runs whose intervals swing"
+is "$(grep -c '^load:' "$T/tr.out")" 0 "  run delays 8 points apart (75% and 83%): no load line"
+"$PYTHON" - "$B4" "$T/busy.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for s in d["steps"]:
+    c = s["contention"]
+    if c.get("run_delay_pct") is not None:
+        c["run_delay_pct"] = min(100.0, c["run_delay_pct"] + 20)
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+"$SCALETOP" compare "$A4" "$T/busy.json" >"$T/busy.out" 2>&1
+like "$(grep '^load:' "$T/busy.out")" "^load: B's workers waited for a CPU 9[0-9]% of their time at N up to the CPUs, A's 83%: other jobs took CPUs from B" \
+	"B's workers 12 points more runnable, not running: a load line names B"
 "$SCALETOP" compare --noise 35 "$A4" "$B4" >"$T/tr35.out"
 like "$(cat "$T/tr35.out")" "  N=2: no difference proven \(B \+32\.4% ± 21\.2%, within the 35% noise floor\)" \
 	"--noise 35: N=2 is within the noise floor"
