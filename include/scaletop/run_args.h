@@ -37,6 +37,7 @@ struct run_args {
 	double collapse_pct, linear_pct; /* analysis thresholds; 0: the defaults */
 	bool duration_set, warmup_set, stop_on_failure;
 	long repeat;
+	long trials; /* --trials K: the whole sweep K times */
 	enum run_mode mode;
 	struct run_view view;
 	const char *output; /* -o: save a snapshot there, or NULL */

@@ -34,7 +34,8 @@ struct sweep_settings {
 	double stable_pct;    /* 0: fixed duration; else stop at CI95 <= pct% of mean */
 	double min_measure_s; /* until-stable never stops sooner */
 	double interval_s;    /* length of one interval sample */
-	int repeat;           /* runs per N */
+	int repeat;           /* runs per N, back to back, in each trial */
+	int trials;           /* the whole sweep this many times, N order alternating */
 	double stall_s;       /* no progress by any worker for this long fails the step; 0: off */
 	bool stop_on_failure;
 	enum run_mode mode;
@@ -116,7 +117,8 @@ extern const char *const step_status_names[];
 
 struct step {
 	int n;
-	int rep; /* 0 .. repeat-1 */
+	int rep;   /* 0 .. repeat-1 */
+	int trial; /* 0 .. trials-1: which pass of the whole sweep (--trials) */
 	enum step_status status;
 	char reason[256];  /* why failed/unstable/interrupted, "" otherwise */
 	double start_s;    /* session time the step's workers were released */
@@ -175,6 +177,14 @@ struct session {
 
 void session_init(struct session *s);
 void session_free(struct session *s);
+/*
+ * The plan's i-th step (0 .. trials * nn * repeat - 1): its N index, repeat
+ * and trial.  Trial t runs the N list ascending when t is even and
+ * descending when odd, so drift over the trials does not line up with N.
+ */
+void session_plan_step(const struct sweep_settings *set, int i, int *ni, int *rep, int *trial);
+/* How many steps the plan has: trials * nn * repeat. */
+int session_plan_len(const struct sweep_settings *set);
 /* Appends a step for (n, rep) and returns it, or NULL on ENOMEM. */
 struct step *session_add_step(struct session *s, int n, int rep);
 int step_add_interval(struct step *st, double rate);

@@ -1,7 +1,9 @@
 /*
  * scaletop compare: snapshots side by side, aligned on N, the first (or
- * --baseline's) against each of the others; --fail-on-regression makes it
- * a gate for CI (exit 3).
+ * --baseline's) against each of the others; a side may be several files
+ * (A1 A2 -- B1 B2: one sweep per boot), whose trials pool.
+ * --fail-on-regression makes it a gate for CI (exit 3; 4: too few trials
+ * to tell).
  */
 #include <ctype.h>
 #include <getopt.h>
@@ -16,6 +18,10 @@
 
 #define CMD "compare"
 #define EXIT_REGRESSION 3 /* --fail-on-regression: some B is significantly worse */
+#define EXIT_TOO_FEW 4    /* --fail-on-regression: too few trials a side to tell */
+
+/* Each "--" between files, as getopt sees it: not an option, and known by its address. */
+static char side_break[] = "side-break";
 
 enum compare_format { FMT_TEXT, FMT_CSV, FMT_MARKDOWN };
 
@@ -25,6 +31,8 @@ struct compare_args {
 	const char *csv_file[3]; /* --csv-target, --csv-waits, --csv-usl: FILE, or NULL */
 	bool force;              /* replace them when they exist */
 	struct compare_opts o;
+	char **av;  /* argv with each "--" as side_break; owned */
+	bool sides; /* a "--" was given: the files between are one side */
 };
 
 static void
@@ -34,10 +42,14 @@ compare_usage(FILE *f)
 		"usage: %s compare [--csv | --markdown] [--noise PCT] [--fail-on-regression PCT]\n"
 		"                  [--csv-target FILE] [--csv-waits FILE] [--csv-usl FILE] "
 		"[--force]\n"
-		"                  [--baseline A.json] A.json B.json [C.json ...]\n\n"
-		"One table aligned on N: each snapshot's throughput, its ratio to A and the\n"
-		"difference with its 95%% CI (Welch's t) and a '*' where it is significant;\n"
-		"a summary over N; then peak against peak, collapse, verdict and USL.\n"
+		"                  [--baseline A.json] A.json B.json [C.json ...]\n"
+		"       %s compare [options] A1.json A2.json ... -- B1.json B2.json ... [-- "
+		"...]\n\n"
+		"One table aligned on N: each side's throughput, its ratio to A and the\n"
+		"difference with its 95%% CI (Welch's t on the trials' means) and a '*' where\n"
+		"it is significant; a summary over N; then peak against peak, collapse,\n"
+		"verdict and USL.  Files between '--' are one side: their trials pool.  A side\n"
+		"needs %d trials (run --trials %d, or files) for a test.\n"
 		"      --csv                    the table as CSV (warnings go to stderr)\n"
 		"      --csv-target FILE        the targets' figures at each N as CSV, into FILE\n"
 		"      --csv-waits FILE         the wait profiles side by side as CSV, into FILE\n"
@@ -49,8 +61,9 @@ compare_usage(FILE *f)
 		"      --noise PCT              a difference counts only beyond PCT%% of A\n"
 		"                               (default %g; 0: Welch's t alone)\n"
 		"      --fail-on-regression PCT exit 3 when some snapshot is significantly\n"
-		"                               slower than A by more than PCT%% at some N\n",
-		progname, COMPARE_NOISE_DEFAULT);
+		"                               slower than A by more than PCT%% at some N;\n"
+		"                               4 when none is but a side had too few trials\n",
+		progname, progname, CMP_MIN_TRIALS, CMP_MIN_TRIALS, COMPARE_NOISE_DEFAULT);
 }
 
 /* A percentage from 0 (no floor: Welch's t alone) to below 100, with or without '%'. */
@@ -128,6 +141,37 @@ compare_distinct_files(const struct compare_args *a)
 	return 0;
 }
 
+/* The sides the files after the options make; -1 after a usage message. */
+static int
+compare_count_sides(int argc, struct compare_args *a)
+{
+	int i, k = 0;
+	bool empty = true;
+
+	for (i = optind; i < argc; i++)
+		a->sides = a->sides || a->av[i] == side_break;
+	if (!a->sides)
+		return argc - optind + (a->baseline != NULL);
+	if (a->baseline != NULL) {
+		arg_usage_error(CMD, "give --baseline or sides split by '--', not both");
+		return -1;
+	}
+	for (i = optind; i <= argc; i++) {
+		if (i < argc && a->av[i] != side_break) {
+			empty = false;
+			continue;
+		}
+		if (empty) {
+			arg_usage_error(CMD, "a side without files: give one or more files "
+					     "between the '--'s");
+			return -1;
+		}
+		k++;
+		empty = true;
+	}
+	return k;
+}
+
 static int
 compare_parse(int argc, char **argv, struct compare_args *a)
 {
@@ -146,6 +190,11 @@ compare_parse(int argc, char **argv, struct compare_args *a)
 	};
 	int opt, rc, k;
 
+	if ((a->av = calloc((size_t)argc + 1, sizeof(*a->av))) == NULL)
+		return arg_usage_error(CMD, "out of memory");
+	for (k = 0; k < argc; k++)
+		a->av[k] = k > 0 && strcmp(argv[k], "--") == 0 ? side_break : argv[k];
+	argv = a->av;
 	optind = 1;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -156,7 +205,9 @@ compare_parse(int argc, char **argv, struct compare_args *a)
 		if ((rc = compare_option(opt, a, argv)) != 0)
 			return rc;
 	}
-	k = argc - optind + (a->baseline != NULL);
+	k = compare_count_sides(argc, a);
+	if (k < 0)
+		return EXIT_USAGE;
 	if (k < 2)
 		return arg_usage_error(CMD,
 				       "give two snapshots or more: %s compare A.json B.json, or "
@@ -208,30 +259,74 @@ compare_write_files(const struct compare_args *a, struct snapshot *const *v, int
 	return 0;
 }
 
-/* Loads the files, the baseline first; how many to free, with *rc set on failure. */
+/* Loads path into sn, the warning on stderr; 0, or EXIT_RUNTIME after the message. */
 static int
-compare_load(int argc, char **argv, const char *baseline, struct snapshot *snaps,
-	     struct snapshot **v, int *rc)
+compare_load_one(const char *path, struct snapshot *sn)
 {
-	const char *path[SNAPSHOT_COMPARE_MAX];
 	char err[ST_ERRLEN];
-	int i, np = 0, k;
 
-	if (baseline != NULL)
-		path[np++] = baseline;
-	for (i = optind; i < argc && np < SNAPSHOT_COMPARE_MAX; i++)
-		path[np++] = argv[i];
-	for (k = 0; k < np; k++) {
+	if (snapshot_load(path, sn, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s %s: %s\n", progname, CMD, err);
+		return EXIT_RUNTIME;
+	}
+	if (sn->repair[0] != '\0')
+		fprintf(stderr, "%s %s: warning: %s\n", progname, CMD, sn->repair);
+	if (sn->warning[0] != '\0')
+		fprintf(stderr, "%s %s: warning: %s\n", progname, CMD, sn->warning);
+	return 0;
+}
+
+/* One more file of side sn: loaded, then its trials joined to sn's. */
+static int
+compare_load_more(const char *path, struct snapshot *sn)
+{
+	struct snapshot more;
+	char err[ST_ERRLEN];
+	int rc;
+
+	snapshot_init(&more);
+	sn->warning[0] = '\0';
+	if ((rc = compare_load_one(path, &more)) == 0 &&
+	    snapshot_side_add(sn, &more, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s %s: %s\n", progname, CMD, err);
+		rc = EXIT_RUNTIME;
+	}
+	if (rc == 0 && sn->warning[0] != '\0')
+		fprintf(stderr, "%s %s: warning: %s\n", progname, CMD, sn->warning);
+	snapshot_free(&more);
+	return rc;
+}
+
+/* Loads the files, the baseline first, a side's files into one; how many to free, *rc set. */
+static int
+compare_load(int argc, const struct compare_args *a, struct snapshot *snaps, struct snapshot **v,
+	     int *rc)
+{
+	int i, k = 0;
+	bool fresh = true;
+
+	if (a->baseline != NULL) {
 		v[k] = &snaps[k];
-		if (snapshot_load(path[k], v[k], err, sizeof(err)) != 0) {
-			fprintf(stderr, "%s %s: %s\n", progname, CMD, err);
-			*rc = EXIT_RUNTIME;
-			return k + 1;
+		if ((*rc = compare_load_one(a->baseline, v[k++])) != 0)
+			return k;
+	}
+	for (i = optind; i < argc && k <= SNAPSHOT_COMPARE_MAX; i++) {
+		if (a->av[i] == side_break) {
+			fresh = true;
+			continue;
 		}
-		if (v[k]->repair[0] != '\0')
-			fprintf(stderr, "%s %s: warning: %s\n", progname, CMD, v[k]->repair);
-		if (v[k]->warning[0] != '\0')
-			fprintf(stderr, "%s %s: warning: %s\n", progname, CMD, v[k]->warning);
+		if (fresh || !a->sides) {
+			if (k == SNAPSHOT_COMPARE_MAX)
+				break;
+			v[k] = &snaps[k];
+			snapshot_init(v[k]);
+			*rc = compare_load_one(a->av[i], v[k++]);
+			fresh = false;
+		} else {
+			*rc = compare_load_more(a->av[i], v[k - 1]);
+		}
+		if (*rc != 0)
+			return k;
 	}
 	return k;
 }
@@ -259,11 +354,14 @@ cmd_compare(int argc, char **argv)
 
 	memset(&a, 0, sizeof(a));
 	compare_opts_default(&a.o);
-	if ((rc = compare_parse(argc, argv, &a)) != 0)
+	rc = compare_parse(argc, argv, &a);
+	if (rc != 0) {
+		free(a.av);
 		return rc < 0 ? 0 : rc;
+	}
 	if ((rc = compare_check_files(&a)) != 0)
 		return rc;
-	k = compare_load(argc, argv, a.baseline, snaps, v, &rc);
+	k = compare_load(argc, &a, snaps, v, &rc);
 	if (rc == 0)
 		compare_print(&a, v, k);
 	if (rc == 0)
@@ -274,9 +372,16 @@ cmd_compare(int argc, char **argv)
 			"some N\n",
 			progname, CMD, a.o.fail_pct);
 		rc = EXIT_REGRESSION;
+	} else if (rc == 0 && snapshot_compare_too_few(v, k, &a.o)) {
+		fprintf(stderr,
+			"%s %s: too few trials a side to tell a regression from rerun noise "
+			"(%d needed; run --trials %d): neither passed nor failed\n",
+			progname, CMD, CMP_MIN_TRIALS, CMP_MIN_TRIALS);
+		rc = EXIT_TOO_FEW;
 	}
 	for (i = 0; i < k; i++)
 		snapshot_free(v[i]);
+	free(a.av);
 	if (rc != EXIT_RUNTIME && fflush(stdout) != 0)
 		rc = EXIT_RUNTIME;
 	return rc;

@@ -25,6 +25,7 @@ enum {
 	OPT_INTERVAL,
 	OPT_MODE,
 	OPT_REPEAT,
+	OPT_TRIALS,
 	OPT_STALL,
 	OPT_STOP,
 	OPT_COLLAPSE,
@@ -55,6 +56,7 @@ static const struct option run_longopts[] = {
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "mode", required_argument, NULL, OPT_MODE },
 	{ "repeat", required_argument, NULL, OPT_REPEAT },
+	{ "trials", required_argument, NULL, OPT_TRIALS },
 	{ "stall", required_argument, NULL, OPT_STALL },
 	{ "collapse", required_argument, NULL, OPT_COLLAPSE },
 	{ "linear", required_argument, NULL, OPT_LINEAR },
@@ -117,7 +119,10 @@ run_usage_options(FILE *f, const struct run_args *d)
 		"      --min-time S       --until-stable never stops sooner (default 2)\n"
 		"      --interval S       interval sample length (default 0.25)\n"
 		"      --mode M           threads (default) or processes\n"
-		"      --repeat K         run every N K times (default 1)\n"
+		"      --trials K         run the whole sweep K times, N ascending then\n"
+		"                         descending (default 1; compare needs 3 a side)\n"
+		"      --repeat K         run every N K times back to back in each trial\n"
+		"                         (default 1; steadies a trial, is not a trial)\n"
 		"      --stall S          fail a step in which no worker makes progress for\n"
 		"                         S seconds (default 10, 0 = never)\n"
 		"      --stop-on-failure  end the sweep at the first failed step\n"
@@ -263,6 +268,8 @@ run_parse_option(int opt, int argc, char **argv, struct run_args *a, const struc
 		return arg_parse_percent(a->cmdname, "--linear", optarg, &a->linear_pct);
 	case OPT_REPEAT:
 		return arg_parse_int(CMD, "--repeat", optarg, 1, 1000, &a->repeat);
+	case OPT_TRIALS:
+		return arg_parse_int(CMD, "--trials", optarg, 1, 100, &a->trials);
 	default:
 		return arg_usage_error(CMD, "unknown option '%s': see '%s %s --help'",
 				       argv[optind - 1], progname, CMD);
@@ -281,6 +288,7 @@ run_args_defaults(struct run_args *a, const char *cmdname)
 	a->interval = 0.25;
 	a->stall = 10;
 	a->repeat = 1;
+	a->trials = 1;
 }
 
 /* The folder a file goes into must take a new file: one is made there and removed. */

@@ -37,7 +37,7 @@ struct sweep {
 	sweep_observer obs;
 	void *obs_arg;
 	struct sweep_live live;
-	int next;     /* position in the plan (n index * repeat + rep) */
+	int next;     /* position in the plan (session_plan_step) */
 	bool running; /* a step is in progress */
 	struct raw_sample prev, cur;
 	bool have_prev;
@@ -98,7 +98,7 @@ sweep_new(struct session *s, struct loop *l, struct sampler *smp, const struct s
 		return NULL;
 	}
 	sw->live.step = -1;
-	sw->live.steps_total = s->set.nn * s->set.repeat;
+	sw->live.steps_total = session_plan_len(&s->set);
 	raw_sample_init(&sw->prev);
 	raw_sample_init(&sw->cur);
 	sample_delta_init(&sw->live.cpu);
@@ -212,7 +212,7 @@ sweep_step_end(struct sweep *sw, enum step_status status, const char *reason)
 		sweep_launch_next(sw, mono_now_ns());
 }
 
-/* With --repeat: says where reruns moved more than each run's own CI admits. */
+/* With --repeat or --trials: says where reruns moved more than each run's own CI admits. */
 static void
 sweep_note_drift(struct sweep *sw)
 {
@@ -220,7 +220,7 @@ sweep_note_drift(struct sweep *sw)
 	struct analysis a;
 	int n, i;
 
-	if (sw->s->set.repeat < 2)
+	if (session_plan_len(&sw->s->set) < 2 * sw->s->set.nn)
 		return;
 	analysis_opts_for(sw->s, &o);
 	if (analysis_run(sw->s, &o, &a) != 0)
@@ -255,10 +255,10 @@ sweep_launch_next(struct sweep *sw, uint64_t now)
 	const struct sweep_settings *set = &sw->s->set;
 	char err[ST_ERRLEN];
 	struct step *st;
+	int rc, ni, rep, trial;
 	bool ok;
-	int rc;
 
-	if (sw->next >= set->nn * set->repeat) {
+	if (sw->next >= session_plan_len(set)) {
 		sweep_finish(sw);
 		return;
 	}
@@ -267,12 +267,14 @@ sweep_launch_next(struct sweep *sw, uint64_t now)
 		step_ctx_enter(&sw->ctx, PHASE_IDLE, now);
 		return;
 	}
-	st = session_add_step(sw->s, set->n[sw->next / set->repeat], sw->next % set->repeat);
+	session_plan_step(set, sw->next, &ni, &rep, &trial);
+	st = session_add_step(sw->s, set->n[ni], rep);
 	sw->next++;
 	if (st == NULL) {
 		sweep_finish(sw);
 		return;
 	}
+	st->trial = trial;
 	ok = step_ctx_begin(&sw->ctx, sw->kind, sw->s->nsteps - 1, st->n, now) == 0;
 	sw->live.step = sw->ctx.idx;
 	sw->live.have_rate = false;
@@ -396,7 +398,7 @@ sweep_interrupt(struct sweep *sw, const char *why)
 		sw->kind->abort(&sw->ctx);
 		sweep_step_end(sw, STEP_INTERRUPTED, why != NULL ? why : "sweep stopped");
 	}
-	sw->next = sw->s->set.nn * sw->s->set.repeat;
+	sw->next = session_plan_len(&sw->s->set);
 	if (sw->live.phase != PHASE_DONE)
 		sweep_finish(sw);
 }

@@ -70,6 +70,30 @@ grow(void **p, int *cap, int need, size_t size)
 	return 0;
 }
 
+/* A settings' trials, 1 for files and tests that predate them. */
+static int
+plan_trials(const struct sweep_settings *set)
+{
+	return set->trials > 1 ? set->trials : 1;
+}
+
+int
+session_plan_len(const struct sweep_settings *set)
+{
+	return plan_trials(set) * set->nn * (set->repeat > 1 ? set->repeat : 1);
+}
+
+void
+session_plan_step(const struct sweep_settings *set, int i, int *ni, int *rep, int *trial)
+{
+	int r = set->repeat > 1 ? set->repeat : 1, per = set->nn * r, p;
+
+	*trial = per > 0 ? i / per : 0;
+	p = per > 0 ? (i % per) / r : 0;
+	*rep = per > 0 ? (i % per) % r : 0;
+	*ni = *trial % 2 == 0 ? p : set->nn - 1 - p;
+}
+
 struct step *
 session_add_step(struct session *s, int n, int rep)
 {

@@ -112,13 +112,13 @@ settings_json(const struct sweep_settings *set)
 			n = NULL;
 		}
 	}
-	j = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:i, s:o, s:b}", "n", n, "duration_s",
-		      num_or_null(set->duration_s), "warmup_s", num_or_null(set->warmup_s),
-		      "stable_pct",
-		      set->stable_pct > 0 ? num_or_null(set->stable_pct) : json_null(),
-		      "min_measure_s", num_or_null(set->min_measure_s), "interval_s",
-		      num_or_null(set->interval_s), "repeat", set->repeat, "stall_s",
-		      num_or_null(set->stall_s), "stop_on_failure", set->stop_on_failure);
+	j = json_pack(
+		"{s:o, s:o, s:o, s:o, s:o, s:o, s:i, s:i, s:o, s:b}", "n", n, "duration_s",
+		num_or_null(set->duration_s), "warmup_s", num_or_null(set->warmup_s), "stable_pct",
+		set->stable_pct > 0 ? num_or_null(set->stable_pct) : json_null(), "min_measure_s",
+		num_or_null(set->min_measure_s), "interval_s", num_or_null(set->interval_s),
+		"repeat", set->repeat, "trials", set->trials > 1 ? set->trials : 1, "stall_s",
+		num_or_null(set->stall_s), "stop_on_failure", set->stop_on_failure);
 	if (j != NULL && session_json_settings_specs(j, set) != 0) {
 		json_decref(j);
 		return NULL;
@@ -260,12 +260,12 @@ session_json_step_figures(const struct session *s, const struct step *st)
 	bool use = step_usable(st);
 
 	/* The operation count means nothing without the window it was counted in. */
-	return json_pack("{s:i, s:i, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o, "
-			 "s:o}",
-			 "n", st->n, "rep", st->rep, "status", step_status_names[st->status],
-			 "reason", str_or_null(st->reason), "start_s", num_or_null(st->start_s),
-			 "warmup_s", num_or_null(st->warmup_s), "window_s",
-			 num_or_null(st->window_s), "ops",
+	return json_pack("{s:i, s:i, s:i, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, "
+			 "s:o, s:o}",
+			 "n", st->n, "rep", st->rep, "trial", st->trial, "status",
+			 step_status_names[st->status], "reason", str_or_null(st->reason),
+			 "start_s", num_or_null(st->start_s), "warmup_s", num_or_null(st->warmup_s),
+			 "window_s", num_or_null(st->window_s), "ops",
 			 isfinite(st->window_s) ? json_integer((json_int_t)st->ops) : json_null(),
 			 "ops_s", use ? num_or_null(st->ops_s) : json_null(), "no_intervals",
 			 st->no_intervals, "intervals", stats_json(st), "cpu", cpu_json(st),

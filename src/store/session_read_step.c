@@ -379,7 +379,7 @@ read_step_per_op(struct step *st)
 int
 session_read_step(struct field_ctx *c, const json_t *j, const char *P, struct step *st)
 {
-	long long n, rep;
+	long long n, rep, trial = 0;
 	int status;
 
 	memset(st, 0, sizeof(*st));
@@ -387,10 +387,13 @@ session_read_step(struct field_ctx *c, const json_t *j, const char *P, struct st
 	if (field_type(c, j, P, F_OBJ) != 0 ||
 	    field_int(c, j, P, "n", NLIST_MIN, NLIST_MAX, 0, 0, &n) != 0 ||
 	    field_int(c, j, P, "rep", 0, 1000000, 0, 0, &rep) != 0 ||
+	    (json_object_get(j, "trial") != NULL &&
+	     field_int(c, j, P, "trial", 0, 1000000, 0, 0, &trial) != 0) ||
 	    field_enum(c, j, P, "status", step_status_names, STEP_INTERRUPTED + 1, &status) != 0)
 		return -1;
 	st->n = (int)n;
 	st->rep = (int)rep;
+	st->trial = (int)trial; /* absent: a file from before --trials, one trial */
 	st->status = (enum step_status)status;
 	if (field_str(c, j, P, "reason", F_NULL, st->reason, sizeof(st->reason)) != 0 ||
 	    read_step_figures(c, j, P, st) != 0 || read_stats(c, j, P, st) != 0 ||

@@ -74,9 +74,12 @@ cmp_legend(FILE *f, struct snapshot *const *v, int k)
 {
 	int i;
 
-	for (i = 0; i < k; i++)
-		fprintf(f, "%c: %s (%s, taken %s)\n", cmp_letter(i), v[i]->meta.label, v[i]->name,
-			v[i]->meta.taken);
+	for (i = 0; i < k; i++) {
+		fprintf(f, "%c: %s (%s", cmp_letter(i), v[i]->meta.label, v[i]->name);
+		if (snapshot_side_files(v[i]) > 1)
+			fprintf(f, " and %d more", snapshot_side_files(v[i]) - 1);
+		fprintf(f, ", taken %s)\n", v[i]->meta.taken);
+	}
 }
 
 static void
@@ -309,6 +312,7 @@ snapshot_compare_text(FILE *f, struct snapshot *const *v, int k, const struct co
 	cmp_legend(f, v, k);
 	snapshot_compare_warn(f, v, k);
 	snapshot_compare_summary_text(f, v, k, o);
+	snapshot_compare_trials_text(f, v, k, o);
 	fputc('\n', f);
 	if ((nn = snapshot_compare_all_n(v, k, &n)) < 0) {
 		fprintf(f, "out of memory\n");

@@ -192,11 +192,14 @@ void snapshot_compare_waits_csv(FILE *f, struct snapshot *const *v, int k);
 
 struct cmp_diff;
 struct compare_opts;
-/* Why a comparison has no test: how many usable runs each side has, whether A has an se. */
+/* Why a comparison has no test: each side's usable runs and trials, whether A has an se. */
 struct cmp_side_why {
 	int a_runs, b_runs;
+	int a_trials, b_trials;
 	bool a_spread;
 };
+/* "one trial a side", "2 trials a side", "A has 1 trial, B 3": why there is no test. */
+void snapshot_compare_few_words(char *buf, size_t len, int ta, int tb, char la, char lb);
 /* Every N any snapshot measured, ascending, into *out (malloc'd); how many, or -1 on ENOMEM. */
 int snapshot_compare_all_n(struct snapshot *const *v, int k, int **out);
 /* o's noise floor, or the default for o NULL. */
@@ -225,6 +228,14 @@ void snapshot_compare_summary_text(FILE *f, struct snapshot *const *v, int k,
 /* A ministat-style line per N of n[0..nn-1] for each snapshot after the first. */
 void snapshot_compare_stats_text(FILE *f, struct snapshot *const *v, int k, const int *n, int nn,
 				 const struct compare_opts *o);
+/*
+ * The trials each side pooled and the boots they ran in, the runs whose
+ * intervals swing (steadiness, which the test does not use), and the
+ * self-check of each side of 4 trials or more: its first half of trials
+ * against its second (snapshot_compare_trials.c).
+ */
+void snapshot_compare_trials_text(FILE *f, struct snapshot *const *v, int k,
+				  const struct compare_opts *o);
 /* "A 310k ± 5.57k, B 274k ± 16.5k: B -11.6% ± 6.1% (95%)": peak against peak. */
 void snapshot_compare_peak_words(char *buf, size_t len, struct snapshot *const *v, int i,
 				 const struct compare_opts *o);

@@ -153,7 +153,7 @@ static void
 table_row(FILE *f, const struct session *s, const struct step *st, const struct table_fit *t)
 {
 	const struct contention *c = &st->ct;
-	char cell[TC_NCOLS][TABLE_CELL], status[sizeof(st->reason) + 32];
+	char cell[TC_NCOLS][TABLE_CELL], status[sizeof(st->reason) + 56], tr[24] = "";
 	bool use = step_usable(st);
 
 	snprintf(cell[TC_N], TABLE_CELL, "%d", st->n);
@@ -177,7 +177,9 @@ table_row(FILE *f, const struct session *s, const struct step *st, const struct 
 	table_fig(c, CT_HAVE_RUN_DELAY, c->run_delay_pct, 1, cell[TC_RDLY]);
 	table_fig(c, CT_HAVE_LOCK_WAIT, c->lock_wait_pct, 1, cell[TC_LOCKW]);
 	table_fair(&st->fair, cell[TC_JAIN], cell[TC_STARVED]);
-	snprintf(status, sizeof(status), "%s%s%s", step_status_names[st->status],
+	if (s->set.trials > 1) /* --trials: which pass of the sweep the row is */
+		snprintf(tr, sizeof(tr), " (trial %d)", st->trial + 1);
+	snprintf(status, sizeof(status), "%s%s%s%s", step_status_names[st->status], tr,
 		 st->reason[0] ? ": " : "", st->reason);
 	table_line(f, cell, t, status);
 }

@@ -248,6 +248,7 @@ sweeps_live(struct app *a, int n)
 	la.duration_set = true;
 	la.stable_pct = 0;
 	la.repeat = 1;
+	la.trials = 1;
 	la.setup = la.teardown = NULL;
 	a->live_s = sweeps_session(a, &la, &sweeps_live_cfg);
 	if (a->live_s == NULL) {

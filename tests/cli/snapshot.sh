@@ -145,8 +145,8 @@ like "$(cat "$T/cmp.out")" "^     N     A ops/s     B ops/s     C ops/s     B/A 
 	"the table: N, each snapshot, each ratio to A, each difference and its CI"
 is "$(awk '/^ +N /{on=1; next} on && NF == 0 {exit} on {print $1}' "$T/cmp.out" | tr '\n' ' ')" \
 	"1 2 3 4 6 " "aligned on the union of N"
-like "$(grep '^ *3 ' "$T/cmp.out")" "^ +3 +[0-9.]+k +- +[0-9.]+M +- +- +- +[0-9.]+x +\+[0-9.]+% +[0-9.]+% \*$" \
-	"an N one snapshot lacks shows -"
+like "$(grep '^ *3 ' "$T/cmp.out")" "^ +3 +[0-9.]+k +- +[0-9.]+M +- +- +- +[0-9.]+x +\+[0-9.]+% +-$" \
+	"an N one snapshot lacks shows -; one trial a side: C's difference, without a CI or *"
 like "$(cat "$T/cmp.out")" "peak: +B peak = [0-9.]+x A peak \(A at 1, B at 4\)" "peak against peak"
 like "$(cat "$T/cmp.out")" "C peak = [0-9.]+x A peak \(A at 1, C at 6\)" "  for every snapshot"
 like "$(cat "$T/cmp.out")" "collapse: A: at 4 threads, 75% of peak at 4" "collapse side by side"
@@ -186,6 +186,37 @@ EOF
 # A live run against a fixture: both are read the same way.
 "$SCALETOP" compare "$T/a.json" "$FX/cpu-linux.json" >"$T/live.out" 2>&1
 is "$?" 0 "compare a fresh run with a fixture"
+
+# --- trials and the boot id ---------------------------------------------------------------
+if "$PYTHON" -c 'import jsonschema' 2>/dev/null; then
+	ok "a sweep of 4 trials with its boot id matches the schema" valid "$FX/cpu-trials-a.json"
+	"$PYTHON" - "$FX/cpu-trials-a.json" "$T/bad-trial.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["steps"][0]["trial"] = -1
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+	! valid "$T/bad-trial.json" >/dev/null
+	is "$?" 0 "  and the schema refuses a trial of -1"
+else
+	tap_result 1 "a sweep of 4 trials matches the schema"
+	diag "$PYTHON has no jsonschema module: install python3-jsonschema"
+fi
+is "$(json_get "$FX/cpu-trials-a.json" 'd["settings"]["trials"], sorted(set(s["trial"] for s in d["steps"])), d["host"]["boot_id"]')" \
+	"(4, [0, 1, 2, 3], '34673e70-3f48-40bb-930c-2fa84aaf27c4')" \
+	"the file says its 4 trials, each step's trial and the boot"
+"$SCALETOP" show "$FX/cpu-trials-a.json" >"$T/trials.out"
+is "$(grep -c '(trial [1-4])$' "$T/trials.out")" 12 "show: each of the 12 rows says its trial"
+like "$(cat "$T/trials.out")" "kernel: .*boot 34673e70-3f48-40bb-930c-2fa84aaf27c4" "  and the boot"
+"$PYTHON" - "$FX/cpu-trials-a.json" "$T/bad-trial.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["steps"][3]["trial"] = "two"
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+"$SCALETOP" show "$T/bad-trial.json" >/dev/null 2>"$T/bad-trial.err"
+is "$?" 1 "a trial that is not an integer is refused"
+like "$(cat "$T/bad-trial.err")" "steps\[3\]\.trial" "  naming the field"
 
 # --- targets and waits ------------------------------------------------------------------
 # mutex-waits.json and mutex-waits-b.json are mutex-linux.json (a real run) with synthetic

@@ -1,5 +1,6 @@
 /* The session model, contention arithmetic, speedup and efficiency. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "scaletop/analysis.h"
@@ -32,6 +33,32 @@ test_session_lists(void)
 	is_double(session_time(&s, 10), 0, 0, "a time before t0 is 0, not negative");
 	session_free(&s);
 	is_int(s.nsteps, 0, "free leaves an empty session");
+}
+
+/* --trials: the plan runs the N list up, then down, each N --repeat times in a row. */
+static void
+test_plan(void)
+{
+	static int nl[] = { 1, 2, 4 };
+	struct sweep_settings set;
+	char got[128], *p = got;
+	int i, ni, rep, trial;
+
+	memset(&set, 0, sizeof(set));
+	set.n = nl;
+	set.nn = 3;
+	set.repeat = 2;
+	set.trials = 3;
+	is_int(session_plan_len(&set), 18, "plan: 3 trials of 3 N, 2 repeats each");
+	for (i = 0; i < session_plan_len(&set); i++) {
+		session_plan_step(&set, i, &ni, &rep, &trial);
+		p += sprintf(p, "%d%c%d ", trial, 'a' + rep, nl[ni]);
+	}
+	is_str(got, "0a1 0b1 0a2 0b2 0a4 0b4 1a4 1b4 1a2 1b2 1a1 1b1 2a1 2b1 2a2 2b2 2a4 2b4 ",
+	       "plan: trial 0 up, trial 1 down, trial 2 up; repeats back to back");
+	set.trials = 0; /* a session from before trials */
+	set.repeat = 1;
+	is_int(session_plan_len(&set), 3, "plan: no trials given is one trial");
 }
 
 static struct step *
@@ -174,6 +201,7 @@ int
 main(void)
 {
 	test_session_lists();
+	test_plan();
 	test_speedup();
 	test_contention();
 	test_contention_no_ops();

@@ -140,6 +140,7 @@ make_session(struct session *s)
 	s->set.min_measure_s = 2;
 	s->set.interval_s = 0.1;
 	s->set.repeat = 2;
+	s->set.trials = 3;
 	s->set.stall_s = 10;
 	s->set.stop_on_failure = true;
 	s->set.mode = MODE_PROCESSES;
@@ -172,6 +173,7 @@ make_session(struct session *s)
 	st->ct.threads = 7;
 	st->ct.have |= CT_HAVE_THREADS;
 	st = add_step(s, 1, 1, 580000.1, 1); /* one sample: no spread */
+	st->trial = 2;
 	/* Not what such a step would count: only the file's handling of a null index is tested. */
 	st->fair = (struct fairness){ .have = true, .workers = 1, .jain = NAN, .starved = 1 };
 	st = add_step(s, 2, 0, 1098765.4321, 5);
@@ -259,6 +261,7 @@ same_step(const struct step *a, const struct step *b)
 
 	same_i(a->n, b->n, "n");
 	same_i(a->rep, b->rep, "rep");
+	same_i(a->trial, b->trial, "trial");
 	same_i(a->status, b->status, "status");
 	same_s(a->reason, b->reason, "reason");
 	same_d(a->start_s, b->start_s, "start_s");
@@ -358,6 +361,7 @@ same_header(const struct session *a, const struct session *b)
 	same_d(a->set.min_measure_s, b->set.min_measure_s, "min_measure_s");
 	same_d(a->set.interval_s, b->set.interval_s, "interval_s");
 	same_i(a->set.repeat, b->set.repeat, "repeat");
+	same_i(a->set.trials, b->set.trials, "trials");
 	same_d(a->set.stall_s, b->set.stall_s, "stall_s");
 	same_i(a->set.stop_on_failure, b->set.stop_on_failure, "stop_on_failure");
 	same_i(a->set.mode, b->set.mode, "mode");
