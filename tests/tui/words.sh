@@ -176,7 +176,7 @@ tm_keys Escape w
 tm_wait_for 'workload \(up/down' 20
 # scaletop list names the built-ins in the picker's order, each at the start of a line,
 # then says how external commands are run.
-wls=$("$ST" list | awk '/^[a-z]/ && $1 != "external" { print $1 }')
+wls=$("$ST" list | awk '/^external/ { exit } /^[a-z]/ { print $1 }')
 last=$(printf '%s\n' $wls | tail -n 1)
 for w in $wls x x; do tm_keys Down; done
 tm_keys Enter
