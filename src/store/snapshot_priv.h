@@ -125,6 +125,9 @@ struct sweep_settings;
 json_t *session_json_target(const struct target_figures *tg);
 /* A step's "waits": [] when it has none; NULL on ENOMEM. */
 json_t *session_json_waits(const struct step *st);
+struct probe_join;
+/* A step's "probe_join" (its --probe TID lines and how many joined), or NULL when none came. */
+json_t *session_json_probe_join(const struct probe_join *j);
 /* Adds "target" and "probe" to a settings object, each only when not empty.  0 or -1. */
 int session_json_settings_specs(json_t *settings, const struct sweep_settings *set);
 
