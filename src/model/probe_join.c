@@ -46,7 +46,7 @@ probe_line_parse(const char *line, pid_t *tid, char *label, size_t len)
 	while (*line == ' ' || *line == '\t')
 		line++;
 	end = line + strlen(line);
-	while (end > line && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+	while (end > line && (end[-1] == ' ' || end[-1] == '\t'))
 		end--;
 	if (end == line)
 		return 0;

@@ -25,8 +25,8 @@ test_parse(void)
 	is_int(parse("4711\tLWLock:WALWrite", &tid, label), 2, "TID<TAB>label is a TID line");
 	is_int(tid, 4711, "... its TID");
 	is_str(label, "LWLock:WALWrite", "... its label");
-	is_int(parse("  4711\t\t wait/synch/mutex/innodb/lock_sys  \r", &tid, label), 2,
-	       "blanks around it, more tabs after the TID, a CR: still a TID line");
+	is_int(parse("  4711\t\t wait/synch/mutex/innodb/lock_sys  \t", &tid, label), 2,
+	       "blanks around it, more tabs after the TID: still a TID line");
 	is_str(label, "wait/synch/mutex/innodb/lock_sys", "... its label trimmed");
 	is_int(parse("LWLock:WALWrite", &tid, label), 1, "a label alone is an old-style line");
 	is_int(tid, 0, "... with no TID");
@@ -39,6 +39,8 @@ test_parse(void)
 	is_int(parse("99999999999\tCPU", &tid, label), 1, "a TID past pid_t is a label too");
 	is_int(parse("12a\tCPU", &tid, label), 1, "digits then letters are no TID");
 	is_int(parse(" \t ", &tid, label), 0, "a blank line is nothing");
+	is_int(parse("Lock:tuple\r", &tid, label), 1, "a label alone is trimmed of blanks only");
+	is_str(label, "Lock:tuple\r", "... as it always was (its CR is kept)");
 	memset(longl, 'x', sizeof(longl) - 1);
 	longl[sizeof(longl) - 1] = '\0';
 	memcpy(longl, "12\t", 3);
