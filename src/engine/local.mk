@@ -80,7 +80,8 @@ tests_unit_test_freq_sampler_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/engin
 tests_unit_test_freq_sampler_LDADD = $(TEST_LIBS)
 
 # --probe: database-level waits, a command run about once a second in the window.
-libscaletop_a_SOURCES += src/engine/probe.h src/engine/probe.c
+libscaletop_a_SOURCES += src/engine/probe.h src/engine/probe.c \
+	src/engine/probe_preset.h src/engine/probe_preset.c
 check_PROGRAMS += tests/unit/test_probe
 TESTS += tests/unit/test_probe
 tests_unit_test_probe_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/engine

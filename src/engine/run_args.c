@@ -136,8 +136,10 @@ run_usage_options(FILE *f, const struct run_args *d)
 		"      --ops K[:UNIT]     with --parse elapsed: a run is K operations (K/s)\n"
 		"      --setup 'COMMAND'  run once before the sweep; --teardown: once after\n"
 		"      --probe 'COMMAND'  database-level waits: run about once a second while a\n"
-		"                         step measures; each line it prints is one wait label\n"
-		"                         (repeatable, up to %d)\n"
+		"                         step measures; each line it prints is one wait label,\n"
+		"                         or TID<TAB>label, joined to --target's threads\n"
+		"                         (repeatable, up to %d); presets: postgres[:CONNINFO]\n"
+		"                         (psql), mariadb[:OPTIONS] (performance_schema)\n"
 		"      --target SPEC      also measure the system under test: pid:N (and its\n"
 		"                         descendants), comm:NAME, cgroup:PATH; repeatable\n",
 		d->default_workload, progname, d->duration, d->warmup, parsers, SESSION_MAX_PROBES);
