@@ -7,8 +7,10 @@ libscaletop_a_SOURCES += \
 	src/engine/runner_priv.h \
 	src/engine/runner.c \
 	src/engine/runner_child.c \
-	src/engine/startline.c
+	src/engine/startline.c \
+	src/engine/lock_census.c
 noinst_HEADERS += \
+	include/scaletop/lock_census.h \
 	include/scaletop/pgroup.h \
 	include/scaletop/orphan_plan.h \
 	include/scaletop/spawn.h \

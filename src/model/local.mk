@@ -11,6 +11,13 @@ check_PROGRAMS += tests/unit/test_waits
 TESTS += tests/unit/test_waits
 tests_unit_test_waits_LDADD = $(TEST_LIBS)
 
+# The lock census: futex waiters grouped into locks per (process, address).
+noinst_HEADERS += include/scaletop/census.h
+libscaletop_a_SOURCES += src/model/census.c
+check_PROGRAMS += tests/unit/test_census
+TESTS += tests/unit/test_census
+tests_unit_test_census_LDADD = $(TEST_LIBS)
+
 check_PROGRAMS += tests/unit/test_nlist tests/unit/test_stats
 TESTS += tests/unit/test_nlist tests/unit/test_stats
 tests_unit_test_nlist_LDADD = $(TEST_LIBS)

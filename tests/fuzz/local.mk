@@ -12,9 +12,9 @@ FUZZ_SECONDS = 600
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_CFLAGS = -std=c11 -g -O1 $(FUZZ_SAN) -I$(top_srcdir)/include -I$(top_srcdir)/src/store \
 	-I$(top_builddir) $(ST_OS_CPPFLAGS) $(JANSSON_CFLAGS) $(STATGRAB_CFLAGS) \
-	$(NCURSESW_CFLAGS) $(PTHREAD_CFLAGS)
-FUZZ_LIBS = $(JANSSON_LIBS) $(STATGRAB_LIBS) $(NCURSESW_LIBS) $(OS_LIBS) $(LIBS) -lm \
-	$(PTHREAD_CFLAGS)
+	$(NCURSESW_CFLAGS) $(LIBELF_CFLAGS) $(PTHREAD_CFLAGS)
+FUZZ_LIBS = $(JANSSON_LIBS) $(STATGRAB_LIBS) $(NCURSESW_LIBS) $(LIBELF_LIBS) $(OS_LIBS) $(LIBS) \
+	-lm $(PTHREAD_CFLAGS)
 FUZZ_PARSER_TARGETS = tests/fuzz/fuzz_sysbench tests/fuzz/fuzz_pgbench tests/fuzz/fuzz_regex
 FUZZ_FILE_TARGETS = tests/fuzz/fuzz_theme tests/fuzz/fuzz_prefs
 FUZZ_TARGETS = tests/fuzz/fuzz_stream tests/fuzz/fuzz_snapshot tests/fuzz/fuzz_import \

@@ -1,0 +1,27 @@
+/*
+ * The lock census's reads (engine): who holds each lock, and what its
+ * address is called.  The census itself (census.h) is pure; these two
+ * calls make it say "big_lock, held by thread 4711".
+ *
+ *   census_read_owners(c)  right after a round of census_add, while the
+ *       waiters still wait: each mutex-like lock's words are read from its
+ *       process (process_vm_readv) and decoded conservatively
+ *       (mutex_owner_decode, decode_proc.h); an owner TID that is not a
+ *       thread of that process is "unknown", never a guess.
+ *   census_name(c, s)  once per step, before the census is shown or kept:
+ *       each lock's address through the process's maps and its object's
+ *       symbols (symbols.h).
+ * Both leave the census's order alone and may be called with any census.
+ */
+#ifndef SCALETOP_LOCK_CENSUS_H
+#define SCALETOP_LOCK_CENSUS_H
+
+#include "scaletop/census.h"
+#include "scaletop/symbols.h"
+
+/* Reads the owner of every mutex and PI lock; returns how many owners are known now. */
+int census_read_owners(struct census *c);
+/* Names every lock not yet named; returns how many were named by a symbol. */
+int census_name(struct census *c, struct symboliser *s);
+
+#endif

@@ -1,0 +1,93 @@
+/*
+ * The lock census's OS side (lock_census.h): owners read from the waiters'
+ * process while they wait, names from the symboliser.  Kept out of the
+ * census (model, pure) and out of the platform (which knows no census).
+ */
+#include <stdio.h>
+
+#include "scaletop/decode_proc.h"
+#include "scaletop/lock_census.h"
+#include "scaletop/platform.h"
+
+/* What one lock's words say of its owner. */
+static enum census_owner
+lock_owner(const struct census_lock *l, pid_t *owner)
+{
+	unsigned char buf[MUTEX_WORDS];
+	ssize_t n;
+
+	*owner = 0;
+	n = proc_mem_read(l->pid, l->addr, buf, sizeof buf);
+	if (n <= 0)
+		return CENSUS_OWNER_UNKNOWN;
+	switch (mutex_owner_decode(&l->last, buf, (size_t)n, owner)) {
+	case MUTEX_OWNER_KNOWN:
+		return proc_has_thread(l->pid, *owner) == 1 ? CENSUS_OWNER_KNOWN
+							    : CENSUS_OWNER_UNKNOWN;
+	case MUTEX_OWNER_FREE:
+		return CENSUS_OWNER_FREE;
+	default:
+		return CENSUS_OWNER_UNKNOWN;
+	}
+}
+
+int
+census_read_owners(struct census *c)
+{
+	const struct census_lock *l;
+	enum census_owner st;
+	pid_t owner;
+	size_t i;
+	int known = 0;
+
+	for (i = 0; i < census_count(c); i++) {
+		l = census_lock(c, i);
+		if (l->kind != FUTEX_KIND_MUTEX && l->kind != FUTEX_KIND_PI) {
+			census_set_owner(c, i, CENSUS_OWNER_UNKNOWN, 0);
+			continue;
+		}
+		st = lock_owner(l, &owner);
+		census_set_owner(c, i, st, owner);
+		known += st == CENSUS_OWNER_KNOWN;
+	}
+	return known;
+}
+
+static const char *
+how_name(enum sym_how how)
+{
+	switch (how) {
+	case SYM_SYMBOL:
+		return "symbol";
+	case SYM_OBJECT:
+		return "object";
+	case SYM_MAPPING:
+		return "mapping";
+	default:
+		return "address";
+	}
+}
+
+int
+census_name(struct census *c, struct symboliser *s)
+{
+	const struct census_lock *l;
+	struct sym_answer a;
+	char buf[CENSUS_NAME_LEN];
+	size_t i;
+	int named = 0;
+
+	for (i = 0; i < census_count(c); i++) {
+		l = census_lock(c, i);
+		if (l->name[0] != '\0')
+			continue;
+		if (sym_user(s, l->pid, l->addr, &a) < 0) {
+			snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)l->addr);
+			census_set_name(c, i, buf, "address");
+			continue;
+		}
+		census_set_name(c, i, sym_format(&a, buf, sizeof buf), how_name(a.how));
+		named += a.how == SYM_SYMBOL;
+	}
+	return named;
+}

@@ -1,0 +1,100 @@
+/*
+ * The census's test subject (tests/unit/test_lock_census): threads that
+ * wait on a global lock, so the census has something to find and name.
+ *
+ *   lock_holders mutex   8 threads contend for big_lock; the one that gets
+ *                        it prints "holder TID" and sleeps inside it, so 7
+ *                        wait in FUTEX_WAIT on &big_lock
+ *   lock_holders cond    4 threads wait on big_cond (FUTEX_WAIT_BITSET)
+ *   lock_holders sem     4 threads wait on big_sem (FUTEX_WAIT_BITSET)
+ *
+ * It prints "ready" once its threads are started, then the main thread
+ * sleeps in pause() until killed.  Globals with external linkage, so
+ * they are in .symtab under their own names; all three are in .bss.
+ */
+#define _GNU_SOURCE
+
+#include <pthread.h>
+#include <semaphore.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MUTEX_THREADS 8
+#define WAIT_THREADS 4
+
+pthread_mutex_t big_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t cond_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_cond_t big_cond = PTHREAD_COND_INITIALIZER;
+sem_t big_sem;
+
+static void
+sleep_long(void)
+{
+	struct timespec ts = { 3600, 0 };
+
+	for (;;)
+		nanosleep(&ts, NULL);
+}
+
+static void *
+contend(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&big_lock);
+	printf("holder %ld\n", (long)syscall(SYS_gettid));
+	fflush(stdout);
+	sleep_long();
+	return NULL;
+}
+
+static void *
+cond_wait(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&cond_lock);
+	for (;;)
+		pthread_cond_wait(&big_cond, &cond_lock);
+	return NULL;
+}
+
+static void *
+sem_waiter(void *arg)
+{
+	(void)arg;
+	for (;;)
+		sem_wait(&big_sem);
+	return NULL;
+}
+
+int
+main(int argc, char **argv)
+{
+	void *(*fn)(void *) = NULL;
+	pthread_t t;
+	int i, n = WAIT_THREADS;
+
+	if (argc == 2 && strcmp(argv[1], "mutex") == 0) {
+		fn = contend;
+		n = MUTEX_THREADS;
+	} else if (argc == 2 && strcmp(argv[1], "cond") == 0) {
+		fn = cond_wait;
+	} else if (argc == 2 && strcmp(argv[1], "sem") == 0) {
+		fn = sem_waiter;
+		sem_init(&big_sem, 0, 0);
+	} else {
+		fprintf(stderr, "usage: lock_holders mutex|cond|sem\n");
+		return 2;
+	}
+	for (i = 0; i < n; i++)
+		if (pthread_create(&t, NULL, fn, NULL) != 0) {
+			perror("lock_holders: pthread_create");
+			return 1;
+		}
+	printf("ready %d\n", n);
+	fflush(stdout);
+	for (;;)
+		pause();
+}
