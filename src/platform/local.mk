@@ -106,3 +106,12 @@ endif
 check_PROGRAMS += tests/unit/test_decode_proc
 TESTS += tests/unit/test_decode_proc
 tests_unit_test_decode_proc_LDADD = $(TEST_LIBS)
+
+# The symboliser on ELF files the test builds with the compiler (a shared
+# object, non-PIE and PIE programs, stripped copies), and the kernel's
+# symbols; Linux only, it reads /proc.
+if OS_LINUX
+check_PROGRAMS += tests/unit/test_symbols
+TESTS += tests/unit/test_symbols
+tests_unit_test_symbols_LDADD = $(TEST_LIBS)
+endif
