@@ -15,9 +15,12 @@
  * unset: the BSD compile checks' sysroots have no libelf.h) names every
  * file address `object+0xFILEOFFSET` and says why.
  *
- * Ownership: the symboliser owns every string it hands out; an answer's
- * object and symbol stay valid until sym_forget of that pid, or sym_free.
- * Not thread-safe: one caller at a time.
+ * Ownership: the symboliser owns every string it hands out.  A file's name
+ * and its symbols', and the kernel's, stay valid until sym_free; a
+ * mapping's name ("[heap]", "[anon:0x...]", SYM_MAPPING) only until the
+ * next sym_user or sym_forget of that pid, since the maps are read again
+ * then.  Copy the answer out (sym_format) to keep it.  Not thread-safe: one
+ * caller at a time.
  */
 #ifndef SCALETOP_SYMBOLS_H
 #define SCALETOP_SYMBOLS_H
