@@ -11,7 +11,8 @@
  * the BSDs): the PT_LOAD segments turn a mapping's file offset into the
  * ELF virtual address (PIE, non-PIE and shared objects alike, and .bss,
  * which lies in the anonymous mapping after the file's last one), then
- * .symtab, else .dynsym, names it.  A build without libelf (HAVE_GELF_H
+ * .symtab, else a separate debug file's found by its build ID
+ * (/usr/lib/debug/.build-id/), else .dynsym, names it.  A build without libelf (HAVE_GELF_H
  * unset: the BSD compile checks' sysroots have no libelf.h) names every
  * file address `object+0xFILEOFFSET` and says why.
  *
@@ -48,7 +49,8 @@ struct elf_image {
 	unsigned char build_id[BUILD_ID_MAX];
 	size_t build_id_len; /* 0: the object has no NT_GNU_BUILD_ID note */
 	struct symtab syms;  /* sorted */
-	const char *table;   /* ".symtab", ".dynsym" or "" (no symbols): static */
+	const char *table;   /* ".symtab", ".dynsym", "" (no symbols), or ".symtab (debug
+				file)" when the symboliser took a debug file's: static */
 };
 
 /*
@@ -95,6 +97,13 @@ struct symboliser;
 
 struct symboliser *sym_new(void);
 void sym_free(struct symboliser *s);
+/*
+ * Where separate debug files are looked for, by build ID, for an object
+ * without .symtab (DIR/.build-id/xx/rest.debug; /usr/lib/debug by default,
+ * "" for nowhere).  Set it before the first lookup: objects already read
+ * keep their symbols.
+ */
+void sym_set_debug_dir(struct symboliser *s, const char *dir);
 /* Drops what is cached of pid's mappings (it exited, or its pid was reused). */
 void sym_forget(struct symboliser *s, pid_t pid);
 
@@ -118,9 +127,10 @@ char *sym_format(const struct sym_answer *a, char *buf, size_t len);
 struct sym_stats {
 	unsigned long lookups;
 	unsigned long maps_reads;
-	unsigned long elf_loads;  /* objects read */
-	unsigned long elf_shared; /* objects met again by build ID */
-	size_t symbols;           /* symbols held, every object's and the kernel's */
+	unsigned long elf_loads;   /* objects read */
+	unsigned long elf_shared;  /* objects met again by build ID */
+	unsigned long debug_files; /* objects whose symbols came from a debug file */
+	size_t symbols;            /* symbols held, every object's and the kernel's */
 };
 void sym_get_stats(const struct symboliser *s, struct sym_stats *st);
 

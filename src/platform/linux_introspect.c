@@ -25,6 +25,9 @@
 /* kallsyms is read in pieces of this, into a buffer that grows. */
 #define KALLSYMS_CHUNK (1u << 20)
 #define KALLSYMS_MAX (256u << 20)
+/* The same for maps: a process with 100,000 mappings prints about 10 MB. */
+#define MAPS_CHUNK (64u << 10)
+#define MAPS_MAX (64u << 20)
 
 int
 thread_syscall_open(pid_t pid, pid_t tid)
@@ -87,47 +90,28 @@ proc_has_thread(pid_t pid, pid_t tid)
 	return errno == ENOENT ? 0 : -1;
 }
 
-int
-proc_maps_read(pid_t pid, struct map_list *out)
-{
-	struct linbuf b = { NULL, 0, 0 };
-	char path[64];
-	int r, e;
-
-	snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
-	r = linbuf_read_at(AT_FDCWD, path, &b);
-	if (r < 0 && errno == ENOENT)
-		errno = ESRCH;
-	if (r == 0 && b.len == 0) { /* a zombie, or a kernel thread: nothing mapped */
-		out->n = 0;
-		out->plen = 0;
-	} else if (r == 0) {
-		r = maps_decode(b.data, b.len, out);
-	}
-	e = errno;
-	free(b.data);
-	errno = e;
-	return r;
-}
-
-/* The whole of fd, read in order (kallsyms is megabytes: one pread would be redone). */
+/*
+ * The whole of fd, read in order to its end.  A seq_file (maps, kallsyms)
+ * hands out at most its buffer's worth (a page, for maps) a read, however
+ * large the read, so one pread can look whole and be cut.
+ */
 static int
-read_all(int fd, struct linbuf *b)
+read_all(int fd, struct linbuf *b, size_t chunk, size_t max)
 {
 	ssize_t n;
 	char *p;
 
 	for (;;) {
-		if (b->cap - b->len < KALLSYMS_CHUNK) {
-			if (b->cap + KALLSYMS_CHUNK > KALLSYMS_MAX) {
+		if (b->cap - b->len < chunk / 2) {
+			if (b->cap + chunk > max) {
 				errno = EFBIG;
 				return -1;
 			}
-			p = realloc(b->data, b->cap + KALLSYMS_CHUNK);
+			p = realloc(b->data, b->cap + chunk);
 			if (p == NULL)
 				return -1;
 			b->data = p;
-			b->cap += KALLSYMS_CHUNK;
+			b->cap += chunk;
 		}
 		n = read(fd, b->data + b->len, b->cap - b->len);
 		if (n < 0 && errno == EINTR)
@@ -141,6 +125,31 @@ read_all(int fd, struct linbuf *b)
 }
 
 int
+proc_maps_read(pid_t pid, struct map_list *out)
+{
+	struct linbuf b = { NULL, 0, 0 };
+	char path[64];
+	int fd, r, e;
+
+	snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? (errno = ESRCH, -1) : -1;
+	r = read_all(fd, &b, MAPS_CHUNK, MAPS_MAX);
+	if (r == 0 && b.len == 0) { /* a zombie, or a kernel thread: nothing mapped */
+		out->n = 0;
+		out->plen = 0;
+	} else if (r == 0) {
+		r = maps_decode(b.data, b.len, out);
+	}
+	e = errno;
+	close(fd);
+	free(b.data);
+	errno = e;
+	return r;
+}
+
+int
 kernel_symbols_read(struct symtab *out, int *hidden)
 {
 	struct linbuf b = { NULL, 0, 0 };
@@ -149,7 +158,7 @@ kernel_symbols_read(struct symtab *out, int *hidden)
 	fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	r = read_all(fd, &b);
+	r = read_all(fd, &b, KALLSYMS_CHUNK, KALLSYMS_MAX);
 	if (r == 0)
 		r = kallsyms_decode(b.data, b.len, out, hidden);
 	e = errno;

@@ -15,6 +15,8 @@
 
 /* Objects kept at most; past it the oldest is not evicted, the new one is named by offset. */
 #define SYM_OBJECTS_MAX 4096
+/* Where distributions put separate debug files, by build ID (Debian's *-dbgsym, libc6-dbg). */
+#define SYM_DEBUG_DIR "/usr/lib/debug"
 
 struct sym_object {
 	uint32_t dev_major, dev_minor;
@@ -41,13 +43,57 @@ struct symboliser {
 	int kernel_read; /* 0 unread, 1 read, -1 failed (kernel_errno) */
 	int kernel_errno;
 	int kernel_hidden;
+	char debug_dir[512];
 	struct sym_stats st;
 };
 
 struct symboliser *
 sym_new(void)
 {
-	return calloc(1, sizeof(struct symboliser));
+	struct symboliser *s = calloc(1, sizeof *s);
+
+	if (s != NULL)
+		sym_set_debug_dir(s, SYM_DEBUG_DIR);
+	return s;
+}
+
+void
+sym_set_debug_dir(struct symboliser *s, const char *dir)
+{
+	snprintf(s->debug_dir, sizeof s->debug_dir, "%s", dir != NULL ? dir : "");
+}
+
+/*
+ * An object without .symtab may have a separate debug file, named by its
+ * build ID: DIR/.build-id/xx/rest.debug.  Its .symtab replaces the
+ * object's symbols; the object's own segments stay.
+ */
+static void
+sym_debug_file(struct symboliser *s, struct elf_image *img)
+{
+	struct elf_image dbg;
+	char path[1024], why[160];
+	size_t i, n;
+
+	if (s->debug_dir[0] == '\0' || strcmp(img->table, ".symtab") == 0 || img->build_id_len < 2)
+		return;
+	n = (size_t)snprintf(path, sizeof path, "%s/.build-id/%02x/", s->debug_dir,
+			     img->build_id[0]);
+	for (i = 1; i < img->build_id_len && n + 8 < sizeof path; i++)
+		n += (size_t)snprintf(path + n, sizeof path - n, "%02x", img->build_id[i]);
+	snprintf(path + n, sizeof path - n, ".debug");
+	if (elf_image_load(path, &dbg, why, sizeof why) < 0)
+		return;
+	if (strcmp(dbg.table, ".symtab") == 0 && dbg.syms.n > 0 &&
+	    dbg.build_id_len == img->build_id_len &&
+	    memcmp(dbg.build_id, img->build_id, img->build_id_len) == 0) {
+		symtab_free(&img->syms);
+		img->syms = dbg.syms;
+		memset(&dbg.syms, 0, sizeof dbg.syms);
+		img->table = ".symtab (debug file)";
+		s->st.debug_files++;
+	}
+	elf_image_free(&dbg);
 }
 
 void
@@ -187,6 +233,8 @@ sym_object(struct symboliser *s, const struct map_list *l, const struct map_entr
 		elf_image_free(&o->img);
 		o->alias = same;
 		s->st.elf_shared++;
+	} else if (o->loaded) {
+		sym_debug_file(s, &o->img);
 	}
 	return o;
 }

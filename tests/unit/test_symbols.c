@@ -2,10 +2,12 @@
  * The symboliser (symbols.c, elf_image.c) on ELF files this test builds
  * with the C compiler ($CC, else cc): a shared object, a non-PIE and a PIE
  * program linked to it, a stripped copy of the object (same build ID) and a
- * stripped variant with no build ID.  Each program prints the addresses of
- * its globals and functions and of the object's, then waits; the test names
- * each address through the running program's maps.  Also the kernel's
- * symbols, when the kernel shows them.  Linux only: it reads /proc.
+ * stripped variant with no build ID, and one whose .symtab is in a separate
+ * debug file found by its build ID.  Each program first maps 200 pages
+ * apart, so its maps are longer than the page a read of them returns.  Each program prints the
+ * addresses of its globals and functions and of the object's, then waits; the test names each
+ * address through the running program's maps.  Also the kernel's symbols, when the kernel shows
+ * them.  Linux only: it reads /proc.
  */
 #include <errno.h>
 #include <signal.h>
@@ -28,11 +30,15 @@ static const char lib_c[] = "int lib_counter[16];\n"
 			    "void *lib_hidden_addr(void) { return (void *)lib_hidden; }\n"
 			    "void *lib_counter_addr(void) { return &lib_counter[5]; }\n"
 			    "void *lib_data_addr(void) { return &lib_data; }\n"
-			    "void *lib_fn_addr(void) { return (void *)lib_fn; }\n";
+			    "void *lib_fn_addr(void) { return (void *)lib_fn; }\n"
+			    "#ifdef VARIANT\n"
+			    "int lib_variant = VARIANT;\n"
+			    "#endif\n";
 
 /* prog_bss is 64 KiB, so most of it lies in the anonymous mapping after the file's. */
 static const char prog_c[] =
 	"#include <stdio.h>\n"
+	"#include <sys/mman.h>\n"
 	"#include <unistd.h>\n"
 	"void *lib_hidden_addr(void); void *lib_counter_addr(void);\n"
 	"void *lib_data_addr(void); void *lib_fn_addr(void);\n"
@@ -41,9 +47,13 @@ static const char prog_c[] =
 	"const char prog_ro[] = \"read only\";\n"
 	"int prog_fn(int x) { return x + prog_bss[x]; }\n"
 	"int main(void) {\n"
-	"	int local = prog_fn(1);\n"
+	"	int local = prog_fn(1), i;\n"
+	"	for (i = 0; i < 200; i++)\n"
+	"		mmap(NULL, 4096, i % 2 ? PROT_READ : PROT_READ | PROT_WRITE,\n"
+	"		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);\n"
 	"	printf(\"%p %p %p %p %p %p %p %p %p %p\\n\", (void *)&prog_bss[12000],\n"
-	"	       (void *)&prog_data, (void *)prog_fn, (void *)prog_ro, lib_counter_addr(),\n"
+	"	       (void *)&prog_data, (void *)prog_fn, (void *)prog_ro, "
+	"lib_counter_addr(),\n"
 	"	       lib_data_addr(), lib_fn_addr(), lib_hidden_addr(), (void *)&local,\n"
 	"	       (void *)&prog_bss[3]);\n"
 	"	fflush(stdout);\n"
@@ -80,8 +90,10 @@ build(void)
 		 "%s -O0 -fPIE -pie -o pie prog.c -Ld1 -lsymt && "
 		 "cp d1/libsymt.so d2/ && strip d2/libsymt.so && "
 		 "%s -O0 -shared -fPIC -Wl,--build-id=none -o d3u.so lib.c && "
-		 "cp d3u.so d3/libsymt.so && strip d3/libsymt.so",
-		 dir, cc, cc, cc, cc);
+		 "cp d3u.so d3/libsymt.so && strip d3/libsymt.so && "
+		 "%s -O0 -shared -fPIC -DVARIANT=4 -o d4u.so lib.c && mkdir d4 && "
+		 "cp d4u.so d4/libsymt.so && strip d4/libsymt.so",
+		 dir, cc, cc, cc, cc, cc);
 	return run(cmd);
 }
 
@@ -231,6 +243,50 @@ test_stripped(struct symboliser *s)
 	sym_forget(s, p.pid);
 }
 
+/* d4: stripped, its .symtab in DIR/debug/.build-id/xx/rest.debug (objcopy --only-keep-debug). */
+static void
+test_debug_file(struct symboliser *plain)
+{
+	struct symboliser *s = sym_new();
+	struct elf_image img;
+	struct sym_stats st;
+	struct prog p;
+	char path[1024], cmd[2048], why[256], *q;
+	size_t i;
+
+	snprintf(path, sizeof path, "%s/d4u.so", dir);
+	if (elf_image_load(path, &img, why, sizeof why) < 0 || img.build_id_len < 2) {
+		ok(0, "d4u.so has a build ID (%s)", why);
+		sym_free(s);
+		return;
+	}
+	q = cmd + snprintf(cmd, sizeof cmd,
+			   "cd %s && mkdir -p debug/.build-id/%02x && "
+			   "objcopy --only-keep-debug d4u.so debug/.build-id/%02x/",
+			   dir, img.build_id[0], img.build_id[0]);
+	for (i = 1; i < img.build_id_len; i++)
+		q += sprintf(q, "%02x", img.build_id[i]);
+	sprintf(q, ".debug");
+	elf_image_free(&img);
+	if (run(cmd) != 0 || prog_start(&p, "pie", "d4") < 0) {
+		ok(0, "the debug file was made and pie started with d4");
+		sym_free(s);
+		return;
+	}
+	snprintf(path, sizeof path, "%s/debug", dir);
+	sym_set_debug_dir(s, path);
+	is_str(name(s, p.pid, p.a[A_LHIDDEN]), "libsymt.so:lib_hidden",
+	       "stripped: a local function named from the debug file found by build ID");
+	sym_get_stats(s, &st);
+	is_int((long long)st.debug_files, 1, "one object's symbols came from a debug file");
+	ok(strncmp(name(plain, p.pid, p.a[A_LHIDDEN]), "libsymt.so+0x", 13) == 0,
+	   "without that debug directory, it is object+0xVADDR (%s)",
+	   name(plain, p.pid, p.a[A_LHIDDEN]));
+	prog_stop(&p);
+	sym_free(s);
+	sym_forget(plain, p.pid);
+}
+
 static void
 test_elf(void)
 {
@@ -305,6 +361,7 @@ main(void)
 	test_program(s, "nopie");
 	test_program(s, "pie");
 	test_stripped(s);
+	test_debug_file(s);
 	errno = 0;
 	ok(sym_user(s, 999999999, 0x1000, &a) < 0 && errno == ESRCH, "a process gone: ESRCH");
 	test_kernel(s);
