@@ -19,6 +19,13 @@
 #include "scaletop/census.h"
 #include "scaletop/symbols.h"
 
+/*
+ * Before census_add, for a futex_waitv waiter: its vector's first futex
+ * read from pid, so the lock is that futex and not the vector (which is on
+ * the waiter's stack).  0 (also when line is no waitv), or -1 with errno
+ * when the vector could not be read; the line is then left as it was.
+ */
+int census_resolve_waitv(pid_t pid, struct syscall_line *line);
 /* Reads the owner of every mutex and PI lock; returns how many owners are known now. */
 int census_read_owners(struct census *c);
 /* Names every lock not yet named; returns how many were named by a symbol. */

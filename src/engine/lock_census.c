@@ -32,6 +32,20 @@ lock_owner(const struct census_lock *l, pid_t *owner)
 }
 
 int
+census_resolve_waitv(pid_t pid, struct syscall_line *line)
+{
+	unsigned char buf[FUTEX_WAITV_ENTRY];
+	ssize_t n;
+
+	if (line->futex != FUTEX_KIND_FUTEX2 || !line->futex_vector)
+		return 0;
+	n = proc_mem_read(pid, line->futex_addr, buf, sizeof buf);
+	if (n < 0)
+		return -1;
+	return futex_waitv_first(line, buf, (size_t)n);
+}
+
+int
 census_read_owners(struct census *c)
 {
 	const struct census_lock *l;

@@ -367,3 +367,17 @@ mutex_owner_decode(const struct syscall_line *line, const unsigned char *buf, si
 	*owner = (pid_t)tid;
 	return MUTEX_OWNER_KNOWN;
 }
+
+int
+futex_waitv_first(struct syscall_line *line, const unsigned char *buf, size_t len)
+{
+	uint64_t val, uaddr;
+
+	if (line->futex != FUTEX_KIND_FUTEX2 || !line->futex_vector || len < FUTEX_WAITV_ENTRY)
+		return decode_fail(EINVAL);
+	memcpy(&val, buf, sizeof val);
+	memcpy(&uaddr, buf + 8, sizeof uaddr);
+	line->futex_addr = uaddr;
+	line->futex_val = (uint32_t)val;
+	return 0;
+}

@@ -7,15 +7,19 @@
  *                        wait in FUTEX_WAIT on &big_lock
  *   lock_holders cond    4 threads wait on big_cond (FUTEX_WAIT_BITSET)
  *   lock_holders sem     4 threads wait on big_sem (FUTEX_WAIT_BITSET)
+ *   lock_holders waitv   4 threads wait on waitv_word with futex_waitv (futex2),
+ *                        or "ready 0" where the kernel has no futex_waitv
  *
  * It prints "ready" once its threads are started, then the main thread
  * sleeps in pause() until killed.  Globals with external linkage, so
- * they are in .symtab under their own names; all three are in .bss.
+ * they are in .symtab under their own names; all are in .bss.
  */
 #define _GNU_SOURCE
 
+#include <errno.h>
 #include <pthread.h>
 #include <semaphore.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -29,6 +33,17 @@ pthread_mutex_t big_lock = PTHREAD_MUTEX_INITIALIZER;
 pthread_mutex_t cond_lock = PTHREAD_MUTEX_INITIALIZER;
 pthread_cond_t big_cond = PTHREAD_COND_INITIALIZER;
 sem_t big_sem;
+uint32_t waitv_word;
+
+/* The kernel's struct futex_waitv (linux/futex.h), and its flags for a private u32. */
+struct waitv_entry {
+	uint64_t val;
+	uint64_t uaddr;
+	uint32_t flags;
+	uint32_t reserved;
+};
+#define WAITV_U32_PRIVATE (0x02 | 128)
+#define NR_FUTEX_WAITV 449 /* the same on x86_64 and the generic table */
 
 static void
 sleep_long(void)
@@ -69,6 +84,26 @@ sem_waiter(void *arg)
 	return NULL;
 }
 
+/* Waits on waitv_word alone; returns where the kernel has no futex_waitv. */
+static void *
+waitv_waiter(void *arg)
+{
+	struct waitv_entry w = { 0, (uintptr_t)&waitv_word, WAITV_U32_PRIVATE, 0 };
+
+	(void)arg;
+	for (;;)
+		if (syscall(NR_FUTEX_WAITV, &w, 1, 0, NULL, CLOCK_MONOTONIC) < 0 && errno == ENOSYS)
+			return NULL;
+	return NULL;
+}
+
+/* Whether this kernel has futex_waitv: a call with no futexes is EINVAL there. */
+static int
+waitv_supported(void)
+{
+	return !(syscall(NR_FUTEX_WAITV, NULL, 0, 0, NULL, CLOCK_MONOTONIC) < 0 && errno == ENOSYS);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -81,11 +116,15 @@ main(int argc, char **argv)
 		n = MUTEX_THREADS;
 	} else if (argc == 2 && strcmp(argv[1], "cond") == 0) {
 		fn = cond_wait;
+	} else if (argc == 2 && strcmp(argv[1], "waitv") == 0) {
+		fn = waitv_waiter;
+		if (!waitv_supported())
+			n = 0;
 	} else if (argc == 2 && strcmp(argv[1], "sem") == 0) {
 		fn = sem_waiter;
 		sem_init(&big_sem, 0, 0);
 	} else {
-		fprintf(stderr, "usage: lock_holders mutex|cond|sem\n");
+		fprintf(stderr, "usage: lock_holders mutex|cond|sem|waitv\n");
 		return 2;
 	}
 	for (i = 0; i < n; i++)

@@ -96,6 +96,19 @@ test_syscall_ops(void)
 	       "futex_waitv: decoded");
 	ok(s.futex == FUTEX_KIND_FUTEX2 && s.futex_vector && s.futex_addr == 0x7e00,
 	   "futex_waitv: futex2, the vector's address");
+	{
+		unsigned char v[FUTEX_WAITV_ENTRY];
+		uint64_t val = 3, uaddr = 0x55aa10;
+
+		memset(v, 0, sizeof v);
+		memcpy(v, &val, 8);
+		memcpy(v + 8, &uaddr, 8);
+		ok(futex_waitv_first(&s, v, sizeof v) == 0 && s.futex_addr == 0x55aa10 &&
+			   s.futex_val == 3,
+		   "futex_waitv: the vector's first futex becomes the lock");
+		ok(futex_waitv_first(&s, v, 16) == -1 && errno == EINVAL,
+		   "futex_waitv: a short vector is refused");
+	}
 	/* arm64: futex is 98 there; 202 is accept. */
 	is_int(sc_str("98 0xaaaa0010 0x80 0x2 0x0 0x0 0x0 0xffff0 0xffff4\n", SYSCALL_ARCH_ARM64,
 		      &s),

@@ -35,6 +35,7 @@ struct subject {
 	FILE *out;
 	long holder; /* the mutex case's holder TID, from its "holder TID" line */
 	int ready;
+	long threads; /* from "ready N" */
 };
 
 static int
@@ -63,8 +64,10 @@ subject_start(struct subject *s, const char *mode)
 	while (fgets(line, sizeof line, s->out) != NULL) {
 		if (sscanf(line, "holder %ld", &v) == 1)
 			s->holder = v;
-		if (sscanf(line, "ready %ld", &v) == 1)
+		if (sscanf(line, "ready %ld", &v) == 1) {
 			s->ready = 1;
+			s->threads = v;
+		}
 		if (s->ready && (strcmp(mode, "mutex") != 0 || s->holder != 0))
 			return 0;
 	}
@@ -101,8 +104,10 @@ census_round_of(struct census *c, pid_t pid)
 		if (thread_syscall_read(pid, (pid_t)atoi(d->d_name), &line) < 0)
 			continue;
 		n++;
-		if (line.state != SYSCALL_RUNNING)
-			census_add(c, pid, (pid_t)atoi(d->d_name), &line, 1.0);
+		if (line.state == SYSCALL_RUNNING)
+			continue;
+		census_resolve_waitv(pid, &line);
+		census_add(c, pid, (pid_t)atoi(d->d_name), &line, 1.0);
 	}
 	closedir(dir);
 	census_round(c);
@@ -197,6 +202,40 @@ test_waiters(struct symboliser *sym, const char *mode, const char *prefix)
 	census_free(c);
 }
 
+/* futex2: without census_resolve_waitv each waiter's vector, on its own stack, would be a lock. */
+static void
+test_waitv(struct symboliser *sym)
+{
+	struct census *c = census_new();
+	const struct census_lock *l;
+	struct subject s;
+	int tries;
+
+	if (subject_start(&s, "waitv") < 0) {
+		ok(0, "waitv: lock_holders started (%s)", strerror(errno));
+		census_free(c);
+		return;
+	}
+	if (s.threads == 0) {
+		skip("this kernel has no futex_waitv", "waitv: 4 threads on waitv_word");
+		subject_stop(&s);
+		census_free(c);
+		return;
+	}
+	tries = census_until(c, s.pid, 4);
+	ok(tries > 0, "waitv: 4 threads wait on one futex through their vectors (after %d tries)",
+	   tries);
+	census_name(c, sym);
+	l = census_lock(c, 0);
+	ok(l != NULL && strcmp(l->name, "lock_holders:waitv_word") == 0,
+	   "waitv: named waitv_word (%s)", l != NULL ? l->name : "no lock");
+	ok(l != NULL && l->kind == FUTEX_KIND_FUTEX2 && l->last.futex_vector,
+	   "waitv: the futex2 kind, from a vector");
+	subject_stop(&s);
+	sym_forget(sym, s.pid);
+	census_free(c);
+}
+
 static double
 now_us(void)
 {
@@ -276,6 +315,7 @@ main(int argc, char **argv)
 	test_mutex(sym);
 	test_waiters(sym, "cond", "lock_holders:big_cond+0x");
 	test_waiters(sym, "sem", "lock_holders:big_sem");
+	test_waitv(sym);
 	test_costs(sym);
 	sym_free(sym);
 	return done_testing();
