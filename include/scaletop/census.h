@@ -5,7 +5,8 @@
  * (platform.h), hands each blocked reading in, and later names the locks and
  * reads their owners (lock_census.h, in the engine).
  *
- * Feeding it, on the wait sampler's ticks:
+ * Feeding it, on the wait sampler's ticks (thread_syscall_read_fd from a
+ * kept fd gives the line; census_resolve_waitv first, for futex_waitv):
  *   census_add(c, pid, tid, &line, weight)   for every blocked reading of
  *       the family, futex or not (line NULL when no syscall line was read):
  *       weight is the blocked thread-time the reading stands for, in the

@@ -114,9 +114,8 @@ EXTRA_DIST += tests/cli/target.sh
 # The lock census end to end (Linux): tests/unit/lock_holders's threads wait
 # on a global mutex, condvar and semaphore; the census names each lock, counts
 # its waiters and reads the mutex's owner.
-check_PROGRAMS += tests/unit/lock_holders
 if OS_LINUX
-check_PROGRAMS += tests/unit/test_lock_census
+check_PROGRAMS += tests/unit/lock_holders tests/unit/test_lock_census
 TESTS += tests/unit/test_lock_census
 tests_unit_test_lock_census_LDADD = $(TEST_LIBS)
 endif

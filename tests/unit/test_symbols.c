@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "scaletop/decode_proc.h"
@@ -325,9 +326,15 @@ test_kernel(struct symboliser *s)
 	char buf[256];
 	uint64_t addr = 0;
 	size_t i;
-	int hidden = 0;
+	int hidden = 0, r;
+	struct timespec t0, t1;
 
-	if (kernel_symbols_read(&t, &hidden) < 0) {
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	r = kernel_symbols_read(&t, &hidden);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	diag("cost: /proc/kallsyms read and sorted, %zu symbols, in %.0f ms", t.n,
+	     (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
+	if (r < 0) {
 		ok(0, "kallsyms read (%s)", strerror(errno));
 		return;
 	}
