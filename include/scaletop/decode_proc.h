@@ -97,7 +97,7 @@ struct symbol {
 	uint64_t addr;
 	uint64_t size;   /* 0: up to the next symbol (kallsyms; ELF labels) */
 	uint32_t name;   /* offset into names */
-	uint32_t module; /* offset into names of "[module]" (kallsyms), or UINT32_MAX */
+	uint32_t module; /* offset into names of the module ("ext4", kallsyms), or UINT32_MAX */
 	char type;       /* nm's letter: 'T', 't', 'D', 'b', ... */
 };
 

@@ -91,7 +91,9 @@ ksym_line(struct line *l, struct symtab *t, int *nonzero)
 		*nonzero = 1;
 	if (type == 'U' || type == 'u' || type == 'a' || type == 'A')
 		return 0;
-	return symtab_add(t, addr, 0, type, name, nlen, mod, mlen);
+	/* The module is kept without its brackets. */
+	return symtab_add(t, addr, 0, type, name, nlen, mod != NULL ? mod + 1 : NULL,
+			  mod != NULL ? mlen - 2 : 0);
 }
 
 int

@@ -390,32 +390,22 @@ sym_kernel(struct symboliser *s, uint64_t addr, struct sym_answer *a)
 	a->symbol = symtab_name(&s->kernel, y->name);
 	a->offset = addr - y->addr;
 	a->object = "kernel";
-	if (y->module != UINT32_MAX) {
+	if (y->module != UINT32_MAX)
 		a->object = symtab_name(&s->kernel, y->module);
-		if (a->object[0] == '[')
-			a->object++; /* "[ext4]" is printed "ext4"; the ']' is cut in sym_format */
-	}
 	return 0;
 }
 
 char *
 sym_format(const struct sym_answer *a, char *buf, size_t len)
 {
-	int olen = 0;
-
 	if (len == 0)
 		return buf;
-	if (a->object != NULL) {
-		olen = (int)strlen(a->object);
-		if (olen > 0 && a->object[olen - 1] == ']' && a->how == SYM_SYMBOL)
-			olen--;
-	}
 	switch (a->how) {
 	case SYM_SYMBOL:
 		if (a->offset == 0)
-			snprintf(buf, len, "%.*s:%s", olen, a->object, a->symbol);
+			snprintf(buf, len, "%s:%s", a->object, a->symbol);
 		else
-			snprintf(buf, len, "%.*s:%s+0x%llx", olen, a->object, a->symbol,
+			snprintf(buf, len, "%s:%s+0x%llx", a->object, a->symbol,
 				 (unsigned long long)a->offset);
 		break;
 	case SYM_OBJECT:
