@@ -302,6 +302,13 @@ int thread_syscall_read(pid_t pid, pid_t tid, struct syscall_line *out);
 ssize_t proc_mem_read(pid_t pid, uint64_t addr, void *buf, size_t len);
 /* 1 when tid is a thread of pid now, 0 when not, -1 with errno (ENOSYS). */
 int proc_has_thread(pid_t pid, pid_t tid);
+/*
+ * Where this process can open the file pid maps as path: Linux
+ * /proc/PID/root/PATH, so a process in another mount namespace (a
+ * container) has its own file read, not ours of that name; elsewhere path
+ * itself.  Into out (len bytes); 0, or -1 with ENAMETOOLONG.
+ */
+int proc_object_path(pid_t pid, const char *path, char *out, size_t len);
 /* pid's mappings (Linux /proc/PID/maps, maps_decode) into out; 0, or -1 with errno. */
 int proc_maps_read(pid_t pid, struct map_list *out);
 /*

@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define NT_BUILD_ID 3 /* NT_GNU_BUILD_ID, owner "GNU" */
@@ -160,6 +161,7 @@ elf_sections(Elf *e, struct elf_image *img)
 int
 elf_image_load(const char *path, struct elf_image *img, char *why, size_t whylen)
 {
+	struct stat st;
 	GElf_Ehdr eh;
 	Elf *e;
 	int fd, r = -1, err;
@@ -168,7 +170,14 @@ elf_image_load(const char *path, struct elf_image *img, char *why, size_t whylen
 	img->table = "";
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return elf_fail(why, whylen, ENOSYS, path, "libelf is out of date");
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* Only a regular file: opening a mapped device (a GPU's, /dev/zero) can do things. */
+	if (stat(path, &st) < 0) {
+		err = errno;
+		return elf_fail(why, whylen, err, path, strerror(err));
+	}
+	if (!S_ISREG(st.st_mode))
+		return elf_fail(why, whylen, ENOEXEC, path, "not a regular file");
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0) {
 		err = errno;
 		return elf_fail(why, whylen, err, path, strerror(err));

@@ -90,6 +90,18 @@ proc_has_thread(pid_t pid, pid_t tid)
 	return errno == ENOENT ? 0 : -1;
 }
 
+int
+proc_object_path(pid_t pid, const char *path, char *out, size_t len)
+{
+	int n = snprintf(out, len, "/proc/%d/root%s", (int)pid, path);
+
+	if (n < 0 || (size_t)n >= len) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * The whole of fd, read in order to its end.  A seq_file (maps, kallsyms)
  * hands out at most its buffer's worth (a page, for maps) a read, however

@@ -1,12 +1,14 @@
 /*
  * The answer of every backend but Linux's to what names a lock: no syscall
- * line, no other process's memory, no maps, no kernel symbols yet.  (The
+ * line, no other process's memory, no maps, no kernel symbols yet (a mapped
+ * file's path is its own).  (The
  * FreeBSD equivalents would be kern.proc.kstack, ptrace PT_IO and
  * kern.proc.vmmap; none is built.)  Shared by the FreeBSD, DragonFly and
  * generic lists, which is why nothing here is in unsupported.c's way.
  */
 #include <errno.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "scaletop/platform.h"
 
@@ -56,6 +58,18 @@ proc_has_thread(pid_t pid, pid_t tid)
 	(void)tid;
 	errno = ENOSYS;
 	return -1;
+}
+
+int
+proc_object_path(pid_t pid, const char *path, char *out, size_t len)
+{
+	(void)pid;
+	if (strlen(path) >= len) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(out, path, strlen(path) + 1);
+	return 0;
 }
 
 int

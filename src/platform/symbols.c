@@ -193,11 +193,12 @@ sym_same_build(const struct symboliser *s, size_t me)
 	return -1;
 }
 
-/* The object of a file mapping, read on first sight; NULL when none can be kept. */
+/* The object of a file mapping of pid, read on first sight; NULL when none can be kept. */
 static struct sym_object *
-sym_object(struct symboliser *s, const struct map_list *l, const struct map_entry *e)
+sym_object(struct symboliser *s, pid_t pid, const struct map_list *l, const struct map_entry *e)
 {
 	struct sym_object *o, *no;
+	char path[4200];
 	size_t i, cap;
 	int same;
 
@@ -228,7 +229,9 @@ sym_object(struct symboliser *s, const struct map_list *l, const struct map_entr
 	o->alias = -1;
 	s->nobj++;
 	s->st.elf_loads++;
-	o->loaded = elf_image_load(map_path(l, e), &o->img, o->why, sizeof o->why) == 0;
+	if (proc_object_path(pid, map_path(l, e), path, sizeof path) < 0)
+		snprintf(path, sizeof path, "%s", map_path(l, e));
+	o->loaded = elf_image_load(path, &o->img, o->why, sizeof o->why) == 0;
 	if (o->loaded && (same = sym_same_build(s, s->nobj - 1)) >= 0) {
 		elf_image_free(&o->img);
 		o->alias = same;
@@ -268,10 +271,10 @@ sym_in_object(const struct elf_image *img, const struct sym_object *o, uint64_t 
 
 /* A file mapping: its object's ELF address, or the file offset when there is no ELF. */
 static void
-sym_in_file(struct symboliser *s, const struct map_list *l, const struct map_entry *e,
+sym_in_file(struct symboliser *s, pid_t pid, const struct map_list *l, const struct map_entry *e,
 	    uint64_t addr, struct sym_answer *a)
 {
-	struct sym_object *o = sym_object(s, l, e);
+	struct sym_object *o = sym_object(s, pid, l, e);
 	const struct elf_image *img = o != NULL ? sym_image(s, o) : NULL;
 	uint64_t bias;
 
@@ -291,8 +294,8 @@ sym_in_file(struct symboliser *s, const struct map_list *l, const struct map_ent
  * .bss: the object's address there, if a segment's memory holds it.
  */
 static int
-sym_in_bss(struct symboliser *s, const struct map_list *l, const struct map_entry *e, uint64_t addr,
-	   struct sym_answer *a)
+sym_in_bss(struct symboliser *s, pid_t pid, const struct map_list *l, const struct map_entry *e,
+	   uint64_t addr, struct sym_answer *a)
 {
 	const struct map_entry *f;
 	struct sym_object *o;
@@ -304,7 +307,7 @@ sym_in_bss(struct symboliser *s, const struct map_list *l, const struct map_entr
 	f = e - 1;
 	if (f->inode == 0 || f->end != e->start)
 		return 0;
-	o = sym_object(s, l, f);
+	o = sym_object(s, pid, l, f);
 	img = o != NULL ? sym_image(s, o) : NULL;
 	if (img == NULL ||
 	    elf_mapping_bias(img, f->start, f->end - f->start, f->offset, &bias) < 0 ||
@@ -339,10 +342,10 @@ sym_user(struct symboliser *s, pid_t pid, uint64_t addr, struct sym_answer *a)
 		return 0;
 	}
 	if (e->inode != 0) {
-		sym_in_file(s, &p->maps, e, addr, a);
+		sym_in_file(s, pid, &p->maps, e, addr, a);
 		return 0;
 	}
-	if (sym_in_bss(s, &p->maps, e, addr, a))
+	if (sym_in_bss(s, pid, &p->maps, e, addr, a))
 		return 0;
 	a->how = SYM_MAPPING;
 	a->offset = addr - e->start;

@@ -2,8 +2,8 @@
  * The decoders of what names a lock (decode_syscall.c, decode_maps.c,
  * decode_kallsyms.c), the symbol table's lookup (symtab.c) and the
  * symboliser's text (sym_format), over the recorded text in
- * tests/fixtures/proc/ (its README) and hand-written edge cases.  Each decoder is handed an exact-size heap copy, so a read past
- * len is caught by the sanitizer build.
+ * tests/fixtures/proc/ (its README) and hand-written edge cases.  Each decoder is handed an
+ * exact-size heap copy, so a read past len is caught by the sanitizer build.
  */
 #include <errno.h>
 #include <stdlib.h>

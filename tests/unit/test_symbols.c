@@ -313,6 +313,9 @@ test_elf(void)
 	ok(elf_image_load(path, &img, why, sizeof why) < 0 && errno == ENOEXEC &&
 		   strstr(why, "lib.c: not an ELF file") != NULL,
 	   "a C source is not ELF: %s", why);
+	errno = 0;
+	ok(elf_image_load("/dev/null", &img, why, sizeof why) < 0 && errno == ENOEXEC,
+	   "a device is not opened: %s", why);
 	snprintf(path, sizeof path, "%s/none", dir);
 	ok(elf_image_load(path, &img, why, sizeof why) < 0 && errno == ENOENT,
 	   "a missing file: ENOENT (%s)", why);
