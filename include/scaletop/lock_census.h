@@ -30,5 +30,16 @@ int census_resolve_waitv(pid_t pid, struct syscall_line *line);
 int census_read_owners(struct census *c);
 /* Names every lock not yet named; returns how many were named by a symbol. */
 int census_name(struct census *c, struct symboliser *s);
+/*
+ * After census_name: a lock that no symbol names (on the heap, in a shared
+ * or anonymous mapping) is named by where its latest waiter waits from: the
+ * first word above its SP, in CENSUS_STACK_SCAN bytes of its stack, that
+ * points into code outside the C library ("[heap]+0x40, waited on from
+ * mariadbd:trx_commit+0x1d").  A heuristic, so how becomes "stack scan":
+ * without frame pointers a stale return address can be met first.  Returns
+ * how many were named so.
+ */
+#define CENSUS_STACK_SCAN 2048
+int census_name_callers(struct census *c, struct symboliser *s);
 
 #endif

@@ -91,6 +91,7 @@ struct sym_answer {
 	uint64_t offset;    /* from the symbol, the object's address 0, or the mapping */
 	uint64_t addr;      /* the address asked about */
 	const char *why;    /* why it is not a symbol (no ELF, hidden, ...), or NULL */
+	int exec;           /* the mapping that holds it is executable (code) */
 };
 
 struct symboliser;
@@ -114,6 +115,12 @@ void sym_forget(struct symboliser *s, pid_t pid);
  * OS has no maps reader).
  */
 int sym_user(struct symboliser *s, pid_t pid, uint64_t addr, struct sym_answer *a);
+/*
+ * As sym_user, but from the mappings already read, never again: for a scan
+ * of many words of which most are no address (a stack), a miss is then
+ * SYM_UNMAPPED and costs a binary search, not a read of the maps.
+ */
+int sym_user_cached(struct symboliser *s, pid_t pid, uint64_t addr, struct sym_answer *a);
 /* Names a kernel address from /proc/kallsyms (read once). 0, or -1 with errno. */
 int sym_kernel(struct symboliser *s, uint64_t addr, struct sym_answer *a);
 /*

@@ -4,6 +4,7 @@
  * census (model, pure) and out of the platform (which knows no census).
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "scaletop/decode_proc.h"
 #include "scaletop/lock_census.h"
@@ -102,6 +103,64 @@ census_name(struct census *c, struct symboliser *s)
 		}
 		census_set_name(c, i, sym_format(&a, buf, sizeof buf), how_name(a.how));
 		named += a.how == SYM_SYMBOL;
+	}
+	return named;
+}
+
+/* The C library's own objects, whose frames are the lock's, not its caller's. */
+static int
+in_libc(const char *object)
+{
+	static const char *const libc[] = { "libc.so",  "libc-",   "libpthread",
+					    "ld-linux", "ld-musl", "libc.musl" };
+	size_t i;
+
+	for (i = 0; i < sizeof libc / sizeof libc[0]; i++)
+		if (strncmp(object, libc[i], strlen(libc[i])) == 0)
+			return 1;
+	return 0;
+}
+
+/* The first code address above sp outside libc, formatted into out; 0, or -1 when none. */
+static int
+caller_of(struct symboliser *s, pid_t pid, uint64_t sp, char *out, size_t len)
+{
+	uint64_t words[CENSUS_STACK_SCAN / 8], w;
+	struct sym_answer a;
+	ssize_t n;
+	size_t i;
+
+	n = proc_mem_read(pid, sp, words, sizeof words);
+	if (n <= 0)
+		return -1;
+	for (i = 0; i < (size_t)n / 8; i++) {
+		w = words[i];
+		if (w < 4096 || sym_user_cached(s, pid, w, &a) < 0 || !a.exec ||
+		    (a.how != SYM_SYMBOL && a.how != SYM_OBJECT) || in_libc(a.object))
+			continue;
+		sym_format(&a, out, len);
+		return 0;
+	}
+	return -1;
+}
+
+int
+census_name_callers(struct census *c, struct symboliser *s)
+{
+	const struct census_lock *l;
+	char site[CENSUS_NAME_LEN], buf[2 * CENSUS_NAME_LEN + 32];
+	size_t i;
+	int named = 0;
+
+	for (i = 0; i < census_count(c); i++) {
+		l = census_lock(c, i);
+		if (strcmp(l->how, "mapping") != 0 && strcmp(l->how, "address") != 0)
+			continue;
+		if (l->last.sp == 0 || caller_of(s, l->pid, l->last.sp, site, sizeof site) < 0)
+			continue;
+		snprintf(buf, sizeof buf, "%s, waited on from %s", l->name, site);
+		census_set_name(c, i, buf, "stack scan");
+		named++;
 	}
 	return named;
 }

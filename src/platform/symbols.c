@@ -317,8 +317,8 @@ sym_in_bss(struct symboliser *s, pid_t pid, const struct map_list *l, const stru
 	return 1;
 }
 
-int
-sym_user(struct symboliser *s, pid_t pid, uint64_t addr, struct sym_answer *a)
+static int
+sym_lookup(struct symboliser *s, pid_t pid, uint64_t addr, struct sym_answer *a, int reread)
 {
 	struct sym_proc *p;
 	const struct map_entry *e;
@@ -330,12 +330,14 @@ sym_user(struct symboliser *s, pid_t pid, uint64_t addr, struct sym_answer *a)
 	if (p == NULL)
 		return -1;
 	e = maps_find(&p->maps, addr);
-	if (e == NULL) { /* mapped since the maps were read? */
+	if (e == NULL && reread) { /* mapped since the maps were read? */
 		p = sym_proc(s, pid, 1);
 		if (p == NULL)
 			return -1;
 		e = maps_find(&p->maps, addr);
 	}
+	if (e != NULL)
+		a->exec = (e->flags & MAP_EXEC) != 0;
 	if (e == NULL) {
 		a->how = SYM_UNMAPPED;
 		a->why = "no mapping holds it";
@@ -356,6 +358,18 @@ sym_user(struct symboliser *s, pid_t pid, uint64_t addr, struct sym_answer *a)
 		a->object = p->anon;
 	}
 	return 0;
+}
+
+int
+sym_user(struct symboliser *s, pid_t pid, uint64_t addr, struct sym_answer *a)
+{
+	return sym_lookup(s, pid, addr, a, 1);
+}
+
+int
+sym_user_cached(struct symboliser *s, pid_t pid, uint64_t addr, struct sym_answer *a)
+{
+	return sym_lookup(s, pid, addr, a, 0);
 }
 
 int

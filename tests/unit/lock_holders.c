@@ -7,6 +7,8 @@
  *                        wait in FUTEX_WAIT on &big_lock
  *   lock_holders cond    4 threads wait on big_cond (FUTEX_WAIT_BITSET)
  *   lock_holders sem     4 threads wait on big_sem (FUTEX_WAIT_BITSET)
+ *   lock_holders heap    as mutex, on a mutex malloc'ed on the heap, which no
+ *                        symbol names: heap_contend is where it is waited on
  *   lock_holders waitv   4 threads wait on waitv_word with futex_waitv (futex2),
  *                        or "ready 0" where the kernel has no futex_waitv
  *
@@ -21,6 +23,7 @@
 #include <semaphore.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -59,6 +62,18 @@ contend(void *arg)
 {
 	(void)arg;
 	pthread_mutex_lock(&big_lock);
+	printf("holder %ld\n", (long)syscall(SYS_gettid));
+	fflush(stdout);
+	sleep_long();
+	return NULL;
+}
+
+/* Its own function, not inlined, so the waiters' stacks return into it. */
+void *heap_contend(void *arg);
+__attribute__((noinline)) void *
+heap_contend(void *arg)
+{
+	pthread_mutex_lock(arg);
 	printf("holder %ld\n", (long)syscall(SYS_gettid));
 	fflush(stdout);
 	sleep_long();
@@ -107,7 +122,8 @@ waitv_supported(void)
 int
 main(int argc, char **argv)
 {
-	void *(*fn)(void *) = NULL;
+	void *(*fn)(void *) = NULL, *fn_arg = NULL;
+	pthread_mutex_t *heap_lock;
 	pthread_t t;
 	int i, n = WAIT_THREADS;
 
@@ -116,6 +132,13 @@ main(int argc, char **argv)
 		n = MUTEX_THREADS;
 	} else if (argc == 2 && strcmp(argv[1], "cond") == 0) {
 		fn = cond_wait;
+	} else if (argc == 2 && strcmp(argv[1], "heap") == 0) {
+		heap_lock = malloc(sizeof *heap_lock);
+		if (heap_lock == NULL || pthread_mutex_init(heap_lock, NULL) != 0)
+			return 1;
+		fn = heap_contend;
+		fn_arg = heap_lock;
+		n = MUTEX_THREADS;
 	} else if (argc == 2 && strcmp(argv[1], "waitv") == 0) {
 		fn = waitv_waiter;
 		if (!waitv_supported())
@@ -124,11 +147,11 @@ main(int argc, char **argv)
 		fn = sem_waiter;
 		sem_init(&big_sem, 0, 0);
 	} else {
-		fprintf(stderr, "usage: lock_holders mutex|cond|sem|waitv\n");
+		fprintf(stderr, "usage: lock_holders mutex|heap|cond|sem|waitv\n");
 		return 2;
 	}
 	for (i = 0; i < n; i++)
-		if (pthread_create(&t, NULL, fn, NULL) != 0) {
+		if (pthread_create(&t, NULL, fn, fn_arg) != 0) {
 			perror("lock_holders: pthread_create");
 			return 1;
 		}

@@ -68,7 +68,8 @@ subject_start(struct subject *s, const char *mode)
 			s->ready = 1;
 			s->threads = v;
 		}
-		if (s->ready && (strcmp(mode, "mutex") != 0 || s->holder != 0))
+		if (s->ready &&
+		    ((strcmp(mode, "mutex") != 0 && strcmp(mode, "heap") != 0) || s->holder != 0))
 			return 0;
 	}
 	return -1;
@@ -213,6 +214,42 @@ test_waiters(struct symboliser *sym, const char *mode, const char *prefix)
 	census_free(c);
 }
 
+/* A heap lock: no symbol names it, its waiters' stacks say where it is waited on. */
+static void
+test_heap(struct symboliser *sym)
+{
+	struct census *c = census_new();
+	const struct census_lock *l;
+	struct subject s;
+	int tries;
+
+	if (subject_start(&s, "heap") < 0) {
+		ok(0, "heap: lock_holders started (%s)", strerror(errno));
+		census_free(c);
+		return;
+	}
+	tries = census_until(c, s.pid, 7);
+	ok(tries > 0, "heap: 7 threads wait on one lock (after %d tries)", tries);
+	census_read_owners(c);
+	census_name(c, sym);
+	l = census_lock(c, 0);
+	/* malloc's own mapping: [heap], or an anonymous one (a sanitizer's allocator) */
+	ok(l != NULL &&
+		   (strncmp(l->name, "[heap]+0x", 9) == 0 || strncmp(l->name, "[anon:", 6) == 0) &&
+		   strcmp(l->how, "mapping") == 0,
+	   "heap: named by its mapping (%s)", l != NULL ? l->name : "no lock");
+	ok(l != NULL && l->owner_state == CENSUS_OWNER_KNOWN && l->owner == s.holder,
+	   "heap: its owner is the holder, as for a global");
+	is_int(census_name_callers(c, sym), 1, "heap: one lock named by its waiters' stack");
+	l = census_lock(c, 0);
+	ok(l != NULL && strstr(l->name, ", waited on from lock_holders:heap_contend+0x") != NULL &&
+		   strcmp(l->how, "stack scan") == 0,
+	   "heap: waited on from heap_contend, by a stack scan (%s)", l != NULL ? l->name : "");
+	subject_stop(&s);
+	sym_forget(sym, s.pid);
+	census_free(c);
+}
+
 /* futex2: without census_resolve_waitv each waiter's vector, on its own stack, would be a lock. */
 static void
 test_waitv(struct symboliser *sym)
@@ -332,6 +369,7 @@ main(int argc, char **argv)
 	test_waiters(sym, "cond", "lock_holders:big_cond+0x");
 	test_waiters(sym, "sem", "lock_holders:big_sem");
 	test_waitv(sym);
+	test_heap(sym);
 	test_costs(sym);
 	sym_free(sym);
 	return done_testing();
