@@ -99,6 +99,7 @@ struct symbol {
 	uint32_t name;   /* offset into names */
 	uint32_t module; /* offset into names of the module ("ext4", kallsyms), or UINT32_MAX */
 	char type;       /* nm's letter: 'T', 't', 'D', 'b', ... */
+	char versioned;  /* the name has a version ("memcpy@GLIBC_2.2.5"): an alias */
 };
 
 /* Symbols and their names; {0} is empty, symtab_free releases it. */
@@ -117,9 +118,9 @@ void symtab_free(struct symtab *t);
 int symtab_add(struct symtab *t, uint64_t addr, uint64_t size, char type, const char *name,
 	       size_t nlen, const char *module, size_t mlen);
 /*
- * Sorts by address, a global before a local and a sized symbol before a
- * label at one address, and gives each size-0 symbol the distance to the
- * next address (the last keeps 0: it covers its own address only).
+ * Sorts by address, a global before a local, a plain name before a
+ * versioned alias and a sized symbol before a label at one address, and gives each size-0 symbol
+ * the distance to the next address (the last keeps 0: it covers its own address only).
  */
 void symtab_sort(struct symtab *t);
 /*

@@ -76,13 +76,15 @@ symtab_add(struct symtab *t, uint64_t addr, uint64_t size, char type, const char
 	s->addr = addr;
 	s->size = size;
 	s->type = type;
+	s->versioned = memchr(name, '@', nlen) != NULL;
 	s->name = symtab_intern(t, name, nlen);
 	s->module = module != NULL ? symtab_intern(t, module, mlen) : UINT32_MAX;
 	t->sorted = 0;
 	return 0;
 }
 
-/* By address; at one address a global (upper-case type) first, then the larger. */
+/* By address; at one address a global (upper-case type) first, then a plain name, then the larger.
+ */
 static int
 symbol_cmp(const void *a, const void *b)
 {
@@ -93,6 +95,8 @@ symbol_cmp(const void *a, const void *b)
 		return x->addr < y->addr ? -1 : 1;
 	if (gx != gy)
 		return gy - gx;
+	if (x->versioned != y->versioned)
+		return x->versioned - y->versioned;
 	if (x->size != y->size)
 		return x->size > y->size ? -1 : 1;
 	return x->name < y->name ? -1 : x->name > y->name;

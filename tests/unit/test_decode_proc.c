@@ -338,6 +338,8 @@ test_symtab(void)
 	symtab_add(&t, 0x1040, 0x10, 't', "inner", 5, NULL, 0);
 	symtab_add(&t, 0x2000, 0x8, 'D', "word", 4, NULL, 0);
 	symtab_add(&t, 0x2000, 0x8, 'd', "word_alias", 10, NULL, 0);
+	symtab_add(&t, 0x3000, 0x8, 'T', "fn@VERS_1", 9, NULL, 0);
+	symtab_add(&t, 0x3000, 0x8, 'T', "fn", 2, NULL, 0);
 	ok(symtab_find(&t, 0x1000) == NULL, "symtab: not sorted, no answer");
 	symtab_sort(&t);
 	y = symtab_find(&t, 0x1044);
@@ -347,6 +349,9 @@ test_symtab(void)
 	   "symtab: past the inner one, the outer covers");
 	y = symtab_find(&t, 0x2004);
 	ok(y != NULL && strcmp(symtab_name(&t, y->name), "word") == 0, "symtab: a global first");
+	y = symtab_find(&t, 0x3004);
+	ok(y != NULL && strcmp(symtab_name(&t, y->name), "fn") == 0,
+	   "symtab: a plain name before its versioned alias");
 	ok(symtab_find(&t, 0x2008) == NULL && symtab_find(&t, 0x1100) == NULL &&
 		   symtab_find(&t, 0xfff) == NULL,
 	   "symtab: past a symbol's size, nothing");
