@@ -7,8 +7,10 @@ libscaletop_a_SOURCES += \
 	src/engine/runner_priv.h \
 	src/engine/runner.c \
 	src/engine/runner_child.c \
-	src/engine/startline.c
+	src/engine/startline.c \
+	src/engine/lock_census.c
 noinst_HEADERS += \
+	include/scaletop/lock_census.h \
 	include/scaletop/pgroup.h \
 	include/scaletop/orphan_plan.h \
 	include/scaletop/spawn.h \
@@ -109,3 +111,12 @@ tests_unit_test_target_LDADD = $(TEST_LIBS)
 endif
 TESTS += tests/cli/target.sh
 EXTRA_DIST += tests/cli/target.sh
+
+# The lock census end to end (Linux): tests/unit/lock_holders's threads wait
+# on a global mutex, condvar and semaphore; the census names each lock, counts
+# its waiters and reads the mutex's owner.
+if OS_LINUX
+check_PROGRAMS += tests/unit/lock_holders tests/unit/test_lock_census
+TESTS += tests/unit/test_lock_census
+tests_unit_test_lock_census_LDADD = $(TEST_LIBS)
+endif

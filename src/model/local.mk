@@ -12,6 +12,13 @@ TESTS += tests/unit/test_waits tests/unit/test_probe_join
 tests_unit_test_waits_LDADD = $(TEST_LIBS)
 tests_unit_test_probe_join_LDADD = $(TEST_LIBS)
 
+# The lock census: futex waiters grouped into locks per (process, address).
+noinst_HEADERS += include/scaletop/census.h
+libscaletop_a_SOURCES += src/model/census.c
+check_PROGRAMS += tests/unit/test_census
+TESTS += tests/unit/test_census
+tests_unit_test_census_LDADD = $(TEST_LIBS)
+
 check_PROGRAMS += tests/unit/test_nlist tests/unit/test_stats
 TESTS += tests/unit/test_nlist tests/unit/test_stats
 tests_unit_test_nlist_LDADD = $(TEST_LIBS)
