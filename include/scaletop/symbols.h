@@ -121,8 +121,18 @@ int sym_user(struct symboliser *s, pid_t pid, uint64_t addr, struct sym_answer *
  * SYM_UNMAPPED and costs a binary search, not a read of the maps.
  */
 int sym_user_cached(struct symboliser *s, pid_t pid, uint64_t addr, struct sym_answer *a);
-/* Names a kernel address from /proc/kallsyms (read once). 0, or -1 with errno. */
+/*
+ * Names a kernel address from /proc/kallsyms.  Only the symbols asked for
+ * are kept (the whole table is some 6 MB): an address no kept symbol
+ * covers reads the file again.  0, or -1 with errno.
+ */
 int sym_kernel(struct symboliser *s, uint64_t addr, struct sym_answer *a);
+/*
+ * Makes the n kernel addresses' symbols kept, with one read of the file for
+ * all of those not yet covered (none when all are): call it before naming
+ * a batch.  0, or -1 with errno (the file cannot be read, ENOMEM).
+ */
+int sym_kernel_prepare(struct symboliser *s, const uint64_t *addr, size_t n);
 /*
  * An answer as text into buf (always ended, cut to len): `object:symbol`,
  * `object:symbol+0x40`, `object+0x1234`, `[heap]+0x40`, `0x7f00dead`,
@@ -134,10 +144,11 @@ char *sym_format(const struct sym_answer *a, char *buf, size_t len);
 struct sym_stats {
 	unsigned long lookups;
 	unsigned long maps_reads;
-	unsigned long elf_loads;   /* objects read */
-	unsigned long elf_shared;  /* objects met again by build ID */
-	unsigned long debug_files; /* objects whose symbols came from a debug file */
-	size_t symbols;            /* symbols held, every object's and the kernel's */
+	unsigned long elf_loads;    /* objects read */
+	unsigned long elf_shared;   /* objects met again by build ID */
+	unsigned long kernel_reads; /* reads of the kernel's symbols */
+	unsigned long debug_files;  /* objects whose symbols came from a debug file */
+	size_t symbols;             /* symbols held, every object's and the kernel's */
 };
 void sym_get_stats(const struct symboliser *s, struct sym_stats *st);
 

@@ -372,6 +372,84 @@ sym_user_cached(struct symboliser *s, pid_t pid, uint64_t addr, struct sym_answe
 	return sym_lookup(s, pid, addr, a, 0);
 }
 
+/*
+ * The kernel's table keeps only the symbols that were asked for: all of
+ * /proc/kallsyms is some 120,000 symbols and 6 MB held (a monitor's whole
+ * size twice over), while a sweep's call chains name a few hundred
+ * functions.  A batch of addresses not yet covered costs one read of the
+ * file (about 30 ms here), kept symbols none.
+ */
+static int
+sym_kernel_covered(const struct symboliser *s, uint64_t addr)
+{
+	return s->kernel.n > 0 && symtab_find(&s->kernel, addr) != NULL;
+}
+
+static int
+ptr_cmp(const void *a, const void *b)
+{
+	const struct symbol *x = *(const struct symbol *const *)a,
+			    *y = *(const struct symbol *const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Adds all's symbols that cover addr[] (once each) to s->kernel, sorted after; -1 ENOMEM. */
+static int
+sym_kernel_keep(struct symboliser *s, const struct symtab *all, const uint64_t *addr, size_t n)
+{
+	const struct symbol **pick, *y;
+	size_t i, k = 0;
+	int r = 0;
+
+	if ((pick = malloc((n ? n : 1) * sizeof(*pick))) == NULL)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (!sym_kernel_covered(s, addr[i]) && (y = symtab_find(all, addr[i])) != NULL)
+			pick[k++] = y;
+	qsort(pick, k, sizeof(*pick), ptr_cmp);
+	for (i = 0; i < k && r == 0; i++) {
+		y = pick[i];
+		if (i > 0 && pick[i - 1] == y)
+			continue;
+		r = symtab_add(&s->kernel, y->addr, y->size ? y->size : 1, y->type,
+			       symtab_name(all, y->name), strlen(symtab_name(all, y->name)),
+			       y->module != UINT32_MAX ? symtab_name(all, y->module) : NULL,
+			       y->module != UINT32_MAX ? strlen(symtab_name(all, y->module)) : 0);
+	}
+	free(pick);
+	symtab_sort(&s->kernel);
+	return r;
+}
+
+int
+sym_kernel_prepare(struct symboliser *s, const uint64_t *addr, size_t n)
+{
+	struct symtab all = { 0 };
+	size_t i;
+	int r;
+
+	if (s->kernel_read < 0 || s->kernel_hidden) {
+		errno = s->kernel_read < 0 ? s->kernel_errno : 0;
+		return s->kernel_read < 0 ? -1 : 0;
+	}
+	for (i = 0; i < n && sym_kernel_covered(s, addr[i]); i++)
+		;
+	if (i == n)
+		return 0;
+	s->st.kernel_reads++;
+	if (kernel_symbols_read(&all, &s->kernel_hidden) < 0) {
+		s->kernel_read = -1;
+		s->kernel_errno = errno;
+		symtab_free(&all);
+		return -1;
+	}
+	s->kernel_read = 1;
+	r = s->kernel_hidden ? 0 : sym_kernel_keep(s, &all, addr, n);
+	symtab_free(&all);
+	return r;
+}
+
 int
 sym_kernel(struct symboliser *s, uint64_t addr, struct sym_answer *a)
 {
@@ -380,17 +458,8 @@ sym_kernel(struct symboliser *s, uint64_t addr, struct sym_answer *a)
 	memset(a, 0, sizeof *a);
 	a->addr = addr;
 	s->st.lookups++;
-	if (s->kernel_read == 0) {
-		s->kernel_read = 1;
-		if (kernel_symbols_read(&s->kernel, &s->kernel_hidden) < 0) {
-			s->kernel_read = -1;
-			s->kernel_errno = errno;
-		}
-	}
-	if (s->kernel_read < 0) {
-		errno = s->kernel_errno;
+	if (!sym_kernel_covered(s, addr) && sym_kernel_prepare(s, &addr, 1) < 0)
 		return -1;
-	}
 	if (s->kernel_hidden) {
 		a->how = SYM_HIDDEN;
 		a->object = "kernel";

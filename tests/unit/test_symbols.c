@@ -321,6 +321,32 @@ test_elf(void)
 	   "a missing file: ENOENT (%s)", why);
 }
 
+/* A batch of kernel addresses costs one read of kallsyms, and only their symbols are kept. */
+static void
+test_kernel_batch(struct symboliser *s, const struct symtab *t)
+{
+	struct sym_stats st0, st1;
+	struct sym_answer a;
+	uint64_t addr[50];
+	size_t i, k = 0, right = 0;
+
+	for (i = 0; i < t->n && k < 50; i += t->n / 50 + 1)
+		if (t->sym[i].type == 't' || t->sym[i].type == 'T')
+			addr[k++] = t->sym[i].addr;
+	sym_get_stats(s, &st0);
+	ok(sym_kernel_prepare(s, addr, k) == 0, "%zu kernel addresses prepared", k);
+	sym_get_stats(s, &st1);
+	is_int((long long)(st1.kernel_reads - st0.kernel_reads), 1, "with one read of kallsyms");
+	for (i = 0; i < k; i++)
+		right += sym_kernel(s, addr[i], &a) == 0 && a.how == SYM_SYMBOL && a.offset == 0;
+	is_int((long long)right, (long long)k, "each is named at its symbol's start");
+	sym_get_stats(s, &st0);
+	is_int((long long)(st0.kernel_reads - st1.kernel_reads), 0,
+	       "naming them read nothing more");
+	ok(st0.symbols < 200, "the table keeps what was asked for, not all %zu: %zu held", t->n,
+	   st0.symbols);
+}
+
 static void
 test_kernel(struct symboliser *s)
 {
@@ -353,6 +379,7 @@ test_kernel(struct symboliser *s)
 			addr = t.sym[i].addr;
 	sym_kernel(s, addr + 4, &a);
 	is_str(sym_format(&a, buf, sizeof buf), "kernel:schedule+0x4", "kernel: schedule+0x4");
+	test_kernel_batch(s, &t);
 	symtab_free(&t);
 }
 
