@@ -20,8 +20,9 @@ libscaletop_a_SOURCES += \
 	src/platform/decode_thread.c \
 	src/platform/decode_cgroup.c
 
-# The files each OS adds: its backend (Linux's in seven files: reading /proc,
-# CPU sampling, task counters and the process table, a target's threads,
+# The files each OS adds: its backend (Linux's in eight files: reading /proc,
+# CPU sampling, task counters and the process table, a target's threads, a
+# thread's kept files,
 # processes and cgroup, lock statistics, the subreaper, the host's
 # fingerprint; the BSDs' fingerprint in host_bsd.c), plus the ENOSYS answers of every backend but Linux's, kept in
 # one place.  Named, so the BSD compile checks (tests/bsd/local.mk) take
@@ -31,7 +32,8 @@ libscaletop_a_SOURCES += \
 # the BSD lists share (a duplicate symbol there fails only the BSD link,
 # which nothing here runs).
 ST_SRC_LINUX = src/platform/linux_read.h src/platform/linux_read.c src/platform/linux_cpu.c \
-	src/platform/linux_task.c src/platform/linux_thread.c src/platform/linux_lockstat.c \
+	src/platform/linux_task.c src/platform/linux_thread.c src/platform/linux_thread_files.c \
+	src/platform/linux_lockstat.c \
 	src/platform/reaper_linux.c src/platform/linux_host.h src/platform/linux_host.c
 ST_SRC_FREEBSD = src/platform/freebsd.c src/platform/unsupported.c src/platform/reaper_bsd.c \
 	src/platform/proctable_bsd.c src/platform/host_bsd.c
