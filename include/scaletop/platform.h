@@ -88,6 +88,8 @@ int raw_sample_copy(struct raw_sample *dst, const struct raw_sample *src);
 /* The entry for CPU id, or NULL: binary search, since cpu[] is sorted. */
 const struct cpu_ticks *raw_sample_find(const struct raw_sample *s, int id);
 uint64_t mono_now_ns(void);
+/* The calling thread's CPU time in ns (CLOCK_THREAD_CPUTIME_ID); 0 where there is none. */
+uint64_t self_cpu_ns(void);
 
 /* --- the per-OS backend ------------------------------------------------ */
 

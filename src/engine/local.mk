@@ -106,5 +106,5 @@ TESTS += tests/unit/test_target
 tests_unit_test_target_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/engine
 tests_unit_test_target_LDADD = $(TEST_LIBS)
 endif
-TESTS += tests/cli/target.sh
-EXTRA_DIST += tests/cli/target.sh
+TESTS += tests/cli/target.sh tests/cli/waits_wide.sh
+EXTRA_DIST += tests/cli/target.sh tests/cli/waits_wide.sh

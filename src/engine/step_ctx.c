@@ -208,8 +208,22 @@ step_ctx_sample(struct step_ctx *c, uint64_t now)
 		}
 	}
 	wait_sampler_tick(&c->ws, &c->waits, now);
+	step_ctx_step(c)->wait_read_ms = (double)c->ws.worst_ns / 1e6;
 	if (c->live->phase == PHASE_MEASURING)
 		freq_sampler_tick(&c->freq, now);
+}
+
+void
+step_ctx_note_late(struct step_ctx *c, uint64_t late_ns)
+{
+	struct step *st;
+	double ms = (double)late_ns / 1e6;
+
+	if (c->idx < 0 || c->idx >= c->s->nsteps)
+		return;
+	st = step_ctx_step(c);
+	if (ms > st->tick_late_ms)
+		st->tick_late_ms = ms;
 }
 
 /*
@@ -261,6 +275,7 @@ step_ctx_window_begin(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t w
 	wait_tally_reset(&c->waits);
 	step_ctx_probes_begin(c, now);
 	wait_sampler_window(&c->ws, true, now);
+	c->w0_reads = c->ws.reads;
 	freq_sampler_begin(&c->freq, now);
 	if (c->target != NULL) {
 		target_window_begin(c->target, now);
@@ -338,6 +353,7 @@ step_ctx_window_end(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t wai
 					  st->n);
 	}
 	wait_sampler_window(&c->ws, false, now);
+	st->wait_reads = (int64_t)(c->ws.reads - c->w0_reads);
 	st->freq_mhz = freq_sampler_end(&c->freq, now);
 	sample_delta_free(&d);
 	step_ctx_locks_end(c, st);

@@ -314,6 +314,8 @@ sweep_tick(struct loop *l, uint64_t now, uint64_t missed, void *arg)
 	struct sweep *sw = arg;
 
 	sweep_sample_cpu(sw);
+	if (sw->running)
+		step_ctx_note_late(&sw->ctx, loop_tick_late_ns(l));
 	if (sw->running && !(sw->live.paused && sw->kind->pause != NULL)) {
 		step_ctx_sample(&sw->ctx, now);
 		sw->kind->tick(&sw->ctx, now);

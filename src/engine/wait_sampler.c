@@ -69,23 +69,46 @@ wait_sampler_reset(struct wait_sampler *w)
 	w->last_ns = w->worst_ns = 0;
 }
 
+/* The process pid had in the old list (the same place first), or NULL. */
+static const struct ws_proc *
+ws_proc_find(const struct ws_proc *old, size_t n, size_t i, pid_t pid)
+{
+	size_t j;
+
+	if (i < n && old[i].pid == pid)
+		return &old[i];
+	for (j = 0; j < n; j++) {
+		if (old[j].pid == pid)
+			return &old[j];
+	}
+	return NULL;
+}
+
 int
 wait_sampler_set_pids(struct wait_sampler *w, enum wait_family f, const pid_t *pids, size_t n,
 		      bool skip_main)
 {
 	struct ws_family *fam = &w->fam[f == WAIT_TARGET ? 1 : 0];
+	const struct ws_proc *o;
 	struct ws_proc *p;
 	size_t i;
 
-	if (n > 0 && (p = realloc(fam->procs, n * sizeof(*p))) == NULL)
+	if ((p = malloc((n > 0 ? n : 1) * sizeof(*p))) == NULL)
 		return -1;
-	else if (n > 0)
-		fam->procs = p;
-	for (i = 0; i < n; i++)
-		fam->procs[i] = (struct ws_proc){ pids[i], -1 };
+	for (i = 0; i < n; i++) {
+		o = skip_main == fam->skip_main ? ws_proc_find(fam->procs, fam->nprocs, i, pids[i])
+						: NULL;
+		p[i] = o != NULL ? *o : (struct ws_proc){ pids[i], -1, false };
+		p[i].pid = pids[i];
+		if (!p[i].confirmed)
+			fam->relist = true;
+	}
+	if (n != fam->nprocs)
+		fam->relist = true;
+	free(fam->procs);
+	fam->procs = p;
 	fam->nprocs = n;
 	fam->skip_main = skip_main;
-	fam->relist = true;
 	if (fam->next_proc >= n)
 		fam->next_proc = 0;
 	return 0;
@@ -129,39 +152,85 @@ ws_reserve(struct ws_thread **v, size_t *cap, size_t n)
 	return 0;
 }
 
-/* The family's threads as listed now, by (pid, tid), none kept yet; -1 ENOSYS or ENOMEM. */
-static int
-ws_list(struct ws_family *fam, struct ws_thread **out, size_t *nout)
+/* The kept threads of pid in the sorted list: *first and how many. */
+static size_t
+ws_kept_of(const struct ws_family *fam, pid_t pid, size_t *first)
 {
-	struct ws_thread *v = NULL;
-	size_t cap = 0, n = 0, i, j, nt;
+	size_t lo = 0, hi = fam->nth, n = 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (fam->th[mid].h.pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*first = lo;
+	while (lo + n < fam->nth && fam->th[lo + n].h.pid == pid)
+		n++;
+	return n;
+}
+
+/* Appends process i's threads: its kept ones when confirmed, else as listed now. */
+static int
+ws_list_proc(struct ws_family *fam, size_t i, struct ws_thread **v, size_t *cap, size_t *n)
+{
+	struct ws_proc *p = &fam->procs[i];
+	size_t j, nt, first;
 	pid_t *tids;
 
-	for (i = 0; i < fam->nprocs; i++) {
-		if (proc_thread_list(fam->procs[i].pid, &tids, &nt) != 0) {
-			if (errno == ENOSYS || errno == ENOMEM) {
-				free(v);
-				return -1;
-			}
-			fam->procs[i].listed = 0; /* gone: it has no threads */
+	if (p->confirmed && p->listed >= 0) {
+		nt = ws_kept_of(fam, p->pid, &first);
+		if (ws_reserve(v, cap, *n + nt) != 0)
+			return -1;
+		memcpy(*v + *n, fam->th + first, nt * sizeof(**v));
+		for (j = 0; j < nt; j++)
+			(*v)[*n + j].proc = i;
+		*n += nt;
+		p->confirmed =
+			false; /* a reading must show the count again within the next second */
+		return 0;
+	}
+	if (proc_thread_list(p->pid, &tids, &nt) != 0) {
+		if (errno == ENOSYS || errno == ENOMEM)
+			return -1;
+		p->listed = 0; /* gone: it has no threads */
+		return 0;
+	}
+	p->listed = (int)nt;
+	p->confirmed = false;
+	if (ws_reserve(v, cap, *n + nt) != 0) {
+		free(tids);
+		errno = ENOMEM;
+		return -1;
+	}
+	for (j = 0; j < nt; j++) {
+		if (fam->skip_main && tids[j] == p->pid)
 			continue;
-		}
-		fam->procs[i].listed = (int)nt;
-		if (ws_reserve(&v, &cap, n + nt) != 0) {
-			free(tids);
+		memset(&(*v)[*n], 0, sizeof(**v));
+		thread_handle_init(&(*v)[*n].h, p->pid, tids[j]);
+		(*v)[*n].proc = i;
+		(*n)++;
+	}
+	free(tids);
+	return 0;
+}
+
+/* The family's threads as listed now, by (pid, tid); -1 ENOSYS or ENOMEM. */
+static int
+ws_list(struct wait_sampler *w, struct ws_family *fam, struct ws_thread **out, size_t *nout)
+{
+	struct ws_thread *v = NULL;
+	size_t cap = 0, n = 0, i;
+
+	for (i = 0; i < fam->nprocs; i++) {
+		if (!fam->procs[i].confirmed || fam->procs[i].listed < 0)
+			w->lists++;
+		if (ws_list_proc(fam, i, &v, &cap, &n) != 0) {
 			free(v);
-			errno = ENOMEM;
 			return -1;
 		}
-		for (j = 0; j < nt; j++) {
-			if (fam->skip_main && tids[j] == fam->procs[i].pid)
-				continue;
-			memset(&v[n], 0, sizeof(v[n]));
-			thread_handle_init(&v[n].h, fam->procs[i].pid, tids[j]);
-			v[n].proc = i;
-			n++;
-		}
-		free(tids);
 	}
 	if (n > 1)
 		qsort(v, n, sizeof(*v), ws_thread_cmp);
@@ -180,7 +249,12 @@ ws_random(struct wait_sampler *w, size_t n)
 	return (size_t)((w->rng * 2685821657736338717ull) >> 11) % n;
 }
 
-/* A fresh random order of the family's threads (Fisher-Yates). */
+/*
+ * A fresh random order of the family's threads (Fisher-Yates), those never
+ * read first: a first reading only marks a thread, so the sooner it comes
+ * the sooner its time counts (which thread is marked first adds nothing to
+ * the tally, so the shares stay unbiased).
+ */
 static void
 ws_shuffle(struct wait_sampler *w, struct ws_family *fam)
 {
@@ -193,6 +267,13 @@ ws_shuffle(struct wait_sampler *w, struct ws_family *fam)
 		t = fam->order[i - 1];
 		fam->order[i - 1] = fam->order[j];
 		fam->order[j] = t;
+	}
+	for (i = j = 0; i < fam->nth; i++) {
+		if (!fam->th[fam->order[i]].seeded) {
+			t = fam->order[j];
+			fam->order[j++] = fam->order[i];
+			fam->order[i] = t;
+		}
 	}
 	fam->pos = 0;
 }
@@ -249,8 +330,7 @@ ws_relist(struct wait_sampler *w, struct ws_family *fam)
 		return;
 	if (fam->round == 0)
 		fam->round = 1; /* 0 is a thread's "never read" */
-	w->lists++;
-	if (ws_list(fam, &v, &n) != 0) {
+	if (ws_list(w, fam, &v, &n) != 0) {
 		if (errno == ENOSYS)
 			fam->whole = true;
 		return; /* ENOMEM: the old list is read on */
@@ -296,13 +376,20 @@ ws_next(struct wait_sampler *w, struct ws_family *fam, size_t *tries)
 	return NULL;
 }
 
-/* The threads a tick reads: what a round needs at the tick's pace, all of a small family. */
+/*
+ * The threads a tick reads: what a round needs at the tick's pace, all of a
+ * small family, and before the window (the warm-up) as many as the time
+ * allows, so that every thread is marked when it opens, however few ticks
+ * a loaded machine leaves the monitor.
+ */
 static int
 ws_quota(const struct wait_sampler *w, const struct ws_family *fam)
 {
 	uint64_t period = w->period_ns > 0 ? w->period_ns : WAIT_SAMPLE_ROUND_NS / 4;
 	uint64_t k;
 
+	if (!w->counting)
+		return fam->nth < (size_t)w->max_threads ? (int)fam->nth : w->max_threads;
 	if (period > WAIT_SAMPLE_ROUND_NS)
 		period = WAIT_SAMPLE_ROUND_NS;
 	k = ((uint64_t)fam->nth * period + WAIT_SAMPLE_ROUND_NS - 1) / WAIT_SAMPLE_ROUND_NS;
@@ -313,9 +400,18 @@ ws_quota(const struct wait_sampler *w, const struct ws_family *fam)
 	return k < (uint64_t)w->max_threads ? (int)k : w->max_threads;
 }
 
-/* Part of a round of one family's kept threads, within max_ns from t0. */
+/* Whether the tick's reading may go on: its CPU time (looked at now and then) and the wall's. */
+static bool
+ws_time_left(struct ws_read *r, uint64_t t0, uint64_t c0, uint64_t max_ns, uint64_t max_cpu)
+{
+	if (mono_now_ns() - t0 >= max_ns)
+		return false;
+	return r->got % WAIT_SAMPLE_CHECK != WAIT_SAMPLE_CHECK - 1 || self_cpu_ns() - c0 < max_cpu;
+}
+
+/* Part of a round of one family's kept threads, within its times from t0 and c0. */
 static void
-ws_read_threads(struct ws_read *r, uint64_t t0, uint64_t max_ns)
+ws_read_threads(struct ws_read *r, uint64_t t0, uint64_t c0, uint64_t max_ns, uint64_t max_cpu)
 {
 	struct ws_family *fam = r->fam;
 	struct ws_thread *th;
@@ -323,15 +419,21 @@ ws_read_threads(struct ws_read *r, uint64_t t0, uint64_t max_ns)
 	size_t tries = 0;
 	int quota = ws_quota(r->w, fam), n;
 
-	while (r->got < quota && mono_now_ns() - t0 < max_ns &&
+	while (r->got < quota && ws_time_left(r, t0, c0, max_ns, max_cpu) &&
 	       (th = ws_next(r->w, fam, &tries)) != NULL) {
 		th->round = fam->round;
 		if ((n = thread_handle_read(&th->h, &t)) != 1) {
 			th->gone = true;
+			fam->procs[th->proc].confirmed = false;
+			fam->relist = true;
 			continue;
 		}
-		if (t.nthreads > 0 && t.nthreads != fam->procs[th->proc].listed)
+		if (t.nthreads > 0 && t.nthreads == fam->procs[th->proc].listed)
+			fam->procs[th->proc].confirmed = true;
+		else if (t.nthreads > 0) {
+			fam->procs[th->proc].confirmed = false;
 			fam->relist = true;
+		}
 		ws_take(r, th, &t);
 	}
 }
@@ -386,7 +488,8 @@ ws_read_whole(struct ws_read *r, int quota, uint64_t t0, uint64_t max_ns)
 void
 wait_sampler_tick(struct wait_sampler *w, struct wait_tally *t, uint64_t now)
 {
-	uint64_t t0 = mono_now_ns(), max_ns = WAIT_SAMPLE_MAX_NS, spent;
+	uint64_t c0 = self_cpu_ns(), max_ns = WAIT_SAMPLE_MAX_NS;
+	uint64_t max_cpu = WAIT_SAMPLE_MAX_CPU_NS, spent;
 	struct ws_read r;
 	int f;
 
@@ -395,8 +498,10 @@ wait_sampler_tick(struct wait_sampler *w, struct wait_tally *t, uint64_t now)
 	w->last_ns = now;
 	/* Both families get half of the time: the workload's reads must not leave the target
 	 * none. */
-	if (w->fam[0].nprocs > 0 && w->fam[1].nprocs > 0)
+	if (w->fam[0].nprocs > 0 && w->fam[1].nprocs > 0) {
 		max_ns /= 2;
+		max_cpu /= 2;
+	}
 	for (f = 0; f < 2; f++) {
 		r =
 			(struct ws_read){ w, &w->fam[f], f == 0 ? WAIT_WORKLOAD : WAIT_TARGET,
@@ -406,10 +511,11 @@ wait_sampler_tick(struct wait_sampler *w, struct wait_tally *t, uint64_t now)
 		if (w->fam[f].whole)
 			ws_read_whole(&r, WAIT_SAMPLE_MIN_THREADS * 4, mono_now_ns(), max_ns);
 		else
-			ws_read_threads(&r, mono_now_ns(), max_ns);
+			ws_read_threads(&r, mono_now_ns(), self_cpu_ns(), max_ns, max_cpu);
 		w->reads += (uint64_t)r.got;
 	}
-	spent = mono_now_ns() - t0;
+	/* its CPU time, not the wall clock's: a monitor preempted by 1024 workers is not slow */
+	spent = self_cpu_ns() - c0;
 	if (spent > w->worst_ns)
 		w->worst_ns = spent;
 	w->ticks++;

@@ -4,16 +4,18 @@
  * the target's, and adds to the window's tally (waits.h) the thread-time
  * since each thread was last read, in the state it is in now
  * (thread_wait.h).  Each process's thread list is kept, and listed again
- * only when the processes are found again (once a second) or a reading
- * shows its thread count changed; the hot path lists no directory.  The
+ * when the processes are found again (once a second), unless a reading
+ * since the last listing showed the same thread count in its stat, or
+ * at once when a reading shows another count or a thread gone; the hot
+ * path lists no directory.  The
  * threads are read in rounds: each round is a fresh random order of every
  * thread, and a tick reads the next part of it, as many as a round of
  * WAIT_SAMPLE_ROUND_NS needs, so a tick's threads are a uniformly random
  * subset and every thread is read once a round.  Since a reading counts
  * the thread's whole time since its last one, its weight is that time, and
  * the shares are unbiased (docs/design-notes.md says with what error).
- * A tick's reading stops at WAIT_SAMPLE_MAX_NS whatever is left; the round
- * then just lasts longer.  A backend that reads whole processes (the BSDs)
+ * A tick's reading stops at WAIT_SAMPLE_MAX_CPU_NS whatever is left; the
+ * round then just lasts longer.  A backend that reads whole processes (the BSDs)
  * is read a process a tick, in rotation.
  */
 #ifndef SCALETOP_ENGINE_WAIT_SAMPLER_H
@@ -30,14 +32,19 @@
 /* A per-tick cap on the threads read, for tests; the round decides the count. */
 #define WAIT_SAMPLE_MAX_THREADS 65536
 /*
- * A tick's reading stops after this long (1% of a 0.25 s tick): 1024
- * threads a second are 256 a tick, about 1.4 ms of reads at 5.5 us a busy
- * thread (stat, schedstat and wchan), far less for sleepers that have not
- * run (schedstat alone, 0.44 us).
+ * A tick's reading stops once it has taken this much CPU time (1.6% of a
+ * 0.25 s tick; checked every WAIT_SAMPLE_CHECK reads), or, as a backstop
+ * against a read that blocks, this long on the wall clock; not less, since
+ * a monitor preempted by a thousand workers (or a load of 150 on the 2-CPU
+ * VM) spends tens of ms of a tick waiting for a CPU.  1024 threads a second are 256 a tick,
+ * about 1.4 ms at 5.5 us a thread that ran (stat, schedstat and wchan; 10 us on the loaded 2-CPU
+ * VM), far less for sleepers that have not (schedstat alone, 0.44 us).
  */
-#define WAIT_SAMPLE_MAX_NS 2500000u
-/* Every thread is read once in this long, time allowing. */
-#define WAIT_SAMPLE_ROUND_NS 1000000000u
+#define WAIT_SAMPLE_MAX_CPU_NS 4000000u
+#define WAIT_SAMPLE_MAX_NS 100000000u
+#define WAIT_SAMPLE_CHECK 8
+/* Every thread is read once in this long, time allowing: 1.25 times a second. */
+#define WAIT_SAMPLE_ROUND_NS 800000000u
 /* A family of at most this many threads is read whole every tick. */
 #define WAIT_SAMPLE_MIN_THREADS 8
 
@@ -54,7 +61,8 @@ struct ws_thread {
 /* One process of a family, and how many threads its listing had. */
 struct ws_proc {
 	pid_t pid;
-	int listed; /* threads listed, the main one included; -1: not listed */
+	int listed;     /* threads listed, the main one included; -1: not listed */
+	bool confirmed; /* a reading since the listing showed that count: no need to list again */
 };
 
 /* One family's processes, their threads (by pid, tid) and this round's order. */
