@@ -50,8 +50,14 @@ struct wait_share {
  * standard error is about 1/sqrt(readings), 18% at 30 (docs/design-notes.md).
  */
 #define WAIT_FEW_READINGS 30
-/* Whether a line rests on too few readings to be taken at its figure. */
-#define WAIT_UNCERTAIN(w) ((w)->readings > 0 && (w)->readings < WAIT_FEW_READINGS)
+/*
+ * Whether a line rests on too few readings to be taken at its figure.
+ * Running and runnable are schedstat's exact times, not a sampled state:
+ * never uncertain.
+ */
+#define WAIT_UNCERTAIN(w)                                                                      \
+	((w)->readings > 0 && (w)->readings < WAIT_FEW_READINGS && (w)->state != WS_RUNNING && \
+	 (w)->state != WS_RUNNABLE)
 
 /* A profile being built. */
 struct wait_tally {
