@@ -216,7 +216,10 @@ app_end(struct app *a)
 		fflush(stdout);
 		fprintf(stderr, "%s: %s; its results are printed above\n", progname, a->keep.err);
 	}
-	history_free(&a->ui.hist);
+	if (a->ui.hist != NULL)
+		history_free(a->ui.hist);
+	free(a->ui.hist);
+	free(a->ui.tp);
 	snap_clear(a);
 	playback_free(a);
 	if (a->have_an)
