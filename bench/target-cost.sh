@@ -24,9 +24,8 @@ SOCK="scaletop-tcost-$$"
 command -v tmux >/dev/null || { echo "tmux is needed"; exit 1; }
 command -v htop >/dev/null || { echo "htop is needed (apt-get install htop)"; exit 1; }
 tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
-clk=$(getconf CLK_TCK)
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
-pct() { echo "$1 $2 $clk $SECS" | awk '{ printf "%.2f", 100 * ($2 - $1) / $3 / $4 }'; }
+cpu_ticks() { awk '{ print $1 }' "/proc/$1/schedstat"; } # ns on a CPU (its main thread's)
+pct() { echo "$1 $2 $SECS" | awk '{ printf "%.3f", 100 * ($2 - $1) / 1e9 / $3 }'; }
 
 "$SL" 1000 >"/tmp/sleepers.$$" &
 SPID=$!
@@ -48,7 +47,7 @@ run_cost() {
 	sleep $((SECS - 2))
 	t1=$(cpu_ticks $rp)
 	wait $rp 2>/dev/null
-	echo "$t0 $t1 $clk" | awk -v s=$((SECS - 2)) '{ printf "%.2f", 100 * ($2 - $1) / $3 / s }'
+	echo "$t0 $t1" | awk -v s=$((SECS - 2)) '{ printf "%.3f", 100 * ($2 - $1) / 1e9 / s }'
 }
 
 # figures NAME: "R readings/thread/s, late L ms, read C ms" from NAME.json's step.

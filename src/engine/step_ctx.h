@@ -112,6 +112,7 @@ struct step_ctx {
 	struct freq_sampler freq; /* the CPUs' frequency over the window */
 
 	uint64_t live_ct_ns;            /* when live contention was last worked out */
+	uint64_t live_tasks_ns;         /* ... and when its task counters may be read again */
 	struct sample_delta live_delta; /* its system delta, kept to reuse the memory */
 };
 

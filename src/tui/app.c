@@ -166,7 +166,8 @@ app_begin(struct app *a, char *err, size_t errlen)
 		return playback_open(a, a->opts.replay, err, errlen);
 	if (sweeps_new_session(a) != 0)
 		return st_error(err, errlen, "out of memory");
-	if (host_info_read(&a->s->host, err, errlen) != 0)
+	/* the fingerprint (15 kB, some 40 files) is read when the first sweep starts */
+	if (host_info_read_id(&a->s->host, err, errlen) != 0)
 		return -1;
 	a->host = a->s->host;
 	for (i = 0; i < a->opts.noverlay; i++)
