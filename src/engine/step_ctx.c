@@ -20,8 +20,8 @@
 
 /* How often the running step's contention is worked out: it reads every task's counters. */
 #define LIVE_CT_PERIOD_NS 1000000000u
-/* ... and the task counters behind it wait this many times their reading's CPU time (0.2%). */
-#define LIVE_CT_SHARE 500u
+/* ... and the task counters behind it wait this many times their reading's CPU time (0.05%). */
+#define LIVE_CT_SHARE 2000u
 /* How often the sampled processes are found afresh, and the target's read into its book. */
 #define FIND_PERIOD_NS 1000000000u
 
@@ -382,7 +382,7 @@ step_ctx_live_contention(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_
 	c->live_ct_ns = now;
 	/*
 	 * Every thread's task counters (three files each) cost 5 ms a second at 256
-	 * threads: read at most LIVE_CT_SHARE of the time, as the frequency is.
+	 * threads: read at most 0.05% of the time (LIVE_CT_SHARE), as the frequency is.
 	 */
 	if (now >= c->live_tasks_ns) {
 		c0 = self_cpu_ns();

@@ -43,8 +43,8 @@
 #define WAIT_SAMPLE_MAX_CPU_NS 4000000u
 #define WAIT_SAMPLE_MAX_NS 100000000u
 #define WAIT_SAMPLE_CHECK 4
-/* Every thread is read once in this long, time allowing: 1.25 times a second. */
-#define WAIT_SAMPLE_ROUND_NS 800000000u
+/* Every thread is read once in this long, time allowing: 1.1 times a second. */
+#define WAIT_SAMPLE_ROUND_NS 900000000u
 /* A family of at most this many threads is read whole every tick. */
 #define WAIT_SAMPLE_MIN_THREADS 8
 
