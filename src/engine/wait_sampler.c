@@ -488,10 +488,10 @@ ws_read_whole(struct ws_read *r, int quota, uint64_t t0, uint64_t max_ns)
 void
 wait_sampler_tick(struct wait_sampler *w, struct wait_tally *t, uint64_t now)
 {
-	uint64_t c0 = self_cpu_ns(), max_ns = WAIT_SAMPLE_MAX_NS;
+	uint64_t t0 = mono_now_ns(), c0 = self_cpu_ns(), max_ns = WAIT_SAMPLE_MAX_NS;
 	uint64_t max_cpu = WAIT_SAMPLE_MAX_CPU_NS, spent;
 	struct ws_read r;
-	int f;
+	int f, k = 0;
 
 	if (w->last_ns > 0 && now > w->last_ns)
 		w->period_ns = now - w->last_ns;
@@ -506,12 +506,16 @@ wait_sampler_tick(struct wait_sampler *w, struct wait_tally *t, uint64_t now)
 		r =
 			(struct ws_read){ w, &w->fam[f], f == 0 ? WAIT_WORKLOAD : WAIT_TARGET,
 					  t, now,        0 };
+		if (w->fam[f].nprocs > 0)
+			k++;
 		if (w->fam[f].relist)
 			ws_relist(w, &w->fam[f]);
+		/* from the tick's start: its listing counts, and what a family leaves, the next
+		 * may use */
 		if (w->fam[f].whole)
-			ws_read_whole(&r, WAIT_SAMPLE_MIN_THREADS * 4, mono_now_ns(), max_ns);
+			ws_read_whole(&r, WAIT_SAMPLE_MIN_THREADS * 4, t0, (uint64_t)k * max_ns);
 		else
-			ws_read_threads(&r, mono_now_ns(), self_cpu_ns(), max_ns, max_cpu);
+			ws_read_threads(&r, t0, c0, (uint64_t)k * max_ns, (uint64_t)k * max_cpu);
 		w->reads += (uint64_t)r.got;
 	}
 	/* its CPU time, not the wall clock's: a monitor preempted by 1024 workers is not slow */
