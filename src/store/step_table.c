@@ -156,8 +156,9 @@ table_waits_family(FILE *f, const struct step *st, enum wait_family fam, bool fi
 		if (st->waits[i].family != fam)
 			continue;
 		table_wait_name(&st->waits[i], name, sizeof(name));
-		fprintf(f, "  %s %s%.1f%%", name, WAIT_UNCERTAIN(&st->waits[i]) ? "~" : "",
-			100.0 * st->waits[i].share);
+		/* after the figure, so that a script reading "NAME 12.3%" still reads it */
+		fprintf(f, "  %s %.1f%%%s", name, 100.0 * st->waits[i].share,
+			WAIT_UNCERTAIN(&st->waits[i]) ? "?" : "");
 		shown++;
 	}
 	fputc('\n', f);
@@ -178,7 +179,7 @@ table_waits(FILE *f, const struct session *s)
 	if (!any)
 		return;
 	fprintf(f, "waits: shares of thread-time, the top %d a family%s\n", TABLE_WAITS_SHOWN,
-		few ? " (~: uncertain, under 30 readings)" : "");
+		few ? " (?: uncertain, under 30 readings)" : "");
 	for (i = 0; i < s->nsteps; i++) {
 		first = true;
 		for (fam = 0; fam < WAIT_NFAMILIES; fam++) {

@@ -175,7 +175,7 @@ wv_legend(const struct wv *v, int y, int x, int w)
 	}
 }
 
-/* One N: its stacked bar, then its largest category's share ("~" when uncertain) and name. */
+/* One N: its stacked bar, then its largest category's share ("?" when uncertain) and name. */
 static void
 wv_row(const struct wv *v, const double sh[WV_CATS], const int rd[WV_CATS], int n, int y, int x,
        int w)
@@ -199,8 +199,8 @@ wv_row(const struct wv *v, const double sh[WV_CATS], const int rd[WV_CATS], int 
 		wv_label(v->cat[top].state, v->cat[top].channel, label, sizeof(label));
 	else
 		snprintf(label, sizeof(label), "the rest");
-	ui_putf(y, x + 8 + barw, w - 8 - barw, theme_attr(ROLE_HI), "%s%3.0f%% %s",
-		rd[top] > 0 && rd[top] < WAIT_FEW_READINGS ? "~" : "", sh[top] * 100, label);
+	ui_putf(y, x + 8 + barw, w - 8 - barw, theme_attr(ROLE_HI), "%3.0f%%%s %s", sh[top] * 100,
+		rd[top] > 0 && rd[top] < WAIT_FEW_READINGS ? "?" : "", label);
 }
 
 /* The running step's profile so far: its largest lines, every family. */
@@ -227,8 +227,8 @@ wv_live(const struct frame *f, struct rect r)
 			break;
 		wv_label(w->state, w->channel, label, sizeof(label));
 		ui_putf(in.y + row, in.x + col * colw, colw - 1, theme_attr(ROLE_MAIN),
-			" %-8s %s%5.1f%% %s", wait_family_names[w->family],
-			WAIT_UNCERTAIN(w) ? "~" : " ", w->share * 100, label);
+			" %-8s %5.1f%%%s %s", wait_family_names[w->family], w->share * 100,
+			WAIT_UNCERTAIN(w) ? "?" : " ", label);
 		row++;
 	}
 }

@@ -34,16 +34,18 @@ is "$rc" 0 "run -w mutex -n 256 exits 0"
 if [ "$starved" = True ]; then
 	skip "the monitor was starved in every try (ticks over 1 s late)" "256 threads: the step has a wait profile"
 	skip "the monitor was starved in every try" "256 threads: its shares sum to 1"
+	skip "the monitor was starved in every try" "256 threads: each line says its readings"
+	skip "the monitor was starved in every try" "256 threads: the step has its readings"
 else
 is "$(json_get "$T/w.json" 'len([w for w in d["steps"][0]["waits"] if w["family"] == "workload"]) > 0')" \
 	"True" "256 threads: the step has a wait profile"
 is "$(json_get "$T/w.json" 'abs(sum(w["share"] for w in d["steps"][0]["waits"] if w["family"] == "workload") - 1) < 0.001')" \
 	"True" "256 threads: its shares sum to 1"
-fi
 is "$(json_get "$T/w.json" 'all((w.get("readings") or 0) >= 1 for w in d["steps"][0]["waits"])')" \
 	"True" "256 threads: each line says how many readings it rests on"
 is "$(json_get "$T/w.json" 'd["steps"][0]["wait_reads"] > 0 and d["steps"][0]["tick_late_ms"] >= 0')" \
 	"True" "256 threads: the step has its readings and its ticks' lateness"
+fi
 diag "waits: $(json_get "$T/w.json" '[(w["state"], w["channel"], round(w["share"], 3), w.get("readings")) for w in d["steps"][0]["waits"]]')"
 diag "reads $(json_get "$T/w.json" 'd["steps"][0]["wait_reads"]') in $(json_get "$T/w.json" 'round(d["steps"][0]["window_s"], 2)') s; ticks at most $(json_get "$T/w.json" 'd["steps"][0]["tick_late_ms"]') ms late"
 
