@@ -98,7 +98,7 @@ wait_sampler_set_pids(struct wait_sampler *w, enum wait_family f, const pid_t *p
 	for (i = 0; i < n; i++) {
 		o = skip_main == fam->skip_main ? ws_proc_find(fam->procs, fam->nprocs, i, pids[i])
 						: NULL;
-		p[i] = o != NULL ? *o : (struct ws_proc){ pids[i], -1, false };
+		p[i] = o != NULL ? *o : (struct ws_proc){ pids[i], -1, false, 0 };
 		p[i].pid = pids[i];
 		if (!p[i].confirmed)
 			fam->relist = true;
@@ -109,16 +109,11 @@ wait_sampler_set_pids(struct wait_sampler *w, enum wait_family f, const pid_t *p
 	fam->procs = p;
 	fam->nprocs = n;
 	fam->skip_main = skip_main;
+	if (++fam->pass == 0)
+		fam->pass = 1;
 	if (fam->next_proc >= n)
 		fam->next_proc = 0;
 	return 0;
-}
-
-void
-wait_sampler_window(struct wait_sampler *w, bool counting, uint64_t from_ns)
-{
-	w->counting = counting;
-	w->from_ns = from_ns;
 }
 
 /* --- the thread list ---------------------------------------------------- */
@@ -172,15 +167,20 @@ ws_kept_of(const struct ws_family *fam, pid_t pid, size_t *first)
 	return n;
 }
 
-/* Appends process i's threads: its kept ones when confirmed, else as listed now. */
+/*
+ * Appends process i's threads: its kept ones when confirmed, listed in this
+ * finding already, or when list is false (the tick's time is spent: it is
+ * listed on a later tick), else as listed now.
+ */
 static int
-ws_list_proc(struct ws_family *fam, size_t i, struct ws_thread **v, size_t *cap, size_t *n)
+ws_list_proc(struct ws_family *fam, size_t i, bool list, struct ws_thread **v, size_t *cap,
+	     size_t *n)
 {
 	struct ws_proc *p = &fam->procs[i];
 	size_t j, nt, first;
 	pid_t *tids;
 
-	if (p->confirmed && p->listed >= 0) {
+	if ((p->confirmed && p->listed >= 0) || p->pass == fam->pass || !list) {
 		nt = ws_kept_of(fam, p->pid, &first);
 		if (ws_reserve(v, cap, *n + nt) != 0)
 			return -1;
@@ -188,8 +188,23 @@ ws_list_proc(struct ws_family *fam, size_t i, struct ws_thread **v, size_t *cap,
 		for (j = 0; j < nt; j++)
 			(*v)[*n + j].proc = i;
 		*n += nt;
-		p->confirmed =
-			false; /* a reading must show the count again within the next second */
+		if (list && p->pass != fam->pass)
+			p->confirmed = false; /* a reading must show the count again */
+		return 0;
+	}
+	if (p->listed < 0 && !fam->skip_main) {
+		/*
+		 * A process first found is taken to be its main thread alone, with
+		 * no listing (1024 worker processes' took 9 ms): its first stat says
+		 * how many it has, and another count has it listed then.
+		 */
+		if (ws_reserve(v, cap, *n + 1) != 0)
+			return -1;
+		memset(&(*v)[*n], 0, sizeof(**v));
+		thread_handle_init(&(*v)[*n].h, p->pid, p->pid);
+		(*v)[(*n)++].proc = i;
+		p->listed = 1;
+		p->pass = fam->pass;
 		return 0;
 	}
 	if (proc_thread_list(p->pid, &tids, &nt) != 0) {
@@ -200,6 +215,7 @@ ws_list_proc(struct ws_family *fam, size_t i, struct ws_thread **v, size_t *cap,
 	}
 	p->listed = (int)nt;
 	p->confirmed = false;
+	p->pass = fam->pass;
 	if (ws_reserve(v, cap, *n + nt) != 0) {
 		free(tids);
 		errno = ENOMEM;
@@ -217,17 +233,37 @@ ws_list_proc(struct ws_family *fam, size_t i, struct ws_thread **v, size_t *cap,
 	return 0;
 }
 
-/* The family's threads as listed now, by (pid, tid); -1 ENOSYS or ENOMEM. */
+/* Whether process i is to be listed in this finding. */
+static bool
+ws_due(const struct ws_family *fam, size_t i)
+{
+	const struct ws_proc *p = &fam->procs[i];
+
+	return (!p->confirmed || p->listed < 0) && p->pass != fam->pass;
+}
+
+/*
+ * The family's threads as listed now, by (pid, tid), listing processes
+ * until the tick has spent max_cpu from c0 (*more: some are left for the
+ * next tick); -1 ENOSYS or ENOMEM.
+ */
 static int
-ws_list(struct wait_sampler *w, struct ws_family *fam, struct ws_thread **out, size_t *nout)
+ws_list(struct wait_sampler *w, struct ws_family *fam, uint64_t c0, uint64_t max_cpu,
+	struct ws_thread **out, size_t *nout, bool *more)
 {
 	struct ws_thread *v = NULL;
 	size_t cap = 0, n = 0, i;
+	bool list = true, due;
 
+	*more = false;
 	for (i = 0; i < fam->nprocs; i++) {
-		if (!fam->procs[i].confirmed || fam->procs[i].listed < 0)
+		due = ws_due(fam, i);
+		if (due && list && i % WAIT_SAMPLE_CHECK == 0)
+			list = self_cpu_ns() - c0 < max_cpu;
+		if (due && list)
 			w->lists++;
-		if (ws_list_proc(fam, i, &v, &cap, &n) != 0) {
+		*more = *more || (due && !list);
+		if (ws_list_proc(fam, i, list, &v, &cap, &n) != 0) {
 			free(v);
 			return -1;
 		}
@@ -250,10 +286,12 @@ ws_random(struct wait_sampler *w, size_t n)
 }
 
 /*
- * A fresh random order of the family's threads (Fisher-Yates), those never
- * read first: a first reading only marks a thread, so the sooner it comes
- * the sooner its time counts (which thread is marked first adds nothing to
- * the tally, so the shares stay unbiased).
+ * A fresh random order of the family's threads (Fisher-Yates); before the
+ * window those never read first, since a first reading only marks a thread
+ * and the window counts from the marks (which thread is marked first adds
+ * nothing to the tally).  In the window the order is plain: marking new
+ * threads first left a 0.5 s window of 1024 processes, still being listed,
+ * nothing but first readings.
  */
 static void
 ws_shuffle(struct wait_sampler *w, struct ws_family *fam)
@@ -268,7 +306,7 @@ ws_shuffle(struct wait_sampler *w, struct ws_family *fam)
 		fam->order[i - 1] = fam->order[j];
 		fam->order[j] = t;
 	}
-	for (i = j = 0; i < fam->nth; i++) {
+	for (i = j = 0; !w->counting && i < fam->nth; i++) {
 		if (!fam->th[fam->order[i]].seeded) {
 			t = fam->order[j];
 			fam->order[j++] = fam->order[i];
@@ -276,6 +314,22 @@ ws_shuffle(struct wait_sampler *w, struct ws_family *fam)
 		}
 	}
 	fam->pos = 0;
+}
+
+void
+wait_sampler_window(struct wait_sampler *w, bool counting, uint64_t from_ns)
+{
+	int f;
+
+	w->counting = counting;
+	w->from_ns = from_ns;
+	/* the window starts a round in a plain random order: the warm-up's put the marked last */
+	for (f = 0; counting && f < 2; f++) {
+		if (w->fam[f].nth > 0 && !w->fam[f].whole) {
+			w->fam[f].round++;
+			ws_shuffle(w, &w->fam[f]);
+		}
+	}
 }
 
 /*
@@ -318,23 +372,29 @@ ws_merge(struct wait_sampler *w, struct ws_family *fam, struct ws_thread *v, siz
 	return 0;
 }
 
-/* Lists the family's threads again; a backend that cannot makes it read whole processes. */
+/*
+ * Lists the family's threads again, within half of its time a tick in the
+ * window (all of it before: 1024 processes' listing took 9 ms); a backend
+ * that cannot makes it read whole processes.
+ */
 static void
-ws_relist(struct wait_sampler *w, struct ws_family *fam)
+ws_relist(struct wait_sampler *w, struct ws_family *fam, uint64_t c0, uint64_t max_cpu)
 {
 	struct ws_thread *v;
 	size_t n;
+	bool more;
 
 	fam->relist = false;
 	if (fam->whole)
 		return;
 	if (fam->round == 0)
 		fam->round = 1; /* 0 is a thread's "never read" */
-	if (ws_list(w, fam, &v, &n) != 0) {
+	if (ws_list(w, fam, c0, w->counting ? max_cpu / 2 : max_cpu, &v, &n, &more) != 0) {
 		if (errno == ENOSYS)
 			fam->whole = true;
 		return; /* ENOMEM: the old list is read on */
 	}
+	fam->relist = more;
 	if (ws_merge(w, fam, v, n) != 0)
 		free(v);
 }
@@ -425,6 +485,8 @@ ws_read_threads(struct ws_read *r, uint64_t t0, uint64_t c0, uint64_t max_ns, ui
 		if ((n = thread_handle_read(&th->h, &t)) != 1) {
 			th->gone = true;
 			fam->procs[th->proc].confirmed = false;
+			fam->procs[th->proc].pass =
+				0; /* to be listed again, whatever the finding */
 			fam->relist = true;
 			continue;
 		}
@@ -432,6 +494,8 @@ ws_read_threads(struct ws_read *r, uint64_t t0, uint64_t c0, uint64_t max_ns, ui
 			fam->procs[th->proc].confirmed = true;
 		else if (t.nthreads > 0) {
 			fam->procs[th->proc].confirmed = false;
+			fam->procs[th->proc].pass =
+				0; /* to be listed again, whatever the finding */
 			fam->relist = true;
 		}
 		ws_take(r, th, &t);
@@ -509,7 +573,7 @@ wait_sampler_tick(struct wait_sampler *w, struct wait_tally *t, uint64_t now)
 		if (w->fam[f].nprocs > 0)
 			k++;
 		if (w->fam[f].relist)
-			ws_relist(w, &w->fam[f]);
+			ws_relist(w, &w->fam[f], c0, (uint64_t)k * max_cpu);
 		/* from the tick's start: its listing counts, and what a family leaves, the next
 		 * may use */
 		if (w->fam[f].whole)

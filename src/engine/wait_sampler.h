@@ -63,6 +63,7 @@ struct ws_proc {
 	pid_t pid;
 	int listed;     /* threads listed, the main one included; -1: not listed */
 	bool confirmed; /* a reading since the listing showed that count: no need to list again */
+	unsigned pass;  /* the finding it was last listed in (0: to be listed) */
 };
 
 /* One family's processes, their threads (by pid, tid) and this round's order. */
@@ -72,6 +73,7 @@ struct ws_family {
 	bool skip_main; /* a process's main thread is not read: a built-in step's controller */
 	bool relist;    /* list the threads again before the next reading */
 	bool whole;     /* the backend reads whole processes: rotate over them */
+	unsigned pass;  /* counts the findings of the processes (set_pids) */
 	size_t next_proc;
 	struct ws_thread *th;
 	size_t nth, capth;
