@@ -65,6 +65,11 @@ struct host_info {
 /* Fills h from libstatgrab plus the platform's CPU model and fingerprint; 0, or -1 with a message.
  */
 int host_info_read(struct host_info *h, char *err, size_t errlen);
+/*
+ * The same without the fingerprint, whose fields stay unknown: for a
+ * monitor that reads it only when it first runs a sweep.
+ */
+int host_info_read_id(struct host_info *h, char *err, size_t errlen);
 
 /*
  * The platform's part of the fingerprint into h, whose fields start

@@ -32,6 +32,12 @@ void loop_del_fd(struct loop *l, int fd);
  */
 int loop_set_tick(struct loop *l, uint64_t period_ns, loop_tick_cb cb, void *arg);
 
+/*
+ * How late the tick now running fired (or the last one, outside a tick):
+ * from its deadline (the first one missed, when some were) to the call.
+ */
+uint64_t loop_tick_late_ns(const struct loop *l);
+
 /* Routes signo through the self-pipe to cb.  SA_RESTART is not used: poll wakes. */
 int loop_catch_signal(struct loop *l, int signo, loop_signal_cb cb, void *arg);
 

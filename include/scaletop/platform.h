@@ -88,6 +88,8 @@ int raw_sample_copy(struct raw_sample *dst, const struct raw_sample *src);
 /* The entry for CPU id, or NULL: binary search, since cpu[] is sorted. */
 const struct cpu_ticks *raw_sample_find(const struct raw_sample *s, int id);
 uint64_t mono_now_ns(void);
+/* The calling thread's CPU time in ns (CLOCK_THREAD_CPUTIME_ID); 0 where there is none. */
+uint64_t self_cpu_ns(void);
 
 /* --- the per-OS backend ------------------------------------------------ */
 
@@ -184,6 +186,7 @@ enum thread_state {
 
 #define THREAD_CHANNEL_LEN 64
 #define THREAD_HAVE_TIMES 0x1 /* cpu_ns and run_delay_ns valid */
+#define THREAD_HAVE_NEW 0x2   /* thread_handle_read: the tid is a new thread's (reused) */
 
 struct thread_sample {
 	pid_t pid, tid;
@@ -192,6 +195,7 @@ struct thread_sample {
 	uint64_t cpu_ns;                  /* cumulative time on a CPU */
 	uint64_t run_delay_ns;            /* cumulative time runnable but not running */
 	unsigned have;                    /* THREAD_HAVE_* */
+	int nthreads;                     /* its process's thread count when read; 0: not known */
 };
 
 /* Called once per thread read; the sample is the callee's to copy. */
@@ -222,6 +226,40 @@ int proc_find_comm(const char *comm, pid_t **out, size_t *n);
  */
 int thread_samples_read_from(pid_t pid, pid_t after, int max, thread_sample_cb cb, void *arg,
 			     pid_t *next);
+
+/*
+ * A thread read again and again (the wait sampler), through what the
+ * backend keeps between readings: on Linux its open files, read with pread
+ * at offset 0, and its last reading, so that a file whose content cannot
+ * have changed is not read again (a thread that has not run since still
+ * sleeps where it slept).  Each kept file is a row of the backend's table
+ * with the condition on which it is read, so another per-thread file is
+ * one more row.  The files kept in all are capped below RLIMIT_NOFILE;
+ * past the cap a file is opened, read and closed each time.
+ */
+#define THREAD_FILES 4 /* kept files per thread (Linux: schedstat, stat, wchan; one spare) */
+struct thread_handle {
+	pid_t pid, tid;
+	int fd[THREAD_FILES];      /* -1: not open */
+	struct thread_sample last; /* the last reading */
+	bool have_last;
+};
+/* A handle of tid in pid, nothing open yet. */
+void thread_handle_init(struct thread_handle *h, pid_t pid, pid_t tid);
+/*
+ * Reads the thread into *t: 1, or 0 when it is gone (its files are then
+ * closed), or -1 with errno (ENOSYS: this backend reads a process's threads
+ * in one call, thread_samples_read).  A tid now a new thread's is read
+ * afresh and flagged THREAD_HAVE_NEW.
+ */
+int thread_handle_read(struct thread_handle *h, struct thread_sample *t);
+/* Closes what the handle keeps; it may be read again (and reopens). */
+void thread_handle_close(struct thread_handle *h);
+/*
+ * The tids of pid, ascending, as a malloc'ed array the caller frees.  0, or
+ * -1 with errno (ESRCH: gone; ENOSYS: read whole processes instead).
+ */
+int proc_thread_list(pid_t pid, pid_t **tids, size_t *n);
 
 /*
  * When pid started, in ns on the clock of proc_clock_ns (Linux: since boot),

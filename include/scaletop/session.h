@@ -142,7 +142,11 @@ struct step {
 	struct wait_share *waits; /* where the threads waited (waits.h); owned */
 	int nwaits;
 	struct probe_join pjoin; /* --probe's TID lines and how many joined the target's threads */
-	double freq_mhz; /* the CPUs' mean frequency over the window; 0: the OS does not say */
+	double freq_mhz;     /* the CPUs' mean frequency over the window; 0: the OS does not say */
+	double tick_late_ms; /* the latest a tick fired while the step ran; < 0: not known */
+	double wait_read_ms; /* the most CPU time a tick's reading of threads took; < 0: not known
+			      */
+	int64_t wait_reads;  /* threads read in the window; < 0: not known */
 };
 
 enum event_kind { EV_INFO, EV_STEP, EV_FAILURE, EV_UNSTABLE, EV_WARNING, EV_COLLAPSE };

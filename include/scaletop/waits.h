@@ -42,7 +42,22 @@ struct wait_share {
 	enum wait_state state;
 	char channel[WAIT_CHANNEL_LEN]; /* wchan, wmesg, lock name or probe label; "" if none */
 	double share;                   /* of the family's thread-time (or labels), 0..1 */
+	int readings;                   /* the readings it rests on; 0: not known (older files) */
 };
+
+/*
+ * A share resting on fewer readings than this is uncertain: its relative
+ * standard error is about 1/sqrt(readings), 18% at 30 (docs/design-notes.md).
+ */
+#define WAIT_FEW_READINGS 30
+/*
+ * Whether a line rests on too few readings to be taken at its figure.
+ * Running and runnable are schedstat's exact times, not a sampled state:
+ * never uncertain.
+ */
+#define WAIT_UNCERTAIN(w)                                                                      \
+	((w)->readings > 0 && (w)->readings < WAIT_FEW_READINGS && (w)->state != WS_RUNNING && \
+	 (w)->state != WS_RUNNABLE)
 
 /* A profile being built. */
 struct wait_tally {
@@ -54,7 +69,10 @@ void wait_tally_init(struct wait_tally *t);
 void wait_tally_free(struct wait_tally *t);
 /* Empties it, keeping the memory. */
 void wait_tally_reset(struct wait_tally *t);
-/* Adds weight (> 0) to (family, state, channel); channel NULL is "".  0, or -1 (ENOMEM). */
+/*
+ * Adds weight (> 0) to (family, state, channel), one reading more; channel
+ * NULL is "".  0, or -1 (ENOMEM).
+ */
 int wait_tally_add(struct wait_tally *t, enum wait_family f, enum wait_state s, const char *channel,
 		   double weight);
 /* The weight tallied for a family. */

@@ -60,7 +60,8 @@ struct loop {
 	int cappfds;
 	bool quit;
 
-	uint64_t period_ns, next_ns; /* next_ns: the poll-timeout fallback's deadline */
+	uint64_t period_ns, next_ns; /* next_ns: the next deadline, either way */
+	uint64_t late_ns;            /* how late the tick now running (or the last) fired */
 	int timer_fd;                /* timerfd or kqueue, -1 when using the fallback */
 	loop_tick_cb tick_cb;
 	void *tick_arg;
@@ -217,6 +218,7 @@ loop_set_tick(struct loop *l, uint64_t period_ns, loop_tick_cb cb, void *arg)
 	if (period_ns == 0)
 		return 0;
 	l->next_ns = mono_now_ns() + period_ns;
+	l->late_ns = 0;
 	if (loop_arm_kernel_timer(l) != 0 && l->timer_fd >= 0) {
 		close(l->timer_fd);
 		l->timer_fd = -1;
@@ -268,24 +270,46 @@ loop_read_kernel_timer(struct loop *l)
 #endif
 }
 
+/* The tick of deadline (the first of the expirations that passed), late_ns from it. */
 static void
-loop_fire_tick(struct loop *l, uint64_t expirations)
+loop_fire_tick(struct loop *l, uint64_t expirations, uint64_t deadline)
 {
-	if (expirations > 0 && l->tick_cb != NULL)
-		l->tick_cb(l, mono_now_ns(), expirations - 1, l->tick_arg);
+	uint64_t now = mono_now_ns();
+
+	if (expirations == 0)
+		return;
+	l->late_ns = now > deadline ? now - deadline : 0;
+	if (l->tick_cb != NULL)
+		l->tick_cb(l, now, expirations - 1, l->tick_arg);
+}
+
+/* The kernel timer's expirations: the deadlines they stand for pass. */
+static void
+loop_kernel_tick(struct loop *l)
+{
+	uint64_t n = loop_read_kernel_timer(l), deadline = l->next_ns;
+
+	l->next_ns += n * l->period_ns;
+	loop_fire_tick(l, n, deadline);
+}
+
+uint64_t
+loop_tick_late_ns(const struct loop *l)
+{
+	return l->late_ns;
 }
 
 /* The fallback: deadlines advanced by whole periods, skipping (and counting) missed ones. */
 static void
 loop_check_deadline(struct loop *l)
 {
-	uint64_t now = mono_now_ns(), n;
+	uint64_t now = mono_now_ns(), n, deadline = l->next_ns;
 
 	if (l->period_ns == 0 || l->timer_fd >= 0 || now < l->next_ns)
 		return;
 	n = (now - l->next_ns) / l->period_ns + 1;
 	l->next_ns += n * l->period_ns;
-	loop_fire_tick(l, n);
+	loop_fire_tick(l, n, deadline);
 }
 
 static int
@@ -348,7 +372,7 @@ loop_dispatch(struct loop *l, int n)
 	if (l->pfds[0].revents & POLLIN)
 		loop_drain_signals(l);
 	if (l->pfds[1].fd >= 0 && (l->pfds[1].revents & POLLIN))
-		loop_fire_tick(l, loop_read_kernel_timer(l));
+		loop_kernel_tick(l);
 	loop_check_deadline(l);
 	for (i = 2; i < n && !l->quit; i++) {
 		if (l->pfds[i].revents == 0)

@@ -105,6 +105,7 @@ struct step_ctx {
 	struct wait_tally waits;
 	struct probes *probes;  /* --probe's runners (probe.h), made at the first window */
 	struct wait_sampler ws; /* reads the workload's and the target's threads each tick */
+	uint64_t w0_reads;      /* its reads when the window opened */
 	uint64_t ws_pids_ns;    /* when its processes were last found */
 
 	struct target *target;    /* --target's processes and book, or NULL; owned */
@@ -112,6 +113,7 @@ struct step_ctx {
 
 	uint64_t live_ct_ns;            /* when live contention was last worked out */
 	uint64_t tg_pass_ns;            /* when the target's processes were last booked */
+	uint64_t live_tasks_ns;         /* ... and when its task counters may be read again */
 	struct sample_delta live_delta; /* its system delta, kept to reuse the memory */
 };
 
@@ -136,6 +138,8 @@ int step_ctx_set_target(struct step_ctx *c, const struct sweep_settings *set, ch
  * second), and in the window the target's processes are read into its book.
  */
 void step_ctx_sample(struct step_ctx *c, uint64_t now);
+/* A tick of the running step fired late_ns after its deadline: the step keeps the worst. */
+void step_ctx_note_late(struct step_ctx *c, uint64_t late_ns);
 
 struct step *step_ctx_step(struct step_ctx *c);
 /* Says the step is over: to the binder's end callback.  See struct step_kind. */

@@ -327,6 +327,8 @@ sweep_tick(struct loop *l, uint64_t now, uint64_t missed, void *arg)
 
 	sweep_sample_cpu(sw);
 	sw->live.held = sw->running && sw->live.paused && sw->kind->pause != NULL;
+	if (sw->running)
+		step_ctx_note_late(&sw->ctx, loop_tick_late_ns(l));
 	if (sw->running && !sw->live.held) {
 		step_ctx_sample(&sw->ctx, now);
 		sw->kind->tick(&sw->ctx, now);

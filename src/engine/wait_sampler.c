@@ -1,8 +1,9 @@
 /*
- * The wait sampler (wait_sampler.h): a bounded, rotating read of the
- * workload's and the target's threads every tick, each thread's time since
- * its last reading added to the window's wait tally.  A thread or process
- * that has gone when it is read is simply not there.
+ * The wait sampler (wait_sampler.h): the workload's and the target's
+ * threads, listed once a second and read a random part of a round each
+ * tick through their kept files, each thread's time since its last reading
+ * added to the window's wait tally.  A thread or process that has gone
+ * when it is read is simply not there.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -11,7 +12,7 @@
 #include "scaletop/platform.h"
 #include "wait_sampler.h"
 
-/* What one read's callback needs. */
+/* What one reading's callback needs. */
 struct ws_read {
 	struct wait_sampler *w;
 	struct ws_family *fam;
@@ -26,6 +27,17 @@ wait_sampler_init(struct wait_sampler *w)
 {
 	memset(w, 0, sizeof(*w));
 	w->max_threads = WAIT_SAMPLE_MAX_THREADS;
+	w->rng = mono_now_ns() | 1;
+}
+
+static void
+ws_family_close(struct ws_family *fam)
+{
+	size_t i;
+
+	for (i = 0; i < fam->nth; i++)
+		thread_handle_close(&fam->th[i].h);
+	fam->nth = 0;
 }
 
 void
@@ -34,8 +46,10 @@ wait_sampler_free(struct wait_sampler *w)
 	int f;
 
 	for (f = 0; f < 2; f++) {
-		free(w->fam[f].pids);
-		free(w->fam[f].marks);
+		ws_family_close(&w->fam[f]);
+		free(w->fam[f].procs);
+		free(w->fam[f].th);
+		free(w->fam[f].order);
 	}
 	wait_sampler_init(w);
 }
@@ -46,11 +60,28 @@ wait_sampler_reset(struct wait_sampler *w)
 	int f;
 
 	for (f = 0; f < 2; f++) {
-		w->fam[f].npids = w->fam[f].nmarks = 0;
-		w->fam[f].next_pid = 0;
-		w->fam[f].after = 0;
+		ws_family_close(&w->fam[f]);
+		w->fam[f].nprocs = 0;
+		w->fam[f].next_proc = w->fam[f].pos = 0;
+		w->fam[f].relist = w->fam[f].whole = false;
 	}
 	w->counting = false;
+	w->last_ns = w->worst_ns = 0;
+}
+
+/* The process pid had in the old list (the same place first), or NULL. */
+static const struct ws_proc *
+ws_proc_find(const struct ws_proc *old, size_t n, size_t i, pid_t pid)
+{
+	size_t j;
+
+	if (i < n && old[i].pid == pid)
+		return &old[i];
+	for (j = 0; j < n; j++) {
+		if (old[j].pid == pid)
+			return &old[j];
+	}
+	return NULL;
 }
 
 int
@@ -58,173 +89,502 @@ wait_sampler_set_pids(struct wait_sampler *w, enum wait_family f, const pid_t *p
 		      bool skip_main)
 {
 	struct ws_family *fam = &w->fam[f == WAIT_TARGET ? 1 : 0];
-	pid_t *p;
+	const struct ws_proc *o;
+	struct ws_proc *p;
+	size_t i;
 
-	if (n > 0 && (p = realloc(fam->pids, n * sizeof(*p))) == NULL)
+	if ((p = malloc((n > 0 ? n : 1) * sizeof(*p))) == NULL)
 		return -1;
-	else if (n > 0)
-		fam->pids = p;
-	if (n > 0)
-		memcpy(fam->pids, pids, n * sizeof(*pids));
-	fam->npids = n;
-	fam->skip_main = skip_main;
-	if (fam->next_pid >= n) {
-		fam->next_pid = 0;
-		fam->after = 0;
+	for (i = 0; i < n; i++) {
+		o = skip_main == fam->skip_main ? ws_proc_find(fam->procs, fam->nprocs, i, pids[i])
+						: NULL;
+		p[i] = o != NULL ? *o : (struct ws_proc){ pids[i], -1, false, 0 };
+		p[i].pid = pids[i];
+		if (!p[i].confirmed)
+			fam->relist = true;
 	}
+	if (n != fam->nprocs)
+		fam->relist = true;
+	free(fam->procs);
+	fam->procs = p;
+	fam->nprocs = n;
+	fam->skip_main = skip_main;
+	if (++fam->pass == 0)
+		fam->pass = 1;
+	if (fam->next_proc >= n)
+		fam->next_proc = 0;
 	return 0;
+}
+
+/* --- the thread list ---------------------------------------------------- */
+
+static int
+ws_thread_cmp(const void *a, const void *b)
+{
+	const struct ws_thread *x = a, *y = b;
+
+	if (x->h.pid != y->h.pid)
+		return (x->h.pid > y->h.pid) - (x->h.pid < y->h.pid);
+	return (x->h.tid > y->h.tid) - (x->h.tid < y->h.tid);
+}
+
+/* Room for n threads in v (with capacity *cap); -1 without memory. */
+static int
+ws_reserve(struct ws_thread **v, size_t *cap, size_t n)
+{
+	struct ws_thread *p;
+	size_t ncap;
+
+	if (n <= *cap)
+		return 0;
+	ncap = *cap > 0 ? *cap : 64;
+	while (ncap < n)
+		ncap *= 2;
+	if ((p = realloc(*v, ncap * sizeof(*p))) == NULL)
+		return -1;
+	*v = p;
+	*cap = ncap;
+	return 0;
+}
+
+/* The kept threads of pid in the sorted list: *first and how many. */
+static size_t
+ws_kept_of(const struct ws_family *fam, pid_t pid, size_t *first)
+{
+	size_t lo = 0, hi = fam->nth, n = 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (fam->th[mid].h.pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*first = lo;
+	while (lo + n < fam->nth && fam->th[lo + n].h.pid == pid)
+		n++;
+	return n;
+}
+
+/*
+ * Appends process i's threads: its kept ones when confirmed, listed in this
+ * finding already, or when list is false (the tick's time is spent: it is
+ * listed on a later tick), else as listed now.
+ */
+static int
+ws_list_proc(struct ws_family *fam, size_t i, bool list, struct ws_thread **v, size_t *cap,
+	     size_t *n)
+{
+	struct ws_proc *p = &fam->procs[i];
+	size_t j, nt, first;
+	pid_t *tids;
+
+	if ((p->confirmed && p->listed >= 0) || p->pass == fam->pass || !list) {
+		nt = ws_kept_of(fam, p->pid, &first);
+		if (ws_reserve(v, cap, *n + nt) != 0)
+			return -1;
+		memcpy(*v + *n, fam->th + first, nt * sizeof(**v));
+		for (j = 0; j < nt; j++)
+			(*v)[*n + j].proc = i;
+		*n += nt;
+		if (list && p->pass != fam->pass)
+			p->confirmed = false; /* a reading must show the count again */
+		return 0;
+	}
+	if (p->listed < 0 && !fam->skip_main) {
+		/*
+		 * A process first found is taken to be its main thread alone, with
+		 * no listing (1024 worker processes' took 9 ms): its first stat says
+		 * how many it has, and another count has it listed then.
+		 */
+		if (ws_reserve(v, cap, *n + 1) != 0)
+			return -1;
+		memset(&(*v)[*n], 0, sizeof(**v));
+		thread_handle_init(&(*v)[*n].h, p->pid, p->pid);
+		(*v)[(*n)++].proc = i;
+		p->listed = 1;
+		p->pass = fam->pass;
+		return 0;
+	}
+	if (proc_thread_list(p->pid, &tids, &nt) != 0) {
+		if (errno == ENOSYS || errno == ENOMEM)
+			return -1;
+		p->listed = 0; /* gone: it has no threads */
+		return 0;
+	}
+	p->listed = (int)nt;
+	p->confirmed = false;
+	p->pass = fam->pass;
+	if (ws_reserve(v, cap, *n + nt) != 0) {
+		free(tids);
+		errno = ENOMEM;
+		return -1;
+	}
+	for (j = 0; j < nt; j++) {
+		if (fam->skip_main && tids[j] == p->pid)
+			continue;
+		memset(&(*v)[*n], 0, sizeof(**v));
+		thread_handle_init(&(*v)[*n].h, p->pid, tids[j]);
+		(*v)[*n].proc = i;
+		(*n)++;
+	}
+	free(tids);
+	return 0;
+}
+
+/* Whether process i is to be listed in this finding. */
+static bool
+ws_due(const struct ws_family *fam, size_t i)
+{
+	const struct ws_proc *p = &fam->procs[i];
+
+	return (!p->confirmed || p->listed < 0) && p->pass != fam->pass;
+}
+
+/*
+ * The family's threads as listed now, by (pid, tid), listing processes
+ * until the tick has spent max_cpu from c0 (*more: some are left for the
+ * next tick); -1 ENOSYS or ENOMEM.
+ */
+static int
+ws_list(struct wait_sampler *w, struct ws_family *fam, uint64_t c0, uint64_t max_cpu,
+	struct ws_thread **out, size_t *nout, bool *more)
+{
+	struct ws_thread *v = NULL;
+	size_t cap = 0, n = 0, i;
+	bool list = true, due;
+
+	*more = false;
+	for (i = 0; i < fam->nprocs; i++) {
+		due = ws_due(fam, i);
+		if (due && list && i % WAIT_SAMPLE_CHECK == 0)
+			list = self_cpu_ns() - c0 < max_cpu;
+		if (due && list)
+			w->lists++;
+		*more = *more || (due && !list);
+		if (ws_list_proc(fam, i, list, &v, &cap, &n) != 0) {
+			free(v);
+			return -1;
+		}
+	}
+	if (n > 1)
+		qsort(v, n, sizeof(*v), ws_thread_cmp);
+	*out = v;
+	*nout = n;
+	return 0;
+}
+
+/* A uniform draw in [0, n), n > 0 (xorshift64*; the modulo's bias is below 2^-40 here). */
+static size_t
+ws_random(struct wait_sampler *w, size_t n)
+{
+	w->rng ^= w->rng >> 12;
+	w->rng ^= w->rng << 25;
+	w->rng ^= w->rng >> 27;
+	return (size_t)((w->rng * 2685821657736338717ull) >> 11) % n;
+}
+
+/*
+ * A fresh random order of the family's threads (Fisher-Yates); before the
+ * window those never read first, since a first reading only marks a thread
+ * and the window counts from the marks (which thread is marked first adds
+ * nothing to the tally).  In the window the order is plain: marking new
+ * threads first left a 0.5 s window of 1024 processes, still being listed,
+ * nothing but first readings.
+ */
+static void
+ws_shuffle(struct wait_sampler *w, struct ws_family *fam)
+{
+	size_t i, j, t;
+
+	for (i = 0; i < fam->nth; i++)
+		fam->order[i] = i;
+	for (i = fam->nth; i > 1; i--) {
+		j = ws_random(w, i);
+		t = fam->order[i - 1];
+		fam->order[i - 1] = fam->order[j];
+		fam->order[j] = t;
+	}
+	for (i = j = 0; !w->counting && i < fam->nth; i++) {
+		if (!fam->th[fam->order[i]].seeded) {
+			t = fam->order[j];
+			fam->order[j++] = fam->order[i];
+			fam->order[i] = t;
+		}
+	}
+	fam->pos = 0;
 }
 
 void
 wait_sampler_window(struct wait_sampler *w, bool counting, uint64_t from_ns)
 {
+	int f;
+
 	w->counting = counting;
 	w->from_ns = from_ns;
-}
-
-/* The mark of tid (binary search), or where it would go. */
-static size_t
-ws_mark_pos(const struct ws_family *fam, pid_t tid, bool *found)
-{
-	size_t lo = 0, hi = fam->nmarks, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (fam->marks[mid].tid < tid)
-			lo = mid + 1;
-		else
-			hi = mid;
+	/* the window starts a round in a plain random order: the warm-up's put the marked last */
+	for (f = 0; counting && f < 2; f++) {
+		if (w->fam[f].nth > 0 && !w->fam[f].whole) {
+			w->fam[f].round++;
+			ws_shuffle(w, &w->fam[f]);
+		}
 	}
-	*found = lo < fam->nmarks && fam->marks[lo].tid == tid;
-	return lo;
 }
 
-/* A new mark at pos, for a thread first read now; NULL without memory. */
-static struct thread_mark *
-ws_mark_insert(struct ws_family *fam, size_t pos)
+/*
+ * The new listing merged with the kept threads: a thread still there keeps
+ * its files, mark and round; one gone is closed.  When the set changed the
+ * round goes on in a new order (what this round read is skipped).
+ */
+static int
+ws_merge(struct wait_sampler *w, struct ws_family *fam, struct ws_thread *v, size_t n)
 {
-	struct thread_mark *p;
-	size_t ncap;
+	size_t i = 0, j = 0, *o;
+	bool changed = n != fam->nth;
+	int c;
 
-	if (fam->nmarks == fam->capmarks) {
-		ncap = fam->capmarks > 0 ? fam->capmarks * 2 : 64;
-		if ((p = realloc(fam->marks, ncap * sizeof(*p))) == NULL)
-			return NULL;
-		fam->marks = p;
-		fam->capmarks = ncap;
+	if (n > 0 && (o = realloc(fam->order, n * sizeof(*o))) == NULL)
+		return -1;
+	else if (n > 0)
+		fam->order = o;
+	while (i < fam->nth || j < n) {
+		c = i == fam->nth ? 1 : j == n ? -1 : ws_thread_cmp(&fam->th[i], &v[j]);
+		if (c < 0) {
+			thread_handle_close(&fam->th[i++].h);
+			changed = true;
+		} else if (c > 0) {
+			j++;
+			changed = true;
+		} else {
+			v[j].h = fam->th[i].h;
+			v[j].m = fam->th[i].m;
+			v[j].round = fam->th[i].round;
+			v[j].seeded = fam->th[i].seeded;
+			i++, j++;
+		}
 	}
-	memmove(&fam->marks[pos + 1], &fam->marks[pos], (fam->nmarks - pos) * sizeof(*p));
-	fam->nmarks++;
-	memset(&fam->marks[pos], 0, sizeof(*p));
-	return &fam->marks[pos];
+	free(fam->th);
+	fam->th = v;
+	fam->nth = fam->capth = n;
+	if (changed || fam->pos > n)
+		ws_shuffle(w, fam);
+	return 0;
 }
 
+/*
+ * Lists the family's threads again, within half of its time a tick in the
+ * window (all of it before: 1024 processes' listing took 9 ms); a backend
+ * that cannot makes it read whole processes.
+ */
+static void
+ws_relist(struct wait_sampler *w, struct ws_family *fam, uint64_t c0, uint64_t max_cpu)
+{
+	struct ws_thread *v;
+	size_t n;
+	bool more;
+
+	fam->relist = false;
+	if (fam->whole)
+		return;
+	if (fam->round == 0)
+		fam->round = 1; /* 0 is a thread's "never read" */
+	if (ws_list(w, fam, c0, w->counting ? max_cpu / 2 : max_cpu, &v, &n, &more) != 0) {
+		if (errno == ENOSYS)
+			fam->whole = true;
+		return; /* ENOMEM: the old list is read on */
+	}
+	fam->relist = more;
+	if (ws_merge(w, fam, v, n) != 0)
+		free(v);
+}
+
+/* --- readings ------------------------------------------------------------ */
+
+/* One reading of th at r->now into the tally (or its mark only, outside the window). */
+static void
+ws_take(struct ws_read *r, struct ws_thread *th, const struct thread_sample *t)
+{
+	r->got++;
+	if (!th->seeded || (t->have & THREAD_HAVE_NEW)) {
+		memset(&th->m, 0, sizeof(th->m));
+		thread_mark_seed(&th->m, t, r->now);
+		th->seeded = true;
+	} else if (r->w->counting)
+		/* without memory this reading is lost from the tally: the shares stay true */
+		(void)thread_wait_add(r->tally, r->f, &th->m, t, r->w->from_ns, r->now);
+	else
+		thread_mark_seed(&th->m, t, r->now);
+}
+
+/* The next of this round's threads not yet read, a new round when it is done; NULL: none. */
+static struct ws_thread *
+ws_next(struct wait_sampler *w, struct ws_family *fam, size_t *tries)
+{
+	struct ws_thread *th;
+
+	while (*tries < 2 * fam->nth + 1) {
+		(*tries)++;
+		if (fam->pos >= fam->nth) {
+			fam->round++;
+			ws_shuffle(w, fam);
+		}
+		th = &fam->th[fam->order[fam->pos++]];
+		if (th->round != fam->round && !th->gone)
+			return th;
+	}
+	return NULL;
+}
+
+/*
+ * The threads a tick reads: what a round needs at the tick's pace, all of a
+ * small family, and before the window (the warm-up) as many as the time
+ * allows, so that every thread is marked when it opens, however few ticks
+ * a loaded machine leaves the monitor.
+ */
+static int
+ws_quota(const struct wait_sampler *w, const struct ws_family *fam)
+{
+	uint64_t period = w->period_ns > 0 ? w->period_ns : WAIT_SAMPLE_ROUND_NS / 4;
+	uint64_t k;
+
+	if (!w->counting)
+		return fam->nth < (size_t)w->max_threads ? (int)fam->nth : w->max_threads;
+	if (period > WAIT_SAMPLE_ROUND_NS)
+		period = WAIT_SAMPLE_ROUND_NS;
+	k = ((uint64_t)fam->nth * period + WAIT_SAMPLE_ROUND_NS - 1) / WAIT_SAMPLE_ROUND_NS;
+	if (k < WAIT_SAMPLE_MIN_THREADS)
+		k = WAIT_SAMPLE_MIN_THREADS;
+	if (k > fam->nth)
+		k = fam->nth;
+	return k < (uint64_t)w->max_threads ? (int)k : w->max_threads;
+}
+
+/* Whether the tick's reading may go on: its CPU time (looked at now and then) and the wall's. */
+static bool
+ws_time_left(struct ws_read *r, uint64_t t0, uint64_t c0, uint64_t max_ns, uint64_t max_cpu)
+{
+	if (mono_now_ns() - t0 >= max_ns)
+		return false;
+	return r->got % WAIT_SAMPLE_CHECK != WAIT_SAMPLE_CHECK - 1 || self_cpu_ns() - c0 < max_cpu;
+}
+
+/* Part of a round of one family's kept threads, within its times from t0 and c0. */
+static void
+ws_read_threads(struct ws_read *r, uint64_t t0, uint64_t c0, uint64_t max_ns, uint64_t max_cpu)
+{
+	struct ws_family *fam = r->fam;
+	struct ws_thread *th;
+	struct thread_sample t;
+	size_t tries = 0;
+	int quota = ws_quota(r->w, fam), n;
+
+	while (r->got < quota && ws_time_left(r, t0, c0, max_ns, max_cpu) &&
+	       (th = ws_next(r->w, fam, &tries)) != NULL) {
+		th->round = fam->round;
+		if ((n = thread_handle_read(&th->h, &t)) != 1) {
+			th->gone = true;
+			fam->procs[th->proc].confirmed = false;
+			fam->procs[th->proc].pass =
+				0; /* to be listed again, whatever the finding */
+			fam->relist = true;
+			continue;
+		}
+		if (t.nthreads > 0 && t.nthreads == fam->procs[th->proc].listed)
+			fam->procs[th->proc].confirmed = true;
+		else if (t.nthreads > 0) {
+			fam->procs[th->proc].confirmed = false;
+			fam->procs[th->proc].pass =
+				0; /* to be listed again, whatever the finding */
+			fam->relist = true;
+		}
+		ws_take(r, th, &t);
+	}
+}
+
+/* A thread of a whole-process reading: found by (pid, tid), added when new. */
 static void
 ws_on_thread(const struct thread_sample *t, void *arg)
 {
 	struct ws_read *r = arg;
-	struct thread_mark *m;
-	bool found;
-	size_t pos;
-
-	r->got++;
-	if (r->fam->skip_main && t->tid == t->pid)
-		return;
-	pos = ws_mark_pos(r->fam, t->tid, &found);
-	if (!found) {
-		if ((m = ws_mark_insert(r->fam, pos)) != NULL)
-			thread_mark_seed(m, t, r->now);
-		return;
-	}
-	m = &r->fam->marks[pos];
-	if (r->w->counting)
-		/* without memory this reading is lost from the tally: the shares stay true */
-		(void)thread_wait_add(r->tally, r->f, m, t, r->w->from_ns, r->now);
-	else
-		thread_mark_seed(m, t, r->now);
-}
-
-/*
- * Reads up to budget threads of one process from the rotation's place;
- * true when the process was read to its end (or is gone).
- */
-static bool
-ws_read_process(struct ws_read *r, pid_t pid, int budget)
-{
 	struct ws_family *fam = r->fam;
-	pid_t next = 0;
+	struct ws_thread key, *th;
+	size_t lo = 0, hi = fam->nth, mid;
 
-	if (thread_samples_read_from(pid, fam->after, budget, ws_on_thread, r, &next) != 0) {
-		/* a backend that reads every thread in one call; ESRCH: the process is gone */
-		if (errno == ENOSYS && fam->after == 0)
-			(void)thread_samples_read(pid, ws_on_thread, r);
-		next = 0;
+	if (fam->skip_main && t->tid == t->pid)
+		return;
+	key.h.pid = t->pid;
+	key.h.tid = t->tid;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (ws_thread_cmp(&fam->th[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	fam->after = next;
-	return next == 0;
+	if (lo == fam->nth || ws_thread_cmp(&fam->th[lo], &key) != 0) {
+		if (ws_reserve(&fam->th, &fam->capth, fam->nth + 1) != 0)
+			return;
+		memmove(&fam->th[lo + 1], &fam->th[lo], (fam->nth - lo) * sizeof(*th));
+		fam->nth++;
+		memset(&fam->th[lo], 0, sizeof(*th));
+		thread_handle_init(&fam->th[lo].h, t->pid, t->tid);
+	}
+	ws_take(r, &fam->th[lo], t);
 }
 
-/*
- * One family's share of the tick: processes in rotation until its count or
- * its time (max_ns from t0) is spent.
- */
+/* Whole processes in rotation, one call each, until the quota or the time is spent. */
 static void
-ws_read_family(struct wait_sampler *w, struct ws_read *r, int budget, uint64_t t0, uint64_t max_ns)
+ws_read_whole(struct ws_read *r, int quota, uint64_t t0, uint64_t max_ns)
 {
 	struct ws_family *fam = r->fam;
 	size_t visited = 0;
 
-	while (r->got < budget && visited < fam->npids && mono_now_ns() - t0 < max_ns) {
-		if (fam->next_pid >= fam->npids)
-			fam->next_pid = 0;
-		if (ws_read_process(r, fam->pids[fam->next_pid], budget - r->got)) {
-			fam->next_pid++;
-			visited++;
-		}
+	while (r->got < quota && visited < fam->nprocs && mono_now_ns() - t0 < max_ns) {
+		if (fam->next_proc >= fam->nprocs)
+			fam->next_proc = 0;
+		(void)thread_samples_read(fam->procs[fam->next_proc].pid, ws_on_thread, r);
+		fam->next_proc++;
+		visited++;
 	}
-	w->reads += (uint64_t)r->got;
-}
-
-/* How many threads this tick may read: what the time allows at the recent cost, within bounds. */
-static int
-ws_budget(const struct wait_sampler *w)
-{
-	double fit;
-
-	if (w->ns_per_read <= 0)
-		return w->max_threads < WAIT_SAMPLE_MIN_THREADS * 4 ? w->max_threads
-								    : WAIT_SAMPLE_MIN_THREADS * 4;
-	fit = (double)WAIT_SAMPLE_MAX_NS / w->ns_per_read;
-	if (fit < WAIT_SAMPLE_MIN_THREADS)
-		fit = WAIT_SAMPLE_MIN_THREADS;
-	return fit < w->max_threads ? (int)fit : w->max_threads;
 }
 
 void
 wait_sampler_tick(struct wait_sampler *w, struct wait_tally *t, uint64_t now)
 {
-	uint64_t t0 = mono_now_ns(), max_ns = WAIT_SAMPLE_MAX_NS;
-	int budget = ws_budget(w), share = budget, used = 0, f;
+	uint64_t t0 = mono_now_ns(), c0 = self_cpu_ns(), max_ns = WAIT_SAMPLE_MAX_NS;
+	uint64_t max_cpu = WAIT_SAMPLE_MAX_CPU_NS, spent;
 	struct ws_read r;
-	double per;
+	int f, k = 0;
 
-	/* Both families get their half of the count and of the time: on a slow machine the
-	 * workload's reads must not leave the target none. */
-	if (w->fam[0].npids > 0 && w->fam[1].npids > 0) {
-		share = budget / 2;
+	if (w->last_ns > 0 && now > w->last_ns)
+		w->period_ns = now - w->last_ns;
+	w->last_ns = now;
+	/* Both families get half of the time: the workload's reads must not leave the target
+	 * none. */
+	if (w->fam[0].nprocs > 0 && w->fam[1].nprocs > 0) {
 		max_ns /= 2;
+		max_cpu /= 2;
 	}
 	for (f = 0; f < 2; f++) {
 		r =
 			(struct ws_read){ w, &w->fam[f], f == 0 ? WAIT_WORKLOAD : WAIT_TARGET,
 					  t, now,        0 };
-		/* what the workload leaves of its share, the target may use */
-		ws_read_family(w, &r, f == 0 ? share : budget - used, mono_now_ns(), max_ns);
-		used += r.got;
+		if (w->fam[f].nprocs > 0)
+			k++;
+		if (w->fam[f].relist)
+			ws_relist(w, &w->fam[f], c0, (uint64_t)k * max_cpu);
+		/* from the tick's start: its listing counts, and what a family leaves, the next
+		 * may use */
+		if (w->fam[f].whole)
+			ws_read_whole(&r, WAIT_SAMPLE_MIN_THREADS * 4, t0, (uint64_t)k * max_ns);
+		else
+			ws_read_threads(&r, t0, c0, (uint64_t)k * max_ns, (uint64_t)k * max_cpu);
+		w->reads += (uint64_t)r.got;
 	}
-	if (used > 0) {
-		per = (double)(mono_now_ns() - t0) / used;
-		w->ns_per_read = w->ns_per_read > 0 ? (w->ns_per_read + per) / 2 : per;
-	}
+	/* its CPU time, not the wall clock's: a monitor preempted by 1024 workers is not slow */
+	spent = self_cpu_ns() - c0;
+	if (spent > w->worst_ns)
+		w->worst_ns = spent;
 	w->ticks++;
 }

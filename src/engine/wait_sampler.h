@@ -1,13 +1,22 @@
 /*
  * Private to src/engine/: where threads wait.  Every tick of a step (4 Hz by
- * default) the sampler reads the threads of the workload's processes and of
+ * default) the sampler reads threads of the workload's processes and of
  * the target's, and adds to the window's tally (waits.h) the thread-time
  * since each thread was last read, in the state it is in now
- * (thread_wait.h).  Its work per tick is bounded: at most
- * WAIT_SAMPLE_MAX_THREADS threads are read, the rest in later ticks, in
- * rotation, so a server of thousands of threads is read in turn rather than
- * stalling the loop; each thread's time is still counted whole, since it
- * runs from its own last reading.
+ * (thread_wait.h).  Each process's thread list is kept, and listed again
+ * when the processes are found again (once a second), unless a reading
+ * since the last listing showed the same thread count in its stat, or
+ * at once when a reading shows another count or a thread gone; the hot
+ * path lists no directory.  The
+ * threads are read in rounds: each round is a fresh random order of every
+ * thread, and a tick reads the next part of it, as many as a round of
+ * WAIT_SAMPLE_ROUND_NS needs, so a tick's threads are a uniformly random
+ * subset and every thread is read once a round.  Since a reading counts
+ * the thread's whole time since its last one, its weight is that time, and
+ * the shares are unbiased (docs/design-notes.md says with what error).
+ * A tick's reading stops at WAIT_SAMPLE_MAX_CPU_NS whatever is left; the
+ * round then just lasts longer.  A backend that reads whole processes (the BSDs)
+ * is read a process a tick, in rotation.
  */
 #ifndef SCALETOP_ENGINE_WAIT_SAMPLER_H
 #define SCALETOP_ENGINE_WAIT_SAMPLER_H
@@ -20,38 +29,75 @@
 #include "scaletop/thread_wait.h"
 #include "scaletop/waits.h"
 
-#define WAIT_SAMPLE_MAX_THREADS 256
+/* A per-tick cap on the threads read, for tests; the round decides the count. */
+#define WAIT_SAMPLE_MAX_THREADS 65536
 /*
- * A tick's reading aims at this long (0.12% of a 0.25 s tick): the threads
- * a tick reads are as many as the last ticks' cost per thread allows, 8 at
- * least, and it stops once it has spent this long, whatever is left.
+ * A tick's reading stops once it has taken this much CPU time (1.6% of a
+ * 0.25 s tick; checked every WAIT_SAMPLE_CHECK reads), or, as a backstop
+ * against a read that blocks, this long on the wall clock; not less, since
+ * a monitor preempted by a thousand workers (or a load of 150 on the 2-CPU
+ * VM) spends tens of ms of a tick waiting for a CPU.  1024 threads a second are 256 a tick,
+ * about 1.4 ms at 5.5 us a thread that ran (stat, schedstat and wchan; 10 us on the loaded 2-CPU
+ * VM), far less for sleepers that have not (schedstat alone, 0.44 us).
  */
-#define WAIT_SAMPLE_MAX_NS 300000u
+#define WAIT_SAMPLE_MAX_CPU_NS 4000000u
+#define WAIT_SAMPLE_MAX_NS 100000000u
+#define WAIT_SAMPLE_CHECK 4
+/* Every thread is read once in this long, time allowing: 1.1 times a second. */
+#define WAIT_SAMPLE_ROUND_NS 900000000u
+/* A family of at most this many threads is read whole every tick. */
 #define WAIT_SAMPLE_MIN_THREADS 8
 
-/* One family's processes, where the rotation stands, and its threads' marks (by tid). */
+/* One thread: what the backend keeps to read it, and its mark between readings. */
+struct ws_thread {
+	struct thread_handle h;
+	struct thread_mark m;
+	size_t proc;    /* its process's index in the family's procs */
+	unsigned round; /* the round it was last read in (0: never) */
+	bool seeded;    /* m holds a reading */
+	bool gone;      /* exited or unreadable: not read again until the next listing */
+};
+
+/* One process of a family, and how many threads its listing had. */
+struct ws_proc {
+	pid_t pid;
+	int listed;     /* threads listed, the main one included; -1: not listed */
+	bool confirmed; /* a reading since the listing showed that count: no need to list again */
+	unsigned pass;  /* the finding it was last listed in (0: to be listed) */
+};
+
+/* One family's processes, their threads (by pid, tid) and this round's order. */
 struct ws_family {
-	pid_t *pids;
-	size_t npids;
-	size_t next_pid; /* the rotation: the process to read next */
-	pid_t after;     /* ... from the thread after this one (0: its first) */
-	bool skip_main;  /* a process's main thread is not read: a built-in step's controller */
-	struct thread_mark *marks;
-	size_t nmarks, capmarks;
+	struct ws_proc *procs;
+	size_t nprocs;
+	bool skip_main; /* a process's main thread is not read: a built-in step's controller */
+	bool relist;    /* list the threads again before the next reading */
+	bool whole;     /* the backend reads whole processes: rotate over them */
+	unsigned pass;  /* counts the findings of the processes (set_pids) */
+	size_t next_proc;
+	struct ws_thread *th;
+	size_t nth, capth;
+	size_t *order; /* this round's order of th */
+	size_t pos;    /* the next in order */
+	unsigned round;
 };
 
 struct wait_sampler {
 	struct ws_family fam[2]; /* WAIT_WORKLOAD, WAIT_TARGET */
 	bool counting;           /* in a window: the tally gets the time since from_ns */
 	uint64_t from_ns;
-	int max_threads;       /* per tick */
+	int max_threads;       /* per tick and family */
 	uint64_t reads, ticks; /* threads read and ticks, for the cost bench and tests */
-	double ns_per_read;    /* what reading a thread has cost lately; 0: not known yet */
+	uint64_t lists;        /* thread listings made */
+	uint64_t last_ns;      /* the last tick */
+	uint64_t period_ns;    /* between ticks, as seen; 0: not yet */
+	uint64_t worst_ns;     /* the longest a tick's reading took since the reset */
+	uint64_t rng;          /* xorshift64* state */
 };
 
 void wait_sampler_init(struct wait_sampler *w);
 void wait_sampler_free(struct wait_sampler *w);
-/* A new step: no processes, no marks. */
+/* A new step: no processes, no threads, no files kept. */
 void wait_sampler_reset(struct wait_sampler *w);
 /*
  * The processes of family f (WAIT_WORKLOAD or WAIT_TARGET), copied; with

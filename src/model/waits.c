@@ -59,6 +59,7 @@ wait_tally_add(struct wait_tally *t, enum wait_family f, enum wait_state s, cons
 	i = wait_find(t, f, s, channel);
 	if (i >= 0) {
 		t->e[i].share += weight;
+		t->e[i].readings++;
 		return 0;
 	}
 	if (t->n == t->cap) {
@@ -76,6 +77,7 @@ wait_tally_add(struct wait_tally *t, enum wait_family f, enum wait_state s, cons
 	strncpy(e->channel, channel, WAIT_CHANNEL_LEN - 1);
 	e->channel[WAIT_CHANNEL_LEN - 1] = '\0';
 	e->share = weight;
+	e->readings = 1;
 	return 0;
 }
 
@@ -113,8 +115,10 @@ wait_fold(struct wait_share *w, int from, int to)
 {
 	int i;
 
-	for (i = from + 1; i < to; i++)
+	for (i = from + 1; i < to; i++) {
 		w[from].share += w[i].share;
+		w[from].readings += w[i].readings;
+	}
 	w[from].state = WS_OTHER;
 	strcpy(w[from].channel, "(rest)");
 }

@@ -25,7 +25,7 @@ statgrab_failed(char *err, size_t errlen, const char *what)
 }
 
 int
-host_info_read(struct host_info *h, char *err, size_t errlen)
+host_info_read_id(struct host_info *h, char *err, size_t errlen)
 {
 	sg_host_info *hi;
 	sg_mem_stats *mem;
@@ -56,6 +56,14 @@ host_info_read(struct host_info *h, char *err, size_t errlen)
 
 	if (platform_cpu_model(h->cpu_model, sizeof(h->cpu_model)) != 0)
 		copy_field(h->cpu_model, sizeof(h->cpu_model), "unknown");
+	return 0;
+}
+
+int
+host_info_read(struct host_info *h, char *err, size_t errlen)
+{
+	if (host_info_read_id(h, err, errlen) != 0)
+		return -1;
 	host_fingerprint_read(h);
 	return 0;
 }

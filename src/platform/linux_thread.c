@@ -222,6 +222,26 @@ thread_samples_read_from(pid_t pid, pid_t after, int max, thread_sample_cb cb, v
 }
 
 int
+proc_thread_list(pid_t pid, pid_t **tids, size_t *n)
+{
+	int fd, r, e;
+
+	*tids = NULL;
+	*n = 0;
+	if (pid <= 0) {
+		errno = ESRCH;
+		return -1;
+	}
+	if ((fd = task_dir_open(pid)) < 0)
+		return -1;
+	r = thread_list(fd, tids, n);
+	e = errno;
+	close(fd);
+	errno = e;
+	return r;
+}
+
+int
 thread_samples_read(pid_t pid, thread_sample_cb cb, void *arg)
 {
 	pid_t next;

@@ -27,7 +27,8 @@ libscaletop_a_SOURCES += \
 	src/platform/symbols.c
 
 # The files each OS adds: its backend (Linux's in eight files: reading /proc,
-# CPU sampling, task counters and the process table, a target's threads,
+# CPU sampling, task counters and the process table, a target's threads, a
+# thread's kept files,
 # processes and cgroup, lock statistics, the subreaper, the host's
 # fingerprint, a thread's syscall line with another process's memory, maps
 # and the kernel's symbols (linux_introspect.c; nointrospect.c elsewhere); the BSDs' fingerprint in host_bsd.c), plus the ENOSYS answers of every backend but Linux's, kept in
@@ -38,7 +39,8 @@ libscaletop_a_SOURCES += \
 # the BSD lists share (a duplicate symbol there fails only the BSD link,
 # which nothing here runs).
 ST_SRC_LINUX = src/platform/linux_read.h src/platform/linux_read.c src/platform/linux_cpu.c \
-	src/platform/linux_task.c src/platform/linux_thread.c src/platform/linux_lockstat.c \
+	src/platform/linux_task.c src/platform/linux_thread.c src/platform/linux_thread_files.c \
+	src/platform/linux_lockstat.c \
 	src/platform/reaper_linux.c src/platform/linux_host.h src/platform/linux_host.c \
 	src/platform/linux_introspect.c
 ST_SRC_FREEBSD = src/platform/freebsd.c src/platform/unsupported.c src/platform/reaper_bsd.c \

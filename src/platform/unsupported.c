@@ -9,13 +9,15 @@
  * none that scaletop reads; no portable interface exists.
  *
  * A target's finer points: reading part of a process's threads
- * (thread_samples_read_from: the BSDs read all of them in one sysctl, and
- * the sampler then calls thread_samples_read), a process's start time, and
+ * (thread_samples_read_from, thread_handle_read and proc_thread_list: the
+ * BSDs read all of them in one sysctl, and the sampler then calls
+ * thread_samples_read), a process's start time, and
  * cgroup v2, which is Linux's alone.
  */
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "scaletop/platform.h"
 
@@ -38,6 +40,43 @@ thread_samples_read_from(pid_t pid, pid_t after, int max, thread_sample_cb cb, v
 	(void)cb;
 	(void)arg;
 	*next = 0;
+	errno = ENOSYS;
+	return -1;
+}
+
+void
+thread_handle_init(struct thread_handle *h, pid_t pid, pid_t tid)
+{
+	size_t i;
+
+	memset(h, 0, sizeof(*h));
+	h->pid = pid;
+	h->tid = tid;
+	for (i = 0; i < THREAD_FILES; i++)
+		h->fd[i] = -1;
+}
+
+int
+thread_handle_read(struct thread_handle *h, struct thread_sample *t)
+{
+	(void)h;
+	memset(t, 0, sizeof(*t));
+	errno = ENOSYS;
+	return -1;
+}
+
+void
+thread_handle_close(struct thread_handle *h)
+{
+	(void)h;
+}
+
+int
+proc_thread_list(pid_t pid, pid_t **tids, size_t *n)
+{
+	(void)pid;
+	*tids = NULL;
+	*n = 0;
 	errno = ENOSYS;
 	return -1;
 }

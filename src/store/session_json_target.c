@@ -57,11 +57,12 @@ wait_json(const struct wait_share *w)
 {
 	if ((unsigned)w->family >= WAIT_NFAMILIES || (unsigned)w->state >= WS_NSTATES)
 		return NULL;
-	return json_pack("{s:s, s:s, s:o, s:o}", "family", wait_family_names[w->family], "state",
-			 wait_state_names[w->state], "channel",
+	return json_pack("{s:s, s:s, s:o, s:o, s:o}", "family", wait_family_names[w->family],
+			 "state", wait_state_names[w->state], "channel",
 			 w->channel[0] != '\0' ? text_json(w->channel, sizeof(w->channel))
 					       : json_null(),
-			 "share", isfinite(w->share) ? json_real(w->share) : json_null());
+			 "share", isfinite(w->share) ? json_real(w->share) : json_null(),
+			 "readings", w->readings > 0 ? json_integer(w->readings) : json_null());
 }
 
 json_t *

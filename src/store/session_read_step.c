@@ -16,6 +16,9 @@
 #include "scaletop/nlist.h"
 #include "session_read.h"
 
+/* A tick a day late is an error in the file, not a measurement. */
+#define READ_MAX_LATE_MS 86400000.0
+
 static const struct {
 	unsigned bit;
 	const char *word;
@@ -376,6 +379,36 @@ read_step_per_op(struct step *st)
 		st->tg.have &= ~(unsigned)TG_HAVE_OPS_CPU;
 }
 
+/* A time in ms of the step's loop; older files have none (< 0: not known). */
+static int
+read_loop_ms(struct field_ctx *c, const json_t *j, const char *P, const char *key, double *out)
+{
+	double v;
+
+	*out = -1;
+	if (json_object_get(j, key) == NULL)
+		return 0;
+	if (field_num(c, j, P, key, 0, READ_MAX_LATE_MS, F_NULL, &v) != 0)
+		return -1;
+	*out = isnan(v) ? -1 : v;
+	return 0;
+}
+
+/* Threads read in the window; older files have none (-1). */
+static int
+read_wait_reads(struct field_ctx *c, const json_t *j, const char *P, struct step *st)
+{
+	long long v;
+
+	st->wait_reads = -1;
+	if (json_object_get(j, "wait_reads") == NULL)
+		return 0;
+	if (field_int(c, j, P, "wait_reads", 0, INT64_MAX, F_NULL, -1, &v) != 0)
+		return -1;
+	st->wait_reads = v;
+	return 0;
+}
+
 int
 session_read_step(struct field_ctx *c, const json_t *j, const char *P, struct step *st)
 {
@@ -400,7 +433,10 @@ session_read_step(struct field_ctx *c, const json_t *j, const char *P, struct st
 	    read_cpus(c, j, P, st) != 0 || read_contention(c, j, P, &st->ct) != 0 ||
 	    read_locks(c, j, P, st) != 0 || snapshot_fairness_read(c, j, P, &st->fair) != 0 ||
 	    session_read_target(c, j, P, &st->tg) != 0 || session_read_waits(c, j, P, st) != 0 ||
-	    session_read_probe_join(c, j, P, st) != 0 || session_read_freq(c, j, P, st) != 0)
+	    session_read_probe_join(c, j, P, st) != 0 || session_read_freq(c, j, P, st) != 0 ||
+	    read_loop_ms(c, j, P, "tick_late_ms", &st->tick_late_ms) != 0 ||
+	    read_loop_ms(c, j, P, "wait_read_ms", &st->wait_read_ms) != 0 ||
+	    read_wait_reads(c, j, P, st) != 0)
 		return -1;
 	read_step_per_op(st);
 	return 0;

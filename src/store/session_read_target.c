@@ -90,6 +90,7 @@ session_read_target(struct field_ctx *c, const json_t *step, const char *spath,
 static int
 read_wait(struct field_ctx *c, const json_t *v, const char *p, struct wait_share *w)
 {
+	long long readings = 0;
 	int family, state;
 
 	memset(w, 0, sizeof(*w));
@@ -99,6 +100,11 @@ read_wait(struct field_ctx *c, const json_t *v, const char *p, struct wait_share
 	    field_str(c, v, p, "channel", F_NULL, w->channel, sizeof(w->channel)) != 0 ||
 	    field_num(c, v, p, "share", 0, 1, 0, &w->share) != 0)
 		return -1;
+	/* older files have no readings: 0, not known */
+	if (json_object_get(v, "readings") != NULL &&
+	    field_int(c, v, p, "readings", 1, INT_MAX, F_NULL, 0, &readings) != 0)
+		return -1;
+	w->readings = (int)readings;
 	w->family = (enum wait_family)family;
 	w->state = (enum wait_state)state;
 	return 0;

@@ -306,7 +306,9 @@ table_waits_family(FILE *f, const struct step *st, enum wait_family fam, bool fi
 		if (st->waits[i].family != fam)
 			continue;
 		table_wait_name(&st->waits[i], name, sizeof(name));
-		fprintf(f, "  %s %.1f%%", name, 100.0 * st->waits[i].share);
+		/* after the figure, so that a script reading "NAME 12.3%" still reads it */
+		fprintf(f, "  %s %.1f%%%s", name, 100.0 * st->waits[i].share,
+			WAIT_UNCERTAIN(&st->waits[i]) ? "?" : "");
 		shown++;
 	}
 	fputc('\n', f);
@@ -316,14 +318,18 @@ table_waits_family(FILE *f, const struct step *st, enum wait_family fam, bool fi
 static void
 table_waits(FILE *f, const struct session *s)
 {
-	int i, fam;
-	bool any = false, first;
+	int i, j, fam;
+	bool any = false, few = false, first;
 
-	for (i = 0; i < s->nsteps && !any; i++)
-		any = s->steps[i].nwaits > 0;
+	for (i = 0; i < s->nsteps; i++) {
+		any = any || s->steps[i].nwaits > 0;
+		for (j = 0; j < s->steps[i].nwaits; j++)
+			few = few || WAIT_UNCERTAIN(&s->steps[i].waits[j]);
+	}
 	if (!any)
 		return;
-	fprintf(f, "waits: shares of thread-time, the top %d a family\n", TABLE_WAITS_SHOWN);
+	fprintf(f, "waits: shares of thread-time, the top %d a family%s\n", TABLE_WAITS_SHOWN,
+		few ? " (?: uncertain, under 30 readings)" : "");
 	for (i = 0; i < s->nsteps; i++) {
 		first = true;
 		for (fam = 0; fam < WAIT_NFAMILIES; fam++) {
@@ -405,6 +411,30 @@ table_verdict(FILE *f, const struct session *s)
 	analysis_free(&a);
 }
 
+/* Whether the monitor kept time: its latest tick, and its reading of threads at its longest. */
+static void
+table_ticks(FILE *f, const struct session *s)
+{
+	const struct step *late = NULL, *read = NULL;
+	int i;
+
+	for (i = 0; i < s->nsteps; i++) {
+		if (s->steps[i].tick_late_ms >= 0 &&
+		    (late == NULL || s->steps[i].tick_late_ms > late->tick_late_ms))
+			late = &s->steps[i];
+		if (s->steps[i].wait_read_ms >= 0 &&
+		    (read == NULL || s->steps[i].wait_read_ms > read->wait_read_ms))
+			read = &s->steps[i];
+	}
+	if (late == NULL)
+		return;
+	fprintf(f, "ticks: at most %.1f ms late (N=%d)", late->tick_late_ms, late->n);
+	if (read != NULL)
+		fprintf(f, "; reading threads took at most %.1f ms of CPU a tick (N=%d)",
+			read->wait_read_ms, read->n);
+	fputc('\n', f);
+}
+
 void
 step_table_print(FILE *f, const struct session *s)
 {
@@ -425,5 +455,6 @@ step_table_print(FILE *f, const struct session *s)
 			   "runs, so no CI; a runs column gives one\n");
 	table_target(f, s);
 	table_waits(f, s);
+	table_ticks(f, s);
 	table_verdict(f, s);
 }

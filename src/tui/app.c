@@ -166,7 +166,8 @@ app_begin(struct app *a, char *err, size_t errlen)
 		return playback_open(a, a->opts.replay, err, errlen);
 	if (sweeps_new_session(a) != 0)
 		return st_error(err, errlen, "out of memory");
-	if (host_info_read(&a->s->host, err, errlen) != 0)
+	/* the fingerprint (15 kB, some 40 files) is read when the first sweep starts */
+	if (host_info_read_id(&a->s->host, err, errlen) != 0)
 		return -1;
 	a->host = a->s->host;
 	for (i = 0; i < a->opts.noverlay; i++)
@@ -214,7 +215,10 @@ app_end(struct app *a)
 		fflush(stdout);
 		fprintf(stderr, "%s: %s; its results are printed above\n", progname, a->keep.err);
 	}
-	history_free(&a->ui.hist);
+	if (a->ui.hist != NULL)
+		history_free(a->ui.hist);
+	free(a->ui.hist);
+	free(a->ui.tp);
 	snap_clear(a);
 	playback_free(a);
 	if (a->have_an)

@@ -58,6 +58,7 @@ struct app {
 	struct session *live_s; /* +/-: the live run's own session, or NULL */
 	int live_n;             /* its N */
 	bool switching;         /* a sweep is being replaced: its end is not an idle start */
+	bool have_fp;           /* host has its fingerprint (read when the first sweep starts) */
 	struct analysis an;
 	bool have_an;
 	bool collapse_seen;

@@ -5,6 +5,7 @@
  * file only decides which of its calls a command means.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "scaletop/error.h"
@@ -67,10 +68,12 @@ control_theme(struct app *a)
 static void
 control_theme_pick(struct app *a, int ch)
 {
-	struct theme_pick *tp = &a->ui.tp;
+	struct theme_pick *tp = a->ui.tp;
 	char err[ST_ERRLEN];
 	int rc;
 
+	if (tp == NULL)
+		return;
 	switch (theme_pick_key(tp, ch, theme_pick_rows(LINES))) {
 	case TP_MOVED:
 		theme_pick_preview(tp);
@@ -116,13 +119,13 @@ control_params_text(struct app *a, const struct workload *wl, char *buf, size_t 
 static void
 control_hist_delete(struct app *a)
 {
-	const struct run_entry *e = history_selected(&a->ui.hist);
+	const struct run_entry *e = a->ui.hist != NULL ? history_selected(a->ui.hist) : NULL;
 	char err[ST_ERRLEN], name[sizeof(e->path)];
 
 	if (e == NULL)
 		return;
 	snprintf(name, sizeof(name), "%s", e->path);
-	if (history_delete(&a->ui.hist, err, sizeof(err)) != 0)
+	if (history_delete(a->ui.hist, err, sizeof(err)) != 0)
 		app_message(a, true, "%s", err);
 	else
 		app_message(a, false, "deleted %s", name);
@@ -132,14 +135,17 @@ control_hist_delete(struct app *a)
 static void
 control_hist(struct app *a, const struct command *c)
 {
-	const struct run_entry *e = history_selected(&a->ui.hist);
+	const struct run_entry *e;
 
+	if (a->ui.hist == NULL)
+		return;
+	e = history_selected(a->ui.hist);
 	if (c->id == CMD_HIST_BACK) {
-		a->ui.view = a->ui.hist.back;
+		a->ui.view = a->ui.hist->back;
 		return;
 	}
 	if (c->id == CMD_HIST_MOVE) {
-		history_move(&a->ui.hist, (enum history_move)c->arg);
+		history_move(a->ui.hist, (enum history_move)c->arg);
 		return;
 	}
 	if (e == NULL) {
@@ -162,14 +168,23 @@ control_hist(struct app *a, const struct command *c)
 	}
 }
 
-/* A view was chosen: the history view lists the runs anew each time it opens. */
+/*
+ * A view was chosen: the history view lists the runs anew each time it
+ * opens (its state allocated the first time: a monitor never shown the
+ * runs does without it).
+ */
 static void
 control_view_entered(struct app *a, enum ui_view before)
 {
 	if (a->ui.view != VIEW_HISTORY || before == VIEW_HISTORY)
 		return;
-	a->ui.hist.back = before;
-	history_scan(&a->ui.hist);
+	if (a->ui.hist == NULL && (a->ui.hist = calloc(1, sizeof(*a->ui.hist))) == NULL) {
+		a->ui.view = before;
+		app_message(a, true, "the runs view: out of memory");
+		return;
+	}
+	a->ui.hist->back = before;
+	history_scan(a->ui.hist);
 }
 
 /* A prompt was answered: what its text starts. */
@@ -440,8 +455,13 @@ control_run(struct app *a, const struct command *c)
 		control_theme(a);
 		break;
 	case CMD_THEME_PICK:
-		theme_pick_open(&a->ui.tp, a->ui.theme);
-		theme_pick_preview(&a->ui.tp);
+		/* allocated when first opened: a monitor never shown it does without its list */
+		if (a->ui.tp == NULL && (a->ui.tp = calloc(1, sizeof(*a->ui.tp))) == NULL) {
+			app_message(a, true, "the theme picker: out of memory");
+			break;
+		}
+		theme_pick_open(a->ui.tp, a->ui.theme);
+		theme_pick_preview(a->ui.tp);
 		break;
 	case CMD_THEME_PICK_KEY:
 		control_theme_pick(a, c->arg);

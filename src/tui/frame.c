@@ -76,9 +76,9 @@ app_redraw(struct app *a)
 	struct frame f;
 
 	a->ui.collapse_flash = ui_now() < a->flash_until;
-	if (a->ui.view ==
-	    VIEW_HISTORY) /* the rows this frame shows: the title, a header, then them */
-		history_fill(&a->ui.hist, LINES - 6);
+	/* the rows this frame shows: the title, a header, then them */
+	if (a->ui.view == VIEW_HISTORY && a->ui.hist != NULL)
+		history_fill(a->ui.hist, LINES - 6);
 	frame_build(a, &f);
 	ui_draw(&a->ui, &f, &a->hits);
 	a->last_draw = ui_now();

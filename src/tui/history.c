@@ -160,11 +160,13 @@ history_row(const struct run_entry *e, const char *dir, int y, int x, int w, att
 void
 history_draw(const struct ui *u, const struct frame *f, struct rect r)
 {
-	const struct history *h = &u->hist;
+	const struct history *h = u->hist;
 	char title[128];
 	struct rect in;
 	int i, y;
 
+	if (h == NULL)
+		return;
 	snprintf(title, sizeof(title),
 		 "runs kept: %d, newest first   enter opens  o overlays  D deletes  esc back",
 		 h->l.n);

@@ -210,7 +210,7 @@ input_key(struct app *a, int ch)
 		control_run(a, &c);
 		return;
 	}
-	if (a->ui.tp.open && ch != KEY_MOUSE) {
+	if (a->ui.tp != NULL && a->ui.tp->open && ch != KEY_MOUSE) {
 		c.id = CMD_THEME_PICK_KEY; /* the picker takes every key until it closes */
 		control_run(a, &c);
 		return;

@@ -60,7 +60,14 @@ int
 sweeps_new_session(struct app *a)
 {
 	struct sweep_config cfg;
-	struct session *s = sweeps_session(a, &a->args, &cfg);
+	struct session *s;
+
+	/* a sweep's session carries the machine's fingerprint: read the first time one is made */
+	if (!a->have_fp && a->host.hostname[0] != '\0') {
+		host_fingerprint_read(&a->host);
+		a->have_fp = true;
+	}
+	s = sweeps_session(a, &a->args, &cfg);
 
 	if (s == NULL)
 		return -1;

@@ -296,11 +296,11 @@ tp_compact(const struct theme_pick *tp, struct rect screen)
 void
 theme_pick_draw(const struct ui *u, struct rect screen)
 {
-	const struct theme_pick *tp = &u->tp;
+	const struct theme_pick *tp = u->tp;
 	struct rect b = tp_box(screen), list;
 	int lw;
 
-	if (!tp->open)
+	if (tp == NULL || !tp->open)
 		return;
 	if (b.h < 6 || b.w < 24) {
 		tp_compact(tp, screen);

@@ -141,10 +141,10 @@ struct ui {
 	const char *note;    /* sampler note, or NULL */
 	char src_label[160]; /* replay: the file; an opened run: its file; live: "" */
 	bool recording;      /* --record or W: the sweep goes into a stream (the header says so) */
-	/* The theme picker (T), theme_pick.h. */
-	struct theme_pick tp;
-	bool autosave; /* sweeps are kept (for the history view's note) */
-	struct history hist;
+	/* The theme picker (T), theme_pick.h: allocated when first opened (21 kB). */
+	struct theme_pick *tp;
+	bool autosave;        /* sweeps are kept (for the history view's note) */
+	struct history *hist; /* the runs view's list: allocated when the view first opens */
 };
 
 /* Panels: each draws into r, which may be any size >= 1x1; those given h add hits. */

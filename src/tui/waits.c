@@ -124,13 +124,18 @@ wv_label(enum wait_state state, const char *channel, char *buf, size_t len)
 		snprintf(buf, len, "%s", channel);
 }
 
-/* Each category's mean share at N over that N's usable steps; the rest in the last slot. */
+/*
+ * Each category's mean share at N over that N's usable steps, and the
+ * readings it rests on (0: not known); the rest in the last slot.
+ */
 static bool
-wv_shares_at(const struct wv *v, const struct session *s, int n, double out[WV_CATS])
+wv_shares_at(const struct wv *v, const struct session *s, int n, double out[WV_CATS],
+	     int rd[WV_CATS])
 {
 	int i, j, k, steps = 0;
 
 	memset(out, 0, WV_CATS * sizeof(out[0]));
+	memset(rd, 0, WV_CATS * sizeof(rd[0]));
 	for (i = 0; i < s->nsteps; i++) {
 		const struct step *st = &s->steps[i];
 
@@ -144,6 +149,7 @@ wv_shares_at(const struct wv *v, const struct session *s, int n, double out[WV_C
 			for (k = 0; k < v->ncat && !wv_same(&v->cat[k], &st->waits[j]); k++)
 				;
 			out[k < v->ncat ? k : WV_CATS - 1] += st->waits[j].share;
+			rd[k < v->ncat ? k : WV_CATS - 1] += st->waits[j].readings;
 		}
 	}
 	for (k = 0; k < WV_CATS && steps > 0; k++)
@@ -169,9 +175,10 @@ wv_legend(const struct wv *v, int y, int x, int w)
 	}
 }
 
-/* One N: its stacked bar, then its largest category's share and name. */
+/* One N: its stacked bar, then its largest category's share ("?" when uncertain) and name. */
 static void
-wv_row(const struct wv *v, const double sh[WV_CATS], int n, int y, int x, int w)
+wv_row(const struct wv *v, const double sh[WV_CATS], const int rd[WV_CATS], int n, int y, int x,
+       int w)
 {
 	int k, c, cols, used = 0, top = 0, barw = w - 8 - WV_LABEL_W;
 	char label[WAIT_CHANNEL_LEN + 8];
@@ -192,8 +199,8 @@ wv_row(const struct wv *v, const double sh[WV_CATS], int n, int y, int x, int w)
 		wv_label(v->cat[top].state, v->cat[top].channel, label, sizeof(label));
 	else
 		snprintf(label, sizeof(label), "the rest");
-	ui_putf(y, x + 8 + barw, w - 8 - barw, theme_attr(ROLE_HI), "%3.0f%% %s", sh[top] * 100,
-		label);
+	ui_putf(y, x + 8 + barw, w - 8 - barw, theme_attr(ROLE_HI), "%3.0f%%%s %s", sh[top] * 100,
+		rd[top] > 0 && rd[top] < WAIT_FEW_READINGS ? "?" : "", label);
 }
 
 /* The running step's profile so far: its largest lines, every family. */
@@ -220,7 +227,8 @@ wv_live(const struct frame *f, struct rect r)
 			break;
 		wv_label(w->state, w->channel, label, sizeof(label));
 		ui_putf(in.y + row, in.x + col * colw, colw - 1, theme_attr(ROLE_MAIN),
-			" %-8s %5.1f%% %s", wait_family_names[w->family], w->share * 100, label);
+			" %-8s %5.1f%%%s %s", wait_family_names[w->family], w->share * 100,
+			WAIT_UNCERTAIN(w) ? "?" : " ", label);
 		row++;
 	}
 }
@@ -231,6 +239,7 @@ wv_panel(const struct frame *f, enum wait_family fam, struct rect r)
 {
 	const struct analysis *an = f->an;
 	double sh[WV_CATS];
+	int rd[WV_CATS];
 	char title[96];
 	struct rect in;
 	struct wv v;
@@ -247,8 +256,8 @@ wv_panel(const struct frame *f, enum wait_family fam, struct rect r)
 	/* The last ones kept when they do not all fit. */
 	i = an != NULL && an->npoints > in.h - 1 ? an->npoints - (in.h - 1) : 0;
 	for (; an != NULL && i < an->npoints && y < in.y + in.h; i++) {
-		if (wv_shares_at(&v, f->s, an->pts[i].n, sh))
-			wv_row(&v, sh, an->pts[i].n, y++, in.x + 1, in.w - 1);
+		if (wv_shares_at(&v, f->s, an->pts[i].n, sh, rd))
+			wv_row(&v, sh, rd, an->pts[i].n, y++, in.x + 1, in.w - 1);
 	}
 }
 

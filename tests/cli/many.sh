@@ -1,7 +1,7 @@
 # Steps far wider than the machine: 1024 workers, as threads and as
 # processes, must all be started, released and stopped, and the step must
-# not fail (a mutex starves some of them: a finding, not a failure).  Nothing here
-# asserts on how long anything took.
+# not fail (a mutex starves some of them: a finding, not a failure), and
+# carry a wait profile.  Nothing here asserts on how long anything took.
 . "$top_srcdir/tests/cli/lib.sh"
 
 [ -x "$SCALETOP" ] || bail_out "no binary at $SCALETOP: build it first (make scaletop)"
@@ -29,6 +29,14 @@ for mode in threads processes; do
 		"$WIDE $mode: operations were counted"
 	is "$(json_get "$T/$mode.json" 'd["steps"][0]["fairness"]["workers"]')" "$WIDE" \
 		"$WIDE $mode: fairness is taken over every worker"
+	# issue 23: the sampler reads every thread in rounds, so the step has a profile, whole
+	is "$(json_get "$T/$mode.json" 'abs(sum(w["share"] for w in d["steps"][0]["waits"]
+		if w["family"] == "workload") - 1) < 0.001')" "True" \
+		"$WIDE $mode: a wait profile whose shares sum to 1"
+	diag "$WIDE $mode: waits $(json_get "$T/$mode.json" '[(w["state"], w["channel"],
+		round(w["share"], 3), w.get("readings")) for w in d["steps"][0]["waits"]]'),
+		reads $(json_get "$T/$mode.json" 'd["steps"][0].get("wait_reads")'), ticks at most
+		$(json_get "$T/$mode.json" 'd["steps"][0].get("tick_late_ms")') ms late"
 done
 
 done_testing

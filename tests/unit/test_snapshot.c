@@ -167,9 +167,9 @@ make_session(struct session *s)
 	st->waits = calloc(3, sizeof(*st->waits));
 	st->nwaits = 3;
 	st->waits[0] =
-		(struct wait_share){ WAIT_TARGET, WS_SLEEPING, "futex_wait_queue", 2.0 / 3.0 };
-	st->waits[1] = (struct wait_share){ WAIT_TARGET, WS_RUNNABLE, "", 1.0 / 3.0 };
-	st->waits[2] = (struct wait_share){ WAIT_PROBE, WS_REPORTED, "LWLock:WALWrite", 1 };
+		(struct wait_share){ WAIT_TARGET, WS_SLEEPING, "futex_wait_queue", 2.0 / 3.0, 40 };
+	st->waits[1] = (struct wait_share){ WAIT_TARGET, WS_RUNNABLE, "", 1.0 / 3.0, 12 };
+	st->waits[2] = (struct wait_share){ WAIT_PROBE, WS_REPORTED, "LWLock:WALWrite", 1, 0 };
 	st->ct.threads = 7;
 	st->ct.have |= CT_HAVE_THREADS;
 	st = add_step(s, 1, 1, 580000.1, 1); /* one sample: no spread */
@@ -321,6 +321,7 @@ same_step(const struct step *a, const struct step *b)
 		same_i(a->waits[i].state, b->waits[i].state, "wait state");
 		same_s(a->waits[i].channel, b->waits[i].channel, "wait channel");
 		same_d(a->waits[i].share, b->waits[i].share, "wait share");
+		same_i(a->waits[i].readings, b->waits[i].readings, "wait readings");
 	}
 }
 

@@ -301,16 +301,40 @@ on_thread(const struct thread_sample *t, void *arg)
 	s->futex += strstr(t->channel, "futex") != NULL;
 }
 
+/* The kept reader of one of the six sleepers: files kept, what cannot have changed not read. */
+static void
+test_handle(pid_t self, struct thread_handle *h)
+{
+	struct thread_sample t;
+	pid_t *tids;
+	size_t n;
+
+	ok(proc_thread_list(self, &tids, &n) == 0 && n == 7 && tids[0] == self,
+	   "handle: seven tids listed, the main one first");
+	thread_handle_init(h, self, n == 7 ? tids[1] : self);
+	is_int(thread_handle_read(h, &t), 1, "handle: a sleeper read");
+	ok(t.state == THREAD_SLEEPING && strstr(t.channel, "futex") != NULL && t.nthreads == 7,
+	   "handle: asleep in a futex, one of 7 threads (%d, %s, %d)", (int)t.state, t.channel,
+	   t.nthreads);
+	ok(h->fd[0] >= 0 && h->fd[1] >= 0 && h->fd[2] >= 0, "handle: its three files kept open");
+	is_int(thread_handle_read(h, &t), 1, "handle: read again");
+	ok(t.state == THREAD_SLEEPING && strstr(t.channel, "futex") != NULL && t.nthreads == 0,
+	   "handle: it has not run: state and channel kept, stat not read again (%d)", t.nthreads);
+	free(tids);
+}
+
 static void
 test_live(void)
 {
 	pthread_t th[6];
 	struct wait_sampler w;
 	struct wait_tally t;
+	struct thread_handle h, none;
+	struct thread_sample ts;
 	struct seen s = { 0, 0, 0 };
 	pid_t self = getpid(), next = 0, *tree;
 	size_t ntree;
-	int i;
+	int i, n;
 
 	for (i = 0; i < 6; i++)
 		pthread_create(&th[i], NULL, sleeper, NULL);
@@ -332,6 +356,9 @@ test_live(void)
 	ok(proc_tree(self, &tree, &ntree) == 0 && ntree >= 1 && tree[0] == self,
 	   "live: a process's tree holds it");
 	free(tree);
+	test_handle(self, &h);
+	thread_handle_init(&none, self, 999999999);
+	is_int(thread_handle_read(&none, &ts), 0, "handle: a tid not there is gone");
 	/* the sampler, two threads a tick: every thread read in rotation, its time counted */
 	wait_sampler_init(&w);
 	wait_tally_init(&t);
@@ -342,11 +369,14 @@ test_live(void)
 		wait_sampler_tick(&w, &t, mono_now_ns());
 		sleep_ms(20);
 	}
-	is_int((long long)w.fam[1].nmarks, 6, "sampler: six threads marked (the main one skipped)");
+	is_int((long long)w.fam[1].nth, 6, "sampler: six threads marked (the main one skipped)");
 	ok(w.reads <= 2 * 8, "sampler: at most its budget a tick (%llu reads)",
 	   (unsigned long long)w.reads);
 	ok(wait_share_of(t.e, t.n, WAIT_TARGET, WS_SLEEPING, NULL) > 0, "sampler: sleep counted");
 	ok(wait_tally_total(&t, WAIT_WORKLOAD) == 0, "sampler: nothing for the empty family");
+	for (i = 0, n = 0; i < (int)w.fam[1].nth; i++)
+		n += w.fam[1].th[i].seeded;
+	is_int(n, 6, "sampler: 16 reads of 6 threads in rounds: every one read");
 	wait_tally_free(&t);
 	wait_sampler_free(&w);
 	pthread_mutex_lock(&lock);
@@ -355,6 +385,8 @@ test_live(void)
 	pthread_mutex_unlock(&lock);
 	for (i = 0; i < 6; i++)
 		pthread_join(th[i], NULL);
+	is_int(thread_handle_read(&h, &ts), 0, "handle: an exited thread's kept files: gone");
+	ok(h.fd[0] == -1 && h.fd[1] == -1 && h.fd[2] == -1, "handle: ... and closed");
 }
 
 int
