@@ -806,8 +806,8 @@ test_closed_pipe(struct session *s)
 static void
 test_tick_window(struct session *s, struct sweep_live *lv)
 {
-	struct wait_share w[2] = { { WAIT_WORKLOAD, WS_RUNNING, "", 1 },
-				   { WAIT_PROBE, WS_REPORTED, "Lock:wal", 1 } };
+	struct wait_share w[2] = { { WAIT_WORKLOAD, WS_RUNNING, "", 1, 40 },
+				   { WAIT_PROBE, WS_REPORTED, "Lock:wal", 1, 0 } };
 	struct tick k = { .t = 20, .step = 1, .phase = PHASE_MEASURING, .rate = 5 };
 	const char *path = tmp_path("win.jsonl");
 	const struct target_figures *tg;
