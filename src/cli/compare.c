@@ -359,8 +359,10 @@ cmd_compare(int argc, char **argv)
 		free(a.av);
 		return rc < 0 ? 0 : rc;
 	}
-	if ((rc = compare_check_files(&a)) != 0)
+	if ((rc = compare_check_files(&a)) != 0) {
+		free(a.av);
 		return rc;
+	}
 	k = compare_load(argc, &a, snaps, v, &rc);
 	if (rc == 0)
 		compare_print(&a, v, k);
