@@ -16,6 +16,7 @@
 #include "scaletop/platform.h"
 #include "scaletop/series.h"
 #include "scaletop/stats.h"
+#include "scaletop/hotpaths.h"
 #include "scaletop/waits.h"
 
 #define SESSION_MAX_PARAMS 8
@@ -46,6 +47,7 @@ struct sweep_settings {
 	/* Database-level wait probes (--probe COMMAND), as given. */
 	char probe[SESSION_MAX_PROBES][TARGET_SPEC_LEN];
 	int nprobes;
+	bool no_hot; /* --no-hot: no on-CPU sampling */
 };
 
 /* What ran, as text: enough for a reader to run it again. */
@@ -110,6 +112,22 @@ struct target_figures {
 	unsigned have;              /* TG_HAVE_* */
 };
 
+/*
+ * Where the CPUs went in a window (hotpaths.h): the on-CPU samples of the
+ * workload's and the target's threads by call path, and the share that spun
+ * in a lock, by the caller that names it.  present is false where nothing
+ * was sampled (sampling off, not allowed, or not Linux).
+ */
+struct step_hot {
+	bool present;
+	uint64_t samples[WAIT_NFAMILIES]; /* the probe family has none */
+	double spin_share[WAIT_NFAMILIES];
+	struct hot_path *paths; /* owned */
+	int npaths;
+	struct hot_spin *spins; /* owned */
+	int nspins;
+};
+
 enum step_status { STEP_RUNNING, STEP_OK, STEP_UNSTABLE, STEP_FAILED, STEP_INTERRUPTED };
 extern const char *const step_status_names[];
 
@@ -138,6 +156,7 @@ struct step {
 	struct wait_share *waits; /* where the threads waited (waits.h); owned */
 	int nwaits;
 	double freq_mhz; /* the CPUs' mean frequency over the window; 0: the OS does not say */
+	struct step_hot hot;
 };
 
 enum event_kind { EV_INFO, EV_STEP, EV_FAILURE, EV_UNSTABLE, EV_WARNING, EV_COLLAPSE };
@@ -165,6 +184,8 @@ struct session {
 };
 
 void session_init(struct session *s);
+/* Frees a step's hot paths and spins and marks it unsampled. */
+void step_hot_clear(struct step_hot *h);
 void session_free(struct session *s);
 /* Appends a step for (n, rep) and returns it, or NULL on ENOMEM. */
 struct step *session_add_step(struct session *s, int n, int rep);

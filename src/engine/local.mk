@@ -58,6 +58,8 @@ libscaletop_a_SOURCES += \
 	src/engine/target.c \
 	src/engine/wait_sampler.h \
 	src/engine/wait_sampler.c \
+	src/engine/hot_sampler.h \
+	src/engine/hot_sampler.c \
 	src/engine/freq_sampler.h \
 	src/engine/freq_sampler.c
 noinst_HEADERS += include/scaletop/ext_timing.h

@@ -31,6 +31,7 @@ step_ctx_init(struct step_ctx *c)
 	sample_delta_init(&c->live_delta);
 	wait_tally_init(&c->waits);
 	wait_sampler_init(&c->ws);
+	hot_sampler_init(&c->hot);
 }
 
 /* The last step's state: its kind frees what it holds; the block is kept for reuse. */
@@ -92,6 +93,7 @@ step_ctx_free(struct step_ctx *c)
 	probes_free(c->probes);
 	c->probes = NULL;
 	wait_sampler_free(&c->ws);
+	hot_sampler_free(&c->hot);
 	target_free(c->target);
 	c->target = NULL;
 }
@@ -178,11 +180,14 @@ step_ctx_find_workload(struct step_ctx *c)
 
 	if (c->state != NULL && c->kind != NULL && c->kind->task_pids != NULL)
 		n = c->kind->task_pids(c, pids, RUNNER_MAX_WORKERS);
-	if (n == 1 && !c->kind->per_worker && proc_tree(pids[0], &tree, &ntree) == 0 && ntree > 0)
+	if (n == 1 && !c->kind->per_worker && proc_tree(pids[0], &tree, &ntree) == 0 && ntree > 0) {
 		(void)wait_sampler_set_pids(&c->ws, WAIT_WORKLOAD, tree, ntree, false);
-	else
+		(void)hot_sampler_set_pids(&c->hot, WAIT_WORKLOAD, tree, ntree);
+	} else {
 		(void)wait_sampler_set_pids(&c->ws, WAIT_WORKLOAD, pids, (size_t)n,
 					    c->kind->per_worker && c->s->set.mode == MODE_THREADS);
+		(void)hot_sampler_set_pids(&c->hot, WAIT_WORKLOAD, pids, (size_t)n);
+	}
 	free(tree);
 }
 
@@ -205,11 +210,14 @@ step_ctx_sample(struct step_ctx *c, uint64_t now)
 			} else
 				tp = target_find(c->target, &ntp);
 			(void)wait_sampler_set_pids(&c->ws, WAIT_TARGET, tp, ntp, false);
+			(void)hot_sampler_set_pids(&c->hot, WAIT_TARGET, tp, ntp);
 		}
 	}
 	wait_sampler_tick(&c->ws, &c->waits, now);
-	if (c->live->phase == PHASE_MEASURING)
+	if (c->live->phase == PHASE_MEASURING) {
 		freq_sampler_tick(&c->freq, now);
+		hot_sampler_tick(&c->hot);
+	}
 }
 
 /*
@@ -238,6 +246,41 @@ step_ctx_locks_end(struct step_ctx *c, struct step *st)
 	free(now);
 }
 
+/* A frame's name (hotpaths.h's namer). */
+static int
+step_ctx_name_frame(void *arg, pid_t pid, uint64_t ip, bool kernel, char *out, size_t len)
+{
+	(void)arg;
+	(void)pid;
+	(void)ip;
+	(void)kernel;
+	(void)out;
+	(void)len;
+	return -1;
+}
+
+/* On-CPU sampling opens with the window, unless --no-hot; a refusal is said once a sweep. */
+static void
+step_ctx_hot_begin(struct step_ctx *c, uint64_t now)
+{
+	char why[200];
+
+	if (c->s->set.no_hot)
+		return;
+	if (hot_sampler_begin(&c->hot, why, sizeof(why)) == 1)
+		session_add_event(c->s, c->idx, EV_INFO, session_time(c->s, now),
+				  "no on-CPU call paths: %s", why);
+}
+
+/* The window's call paths into the step, named by the symboliser. */
+static void
+step_ctx_hot_end(struct step_ctx *c, struct step *st, uint64_t now)
+{
+	if (hot_sampler_end(&c->hot, step_ctx_name_frame, c, &st->hot) != 0)
+		session_add_event(c->s, c->idx, EV_WARNING, session_time(c->s, now),
+				  "the step's call paths were lost: out of memory");
+}
+
 /* --probe: its commands run while the window is open and add to its tally (probe.h). */
 static void
 step_ctx_probes_begin(struct step_ctx *c, uint64_t now)
@@ -262,6 +305,7 @@ step_ctx_window_begin(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t w
 	step_ctx_probes_begin(c, now);
 	wait_sampler_window(&c->ws, true, now);
 	freq_sampler_begin(&c->freq, now);
+	step_ctx_hot_begin(c, now);
 	if (c->target != NULL) {
 		target_window_begin(c->target, now);
 		/* Its processes were just found; but a warm-up shorter than a tick found none yet.
@@ -339,6 +383,7 @@ step_ctx_window_end(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t wai
 	}
 	wait_sampler_window(&c->ws, false, now);
 	st->freq_mhz = freq_sampler_end(&c->freq, now);
+	step_ctx_hot_end(c, st, now);
 	sample_delta_free(&d);
 	step_ctx_locks_end(c, st);
 	probes_end(c->probes, now);

@@ -27,6 +27,7 @@
 #include "scaletop/sweep.h"
 #include "scaletop/waits.h"
 #include "freq_sampler.h"
+#include "hot_sampler.h"
 #include "wait_sampler.h"
 
 struct lockprof_entry;
@@ -106,6 +107,8 @@ struct step_ctx {
 	struct probes *probes;  /* --probe's runners (probe.h), made at the first window */
 	struct wait_sampler ws; /* reads the workload's and the target's threads each tick */
 	uint64_t ws_pids_ns;    /* when its processes were last found */
+
+	struct hot_sampler hot; /* where the CPUs went: on-CPU samples of the same processes */
 
 	struct target *target;    /* --target's processes and book, or NULL; owned */
 	struct freq_sampler freq; /* the CPUs' frequency over the window */

@@ -128,7 +128,8 @@ perf_records_decode(const unsigned char *buf, size_t len, oncpu_sample_cb cb, vo
 			if (sample_decode(buf + off + REC_HEADER, size - REC_HEADER, &s) < 0)
 				goto bad;
 			st->samples++;
-			cb(&s, arg);
+			if (cb != NULL)
+				cb(&s, arg);
 		} else if (type == REC_LOST && size >= REC_HEADER + 16) {
 			st->lost += get_u64(buf + off + REC_HEADER + 8);
 		} else {
