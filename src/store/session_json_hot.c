@@ -77,10 +77,10 @@ by_family(const struct step_hot *h, bool spin)
 	for (f = WAIT_WORKLOAD; o != NULL && f < WAIT_NFAMILIES; f++) {
 		if (!hot_family(f))
 			continue;
-		if (json_object_set_new(o, wait_family_names[f],
-					spin ? (h->samples[f] ? share_json(h->spin_share[f])
-							      : json_null())
-					     : json_integer((json_int_t)h->samples[f])) != 0) {
+		if (json_object_set_new(
+			    o, wait_family_names[f],
+			    spin ? (h->samples[f] ? share_json(h->spin_share[f]) : json_null())
+				 : json_integer((json_int_t)h->samples[f])) != 0) {
 			json_decref(o);
 			return NULL;
 		}

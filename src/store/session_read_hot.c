@@ -25,7 +25,8 @@ read_family(struct field_ctx *c, const json_t *v, const char *p, enum wait_famil
 	if (field_enum(c, v, p, "family", wait_family_names, WAIT_NFAMILIES, &i) != 0)
 		return -1;
 	if (i != WAIT_WORKLOAD && i != WAIT_TARGET)
-		return field_fail(c, p, "family '%s' has no call chains; expected workload or target",
+		return field_fail(c, p,
+				  "family '%s' has no call chains; expected workload or target",
 				  wait_family_names[i]);
 	*f = (enum wait_family)i;
 	return 0;
@@ -165,7 +166,8 @@ read_sums(struct field_ctx *c, const char *P, const struct step_hot *h)
 		sum[h->paths[i].family] += h->paths[i].share;
 	for (i = 0; i < WAIT_NFAMILIES; i++)
 		if (sum[i] > 1 + READ_HOT_SUM_TOL)
-			return field_fail(c, P, "the %s family's paths sum to %g; expected at most 1",
+			return field_fail(c, P,
+					  "the %s family's paths sum to %g; expected at most 1",
 					  wait_family_names[i], sum[i]);
 	return 0;
 }
