@@ -8,5 +8,7 @@
 #include "scaletop/session.h"
 
 void step_table_print(FILE *f, const struct session *s);
+/* The "hot:" section alone: each step's on-CPU paths and lock spin (step_table_hot.c). */
+void step_table_hot(FILE *f, const struct session *s);
 
 #endif
