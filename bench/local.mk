@@ -2,7 +2,7 @@
 # are run by hand (make bench), never as tests.
 EXTRA_DIST += bench/README bench/results.md bench/tui-cpu.sh bench/sample-accuracy.sh bench/sample-cost \
 	bench/fidelity.sh bench/count-overhead bench/until-stable.sh bench/tui-latency.sh \
-	bench/start-line bench/target-cost.sh
+	bench/start-line bench/target-cost.sh bench/suite-under-load.sh bench/aa-compare.sh
 
 # Built only for `make bench`, never by `make` or `make check`.
 EXTRA_PROGRAMS = bench/sample_cost bench/count_overhead bench/pwrite_loop bench/start_line \
@@ -22,7 +22,7 @@ CLEANFILES += bench/sample_cost$(EXEEXT) bench/count_overhead$(EXEEXT) \
 BENCH_ENV = top_srcdir='$(top_srcdir)' top_builddir='$(top_builddir)'
 
 bench: bench-cost bench-accuracy bench-fidelity bench-overhead bench-stable bench-latency \
-	bench-start bench-tui bench-target
+	bench-start bench-tui bench-target bench-aa
 bench-cost: scaletop$(EXEEXT) bench/sample_cost$(EXEEXT)
 	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/sample-cost
 bench-accuracy: scaletop$(EXEEXT)
@@ -41,5 +41,11 @@ bench-tui: scaletop$(EXEEXT)
 	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/tui-cpu.sh
 bench-target: scaletop$(EXEEXT) bench/sleepers$(EXEEXT)
 	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/target-cost.sh
+# Not in bench: the whole suite on a clone of HEAD, under a come-and-go load.
+bench-suite:
+	bash $(top_srcdir)/bench/suite-under-load.sh
+bench-aa: scaletop$(EXEEXT)
+	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/aa-compare.sh
+.PHONY: bench-aa
 .PHONY: bench bench-cost bench-accuracy bench-fidelity bench-overhead bench-stable \
-	bench-latency bench-start bench-target
+	bench-latency bench-start bench-target bench-suite

@@ -1,3 +1,8 @@
+#ifdef __linux__
+#define _GNU_SOURCE /* unshare, for private_tmpfs */
+#include <sched.h>
+#include <sys/mount.h>
+#endif
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -201,3 +206,23 @@ map_shared(size_t len)
 	}
 	return p;
 }
+
+#ifdef __linux__
+int
+private_tmpfs(const char *dir, unsigned long flags, const char *opts)
+{
+	const char *what = NULL;
+
+	if (unshare(CLONE_NEWNS) != 0)
+		what = "unshare(CLONE_NEWNS)";
+	else if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+		what = "making / private (mount MS_REC | MS_PRIVATE)";
+	else if (mount("tmpfs", dir, "tmpfs", flags, opts) != 0)
+		what = "mount -t tmpfs";
+	if (what == NULL)
+		return 0;
+	printf("# cannot mount a tmpfs (%s) at %s: %s: %s\n", opts, dir, what, strerror(errno));
+	fflush(stdout);
+	return -1;
+}
+#endif

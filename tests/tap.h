@@ -38,4 +38,14 @@ void sleep_ms(long ms);
 /* len bytes of anonymous MAP_SHARED memory, as workers' slots live in; bails out on failure. */
 void *map_shared(size_t len);
 
+#ifdef __linux__
+/*
+ * In a mount namespace of the caller's own, a tmpfs on dir (mount flags and
+ * options as mount(2) takes them): 0, or -1 after a TAP comment naming the
+ * call and its error (not root: EPERM; / not a mount point, as in a bare
+ * chroot: EINVAL), so the skip that follows says why.  Call it in a child.
+ */
+int private_tmpfs(const char *dir, unsigned long flags, const char *opts);
+#endif
+
 #endif

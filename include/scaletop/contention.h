@@ -28,6 +28,15 @@ struct window_edges {
 /* Fills c from the edges; figures whose inputs are missing stay unset in c->have. */
 void contention_compute(struct contention *c, const struct window_edges *e);
 
+/* Unsets the figures per operation of c and tg (may be NULL): the step's count is not known. */
+void contention_forget_per_op(struct contention *c, struct target_figures *tg);
+/*
+ * Unsets what an older scaletop wrote as 0 when no operation was counted:
+ * 0 switches per 1000 operations beside switches counted, 0 operations per
+ * CPU-second.  For the readers of snapshots and streams.
+ */
+void contention_forget_old_zeros(struct contention *c);
+
 /* Everything measured of a --target over a window (the engine's procbook and cgroups). */
 struct target_edges {
 	double seconds; /* measured window length */

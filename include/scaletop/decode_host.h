@@ -77,4 +77,13 @@ int freq_levels_decode(const char *buf, size_t len, int *min_mhz, int *max_mhz);
  */
 enum host_smt bsd_smt_state(int threads_per_core, int ht_allowed);
 
+/*
+ * The BSDs' kern.boottime (a struct timeval: two 64-bit words on amd64 and
+ * arm64, two 32-bit on i386; the host's byte order) into out as
+ * "boottime:SECONDS", the boot's identity in a snapshot.  Seconds only: the
+ * microseconds move when the clock is stepped.  EINVAL for another length
+ * or a time before 1970.
+ */
+int bsd_boottime_decode(const void *buf, size_t len, char *out, size_t outlen);
+
 #endif

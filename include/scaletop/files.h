@@ -18,6 +18,16 @@ int file_read_all(const char *path, size_t max, char **buf, size_t *len);
 
 /* True if path names a directory (after symbolic links). */
 int file_is_dir(const char *path);
+/* True if path names a regular file (after symbolic links). */
+int file_is_regular(const char *path);
+
+/*
+ * Whether a new file can be made in dir: one is made there (mode 0600) and
+ * removed at once, so a read-only mount, /proc or a folder without write
+ * permission is found before a long job, not after it (access(2) says yes
+ * to root everywhere).  Returns 0, or -1 with errno set.
+ */
+int file_dir_takes_file(const char *dir);
 
 /*
  * scaletop's configuration directory: $XDG_CONFIG_HOME/scaletop when

@@ -57,6 +57,7 @@ struct host_info {
 	char hypervisor[64];  /* "none" when the OS says bare metal, else its name */
 	char clocksource[32]; /* "tsc", "hpet"; FreeBSD kern.timecounter.hardware */
 	char scheduler[32];   /* FreeBSD "ULE"; Linux only a sched_ext scheduler's name */
+	char boot_id[64];     /* this boot: Linux boot_id, the BSDs' kern.boottime */
 	int nmitigations;     /* entries of mitigations[], sorted by name */
 	struct host_mitigation mitigations[HOST_MAX_MITIGATIONS];
 };

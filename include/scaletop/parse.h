@@ -90,6 +90,8 @@ void parser_free(struct parser *p);
 
 /* The registry's names, NULL-terminated; static storage. */
 const char *const *parser_names(void);
+/* Whether the named parser reads its lines with a pattern (regex), given apart from its name. */
+bool parser_takes_pattern(const char *name);
 const char *parser_name(const struct parser *p);
 
 /* Feeds len bytes.  Events become available through parser_next(). */

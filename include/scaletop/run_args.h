@@ -38,6 +38,7 @@ struct run_args {
 	bool duration_set, warmup_set, stop_on_failure;
 	bool no_hot; /* --no-hot: no on-CPU sampling */
 	long repeat;
+	long trials; /* --trials K: the whole sweep K times */
 	enum run_mode mode;
 	struct run_view view;
 	const char *output; /* -o: save a snapshot there, or NULL */
@@ -62,8 +63,24 @@ int run_args_parse(int argc, char **argv, struct run_args *a, const struct run_o
 bool run_args_elapsed(const struct run_args *a);
 /* Fills the session's settings and workload text, and cfg.  0 or EXIT_USAGE. */
 int run_args_apply(const struct run_args *a, struct session *s, struct sweep_config *cfg);
+/*
+ * When the run starts: each --target pid:N names a live process (a server
+ * may stop later; the steps say so then).  0 or EXIT_USAGE after the message.
+ */
+int run_args_targets_alive(const struct run_args *a);
+/*
+ * run_args_apply on a scratch session, then run_args_targets_alive: the
+ * usage errors of both before the TUI opens its screen.  0 or EXIT_USAGE.
+ */
+int run_args_try(const struct run_args *a);
 /* Frees what run_args_apply put in cfg (the session frees its own). */
 void run_config_free(struct sweep_config *cfg);
+/*
+ * The names --parse takes, from the parser table (those without a pattern:
+ * regex is --parse-regex's) and elapsed if asked: "sysbench|pgbench|elapsed"
+ * with sep and last "|", or "sysbench, pgbench or elapsed".
+ */
+void run_parse_choices(char *buf, size_t len, const char *sep, const char *last, bool elapsed);
 /* The shared options' help lines, showing the defaults in d. */
 void run_usage_options(FILE *f, const struct run_args *d);
 

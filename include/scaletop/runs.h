@@ -31,6 +31,7 @@ struct run_entry {
 	int n_min, n_max, nsteps;
 	bool interrupted; /* a step was cut short: the sweep was stopped */
 	char verdict[256];
+	char repair[ST_ERRLEN]; /* "" or what the reader set aside (snapshot.repair), unnamed */
 };
 
 struct run_list {

@@ -18,20 +18,26 @@ struct tick {
 	int phase;      /* enum sweep_phase */
 	double rate;    /* throughput over the last interval; NaN if none */
 	float busy_all; /* % of all CPUs busy; NaN if unknown */
+	uint32_t owner; /* the session's series_tag when it was added (series_add stamps it) */
 	float *busy;    /* busy % by CPU id, ncpu entries (NaN: no data); the series owns it */
 };
 
 struct series {
-	int ncpu;      /* entries per tick's busy[]: highest CPU id + 1, fixed at init */
-	int cap;       /* ring capacity */
-	int64_t count; /* ticks ever added (the ring holds the last min(count, cap)) */
+	int ncpu;       /* entries per tick's busy[]: highest CPU id + 1, fixed at init */
+	int cap;        /* ring capacity */
+	int64_t count;  /* ticks ever added (the ring holds the last min(count, cap)) */
+	uint32_t owner; /* stamped on each tick added: the owning session's series_tag */
+	uint32_t tags;  /* the highest tag handed out (session_take_series) */
 	struct tick *ring;
 	float *busy_store; /* cap * ncpu floats backing every tick's busy[] */
 };
 
 int series_init(struct series *s, int ncpu, int cap);
 void series_free(struct series *s);
-/* Appends a tick (busy may be NULL); copies busy[0..ncpu-1].  Overwrites the oldest. */
+/*
+ * Appends a tick (busy may be NULL), stamped with s->owner; copies
+ * busy[0..ncpu-1].  Overwrites the oldest.
+ */
 void series_add(struct series *s, const struct tick *t, const float *busy);
 /* Ticks currently held. */
 int series_len(const struct series *s);

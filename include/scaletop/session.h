@@ -35,7 +35,8 @@ struct sweep_settings {
 	double stable_pct;    /* 0: fixed duration; else stop at CI95 <= pct% of mean */
 	double min_measure_s; /* until-stable never stops sooner */
 	double interval_s;    /* length of one interval sample */
-	int repeat;           /* runs per N */
+	int repeat;           /* runs per N, back to back, in each trial */
+	int trials;           /* the whole sweep this many times, N order alternating */
 	double stall_s;       /* no progress by any worker for this long fails the step; 0: off */
 	bool stop_on_failure;
 	enum run_mode mode;
@@ -70,6 +71,7 @@ struct workload_desc {
 #define CT_HAVE_PSI 0x20
 #define CT_HAVE_LOCK_WAIT 0x40
 #define CT_HAVE_THREADS 0x80
+#define CT_HAVE_CSW_KOP 0x100 /* vcsw_kop, ivcsw_kop: switches and operations both counted */
 
 /* Contention over a measurement window, in figures a kernel engineer already reads. */
 struct contention {
@@ -87,9 +89,9 @@ struct contention {
 };
 
 #define TG_HAVE_CPU 0x01       /* cpu_used, user_cpu, sys_cpu, machine_pct */
-#define TG_HAVE_CSW 0x02       /* vcsw_kop, ivcsw_kop */
+#define TG_HAVE_CSW 0x02       /* vcsw_kop, ivcsw_kop: with operations counted */
 #define TG_HAVE_RUN_DELAY 0x04 /* run_delay_pct */
-#define TG_HAVE_OPS_CPU 0x08   /* ops_per_cpu_s */
+#define TG_HAVE_OPS_CPU 0x08   /* ops_per_cpu_s: with operations counted */
 #define TG_HAVE_PSI 0x10       /* cgroup cpu.pressure: psi_some_pct */
 
 /*
@@ -133,7 +135,8 @@ extern const char *const step_status_names[];
 
 struct step {
 	int n;
-	int rep; /* 0 .. repeat-1 */
+	int rep;   /* 0 .. repeat-1 */
+	int trial; /* 0 .. trials-1: which pass of the whole sweep (--trials) */
 	enum step_status status;
 	char reason[256];  /* why failed/unstable/interrupted, "" otherwise */
 	double start_s;    /* session time the step's workers were released */
@@ -181,12 +184,28 @@ struct session {
 	struct event *events;
 	int nevents, capevents;
 	struct series ticks; /* recent ticks; empty (cap 0) until session_start_series */
+	/*
+	 * The TUI hands one ring from session to session (r, n, w, +/-) so the
+	 * CPU panels run on; the ring's ticks that are this session's carry
+	 * this tag, and only they are saved with it.  0 until the ring is
+	 * handed on.  series_from: the ring's count when it first came here.
+	 */
+	uint32_t series_tag;
+	int64_t series_from;
 };
 
 void session_init(struct session *s);
 /* Frees a step's hot paths and spins and marks it unsampled. */
 void step_hot_clear(struct step_hot *h);
 void session_free(struct session *s);
+/*
+ * The plan's i-th step (0 .. trials * nn * repeat - 1): its N index, repeat
+ * and trial.  Trial t runs the N list ascending when t is even and
+ * descending when odd, so drift over the trials does not line up with N.
+ */
+void session_plan_step(const struct sweep_settings *set, int i, int *ni, int *rep, int *trial);
+/* How many steps the plan has: trials * nn * repeat. */
+int session_plan_len(const struct sweep_settings *set);
 /* Appends a step for (n, rep) and returns it, or NULL on ENOMEM. */
 struct step *session_add_step(struct session *s, int n, int rep);
 int step_add_interval(struct step *st, double rate);
@@ -195,6 +214,14 @@ int session_add_event(struct session *s, int step, enum event_kind kind, double 
 		      ...) __attribute__((format(printf, 5, 6)));
 /* Starts the tick series with room for CPU ids 0 .. ncpu-1. */
 int session_start_series(struct session *s, int ncpu, int cap);
+/*
+ * Moves the tick ring from one session to another: the ticks added from now
+ * on are to's.  Those already there stay for the live views but remain
+ * from's (to gets them back if it held them before, as after a live N).
+ */
+void session_take_series(struct session *to, struct session *from);
+/* Whether tick t of s's ring is s's own (not an earlier session's). */
+bool session_owns_tick(const struct session *s, const struct tick *t);
 /* Seconds since the session started, for a CLOCK_MONOTONIC time. */
 double session_time(const struct session *s, uint64_t mono_ns);
 

@@ -18,7 +18,7 @@
 struct json_t *session_json_header(const struct session *s);
 struct json_t *session_json_step(const struct session *s, const struct step *st);
 struct json_t *session_json_event(const struct event *e);
-/* The tick series, or null when there are no ticks. */
+/* The session's own ticks (session_take_series), or null when it has none. */
 struct json_t *session_json_series(const struct session *s);
 /* New reference to the whole object, with its analysis; NULL on ENOMEM. */
 struct json_t *session_json(const struct session *s);

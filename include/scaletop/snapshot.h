@@ -25,6 +25,9 @@
 /* Above this many per-CPU values the tick series is saved without its per-CPU part. */
 #define SNAPSHOT_SERIES_MAX_VALUES (1 << 21)
 
+/* The boot ids a side made of files keeps (it counts the rest). */
+#define SNAPSHOT_SIDE_BOOTS 16
+
 /* What a snapshot says about itself, beyond the session. */
 struct snapshot_meta {
 	char label[256];    /* default: "hostname OS release" */
@@ -41,6 +44,12 @@ struct snapshot {
 	struct analysis saved;   /* the analysis as the writer computed it; pts owned */
 	struct analysis now;     /* recomputed from the steps by this scaletop; pts owned */
 	char warning[ST_ERRLEN]; /* "" or one line: how saved and recomputed disagree */
+	char repair[ST_ERRLEN];  /* "" or one line: what was set aside to read the file */
+	/* A side of compare made of several files (snapshot_side_add); 0 files: this one. */
+	int files;
+	int nboots;        /* distinct boot ids among them, the first SNAPSHOT_SIDE_BOOTS kept */
+	int boots_unknown; /* files that do not say their boot */
+	char boot[SNAPSHOT_SIDE_BOOTS][64];
 };
 
 /* The default label and the current time, for session s. */
@@ -121,12 +130,26 @@ void snapshot_compare_text(FILE *f, struct snapshot *const *v, int k, const stru
 /*
  * The same table as CSV: n, each throughput, each ratio; then each
  * throughput's 95% CI, and for each snapshot after the first B-A in %, its
- * CI and 1 or 0 for significant; empty cells for none.  Then, each after a
- * blank line and its own header, the targets' table (n, snapshot, the
- * figures) and the waits' (n, family, state, channel, each share in %, each
- * difference from A in points), when any.
+ * CI and 1 or 0 for significant; then each snapshot's Jain's index and
+ * starved workers ("X jain", "X starved"); empty cells for none.  One table,
+ * one header: a CSV reader takes it whole.
  */
 void snapshot_compare_csv(FILE *f, struct snapshot *const *v, int k, const struct compare_opts *o);
+/*
+ * compare's other tables, each as one CSV table in a file of its own
+ * (--csv-target, --csv-waits, --csv-usl): the targets' (n, snapshot, the
+ * figures), the waits' (n, family, state, channel, each share in %, each
+ * difference from A in points) and the USL fits' (a row per snapshot: each
+ * parameter and its standard error, N*, X*, rse, points, and "usl",
+ * "amdahl" or why there is no fit).  A table no snapshot has rows for is
+ * its header alone.
+ * Written atomically; an existing file is refused unless force.  0, or -1
+ * with a message naming the file.
+ */
+enum snapshot_compare_table { SNAPSHOT_CMP_TARGET, SNAPSHOT_CMP_WAITS, SNAPSHOT_CMP_USL };
+int snapshot_compare_csv_write(const char *path, enum snapshot_compare_table table,
+			       struct snapshot *const *v, int k, bool force, char *err,
+			       size_t errlen);
 /* The summary and the table as GitHub-flavoured Markdown, with a legend (snapshot_compare_md.c). */
 void snapshot_compare_markdown(FILE *f, struct snapshot *const *v, int k,
 			       const struct compare_opts *o);
@@ -135,6 +158,12 @@ void snapshot_compare_markdown(FILE *f, struct snapshot *const *v, int k,
  * the first is significantly slower than it by more than o->fail_pct %.
  */
 bool snapshot_compare_regressed(struct snapshot *const *v, int k, const struct compare_opts *o);
+/*
+ * The gate's third answer: true when o->fail_pct > 0 and some N (or the
+ * summary over N) had too few trials a side for a test, so that the gate
+ * can neither pass nor fail it (compare exits 4; docs/statistics.md).
+ */
+bool snapshot_compare_too_few(struct snapshot *const *v, int k, const struct compare_opts *o);
 /*
  * A warning line for each difference from the first snapshot that can
  * change the result (the workload and its parameters, CPUs, SMT, NUMA
@@ -146,6 +175,18 @@ bool snapshot_compare_regressed(struct snapshot *const *v, int k, const struct c
  * are not compared.  To f; returns how many warnings.
  */
 int snapshot_compare_warn(FILE *f, struct snapshot *const *v, int k);
+
+/*
+ * Sides of compare made of files (snapshot_side.c): more's steps move into
+ * side, each of more's trials a new trial after side's, its N join side's
+ * list and side's analysis is recomputed from all of them; more is left
+ * empty (free it as usual).  A workload that differs from side's is a
+ * warning line in side->warning.  0, or -1 with a message (ENOMEM).
+ */
+int snapshot_side_add(struct snapshot *side, struct snapshot *more, char *err, size_t errlen);
+/* How many files and distinct boots a side is made of (a lone snapshot: 1 file). */
+int snapshot_side_files(const struct snapshot *sn);
+int snapshot_side_boots(const struct snapshot *sn, int *unknown);
 
 /* The host's fingerprint in a few lines (only what is known), for show. */
 void snapshot_host_text(FILE *f, const struct session *s);

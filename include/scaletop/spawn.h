@@ -36,12 +36,15 @@ struct spawn_proc {
 /*
  * Copies the NULL-terminated template, replacing {n} with n and {duration}
  * with duration (seconds) inside every word, e.g. "--threads={n}".  A brace
- * not followed by a lower-case name and } is kept as is ("${HOME}", "{}").
- * An unknown {name}, or {duration} when duration < 0 (not fixed), is an
- * error naming the word.  *out is malloc'd: free it with spawn_argv_free.
+ * not followed by a name and } is kept as is ("{}", "{1..3}"), and so is the
+ * shell's "${NAME}".  An unknown {name} ("{N}", "{threads}"), or {duration}
+ * when duration < 0 (not fixed), is an error naming the word and the known
+ * placeholders.  *out is malloc'd: free it with spawn_argv_free.
  */
 int spawn_argv_expand(const char *const *tmpl, long n, long duration, char ***out, char *err,
 		      size_t errlen);
+/* The template's placeholders checked before any step: 0 (uses_n: {n} is in it), or -1. */
+int spawn_argv_check(const char *const *tmpl, bool *uses_n, char *err, size_t errlen);
 void spawn_argv_free(char **argv);
 
 /*

@@ -42,6 +42,8 @@ int stats_compute(struct stats *st, const double *x, size_t n);
  * returns 0.
  */
 double stats_t95(unsigned long df);
+/* The two-sided p of Student's t: P(|T| >= |t|) with df degrees of freedom (A&S 26.7.3-4). */
+double stats_t_p2(double t, unsigned long df);
 
 /*
  * True when the 95% CI half-width, widened for autocorrelation (ci95_ac),

@@ -91,6 +91,7 @@ int recorder_close(struct recorder *rec, char *err, size_t errlen);
 #define STREAM_MAX_LINE (1024 * 1024) /* longer lines are an error */
 #define STREAM_MAX_TICKS 2000000      /* ticks kept for scrubbing; ~5.8 days at 4 Hz */
 #define STREAM_MAX_CELLS 16000000     /* per-CPU rows kept over all ticks (24 bytes each) */
+#define STREAM_MAX_WAIT_CELLS 1000000 /* wait lines kept over all ticks (80 bytes each) */
 #define STREAM_MAX_STEPS 100000
 #define STREAM_MAX_EVENTS 1000000
 #define STREAM_MAX_CPU_ID 65535
@@ -131,7 +132,9 @@ struct stream_tick {
 	int ncpu; /* rows: stream_reader_tick_cpus */
 	/* private to the reader */
 	size_t cpu_off;
-	int64_t ct_idx;
+	int64_t ct_idx, tg_idx;
+	size_t waits_off;
+	int nwaits;
 };
 
 /* stream_reader_changes() bits: what arrived since the last call. */
@@ -202,6 +205,16 @@ const struct stream_cpu *stream_reader_tick_cpus(const struct stream_reader *r,
 /* A tick's live contention, or NULL if it has none.  Valid until the next feed. */
 const struct contention *stream_reader_tick_contention(const struct stream_reader *r,
 						       const struct stream_tick *t);
+/*
+ * The window so far at a tick: the target's figures (NULL without), and the
+ * wait profile's *n lines (NULL and 0 without; the target's and the probes'
+ * families among them).  Older streams have neither.  Valid until the next
+ * feed.
+ */
+const struct target_figures *stream_reader_tick_target(const struct stream_reader *r,
+						       const struct stream_tick *t);
+const struct wait_share *stream_reader_tick_waits(const struct stream_reader *r,
+						  const struct stream_tick *t, int *n);
 
 /* A stored percentage as a number; NaN for STREAM_PCT_NONE. */
 double stream_pct(uint16_t v);

@@ -58,10 +58,13 @@ struct sweep_live {
 	struct sample_delta cpu; /* the last tick's CPU usage */
 	bool have_cpu;
 	bool paused;          /* sweep_pause: no step advances until resumed */
+	bool held;            /* ... and the running step is stopped: phase_s stands still */
 	struct contention ct; /* the running step's window so far, refreshed about once a second */
 	bool have_ct;
 	struct wait_share *waits; /* its wait profile so far, refreshed with ct; the sweep's */
 	int nwaits;
+	struct target_figures tg; /* --target's figures so far, on each pass over its processes */
+	bool have_tg;
 };
 
 enum sweep_note { SWEEP_TICK, SWEEP_STEP_DONE, SWEEP_FINISHED };

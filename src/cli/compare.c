@@ -1,13 +1,16 @@
 /*
  * scaletop compare: snapshots side by side, aligned on N, the first (or
- * --baseline's) against each of the others; --fail-on-regression makes it
- * a gate for CI (exit 3).
+ * --baseline's) against each of the others; a side may be several files
+ * (A1 A2 -- B1 B2: one sweep per boot), whose trials pool.
+ * --fail-on-regression makes it a gate for CI (exit 3; 4: too few trials
+ * to tell).
  */
 #include <ctype.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "scaletop/compare_stats.h"
@@ -15,13 +18,21 @@
 
 #define CMD "compare"
 #define EXIT_REGRESSION 3 /* --fail-on-regression: some B is significantly worse */
+#define EXIT_TOO_FEW 4    /* --fail-on-regression: too few trials a side to tell */
+
+/* Each "--" between files, as getopt sees it: not an option, and known by its address. */
+static char side_break[] = "side-break";
 
 enum compare_format { FMT_TEXT, FMT_CSV, FMT_MARKDOWN };
 
 struct compare_args {
 	enum compare_format format;
-	const char *baseline; /* --baseline FILE, or NULL: the first */
+	const char *baseline;    /* --baseline FILE, or NULL: the first */
+	const char *csv_file[3]; /* --csv-target, --csv-waits, --csv-usl: FILE, or NULL */
+	bool force;              /* replace them when they exist */
 	struct compare_opts o;
+	char **av;  /* argv with each "--" as side_break; owned */
+	bool sides; /* a "--" was given: the files between are one side */
 };
 
 static void
@@ -29,18 +40,30 @@ compare_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: %s compare [--csv | --markdown] [--noise PCT] [--fail-on-regression PCT]\n"
-		"                  [--baseline A.json] A.json B.json [C.json ...]\n\n"
-		"One table aligned on N: each snapshot's throughput, its ratio to A and the\n"
-		"difference with its 95%% CI (Welch's t) and a '*' where it is significant;\n"
-		"a summary over N; then peak against peak, collapse, verdict and USL.\n"
+		"                  [--csv-target FILE] [--csv-waits FILE] [--csv-usl FILE] "
+		"[--force]\n"
+		"                  [--baseline A.json] A.json B.json [C.json ...]\n"
+		"       %s compare [options] A1.json A2.json ... -- B1.json B2.json ... [-- "
+		"...]\n\n"
+		"One table aligned on N: each side's throughput, its ratio to A and the\n"
+		"difference with its 95%% CI (Welch's t on the trials' means) and a '*' where\n"
+		"it is significant; a summary over N; then peak against peak, collapse,\n"
+		"verdict and USL.  Files between '--' are one side: their trials pool.  A side\n"
+		"needs %d trials (run --trials %d, or files) for a test.\n"
 		"      --csv                    the table as CSV (warnings go to stderr)\n"
+		"      --csv-target FILE        the targets' figures at each N as CSV, into FILE\n"
+		"      --csv-waits FILE         the wait profiles side by side as CSV, into FILE\n"
+		"      --csv-usl FILE           the USL fits, each parameter with its standard\n"
+		"                               error, as CSV, into FILE\n"
+		"      --force                  replace those files when they exist\n"
 		"      --markdown               the summary and table as Markdown\n"
 		"      --baseline FILE          compare every snapshot against FILE (A)\n"
 		"      --noise PCT              a difference counts only beyond PCT%% of A\n"
 		"                               (default %g; 0: Welch's t alone)\n"
 		"      --fail-on-regression PCT exit 3 when some snapshot is significantly\n"
-		"                               slower than A by more than PCT%% at some N\n",
-		progname, COMPARE_NOISE_DEFAULT);
+		"                               slower than A by more than PCT%% at some N;\n"
+		"                               4 when none is but a side had too few trials\n",
+		progname, progname, CMP_MIN_TRIALS, CMP_MIN_TRIALS, COMPARE_NOISE_DEFAULT);
 }
 
 /* A percentage from 0 (no floor: Welch's t alone) to below 100, with or without '%'. */
@@ -75,6 +98,14 @@ compare_option(int opt, struct compare_args *a, char **argv)
 	case 'b':
 		a->baseline = optarg;
 		return 0;
+	case 'T':
+	case 'W':
+	case 'U':
+		a->csv_file[opt == 'T' ? 0 : opt == 'W' ? 1 : 2] = optarg;
+		return 0;
+	case 'F':
+		a->force = true;
+		return 0;
 	case 'n':
 		return compare_noise(optarg, &a->o.noise_pct);
 	case 'f':
@@ -88,6 +119,59 @@ compare_option(int opt, struct compare_args *a, char **argv)
 	}
 }
 
+static const char *const compare_file_opts[3] = { "--csv-target", "--csv-waits", "--csv-usl" };
+
+/* Each table has a file of its own. */
+static int
+compare_distinct_files(const struct compare_args *a)
+{
+	int i, j;
+
+	for (i = 0; i < 3; i++) {
+		for (j = i + 1; j < 3; j++) {
+			if (a->csv_file[i] != NULL && a->csv_file[j] != NULL &&
+			    strcmp(a->csv_file[i], a->csv_file[j]) == 0)
+				return arg_usage_error(CMD,
+						       "%s and %s name one file, '%s': give each "
+						       "table a file of its own",
+						       compare_file_opts[i], compare_file_opts[j],
+						       a->csv_file[i]);
+		}
+	}
+	return 0;
+}
+
+/* The sides the files after the options make; -1 after a usage message. */
+static int
+compare_count_sides(int argc, struct compare_args *a)
+{
+	int i, k = 0;
+	bool empty = true;
+
+	for (i = optind; i < argc; i++)
+		a->sides = a->sides || a->av[i] == side_break;
+	if (!a->sides)
+		return argc - optind + (a->baseline != NULL);
+	if (a->baseline != NULL) {
+		arg_usage_error(CMD, "give --baseline or sides split by '--', not both");
+		return -1;
+	}
+	for (i = optind; i <= argc; i++) {
+		if (i < argc && a->av[i] != side_break) {
+			empty = false;
+			continue;
+		}
+		if (empty) {
+			arg_usage_error(CMD, "a side without files: give one or more files "
+					     "between the '--'s");
+			return -1;
+		}
+		k++;
+		empty = true;
+	}
+	return k;
+}
+
 static int
 compare_parse(int argc, char **argv, struct compare_args *a)
 {
@@ -95,6 +179,10 @@ compare_parse(int argc, char **argv, struct compare_args *a)
 		{ "csv", no_argument, NULL, 'c' },
 		{ "markdown", no_argument, NULL, 'm' },
 		{ "baseline", required_argument, NULL, 'b' },
+		{ "csv-target", required_argument, NULL, 'T' },
+		{ "csv-waits", required_argument, NULL, 'W' },
+		{ "csv-usl", required_argument, NULL, 'U' },
+		{ "force", no_argument, NULL, 'F' },
 		{ "noise", required_argument, NULL, 'n' },
 		{ "fail-on-regression", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
@@ -102,6 +190,11 @@ compare_parse(int argc, char **argv, struct compare_args *a)
 	};
 	int opt, rc, k;
 
+	if ((a->av = calloc((size_t)argc + 1, sizeof(*a->av))) == NULL)
+		return arg_usage_error(CMD, "out of memory");
+	for (k = 0; k < argc; k++)
+		a->av[k] = k > 0 && strcmp(argv[k], "--") == 0 ? side_break : argv[k];
+	argv = a->av;
 	optind = 1;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -112,7 +205,9 @@ compare_parse(int argc, char **argv, struct compare_args *a)
 		if ((rc = compare_option(opt, a, argv)) != 0)
 			return rc;
 	}
-	k = argc - optind + (a->baseline != NULL);
+	k = compare_count_sides(argc, a);
+	if (k < 0)
+		return EXIT_USAGE;
 	if (k < 2)
 		return arg_usage_error(CMD,
 				       "give two snapshots or more: %s compare A.json B.json, or "
@@ -121,31 +216,117 @@ compare_parse(int argc, char **argv, struct compare_args *a)
 	if (k > SNAPSHOT_COMPARE_MAX)
 		return arg_usage_error(CMD, "%d snapshots; compare at most %d at once", k,
 				       SNAPSHOT_COMPARE_MAX);
+	return compare_distinct_files(a);
+}
+
+/* Before anything is read or printed: a file that exists is kept unless --force. */
+static int
+compare_check_files(const struct compare_args *a)
+{
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		if (a->csv_file[i] == NULL || a->force || access(a->csv_file[i], F_OK) != 0)
+			continue;
+		fprintf(stderr,
+			"%s %s: %s exists and was not replaced; give --force to replace it, or "
+			"another name\n",
+			progname, CMD, a->csv_file[i]);
+		return EXIT_RUNTIME;
+	}
 	return 0;
 }
 
-/* Loads the files, the baseline first; how many to free, with *rc set on failure. */
+/* --csv-target, --csv-waits and --csv-usl: each table into its own file. */
 static int
-compare_load(int argc, char **argv, const char *baseline, struct snapshot *snaps,
-	     struct snapshot **v, int *rc)
+compare_write_files(const struct compare_args *a, struct snapshot *const *v, int k)
 {
-	const char *path[SNAPSHOT_COMPARE_MAX];
+	static const enum snapshot_compare_table table[3] = { SNAPSHOT_CMP_TARGET,
+							      SNAPSHOT_CMP_WAITS,
+							      SNAPSHOT_CMP_USL };
 	char err[ST_ERRLEN];
-	int i, np = 0, k;
+	int i;
 
-	if (baseline != NULL)
-		path[np++] = baseline;
-	for (i = optind; i < argc && np < SNAPSHOT_COMPARE_MAX; i++)
-		path[np++] = argv[i];
-	for (k = 0; k < np; k++) {
-		v[k] = &snaps[k];
-		if (snapshot_load(path[k], v[k], err, sizeof(err)) != 0) {
+	for (i = 0; i < 3; i++) {
+		if (a->csv_file[i] == NULL)
+			continue;
+		if (snapshot_compare_csv_write(a->csv_file[i], table[i], v, k, a->force, err,
+					       sizeof(err)) != 0) {
 			fprintf(stderr, "%s %s: %s\n", progname, CMD, err);
-			*rc = EXIT_RUNTIME;
-			return k + 1;
+			return EXIT_RUNTIME;
 		}
-		if (v[k]->warning[0] != '\0')
-			fprintf(stderr, "%s %s: warning: %s\n", progname, CMD, v[k]->warning);
+	}
+	return 0;
+}
+
+/* Loads path into sn, the warning on stderr; 0, or EXIT_RUNTIME after the message. */
+static int
+compare_load_one(const char *path, struct snapshot *sn)
+{
+	char err[ST_ERRLEN];
+
+	if (snapshot_load(path, sn, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s %s: %s\n", progname, CMD, err);
+		return EXIT_RUNTIME;
+	}
+	if (sn->repair[0] != '\0')
+		fprintf(stderr, "%s %s: warning: %s\n", progname, CMD, sn->repair);
+	if (sn->warning[0] != '\0')
+		fprintf(stderr, "%s %s: warning: %s\n", progname, CMD, sn->warning);
+	return 0;
+}
+
+/* One more file of side sn: loaded, then its trials joined to sn's. */
+static int
+compare_load_more(const char *path, struct snapshot *sn)
+{
+	struct snapshot more;
+	char err[ST_ERRLEN];
+	int rc;
+
+	snapshot_init(&more);
+	sn->warning[0] = '\0';
+	if ((rc = compare_load_one(path, &more)) == 0 &&
+	    snapshot_side_add(sn, &more, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s %s: %s\n", progname, CMD, err);
+		rc = EXIT_RUNTIME;
+	}
+	if (rc == 0 && sn->warning[0] != '\0')
+		fprintf(stderr, "%s %s: warning: %s\n", progname, CMD, sn->warning);
+	snapshot_free(&more);
+	return rc;
+}
+
+/* Loads the files, the baseline first, a side's files into one; how many to free, *rc set. */
+static int
+compare_load(int argc, const struct compare_args *a, struct snapshot *snaps, struct snapshot **v,
+	     int *rc)
+{
+	int i, k = 0;
+	bool fresh = true;
+
+	if (a->baseline != NULL) {
+		v[k] = &snaps[k];
+		if ((*rc = compare_load_one(a->baseline, v[k++])) != 0)
+			return k;
+	}
+	for (i = optind; i < argc && k <= SNAPSHOT_COMPARE_MAX; i++) {
+		if (a->av[i] == side_break) {
+			fresh = true;
+			continue;
+		}
+		if (fresh || !a->sides) {
+			if (k == SNAPSHOT_COMPARE_MAX)
+				break;
+			v[k] = &snaps[k];
+			snapshot_init(v[k]);
+			*rc = compare_load_one(a->av[i], v[k++]);
+			fresh = false;
+		} else {
+			*rc = compare_load_more(a->av[i], v[k - 1]);
+		}
+		if (*rc != 0)
+			return k;
 	}
 	return k;
 }
@@ -173,20 +354,34 @@ cmd_compare(int argc, char **argv)
 
 	memset(&a, 0, sizeof(a));
 	compare_opts_default(&a.o);
-	if ((rc = compare_parse(argc, argv, &a)) != 0)
+	rc = compare_parse(argc, argv, &a);
+	if (rc != 0) {
+		free(a.av);
 		return rc < 0 ? 0 : rc;
-	k = compare_load(argc, argv, a.baseline, snaps, v, &rc);
+	}
+	if ((rc = compare_check_files(&a)) != 0)
+		return rc;
+	k = compare_load(argc, &a, snaps, v, &rc);
 	if (rc == 0)
 		compare_print(&a, v, k);
+	if (rc == 0)
+		rc = compare_write_files(&a, v, k);
 	if (rc == 0 && snapshot_compare_regressed(v, k, &a.o)) {
 		fprintf(stderr,
 			"%s %s: a snapshot is significantly slower than A by more than %g%% at "
 			"some N\n",
 			progname, CMD, a.o.fail_pct);
 		rc = EXIT_REGRESSION;
+	} else if (rc == 0 && snapshot_compare_too_few(v, k, &a.o)) {
+		fprintf(stderr,
+			"%s %s: too few trials a side to tell a regression from rerun noise "
+			"(%d needed; run --trials %d): neither passed nor failed\n",
+			progname, CMD, CMP_MIN_TRIALS, CMP_MIN_TRIALS);
+		rc = EXIT_TOO_FEW;
 	}
 	for (i = 0; i < k; i++)
 		snapshot_free(v[i]);
+	free(a.av);
 	if (rc != EXIT_RUNTIME && fflush(stdout) != 0)
 		rc = EXIT_RUNTIME;
 	return rc;

@@ -217,6 +217,8 @@ cmd_export(int argc, char **argv)
 			rc = EXIT_RUNTIME;
 			break;
 		}
+		if (v[k - 1]->repair[0] != '\0')
+			fprintf(stderr, "%s %s: warning: %s\n", progname, CMD, v[k - 1]->repair);
 		if (v[k - 1]->warning[0] != '\0')
 			fprintf(stderr, "%s %s: warning: %s\n", progname, CMD, v[k - 1]->warning);
 	}

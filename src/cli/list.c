@@ -1,9 +1,11 @@
 /* scaletop list: the built-in workloads, their help and parameters. */
+#include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
-#include "scaletop/parse.h"
+#include "scaletop/run_args.h"
 #include "scaletop/workload.h"
 
 static const char *const param_type_names[] = { "int", "size", "choice", "path" };
@@ -55,17 +57,58 @@ list_wrap(const char *text, int indent)
 	putchar('\n');
 }
 
+static void
+list_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: %s list [-v]\n\n"
+		"The built-in workloads ('%s run -w NAME'), what each counts, and their\n"
+		"parameters ('-p KEY=VALUE') with their types, defaults and ranges; then\n"
+		"the parsers of an external command's output ('--cmd' with '--parse').\n\n"
+		"  -v, --verbose  also describe each workload in a paragraph\n"
+		"  -h, --help     this help\n",
+		progname, progname);
+}
+
+/* -v and -h; 0 to list, -1 after the help, or EXIT_USAGE after the message. */
+static int
+list_args(int argc, char **argv, bool *verbose)
+{
+	static const struct option longopts[] = {
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+
+	*verbose = false;
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "vh", longopts, NULL)) != -1) {
+		if (opt == 'h') {
+			list_usage(stdout);
+			return -1;
+		}
+		if (opt != 'v')
+			return arg_usage_error("list", "unknown option '%s': see '%s list --help'",
+					       argv[optind - 1], progname);
+		*verbose = true;
+	}
+	if (optind != argc)
+		return arg_usage_error("list", "unexpected argument '%s': only -v (--verbose)",
+				       argv[optind]);
+	return 0;
+}
+
 int
 cmd_list(int argc, char **argv)
 {
-	bool verbose =
-		argc > 1 && (strcmp(argv[1], "-v") == 0 || strcmp(argv[1], "--verbose") == 0);
-	const char *const *parsers = parser_names();
-	int i, j;
+	char parsers[128];
+	bool verbose;
+	int i, j, rc;
 
-	if (argc > 1 && !verbose)
-		return arg_usage_error("list", "unknown argument '%s': only -v (--verbose)",
-				       argv[1]);
+	if ((rc = list_args(argc, argv, &verbose)) != 0)
+		return rc < 0 ? 0 : rc;
 	for (i = 0; workloads[i] != NULL; i++) {
 		const struct workload *wl = workloads[i];
 
@@ -75,9 +118,9 @@ cmd_list(int argc, char **argv)
 		for (j = 0; j < wl->nparams; j++)
 			list_param(&wl->params[j]);
 	}
-	printf("\nexternal commands: --cmd 'COMMAND' with --parse ");
-	for (i = 0; parsers[i] != NULL; i++)
-		printf("%s%s", i ? "|" : "", parsers[i]);
-	printf(" (or --parse-regex), or --parse elapsed to time each run\n");
+	run_parse_choices(parsers, sizeof(parsers), "|", "|", false);
+	printf("\nexternal commands: --cmd 'COMMAND' with --parse %s or --parse-regex 'RE',\n"
+	       "or --parse elapsed to time each run\n",
+	       parsers);
 	return 0;
 }

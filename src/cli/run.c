@@ -222,6 +222,17 @@ run_record_close(struct run_ctx *c)
 	c->rec = NULL;
 }
 
+/* The notes the options gave before any step (a --cmd without {n}), each on a line. */
+static void
+run_show_notes(struct run_ctx *c)
+{
+	for (; c->nshown < c->s->nevents; c->nshown++) {
+		if (!c->quiet)
+			fprintf(stderr, "%s run: note: %s\n", progname,
+				c->s->events[c->nshown].text);
+	}
+}
+
 /* Runs the sweep the options describe; the session is filled by the caller. */
 int
 run_sweep(struct session *s, const struct sweep_config *cfg, const struct run_view *v)
@@ -247,6 +258,7 @@ run_sweep(struct session *s, const struct sweep_config *cfg, const struct run_vi
 		loop_catch_signal(c.loop, SIGHUP, run_on_signal, &c);
 		sweep_set_observer(c.sw, run_observe, &c);
 		run_stamp(s);
+		run_show_notes(&c);
 		if (run_record_open(&c, v) == 0 && sweep_start(c.sw, err, sizeof(err)) == 0 &&
 		    loop_run(c.loop, err, sizeof(err)) == 0) {
 			sweep_free(c.sw);
@@ -275,12 +287,15 @@ static const struct option run_no_longopts[] = { { NULL, 0, NULL, 0 } };
 static void
 run_usage(FILE *f, const struct run_args *d)
 {
+	char parsers[128];
+
+	run_parse_choices(parsers, sizeof(parsers), "|", "|", false);
 	fprintf(f,
 		"usage: %s run [-w WORKLOAD] [-n LIST] [-d SECONDS] [-p KEY=VALUE]... [options]\n"
-		"       %s run --cmd 'COMMAND {n}' --parse sysbench|pgbench [options]\n"
+		"       %s run --cmd 'COMMAND {n}' --parse %s [options]\n"
 		"       %s run --cmd 'COMMAND {n}' --parse-regex 'RE' [options]\n"
 		"       %s run --cmd 'make -j{n}' --parse elapsed [--ops K] [options]\n\n",
-		progname, progname, progname, progname);
+		progname, progname, parsers, progname, progname);
 	run_usage_options(f, d);
 	fprintf(f,
 		"      --json             print the results as one JSON object\n"
@@ -345,6 +360,8 @@ cmd_run(int argc, char **argv)
 		return rc < 0 ? 0 : rc;
 	session_init(&s);
 	rc = run_args_apply(&a, &s, &cfg);
+	if (rc == 0)
+		rc = run_args_targets_alive(&a);
 	if (rc == 0 && host_info_read(&s.host, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s run: %s\n", progname, err);
 		rc = EXIT_RUNTIME;

@@ -43,6 +43,8 @@ runs_print_row(struct run_entry *e)
 	runs_entry_nrange(e, nr, sizeof(nr));
 	printf("%-16s  %-10s %-14s %-9s %5d  %s%s\n  %s\n", when, e->workload, e->host, nr,
 	       e->nsteps, e->interrupted ? "(stopped) " : "", e->verdict, e->path);
+	if (e->repair[0] != '\0')
+		printf("  warning: %s\n", e->repair);
 }
 
 static int

@@ -69,6 +69,8 @@ show_one(const char *path, bool first, const struct show_opts *o)
 		snapshot_free(&snap);
 		return EXIT_RUNTIME;
 	}
+	if (snap.repair[0] != '\0')
+		fprintf(stderr, "%s %s: warning: %s\n", progname, CMD, snap.repair);
 	if (snap.warning[0] != '\0')
 		fprintf(stderr, "%s %s: warning: %s\n", progname, CMD, snap.warning);
 	printf("%s%s: %s, taken %s by %s %s\n", first ? "" : "\n", snap.name, snap.meta.label,

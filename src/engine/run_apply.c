@@ -16,6 +16,7 @@
 #include "scaletop/nlist.h"
 #include "scaletop/parse.h"
 #include "scaletop/run_args.h"
+#include "scaletop/spawn.h"
 #include "target.h"
 
 #define CMD a->cmdname
@@ -51,7 +52,8 @@ run_settings(struct session *s, const struct run_args *a)
 
 	if (rc != 0) {
 		nlist_free(&nl);
-		return arg_usage_error(CMD, "-n: %s", a->nspec != NULL ? err : "out of memory");
+		/* nlist's message names -n and the list itself. */
+		return arg_usage_error(CMD, "%s", a->nspec != NULL ? err : "-n: out of memory");
 	}
 	s->set.n = nl.v;
 	s->set.nn = (int)nl.count;
@@ -61,6 +63,7 @@ run_settings(struct session *s, const struct run_args *a)
 	s->set.min_measure_s = a->min_time;
 	s->set.interval_s = a->interval;
 	s->set.repeat = (int)a->repeat;
+	s->set.trials = (int)a->trials;
 	s->set.stall_s = a->stall;
 	s->set.stop_on_failure = a->stop_on_failure;
 	s->set.collapse_theta = a->collapse_pct / 100.0;
@@ -184,6 +187,26 @@ run_elapsed(struct session *s, struct sweep_config *cfg, const struct run_args *
 	return 0;
 }
 
+/*
+ * --cmd's placeholders, before any step: an unknown one ({N}) is a usage
+ * error naming the known ones, and a command without {n} is run as given,
+ * which the session's first event says.
+ */
+static int
+run_placeholders(struct session *s, const struct run_args *a)
+{
+	char err[ST_ERRLEN];
+	bool uses_n;
+
+	if (spawn_argv_check((const char *const *)s->wl.argv, &uses_n, err, sizeof(err)) != 0)
+		return arg_usage_error(CMD, "--cmd: %s", err);
+	if (!uses_n)
+		session_add_event(s, -1, EV_INFO, 0,
+				  "--cmd has no {n}: every step runs it as given, and N is not "
+				  "passed to it");
+	return 0;
+}
+
 static int
 run_external(struct session *s, struct sweep_config *cfg, const struct run_args *a)
 {
@@ -200,17 +223,25 @@ run_external(struct session *s, struct sweep_config *cfg, const struct run_args 
 	} else {
 		/* Try the parser now, so a bad --parse or regex is a usage error, not a failed
 		 * step. */
-		p = parser_new(cfg->parser, cfg->parse_arg, err, sizeof(err));
-		if (p == NULL && a->regex == NULL && strcmp(a->parse, "regex") != 0)
+		if (a->regex == NULL && parser_takes_pattern(a->parse))
 			return arg_usage_error(CMD,
-					       "--parse '%s': give sysbench, pgbench or elapsed, "
-					       "or --parse-regex 'RE'",
+					       "--parse %s: give the pattern as --parse-regex 'RE' "
+					       "instead",
 					       a->parse);
+		p = parser_new(cfg->parser, cfg->parse_arg, err, sizeof(err));
+		if (p == NULL && a->regex == NULL) {
+			char parsers[128];
+
+			run_parse_choices(parsers, sizeof(parsers), ", ", " or ", true);
+			return arg_usage_error(CMD, "--parse '%s': give %s, or --parse-regex 'RE'",
+					       a->parse, parsers);
+		}
 		if (p == NULL)
-			return arg_usage_error(CMD, "--parse-regex: %s", err);
+			return arg_usage_error(CMD, "%s", err);
 		parser_free(p);
 	}
-	if ((rc = run_split(a, "--cmd", a->cmd, &s->wl.argv)) != 0)
+	if ((rc = run_split(a, "--cmd", a->cmd, &s->wl.argv)) != 0 ||
+	    (rc = run_placeholders(s, a)) != 0)
 		return rc;
 	cfg->cmd = s->wl.argv;
 	snprintf(s->wl.name, sizeof(s->wl.name), "external");
@@ -239,6 +270,35 @@ run_args_apply(const struct run_args *a, struct session *s, struct sweep_config 
 	if (rc == 0)
 		rc = run_split(a, "--teardown", a->teardown, &cfg->teardown);
 	return rc;
+}
+
+int
+run_args_targets_alive(const struct run_args *a)
+{
+	struct target_spec sp;
+	char err[ST_ERRLEN];
+	int i;
+
+	for (i = 0; i < a->ntargets; i++) {
+		if (target_spec_parse(a->target[i], &sp, err, sizeof(err)) != 0 ||
+		    target_spec_present(&sp, err, sizeof(err)) != 0)
+			return arg_usage_error(CMD, "%s", err);
+	}
+	return 0;
+}
+
+int
+run_args_try(const struct run_args *a)
+{
+	struct sweep_config cfg;
+	struct session s;
+	int rc;
+
+	session_init(&s);
+	rc = run_args_apply(a, &s, &cfg);
+	run_config_free(&cfg); /* zeroed first, so whatever was set */
+	session_free(&s);
+	return rc != 0 ? rc : run_args_targets_alive(a);
 }
 
 void

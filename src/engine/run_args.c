@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "scaletop/argparse.h"
+#include "scaletop/files.h"
+#include "scaletop/parse.h"
 #include "scaletop/run_args.h"
 
 #define CMD a->cmdname
@@ -23,6 +25,7 @@ enum {
 	OPT_INTERVAL,
 	OPT_MODE,
 	OPT_REPEAT,
+	OPT_TRIALS,
 	OPT_STALL,
 	OPT_STOP,
 	OPT_COLLAPSE,
@@ -54,6 +57,7 @@ static const struct option run_longopts[] = {
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "mode", required_argument, NULL, OPT_MODE },
 	{ "repeat", required_argument, NULL, OPT_REPEAT },
+	{ "trials", required_argument, NULL, OPT_TRIALS },
 	{ "stall", required_argument, NULL, OPT_STALL },
 	{ "collapse", required_argument, NULL, OPT_COLLAPSE },
 	{ "linear", required_argument, NULL, OPT_LINEAR },
@@ -74,10 +78,36 @@ static const struct option run_longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+void
+run_parse_choices(char *buf, size_t len, const char *sep, const char *last, bool elapsed)
+{
+	const char *const *names = parser_names();
+	const char *pick[16];
+	size_t used = 0;
+	int i, n = 0;
+
+	for (i = 0; names[i] != NULL && n < 15; i++) {
+		if (!parser_takes_pattern(names[i]))
+			pick[n++] = names[i];
+	}
+	if (elapsed)
+		pick[n++] = "elapsed";
+	buf[0] = '\0';
+	for (i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 i == 0       ? ""
+					 : i + 1 == n ? last
+						      : sep,
+					 pick[i]);
+}
+
 /* The options `scaletop run` and the TUI share, with the caller's defaults. */
 void
 run_usage_options(FILE *f, const struct run_args *d)
 {
+	char parsers[128];
+
+	run_parse_choices(parsers, sizeof(parsers), ", ", " or ", false);
 	fprintf(f,
 		"  -w, --workload NAME    built-in workload (default %s; see '%s list')\n"
 		"  -n LIST                N values: 1,2,4,8 or 1-16 or 1-64x2 (default: doubling\n"
@@ -91,7 +121,10 @@ run_usage_options(FILE *f, const struct run_args *d)
 		"      --min-time S       --until-stable never stops sooner (default 2)\n"
 		"      --interval S       interval sample length (default 0.25)\n"
 		"      --mode M           threads (default) or processes\n"
-		"      --repeat K         run every N K times (default 1)\n"
+		"      --trials K         run the whole sweep K times, N ascending then\n"
+		"                         descending (default 1; compare needs 3 a side)\n"
+		"      --repeat K         run every N K times back to back in each trial\n"
+		"                         (default 1; steadies a trial, is not a trial)\n"
 		"      --stall S          fail a step in which no worker makes progress for\n"
 		"                         S seconds (default 10, 0 = never)\n"
 		"      --stop-on-failure  end the sweep at the first failed step\n"
@@ -99,7 +132,7 @@ run_usage_options(FILE *f, const struct run_args *d)
 		"                         (default 20)\n"
 		"      --linear PCT       linear range: efficiency at least PCT%% (default 90)\n"
 		"      --cmd 'COMMAND'    run a command per step: {n} and {duration} are replaced\n"
-		"      --parse NAME       read its throughput lines: sysbench or pgbench; or\n"
+		"      --parse NAME       read its throughput lines: %s; or\n"
 		"                         elapsed: time each run to its exit (runs/s)\n"
 		"      --parse-regex RE   ... or the first group of this extended regex\n"
 		"      --ops K[:UNIT]     with --parse elapsed: a run is K operations (K/s)\n"
@@ -111,7 +144,7 @@ run_usage_options(FILE *f, const struct run_args *d)
 		"                         descendants), comm:NAME, cgroup:PATH; repeatable\n"
 		"      --no-hot           no on-CPU call paths (perf_event samples of the\n"
 		"                         workload's and the target's threads, 99 Hz a CPU)\n",
-		d->default_workload, progname, d->duration, d->warmup, SESSION_MAX_PROBES);
+		d->default_workload, progname, d->duration, d->warmup, parsers, SESSION_MAX_PROBES);
 }
 
 /* --help without a caller's own text: the command line and the shared options. */
@@ -242,6 +275,8 @@ run_parse_option(int opt, int argc, char **argv, struct run_args *a, const struc
 		return arg_parse_percent(a->cmdname, "--linear", optarg, &a->linear_pct);
 	case OPT_REPEAT:
 		return arg_parse_int(CMD, "--repeat", optarg, 1, 1000, &a->repeat);
+	case OPT_TRIALS:
+		return arg_parse_int(CMD, "--trials", optarg, 1, 100, &a->trials);
 	default:
 		return arg_usage_error(CMD, "unknown option '%s': see '%s %s --help'",
 				       argv[optind - 1], progname, CMD);
@@ -260,9 +295,10 @@ run_args_defaults(struct run_args *a, const char *cmdname)
 	a->interval = 0.25;
 	a->stall = 10;
 	a->repeat = 1;
+	a->trials = 1;
 }
 
-/* The folder a file goes into must be one we may write in. */
+/* The folder a file goes into must take a new file: one is made there and removed. */
 static int
 run_check_dir(const struct run_args *a, const char *opt, const char *path)
 {
@@ -275,16 +311,43 @@ run_check_dir(const struct run_args *a, const char *opt, const char *path)
 		snprintf(dir, sizeof(dir), "/");
 	else
 		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
-	if (access(dir, W_OK | X_OK) != 0)
+	if (file_dir_takes_file(dir) != 0)
 		return arg_usage_error(CMD, "%s %s: cannot write in %s: %s; choose another folder",
 				       opt, path, dir, strerror(errno));
 	return 0;
 }
 
 /*
- * -o is checked before the sweep, not after it: a taken name or a folder we
- * may not write to should cost a second, not the whole sweep.
+ * A name an option will write, checked before the sweep, not after it: a
+ * folder, a taken name or a folder that takes no file should cost a second,
+ * not the whole sweep.  inplace: an existing file is written where it is
+ * (a stream to a device), so only a new one needs its folder.
  */
+static int
+run_check_path(const struct run_args *a, const char *opt, const char *path, bool inplace)
+{
+	bool exists = access(path, F_OK) == 0;
+	size_t len = strlen(path);
+
+	if (file_is_dir(path))
+		return arg_usage_error(
+			CMD, "%s %s: %s is a folder; give a file name, e.g. %s %s%s%s", opt, path,
+			path, opt, path, len > 0 && path[len - 1] == '/' ? "" : "/",
+			strcmp(opt, "-o") == 0 ? "run.json" : "run.jsonl");
+	if (exists && !a->force)
+		return arg_usage_error(CMD,
+				       "%s %s: the file exists; give --force to replace it, "
+				       "or another name",
+				       opt, path);
+	/* A snapshot is renamed over the name: a device or a pipe there would be replaced. */
+	if (exists && !inplace && !file_is_regular(path))
+		return arg_usage_error(CMD,
+				       "%s %s: not a regular file, which a snapshot would replace; "
+				       "give a file name",
+				       opt, path);
+	return exists && inplace ? 0 : run_check_dir(a, opt, path);
+}
+
 static int
 run_check_output(const struct run_args *a)
 {
@@ -297,12 +360,8 @@ run_check_output(const struct run_args *a)
 				       "-o '%s': give a file name (--json prints to standard "
 				       "output)",
 				       a->output);
-	if (!a->force && access(a->output, F_OK) == 0)
-		return arg_usage_error(CMD,
-				       "-o %s: the file exists; give --force to replace it, "
-				       "or another name",
-				       a->output);
-	return run_check_dir(a, "-o", a->output);
+	/* A snapshot replaces a file by a rename from its folder: that folder must take one. */
+	return run_check_path(a, "-o", a->output, false);
 }
 
 /* --record: like -o, a name that cannot be written fails now, not after the sweep. */
@@ -325,14 +384,7 @@ run_check_record(struct run_args *a)
 	if (r[0] == '\0')
 		return arg_usage_error(CMD,
 				       "--record '': give a file name, or - for standard output");
-	if (!a->force && access(r, F_OK) == 0)
-		return arg_usage_error(CMD,
-				       "--record %s: the file exists; give --force to replace "
-				       "it, or another name",
-				       r);
-	/* A stream is written in place: an existing file (a device, with --force) needs no folder.
-	 */
-	return access(r, F_OK) == 0 ? 0 : run_check_dir(a, "--record", r);
+	return run_check_path(a, "--record", r, true);
 }
 
 bool
@@ -381,9 +433,15 @@ run_check(struct run_args *a)
 	if (a->cmd != NULL && a->workload != NULL)
 		return arg_usage_error(CMD, "-w and --cmd both given: choose a built-in workload "
 					    "or a command");
-	if (a->cmd != NULL && a->parse == NULL && a->regex == NULL)
-		return arg_usage_error(CMD, "--cmd needs --parse sysbench|pgbench or "
-					    "--parse-regex 'RE' to read its throughput");
+	if (a->cmd != NULL && a->parse == NULL && a->regex == NULL) {
+		char parsers[128];
+
+		run_parse_choices(parsers, sizeof(parsers), "|", "|", true);
+		return arg_usage_error(CMD,
+				       "--cmd needs --parse %s or --parse-regex 'RE' to read its "
+				       "throughput",
+				       parsers);
+	}
 	if (a->cmd == NULL && (a->parse != NULL || a->regex != NULL))
 		return arg_usage_error(CMD, "--parse and --parse-regex go with --cmd");
 	if (a->parse != NULL && a->regex != NULL)

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -51,15 +52,24 @@ spawn_argv_free(char **argv)
 	spawn_free_words(argv, n);
 }
 
-/* Length of a placeholder name at s ("n}" gives 1), or 0 when s does not start one. */
+/*
+ * Length of a placeholder name at w + i + 1, where w[i] is '{' ("{n}" gives
+ * 1), or 0 when none starts there: a name is a letter or '_', then letters,
+ * digits and '_', then '}'.  "${NAME}" is the shell's, in an sh -c script.
+ */
 static size_t
-spawn_placeholder(const char *s)
+spawn_placeholder(const char *w, size_t i)
 {
+	const char *s = w + i + 1;
 	size_t j = 0;
 
-	while ((s[j] >= 'a' && s[j] <= 'z') || s[j] == '_')
+	if (w[i] != '{' || (i > 0 && w[i - 1] == '$'))
+		return 0;
+	if (!isalpha((unsigned char)s[0]) && s[0] != '_')
+		return 0;
+	while (isalnum((unsigned char)s[j]) || s[j] == '_')
 		j++;
-	return (j > 0 && s[j] == '}') ? j : 0;
+	return s[j] == '}' ? j : 0;
 }
 
 static char *
@@ -74,7 +84,7 @@ spawn_word_expand(const char *w, int idx, long n, long duration, char *err, size
 		return NULL;
 	}
 	for (i = 0; w[i] != '\0';) {
-		if (w[i] != '{' || (len = spawn_placeholder(w + i + 1)) == 0) {
+		if ((len = spawn_placeholder(w, i)) == 0) {
 			out[o++] = w[i++];
 			continue;
 		}
@@ -84,18 +94,17 @@ spawn_word_expand(const char *w, int idx, long n, long duration, char *err, size
 			if (duration < 0) {
 				st_error(err, errlen,
 					 "command word %d \"%s\" uses {duration}, but the steps "
-					 "have "
-					 "no fixed length; give --duration or drop {duration}",
-					 idx, w);
+					 "have no fixed length; give --duration or drop {duration}",
+					 idx + 1, w);
 				free(out);
 				return NULL;
 			}
 			o += (size_t)snprintf(out + o, cap - o, "%ld", duration);
 		} else {
 			st_error(err, errlen,
-				 "unknown placeholder {%.*s} in command word %d \"%s\"; only {n} "
-				 "and {duration} are replaced",
-				 (int)len, w + i + 1, idx, w);
+				 "unknown placeholder {%.*s} in command word %d \"%s\"; the "
+				 "known ones are {n} (the step's N) and {duration} (seconds)",
+				 (int)len, w + i + 1, idx + 1, w);
 			free(out);
 			return NULL;
 		}
@@ -126,6 +135,26 @@ spawn_argv_expand(const char *const *tmpl, long n, long duration, char ***out, c
 		}
 	}
 	*out = v;
+	return 0;
+}
+
+int
+spawn_argv_check(const char *const *tmpl, bool *uses_n, char *err, size_t errlen)
+{
+	char **v;
+	size_t i, k, len;
+
+	if (spawn_argv_expand(tmpl, 1, 1, &v, err, errlen) != 0)
+		return -1;
+	spawn_argv_free(v);
+	*uses_n = false;
+	for (i = 0; tmpl[i] != NULL; i++) {
+		for (k = 0; tmpl[i][k] != '\0'; k++) {
+			len = spawn_placeholder(tmpl[i], k);
+			if (len == 1 && tmpl[i][k + 1] == 'n')
+				*uses_n = true;
+		}
+	}
 	return 0;
 }
 

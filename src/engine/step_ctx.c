@@ -68,6 +68,7 @@ step_ctx_begin(struct step_ctx *c, const struct step_kind *k, int idx, int n, ui
 	memset(&c->last_task, 0, sizeof(c->last_task));
 	c->have_last_task = false;
 	c->live_ct_ns = 0;
+	c->tg_pass_ns = 0;
 	sample_delta_init(&c->live_delta);
 	wait_sampler_reset(&c->ws);
 	c->ws_pids_ns = 0;
@@ -206,6 +207,7 @@ step_ctx_sample(struct step_ctx *c, uint64_t now)
 			/* in the window, a pass finds the processes and books them */
 			if (c->live->phase == PHASE_MEASURING && target_pass_due(c->target, now)) {
 				target_window_pass(c->target, now);
+				c->tg_pass_ns = now;
 				tp = target_found(c->target, &ntp);
 			} else
 				tp = target_find(c->target, &ntp);
@@ -375,11 +377,14 @@ step_ctx_window_end(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t wai
 	if (c->target != NULL) {
 		target_window_end(c->target, now, e.seconds, e.ops, &st->ct,
 				  st->ncpu > 0 ? st->ncpu : c->s->host.ncpus, &st->tg);
-		if (st->tg.procs == 0)
+		if (st->tg.procs == 0) {
+			char hint[160];
+
+			target_missing_hint(c->target, hint, sizeof(hint));
 			session_add_event(c->s, c->idx, EV_WARNING, session_time(c->s, now),
-					  "N=%d: --target found no process in the window: is the "
-					  "server running, and is its name as ps -o comm shows it?",
-					  st->n);
+					  "N=%d: --target found no process in the window: %s?",
+					  st->n, hint);
+		}
 	}
 	wait_sampler_window(&c->ws, false, now);
 	st->freq_mhz = freq_sampler_end(&c->freq, now);
@@ -395,6 +400,25 @@ step_ctx_window_end(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t wai
 	stats_compute(&st->st, st->iv, (size_t)st->niv);
 }
 
+/*
+ * The target's figures over the window so far, on the tick its processes
+ * were booked (so the book and the window end at one time): the live view's
+ * and the stream's, never the step's.
+ */
+static void
+step_ctx_live_target(struct step_ctx *c, uint64_t now, uint64_t ops)
+{
+	static const struct contention none;
+
+	if (c->target == NULL || c->live->phase != PHASE_MEASURING || c->tg_pass_ns != now ||
+	    now <= c->w0_ns)
+		return;
+	target_window_figures(c->target, (double)(now - c->w0_ns) / 1e9, ops - c->w0_ops,
+			      c->live->have_ct ? &c->live->ct : &none, c->s->host.ncpus,
+			      &c->live->tg);
+	c->live->have_tg = true;
+}
+
 void
 step_ctx_live_contention(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t wait,
 			 uint64_t busy)
@@ -402,6 +426,7 @@ step_ctx_live_contention(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_
 	struct window_edges e;
 
 	probes_tick(c->probes, now);
+	step_ctx_live_target(c, now, ops);
 	if (c->live->phase != PHASE_MEASURING || now < c->live_ct_ns + LIVE_CT_PERIOD_NS)
 		return;
 	c->live_ct_ns = now;

@@ -114,6 +114,7 @@ struct step_ctx {
 	struct freq_sampler freq; /* the CPUs' frequency over the window */
 
 	uint64_t live_ct_ns;            /* when live contention was last worked out */
+	uint64_t tg_pass_ns;            /* when the target's processes were last booked */
 	struct sample_delta live_delta; /* its system delta, kept to reuse the memory */
 };
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "scaletop/analysis.h"
+#include "scaletop/contention.h"
 #include "scaletop/error.h"
 #include "scaletop/format.h"
 #include "scaletop/pgroup.h"
@@ -36,7 +37,7 @@ struct sweep {
 	sweep_observer obs;
 	void *obs_arg;
 	struct sweep_live live;
-	int next;     /* position in the plan (n index * repeat + rep) */
+	int next;     /* position in the plan (session_plan_step) */
 	bool running; /* a step is in progress */
 	struct raw_sample prev, cur;
 	bool have_prev;
@@ -97,7 +98,7 @@ sweep_new(struct session *s, struct loop *l, struct sampler *smp, const struct s
 		return NULL;
 	}
 	sw->live.step = -1;
-	sw->live.steps_total = s->set.nn * s->set.repeat;
+	sw->live.steps_total = session_plan_len(&s->set);
 	raw_sample_init(&sw->prev);
 	raw_sample_init(&sw->cur);
 	sample_delta_init(&sw->live.cpu);
@@ -148,6 +149,12 @@ sweep_describe_step(struct sweep *sw, const struct step *st, int idx)
 		session_add_event(sw->s, idx, EV_FAILURE, t, "N=%d failed: %s", st->n, st->reason);
 		return;
 	}
+	if (st->status == STEP_INTERRUPTED) { /* as the table has it: no throughput */
+		session_add_event(sw->s, idx, EV_STEP, t,
+				  "N=%d not measured (%s): its window was cut short", st->n,
+				  st->reason[0] != '\0' ? st->reason : "interrupted");
+		return;
+	}
 	fmt_si(st->ops_s, rate, sizeof(rate));
 	if (st->status == STEP_UNSTABLE)
 		session_add_event(sw->s, idx, EV_UNSTABLE, t, "N=%d unstable: %s", st->n,
@@ -183,6 +190,8 @@ sweep_step_end(struct sweep *sw, enum step_status status, const char *reason)
 	st->status = status;
 	if (reason != NULL)
 		snprintf(st->reason, sizeof(st->reason), "%s", reason);
+	if (status == STEP_FAILED) /* no throughput, so nothing per operation either */
+		contention_forget_per_op(&st->ct, &st->tg);
 	if (status == STEP_OK && sw->s->set.stable_pct <= 0 && stats_is_wide(&st->st)) {
 		/* A step whose mean is not known is not ok; --until-stable's own target rules
 		 * there. */
@@ -203,7 +212,7 @@ sweep_step_end(struct sweep *sw, enum step_status status, const char *reason)
 		sweep_launch_next(sw, mono_now_ns());
 }
 
-/* With --repeat: says where reruns moved more than each run's own CI admits. */
+/* With --repeat or --trials: says where reruns moved more than each run's own CI admits. */
 static void
 sweep_note_drift(struct sweep *sw)
 {
@@ -211,7 +220,7 @@ sweep_note_drift(struct sweep *sw)
 	struct analysis a;
 	int n, i;
 
-	if (sw->s->set.repeat < 2)
+	if (session_plan_len(&sw->s->set) < 2 * sw->s->set.nn)
 		return;
 	analysis_opts_for(sw->s, &o);
 	if (analysis_run(sw->s, &o, &a) != 0)
@@ -246,10 +255,10 @@ sweep_launch_next(struct sweep *sw, uint64_t now)
 	const struct sweep_settings *set = &sw->s->set;
 	char err[ST_ERRLEN];
 	struct step *st;
+	int rc, ni, rep, trial;
 	bool ok;
-	int rc;
 
-	if (sw->next >= set->nn * set->repeat) {
+	if (sw->next >= session_plan_len(set)) {
 		sweep_finish(sw);
 		return;
 	}
@@ -258,16 +267,19 @@ sweep_launch_next(struct sweep *sw, uint64_t now)
 		step_ctx_enter(&sw->ctx, PHASE_IDLE, now);
 		return;
 	}
-	st = session_add_step(sw->s, set->n[sw->next / set->repeat], sw->next % set->repeat);
+	session_plan_step(set, sw->next, &ni, &rep, &trial);
+	st = session_add_step(sw->s, set->n[ni], rep);
 	sw->next++;
 	if (st == NULL) {
 		sweep_finish(sw);
 		return;
 	}
+	st->trial = trial;
 	ok = step_ctx_begin(&sw->ctx, sw->kind, sw->s->nsteps - 1, st->n, now) == 0;
 	sw->live.step = sw->ctx.idx;
 	sw->live.have_rate = false;
 	sw->live.have_ct = false;
+	sw->live.have_tg = false;
 	sw->live.nwaits = 0;
 	sw->running = true;
 	step_ctx_enter(&sw->ctx, PHASE_STARTING, now);
@@ -314,13 +326,16 @@ sweep_tick(struct loop *l, uint64_t now, uint64_t missed, void *arg)
 	struct sweep *sw = arg;
 
 	sweep_sample_cpu(sw);
-	if (sw->running && !(sw->live.paused && sw->kind->pause != NULL)) {
+	sw->live.held = sw->running && sw->live.paused && sw->kind->pause != NULL;
+	if (sw->running && !sw->live.held) {
 		step_ctx_sample(&sw->ctx, now);
 		sw->kind->tick(&sw->ctx, now);
 	}
 	/* A phase may have begun after this tick's time was taken (a step ended and the next
-	 * began). */
-	sw->live.phase_s = now > sw->ctx.phase_ns ? (double)(now - sw->ctx.phase_ns) / 1e9 : 0;
+	 * began).  A held step's clock stands still: its stopped time is not measured time. */
+	if (!sw->live.held)
+		sw->live.phase_s =
+			now > sw->ctx.phase_ns ? (double)(now - sw->ctx.phase_ns) / 1e9 : 0;
 	sweep_record_tick(sw, now);
 	sweep_notify(sw, SWEEP_TICK, sw->live.step);
 }
@@ -366,6 +381,7 @@ sweep_pause(struct sweep *sw, bool pause)
 	if (pause == sw->live.paused || sw->live.phase == PHASE_DONE)
 		return;
 	sw->live.paused = pause;
+	sw->live.held = pause && sw->running && sw->kind->pause != NULL;
 	if (sw->running && sw->kind->pause != NULL)
 		sw->kind->pause(&sw->ctx, pause, now);
 	else if (!pause && !sw->running)
@@ -377,12 +393,12 @@ sweep_interrupt(struct sweep *sw, const char *why)
 {
 	if (sw->live.paused && sw->running && sw->kind->pause != NULL)
 		sw->kind->pause(&sw->ctx, false, mono_now_ns());
-	sw->live.paused = false;
+	sw->live.paused = sw->live.held = false;
 	if (sw->running) {
 		sw->kind->abort(&sw->ctx);
 		sweep_step_end(sw, STEP_INTERRUPTED, why != NULL ? why : "sweep stopped");
 	}
-	sw->next = sw->s->set.nn * sw->s->set.repeat;
+	sw->next = session_plan_len(&sw->s->set);
 	if (sw->live.phase != PHASE_DONE)
 		sweep_finish(sw);
 }

@@ -203,6 +203,43 @@ target_new(const struct sweep_settings *set, char *err, size_t errlen)
 	return t;
 }
 
+int
+target_spec_present(const struct target_spec *sp, char *err, size_t errlen)
+{
+	struct task_counters tc;
+	char why[ST_ERRLEN];
+
+	if (sp->kind != TARGET_PID || task_counters_read(sp->pid, &tc, why, sizeof(why)) == 0 ||
+	    errno != ESRCH)
+		return 0; /* a backend that cannot read tasks cannot tell: the steps will say */
+	return st_error(
+		err, errlen,
+		"--target 'pid:%ld': no process %ld is running; give the pid of the running "
+		"server (pgrep NAME), or comm:NAME",
+		(long)sp->pid, (long)sp->pid);
+}
+
+void
+target_missing_hint(const struct target *t, char *buf, size_t len)
+{
+	bool comm = false, group = false;
+	char pid[64] = "";
+	int i, npid = 0;
+
+	for (i = 0; i < t->nspec; i++) {
+		if (t->spec[i].kind == TARGET_PID && npid++ == 0)
+			snprintf(pid, sizeof(pid), "has process %ld", (long)t->spec[i].pid);
+		comm = comm || t->spec[i].kind == TARGET_COMM;
+		group = group || t->spec[i].kind == TARGET_CGROUP;
+	}
+	if (npid > 0)
+		snprintf(pid + strlen(pid), sizeof(pid) - strlen(pid), "%s exited",
+			 npid > 1 ? " (or another pid:N)" : "");
+	snprintf(buf, len, "%s%s%s%s%s", pid, pid[0] && (comm || group) ? "; " : "",
+		 comm ? "is the server running, and is its name as ps -o comm shows it" : "",
+		 comm && group ? "; " : "", group ? "has the group any process" : "");
+}
+
 void
 target_free(struct target *t)
 {
@@ -357,10 +394,17 @@ void
 target_window_end(struct target *t, uint64_t now, double seconds, uint64_t ops,
 		  const struct contention *ct, int ncpu, struct target_figures *tg)
 {
+	target_window_pass(t, now);
+	target_window_figures(t, seconds, ops, ct, ncpu, tg);
+}
+
+void
+target_window_figures(struct target *t, double seconds, uint64_t ops, const struct contention *ct,
+		      int ncpu, struct target_figures *tg)
+{
 	struct target_edges e;
 
 	memset(&e, 0, sizeof(e));
-	target_window_pass(t, now);
 	e.seconds = seconds;
 	e.ops = ops;
 	procbook_sum(&t->book, &e.d, &e.procs);

@@ -27,6 +27,8 @@ struct target_spec {
 
 /* One --target value into sp, a cgroup's path resolved.  0, or -1 with a one-line message. */
 int target_spec_parse(const char *text, struct target_spec *sp, char *err, size_t errlen);
+/* When the run starts: a pid:N whose process does not exist is -1 with a message; others 0. */
+int target_spec_present(const struct target_spec *sp, char *err, size_t errlen);
 
 /*
  * The descendants of root, root included (when it is alive), from the
@@ -39,6 +41,8 @@ struct target;
 /* The settings' targets, or NULL and a message (a spec no longer valid, ENOMEM). */
 struct target *target_new(const struct sweep_settings *set, char *err, size_t errlen);
 void target_free(struct target *t);
+/* What to check when a window found none of the target's processes, by its specs' kinds. */
+void target_missing_hint(const struct target *t, char *buf, size_t len);
 /* The target's processes, found afresh now: borrowed until the next call. */
 const pid_t *target_find(struct target *t, size_t *n);
 /* The processes the last find (or pass) found: borrowed until the next. */
@@ -58,5 +62,11 @@ bool target_pass_due(const struct target *t, uint64_t now);
  */
 void target_window_end(struct target *t, uint64_t now, double seconds, uint64_t ops,
 		       const struct contention *ct, int ncpu, struct target_figures *tg);
+/*
+ * The figures of the window so far, as of the last pass (seconds and ops
+ * are the window's up to that pass), the window left open: the live view's.
+ */
+void target_window_figures(struct target *t, double seconds, uint64_t ops,
+			   const struct contention *ct, int ncpu, struct target_figures *tg);
 
 #endif

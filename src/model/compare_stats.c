@@ -1,67 +1,133 @@
 /*
- * compare's statistics: each side's mean, standard error and degrees of
- * freedom at one N, Welch's t between two sides with a noise floor, and
- * the geometric mean of the ratios across N (compare_stats.h; the reasoning
- * and the measured figures are in docs/statistics.md).
+ * compare's statistics with trials as the unit: each side's mean, standard
+ * error and degrees of freedom at one N from its trials' means, Welch's t
+ * between two sides with a noise floor, and each trial's score (its
+ * geometric mean across N) compared by Welch's t on the logarithms
+ * (compare_stats.h; the reasoning and the measured figures are in
+ * docs/statistics.md).
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "scaletop/analysis.h"
 #include "scaletop/compare_stats.h"
 #include "scaletop/stats.h"
 
-/* One run: its intervals, worth neff independent samples (stats_neff). */
-static void
-cmp_side_intervals(const struct step *st, struct cmp_side *side)
+static bool
+cmp_usable(const struct step *st)
 {
-	double neff;
+	return step_usable(st) && isfinite(st->ops_s);
+}
 
-	if (!st->st.have_spread || !isfinite(st->st.stddev))
+static int
+cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The distinct trials with a usable step, ascending, into *out (malloc'd); how many, -1 ENOMEM. */
+static int
+cmp_trial_list(const struct session *s, int **out)
+{
+	int i, j, m = 0, *t = malloc(sizeof(*t) * (size_t)(s->nsteps > 0 ? s->nsteps : 1));
+
+	if ((*out = t) == NULL)
+		return -1;
+	for (i = 0; i < s->nsteps; i++) {
+		if (cmp_usable(&s->steps[i]))
+			t[m++] = s->steps[i].trial;
+	}
+	qsort(t, (size_t)m, sizeof(*t), cmp_int);
+	for (i = 0, j = 0; i < m; i++) {
+		if (j == 0 || t[i] != t[j - 1])
+			t[j++] = t[i];
+	}
+	return j;
+}
+
+int
+cmp_trials(const struct session *s)
+{
+	int *t, k = cmp_trial_list(s, &t);
+
+	free(t);
+	return k > 0 ? k : 0;
+}
+
+/* Trial t's mean at n and its usable runs there (0: none). */
+static int
+cmp_trial_mean(const struct session *s, int n, int t, double *mean)
+{
+	const struct step *st;
+	double sum = 0;
+	int i, r = 0;
+
+	for (i = 0; i < s->nsteps; i++) {
+		st = &s->steps[i];
+		if (st->n == n && st->trial == t && cmp_usable(st)) {
+			sum += st->ops_s;
+			r++;
+		}
+	}
+	*mean = r > 0 ? sum / r : NAN;
+	return r;
+}
+
+void
+cmp_side_samples(const double *x, int k, struct cmp_side *side)
+{
+	double sum = 0, dev = 0;
+	int i;
+
+	side->runs = side->trials = k;
+	side->mean = side->se = side->df = NAN;
+	side->unit = CMP_UNIT_NONE;
+	if (k <= 0)
 		return;
-	neff = stats_neff(&st->st, st->iv, st->niv > 0 ? (size_t)st->niv : 0);
-	if (!(neff >= 2))
+	for (i = 0; i < k; i++)
+		sum += x[i];
+	side->mean = sum / k;
+	if (k < 2)
 		return;
-	side->se = st->st.stddev / sqrt(neff);
-	side->df = neff - 1;
-	side->unit = CMP_UNIT_INTERVALS;
+	for (i = 0; i < k; i++)
+		dev += (x[i] - side->mean) * (x[i] - side->mean);
+	side->se = sqrt(dev / (k - 1)) / sqrt(k);
+	side->df = k - 1;
+	side->unit = CMP_UNIT_TRIALS;
+}
+
+int
+cmp_side_trials(const struct session *s, int n, int lo, int hi, struct cmp_side *side)
+{
+	double *x, m;
+	int *t, nt, i, r, runs = 0, k = 0;
+
+	memset(side, 0, sizeof(*side));
+	side->mean = side->se = side->df = NAN;
+	if ((nt = cmp_trial_list(s, &t)) <= 0 || (x = malloc(sizeof(*x) * (size_t)nt)) == NULL) {
+		free(t);
+		return 0;
+	}
+	for (i = lo > 0 ? lo : 0; i < nt && i < hi; i++) {
+		if ((r = cmp_trial_mean(s, n, t[i], &m)) > 0) {
+			x[k++] = m;
+			runs += r;
+		}
+	}
+	cmp_side_samples(x, k, side);
+	side->runs = runs;
+	free(x);
+	free(t);
+	return runs;
 }
 
 int
 cmp_side_at(const struct session *s, int n, struct cmp_side *side)
 {
-	const struct step *st, *one = NULL;
-	double sum = 0, dev = 0;
-	int i, r = 0;
-
-	side->runs = 0;
-	side->mean = side->se = side->df = NAN;
-	side->unit = CMP_UNIT_NONE;
-	for (i = 0; i < s->nsteps; i++) {
-		st = &s->steps[i];
-		if (st->n == n && step_usable(st) && isfinite(st->ops_s)) {
-			sum += st->ops_s;
-			one = st;
-			r++;
-		}
-	}
-	if (r == 0)
-		return 0;
-	side->runs = r;
-	side->mean = sum / r;
-	if (r == 1) {
-		cmp_side_intervals(one, side);
-		return r;
-	}
-	for (i = 0; i < s->nsteps; i++) {
-		st = &s->steps[i];
-		if (st->n == n && step_usable(st) && isfinite(st->ops_s))
-			dev += (st->ops_s - side->mean) * (st->ops_s - side->mean);
-	}
-	side->se = sqrt(dev / (r - 1)) / sqrt(r);
-	side->df = r - 1;
-	side->unit = CMP_UNIT_RUNS;
-	return r;
+	return cmp_side_trials(s, n, CMP_ALL, side);
 }
 
 /* A side whose se and df can enter a test. */
@@ -80,29 +146,33 @@ cmp_t95(double df)
 	return stats_t95((unsigned long)floor(df));
 }
 
-/*
- * Satterthwaite's df of a sum of variances: sum is the sum, den the sum of
- * each one's square over its df.
- */
+/* Welch-Satterthwaite's df of two variances of the mean with their df. */
 static double
-cmp_satterthwaite(double sum, double den, double df_total)
+cmp_satterthwaite(double va, double dfa, double vb, double dfb)
 {
+	double den = va * va / dfa + vb * vb / dfb;
+
 	if (!(den > 0))
-		return df_total; /* the squares underflowed: the df of all the parts together */
-	return sum * sum / den;
+		return dfa + dfb; /* the squares underflowed: the df of both parts together */
+	return (va + vb) * (va + vb) / den;
 }
 
 void
-cmp_welch(const struct cmp_side *a, const struct cmp_side *b, double noise_pct, struct cmp_diff *d)
+cmp_welch_min(const struct cmp_side *a, const struct cmp_side *b, double noise_pct, int min_trials,
+	      struct cmp_diff *d)
 {
 	double va, vb, se, ci;
 
 	memset(d, 0, sizeof(*d));
-	d->ratio = d->pct = d->ci_pct = d->df = NAN;
+	d->ratio = d->pct = d->ci_pct = d->df = d->p = NAN;
 	if (a->runs == 0 || b->runs == 0 || !(a->mean > 0) || !isfinite(b->mean))
 		return;
 	d->ratio = b->mean / a->mean;
 	d->pct = 100 * (b->mean - a->mean) / a->mean;
+	if (a->trials < min_trials || b->trials < min_trials) {
+		d->few = true;
+		return;
+	}
 	if (!cmp_side_known(a) || !cmp_side_known(b))
 		return;
 	d->tested = true;
@@ -114,54 +184,103 @@ cmp_welch(const struct cmp_side *a, const struct cmp_side *b, double noise_pct, 
 		d->df = INFINITY;
 		d->ci_pct = 0;
 		d->welch = b->mean != a->mean;
+		d->p = d->welch ? 0 : 1;
 	} else {
-		d->df = cmp_satterthwaite(va + vb, va * va / a->df + vb * vb / b->df,
-					  a->df + b->df);
+		d->df = cmp_satterthwaite(va, a->df, vb, b->df);
 		ci = cmp_t95(d->df) * se;
 		d->ci_pct = 100 * ci / a->mean;
 		d->welch = fabs(b->mean - a->mean) > ci;
+		d->p = stats_t_p2((b->mean - a->mean) / se, isfinite(d->df) && d->df < 1e9
+								    ? (unsigned long)floor(d->df)
+								    : 1000000000UL);
 	}
 	d->significant = d->welch && fabs(d->pct) > noise_pct;
 }
 
-void
-cmp_geomean(const struct cmp_side *a, const struct cmp_side *b, const int *n, int k,
-	    double noise_pct, struct cmp_geomean *g)
+bool
+cmp_family_significant(const struct cmp_diff *d, int m, double noise_pct)
 {
-	struct cmp_diff d;
-	double sum_log = 0, var = 0, den = 0, df_total = 0, ca, cb, se, t;
-	int i, m = 0;
+	return d->tested && d->p < 0.05 / (m > 1 ? m : 1) && fabs(d->pct) > noise_pct;
+}
 
-	memset(g, 0, sizeof(*g));
-	g->ratio = g->lo = g->hi = g->df = NAN;
-	for (i = 0; i < k; i++) {
-		cmp_welch(&a[i], &b[i], 0, &d);
-		if (!d.tested || !(b[i].mean > 0))
-			continue;
-		sum_log += log(b[i].mean / a[i].mean);
-		ca = (a[i].se / a[i].mean) * (a[i].se / a[i].mean);
-		cb = (b[i].se / b[i].mean) * (b[i].se / b[i].mean);
-		var += ca + cb;
-		den += ca * ca / a[i].df + cb * cb / b[i].df;
-		df_total += a[i].df + b[i].df;
-		if (m == 0 || n[i] < g->n_lo)
-			g->n_lo = n[i];
-		if (m == 0 || n[i] > g->n_hi)
-			g->n_hi = n[i];
-		m++;
+void
+cmp_welch(const struct cmp_side *a, const struct cmp_side *b, double noise_pct, struct cmp_diff *d)
+{
+	cmp_welch_min(a, b, noise_pct, CMP_MIN_TRIALS, d);
+}
+
+int
+cmp_trial_scores(const struct session *s, const int *n, int k, int lo, int hi, double *score)
+{
+	double sum, m;
+	int *t, nt, i, j, out = 0;
+
+	if ((nt = cmp_trial_list(s, &t)) <= 0 || k <= 0) {
+		free(t);
+		return 0;
 	}
-	if ((g->k = m) == 0)
+	for (i = lo > 0 ? lo : 0; i < nt && i < hi; i++) {
+		sum = 0;
+		for (j = 0; j < k; j++) {
+			if (cmp_trial_mean(s, n[j], t[i], &m) == 0 || !(m > 0))
+				break;
+			sum += log(m);
+		}
+		if (j == k)
+			score[out++] = exp(sum / k);
+	}
+	free(t);
+	return out;
+}
+
+/* ln of each of k scores into out; false when one is not positive. */
+static bool
+cmp_logs(const double *x, int k, double *out)
+{
+	int i;
+
+	for (i = 0; i < k; i++) {
+		if (!(x[i] > 0) || !isfinite(x[i]))
+			return false;
+		out[i] = log(x[i]);
+	}
+	return true;
+}
+
+void
+cmp_scores(const double *a, int ka, const double *b, int kb, double noise_pct, int min_trials,
+	   struct cmp_geomean *g)
+{
+	struct cmp_side la, lb;
+	double *x = malloc(sizeof(*x) * (size_t)(ka + kb > 0 ? ka + kb : 1)), va, vb, se, t;
+
+	g->ka = ka;
+	g->kb = kb;
+	g->few = g->significant = false;
+	g->ratio = g->lo = g->hi = g->df = NAN;
+	if (x == NULL || ka < 1 || kb < 1 || !cmp_logs(a, ka, x) || !cmp_logs(b, kb, x + ka)) {
+		free(x);
 		return;
-	g->ratio = exp(sum_log / m);
-	se = sqrt(var) / m;
+	}
+	cmp_side_samples(x, ka, &la);
+	cmp_side_samples(x + ka, kb, &lb);
+	free(x);
+	g->ratio = exp(lb.mean - la.mean);
+	if (ka < min_trials || kb < min_trials || ka < 2 || kb < 2) {
+		g->few = true;
+		return;
+	}
+	va = la.se * la.se;
+	vb = lb.se * lb.se;
+	se = sqrt(va + vb);
 	if (se == 0) {
 		g->df = INFINITY;
 		g->lo = g->hi = g->ratio;
 	} else {
-		g->df = cmp_satterthwaite(var, den, df_total);
+		g->df = cmp_satterthwaite(va, la.df, vb, lb.df);
 		t = cmp_t95(g->df);
-		g->lo = exp(sum_log / m - t * se);
-		g->hi = exp(sum_log / m + t * se);
+		g->lo = exp(lb.mean - la.mean - t * se);
+		g->hi = exp(lb.mean - la.mean + t * se);
 	}
 	g->significant = (g->lo > 1 || g->hi < 1) && 100 * fabs(g->ratio - 1) > noise_pct;
 }

@@ -1,4 +1,10 @@
-/* Contention over a window: switches, run delay, kernel share, ops per CPU-second, lock wait. */
+/*
+ * Contention over a window: switches, run delay, kernel share, ops per
+ * CPU-second, lock wait.  A figure per operation needs operations counted
+ * in the window: a tool that prints only a summary gives none there, and a
+ * failed step's count is not its throughput, so those are left unset
+ * (null, '-'), never 0.
+ */
 #include <string.h>
 
 #include "scaletop/contention.h"
@@ -46,7 +52,7 @@ contention_cpu(struct contention *c, const struct window_edges *e, unsigned have
 		c->kernel_pct = 100.0 * sys / ticks;
 		c->have |= CT_HAVE_KERNEL;
 	}
-	if (total > 0) {
+	if (total > 0 && e->ops > 0) {
 		c->ops_per_cpu_s = (double)e->ops / total;
 		c->have |= CT_HAVE_OPS_CPU;
 	}
@@ -65,9 +71,12 @@ contention_tasks(struct contention *c, const struct window_edges *e)
 
 		c->vcsw_s = v / e->seconds;
 		c->ivcsw_s = iv / e->seconds;
-		c->vcsw_kop = kops > 0 ? v / kops : 0;
-		c->ivcsw_kop = kops > 0 ? iv / kops : 0;
 		c->have |= CT_HAVE_CSW;
+		if (kops > 0) {
+			c->vcsw_kop = v / kops;
+			c->ivcsw_kop = iv / kops;
+			c->have |= CT_HAVE_CSW_KOP;
+		}
 	}
 	if (have & TASK_HAVE_CPU)
 		contention_cpu(c, e, have);
@@ -100,4 +109,25 @@ contention_compute(struct contention *c, const struct window_edges *e)
 		c->lock_wait_pct = pct > 100.0 ? 100.0 : pct;
 		c->have |= CT_HAVE_LOCK_WAIT;
 	}
+}
+
+void
+contention_forget_per_op(struct contention *c, struct target_figures *tg)
+{
+	c->have &= ~(unsigned)(CT_HAVE_CSW_KOP | CT_HAVE_OPS_CPU);
+	c->vcsw_kop = c->ivcsw_kop = c->ops_per_cpu_s = 0;
+	if (tg == NULL)
+		return;
+	tg->have &= ~(unsigned)(TG_HAVE_CSW | TG_HAVE_OPS_CPU);
+	tg->vcsw_kop = tg->ivcsw_kop = tg->ops_per_cpu_s = 0;
+}
+
+void
+contention_forget_old_zeros(struct contention *c)
+{
+	if ((c->have & CT_HAVE_CSW_KOP) && c->vcsw_kop == 0 && c->ivcsw_kop == 0 &&
+	    (c->vcsw_s > 0 || c->ivcsw_s > 0))
+		c->have &= ~(unsigned)CT_HAVE_CSW_KOP;
+	if ((c->have & CT_HAVE_OPS_CPU) && c->ops_per_cpu_s == 0)
+		c->have &= ~(unsigned)CT_HAVE_OPS_CPU;
 }

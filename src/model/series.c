@@ -51,6 +51,7 @@ series_add(struct series *s, const struct tick *t, const float *busy)
 	keep = slot->busy;
 	*slot = *t;
 	slot->busy = keep;
+	slot->owner = s->owner;
 	for (i = 0; i < s->ncpu; i++)
 		keep[i] = busy != NULL ? busy[i] : NAN;
 	s->count++;

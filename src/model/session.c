@@ -79,6 +79,30 @@ grow(void **p, int *cap, int need, size_t size)
 	return 0;
 }
 
+/* A settings' trials, 1 for files and tests that predate them. */
+static int
+plan_trials(const struct sweep_settings *set)
+{
+	return set->trials > 1 ? set->trials : 1;
+}
+
+int
+session_plan_len(const struct sweep_settings *set)
+{
+	return plan_trials(set) * set->nn * (set->repeat > 1 ? set->repeat : 1);
+}
+
+void
+session_plan_step(const struct sweep_settings *set, int i, int *ni, int *rep, int *trial)
+{
+	int r = set->repeat > 1 ? set->repeat : 1, per = set->nn * r, p;
+
+	*trial = per > 0 ? i / per : 0;
+	p = per > 0 ? (i % per) / r : 0;
+	*rep = per > 0 ? (i % per) % r : 0;
+	*ni = *trial % 2 == 0 ? p : set->nn - 1 - p;
+}
+
 struct step *
 session_add_step(struct session *s, int n, int rep)
 {
@@ -150,5 +174,53 @@ int
 session_start_series(struct session *s, int ncpu, int cap)
 {
 	series_free(&s->ticks);
-	return series_init(&s->ticks, ncpu, cap);
+	if (series_init(&s->ticks, ncpu, cap) != 0)
+		return -1;
+	s->ticks.owner = s->ticks.tags = s->series_tag;
+	s->series_from = 0;
+	return 0;
+}
+
+/* Gives every tick stamped old the tag new. */
+static void
+series_retag(struct series *r, uint32_t old, uint32_t new)
+{
+	int i;
+
+	for (i = 0; i < r->cap; i++) {
+		if (r->ring[i].owner == old)
+			r->ring[i].owner = new;
+	}
+}
+
+/*
+ * Tag 0 is a ring's first owner's until the ring moves on: then the first
+ * owner gets a tag of its own (its ticks retagged), so that 0 never names
+ * two sessions.  A session new to the ring gets the next tag.
+ */
+void
+session_take_series(struct session *to, struct session *from)
+{
+	struct series *r = &from->ticks;
+
+	series_free(&to->ticks);
+	if (r->cap > 0) {
+		if (from->series_tag == 0) {
+			from->series_tag = ++r->tags;
+			series_retag(r, 0, from->series_tag);
+		}
+		if (to->series_tag == 0) {
+			to->series_tag = ++r->tags;
+			to->series_from = r->count;
+		}
+		r->owner = to->series_tag;
+	}
+	to->ticks = *r;
+	memset(r, 0, sizeof(*r));
+}
+
+bool
+session_owns_tick(const struct session *s, const struct tick *t)
+{
+	return t->owner == s->series_tag;
 }

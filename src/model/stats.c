@@ -80,6 +80,21 @@ stats_t95_expansion(unsigned long df)
 }
 
 double
+stats_t_p2(double t, unsigned long df)
+{
+	double p;
+
+	if (!isfinite(t))
+		return isnan(t) ? NAN : 0;
+	if (df < 1)
+		return 1;
+	t = fabs(t);
+	/* The series has df/2 terms; far out the normal's tail is as good. */
+	p = df <= 10000 ? 1 - stats_t_central(t, df) : erfc(t / sqrt(2.0));
+	return p < 0 ? 0 : p;
+}
+
+double
 stats_t95(unsigned long df)
 {
 	if (df < 1)

@@ -60,7 +60,7 @@ target_fig_cpu(struct target_figures *tg, const struct target_edges *e)
 		tg->machine_pct = 100.0 * tg->cpu_used / e->ncpu;
 	tg->have |= TG_HAVE_CPU;
 	both = total + e->workload_cpu_s;
-	if (e->workload_cpu_s >= 0 && both > 0) {
+	if (e->workload_cpu_s >= 0 && both > 0 && e->ops > 0) {
 		tg->ops_per_cpu_s = (double)e->ops / both;
 		tg->have |= TG_HAVE_OPS_CPU;
 	}

@@ -4,7 +4,9 @@
  * counts, the sorted list of mitigations, and the BSDs' frequency levels and
  * SMT state.  Pure and portable, so they are tested on every OS.
  */
+#include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,4 +178,29 @@ bsd_smt_state(int threads_per_core, int ht_allowed)
 	if (threads_per_core == 1)
 		return HOST_SMT_UNSUPPORTED;
 	return ht_allowed == 0 ? HOST_SMT_OFF : HOST_SMT_ON;
+}
+
+int
+bsd_boottime_decode(const void *buf, size_t len, char *out, size_t outlen)
+{
+	int64_t s64;
+	int32_t s32;
+	long long sec;
+
+	if (len == 2 * sizeof(s64)) {
+		memcpy(&s64, buf, sizeof(s64));
+		sec = (long long)s64;
+	} else if (len == 2 * sizeof(s32)) {
+		memcpy(&s32, buf, sizeof(s32));
+		sec = (long long)s32;
+	} else {
+		errno = EINVAL;
+		return -1;
+	}
+	if (sec <= 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	snprintf(out, outlen, "boottime:%lld", sec);
+	return 0;
 }

@@ -121,11 +121,23 @@ bsd_read_cpus(struct host_info *h)
 }
 #endif
 
+/* kern.boottime, as bytes: its struct timeval is decoded by bsd_boottime_decode. */
+static void
+bsd_read_boot(struct host_info *h)
+{
+	unsigned char tv[32];
+	size_t len = sizeof(tv);
+
+	if (sysctlbyname("kern.boottime", tv, &len, NULL, 0) == 0)
+		(void)bsd_boottime_decode(tv, len, h->boot_id, sizeof(h->boot_id));
+}
+
 void
 host_fingerprint_read(struct host_info *h)
 {
 	bsd_read_cpus(h);
 	bsd_read_mitigations(h);
+	bsd_read_boot(h);
 }
 
 int

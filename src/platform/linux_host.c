@@ -1,9 +1,9 @@
 /*
  * The Linux host fingerprint: the kernel command line, the topology and
  * SMT switch, NUMA nodes, the cpufreq policy, the vulnerabilities sysfs
- * reports, the hypervisor, the clocksource and a sched_ext scheduler; and
- * the CPUs' current frequency for a step's mean.  Only reads: the decoding
- * is decode_host.c's and decode_cpuinfo.c's.  A file that is missing or odd
+ * reports, the hypervisor, the clocksource, a sched_ext scheduler and the
+ * boot's id; and the CPUs' current frequency for a step's mean.  Only
+ * reads: the decoding is decode_host.c's and decode_cpuinfo.c's.  A file that is missing or odd
  * leaves its field unknown.
  */
 #include <dirent.h>
@@ -218,6 +218,7 @@ linux_host_read_at(int rootfd, struct host_info *h)
 	host_read_text(rootfd, "sys/devices/system/clocksource/clocksource0/current_clocksource",
 		       h->clocksource, sizeof(h->clocksource));
 	host_scheduler(rootfd, h);
+	host_read_text(rootfd, "proc/sys/kernel/random/boot_id", h->boot_id, sizeof(h->boot_id));
 }
 
 /* The mean of the online CPUs' scaling_cur_freq; -1 (ENOENT) when cpufreq is not there. */

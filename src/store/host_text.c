@@ -93,6 +93,7 @@ ht_kernel(FILE *f, const struct host_info *h)
 
 	ht_text(f, &np, "kernel: ", "clocksource ", h->clocksource);
 	ht_text(f, &np, "kernel: ", "scheduler ", h->scheduler);
+	ht_text(f, &np, "kernel: ", "boot ", h->boot_id);
 	ht_end(f, np);
 	/* a boot loader's line can run to kilobytes: the file keeps it whole */
 	if (h->kernel_cmdline[0] != '\0')

@@ -23,9 +23,11 @@ libscaletop_a_SOURCES += \
 	src/store/snapshot_write.c \
 	src/store/snapshot_compare.c \
 	src/store/snapshot_compare_warn.c \
-	src/store/snapshot_compare_waits.c \
+	src/store/snapshot_compare_waits.c src/store/snapshot_compare_fair.c \
 	src/store/snapshot_compare_stats.c \
-	src/store/snapshot_compare_md.c \
+	src/store/snapshot_compare_trials.c \
+	src/store/snapshot_side.c \
+	src/store/snapshot_compare_md.c src/store/snapshot_compare_md_fit.c \
 	src/store/snapshot_gnuplot.c \
 	src/store/snapshot_import.c \
 	src/store/snapshot_import_table.c \

@@ -214,6 +214,12 @@ runs_summarise(struct run_entry *e, const struct snapshot *snap)
 	}
 	snprintf(e->verdict, sizeof(e->verdict), "%s",
 		 snap->now.verdict[0] ? snap->now.verdict : "no verdict");
+	/* Under the file's own row: the file's name is not said again. */
+	if (strncmp(snap->repair, e->path, strlen(e->path)) == 0 &&
+	    strncmp(snap->repair + strlen(e->path), ": ", 2) == 0)
+		snprintf(e->repair, sizeof(e->repair), "%s", snap->repair + strlen(e->path) + 2);
+	else
+		snprintf(e->repair, sizeof(e->repair), "%s", snap->repair);
 }
 
 void

@@ -112,13 +112,13 @@ settings_json(const struct sweep_settings *set)
 			n = NULL;
 		}
 	}
-	j = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:i, s:o, s:b}", "n", n, "duration_s",
-		      num_or_null(set->duration_s), "warmup_s", num_or_null(set->warmup_s),
-		      "stable_pct",
-		      set->stable_pct > 0 ? num_or_null(set->stable_pct) : json_null(),
-		      "min_measure_s", num_or_null(set->min_measure_s), "interval_s",
-		      num_or_null(set->interval_s), "repeat", set->repeat, "stall_s",
-		      num_or_null(set->stall_s), "stop_on_failure", set->stop_on_failure);
+	j = json_pack(
+		"{s:o, s:o, s:o, s:o, s:o, s:o, s:i, s:i, s:o, s:b}", "n", n, "duration_s",
+		num_or_null(set->duration_s), "warmup_s", num_or_null(set->warmup_s), "stable_pct",
+		set->stable_pct > 0 ? num_or_null(set->stable_pct) : json_null(), "min_measure_s",
+		num_or_null(set->min_measure_s), "interval_s", num_or_null(set->interval_s),
+		"repeat", set->repeat, "trials", set->trials > 1 ? set->trials : 1, "stall_s",
+		num_or_null(set->stall_s), "stop_on_failure", set->stop_on_failure);
 	if (j != NULL && session_json_settings_specs(j, set) != 0) {
 		json_decref(j);
 		return NULL;
@@ -192,8 +192,8 @@ contention_json(const struct contention *c)
 	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "vcsw_s",
 			 ct_fig(c, CT_HAVE_CSW, c->vcsw_s), "ivcsw_s",
 			 ct_fig(c, CT_HAVE_CSW, c->ivcsw_s), "vcsw_per_kop",
-			 ct_fig(c, CT_HAVE_CSW, c->vcsw_kop), "ivcsw_per_kop",
-			 ct_fig(c, CT_HAVE_CSW, c->ivcsw_kop), "run_delay_pct",
+			 ct_fig(c, CT_HAVE_CSW_KOP, c->vcsw_kop), "ivcsw_per_kop",
+			 ct_fig(c, CT_HAVE_CSW_KOP, c->ivcsw_kop), "run_delay_pct",
 			 ct_fig(c, CT_HAVE_RUN_DELAY, c->run_delay_pct), "kernel_pct",
 			 ct_fig(c, CT_HAVE_KERNEL, c->kernel_pct), "cpu_used",
 			 ct_fig(c, CT_HAVE_KERNEL, c->cpu_used), "ops_per_cpu_s",
@@ -261,12 +261,12 @@ session_json_step_figures(const struct session *s, const struct step *st)
 	bool use = step_usable(st);
 
 	/* The operation count means nothing without the window it was counted in. */
-	return json_pack("{s:i, s:i, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o, "
-			 "s:o}",
-			 "n", st->n, "rep", st->rep, "status", step_status_names[st->status],
-			 "reason", str_or_null(st->reason), "start_s", num_or_null(st->start_s),
-			 "warmup_s", num_or_null(st->warmup_s), "window_s",
-			 num_or_null(st->window_s), "ops",
+	return json_pack("{s:i, s:i, s:i, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, "
+			 "s:o, s:o}",
+			 "n", st->n, "rep", st->rep, "trial", st->trial, "status",
+			 step_status_names[st->status], "reason", str_or_null(st->reason),
+			 "start_s", num_or_null(st->start_s), "warmup_s", num_or_null(st->warmup_s),
+			 "window_s", num_or_null(st->window_s), "ops",
 			 isfinite(st->window_s) ? json_integer((json_int_t)st->ops) : json_null(),
 			 "ops_s", use ? num_or_null(st->ops_s) : json_null(), "no_intervals",
 			 st->no_intervals, "intervals", stats_json(st), "cpu", cpu_json(st),
@@ -319,18 +319,21 @@ session_json_header(const struct session *s)
 	return header_json(s, label, taken);
 }
 
-/* [t, step, phase, rate, busy_all, [busy per CPU id]]: one line per tick in the file. */
+/*
+ * [t, step, phase, rate, busy_all, [busy per CPU id]]: one line per tick in
+ * the file.  A step s does not hold (a replay saved mid-step) is null.
+ */
 static json_t *
-series_row(const struct tick *tk, int ncpu)
+series_row(const struct session *s, const struct tick *tk, int ncpu)
 {
 	json_t *row, *busy;
 	int i;
 
-	row = json_pack("[o, o, s, o, o]", num_or_null(tk->t),
-			tk->step >= 0 ? json_integer(tk->step) : json_null(),
-			tk->phase >= 0 && tk->phase <= PHASE_DONE ? sweep_phase_names[tk->phase]
-								  : "idle",
-			num_or_null(tk->rate), pct2_or_null(tk->busy_all));
+	row = json_pack(
+		"[o, o, s, o, o]", num_or_null(tk->t),
+		tk->step >= 0 && tk->step < s->nsteps ? json_integer(tk->step) : json_null(),
+		tk->phase >= 0 && tk->phase <= PHASE_DONE ? sweep_phase_names[tk->phase] : "idle",
+		num_or_null(tk->rate), pct2_or_null(tk->busy_all));
 	if (row == NULL || ncpu == 0)
 		return row;
 	busy = json_array();
@@ -347,28 +350,59 @@ series_row(const struct tick *tk, int ncpu)
 	return row;
 }
 
+/*
+ * The ring's ticks that are s's own, oldest first: the TUI's ring also holds
+ * the ticks of the sessions before s (session_take_series), whose steps are
+ * not s's.  *first: the index of the oldest; *dropped: how many of s's the
+ * ring no longer holds (at most).
+ */
+static int
+series_own(const struct session *s, int *first, int64_t *dropped)
+{
+	const struct series *ser = &s->ticks;
+	int len = series_len(ser), i, n = 0;
+
+	*first = len;
+	for (i = 0; i < len; i++) {
+		if (session_owns_tick(s, series_at(ser, i))) {
+			if (n++ == 0)
+				*first = i;
+		}
+	}
+	*dropped = 0;
+	if (*first == 0 && ser->count - len > s->series_from)
+		*dropped = ser->count - len - s->series_from;
+	return n;
+}
+
 json_t *
 session_json_series(const struct session *s)
 {
 	const struct series *ser = &s->ticks;
-	int len = series_len(ser), i;
-	/* A big machine's long run keeps its totals; the per-CPU heatmap is what is dropped. */
-	int ncpu = (double)len * ser->ncpu > SNAPSHOT_SERIES_MAX_VALUES ? 0 : ser->ncpu;
+	int len = series_len(ser), first, own, i;
+	int64_t dropped;
+	int ncpu;
 	json_t *ticks;
 
-	if (len == 0)
+	own = series_own(s, &first, &dropped);
+	if (own == 0)
 		return json_null();
+	/* A big machine's long run keeps its totals; the per-CPU heatmap is what is dropped. */
+	ncpu = (double)own * ser->ncpu > SNAPSHOT_SERIES_MAX_VALUES ? 0 : ser->ncpu;
 	if ((ticks = json_array()) == NULL)
 		return NULL;
-	for (i = 0; i < len; i++) {
-		if (json_array_append_new(ticks, series_row(series_at(ser, i), ncpu)) != 0) {
+	for (i = first; i < len; i++) {
+		const struct tick *tk = series_at(ser, i);
+
+		if (session_owns_tick(s, tk) &&
+		    json_array_append_new(ticks, series_row(s, tk, ncpu)) != 0) {
 			json_decref(ticks);
 			return NULL;
 		}
 	}
 	return json_pack("{s:i, s:i, s:I, s:o}", "ncpu", ncpu, "ncpu_dropped",
-			 ncpu == ser->ncpu ? 0 : ser->ncpu, "dropped",
-			 (json_int_t)(ser->count - len), "ticks", ticks);
+			 ncpu == ser->ncpu ? 0 : ser->ncpu, "dropped", (json_int_t)dropped, "ticks",
+			 ticks);
 }
 
 /* The analysis of s, as saved. */
@@ -410,8 +444,13 @@ session_json_labelled(const struct session *s, const char *label, const char *ta
 	rc |= set_new(j, "events", events);
 	for (i = 0; rc == 0 && i < s->nsteps; i++)
 		rc |= json_array_append_new(steps, session_json_step(s, &s->steps[i]));
-	for (i = 0; rc == 0 && i < s->nevents; i++)
-		rc |= json_array_append_new(events, session_json_event(&s->events[i]));
+	for (i = 0; rc == 0 && i < s->nevents; i++) {
+		struct event e = s->events[i];
+
+		if (e.step >= s->nsteps) /* a replay saved mid-step: its step is not in the file */
+			e.step = -1;
+		rc |= json_array_append_new(events, session_json_event(&e));
+	}
 	if (rc == 0)
 		rc |= set_new(j, "analysis", analysis_json(s));
 	if (rc == 0)

@@ -60,15 +60,15 @@ int
 session_json_fingerprint(json_t *host, const struct host_info *h)
 {
 	json_t *fp = json_pack(
-		"{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+		"{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 		"kernel_cmdline", fp_str(h->kernel_cmdline), "sockets", fp_count(h->sockets),
 		"cores", fp_count(h->cores), "threads", fp_count(h->threads), "smt",
 		h->smt != HOST_SMT_UNKNOWN ? json_string(host_smt_names[h->smt]) : json_null(),
 		"numa_nodes", fp_count(h->numa_nodes), "freq_driver", fp_str(h->freq_driver),
 		"governor", fp_str(h->governor), "freq_min_mhz", fp_count(h->freq_min_mhz),
 		"freq_max_mhz", fp_count(h->freq_max_mhz), "hypervisor", fp_str(h->hypervisor),
-		"clocksource", fp_str(h->clocksource), "scheduler", fp_str(h->scheduler),
-		"mitigations", fp_mitigations(h));
+		"clocksource", fp_str(h->clocksource), "scheduler", fp_str(h->scheduler), "boot_id",
+		fp_str(h->boot_id), "mitigations", fp_mitigations(h));
 	int rc;
 
 	if (fp == NULL)

@@ -67,11 +67,17 @@ wait_json(const struct wait_share *w)
 json_t *
 session_json_waits(const struct step *st)
 {
+	return session_json_wait_list(st->waits, st->nwaits);
+}
+
+json_t *
+session_json_wait_list(const struct wait_share *w, int n)
+{
 	json_t *a = json_array();
 	int i;
 
-	for (i = 0; a != NULL && i < st->nwaits; i++) {
-		if (json_array_append_new(a, wait_json(&st->waits[i])) != 0) {
+	for (i = 0; a != NULL && i < n; i++) {
+		if (json_array_append_new(a, wait_json(&w[i])) != 0) {
 			json_decref(a);
 			return NULL;
 		}

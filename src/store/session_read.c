@@ -158,7 +158,7 @@ session_read_settings(struct field_ctx *c, const json_t *root, struct session *s
 	struct sweep_settings *ss = &s->set;
 	const char *P = "settings";
 	json_t *j = field_get(c, root, "", P, F_OBJ);
-	long long repeat;
+	long long repeat, trials = 1;
 
 	if (j == NULL || read_nlist(c, j, ss) != 0 ||
 	    field_num(c, j, P, "duration_s", 0, INFINITY, F_NULL, &ss->duration_s) != 0 ||
@@ -167,6 +167,8 @@ session_read_settings(struct field_ctx *c, const json_t *root, struct session *s
 	    field_num(c, j, P, "min_measure_s", 0, INFINITY, F_NULL, &ss->min_measure_s) != 0 ||
 	    field_num(c, j, P, "interval_s", 0, INFINITY, F_NULL, &ss->interval_s) != 0 ||
 	    field_int(c, j, P, "repeat", 1, 1000000, 0, 0, &repeat) != 0 ||
+	    (json_object_get(j, "trials") != NULL &&
+	     field_int(c, j, P, "trials", 1, 1000000, 0, 0, &trials) != 0) ||
 	    field_num(c, j, P, "stall_s", 0, INFINITY, F_NULL, &ss->stall_s) != 0 ||
 	    field_bool(c, j, P, "stop_on_failure", &ss->stop_on_failure) != 0 ||
 	    session_read_specs(c, j, ss) != 0)
@@ -175,6 +177,7 @@ session_read_settings(struct field_ctx *c, const json_t *root, struct session *s
 	if (isnan(ss->stable_pct))
 		ss->stable_pct = 0;
 	ss->repeat = (int)repeat;
+	ss->trials = (int)trials; /* absent: a file from before --trials, one trial */
 	return 0;
 }
 

@@ -34,8 +34,8 @@ static const struct {
 	{                                                                             \
 #f, offsetof(struct host_info, f), sizeof(((struct host_info *)0)->f) \
 	}
-	FP_TEXT(kernel_cmdline), FP_TEXT(freq_driver), FP_TEXT(governor),
-	FP_TEXT(hypervisor),     FP_TEXT(clocksource), FP_TEXT(scheduler),
+	FP_TEXT(kernel_cmdline), FP_TEXT(freq_driver), FP_TEXT(governor), FP_TEXT(hypervisor),
+	FP_TEXT(clocksource),    FP_TEXT(scheduler),   FP_TEXT(boot_id),
 #undef FP_TEXT
 };
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scaletop/contention.h"
 #include "scaletop/nlist.h"
 #include "session_read.h"
 
@@ -233,8 +234,8 @@ static const struct {
 } read_ct_figs[] = {
 	{ CT_HAVE_CSW, "vcsw_s", offsetof(struct contention, vcsw_s), INFINITY },
 	{ CT_HAVE_CSW, "ivcsw_s", offsetof(struct contention, ivcsw_s), INFINITY },
-	{ CT_HAVE_CSW, "vcsw_per_kop", offsetof(struct contention, vcsw_kop), INFINITY },
-	{ CT_HAVE_CSW, "ivcsw_per_kop", offsetof(struct contention, ivcsw_kop), INFINITY },
+	{ CT_HAVE_CSW_KOP, "vcsw_per_kop", offsetof(struct contention, vcsw_kop), INFINITY },
+	{ CT_HAVE_CSW_KOP, "ivcsw_per_kop", offsetof(struct contention, ivcsw_kop), INFINITY },
 	{ CT_HAVE_RUN_DELAY, "run_delay_pct", offsetof(struct contention, run_delay_pct), 100 },
 	{ CT_HAVE_KERNEL, "kernel_pct", offsetof(struct contention, kernel_pct), 100 },
 	{ CT_HAVE_KERNEL, "cpu_used", offsetof(struct contention, cpu_used), INFINITY },
@@ -355,10 +356,30 @@ read_step_figures(struct field_ctx *c, const json_t *j, const char *P, struct st
 	return 0;
 }
 
+/*
+ * Figures per operation that an older scaletop wrote without operations to
+ * divide by: 0 switches per 1000 operations beside switches counted, 0
+ * operations per CPU-second, any of them for a failed step.  They are read
+ * as what they are, unknown, as this scaletop writes them.
+ */
+static void
+read_step_per_op(struct step *st)
+{
+	struct contention *ct = &st->ct;
+
+	if (st->status == STEP_FAILED) {
+		contention_forget_per_op(ct, &st->tg);
+		return;
+	}
+	contention_forget_old_zeros(ct);
+	if ((st->tg.have & TG_HAVE_OPS_CPU) && st->tg.ops_per_cpu_s == 0)
+		st->tg.have &= ~(unsigned)TG_HAVE_OPS_CPU;
+}
+
 int
 session_read_step(struct field_ctx *c, const json_t *j, const char *P, struct step *st)
 {
-	long long n, rep;
+	long long n, rep, trial = 0;
 	int status;
 
 	memset(st, 0, sizeof(*st));
@@ -366,10 +387,13 @@ session_read_step(struct field_ctx *c, const json_t *j, const char *P, struct st
 	if (field_type(c, j, P, F_OBJ) != 0 ||
 	    field_int(c, j, P, "n", NLIST_MIN, NLIST_MAX, 0, 0, &n) != 0 ||
 	    field_int(c, j, P, "rep", 0, 1000000, 0, 0, &rep) != 0 ||
+	    (json_object_get(j, "trial") != NULL &&
+	     field_int(c, j, P, "trial", 0, 1000000, 0, 0, &trial) != 0) ||
 	    field_enum(c, j, P, "status", step_status_names, STEP_INTERRUPTED + 1, &status) != 0)
 		return -1;
 	st->n = (int)n;
 	st->rep = (int)rep;
+	st->trial = (int)trial; /* absent: a file from before --trials, one trial */
 	st->status = (enum step_status)status;
 	if (field_str(c, j, P, "reason", F_NULL, st->reason, sizeof(st->reason)) != 0 ||
 	    read_step_figures(c, j, P, st) != 0 || read_stats(c, j, P, st) != 0 ||
@@ -378,6 +402,7 @@ session_read_step(struct field_ctx *c, const json_t *j, const char *P, struct st
 	    session_read_target(c, j, P, &st->tg) != 0 || session_read_waits(c, j, P, st) != 0 ||
 	    session_read_freq(c, j, P, st) != 0 || session_read_hot(c, j, P, &st->hot) != 0)
 		return -1;
+	read_step_per_op(st);
 	return 0;
 }
 

@@ -74,9 +74,12 @@ cmp_legend(FILE *f, struct snapshot *const *v, int k)
 {
 	int i;
 
-	for (i = 0; i < k; i++)
-		fprintf(f, "%c: %s (%s, taken %s)\n", cmp_letter(i), v[i]->meta.label, v[i]->name,
-			v[i]->meta.taken);
+	for (i = 0; i < k; i++) {
+		fprintf(f, "%c: %s (%s", cmp_letter(i), v[i]->meta.label, v[i]->name);
+		if (snapshot_side_files(v[i]) > 1)
+			fprintf(f, " and %d more", snapshot_side_files(v[i]) - 1);
+		fprintf(f, ", taken %s)\n", v[i]->meta.taken);
+	}
 }
 
 static void
@@ -208,6 +211,33 @@ cmp_usl_row(FILE *f, struct snapshot *const *v, int k, const char *name, size_t 
 	fputc('\n', f);
 }
 
+/*
+ * The standard error of a parameter under its row: "±0.0011", "fixed" for
+ * one held at a bound (it has none), "-" for a snapshot without a fit.
+ */
+static void
+cmp_usl_se_row(FILE *f, struct snapshot *const *v, int k, size_t off)
+{
+	char buf[32];
+	double se;
+	int i;
+
+	fprintf(f, "  %-8s", "  ± se");
+	/* "±" is two bytes and one column */
+	fputc(' ', f);
+	for (i = 0; i < k; i++) {
+		se = *(const double *)((const char *)&v[i]->now.usl + off);
+		if (!v[i]->now.usl.ok)
+			snprintf(buf, sizeof(buf), "-");
+		else if (isfinite(se))
+			snprintf(buf, sizeof(buf), "±%.2g", se);
+		else
+			snprintf(buf, sizeof(buf), "fixed");
+		fprintf(f, " %*s", CMP_COL + (isfinite(se) && v[i]->now.usl.ok), buf);
+	}
+	fputc('\n', f);
+}
+
 static void
 cmp_usl(FILE *f, struct snapshot *const *v, int k)
 {
@@ -217,10 +247,13 @@ cmp_usl(FILE *f, struct snapshot *const *v, int k)
 	fprintf(f, "%-10s", "USL:");
 	for (i = 0; i < k; i++)
 		fprintf(f, " %*c", CMP_COL, cmp_letter(i));
-	fputc('\n', f);
+	fputs("  (± one standard error)\n", f);
 	cmp_usl_row(f, v, k, "sigma", offsetof(struct usl_fit, sigma));
+	cmp_usl_se_row(f, v, k, offsetof(struct usl_fit, se_sigma));
 	cmp_usl_row(f, v, k, "kappa", offsetof(struct usl_fit, kappa));
+	cmp_usl_se_row(f, v, k, offsetof(struct usl_fit, se_kappa));
 	cmp_usl_row(f, v, k, "lambda", offsetof(struct usl_fit, lambda));
+	cmp_usl_se_row(f, v, k, offsetof(struct usl_fit, se_lambda));
 	cmp_usl_row(f, v, k, "N*", offsetof(struct usl_fit, n_star));
 	cmp_usl_row(f, v, k, "X*", offsetof(struct usl_fit, x_star));
 	cmp_usl_row(f, v, k, "rse", offsetof(struct usl_fit, rse));
@@ -233,6 +266,44 @@ cmp_usl(FILE *f, struct snapshot *const *v, int k)
 	}
 }
 
+/* A USL figure as CSV: empty without a fit, or where it is unknown (a fixed one's se). */
+static void
+cmp_usl_csv_num(FILE *f, const struct usl_fit *u, double x)
+{
+	if (u->ok && isinf(x))
+		fputs(",inf", f);
+	else
+		snapshot_csv_num(f, u->ok ? x : NAN);
+}
+
+void
+snapshot_compare_usl_csv(FILE *f, struct snapshot *const *v, int k)
+{
+	const struct usl_fit *u;
+	int i;
+
+	fputs("snapshot,label,sigma,sigma_se,kappa,kappa_se,lambda,lambda_se,n_star,x_star,rse,"
+	      "points,fit\n",
+	      f);
+	for (i = 0; i < k; i++) {
+		u = &v[i]->now.usl;
+		fprintf(f, "%c,", cmp_letter(i));
+		snapshot_csv_text(f, v[i]->meta.label);
+		cmp_usl_csv_num(f, u, u->sigma);
+		cmp_usl_csv_num(f, u, u->se_sigma);
+		cmp_usl_csv_num(f, u, u->kappa);
+		cmp_usl_csv_num(f, u, u->se_kappa);
+		cmp_usl_csv_num(f, u, u->lambda);
+		cmp_usl_csv_num(f, u, u->se_lambda);
+		cmp_usl_csv_num(f, u, u->n_star);
+		cmp_usl_csv_num(f, u, u->x_star);
+		cmp_usl_csv_num(f, u, u->rse);
+		fprintf(f, ",%d,", u->ok ? u->npoints : 0);
+		snapshot_csv_text(f, u->ok ? (u->amdahl ? "amdahl" : "usl") : u->why);
+		fputc('\n', f);
+	}
+}
+
 void
 snapshot_compare_text(FILE *f, struct snapshot *const *v, int k, const struct compare_opts *o)
 {
@@ -241,6 +312,7 @@ snapshot_compare_text(FILE *f, struct snapshot *const *v, int k, const struct co
 	cmp_legend(f, v, k);
 	snapshot_compare_warn(f, v, k);
 	snapshot_compare_summary_text(f, v, k, o);
+	snapshot_compare_trials_text(f, v, k, o);
 	fputc('\n', f);
 	if ((nn = snapshot_compare_all_n(v, k, &n)) < 0) {
 		fprintf(f, "out of memory\n");
@@ -249,11 +321,12 @@ snapshot_compare_text(FILE *f, struct snapshot *const *v, int k, const struct co
 	cmp_table(f, v, k, n, nn, o);
 	fputc('\n', f);
 	snapshot_compare_stats_text(f, v, k, n, nn, o);
-	free(n);
 	fputc('\n', f);
 	cmp_peaks(f, v, k, o);
 	cmp_collapses(f, v, k);
 	cmp_usl(f, v, k);
+	snapshot_compare_fair_text(f, v, k, n, nn);
+	free(n);
 	snapshot_compare_target_text(f, v, k);
 	snapshot_compare_waits_text(f, v, k);
 }
@@ -291,6 +364,7 @@ cmp_csv_head(FILE *f, struct snapshot *const *v, int k)
 	for (i = 1; i < k; i++)
 		fprintf(f, ",%c-%c %%,%c-%c ci95 %%,%c significant", cmp_letter(i), cmp_letter(0),
 			cmp_letter(i), cmp_letter(0), cmp_letter(i));
+	snapshot_compare_fair_csv_head(f, k);
 	fputc('\n', f);
 }
 
@@ -318,9 +392,38 @@ snapshot_compare_csv(FILE *f, struct snapshot *const *v, int k, const struct com
 			snapshot_csv_num(f, d.tested ? d.ci_pct : NAN);
 			fprintf(f, ",%s", d.tested ? (d.significant ? "1" : "0") : "");
 		}
+		snapshot_compare_fair_csv_cells(f, v, k, n[j]);
 		fputc('\n', f);
 	}
 	free(n);
-	snapshot_compare_target_csv(f, v, k);
-	snapshot_compare_waits_csv(f, v, k);
+}
+
+/* One of compare's other tables, written whole into a file of its own. */
+struct cmp_csv_job {
+	enum snapshot_compare_table table;
+	struct snapshot *const *v;
+	int k;
+};
+
+static int
+cmp_csv_fill(FILE *f, void *arg)
+{
+	const struct cmp_csv_job *job = arg;
+
+	if (job->table == SNAPSHOT_CMP_TARGET)
+		snapshot_compare_target_csv(f, job->v, job->k);
+	else if (job->table == SNAPSHOT_CMP_WAITS)
+		snapshot_compare_waits_csv(f, job->v, job->k);
+	else
+		snapshot_compare_usl_csv(f, job->v, job->k);
+	return ferror(f) ? -1 : 0;
+}
+
+int
+snapshot_compare_csv_write(const char *path, enum snapshot_compare_table table,
+			   struct snapshot *const *v, int k, bool force, char *err, size_t errlen)
+{
+	struct cmp_csv_job job = { table, v, k };
+
+	return snapshot_atomic_write(path, force, cmp_csv_fill, &job, err, errlen);
 }

@@ -106,10 +106,14 @@ snapshot_compare_markdown(FILE *f, struct snapshot *const *v, int k, const struc
 		md_text(f, v[i]->meta.label);
 		fputs(" (", f);
 		md_text(f, v[i]->name);
+		if (snapshot_side_files(v[i]) > 1)
+			fprintf(f, " and %d more", snapshot_side_files(v[i]) - 1);
 		fprintf(f, ", taken %s)%s\n", v[i]->meta.taken, i + 1 < k ? "  " : "");
 	}
 	fprintf(f,
 		"\nB-A: the difference in %% of A, ±95%%: its 95%% confidence interval (Welch's "
-		"t); \\*: significant, outside the interval and beyond the %g%% noise floor.\n",
+		"t on the trials' means); \\*: significant, outside the interval and beyond the "
+		"%g%% noise floor.\n",
 		snapshot_compare_noise(o));
+	snapshot_compare_md_fits(f, v, k);
 }

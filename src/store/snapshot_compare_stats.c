@@ -1,10 +1,12 @@
 /*
  * What compare says of noise: B against the baseline at each N (Welch's t
- * with the noise floor, compare_stats.h), as ministat says it, the
- * one-line summary over N (the geometric mean of B/A, each side's
- * collapse), peak against peak, and the gate of --fail-on-regression.  The
- * table's cells (snapshot_compare.c, snapshot_compare_md.c) use the same
- * figures, so text, CSV and Markdown agree.
+ * on the trials' means with the noise floor, compare_stats.h), as ministat
+ * says it, the one-line summary over N (its shape first: faster at some N
+ * and slower at others; else each trial's geometric mean across N, A's
+ * against B's; each side's collapse), peak against peak, and the gate of
+ * --fail-on-regression with its third answer, too few trials.  The table's
+ * cells (snapshot_compare.c, snapshot_compare_md.c) use the same figures,
+ * so text, CSV and Markdown agree.
  */
 #include <math.h>
 #include <stdio.h>
@@ -92,19 +94,65 @@ cmp_collapse_clause(char *buf, size_t len, const struct analysis *a, const struc
 		buf[0] = '\0';
 }
 
-/* "B differs at N=2, 4 (below)" into buf, or "" when no N is significant. */
+/* ", 4" or "N=2" onto buf at *k: one N of a list. */
+static void
+cmp_list_n(char *buf, size_t len, size_t *k, int hits, int n)
+{
+	if (*k < len)
+		*k += (size_t)snprintf(buf + *k, len - *k, hits == 0 ? "N=%d" : ", %d", n);
+}
+
+/* How many of the m N have a test: the family the summary's claims are corrected for. */
+static int
+cmp_tested(const struct cmp_side *sa, const struct cmp_side *sb, int m, double noise)
+{
+	struct cmp_diff d;
+	int i, t = 0;
+
+	for (i = 0; i < m; i++) {
+		cmp_welch(&sa[i], &sb[i], noise, &d);
+		t += d.tested;
+	}
+	return t;
+}
+
+/*
+ * The N where B is faster (sign > 0) or slower (sign < 0) than A beyond the
+ * family's correction, as "N=2, 4" into buf ("" for none); how many.
+ */
+static int
+cmp_dir_list(char *buf, size_t len, const int *n, const struct cmp_side *sa,
+	     const struct cmp_side *sb, int m, double noise, int sign)
+{
+	struct cmp_diff d;
+	size_t k = 0;
+	int i, hits = 0, fam = cmp_tested(sa, sb, m, noise);
+
+	buf[0] = '\0';
+	for (i = 0; i < m; i++) {
+		cmp_welch(&sa[i], &sb[i], noise, &d);
+		if (cmp_family_significant(&d, fam, noise) && (sign > 0 ? d.pct > 0 : d.pct < 0))
+			cmp_list_n(buf, len, &k, hits++, n[i]);
+	}
+	return hits;
+}
+
+/*
+ * "B differs at N=2, 4 (below)" into buf, or "" when no N differs beyond the
+ * family's correction (Bonferroni over the N tested).
+ */
 static void
 cmp_differs(char *buf, size_t len, const int *n, const struct cmp_side *sa,
 	    const struct cmp_side *sb, int m, double noise, char lb)
 {
 	struct cmp_diff d;
 	size_t k = 0;
-	int i, hits = 0;
+	int i, hits = 0, fam = cmp_tested(sa, sb, m, noise);
 
 	buf[0] = '\0';
 	for (i = 0; i < m && k < len; i++) {
 		cmp_welch(&sa[i], &sb[i], noise, &d);
-		if (!d.significant)
+		if (!cmp_family_significant(&d, fam, noise))
 			continue;
 		if (hits++ == 0)
 			k += (size_t)snprintf(buf + k, len - k, "%c differs at N=%d", lb, n[i]);
@@ -125,6 +173,44 @@ cmp_span(char *buf, size_t len, const struct cmp_geomean *g)
 		snprintf(buf, len, "over N=%d..%d", g->n_lo, g->n_hi);
 }
 
+void
+snapshot_compare_few_words(char *buf, size_t len, int ta, int tb, char la, char lb)
+{
+	if (ta == tb && ta == 1)
+		snprintf(buf, len, "one trial a side");
+	else if (ta == tb)
+		snprintf(buf, len, "%d trials a side", ta);
+	else
+		snprintf(buf, len, "%c has %d trial%s, %c %d", la, ta, ta == 1 ? "" : "s", lb, tb);
+}
+
+/* "one trial a side: +6.8% cannot be told from rerun noise; give 3 or more (...)". */
+static void
+cmp_few(char *buf, size_t len, const struct cmp_geomean *g, const char *span, char la, char lb)
+{
+	char who[64];
+
+	snapshot_compare_few_words(who, sizeof(who), g->ka, g->kb, la, lb);
+	snprintf(buf, len,
+		 "%s: %c %+.1f%% %s cannot be told from rerun noise; give %d or more (run "
+		 "--trials %d)",
+		 who, lb, 100 * (g->ratio - 1), span, CMP_MIN_TRIALS, CMP_MIN_TRIALS);
+}
+
+/* "B is faster at N=1, 2 and slower at N=4 (below); as a mix, ...": the shape first. */
+static void
+cmp_mix(char *buf, size_t len, const struct cmp_geomean *g, const char *fast, const char *slow,
+	const char *span, char lb)
+{
+	if (isfinite(g->ratio))
+		snprintf(buf, len,
+			 "%c is faster at %s and slower at %s (below); a mix: the trials' "
+			 "geometric mean %s, %.2fx, says neither",
+			 lb, fast, slow, span, g->ratio);
+	else
+		snprintf(buf, len, "%c is faster at %s and slower at %s (below)", lb, fast, slow);
+}
+
 /* The sentence without its collapse clause. */
 static void
 cmp_verdict(char *buf, size_t len, const struct cmp_geomean *g, const char *differs, char la,
@@ -133,9 +219,12 @@ cmp_verdict(char *buf, size_t len, const struct cmp_geomean *g, const char *diff
 	char span[48];
 
 	cmp_span(span, sizeof(span), g);
-	if (g->k == 0)
-		snprintf(buf, len, "no test between %c and %c: no N where both have a spread", la,
-			 lb);
+	if (g->ka == 0 || g->kb == 0)
+		snprintf(buf, len,
+			 "no test between %c and %c: no trial of %c has every N in common", la, lb,
+			 g->ka == 0 ? la : lb);
+	else if (g->few)
+		cmp_few(buf, len, g, span, la, lb);
 	else if (g->significant && g->ratio < 1)
 		snprintf(buf, len, "%c is %.1f%% slower (95%% CI %.1f-%.1f%%) %s", lb,
 			 100 * (1 - g->ratio), 100 * (1 - g->hi), 100 * (1 - g->lo), span);
@@ -149,28 +238,60 @@ cmp_verdict(char *buf, size_t len, const struct cmp_geomean *g, const char *diff
 			 lb, span, differs);
 }
 
+/* Each side's trials scored over the m N and tested: g. */
+static void
+cmp_summary_scores(const struct snapshot *a, const struct snapshot *b, const int *n, int m,
+		   double noise, struct cmp_geomean *g)
+{
+	int ta = cmp_trials(&a->s), tb = cmp_trials(&b->s);
+	double *xa = calloc((size_t)(ta > 0 ? ta : 1), sizeof(*xa));
+	double *xb = calloc((size_t)(tb > 0 ? tb : 1), sizeof(*xb));
+	int i;
+
+	memset(g, 0, sizeof(*g));
+	g->ratio = g->lo = g->hi = g->df = NAN;
+	if (xa != NULL && xb != NULL && m > 0) {
+		ta = cmp_trial_scores(&a->s, n, m, CMP_ALL, xa);
+		tb = cmp_trial_scores(&b->s, n, m, CMP_ALL, xb);
+		cmp_scores(xa, ta, xb, tb, noise, CMP_MIN_TRIALS, g);
+	}
+	g->k = m;
+	for (i = 0; i < m; i++) {
+		if (i == 0 || n[i] < g->n_lo)
+			g->n_lo = n[i];
+		if (i == 0 || n[i] > g->n_hi)
+			g->n_hi = n[i];
+	}
+	free(xa);
+	free(xb);
+}
+
 void
 snapshot_compare_summary(char *buf, size_t len, struct snapshot *const *v, int i,
 			 const struct compare_opts *o)
 {
 	struct cmp_side *sa, *sb;
 	struct cmp_geomean g;
-	char differs[160], head[320], coll[96];
+	char differs[160], head[400], coll[96], fast[120], slow[120], span[48];
 	double noise = snapshot_compare_noise(o);
+	char lb = (char)('A' + i);
 	int *n, m;
 
 	if ((m = cmp_common(v[0], v[i], &n, &sa, &sb)) < 0) {
 		snprintf(buf, len, "out of memory");
 		return;
 	}
-	cmp_geomean(sa, sb, n, m, noise, &g);
-	cmp_differs(differs, sizeof(differs), n, sa, sb, m, noise, (char)('A' + i));
+	cmp_summary_scores(v[0], v[i], n, m, noise, &g);
+	cmp_differs(differs, sizeof(differs), n, sa, sb, m, noise, lb);
+	cmp_span(span, sizeof(span), &g);
 	if (m == 0)
-		snprintf(head, sizeof(head), "no test between A and %c: no N in common",
-			 (char)('A' + i));
+		snprintf(head, sizeof(head), "no test between A and %c: no N in common", lb);
+	else if (cmp_dir_list(fast, sizeof(fast), n, sa, sb, m, noise, 1) > 0 &&
+		 cmp_dir_list(slow, sizeof(slow), n, sa, sb, m, noise, -1) > 0)
+		cmp_mix(head, sizeof(head), &g, fast, slow, span, lb);
 	else
-		cmp_verdict(head, sizeof(head), &g, differs, 'A', (char)('A' + i));
-	cmp_collapse_clause(coll, sizeof(coll), &v[0]->now, &v[i]->now, 'A', (char)('A' + i));
+		cmp_verdict(head, sizeof(head), &g, differs, 'A', lb);
+	cmp_collapse_clause(coll, sizeof(coll), &v[0]->now, &v[i]->now, 'A', lb);
 	snprintf(buf, len, "%s%s", head, coll);
 	free(n);
 	free(sa);
@@ -209,18 +330,25 @@ snapshot_compare_diff_words(char *buf, size_t len, const struct cmp_diff *d, cha
 	char pm[64];
 
 	cmp_pm(pm, sizeof(pm), d);
-	if (why->a_runs == 0 || why->b_runs == 0)
+	if (why->a_runs == 0 || why->b_runs == 0) {
 		snprintf(buf, len, "no test: %c has no usable run", why->a_runs == 0 ? la : lb);
-	else if (!d->tested)
-		snprintf(buf, len, "no test: %c has no interval spread (%c %+.1f%%)",
+	} else if (d->few) {
+		snapshot_compare_few_words(pm, sizeof(pm), why->a_trials, why->b_trials, la, lb);
+		snprintf(buf, len,
+			 "no test, %s (%d needed): %c %+.1f%% cannot be told from rerun "
+			 "noise",
+			 pm, CMP_MIN_TRIALS, lb, d->pct);
+	} else if (!d->tested) {
+		snprintf(buf, len, "no test: %c has no spread across its trials (%c %+.1f%%)",
 			 why->a_spread ? lb : la, lb, d->pct);
-	else if (d->significant)
+	} else if (d->significant) {
 		snprintf(buf, len, "%c %s (95%%)", lb, pm);
-	else if (d->welch)
+	} else if (d->welch) {
 		snprintf(buf, len, "no difference proven (%c %s, within the %g%% noise floor)", lb,
 			 pm, noise);
-	else
+	} else {
 		snprintf(buf, len, "no difference proven (%c %s)", lb, pm);
+	}
 }
 
 void
@@ -231,6 +359,8 @@ snapshot_compare_explain(const struct snapshot *a, const struct snapshot *b, int
 
 	why->a_runs = cmp_side_at(&a->s, na, &sa);
 	why->b_runs = cmp_side_at(&b->s, nb, &sb);
+	why->a_trials = sa.trials;
+	why->b_trials = sb.trials;
 	why->a_spread = isfinite(sa.se);
 	cmp_welch(&sa, &sb, snapshot_compare_noise(o), d);
 }
@@ -245,7 +375,9 @@ snapshot_compare_stats_text(FILE *f, struct snapshot *const *v, int k, const int
 	int i, j;
 
 	for (i = 1; i < k; i++) {
-		fprintf(f, "%c against A at each N (Welch's t at 95%%, noise floor %g%%):\n",
+		fprintf(f,
+			"%c against A at each N (Welch's t on the trials' means at 95%%, noise "
+			"floor %g%%):\n",
 			(char)('A' + i), snapshot_compare_noise(o));
 		for (j = 0; j < nn; j++) {
 			snapshot_compare_explain(v[0], v[i], n[j], n[j], o, &d, &why);
@@ -273,6 +405,33 @@ snapshot_compare_regressed(struct snapshot *const *v, int k, const struct compar
 		}
 	}
 	return false;
+}
+
+bool
+snapshot_compare_too_few(struct snapshot *const *v, int k, const struct compare_opts *o)
+{
+	struct cmp_side *sa, *sb;
+	struct cmp_geomean g;
+	struct cmp_diff d;
+	int i, j, *n, m;
+	bool few = false;
+
+	if (o == NULL || !(o->fail_pct > 0))
+		return false;
+	for (i = 1; i < k && !few; i++) {
+		if ((m = cmp_common(v[0], v[i], &n, &sa, &sb)) < 0)
+			return true; /* out of memory: nothing was measured enough to pass */
+		for (j = 0; j < m && !few; j++) {
+			cmp_welch(&sa[j], &sb[j], o->noise_pct, &d);
+			few = d.few;
+		}
+		cmp_summary_scores(v[0], v[i], n, m, o->noise_pct, &g);
+		few = few || g.few;
+		free(n);
+		free(sa);
+		free(sb);
+	}
+	return few;
 }
 
 /* "310k ± 5.57k at 1", or without the CI where the peak has none. */

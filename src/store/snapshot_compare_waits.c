@@ -309,9 +309,7 @@ snapshot_compare_waits_csv(FILE *f, struct snapshot *const *v, int k)
 {
 	int i;
 
-	if (!cw_any(v, k, cw_keep_waits))
-		return;
-	fputs("\nn,family,state,channel", f);
+	fputs("n,family,state,channel", f);
 	for (i = 0; i < k; i++)
 		fprintf(f, ",%c share %%", cw_letter(i));
 	for (i = 1; i < k; i++)
@@ -325,7 +323,7 @@ snapshot_compare_waits_csv(FILE *f, struct snapshot *const *v, int k)
 /* The target's figures at n, each the mean over the usable steps that measured it. */
 struct cw_target {
 	bool present;
-	double fig[11]; /* as cw_figs lists them; NaN: not measured */
+	double fig[SNAPSHOT_TARGET_NFIGS]; /* as cw_figs lists them; NaN: not measured */
 };
 
 static const struct {
@@ -349,6 +347,7 @@ static const struct {
 	{ "psi%", "psi_some_pct", TG_HAVE_PSI, offsetof(struct target_figures, psi_some_pct), 1 },
 };
 #define CW_NFIGS (sizeof(cw_figs) / sizeof(cw_figs[0]))
+_Static_assert(CW_NFIGS == SNAPSHOT_TARGET_NFIGS, "snapshot_priv.h counts the target's figures");
 
 static double
 cw_fig_of(const struct target_figures *tg, size_t i)
@@ -385,6 +384,22 @@ cw_target_at(const struct snapshot *sn, int n, struct cw_target *t)
 	}
 	for (i = 0; i < CW_NFIGS; i++)
 		t->fig[i] = cnt[i] > 0 ? t->fig[i] / cnt[i] : NAN;
+}
+
+bool
+snapshot_target_at(const struct snapshot *sn, int n, double *fig)
+{
+	struct cw_target t;
+
+	cw_target_at(sn, n, &t);
+	memcpy(fig, t.fig, sizeof(t.fig));
+	return t.present;
+}
+
+const char *
+snapshot_target_name(int i)
+{
+	return i >= 0 && (size_t)i < CW_NFIGS ? cw_figs[i].csv : NULL;
 }
 
 /* Any snapshot has the target's figures at n. */
@@ -454,14 +469,12 @@ snapshot_compare_target_csv(FILE *f, struct snapshot *const *v, int k)
 	int *n, nn, j, i;
 	size_t c;
 
+	fputs("n,snapshot", f);
+	for (c = 0; c < CW_NFIGS; c++)
+		fprintf(f, ",%s", cw_figs[c].csv);
+	fputc('\n', f);
 	if ((nn = cw_ns(v, k, cw_keep_target, &n)) < 0)
 		return;
-	if (nn > 0) {
-		fputs("\nn,snapshot", f);
-		for (c = 0; c < CW_NFIGS; c++)
-			fprintf(f, ",%s", cw_figs[c].csv);
-		fputc('\n', f);
-	}
 	for (j = 0; j < nn; j++) {
 		for (i = 0; i < k; i++) {
 			cw_target_at(v[i], n[j], &t);

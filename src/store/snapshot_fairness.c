@@ -1,7 +1,8 @@
 /*
- * A step's "fairness" member, written and read back.  Optional: snapshots
- * and streams from before it, and steps of external commands (no
- * per-worker counts), have none, and load with fairness.have false.
+ * A step's "fairness" member, written and read back, and pooled at an N for
+ * compare and export.  Optional: snapshots and streams from before it, and
+ * steps of external commands (no per-worker counts), have none, and load
+ * with fairness.have false.
  */
 #include <jansson.h>
 #include <math.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "scaletop/fairness.h"
+#include "scaletop/snapshot.h"
 #include "snapshot_priv.h"
 
 /* Jain's index is at most 1; arithmetic may land a rounding error above it. */
@@ -69,4 +71,28 @@ snapshot_fairness_read(struct field_ctx *c, const json_t *step, const char *spat
 		return -1;
 	f->have = true;
 	return 0;
+}
+
+bool
+snapshot_fairness_at(const struct snapshot *sn, int n, double *jain, int *starved)
+{
+	const struct step *st;
+	double sum = 0;
+	int i, k = 0, kj = 0;
+
+	*starved = 0;
+	for (i = 0; i < sn->s.nsteps; i++) {
+		st = &sn->s.steps[i];
+		if (st->n != n || !step_usable(st) || !st->fair.have)
+			continue;
+		k++;
+		if (st->fair.starved > *starved)
+			*starved = st->fair.starved;
+		if (isfinite(st->fair.jain)) {
+			sum += st->fair.jain;
+			kj++;
+		}
+	}
+	*jain = kj > 0 ? sum / kj : NAN;
+	return k > 0;
 }

@@ -11,12 +11,16 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "scaletop/snapshot.h"
 #include "snapshot_priv.h"
+
+#define GP_TG_CPU 2 /* snapshot_target_name(2): "cpu_used" */
 
 struct gp_job {
 	const char *base, *term;
@@ -70,11 +74,32 @@ gp_num(FILE *f, double x)
 	fputs(buf, f);
 }
 
+/* A figure, or NaN (gnuplot's "missing", set in the script) where it is not known. */
+static void
+gp_cell(FILE *f, double x)
+{
+	fputc(' ', f);
+	if (isfinite(x))
+		gp_num(f, x);
+	else
+		fputs("NaN", f);
+}
+
+/* The column of the target's figure i (snapshot_target_name), after the throughput's. */
+static int
+gp_col_target(const struct gp_job *job, int i)
+{
+	return (job->norm != SNAPSHOT_NORM_NONE ? 6 : 4) + i;
+}
+
 static void
 gp_point(FILE *f, const struct gp_job *job, const struct snapshot *sn,
 	 const struct scaling_point *p)
 {
-	double d = gp_div(job, sn, p->n), ci = isfinite(p->ci) ? p->ci : 0;
+	double d = gp_div(job, sn, p->n), ci = isfinite(p->ci) ? p->ci : 0, jain;
+	double fig[SNAPSHOT_TARGET_NFIGS];
+	bool tg, fair;
+	int i, starved;
 
 	fprintf(f, "%d ", p->n);
 	gp_num(f, p->x / d);
@@ -86,6 +111,12 @@ gp_point(FILE *f, const struct gp_job *job, const struct snapshot *sn,
 		fputc(' ', f);
 		gp_num(f, ci);
 	}
+	tg = snapshot_target_at(sn, p->n, fig);
+	for (i = 0; i < SNAPSHOT_TARGET_NFIGS; i++)
+		gp_cell(f, tg ? fig[i] : NAN);
+	fair = snapshot_fairness_at(sn, p->n, &jain, &starved);
+	gp_cell(f, fair ? jain : NAN);
+	gp_cell(f, fair ? starved : NAN);
 	fputc('\n', f);
 }
 
@@ -97,8 +128,12 @@ gp_data(FILE *f, void *arg)
 	int i, j;
 
 	fprintf(f, "# scaletop export: %s against N; one block per snapshot.\n", gp_what(job));
-	fprintf(f, "# columns: N, %s, its 95%% CI half-width (0 when unknown)%s\n", gp_what(job),
+	fprintf(f, "# columns: N, %s, its 95%% CI half-width (0 when unknown)%s", gp_what(job),
 		job->norm != SNAPSHOT_NORM_NONE ? ", throughput, its 95% CI half-width" : "");
+	for (i = 0; i < SNAPSHOT_TARGET_NFIGS; i++)
+		fprintf(f, ", target_%s", snapshot_target_name(i));
+	fprintf(f, ", jain, starved; jain and starved: Jain's index of the workers' operations "
+		   "and the workers with none; NaN: not measured\n");
 	for (i = 0; i < job->k; i++) {
 		a = &job->v[i]->now;
 		fprintf(f, "%s# %c: %s (%s)\n", i > 0 ? "\n\n" : "", 'A' + i, job->v[i]->meta.label,
@@ -113,24 +148,58 @@ gp_data(FILE *f, void *arg)
 }
 
 /*
- * The plot's frame: the largest N and throughput over every snapshot.  A
- * wide CI is left to run off the top rather than flatten every curve.
+ * The plot's frame: the largest N, the largest throughput and the top of the
+ * highest error bar over every snapshot.  Every error bar fits: a bar cut by
+ * the frame would hide how uncertain its point is.
  */
 static void
-gp_extent(const struct gp_job *job, double *nmax, double *xmax)
+gp_extent(const struct gp_job *job, double *nmax, double *xmax, double *barmax)
 {
+	const struct scaling_point *p;
 	const struct analysis *a;
+	double d;
 	int i, j;
 
 	*nmax = 1;
 	*xmax = job->norm == SNAPSHOT_NORM_NONE ? 1 : 0;
+	*barmax = 0;
 	for (i = 0; i < job->k; i++) {
 		a = &job->v[i]->now;
 		for (j = 0; j < a->npoints; j++) {
-			*nmax = fmax(*nmax, a->pts[j].n);
-			*xmax = fmax(*xmax, a->pts[j].x / gp_div(job, job->v[i], a->pts[j].n));
+			p = &a->pts[j];
+			d = gp_div(job, job->v[i], p->n);
+			*nmax = fmax(*nmax, p->n);
+			*xmax = fmax(*xmax, p->x / d);
+			*barmax = fmax(*barmax, (p->x + (isfinite(p->ci) ? p->ci : 0)) / d);
 		}
 	}
+}
+
+/* The target's CPUs used of snapshot i at some point: it gets a curve on the right axis. */
+static bool
+gp_has_target(const struct gp_job *job, int i)
+{
+	const struct analysis *a = &job->v[i]->now;
+	double fig[SNAPSHOT_TARGET_NFIGS];
+	int j;
+
+	for (j = 0; j < a->npoints; j++) {
+		if (snapshot_target_at(job->v[i], a->pts[j].n, fig) && isfinite(fig[GP_TG_CPU]))
+			return true;
+	}
+	return false;
+}
+
+static bool
+gp_any_target(const struct gp_job *job)
+{
+	int i;
+
+	for (i = 0; i < job->k; i++) {
+		if (gp_has_target(job, i))
+			return true;
+	}
+	return false;
 }
 
 static void
@@ -138,9 +207,9 @@ gp_header(FILE *f, const struct gp_job *job)
 {
 	const struct session *s = &job->v[0]->s;
 	char out[1100], title[64], unit[48];
-	double nmax, xmax, ytop;
+	double nmax, xmax, barmax, ytop;
 
-	gp_extent(job, &nmax, &xmax);
+	gp_extent(job, &nmax, &xmax, &barmax);
 	snprintf(out, sizeof(out), "%s.%s", job->base, job->term);
 	fprintf(f, "# gnuplot script written by scaletop export; run: gnuplot %s.gp\n", job->base);
 	if (strcmp(job->term, "svg") == 0)
@@ -162,13 +231,60 @@ gp_header(FILE *f, const struct gp_job *job)
 	snprintf(unit, sizeof(unit), "%s/s", s->wl.unit);
 	fprintf(f, "\nset ylabel ");
 	gp_quoted(f, job->norm == SNAPSHOT_NORM_NONE ? unit : gp_what(job));
-	fprintf(f, "\nset format y '%s'\nset key below\nset grid\n",
+	fprintf(f, "\nset format y '%s'\nset key below\nset grid\nset datafile missing 'NaN'\n",
 		job->norm == SNAPSHOT_NORM_NONE ? "%.1s%c" : "%g");
+	if (gp_any_target(job))
+		fprintf(f, "set ytics nomirror\nset y2tics\nset y2range [0:*]\n"
+			   "set y2label 'target: CPUs used (dotted)'\n");
 	/* Efficiency's ideal is 1: the frame shows it however far below the points fall. */
-	ytop = xmax * 1.3;
+	ytop = fmax(xmax * 1.3, barmax * 1.05);
 	if (job->norm == SNAPSHOT_NORM_EFFICIENCY)
 		ytop = fmax(ytop, 1.1);
-	fprintf(f, "set xrange [0:%g]\nset yrange [0:%g]\n", nmax * 1.05, ytop);
+	/* Written exactly: %g's six digits could round the top below the highest bar. */
+	fprintf(f, "set xrange [0:");
+	gp_num(f, nmax * 1.05);
+	fprintf(f, "]\nset yrange [0:");
+	gp_num(f, ytop);
+	fprintf(f, "]\n");
+}
+
+/* A standard error, or "fixed" for a parameter held at a bound, which has none. */
+static void
+gp_se(FILE *f, double se)
+{
+	if (isfinite(se))
+		gp_num(f, se);
+	else
+		fputs("fixed", f);
+}
+
+/* "sigma 0.0213 ±0.0011": a parameter for the key, with its standard error. */
+static size_t
+gp_param(char *buf, size_t len, const char *name, double v, double se)
+{
+	int m;
+
+	if (isfinite(se))
+		m = snprintf(buf, len, "%s %.3g ±%.2g", name, v, se);
+	else
+		m = snprintf(buf, len, "%s %.3g (fixed)", name, v);
+	return m > 0 ? (size_t)m : 0;
+}
+
+/* The USL curve's title: its parameters with their standard errors. */
+static void
+gp_usl_title(const struct gp_job *job, int i, char *buf, size_t len)
+{
+	const struct usl_fit *u = &job->v[i]->now.usl;
+	double d = job->norm == SNAPSHOT_NORM_NONE ? 1 : job->v[i]->now.x1;
+	size_t m;
+
+	m = (size_t)snprintf(buf, len, "%c USL: ", 'A' + i);
+	m += gp_param(buf + m, m < len ? len - m : 0, "sigma", u->sigma, u->se_sigma);
+	m += (size_t)snprintf(buf + m, m < len ? len - m : 0, ", ");
+	m += gp_param(buf + m, m < len ? len - m : 0, "kappa", u->kappa, u->se_kappa);
+	m += (size_t)snprintf(buf + m, m < len ? len - m : 0, ", ");
+	gp_param(buf + m, m < len ? len - m : 0, "lambda", u->lambda / d, u->se_lambda / d);
 }
 
 /*
@@ -188,6 +304,13 @@ gp_functions(FILE *f, const struct gp_job *job, const struct snapshot *sn, int i
 	}
 	if (!a->usl.ok)
 		return;
+	fprintf(f, "# usl%c's standard errors: sigma ", 'A' + i);
+	gp_se(f, a->usl.se_sigma);
+	fprintf(f, ", kappa ");
+	gp_se(f, a->usl.se_kappa);
+	fprintf(f, ", lambda ");
+	gp_se(f, a->usl.se_lambda / d);
+	fputc('\n', f);
 	fprintf(f, "usl%c(x) = x < 1 ? 1/0 : ", 'A' + i);
 	gp_num(f, a->usl.lambda / d);
 	fprintf(f, "%s / (1 + ", job->norm == SNAPSHOT_NORM_EFFICIENCY ? "" : " * x");
@@ -220,12 +343,69 @@ gp_marks(FILE *f, const struct gp_job *job, const struct snapshot *sn, int i)
 	fprintf(f, " point pointtype 9 pointsize 2 lc %d offset 0.8,-0.8\n", i + 1);
 }
 
+/* The file's name without its folders, unless another snapshot's has the same one. */
+static const char *
+gp_file(const struct gp_job *job, int i)
+{
+	const char *base = strrchr(job->v[i]->name, '/'), *other;
+	int j;
+
+	base = base != NULL ? base + 1 : job->v[i]->name;
+	for (j = 0; j < job->k; j++) {
+		other = strrchr(job->v[j]->name, '/');
+		other = other != NULL ? other + 1 : job->v[j]->name;
+		if (j != i && strcmp(base, other) == 0)
+			return job->v[i]->name;
+	}
+	return base;
+}
+
+/* Whether the string at offset off of a snapshot differs between any two of them. */
+static bool
+gp_differs(const struct gp_job *job, size_t off)
+{
+	const char *first = (const char *)job->v[0] + off;
+	int i;
+
+	for (i = 1; i < job->k; i++) {
+		if (strcmp(first, (const char *)job->v[i] + off) != 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A series' title says what tells it apart from the others: its file's name,
+ * then the label where the labels differ, else the host and the kernel where
+ * they do, and the time it was taken where that differs.  Alone, its label.
+ */
+static void
+gp_title(const struct gp_job *job, int i, char *buf, size_t len)
+{
+	const struct snapshot *sn = job->v[i];
+	size_t m;
+
+	m = (size_t)snprintf(buf, len, "%c: %s", 'A' + i, gp_file(job, i));
+	if (job->k == 1 || gp_differs(job, offsetof(struct snapshot, meta.label))) {
+		m += (size_t)snprintf(buf + m, m < len ? len - m : 0, ", %s", sn->meta.label);
+	} else {
+		if (gp_differs(job, offsetof(struct snapshot, s.host.hostname)))
+			m += (size_t)snprintf(buf + m, m < len ? len - m : 0, ", %s",
+					      sn->s.host.hostname);
+		if (gp_differs(job, offsetof(struct snapshot, s.host.os_release)))
+			m += (size_t)snprintf(buf + m, m < len ? len - m : 0, ", %s",
+					      sn->s.host.os_release);
+	}
+	if (job->k > 1 && gp_differs(job, offsetof(struct snapshot, meta.taken)))
+		snprintf(buf + m, m < len ? len - m : 0, ", taken %s", sn->meta.taken);
+}
+
 static int
 gp_script(FILE *f, void *arg)
 {
 	const struct gp_job *job = arg;
 	const struct snapshot *sn;
-	char dat[1100], title[300];
+	char dat[1100], title[900];
 	int i;
 
 	gp_header(f, job);
@@ -247,16 +427,28 @@ gp_script(FILE *f, void *arg)
 		gp_quoted(f, dat);
 		fprintf(f, " index %d using 1:2:3 with yerrorlines pointtype 7 lc %d lw 2 title ",
 			i, i + 1);
-		snprintf(title, sizeof(title), "%c: %s", 'A' + i, sn->meta.label);
+		gp_title(job, i, title, sizeof(title));
 		gp_quoted(f, title);
 		if (sn->now.have_x1 && job->norm == SNAPSHOT_NORM_NONE)
 			fprintf(f,
 				", \\\n  ideal%c(x) with lines dashtype 2 lc %d "
 				"title '%c ideal'",
 				'A' + i, i + 1, 'A' + i);
-		if (sn->now.usl.ok)
-			fprintf(f, ", \\\n  usl%c(x) with lines dashtype 3 lc %d title '%c USL'",
-				'A' + i, i + 1, 'A' + i);
+		if (sn->now.usl.ok) {
+			fprintf(f, ", \\\n  usl%c(x) with lines dashtype 3 lc %d title ", 'A' + i,
+				i + 1);
+			gp_usl_title(job, i, title, sizeof(title));
+			gp_quoted(f, title);
+		}
+		if (gp_has_target(job, i)) {
+			fprintf(f, ", \\\n  ");
+			gp_quoted(f, dat);
+			fprintf(f,
+				" index %d using 1:%d with linespoints dashtype 3 pointtype 6 lc "
+				"%d "
+				"axes x1y2 title '%c target CPUs'",
+				i, gp_col_target(job, GP_TG_CPU), i + 1, 'A' + i);
+		}
 		fprintf(f, "%s\n", i + 1 < job->k ? ", \\" : "");
 	}
 	return ferror(f) ? -1 : 0;

@@ -69,6 +69,7 @@ imp_add(struct imp *im, struct session *s, const struct imp_row *r)
 	st->no_intervals = true;
 	imp_stats(st, r);
 	s->set.repeat = 1;
+	s->set.trials = 1;
 	return 0;
 }
 

@@ -64,6 +64,12 @@ struct field_ctx {
 	char *err;
 	size_t errlen;
 	bool record;
+	/*
+	 * What a snapshot's reader set aside to read it (snapshot_read.c): a
+	 * reference to a step the file does not hold, which older TUIs wrote.
+	 */
+	int ticks_dropped;  /* ticks naming such a step, dropped */
+	int events_unbound; /* events naming one, read as no step's */
 };
 
 /* "path.key" (or "key" at the top), and "path.key[i]". */
@@ -125,6 +131,9 @@ struct sweep_settings;
 json_t *session_json_target(const struct target_figures *tg);
 /* A step's "waits": [] when it has none; NULL on ENOMEM. */
 json_t *session_json_waits(const struct step *st);
+/* The same of any profile's n lines (a tick's, the window so far). */
+struct wait_share;
+json_t *session_json_wait_list(const struct wait_share *w, int n);
 /* Adds "target" and "probe" to a settings object, each only when not empty.  0 or -1. */
 int session_json_settings_specs(json_t *settings, const struct sweep_settings *set);
 
@@ -153,7 +162,35 @@ struct snapshot;
  */
 void snapshot_compare_target_text(FILE *f, struct snapshot *const *v, int k);
 void snapshot_compare_waits_text(FILE *f, struct snapshot *const *v, int k);
-/* The same as CSV tables, each after a blank line and its own header. */
+/*
+ * The target's figures of sn at n, each the mean over the usable steps that
+ * measured it (NaN where none did), into fig[SNAPSHOT_TARGET_NFIGS], in the
+ * order of the CSV's columns, snapshot_target_name(i) ("procs", "threads",
+ * "cpu_used", ...); false when no usable step at n has a target.
+ */
+#define SNAPSHOT_TARGET_NFIGS 11
+bool snapshot_target_at(const struct snapshot *sn, int n, double *fig);
+const char *snapshot_target_name(int i);
+/*
+ * Fairness at n: the mean Jain's index and the most starved workers over the
+ * usable steps at n that counted per-worker operations; false when none did.
+ * snapshot_fairness.c.
+ */
+bool snapshot_fairness_at(const struct snapshot *sn, int n, double *jain, int *starved);
+/*
+ * Fairness side by side (snapshot_compare_fair.c): a section of Jain's index
+ * and the starved workers of each snapshot at each of the nn N, left out
+ * when none has per-worker counts; and the main CSV table's columns of them,
+ * "X jain,X starved" for each snapshot (empty cells without counts).
+ */
+void snapshot_compare_fair_text(FILE *f, struct snapshot *const *v, int k, const int *n, int nn);
+void snapshot_compare_fair_csv_head(FILE *f, int k);
+void snapshot_compare_fair_csv_cells(FILE *f, struct snapshot *const *v, int k, int n);
+/* --markdown's USL (each parameter ± se) and fairness tables: snapshot_compare_md_fit.c. */
+void snapshot_compare_md_fits(FILE *f, struct snapshot *const *v, int k);
+/* The USL fits as one CSV table: a row per snapshot, each parameter and its se. */
+void snapshot_compare_usl_csv(FILE *f, struct snapshot *const *v, int k);
+/* The same as CSV tables, each its header and its rows (none: the header alone). */
 void snapshot_compare_target_csv(FILE *f, struct snapshot *const *v, int k);
 void snapshot_compare_waits_csv(FILE *f, struct snapshot *const *v, int k);
 
@@ -161,11 +198,14 @@ void snapshot_compare_waits_csv(FILE *f, struct snapshot *const *v, int k);
 
 struct cmp_diff;
 struct compare_opts;
-/* Why a comparison has no test: how many usable runs each side has, whether A has an se. */
+/* Why a comparison has no test: each side's usable runs and trials, whether A has an se. */
 struct cmp_side_why {
 	int a_runs, b_runs;
+	int a_trials, b_trials;
 	bool a_spread;
 };
+/* "one trial a side", "2 trials a side", "A has 1 trial, B 3": why there is no test. */
+void snapshot_compare_few_words(char *buf, size_t len, int ta, int tb, char la, char lb);
 /* Every N any snapshot measured, ascending, into *out (malloc'd); how many, or -1 on ENOMEM. */
 int snapshot_compare_all_n(struct snapshot *const *v, int k, int **out);
 /* o's noise floor, or the default for o NULL. */
@@ -194,6 +234,14 @@ void snapshot_compare_summary_text(FILE *f, struct snapshot *const *v, int k,
 /* A ministat-style line per N of n[0..nn-1] for each snapshot after the first. */
 void snapshot_compare_stats_text(FILE *f, struct snapshot *const *v, int k, const int *n, int nn,
 				 const struct compare_opts *o);
+/*
+ * The trials each side pooled and the boots they ran in, the runs whose
+ * intervals swing (steadiness, which the test does not use), and the
+ * self-check of each side of 4 trials or more: its first half of trials
+ * against its second (snapshot_compare_trials.c).
+ */
+void snapshot_compare_trials_text(FILE *f, struct snapshot *const *v, int k,
+				  const struct compare_opts *o);
 /* "A 310k ± 5.57k, B 274k ± 16.5k: B -11.6% ± 6.1% (95%)": peak against peak. */
 void snapshot_compare_peak_words(char *buf, size_t len, struct snapshot *const *v, int i,
 				 const struct compare_opts *o);

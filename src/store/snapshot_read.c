@@ -10,6 +10,7 @@
  * arrays, and its tick series.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -22,6 +23,9 @@
 #include "scaletop/sweep.h"
 #include "session_read.h"
 #include "snapshot_priv.h"
+
+/* A tick read that names a step the file does not hold, until read_series drops it. */
+#define TICK_NO_STEP (-2)
 
 static int
 read_meta(struct field_ctx *c, const json_t *root, struct session *s, struct snapshot_meta *m)
@@ -82,8 +86,12 @@ read_events(struct field_ctx *c, const json_t *root, struct session *s)
 	json_array_foreach(arr, i, v)
 	{
 		field_index(p, sizeof(p), "events", i);
-		if (session_read_event(c, v, p, s->nsteps - 1, false, &e) != 0)
+		if (session_read_event(c, v, p, INT_MAX, false, &e) != 0)
 			return -1;
+		if (e.step >= s->nsteps) { /* nothing is lost: the event stays, as no step's */
+			e.step = -1;
+			c->events_unbound++;
+		}
 		if (session_add_event(s, e.step, e.kind, e.t, "%s", e.text) != 0)
 			return field_fail(c, p, "out of memory");
 	}
@@ -114,12 +122,15 @@ read_tick(struct field_ctx *c, const json_t *row, const char *p, const struct se
 	if (field_num_of(c, json_array_get(row, 0), r0, 0, INFINITY, F_NULL, &tk->t) != 0 ||
 	    field_type(c, v, q, F_INT | F_NULL) != 0)
 		return -1;
-	if (json_is_integer(v) && (json_integer_value(v) < 0 || json_integer_value(v) >= s->nsteps))
+	if (json_is_integer(v) && json_integer_value(v) < 0)
 		return field_fail(c, q,
-				  "step %" JSON_INTEGER_FORMAT " does not exist; expected "
+				  "step %" JSON_INTEGER_FORMAT " is negative; expected "
 				  "0 to %d or null",
 				  json_integer_value(v), s->nsteps - 1);
-	tk->step = json_is_integer(v) ? (int)json_integer_value(v) : -1;
+	/* A step the file does not hold: read_series drops the tick (TICK_NO_STEP). */
+	tk->step = !json_is_integer(v)                  ? -1
+		   : json_integer_value(v) >= s->nsteps ? TICK_NO_STEP
+							: (int)json_integer_value(v);
 	v = json_array_get(row, 2);
 	field_index(q, sizeof(q), p, 2);
 	if (field_type(c, v, q, F_STR) != 0)
@@ -157,6 +168,41 @@ read_tick(struct field_ctx *c, const json_t *row, const char *p, const struct se
 			return -1;
 		tk->busy[i] = (float)b;
 	}
+	return 0;
+}
+
+/*
+ * The ticks that name a step (kept, oldest first, count as before), once a
+ * tick naming a step the file does not hold was read: such a tick belongs
+ * to an earlier sweep (scaletop 0.x's TUI saved its ring whole), so it is
+ * dropped and the rest is kept.
+ */
+static int
+series_without_strays(struct field_ctx *c, struct series *ser, int64_t dropped)
+{
+	struct series kept;
+	int len = series_len(ser), n = 0, i;
+
+	for (i = 0; i < len; i++)
+		n += series_at(ser, i)->step != TICK_NO_STEP;
+	c->ticks_dropped = len - n;
+	if (n == len)
+		return 0;
+	if (n == 0) {
+		series_free(ser);
+		return 0;
+	}
+	if (series_init(&kept, ser->ncpu, n) != 0)
+		return field_fail(c, "series", "out of memory");
+	kept.count = dropped; /* so the kept ticks sit where the ring had them */
+	for (i = 0; i < len; i++) {
+		const struct tick *tk = series_at(ser, i);
+
+		if (tk->step != TICK_NO_STEP)
+			series_add(&kept, tk, tk->busy);
+	}
+	series_free(ser);
+	*ser = kept;
 	return 0;
 }
 
@@ -198,7 +244,7 @@ read_series(struct field_ctx *c, const json_t *root, struct session *s)
 		if (read_tick(c, row, p, s, (int)ncpu, tk) != 0)
 			return -1;
 	}
-	return 0;
+	return series_without_strays(c, &s->ticks, dropped);
 }
 
 /* The text to a JSON object, or NULL after "name:LINE:COLUMN: why". */
@@ -309,6 +355,31 @@ snapshot_free(struct snapshot *snap)
 	snapshot_init(snap);
 }
 
+/*
+ * What the reader set aside, in one line.  Written by the TUI of scaletop
+ * 0.1.0 after a sweep that followed a longer one (r, n, w): its tick ring
+ * still held the earlier sweep's ticks, which name its steps; and by s in
+ * a replay mid-step, whose step under way is not in the file.
+ */
+static void
+snapshot_repair_note(const struct field_ctx *c, struct snapshot *snap)
+{
+	char t[96] = "", e[96] = "";
+
+	if (c->ticks_dropped == 0 && c->events_unbound == 0)
+		return;
+	if (c->ticks_dropped > 0)
+		snprintf(t, sizeof(t), "dropped %d tick%s", c->ticks_dropped,
+			 c->ticks_dropped == 1 ? "" : "s");
+	if (c->events_unbound > 0)
+		snprintf(e, sizeof(e), "%sread %d event%s as no step's", t[0] ? " and " : "",
+			 c->events_unbound, c->events_unbound == 1 ? "" : "s");
+	snprintf(snap->repair, sizeof(snap->repair),
+		 "%.300s: %s%s that named a step the file does not hold (an earlier sweep's, "
+		 "or one under way, written by scaletop %.40s); its steps are all read",
+		 c->name, t, e, snap->meta.tool_version);
+}
+
 int
 snapshot_read(const char *buf, size_t len, const char *name, struct snapshot *snap, char *err,
 	      size_t errlen)
@@ -327,6 +398,7 @@ snapshot_read(const char *buf, size_t len, const char *name, struct snapshot *sn
 	analysis_opts_for(&snap->s, &o);
 	if (analysis_run(&snap->s, &o, &snap->now) != 0)
 		return field_fail(&c, "analysis", "out of memory recomputing it");
+	snapshot_repair_note(&c, snap);
 	snapshot_analysis_diff(&snap->saved, &snap->now, why, sizeof(why));
 	if (why[0] != '\0')
 		snprintf(snap->warning, sizeof(snap->warning),

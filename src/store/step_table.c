@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "scaletop/analysis.h"
 #include "scaletop/format.h"
@@ -13,66 +14,215 @@
 /* Wait profile lines shown per step and family. */
 #define TABLE_WAITS_SHOWN 4
 
-static void
-table_header(FILE *f, const struct session *s)
+/*
+ * The columns of a step's row.  A narrow screen (the TUI at 80 columns) drops
+ * them in table_drop_order, the least read first; N, the throughput and the
+ * status are never dropped, so "unstable" and "failed" are always seen.
+ */
+enum table_col {
+	TC_N,
+	TC_RATE,
+	TC_CI,
+	TC_SPEEDUP,
+	TC_EFF,
+	TC_CPU,
+	TC_SYS,
+	TC_VCSW,
+	TC_IVCSW,
+	TC_OPC,
+	TC_RDLY,
+	TC_LOCKW,
+	TC_JAIN,
+	TC_STARVED,
+	TC_NCOLS
+};
+#define TABLE_CELL 24
+static const struct {
+	const char *head;
+	int w; /* display columns, right-aligned */
+} table_cols[TC_NCOLS] = {
+	{ "N", 6 },        { "ops/s", 10 },   /* the sweep's unit: table_fit */ { "±CI", 6 },
+	{ "speedup", 7 },  { "eff", 5 },      { "CPU%", 5 },
+	{ "sys%", 5 },     { "vcsw/kop", 9 }, { "ivcsw/kop", 9 },
+	{ "ops/CPUs", 9 }, { "rdly%", 6 },    { "lockw%", 6 },
+	{ "jain", 5 },     { "starved", 7 },
+};
+static const enum table_col table_drop_order[] = {
+	TC_STARVED, TC_JAIN, TC_LOCKW, TC_IVCSW,   TC_OPC, TC_RDLY,
+	TC_SYS,     TC_VCSW, TC_EFF,   TC_SPEEDUP, TC_CPU, TC_CI,
+};
+#define TABLE_NDROP (int)(sizeof(table_drop_order) / sizeof(table_drop_order[0]))
+
+/* Display columns of UTF-8 text. */
+static int
+table_cols_of(const char *s)
 {
-	fprintf(f, "%6s %10s %6s %7s %5s %5s %5s %9s %9s %9s %6s %6s %5s %7s  %s\n", "N", "ops/s",
-		"±CI", "speedup", "eff", "CPU%", "sys%", "vcsw/kop", "ivcsw/kop", "ops/CPUs",
-		"rdly%", "lockw%", "jain", "starved", "status");
+	int n = 0;
+
+	for (; *s != '\0'; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/* What a table shows: its columns, their widths and the throughput's head ("writes/s"). */
+struct table_fit {
+	bool shown[TC_NCOLS];
+	int w[TC_NCOLS];
+	char rate[TABLE_CELL];
+};
+
+/* The cells of one line, those shown right-aligned and a space apart, then the status. */
+static void
+table_line(FILE *f, char cell[TC_NCOLS][TABLE_CELL], const struct table_fit *t, const char *status)
+{
+	int i, pad;
+	bool first = true;
+
+	for (i = 0; i < TC_NCOLS; i++) {
+		if (!t->shown[i])
+			continue;
+		pad = t->w[i] - table_cols_of(cell[i]);
+		fprintf(f, "%s%*s%s", first ? "" : " ", pad > 0 ? pad : 0, "", cell[i]);
+		first = false;
+	}
+	fprintf(f, "  %s\n", status);
+}
+
+static void
+table_header(FILE *f, const struct table_fit *t)
+{
+	char cell[TC_NCOLS][TABLE_CELL];
+	int i;
+
+	for (i = 0; i < TC_NCOLS; i++)
+		snprintf(cell[i], TABLE_CELL, "%s", i == TC_RATE ? t->rate : table_cols[i].head);
+	table_line(f, cell, t, "status");
 }
 
 /* A contention figure, or "-" when it was not measured. */
-static const char *
-table_fig(const struct contention *c, unsigned bit, double v, int decimals, char *buf, size_t len)
+static void
+table_fig(const struct contention *c, unsigned bit, double v, int decimals, char *buf)
 {
 	if (!(c->have & bit) || !isfinite(v))
-		return "-";
-	snprintf(buf, len, "%.*f", decimals, v);
-	return buf;
+		snprintf(buf, TABLE_CELL, "-");
+	else
+		snprintf(buf, TABLE_CELL, "%.*f", decimals, v);
 }
 
 /* Jain's index and the starved workers, or "-" where no per-worker counts were taken. */
 static void
-table_fair(const struct fairness *fr, char *jain, char *starved, size_t len)
+table_fair(const struct fairness *fr, char *jain, char *starved)
 {
-	snprintf(jain, len, "-");
-	snprintf(starved, len, "-");
+	snprintf(jain, TABLE_CELL, "-");
+	snprintf(starved, TABLE_CELL, "-");
 	if (!fr->have)
 		return;
 	if (isfinite(fr->jain))
-		snprintf(jain, len, "%.2f", fr->jain);
-	snprintf(starved, len, "%d", fr->starved);
+		snprintf(jain, TABLE_CELL, "%.2f", fr->jain);
+	snprintf(starved, TABLE_CELL, "%d", fr->starved);
+}
+
+/* A standard deviation without the count it came from (a published table's): no CI. */
+static bool
+table_sd_only(const struct step *st)
+{
+	return step_usable(st) && st->no_intervals && !st->st.have_spread && st->st.n == 0 &&
+	       isfinite(st->st.stddev) && st->st.stddev > 0 && st->st.mean > 0;
+}
+
+/*
+ * The ±CI cell: the 95% CI in % of the mean; "sd2.1%", the standard
+ * deviation, where only that is known; "-" where neither is.
+ */
+static void
+table_ci(const struct step *st, char *buf, size_t len)
+{
+	double sd;
+
+	if (step_usable(st) && st->st.have_spread && st->st.mean > 0) {
+		snprintf(buf, len, "%.1f%%", 100.0 * stats_ci(&st->st) / st->st.mean);
+	} else if (table_sd_only(st)) {
+		sd = 100.0 * st->st.stddev / st->st.mean;
+		snprintf(buf, len, sd < 9.95 ? "sd%.1f%%" : "sd%.0f%%", sd);
+	} else {
+		snprintf(buf, len, "-");
+	}
 }
 
 static void
-table_row(FILE *f, const struct session *s, const struct step *st)
+table_row(FILE *f, const struct session *s, const struct step *st, const struct table_fit *t)
 {
 	const struct contention *c = &st->ct;
-	char rate[16], ci[16], sp[16], eff[16], cpu[16], sys[16];
-	char v[16], iv[16], opc[16], rd[16], lw[16], jn[16], sv[16];
+	char cell[TC_NCOLS][TABLE_CELL], status[sizeof(st->reason) + 56], tr[24] = "";
 	bool use = step_usable(st);
 
-	fmt_si(st->ops_s, rate, sizeof(rate));
-	if (use && st->st.have_spread && st->st.mean > 0)
-		snprintf(ci, sizeof(ci), "%.1f%%", 100.0 * stats_ci(&st->st) / st->st.mean);
-	else
-		snprintf(ci, sizeof(ci), "-");
-	snprintf(sp, sizeof(sp), use && isfinite(analysis_speedup(s, st->n)) ? "%.2f" : "-",
+	snprintf(cell[TC_N], TABLE_CELL, "%d", st->n);
+	fmt_si(st->ops_s, cell[TC_RATE], TABLE_CELL);
+	if (!use)
+		snprintf(cell[TC_RATE], TABLE_CELL, "-");
+	table_ci(st, cell[TC_CI], TABLE_CELL);
+	snprintf(cell[TC_SPEEDUP], TABLE_CELL,
+		 use && isfinite(analysis_speedup(s, st->n)) ? "%.2f" : "-",
 		 analysis_speedup(s, st->n));
-	snprintf(eff, sizeof(eff), use && isfinite(analysis_efficiency(s, st->n)) ? "%.0f%%" : "-",
+	snprintf(cell[TC_EFF], TABLE_CELL,
+		 use && isfinite(analysis_efficiency(s, st->n)) ? "%.0f%%" : "-",
 		 100.0 * analysis_efficiency(s, st->n));
-	snprintf(cpu, sizeof(cpu), st->ncpu > 0 ? "%.0f" : "-", st->all.busy);
-	snprintf(sys, sizeof(sys), st->ncpu > 0 ? "%.0f" : "-", st->all.pct[CPU_SYS]);
-	fmt_si(c->ops_per_cpu_s, opc, sizeof(opc));
-	table_fair(&st->fair, jn, sv, sizeof(jn));
-	fprintf(f, "%6d %10s %6s %7s %5s %5s %5s %9s %9s %9s %6s %6s %5s %7s  %s%s%s\n", st->n,
-		use ? rate : "-", ci, sp, eff, cpu, sys,
-		table_fig(c, CT_HAVE_CSW, c->vcsw_kop, 2, v, sizeof(v)),
-		table_fig(c, CT_HAVE_CSW, c->ivcsw_kop, 2, iv, sizeof(iv)),
-		(c->have & CT_HAVE_OPS_CPU) ? opc : "-",
-		table_fig(c, CT_HAVE_RUN_DELAY, c->run_delay_pct, 1, rd, sizeof(rd)),
-		table_fig(c, CT_HAVE_LOCK_WAIT, c->lock_wait_pct, 1, lw, sizeof(lw)), jn, sv,
-		step_status_names[st->status], st->reason[0] ? ": " : "", st->reason);
+	snprintf(cell[TC_CPU], TABLE_CELL, st->ncpu > 0 ? "%.0f" : "-", st->all.busy);
+	snprintf(cell[TC_SYS], TABLE_CELL, st->ncpu > 0 ? "%.0f" : "-", st->all.pct[CPU_SYS]);
+	table_fig(c, CT_HAVE_CSW_KOP, c->vcsw_kop, 2, cell[TC_VCSW]);
+	table_fig(c, CT_HAVE_CSW_KOP, c->ivcsw_kop, 2, cell[TC_IVCSW]);
+	fmt_si(c->ops_per_cpu_s, cell[TC_OPC], TABLE_CELL);
+	if (!(c->have & CT_HAVE_OPS_CPU))
+		snprintf(cell[TC_OPC], TABLE_CELL, "-");
+	table_fig(c, CT_HAVE_RUN_DELAY, c->run_delay_pct, 1, cell[TC_RDLY]);
+	table_fig(c, CT_HAVE_LOCK_WAIT, c->lock_wait_pct, 1, cell[TC_LOCKW]);
+	table_fair(&st->fair, cell[TC_JAIN], cell[TC_STARVED]);
+	if (s->set.trials > 1) /* --trials: which pass of the sweep the row is */
+		snprintf(tr, sizeof(tr), " (trial %d)", st->trial + 1);
+	snprintf(status, sizeof(status), "%s%s%s%s", step_status_names[st->status], tr,
+		 st->reason[0] ? ": " : "", st->reason);
+	table_line(f, cell, t, status);
+}
+
+/*
+ * The throughput is headed in the sweep's unit ("transactions/s" widens its
+ * column), and the columns that fit in width (0: all): the least read go
+ * until the shown ones and the longest status word fit.
+ */
+static void
+table_fit(const struct session *s, int width, struct table_fit *t)
+{
+	int i, need = 2 + (int)strlen("status"), k;
+
+	snprintf(t->rate, sizeof(t->rate), "%.*s/s", TABLE_CELL - 3,
+		 s->wl.unit[0] != '\0' ? s->wl.unit : "ops");
+	for (i = 0; i < s->nsteps; i++) {
+		k = 2 + (int)strlen(step_status_names[s->steps[i].status]);
+		need = k > need ? k : need;
+	}
+	for (i = 0; i < TC_NCOLS; i++) {
+		t->shown[i] = true;
+		t->w[i] = table_cols[i].w;
+		if (i == TC_RATE && table_cols_of(t->rate) > t->w[i])
+			t->w[i] = table_cols_of(t->rate);
+		need += t->w[i] + (i > 0);
+	}
+	for (i = 0; width > 0 && need > width && i < TABLE_NDROP; i++) {
+		t->shown[table_drop_order[i]] = false;
+		need -= t->w[table_drop_order[i]] + 1;
+	}
+}
+
+void
+step_table_steps(FILE *f, const struct session *s, int width)
+{
+	struct table_fit t;
+	int i;
+
+	table_fit(s, width, &t);
+	table_header(f, &t);
+	for (i = 0; i < s->nsteps; i++)
+		table_row(f, s, &s->steps[i], &t);
 }
 
 /* A target figure, or "-" when it was not measured. */
@@ -267,9 +417,12 @@ step_table_print(FILE *f, const struct session *s)
 	else
 		fprintf(f, "%s, %s by %s\n", s->wl.name, s->wl.unit,
 			s->wl.n_unit[0] ? s->wl.n_unit : "N");
-	table_header(f, s);
-	for (i = 0; i < s->nsteps; i++)
-		table_row(f, s, &s->steps[i]);
+	step_table_steps(f, s, 0);
+	for (i = 0; i < s->nsteps && !table_sd_only(&s->steps[i]); i++)
+		;
+	if (i < s->nsteps)
+		fprintf(f, "sd: a standard deviation in %% of the mean, given without its count of "
+			   "runs, so no CI; a runs column gives one\n");
 	table_target(f, s);
 	table_waits(f, s);
 	step_table_hot(f, s);

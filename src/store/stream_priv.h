@@ -44,6 +44,11 @@ struct stream_reader {
 	size_t ncells, capcells, max_cells;
 	struct contention *cts; /* the kept ticks' live contention */
 	size_t ncts, capcts;
+	struct target_figures *tgs; /* the kept ticks' target figures, a repeat kept once */
+	size_t ntgs, captgs;
+	struct wait_share *wcells; /* the kept ticks' wait lines, a repeated profile kept once */
+	size_t nwcells, capwcells;
+	bool waits_full;
 	struct stream_cpu *row; /* one tick's rows while it is decoded */
 	size_t caprow;
 	float *busy; /* one tick's busy % by CPU id, for the series */

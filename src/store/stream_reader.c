@@ -113,6 +113,8 @@ stream_reader_free(struct stream_reader *r)
 	free(r->ticks);
 	free(r->cells);
 	free(r->cts);
+	free(r->tgs);
+	free(r->wcells);
 	free(r->row);
 	free(r->busy);
 	free(r);
@@ -208,6 +210,19 @@ const struct contention *
 stream_reader_tick_contention(const struct stream_reader *r, const struct stream_tick *t)
 {
 	return t->ct_idx >= 0 ? &r->cts[t->ct_idx] : NULL;
+}
+
+const struct target_figures *
+stream_reader_tick_target(const struct stream_reader *r, const struct stream_tick *t)
+{
+	return t->tg_idx >= 0 ? &r->tgs[t->tg_idx] : NULL;
+}
+
+const struct wait_share *
+stream_reader_tick_waits(const struct stream_reader *r, const struct stream_tick *t, int *n)
+{
+	*n = t->nwaits;
+	return t->nwaits > 0 ? r->wcells + t->waits_off : NULL;
 }
 
 double

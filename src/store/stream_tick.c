@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scaletop/contention.h"
+#include "session_read.h"
 #include "stream_priv.h"
 
 #define STREAM_SERIES_FLOATS (16 * 1024 * 1024) /* bounds the recent series' busy store */
@@ -27,8 +29,8 @@ const char *const stream_phase_names[PHASE_DONE + 1] = {
 const struct stream_ct_key stream_ct_keys[STREAM_NCT_KEYS] = {
 	CT_KEY("vcsw_s", CT_HAVE_CSW, vcsw_s),
 	CT_KEY("ivcsw_s", CT_HAVE_CSW, ivcsw_s),
-	CT_KEY("vcsw_per_kop", CT_HAVE_CSW, vcsw_kop),
-	CT_KEY("ivcsw_per_kop", CT_HAVE_CSW, ivcsw_kop),
+	CT_KEY("vcsw_per_kop", CT_HAVE_CSW_KOP, vcsw_kop),
+	CT_KEY("ivcsw_per_kop", CT_HAVE_CSW_KOP, ivcsw_kop),
 	CT_KEY("run_delay_pct", CT_HAVE_RUN_DELAY, run_delay_pct),
 	CT_KEY("kernel_pct", CT_HAVE_KERNEL, kernel_pct),
 	CT_KEY("cpu_used", CT_HAVE_KERNEL, cpu_used),
@@ -263,6 +265,7 @@ stream_read_contention(struct jget *g, json_t *o, struct contention *c)
 		memcpy((char *)c + stream_ct_keys[i].off, &v, sizeof(v));
 		c->have |= stream_ct_keys[i].have;
 	}
+	contention_forget_old_zeros(c); /* an older recorder's 0 for no operation counted */
 }
 
 /* --- ticks ---------------------------------------------------------------- */
@@ -349,10 +352,87 @@ stream_series_add(struct stream_reader *r, const struct stream_tick *t, int nrow
 	return 0;
 }
 
+/*
+ * The window so far: "target" and "waits", read as a step's are (one rule for
+ * both); absent in older streams and where there is none.  The profile goes
+ * into w->waits (free it); 0, or -1 after stream_fail.
+ */
+static int
+stream_read_window(struct stream_reader *r, json_t *o, int n, struct target_figures *tg,
+		   struct step *w)
+{
+	char why[ST_ERRLEN];
+	struct field_ctx c = { .name = "tick", .err = why, .errlen = sizeof(why), .record = true };
+
+	memset(w, 0, sizeof(*w));
+	w->n = n;
+	if (session_read_target(&c, o, "", tg) != 0 || session_read_waits(&c, o, "", w) != 0)
+		return stream_fail(r, "%s", why);
+	return 0;
+}
+
+/* The tick's target figures, kept once however many ticks repeat them. */
+static int
+stream_keep_target(struct stream_reader *r, struct stream_tick *t, const struct target_figures *tg)
+{
+	t->tg_idx = -1;
+	if (!tg->present)
+		return 0;
+	if (r->ntgs > 0 && memcmp(&r->tgs[r->ntgs - 1], tg, sizeof(*tg)) == 0) {
+		t->tg_idx = (int64_t)r->ntgs - 1;
+		return 0;
+	}
+	if (stream_grow((void **)&r->tgs, &r->captgs, r->ntgs + 1, sizeof(*r->tgs)) != 0)
+		return stream_fail(r, "tick: out of memory");
+	r->tgs[r->ntgs] = *tg;
+	t->tg_idx = (int64_t)r->ntgs++;
+	return 0;
+}
+
+/*
+ * The tick's wait profile, kept once while ticks repeat it (it is refreshed
+ * about once a second), up to STREAM_MAX_WAIT_CELLS lines: later ticks go
+ * without, with a note.
+ */
+static int
+stream_keep_waits(struct stream_reader *r, struct stream_tick *t, const struct step *w)
+{
+	const struct stream_tick *prev = r->nticks > 0 ? &r->ticks[r->nticks - 1] : NULL;
+
+	t->nwaits = 0;
+	t->waits_off = 0;
+	if (w->nwaits == 0)
+		return 0;
+	if (prev != NULL && prev->nwaits == w->nwaits &&
+	    memcmp(r->wcells + prev->waits_off, w->waits, (size_t)w->nwaits * sizeof(*w->waits)) ==
+		    0) {
+		t->waits_off = prev->waits_off;
+		t->nwaits = prev->nwaits;
+		return 0;
+	}
+	if (r->waits_full || r->nwcells + (size_t)w->nwaits > STREAM_MAX_WAIT_CELLS) {
+		if (!r->waits_full)
+			stream_note(r,
+				    "kept the wait profiles of the first %zu ticks; later ticks "
+				    "have none",
+				    r->nticks);
+		r->waits_full = true;
+		return 0;
+	}
+	if (stream_grow((void **)&r->wcells, &r->capwcells, r->nwcells + (size_t)w->nwaits,
+			sizeof(*r->wcells)) != 0)
+		return stream_fail(r, "tick: out of memory");
+	memcpy(r->wcells + r->nwcells, w->waits, (size_t)w->nwaits * sizeof(*w->waits));
+	t->waits_off = r->nwcells;
+	t->nwaits = w->nwaits;
+	r->nwcells += (size_t)w->nwaits;
+	return 0;
+}
+
 /* Keeps the tick for scrubbing, until a limit: then the kept ticks stay one unbroken run. */
 static int
 stream_keep_tick(struct stream_reader *r, struct stream_tick *t, int nrows,
-		 const struct contention *ct)
+		 const struct contention *ct, const struct target_figures *tg, const struct step *w)
 {
 	if (!r->ticks_full &&
 	    (r->nticks >= r->max_ticks || r->ncells + (size_t)nrows > r->max_cells)) {
@@ -377,6 +457,8 @@ stream_keep_tick(struct stream_reader *r, struct stream_tick *t, int nrows,
 	t->ct_idx = ct != NULL ? (int64_t)r->ncts : -1;
 	if (ct != NULL)
 		r->cts[r->ncts++] = *ct;
+	if (stream_keep_target(r, t, tg) != 0 || stream_keep_waits(r, t, w) != 0)
+		return -1;
 	r->ticks[r->nticks++] = *t;
 	return 0;
 }
@@ -387,11 +469,14 @@ stream_read_tick(struct stream_reader *r, json_t *o)
 	struct jget g = { r, "tick", false };
 	json_t *all, *cpus, *ctj;
 	struct stream_tick t;
+	struct target_figures tg;
 	struct contention ct;
 	struct cpu_usage u;
-	int nrows = 0;
+	struct step w;
+	int nrows = 0, rc;
 
 	memset(&t, 0, sizeof(t));
+	memset(&w, 0, sizeof(w));
 	t.t = jnum(&g, o, "t", false);
 	t.phase = jword(&g, o, "phase", stream_phase_names, PHASE_DONE + 1, -1);
 	t.phase_s = jnum(&g, o, "phase_s", true);
@@ -411,10 +496,14 @@ stream_read_tick(struct stream_reader *r, json_t *o)
 		nrows = stream_read_rows(&g, cpus, r);
 	if ((ctj = jobj(&g, o, "contention", true)) != NULL)
 		stream_read_contention(&g, ctj, &ct);
-	if (g.bad)
+	if (g.bad || stream_read_window(r, o, t.n, &tg, &w) != 0) {
+		free(w.waits);
 		return -1;
-	if (stream_series_add(r, &t, nrows) != 0 ||
-	    stream_keep_tick(r, &t, nrows, ctj != NULL ? &ct : NULL) != 0)
+	}
+	rc = stream_series_add(r, &t, nrows) != 0 ||
+	     stream_keep_tick(r, &t, nrows, ctj != NULL ? &ct : NULL, &tg, &w) != 0;
+	free(w.waits);
+	if (rc)
 		return -1;
 	r->changes |= STREAM_GOT_TICK;
 	return 0;

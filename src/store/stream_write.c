@@ -284,6 +284,30 @@ recorder_contention(const struct contention *c)
 	return o;
 }
 
+/*
+ * The window so far, as the live view has it: the target's figures
+ * (--target) and the wait profile, whose families include the target's
+ * threads and the probes' labels (--probe).  Each only when there is one,
+ * and only while the window is open.
+ */
+static int
+recorder_tick_window(json_t *o, const struct sweep_live *lv)
+{
+	json_t *tg;
+
+	if (lv->phase != PHASE_MEASURING)
+		return 0;
+	if (lv->have_tg && lv->tg.present) {
+		if ((tg = session_json_target(&lv->tg)) == NULL ||
+		    json_object_set_new(o, "target", tg) != 0)
+			return -1;
+	}
+	if (lv->have_ct && lv->nwaits > 0 &&
+	    json_object_set_new(o, "waits", session_json_wait_list(lv->waits, lv->nwaits)) != 0)
+		return -1;
+	return 0;
+}
+
 /* The tick just added to the session's series; or, before the series exists, now. */
 static void
 recorder_tick_now(const struct session *s, const struct sweep_live *lv, struct tick *out)
@@ -325,7 +349,8 @@ recorder_tick(struct recorder *rec, const struct session *s, const struct sweep_
 	if (o != NULL &&
 	    (recorder_tick_cpu(o, lv) != 0 ||
 	     json_object_set_new(o, "contention",
-				 ct != NULL ? recorder_contention(ct) : json_null()) != 0)) {
+				 ct != NULL ? recorder_contention(ct) : json_null()) != 0 ||
+	     recorder_tick_window(o, lv) != 0)) {
 		json_decref(o);
 		o = NULL;
 	}

@@ -186,9 +186,7 @@ app_summary(struct app *a)
 {
 	if (a->rp != NULL || a->s == NULL || a->s->nsteps == 0)
 		return;
-	step_table_print(stdout, a->s);
-	if (a->have_an && a->an.verdict[0] != '\0')
-		printf("verdict: %s\n", a->an.verdict);
+	step_table_print(stdout, a->s); /* with the verdict, once, above the fit */
 	fflush(stdout);
 }
 

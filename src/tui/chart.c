@@ -155,14 +155,47 @@ plot_run(struct ui_hits *h, struct canvas *c, const struct axes *ax, const struc
 			    glyph_live(), ROLE_HI);
 }
 
+/* Adds n to the ascending list of k distinct N (at most max): the axis's ticks. */
+static int
+chart_tick_add(int *ticks, int k, int max, int n)
+{
+	int i;
+
+	if (n <= 0 || k >= max)
+		return k;
+	for (i = 0; i < k && ticks[i] < n; i++)
+		;
+	if (i < k && ticks[i] == n)
+		return k;
+	memmove(ticks + i + 1, ticks + i, (size_t)(k - i) * sizeof(*ticks));
+	ticks[i] = n;
+	return k + 1;
+}
+
+/* Every N the chart can show a point at: the sweep's list, its points and the overlays'. */
+static int
+chart_ticks(const struct ui *u, const struct frame *f, int *ticks, int max)
+{
+	int i, o, k = 0;
+
+	for (i = 0; i < f->s->set.nn; i++)
+		k = chart_tick_add(ticks, k, max, f->s->set.n[i]);
+	for (i = 0; f->an != NULL && i < f->an->npoints; i++)
+		k = chart_tick_add(ticks, k, max, f->an->pts[i].n);
+	for (o = 0; o < u->nov; o++)
+		for (i = 0; i < u->ov[o].npts; i++)
+			k = chart_tick_add(ticks, k, max, u->ov[o].n[i]);
+	return k;
+}
+
 static void
-chart_axes(const struct axes *ax, const struct frame *f, struct rect plot)
+chart_axes(const struct ui *u, const struct axes *ax, const struct frame *f, struct rect plot)
 {
 	int k;
 	int y;
 	int i;
 	char buf[16];
-	int lastx = -100;
+	int lastx = -100, ticks[256], nticks, len;
 
 	for (k = 0; k <= 2; k++) {
 		y = plot.y + (plot.h - 1) * k / 2;
@@ -171,15 +204,18 @@ chart_axes(const struct axes *ax, const struct frame *f, struct rect plot)
 	}
 	for (y = plot.y; y < plot.y + plot.h; y++)
 		ui_put(y, plot.x - 1, 1, theme_attr(ROLE_GRAPH), glyph_vline());
-	for (i = 0; i < f->s->set.nn; i++) {
-		int n = f->s->set.n[i];
-		int x = plot.x + (int)lround(axes_xpos(ax, n)) * plot.w / (ax->dw > 0 ? ax->dw : 1);
-		snprintf(buf, sizeof(buf), "%d", n);
-		if (x - (int)strlen(buf) / 2 <= lastx + 1)
+	nticks = chart_ticks(u, f, ticks, 256);
+	for (i = 0; i < nticks; i++) {
+		int x = plot.x +
+			(int)lround(axes_xpos(ax, ticks[i])) * plot.w / (ax->dw > 0 ? ax->dw : 1);
+		len = snprintf(buf, sizeof(buf), "%d", ticks[i]);
+		x -= len / 2;
+		if (x + len > plot.x + plot.w + 1) /* the last one ends at the edge, whole */
+			x = plot.x + plot.w + 1 - len;
+		if (x <= lastx + 1)
 			continue;
-		x -= (int)strlen(buf) / 2;
-		lastx = x + (int)strlen(buf);
-		ui_put(plot.y + plot.h, x, plot.x + plot.w - x, theme_attr(ROLE_GRAPH), buf);
+		lastx = x + len;
+		ui_put(plot.y + plot.h, x, len, theme_attr(ROLE_GRAPH), buf);
 	}
 }
 
@@ -269,7 +305,7 @@ chart_draw(const struct ui *u, const struct frame *f, struct rect r, struct ui_h
 	plot_run(h, &c, &ax, f, plot);
 	canvas_draw(&c, plot.y, plot.x);
 	canvas_free(&c);
-	chart_axes(&ax, f, plot);
+	chart_axes(u, &ax, f, plot);
 	sparkline_draw(u, f, (struct rect){ in.y + in.h - 1, in.x, 1, in.w });
 }
 

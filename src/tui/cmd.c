@@ -189,6 +189,9 @@ cmd_tui(int argc, char **argv)
 		return rc < 0 ? 0 : rc;
 	if (a.view.json || a.view.quiet)
 		return arg_usage_error(CMD, "--json and --quiet are for '%s run'", progname);
+	/* What the sweep will refuse, refused here: once the screen is open it is not seen. */
+	if ((rc = run_args_try(&a)) != 0)
+		return rc;
 	if (tui_check_terminal(false, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s: %s\n", progname, err);
 		return EXIT_RUNTIME;

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "scaletop/format.h"
 #include "ui.h"
@@ -20,8 +21,8 @@ static const struct metric {
 	int dec;     /* decimals; -1: SI suffix */
 	bool target; /* of struct target_figures (TG_HAVE_*), not struct contention */
 } metrics[] = {
-	{ "vcsw/kop", CT_HAVE_CSW, offsetof(struct contention, vcsw_kop), 2, false },
-	{ "ivcsw/kop", CT_HAVE_CSW, offsetof(struct contention, ivcsw_kop), 2, false },
+	{ "vcsw/kop", CT_HAVE_CSW_KOP, offsetof(struct contention, vcsw_kop), 2, false },
+	{ "ivcsw/kop", CT_HAVE_CSW_KOP, offsetof(struct contention, ivcsw_kop), 2, false },
 	{ "run delay %", CT_HAVE_RUN_DELAY, offsetof(struct contention, run_delay_pct), 1, false },
 	{ "kernel %", CT_HAVE_KERNEL, offsetof(struct contention, kernel_pct), 1, false },
 	{ "ops/CPU-s", CT_HAVE_OPS_CPU, offsetof(struct contention, ops_per_cpu_s), -1, false },
@@ -75,6 +76,27 @@ metric_fmt(const struct metric *m, double v, char *buf, size_t len)
 		snprintf(buf, len, "%.*f", m->dec, v);
 }
 
+/*
+ * "0.00..877.34", the figures at the smallest and the largest N, in room
+ * columns: shortened to SI ("0..877") when it does not fit, and left out
+ * when even that does not: a number is never cut.
+ */
+static bool
+metric_range(const struct metric *m, double lo, double hi, int room, char *buf, size_t len)
+{
+	char a[16], b[16];
+
+	metric_fmt(m, lo, a, sizeof(a));
+	metric_fmt(m, hi, b, sizeof(b));
+	snprintf(buf, len, "%s..%s", a, b);
+	if ((int)strlen(buf) <= room)
+		return true;
+	fmt_si(lo, a, sizeof(a));
+	fmt_si(hi, b, sizeof(b));
+	snprintf(buf, len, "%s..%s", a, b);
+	return (int)strlen(buf) <= room;
+}
+
 /* The figure at N: the mean over that N's usable steps that measured it. */
 static double
 metric_at(const struct metric *m, const struct session *s, int n)
@@ -101,7 +123,7 @@ metric_row(const struct frame *f, const struct metric *m, const struct contentio
 	const struct analysis *an = f->an;
 	int np = an != NULL ? an->npoints : 0, cw, used;
 	double v[64], max = 0, lo = NAN, hi = NAN;
-	char buf[16], a[16], b[16];
+	char buf[16], range[40];
 
 	metric_fmt(m, metric_of(m, now, tnow), buf, sizeof(buf));
 	ui_putf(y, x, w, theme_attr(ROLE_MAIN), " %-14s", m->name);
@@ -125,10 +147,8 @@ metric_row(const struct frame *f, const struct metric *m, const struct contentio
 		for (k = 0; k < cw; k++)
 			ui_put(y, x + 25 + used + k, 1, theme_attr(ROLE_OVERLAY1), g);
 	}
-	metric_fmt(m, lo, a, sizeof(a));
-	metric_fmt(m, hi, b, sizeof(b));
-	if (isfinite(lo))
-		ui_putf(y, x + 26 + used, w - 26 - used, theme_attr(ROLE_INACTIVE), "%s..%s", a, b);
+	if (isfinite(lo) && metric_range(m, lo, hi, w - 26 - used, range, sizeof(range)))
+		ui_put(y, x + 26 + used, w - 26 - used, theme_attr(ROLE_INACTIVE), range);
 }
 
 /* The kernel's own lock profile, where it keeps one: the last step's most contended classes. */

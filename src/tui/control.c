@@ -458,9 +458,10 @@ control_run(struct app *a, const struct command *c)
 	case CMD_LIVE:
 		control_live(a, c->arg);
 		break;
-	case CMD_PICK_WORKLOAD:
-		a->ui.pr.pick = 0;
-		prompt_open(&a->ui, PR_WORKLOAD, "", "");
+	case CMD_PICK_WORKLOAD: /* on the workload on screen, else the one a sweep starts with */
+		prompt_pick_open(&a->ui, a->s != NULL && workload_find(a->s->wl.name) != NULL
+						 ? a->s->wl.name
+						 : a->args.default_workload);
 		break;
 	case CMD_EDIT_NLIST:
 		control_nlist(a);

@@ -24,6 +24,7 @@ frame_sweep(struct app *a, struct frame *f)
 	f->live_n = a->live_s != NULL;
 	f->phase = lv->phase;
 	f->held = lv->paused;
+	f->step_held = lv->held;
 	f->live_ct = lv->have_ct ? &lv->ct : NULL;
 	f->live_waits = lv->waits;
 	f->nlive_waits = lv->nwaits;

@@ -25,18 +25,53 @@ header_workload(const struct session *s, char *buf, size_t len)
 					s->wl.value[i]);
 }
 
+/* The steps a stopped sweep cut short (the last one's N in *n): done steps are the rest. */
+static int
+header_cut_steps(const struct session *s, int *n)
+{
+	int i, k = 0;
+
+	for (i = 0; i < s->nsteps; i++) {
+		if (s->steps[i].status == STEP_INTERRUPTED)
+			k++, *n = s->steps[i].n;
+	}
+	return k;
+}
+
+/* " trial 2/3" while a sweep of several trials runs a step, else "". */
+static void
+header_trial(const struct frame *f, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (f->step >= 0 && f->phase != PHASE_DONE && f->s->set.trials > 1 &&
+	    f->step < f->s->nsteps)
+		snprintf(buf, len, " trial %d/%d", f->s->steps[f->step].trial + 1,
+			 f->s->set.trials);
+}
+
 static void
 header_state(const struct frame *f, char *buf, size_t len)
 {
-	int el = (int)f->t;
+	int el = (int)f->t, cut, cut_n = 0, done;
+	char trial[32];
 
+	header_trial(f, trial, sizeof(trial));
 	if (f->live_n)
 		snprintf(buf, len, "live N=%d %s %.1fs (outside a sweep: +/- N, x stop)", f->run_n,
 			 sweep_phase_names[f->phase], f->phase_s);
+	else if (f->step >= 0 && f->step_held) /* stopped: its time is not measured time */
+		snprintf(buf, len, "step %d/%d N=%d%s paused after %s %.1fs", f->step + 1,
+			 f->steps_total, f->run_n, trial, sweep_phase_names[f->phase], f->phase_s);
 	else if (f->step >= 0 && f->phase != PHASE_DONE)
-		snprintf(buf, len, "step %d/%d N=%d %s %.1fs", f->step + 1, f->steps_total,
-			 f->run_n, sweep_phase_names[f->phase], f->phase_s);
-	else if (f->s->nsteps > 0)
+		snprintf(buf, len, "step %d/%d N=%d%s %s %.1fs", f->step + 1, f->steps_total,
+			 f->run_n, trial, sweep_phase_names[f->phase], f->phase_s);
+	else if (f->held && f->phase != PHASE_DONE)
+		snprintf(buf, len, "paused before step %d/%d", f->s->nsteps + 1, f->steps_total);
+	else if (f->s->nsteps > 0 && (cut = header_cut_steps(f->s, &cut_n)) > 0) {
+		done = f->s->nsteps - cut;
+		snprintf(buf, len, "sweep stopped: %d step%s done, N=%d interrupted", done,
+			 done == 1 ? "" : "s", cut_n);
+	} else if (f->s->nsteps > 0)
 		snprintf(buf, len, "sweep done: %d step%s", f->s->nsteps,
 			 f->s->nsteps == 1 ? "" : "s");
 	else

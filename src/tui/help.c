@@ -106,31 +106,81 @@ help_too_wide(void)
 	return NULL;
 }
 
-/* How the box is cut: its columns, the lines in each, and the pages. */
+/* How the box is cut: its columns, the lines in each, the pages, and each line's slot. */
 struct help_layout {
 	struct rect box;
 	int ncols, colw, rows, pages;
+	int slot[NHELP]; /* counted down a column, then across the columns and the pages */
 };
+
+/* The rows a heading wants together: itself and two of its lines (all, when fewer). */
+static int
+help_head_rows(int i)
+{
+	int k = 0;
+
+	while (k < 2 && i + 1 + k < NHELP && help_lines[i + 1 + k].keys != NULL)
+		k++;
+	return 1 + k;
+}
+
+/*
+ * Each line's slot in columns of rows lines; returns the slots used.  A
+ * heading that would end a column, or have fewer than two of its lines
+ * under it, starts the next column: a heading never ends a column.
+ */
+static int
+help_place(int rows, int *slot)
+{
+	int i, s = 0, want;
+
+	for (i = 0; i < NHELP; i++) {
+		want = help_lines[i].keys == NULL ? help_head_rows(i) : 1;
+		if (want <= rows && rows - s % rows < want)
+			s += rows - s % rows;
+		slot[i] = s++;
+	}
+	return s;
+}
 
 static struct help_layout
 help_layout(struct rect screen)
 {
 	struct help_layout l;
-	int per_page;
+	int per_page, max_rows, used;
 
 	l.box.w = screen.w < HELP_MAX_W ? screen.w : HELP_MAX_W;
 	l.ncols = l.box.w - 2 >= 2 * HELP_COL_W + 1 ? 2 : 1;
 	l.colw = l.ncols == 2 ? (l.box.w - 3) / 2 : l.box.w - 2;
 	/* The title row and the closing row take two; fewer than one line cannot page. */
-	l.rows = screen.h - 2 > 1 ? screen.h - 2 : 1;
-	if (l.rows * l.ncols > NHELP)
-		l.rows = (NHELP + l.ncols - 1) / l.ncols;
+	max_rows = screen.h - 2 > 1 ? screen.h - 2 : 1;
+	l.rows = (NHELP + l.ncols - 1) / l.ncols;
+	if (l.rows > max_rows)
+		l.rows = max_rows;
+	/* The room a moved heading leaves may take a row more, while the screen has one. */
+	while ((used = help_place(l.rows, l.slot)) > l.rows * l.ncols && l.rows < max_rows)
+		l.rows++;
 	per_page = l.rows * l.ncols;
-	l.pages = (NHELP + per_page - 1) / per_page;
+	l.pages = (used + per_page - 1) / per_page;
 	l.box.h = l.rows + 2;
 	l.box.y = screen.y + (screen.h - l.box.h) / 2;
 	l.box.x = screen.x + (screen.w - l.box.w) / 2;
 	return l;
+}
+
+const char *
+help_heading_cut(int w, int h)
+{
+	struct help_layout l = help_layout((struct rect){ 0, 0, h, w });
+	int i, want;
+
+	for (i = 0; i < NHELP; i++) {
+		want = help_head_rows(i);
+		if (help_lines[i].keys == NULL && want <= l.rows &&
+		    l.rows - l.slot[i] % l.rows < want)
+			return help_lines[i].what;
+	}
+	return NULL;
 }
 
 static void
@@ -152,8 +202,7 @@ void
 help_draw(const struct ui *u, struct rect screen, struct ui_hits *h)
 {
 	struct help_layout l = help_layout(screen);
-	int page = u->help_page % l.pages;
-	int first = page * l.rows * l.ncols;
+	int page = u->help_page % l.pages, per_page = l.rows * l.ncols;
 	int i, col, row;
 	attr_t a = theme_attr(ROLE_MAIN) | A_REVERSE;
 
@@ -161,9 +210,11 @@ help_draw(const struct ui *u, struct rect screen, struct ui_hits *h)
 	ui_fill(l.box, a);
 	ui_put(l.box.y, l.box.x + 1, l.box.w - 2, theme_attr(ROLE_TITLE) | A_REVERSE,
 	       "scaletop: watch a workload scale, step by step");
-	for (i = first; i < NHELP && i < first + l.rows * l.ncols; i++) {
-		col = (i - first) / l.rows;
-		row = (i - first) % l.rows;
+	for (i = 0; i < NHELP; i++) {
+		if (l.slot[i] / per_page != page)
+			continue;
+		col = l.slot[i] % per_page / l.rows;
+		row = l.slot[i] % l.rows;
 		help_line_draw(&help_lines[i], l.box.y + 1 + row, l.box.x + 1 + col * (l.colw + 1),
 			       l.colw);
 	}

@@ -152,9 +152,9 @@ history_row(const struct run_entry *e, const char *dir, int y, int x, int w, att
 		return;
 	}
 	runs_entry_nrange(e, nr, sizeof(nr));
-	ui_putf(y, x, w, a, " %-*s  %-10.10s %-14.14s %-9s %5d  %s%s", HISTORY_TIME_W, when,
+	ui_putf(y, x, w, a, " %-*s  %-10.10s %-14.14s %-9s %5d  %s%s%s", HISTORY_TIME_W, when,
 		e->workload, e->host, nr, e->nsteps, e->interrupted ? "(stopped) " : "",
-		e->verdict);
+		e->repair[0] ? "(read with a warning) " : "", e->verdict);
 }
 
 void

@@ -54,7 +54,9 @@ TUI_TESTS = \
 	tests/tui/robust.sh \
 	tests/tui/replay.sh \
 	tests/tui/theme.sh \
-	tests/tui/history.sh
+	tests/tui/history.sh \
+	tests/tui/words.sh \
+	tests/tui/files.sh
 # valgrind cannot run an AddressSanitizer build; the plain build runs it.
 if !SANITIZE
 TUI_TESTS += tests/tui/valgrind.sh

@@ -30,16 +30,29 @@ prompt_count_workloads(void)
 	return n;
 }
 
-/* The picker: up/down move, enter chooses. */
+void
+prompt_pick_open(struct ui *u, const char *current)
+{
+	int i;
+
+	prompt_open(u, PR_WORKLOAD, "", "");
+	u->pr.pick = 0;
+	for (i = 0; current != NULL && workloads[i] != NULL; i++) {
+		if (strcmp(workloads[i]->name, current) == 0)
+			u->pr.pick = i;
+	}
+}
+
+/* The picker: up/down move, and stop at the ends (a list is not a ring); enter chooses. */
 static int
 prompt_pick_key(struct prompt *p, int ch)
 {
 	int n = prompt_count_workloads();
 
-	if (ch == KEY_UP || ch == 'k')
-		p->pick = (p->pick + n - 1) % n;
-	else if (ch == KEY_DOWN || ch == 'j')
-		p->pick = (p->pick + 1) % n;
+	if ((ch == KEY_UP || ch == 'k') && p->pick > 0)
+		p->pick--;
+	else if ((ch == KEY_DOWN || ch == 'j') && p->pick < n - 1)
+		p->pick++;
 	else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
 		return 1;
 	else if (ch == 27 || ch == 'q')
@@ -120,16 +133,18 @@ static void
 prompt_picker_draw(const struct ui *u, struct rect screen)
 {
 	int i;
-	int n = prompt_count_workloads(), w = screen.w - 4 < 90 ? screen.w - 4 : 90;
+	int n = prompt_count_workloads(), w = screen.w - 4 < 90 ? screen.w - 4 : 90, first = 0;
 	struct rect box = { screen.y + 3, screen.x + 2, n + 3, w };
 
 	if (box.h > screen.h - 4)
 		box.h = screen.h - 4;
+	if (u->pr.pick >= box.h - 2) /* the selected one is always in the box */
+		first = u->pr.pick - (box.h - 2) + 1;
 	ui_fill(box, theme_attr(ROLE_MAIN) | A_REVERSE);
 	ui_put(box.y, box.x + 1, w - 2, theme_attr(ROLE_TITLE) | A_REVERSE,
 	       "workload (up/down, enter: parameters next, esc: cancel)");
-	for (i = 0; i < n && 1 + i < box.h - 1; i++)
-		ui_putf(box.y + 1 + i, box.x + 1, w - 2,
+	for (i = first; i < n && 1 + i - first < box.h - 1; i++)
+		ui_putf(box.y + 1 + i - first, box.x + 1, w - 2,
 			i == u->pr.pick ? theme_attr(ROLE_SELECTED)
 					: theme_attr(ROLE_MAIN) | A_REVERSE,
 			" %-10s %s", workloads[i]->name, workloads[i]->summary);

@@ -310,6 +310,7 @@ replay_frame(struct replay *rp, struct frame *f, char *label, size_t len)
 	f->have_rate = isfinite(t->rate);
 	f->sweeping = t->step >= 0 && t->phase != PHASE_DONE && t->phase != PHASE_IDLE;
 	f->live_ct = stream_reader_tick_contention(rp->r, t);
+	f->live_waits = stream_reader_tick_waits(rp->r, t, &f->nlive_waits);
 	replay_cpus(rp, t, f);
 	replay_size_busy(rp, f);
 	f->hist_len = (int)rp->pos + 1;

@@ -45,8 +45,7 @@ app_analyse(struct app *a)
 
 	if (a->have_an)
 		analysis_free(&a->an);
-	analysis_opts_default(&o);
-	o.n_unit = a->s->wl.n_unit[0] ? a->s->wl.n_unit : NULL;
+	analysis_opts_for(a->s, &o); /* as the table at q judges it: one verdict */
 	a->have_an = analysis_run(a->s, &o, &a->an) == 0;
 	if (a->have_an && a->an.collapse && !a->collapse_seen) {
 		a->collapse_seen = true;

@@ -28,19 +28,20 @@ steps_role(const struct step *st)
 }
 
 /*
- * The table exactly as `scaletop run` prints it: step_table_print into memory,
- * so the two never drift apart.  Line 0 is the title, 1 the header, then
- * one line per step.  Returns the text (free it) or NULL.
+ * The table as `scaletop run` prints it, into memory so the two never drift
+ * apart, in w columns: the least read columns go first, the status last.
+ * Line 0 is the header, then one line per step.  Returns the text (free it)
+ * or NULL.
  */
 static char *
-steps_text(const struct session *s, size_t *len)
+steps_text(const struct session *s, int w, size_t *len)
 {
 	char *buf = NULL;
 	FILE *f = open_memstream(&buf, len);
 
 	if (f == NULL)
 		return NULL;
-	step_table_print(f, s);
+	step_table_steps(f, s, w);
 	if (fclose(f) != 0) {
 		free(buf);
 		return NULL;
@@ -53,6 +54,7 @@ static void
 steps_line(const char *text, int i, char *out, size_t len)
 {
 	const char *p = text, *e;
+	char *pm;
 
 	for (; i > 0 && p != NULL; i--)
 		p = (p = strchr(p, '\n')) != NULL ? p + 1 : NULL;
@@ -61,9 +63,12 @@ steps_line(const char *text, int i, char *out, size_t len)
 		return;
 	e = strchr(p, '\n');
 	snprintf(out, len, "%.*s", (int)(e != NULL ? e - p : (long)strlen(p)), p);
-	/* table.c's "±CI" is one column under UTF-8; ASCII terminals get "+-". */
-	if (!glyph_utf8() && (e = strstr(out, "\xc2\xb1")) != NULL)
-		memcpy(out + (e - out), "+-", 2);
+	/* step_table.c's "±CI" is one column under UTF-8; ASCII terminals get "+-", in its
+	 * padding's last space. */
+	if (!glyph_utf8() && (pm = strstr(out, "\xc2\xb1")) != NULL && pm > out && pm[-1] == ' ') {
+		memcpy(pm - 1, "+-", 2);
+		memmove(pm + 1, pm + 2, strlen(pm + 2) + 1);
+	}
 }
 
 void
@@ -76,9 +81,9 @@ steps_draw(const struct ui *u, const struct frame *f, struct rect r, struct ui_h
 	size_t len;
 	int first = 0, rows;
 
-	if (in.h <= 1 || (text = steps_text(s, &len)) == NULL)
+	if (in.h <= 1 || (text = steps_text(s, in.w, &len)) == NULL)
 		return;
-	steps_line(text, 1, line, sizeof(line));
+	steps_line(text, 0, line, sizeof(line));
 	ui_put(in.y, in.x, in.w, theme_attr(ROLE_TITLE), line);
 	rows = in.h - 1;
 	h->list_rows = rows;
@@ -88,7 +93,7 @@ steps_draw(const struct ui *u, const struct frame *f, struct rect r, struct ui_h
 		int y = in.y + 1 + i - first;
 		attr_t a = theme_attr(steps_role(&s->steps[i]));
 
-		steps_line(text, 2 + i, line, sizeof(line));
+		steps_line(text, 1 + i, line, sizeof(line));
 		if (i == u->sel_step)
 			a = theme_attr(ROLE_SELECTED);
 		ui_fill((struct rect){ y, in.x, 1, in.w }, i == u->sel_step ? a : 0);
@@ -136,12 +141,40 @@ detail_fair(const struct step *st, int y, int x, int w)
 		isfinite(fr->jain) ? fr->jain : 0.0, lo, mid, hi, fr->starved, fr->workers);
 }
 
+/* A figure of c with its have-bit, else '-': never a 0 for what was not measured. */
+static const char *
+detail_fig(const struct contention *c, unsigned bit, double v, int dec, char *buf, size_t len)
+{
+	if (!(c->have & bit) || !isfinite(v))
+		return "-";
+	if (dec < 0)
+		fmt_si(v, buf, len);
+	else
+		snprintf(buf, len, "%.*f", dec, v);
+	return buf;
+}
+
+static void
+detail_contention(const struct contention *c, int y, int x, int w)
+{
+	char v[16], iv[16], sys[16], cpu[16], opc[16];
+
+	ui_putf(y, x, w, theme_attr(ROLE_MAIN),
+		" switches/s: voluntary %s  involuntary %s  system %s  |  CPUs used %s  ops/CPU-s "
+		"%s",
+		detail_fig(c, CT_HAVE_CSW, c->vcsw_s, 0, v, sizeof(v)),
+		detail_fig(c, CT_HAVE_CSW, c->ivcsw_s, 0, iv, sizeof(iv)),
+		detail_fig(c, CT_HAVE_SYS_CTXSW, c->sys_ctxsw_s, 0, sys, sizeof(sys)),
+		detail_fig(c, CT_HAVE_KERNEL, c->cpu_used, 2, cpu, sizeof(cpu)),
+		detail_fig(c, CT_HAVE_OPS_CPU, c->ops_per_cpu_s, -1, opc, sizeof(opc)));
+}
+
 void
 step_detail_draw(const struct ui *u, const struct frame *f, struct rect r)
 {
 	const struct step *st;
 	const struct contention *c;
-	char title[96], a[16], b[16], m[16], sd[16], opc[16];
+	char title[96], a[16], b[16], m[16], sd[16];
 	struct rect in;
 
 	if (u->sel_step < 0 || u->sel_step >= f->s->nsteps)
@@ -164,12 +197,8 @@ step_detail_draw(const struct ui *u, const struct frame *f, struct rect r)
 		f->s->wl.unit);
 	if (in.h > 1)
 		detail_cpu(st, in.y + 1, in.x, in.w);
-	fmt_si(c->ops_per_cpu_s, opc, sizeof(opc));
 	if (in.h > 2)
-		ui_putf(in.y + 2, in.x, in.w, theme_attr(ROLE_MAIN),
-			" switches/s: voluntary %.0f  involuntary %.0f  system %.0f  |  CPUs used "
-			"%.2f  ops/CPU-s %s",
-			c->vcsw_s, c->ivcsw_s, c->sys_ctxsw_s, c->cpu_used, opc);
+		detail_contention(c, in.y + 2, in.x, in.w);
 	if (in.h > 3)
 		detail_fair(st, in.y + 3, in.x, in.w);
 	if (in.h > 4 && st->reason[0] != '\0')

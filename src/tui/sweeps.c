@@ -4,7 +4,7 @@
  * sweep's observer, and the idle tick at the refresh interval while nothing
  * runs).  A live run gets a session of its own, so its endless step never
  * mixes with the sweep's results; the tick series moves to it and back so
- * the heatmap runs on.
+ * the heatmap runs on (each session's file holds only its own ticks).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,14 +28,6 @@ sweeps_stamp(struct session *s)
 	gmtime_r(&now, &tm);
 	strftime(s->started_utc, sizeof(s->started_utc), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	s->t0_ns = mono_now_ns();
-}
-
-static void
-sweeps_move_ticks(struct session *to, struct session *from)
-{
-	series_free(&to->ticks);
-	to->ticks = from->ticks;
-	memset(&from->ticks, 0, sizeof(from->ticks));
 }
 
 /*
@@ -75,7 +67,7 @@ sweeps_new_session(struct app *a)
 	keep_run(a); /* the session about to go: r, n and w come through here */
 	if (a->s != NULL) {
 		record_session_ends(a);
-		sweeps_move_ticks(s, a->s);
+		session_take_series(s, a->s);
 		session_free(a->s);
 		free(a->s);
 	}
@@ -98,7 +90,7 @@ sweeps_free_live(struct app *a)
 {
 	if (a->live_s == NULL)
 		return;
-	sweeps_move_ticks(a->s, a->live_s);
+	session_take_series(a->s, a->live_s);
 	session_free(a->live_s);
 	free(a->live_s);
 	a->live_s = NULL;
@@ -256,6 +248,7 @@ sweeps_live(struct app *a, int n)
 	la.duration_set = true;
 	la.stable_pct = 0;
 	la.repeat = 1;
+	la.trials = 1;
 	la.setup = la.teardown = NULL;
 	a->live_s = sweeps_session(a, &la, &sweeps_live_cfg);
 	if (a->live_s == NULL) {
@@ -263,7 +256,7 @@ sweeps_live(struct app *a, int n)
 		return;
 	}
 	a->live_n = n;
-	sweeps_move_ticks(a->live_s, a->s);
+	session_take_series(a->live_s, a->s);
 	if (sweeps_begin(a, a->live_s, &sweeps_live_cfg) != 0)
 		sweeps_free_live(a);
 }
@@ -362,7 +355,7 @@ sweeps_open_run(struct app *a, const char *path)
 	*s = snap.s;
 	session_init(&snap.s);
 	snapshot_free(&snap);
-	sweeps_move_ticks(s, a->s);
+	session_take_series(s, a->s);
 	session_free(a->s);
 	free(a->s);
 	a->s = s;

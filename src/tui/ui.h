@@ -30,6 +30,7 @@ struct frame {
 	bool live_n;               /* ... at one N outside a sweep (+/-) */
 	bool replay;               /* a recorded run */
 	bool held;                 /* the sweep is paused (space): its workload is stopped */
+	bool step_held;            /* ... and the running step with it: phase_s stands still */
 	enum sweep_phase phase;
 	int step;  /* the running step's index in s, -1 if none */
 	int run_n; /* its N (live_n: the live N), 0 if none */
@@ -163,9 +164,13 @@ void help_draw(const struct ui *u, struct rect screen, struct ui_hits *h);
 bool help_lists_key(int key);
 /* The first help line wider than its column at 80x24 (it would be cut), or NULL. */
 const char *help_too_wide(void);
+/* A heading whose column at w x h ends before two of its lines, or NULL (none may). */
+const char *help_heading_cut(int w, int h);
 void prompt_open(struct ui *u, enum prompt_kind kind, const char *label, const char *text);
 /* 1: submitted, -1: cancelled, 0: still editing. */
 int prompt_key(struct ui *u, int ch);
+/* The workload picker, on current (a built-in's name; else the first). */
+void prompt_pick_open(struct ui *u, const char *current);
 void prompt_draw(const struct ui *u, struct rect screen);
 void theme_pick_draw(const struct ui *u, struct rect screen);
 void waits_draw(const struct ui *u, const struct frame *f, struct rect r);

@@ -1,6 +1,7 @@
 /*
  * Reading the small files scaletop keeps for itself (themes, preferences),
- * and finding where they are.  Nothing here knows what a file holds.
+ * and finding where they are; whether a folder takes a new file before a
+ * long job writes one there.  Nothing here knows what a file holds.
  */
 #include <sys/stat.h>
 
@@ -71,6 +72,32 @@ file_is_dir(const char *path)
 	struct stat sb;
 
 	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+int
+file_is_regular(const char *path)
+{
+	struct stat sb;
+
+	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+int
+file_dir_takes_file(const char *dir)
+{
+	char path[PATH_MAX];
+	int fd, e;
+
+	if (snprintf(path, sizeof(path), "%s/.scaletop-check.XXXXXX", dir) >= (int)sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if ((fd = mkstemp(path)) < 0)
+		return -1;
+	e = unlink(path) == 0 ? 0 : errno;
+	close(fd);
+	errno = e;
+	return e == 0 ? 0 : -1;
 }
 
 /*

@@ -5,24 +5,27 @@
  * plus one line here, and its file in local.mk.  The list fills the table,
  * the names `--parser` accepts and the message that lists them.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "scaletop/error.h"
 #include "parser.h"
 
-#define PARSERS(X)  \
-	X(sysbench) \
-	X(pgbench)  \
-	X(regex)
+/* Each parser, and whether it takes a pattern (regex: --parse-regex's, not --parse NAME). */
+#define PARSERS(X)         \
+	X(sysbench, false) \
+	X(pgbench, false)  \
+	X(regex, true)
 
 struct parser_entry {
 	const char *name;
 	parser_init_fn init;
+	bool pattern;
 };
 
-#define PARSER_ENTRY(name) { #name, parse_##name##_init },
-#define PARSER_NAME(name) #name,
+#define PARSER_ENTRY(name, pattern) { #name, parse_##name##_init, pattern },
+#define PARSER_NAME(name, pattern) #name,
 
 static const struct parser_entry parser_table[] = { PARSERS(PARSER_ENTRY) };
 #define PARSER_COUNT (sizeof(parser_table) / sizeof(parser_table[0]))
@@ -33,6 +36,18 @@ const char *const *
 parser_names(void)
 {
 	return parser_name_list;
+}
+
+bool
+parser_takes_pattern(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < PARSER_COUNT; i++) {
+		if (strcmp(name, parser_table[i].name) == 0)
+			return parser_table[i].pattern;
+	}
+	return false;
 }
 
 /* "a, b or c": the names, for the message that lists them. */

@@ -1,8 +1,12 @@
-# compare's statistics through the real binary: the same workload swept
-# twice is no difference at any N and passes the gate; half the work per
-# operation is about -50%, significant at every N, and fails the gate (exit
-# 3); the Markdown and CSV read back give the text's numbers; --baseline and
-# three snapshots; --noise; usage errors.  docs/statistics.md has the rules.
+# compare's statistics through the real binary, with trials as the unit:
+# the same workload swept twice (3 trials each) is no difference at any N
+# and passes the gate; half the work per operation is about -50%,
+# significant at every N, and fails the gate (exit 3); the Markdown and CSV
+# read back give the text's numbers; --baseline and three snapshots;
+# recorded one-run snapshots are too few trials (exit 4 at the gate);
+# recorded 4-trial sweeps: --noise, the gate, the shape of a mix, sides
+# made of files, the self-check; usage errors.  docs/statistics.md has the
+# rules.
 . "$top_srcdir/tests/cli/lib.sh"
 
 [ -x "$SCALETOP" ] || bail_out "no binary at $SCALETOP: build it first (make scaletop)"
@@ -16,9 +20,10 @@ one_line() {
 	[ "$(wc -l <"$1" | tr -d ' ')" = 1 ]
 }
 
-# summary FILE: compare's summary lines, between the legend and warnings and the table.
+# summary FILE: compare's summary lines, between the legend, warnings and notes and
+# the lines on trials.
 summary() {
-	awk 'NF == 0 { exit } !/^[A-Z]: / && !/^warning: /' "$1"
+	awk 'NF == 0 || /^trials: / { exit } !/^[A-Z]: / && !/^warning: / && !/^note: /' "$1"
 }
 
 # The machine the suite runs on is shared (a load of 3 to 8 on 2 CPUs while
@@ -27,10 +32,11 @@ summary() {
 # tight CIs, once by 100% (docs/statistics.md).  No statistic can tell that
 # from a change in what was measured, so:
 # - the sweeps compared run at the same time: the same workload twice
-#   unpinned (both share whatever load there is), each N three times
-#   (--repeat 3, so the runs' means are the unit); work=1000 against
-#   work=2000 once a N for 2 s (20 intervals: a burst of other load on one
-#   CPU is then a smaller part of the window), unpinned too: pinned each to
+#   unpinned (both share whatever load there is), the sweep three times
+#   (--trials 3, the trials' means are the unit); work=1000 against
+#   work=2000 in 5 trials of 0.5 s a N (at a load of 24, 3 trials of 0.7 s
+#   had CIs of 30 to 135% and three tries in a row missed the halving at
+#   one N), unpinned too: pinned each to
 #   a CPU of its own, the pair was at the mercy of whatever else ran on one
 #   of them (a suite running two tests at once starved A's CPU at N=1 and
 #   made -50% read -8.5%), where the scheduler shares the load between them;
@@ -48,21 +54,22 @@ ABOUT_HALF='(3[5-9]|[45][0-9]|6[0-5])\.[0-9]' # -35 to -65%: about -50%
 
 # sweeps_same: the same workload twice at the same time, unpinned.
 sweeps_same() {
-	"$SCALETOP" run $SWEEP -d 0.5 --repeat 3 -o "$T/a.json" --force >/dev/null 2>"$T/a.err" &
+	"$SCALETOP" run $SWEEP -d 0.5 --trials 3 -o "$T/a.json" --force >/dev/null 2>"$T/a.err" &
 	_p=$!
-	"$SCALETOP" run $SWEEP -d 0.5 --repeat 3 -o "$T/b.json" --force >/dev/null 2>"$T/b.err"
+	"$SCALETOP" run $SWEEP -d 0.5 --trials 3 -o "$T/b.json" --force >/dev/null 2>"$T/b.err"
 	_s=$?
 	wait "$_p" && [ "$_s" -eq 0 ] || bail_out "a sweep failed: $(cat "$T/a.err" "$T/b.err")"
 	"$SCALETOP" compare $NOISE "$T/a.json" "$T/b.json" >"$T/same.out" 2>&1
-	summary "$T/same.out" | grep -q '^no difference proven between A and B at any N$'
+	summary "$T/same.out" | grep -q '^no difference proven between A and B at any N$' &&
+		[ "$(grep -cE '^  N=[12]: no difference proven' "$T/same.out")" -eq 2 ]
 }
 
 # sweeps_half: work=1000 beside work=2000, unpinned.
 sweeps_half() {
-	"$SCALETOP" run $SWEEP -d 2 -p work=1000 -o "$T/c.json" --force \
+	"$SCALETOP" run $SWEEP -d 0.5 --trials 5 -p work=1000 -o "$T/c.json" --force \
 		>/dev/null 2>"$T/c.err" &
 	_p=$!
-	"$SCALETOP" run $SWEEP -d 2 -p work=2000 -o "$T/h.json" --force \
+	"$SCALETOP" run $SWEEP -d 0.5 --trials 5 -p work=2000 -o "$T/h.json" --force \
 		>/dev/null 2>"$T/h.err"
 	_s=$?
 	wait "$_p" && [ "$_s" -eq 0 ] || bail_out "a sweep failed: $(cat "$T/c.err" "$T/h.err")"
@@ -74,7 +81,7 @@ sweeps_half() {
 tries() {
 	_i=1
 	until "sweeps_$1"; do
-		diag "try $_i of sweeps_$1: the load moved the figures: $(grep ' N=' "$T/$1.out" | tr '\n' ';')"
+		diag "try $_i of sweeps_$1: the load moved the figures: $(summary "$T/$1.out"; grep '^  N=' "$T/$1.out" | tr '\n' ';')"
 		[ "$_i" -ge "$TRIES" ] && return
 		_i=$((_i + 1))
 	done
@@ -130,7 +137,8 @@ for l in text[start + 1:]:
 # the first table, up to the blank line before the waits' and targets' tables
 lines = open(sys.argv[2]).read().split("\n\n")[0].splitlines()
 c = list(csv.DictReader(lines))
-md = [l for l in open(sys.argv[3]).read().splitlines() if l.startswith("| ") and not l.startswith("| N ")]
+# the throughput's table, the first: its rows up to the blank line after it
+md = open(sys.argv[3]).read().split("\n| N |", 1)[1].split("\n\n")[0].splitlines()[2:]
 bad = []
 for r in c:
     t = rows[r["n"]]
@@ -167,30 +175,99 @@ like "$(summary "$T/base.out" | sed -n 1p)" "^B is (5[0-9]|[6-9][0-9]|1[0-9][0-9
 "$SCALETOP" compare $NOISE --baseline "$T/c.json" "$T/h.json" >"$T/base2.out" 2>&1
 is "$(summary "$T/base2.out")" "$(summary "$T/half.out")" "--baseline A B is compare A B"
 
-# --- the noise floor and the gate on recorded snapshots (the same cpu workload rerun) -
-# At N=1 the rerun is -19.6% +- 8.1%: Welch's t says it differs.
+# --- recorded one-run snapshots: too few trials, and the gate's fourth answer -------
 "$SCALETOP" compare "$FX/cpu-linux.json" "$FX/cpu-linux-rerun.json" >"$T/fx.out"
-like "$(cat "$T/fx.out")" "  N=1: B -19\.6% ± 8\.1% \(95%\)" "a rerun 19.6% slower with a tight CI differs"
+is "$?" 0 "compare of two one-run snapshots exits 0"
 is "$(summary "$T/fx.out")" \
-	"no difference proven between A and B over N=1..4 as a whole; B differs at N=1, 4 (below); B does not collapse, A does at 4" \
-	"  the summary: the geometric mean proves nothing, two N differ, and the collapses"
-like "$(cat "$T/fx.out")" "  N=2: no difference proven \(B -1\.3% ± 3\.5%\)" \
-	"  -1.3% inside its CI does not"
-"$SCALETOP" compare --noise 25 "$FX/cpu-linux.json" "$FX/cpu-linux-rerun.json" >"$T/fx25.out"
-like "$(cat "$T/fx25.out")" "  N=1: no difference proven \(B -19\.6% ± 8\.1%, within the 25% noise floor\)" \
-	"  --noise 25: within the noise floor"
-like "$(summary "$T/fx25.out")" "^no difference proven between A and B at any N" "  nothing proven at any N"
+	"one trial a side: B -2.2% over N=1..4 cannot be told from rerun noise; give 3 or more (run --trials 3); B does not collapse, A does at 4" \
+	"  the summary: one trial a side, the point estimate, and what to run"
+like "$(cat "$T/fx.out")" "  N=1: no test, one trial a side \(3 needed\): B -19\.6% cannot be told from rerun noise" \
+	"  -19.6% at N=1 with a tight within-run CI is no longer a difference"
+is "$(grep -c '^  N=[124]: no test, one trial a side (3 needed)' "$T/fx.out")" 3 \
+	"  nor is any N"
+like "$(grep '^trials:' "$T/fx.out")" "^trials: A 1 from 1 file, boot not recorded; B 1 from 1 file" \
+	"  the trials line: one each, no boot id in these old files"
+like "$(grep '^peak:' "$T/fx.out")" "^peak: +B peak = 0\.88x A peak \(A at 1, B at 4\); A 310k ± [0-9.]+k, B 274k ± [0-9.]+k: no test, one trial a side" \
+	"peak against peak, each with its CI, and no test"
 "$SCALETOP" compare --fail-on-regression 19 "$FX/cpu-linux.json" "$FX/cpu-linux-rerun.json" \
-	>/dev/null 2>&1
-is "$?" 3 "the gate at 19%: -19.6% fails it"
-"$SCALETOP" compare --fail-on-regression 20 "$FX/cpu-linux.json" "$FX/cpu-linux-rerun.json" \
-	>/dev/null 2>&1
-is "$?" 0 "  at 20% it passes"
-"$SCALETOP" compare --noise 25 --fail-on-regression 5 "$FX/cpu-linux.json" \
-	"$FX/cpu-linux-rerun.json" >/dev/null 2>&1
+	>/dev/null 2>"$T/few.err"
+is "$?" 4 "the gate with one trial a side exits 4: neither passed nor failed"
+ok "  saying why in one line" one_line "$T/few.err"
+like "$(cat "$T/few.err")" "too few trials a side .*run --trials 3" "  and what to run"
+"$SCALETOP" compare "$FX/cpu-linux.json" "$FX/cpu-linux-rerun.json" >/dev/null 2>&1
+is "$?" 0 "  without the gate it exits 0"
+
+# --- recorded 4-trial sweeps of cpu, one after the other, on a machine at a load of 8 --
+A4="$FX/cpu-trials-a.json"
+B4="$FX/cpu-trials-b.json"
+"$SCALETOP" compare "$A4" "$B4" >"$T/tr.out"
+is "$(summary "$T/tr.out")" \
+	"no difference proven between A and B over N=1..4 as a whole; B differs at N=2 (below)" \
+	"4 trials a side: the trials' scores prove nothing; N=2 differs"
+is "$(grep -E '^  N=' "$T/tr.out")" "  N=1: no difference proven (B +18.0% ± 51.8%)
+  N=2: B +32.4% ± 21.2% (95%)
+  N=4: no difference proven (B +17.2% ± 20.9%)" "  each N from the trials' means: N=2 +32.4% ± 21.2%"
+like "$(grep '^trials:' "$T/tr.out")" "^trials: A 4 from 1 file, in 1 boot; B 4 from 1 file, in 1 boot$" \
+	"  4 trials a side, each in one boot"
+like "$(cat "$T/tr.out")" "every trial ran in one boot \(34673e70\.\.\.\): what a reboot moves is not in the test" \
+	"  and the same boot: a reboot's variation is not measured"
+is "$(grep -c '^self-check: [AB].s trials 1-2 against 3-4: no difference proven$' "$T/tr.out")" 2 \
+	"  the self-check of each side: its halves do not differ"
+like "$(grep '^steadiness: A' "$T/tr.out")" "^steadiness: A: 6 of 12 runs swing .*worst N=2, trial 1, 22%" \
+	"  the steadiness line counts the runs whose intervals swing"
+is "$(grep -c '^load:' "$T/tr.out")" 0 "  run delays 8 points apart (75% and 83%): no load line"
+"$PYTHON" - "$B4" "$T/busy.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for s in d["steps"]:
+    c = s["contention"]
+    if c.get("run_delay_pct") is not None:
+        c["run_delay_pct"] = min(100.0, c["run_delay_pct"] + 20)
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+"$SCALETOP" compare "$A4" "$T/busy.json" >"$T/busy.out" 2>&1
+like "$(grep '^load:' "$T/busy.out")" "^load: B's workers waited for a CPU 9[0-9]% of their time at N up to the CPUs, A's 83%: other jobs took CPUs from B" \
+	"B's workers 12 points more runnable, not running: a load line names B"
+"$SCALETOP" compare --noise 35 "$A4" "$B4" >"$T/tr35.out"
+like "$(cat "$T/tr35.out")" "  N=2: no difference proven \(B \+32\.4% ± 21\.2%, within the 35% noise floor\)" \
+	"--noise 35: N=2 is within the noise floor"
+like "$(summary "$T/tr35.out")" "^no difference proven between A and B at any N$" "  nothing proven at any N"
+"$SCALETOP" compare --fail-on-regression 5 "$B4" "$A4" >/dev/null 2>&1
+is "$?" 3 "the gate, the other way round: -24.5% at N=2 fails at 5%"
+"$SCALETOP" compare --fail-on-regression 25 "$B4" "$A4" >/dev/null 2>&1
+is "$?" 0 "  at 25% it passes"
+"$SCALETOP" compare --noise 35 --fail-on-regression 5 "$B4" "$A4" >/dev/null 2>&1
 is "$?" 0 "  and a difference inside the noise floor never fails it"
-like "$(grep '^peak:' "$T/fx.out")" "^peak: +B peak = 0\.88x A peak \(A at 1, B at 4\); A 310k ± [0-9.]+k, B 274k ± [0-9.]+k: B -11\.6% ± [0-9.]+% \(95%\)$" \
-	"peak against peak, each with its CI"
+"$SCALETOP" compare --fail-on-regression 5 "$A4" "$B4" >/dev/null 2>&1
+is "$?" 0 "  faster is no regression"
+
+# --- a mix: spinlock is faster at N=1 and collapses at N=4 ---------------------------
+"$SCALETOP" compare "$A4" "$FX/spinlock-trials.json" >"$T/mix.out" 2>&1
+like "$(summary "$T/mix.out")" "^B is faster at N=1 and slower at N=4 \(below\); a mix: the trials' geometric mean over N=1\.\.4, 0\.06x, says neither; B collapses at 4, A does not$" \
+	"a mix says where B is faster and where slower, before any average"
+like "$(cat "$T/mix.out")" "  N=2: no test, A has 4 trials, B 2 \(3 needed\)" \
+	"  N=2, where a trial of B failed, has too few trials"
+"$SCALETOP" compare --fail-on-regression 50 "$A4" "$FX/spinlock-trials.json" >/dev/null 2>&1
+is "$?" 3 "  the gate fails on N=4 though N=2 had too few"
+
+# --- sides made of files --------------------------------------------------------------
+"$SCALETOP" compare "$FX/cpu-linux.json" "$FX/cpu-linux-rerun.json" -- "$A4" >"$T/side.out"
+is "$?" 0 "compare A1 A2 -- B exits 0"
+like "$(sed -n 1p "$T/side.out")" "^A: .*cpu-linux\.json and 1 more, taken " "  A is two files"
+like "$(summary "$T/side.out")" "^A has 2 trials, B 4: B -[0-9.]+% over N=1\.\.4 cannot be told from rerun noise" \
+	"  their one trial each pool into 2: still too few"
+"$SCALETOP" compare "$A4" -- "$B4" "$FX/cpu-linux.json" >"$T/side2.out"
+like "$(grep '^trials:' "$T/side2.out")" "^trials: A 4 from 1 file, in 1 boot; B 5 from 2 files, in 1 boot, 1 file without a boot id$" \
+	"  4 trials and 1 pool into 5, the boots counted"
+like "$(grep '^self-check: B' "$T/side2.out")" "^self-check: B's trials 1-2 against 3-5" \
+	"  the self-check splits the pooled side"
+like "$(cat "$T/side2.out")" "  N=3: no test: A has no usable run" "  the N lists join (cpu-linux has N=3)"
+"$SCALETOP" compare "$A4" -- "$B4" "$FX/mutex-linux.json" >/dev/null 2>"$T/side3.err"
+is "$?" 0 "a side of two workloads is compared"
+like "$(cat "$T/side3.err")" "^scaletop compare: warning: .*mutex-linux\.json: workload mutex, but .*cpu-trials-b\.json of the same side ran cpu" \
+	"  with a warning naming both files and workloads"
+"$SCALETOP" compare "$A4" -- "$A4" >"$T/self.out"
+is "$(summary "$T/self.out")" "no difference proven between A and B at any N" "a side against itself"
 
 # --- usage errors ------------------------------------------------------------------
 usage() {
@@ -207,6 +284,10 @@ usage --fail-on-regression 100 "$T/a.json" "$T/b.json"
 usage --fail-on-regression "$T/a.json" "$T/b.json"
 usage --csv --markdown "$T/a.json" "$T/b.json"
 usage --baseline "$T/a.json"
+usage "$T/a.json" -- -- "$T/b.json"
+like "$(cat "$T/use.err")" "a side without files" "  naming what is wrong"
+usage --baseline "$T/a.json" "$T/a.json" -- "$T/b.json"
+like "$(cat "$T/use.err")" "give --baseline or sides split by '--', not both" "  naming both"
 "$SCALETOP" compare --fail-on-regression 5 "$T/a.json" "$T/missing.json" >/dev/null 2>&1
 is "$?" 1 "a missing snapshot is a runtime error (1), gate or not"
 

@@ -150,6 +150,58 @@ need() {
 	done
 }
 
+# own_procs [-c COMM] DIR [REGEX]: this test's processes, one "PID ARGS" a
+# line: those whose environment has TMPDIR=DIR (export TMPDIR=DIR first: the
+# binary, its workers and whatever they start inherit it, a daemon that left
+# their process group and session included), or whose command line names DIR;
+# REGEX (Python's re, searched) narrows them by command line, COMM by name.
+# Never the caller itself or its parents.  Another suite's processes on the
+# same machine have their own DIR, so they are never counted, as a pgrep -f
+# or ps over the whole machine would.
+own_procs() {
+	have_python || bail_out "python3 is needed to find the test's own processes: install python3"
+	"$PYTHON" - "$@" <<'EOF_OWN'
+import os, re, sys
+args = sys.argv[1:]
+comm = None
+if args[:1] == ["-c"]:
+    comm, args = args[1], args[2:]
+top, rx = args[0], re.compile(args[1] if len(args) > 1 else "")
+if not top.startswith("/") or len(top) < 8:
+    sys.exit("own_procs: '%s' is not a test's folder" % top)
+mine, p = set(), os.getpid()
+while p > 1:
+    mine.add(p)
+    try:
+        p = int(open("/proc/%d/stat" % p).read().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        break
+want = b"TMPDIR=" + os.fsencode(top)
+for pid in sorted(int(d) for d in os.listdir("/proc") if d.isdigit()):
+    if pid in mine:
+        continue
+    try:
+        argv = open("/proc/%d/cmdline" % pid, "rb").read().split(b"\0")
+        env = open("/proc/%d/environ" % pid, "rb").read().split(b"\0")
+        name = open("/proc/%d/comm" % pid).read().strip()
+    except OSError:
+        continue
+    line = b" ".join(a for a in argv if a).decode("utf-8", "replace")
+    if not line or (want not in env and top not in line):
+        continue
+    if (comm is None or name == comm) and rx.search(line):
+        print(pid, line)
+EOF_OWN
+}
+
+# no_own_procs DIR REGEX: succeeds when own_procs finds none; else lists them.
+no_own_procs() {
+	_left=$(own_procs "$@")
+	[ -z "$_left" ] && return 0
+	printf 'still running:\n%s\n' "$_left"
+	return 1
+}
+
 # wait_for_lines FILE N: waits (at most about 10 s) until FILE has N lines.
 # This only paces the test; nothing asserts on how long it took.
 wait_for_lines() {

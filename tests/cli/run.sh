@@ -5,15 +5,21 @@
 
 [ -x "$SCALETOP" ] || bail_out "no binary at $SCALETOP: build it first (make scaletop)"
 have_python || bail_out "python3 is missing: install python3 (./bootstrap check does)"
-need pgrep procps
 tap_tmpdir
 T=$TAP_TMP
 export TMPDIR="$T"
 FAST="-d 0.6 --warmup 0.2 --interval 0.1 -q"
+# STEADY: a step measures until its CI is within 50% of its mean (twice as
+# tight as any ok step's), at least the 0.6 s of FAST and at most 10 s: a
+# check that every step is ok then holds on a busy machine, where a 0.6 s
+# step beside a CPU loop can come out wider than its mean.
+STEADY="--warmup 0.2 --interval 0.1 -q --until-stable 50 --min-time 0.6 -d 10"
 
-# no_leftovers PATTERN: no process whose command line matches is left.
+# no_leftovers PATTERN: no process of this test (own_procs: TMPDIR=$T is
+# exported above) whose command line matches is left; another suite's on the
+# machine are not looked at.
 no_leftovers() {
-	! pgrep -f "$1" >/dev/null 2>&1
+	no_own_procs "$T" "$1"
 }
 
 # --- progress on stderr, as the terminal allows -------------------------------
@@ -95,7 +101,7 @@ for w in cpu memory mutex spinlock fileio fdshare fdtable unixsock pagefault; do
 done
 
 # --- a built-in sweep, JSON -------------------------------------------------
-"$SCALETOP" run -w cpu -n 1,2 $FAST --json >"$T/cpu.json" 2>"$T/cpu.err"
+"$SCALETOP" run -w cpu -n 1,2 $STEADY --json >"$T/cpu.json" 2>"$T/cpu.err"
 is "$?" 0 "run cpu -n 1,2 exits 0"
 is "$(json_get "$T/cpu.json" 'd["format"]')" "scaletop-snapshot" "JSON names its format"
 is "$(json_get "$T/cpu.json" '[s["n"] for s in d["steps"]]')" "[1, 2]" "one step per N, in order"
@@ -232,6 +238,52 @@ is "$(json_get "$T/elf.json" 'd["steps"][0]["status"] + ": " + d["steps"][0]["re
 like "$(json_get "$T/ell.json" 'd["steps"][0]["reason"]')" 'still running after 0.3 s \(-d\); killed' \
 	"-d limits a timed run"
 
+# --- figures per operation need operations counted: null and '-', never 0 ------
+# sysbench without --report-interval prints only its summary (recorded): the
+# window's switches and CPU are measured, but no operation was counted in it.
+# The loop keeps the command busy in the window, the sleep alive through it on any machine.
+# step_rows FILE: the rows of the results table (after its header, whose throughput is headed
+# in the sweep's unit: events/s for sysbench), not the waits' lines.
+step_rows() {
+	awk '/^ +N +[^ ]+\/s/ { t = 1; next } t && $1 ~ /^[0-9]+$/ { print; next } { t = 0 }' "$1"
+}
+sbsum="sh -c 'i=0; while [ \$i -lt 300000 ]; do i=\$((i + 1)); done; sleep 1.5; cat \"\$0\"' $top_srcdir/tests/fixtures/sysbench/cpu-summary.txt"
+"$SCALETOP" run --cmd "$sbsum" --parse sysbench -n 1 -d 1 --warmup 0.2 -q -o "$T/sbsum.json" \
+	>"$T/sbsum.out" 2>&1
+is "$?" 0 "sysbench's summary alone: exit 0"
+is "$(json_get "$T/sbsum.json" '[(s["ops_s"] > 0, s["no_intervals"], c["vcsw_s"] is not None, c["vcsw_per_kop"], c["ivcsw_per_kop"], c["ops_per_cpu_s"]) for s in d["steps"] for c in [s["contention"]]]')" \
+	"[(True, True, True, None, None, None)]" \
+	"no operation counted in the window: switches/s measured, per 1000 ops and ops/CPU-s null"
+row=$(step_rows "$T/sbsum.out")
+is "$(echo "$row" | awk '{ print $8, $9, $10 }')" "- - -" "run's table: vcsw/kop ivcsw/kop ops/CPUs are '-' ($row)"
+"$SCALETOP" show "$T/sbsum.json" >"$T/sbsum.show" 2>&1
+is "$(step_rows "$T/sbsum.show" | awk '{ print $8, $9, $10 }')" "- - -" "and show's"
+"$SCALETOP" run --cmd "sh -c 'sleep 0.3; exit 3'" --parse elapsed -n 1 -q -o "$T/elfail.json" \
+	>"$T/elfail.out" 2>&1
+is "$(json_get "$T/elfail.json" '[(s["status"], s["ops_s"], c["vcsw_s"] is not None, c["vcsw_per_kop"], c["ivcsw_per_kop"], c["ops_per_cpu_s"]) for s in d["steps"] for c in [s["contention"]]]')" \
+	"[('failed', None, True, None, None, None)]" \
+	"a failed step: no throughput, so nothing per operation either (not 1 run's 1000 switches)"
+is "$(step_rows "$T/elfail.out" | awk '{ print $2, $8, $9, $10 }')" "- - - -" \
+	"run's table: '-' beside ops/s '-'"
+# Files an older scaletop wrote that way: read as unknown, shown as '-'.
+"$PYTHON" - "$T/sbsum.json" "$T/old-perop.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ok = d["steps"][0]
+ok["contention"].update(vcsw_s=0.5, ivcsw_s=246.9, vcsw_per_kop=0.0, ivcsw_per_kop=0.0,
+                        kernel_pct=1.0, cpu_used=0.855, ops_per_cpu_s=0.0)
+bad = json.loads(json.dumps(ok))
+bad.update(n=2, status="failed", reason="exited with status 3", ops_s=None, speedup=None,
+           efficiency=None)
+bad["contention"].update(vcsw_per_kop=1000.0, ivcsw_per_kop=5.0, ops_per_cpu_s=1020.0)
+d["steps"].append(bad)
+d["settings"]["n"] = [1, 2]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$SCALETOP" show "$T/old-perop.json" >"$T/old-perop.show" 2>&1
+is "$(step_rows "$T/old-perop.show" | awk '{ print $1, $8, $9, $10 }' | tr '\n' ';')" \
+	"1 - - -;2 - - -;" "an older file's 0 per-op beside switches counted, and a failed step's, show '-'"
+
 # A step whose intervals swing from 100 to 5000 tps has a CI wider than its
 # mean: it is not ok, and an external step cannot be measured on, so unstable.
 {
@@ -269,19 +321,19 @@ daemon="sh -c 'setsid sleep 97.5 & for i in 1 2 3; do echo rate=100; sleep 0.2; 
 "$SCALETOP" run --cmd "$daemon" --parse-regex 'rate=([0-9.]+)' -n 1,2 $FAST --json \
 	>"$T/daemon.json" 2>/dev/null
 is "$?" 0 "a command that leaves a daemon behind still completes"
-ok "no daemon left after the sweep" no_leftovers "sleep 97.5"
+ok "no daemon left after the sweep" no_leftovers 'sleep 97\.5'
 is "$(json_get "$T/daemon.json" 'sum("left running outside its process group" in e["text"] for e in d["events"])')" \
 	"2" "each step's leftover is killed and reported as an event"
 "$SCALETOP" run --cmd "sh -c 'setsid sleep 97.6 & sleep 30'" --parse-regex 'rate=([0-9.]+)' \
 	-n 1 -d 30 -q >/dev/null 2>&1 &
 pid=$!
 i=0
-while [ $i -lt 100 ] && ! pgrep -f "sleep 97.6" >/dev/null; do sleep 0.05; i=$((i + 1)); done
+while [ $i -lt 100 ] && [ -z "$(own_procs "$T" 'sleep 97\.6')" ]; do sleep 0.05; i=$((i + 1)); done
 kill -TERM $pid
 wait $pid
 is "$?" $((128 + 15)) "SIGTERM during a daemonising command: status 143"
-ok "no daemon left after SIGTERM" no_leftovers "sleep 97.6"
-pkill -f "sleep 97\.[56]" 2>/dev/null
+ok "no daemon left after SIGTERM" no_leftovers 'sleep 97\.6'
+for p in $(own_procs "$T" 'sleep 97\.[56]' | cut -d' ' -f1); do kill "$p" 2>/dev/null; done
 
 # --- signals: the whole group dies, files go -----------------------------------
 "$SCALETOP" run -w fileio -n 2 -d 30 -q >"$T/sig.out" 2>&1 &
@@ -330,7 +382,7 @@ like "$(cat "$T/setup.err")" '^scaletop run: --setup command failed: false: exit
 
 # --- fileio on a full file system --------------------------------------------------
 mkdir "$T/small"
-if unshare --mount sh -c 'mount -t tmpfs -o size=256k none "$1"' sh "$T/small" 2>/dev/null; then
+if unshare --mount sh -c 'mount -t tmpfs -o size=256k none "$1"' sh "$T/small" 2>"$T/unshare.err"; then
 	unshare --mount sh -c 'mount -t tmpfs -o size=256k none "$1" && shift && exec "$@"' sh \
 		"$T/small" "$SCALETOP" run -w fileio -p dir="$T/small" -p total=4M -n 1 -d 0.5 -q \
 		>/dev/null 2>"$T/enospc.err"
@@ -339,8 +391,11 @@ if unshare --mount sh -c 'mount -t tmpfs -o size=256k none "$1"' sh "$T/small" 2
 		"ENOSPC: one line naming the file and what to do"
 	is "$(wc -l <"$T/enospc.err" | tr -d ' ')" 1 "ENOSPC: exactly one line"
 else
+	# Not root, or a machine that refuses mount namespaces: said with unshare's own words.
+	why="no private mount namespace with a tmpfs here (unshare --mount, as uid $(id -u)):"
+	why="$why $(tr '\n' ' ' <"$T/unshare.err")"
 	for t in "exit 1" "one line naming the file" "exactly one line"; do
-		skip "no private mount namespace here (unshare --mount)" "fileio ENOSPC: $t"
+		skip "$why" "fileio ENOSPC: $t"
 	done
 fi
 "$SCALETOP" run -w fileio -p dir=/proc -n 1 -d 0.5 -q >/dev/null 2>"$T/ro.err"
@@ -379,5 +434,46 @@ bad --cmd 'make' --parse elapsed --warmup 1
 bad --cmd 'sleep {duration}' --parse elapsed
 bad extra-argument
 like "$(cat "$T/bad.err")" "extra-argument" "the message names the unexpected word"
+# An unknown placeholder is refused before any step, naming the known ones ({N} once ran
+# literally at every step).
+bad --cmd 'sysbench cpu --threads={N} --time=2 run' --parse sysbench
+is "$(cat "$T/bad.err")" 'scaletop run: --cmd: unknown placeholder {N} in command word 3 "--threads={N}"; the known ones are {n} (the step'"'"'s N) and {duration} (seconds)' \
+	"--cmd with {N}: the placeholder, its word and the known ones"
+bad --cmd 'pgbench -c {clients}' --parse pgbench
+# --parse: every place that names the parsers names the same ones, and each one named runs.
+bad --cmd 'x' --parse regex
+is "$(cat "$T/bad.err")" "scaletop run: --parse regex: give the pattern as --parse-regex 'RE' instead" \
+	"--parse regex: says to give --parse-regex, with one prefix"
+bad --cmd 'x' --parse-regex ''
+is "$(cat "$T/bad.err")" "scaletop run: --parse-regex: the regex is empty; give one whose first group is the rate, e.g. 'rate: ([0-9.]+)'" \
+	"--parse-regex '': one prefix"
+bad --cmd 'x'
+needs=$(sed -n "s/^scaletop run: --cmd needs --parse \([a-z|]*\) or --parse-regex 'RE' to read its throughput\$/\1/p" "$T/bad.err")
+bad --cmd 'x' --parse nosuch
+unknown=$(sed -n "s/^scaletop run: --parse 'nosuch': give \(.*\), or --parse-regex 'RE'\$/\1/p" "$T/bad.err" |
+	sed 's/, /|/g; s/ or /|/')
+listed=$("$SCALETOP" list | sed -n 's/^external commands: .* with --parse \([a-z|]*\) or --parse-regex .*/\1/p')
+synopsis=$("$SCALETOP" run --help | sed -n "s/^ *scaletop run --cmd 'COMMAND {n}' --parse \([a-z|]*\) \[options\]\$/\1/p")
+helped=$("$SCALETOP" run --help | sed -n 's/^ *--parse NAME *read its throughput lines: \(.*\); or$/\1/p' | sed 's/, /|/g; s/ or /|/')
+like "$needs" '^[a-z]+(\|[a-z]+)+\|elapsed$' "the 'needs --parse' error lists the parsers and elapsed ($needs)"
+is "$unknown" "$needs" "  as the unknown --parse error does"
+is "$listed|elapsed" "$needs" "  and list, with elapsed on its own ($listed)"
+is "$synopsis" "$listed" "  and run --help's synopsis"
+is "$helped" "$listed" "  and its --parse line"
+for p in $(echo "$listed" | tr '|' ' '); do
+	"$SCALETOP" run --cmd "sh -c 'echo'" --parse "$p" -n 1 -d 0.2 --warmup 0 -q >/dev/null 2>&1
+	st=$?
+	ok "--parse $p, as list names it, is accepted (exit $st: the step ran)" test "$st" -ne 2
+done
+# A command without {n} runs as given, with one note that N is not passed to it.
+"$SCALETOP" run --cmd "sh -c 'echo rate=5'" --parse-regex 'rate=([0-9]+)' -n 1,2 -d 0.2 --warmup 0 \
+	>/dev/null 2>"$T/non.err"
+is "$?" 0 "--cmd without {n}: it runs"
+is "$(grep -c 'note: ' "$T/non.err")" 1 "  with one note"
+like "$(grep 'note: ' "$T/non.err")" '^scaletop run: note: --cmd has no \{n\}: every step runs it as given, and N is not passed to it$' \
+	"  saying that N is not passed to it"
+"$SCALETOP" run --cmd "sh -c 'echo rate={n}'" --parse-regex 'rate=([0-9]+)' -n 1 -d 0.2 --warmup 0 \
+	>/dev/null 2>"$T/withn.err"
+is "$(grep -c 'note: ' "$T/withn.err")" 0 "--cmd with {n}: no note"
 
 done_testing

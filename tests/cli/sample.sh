@@ -201,13 +201,15 @@ like "$(head -n 1 "$T/help")" '^usage: .*sample .*-i SECONDS.*-c COUNT.*--json' 
 # rest of /proc stays, which a sanitizer build's runtime needs.
 
 noproc_how=
+noproc_why=
 : >"$T/empty"
 for how in "--user --map-root-user --mount" "--mount"; do
 	# shellcheck disable=SC2086 # $how is a list of options
-	if unshare $how sh -c 'mount --bind "$1" /proc/stat' sh "$T/empty" 2>/dev/null; then
+	if unshare $how sh -c 'mount --bind "$1" /proc/stat' sh "$T/empty" 2>"$T/unshare.err"; then
 		noproc_how=$how
 		break
 	fi
+	noproc_why="$noproc_why unshare $how: $(tr '\n' ' ' <"$T/unshare.err")"
 done
 noproc() {
 	# shellcheck disable=SC2086
@@ -225,10 +227,12 @@ if [ "$(uname -s)" = Linux ] && [ -n "$noproc_how" ]; then
 			"runtime ($mode): the message names the file"
 	done
 else
+	[ "$(uname -s)" = Linux ] || noproc_why=" not Linux"
 	for mode in text json; do
-		skip "cannot bind-mount over /proc/stat here" \
+		skip "cannot bind-mount over /proc/stat here (uid $(id -u)):$noproc_why" \
 			"runtime ($mode): unusable /proc/stat exits 1, one line on stderr, no output"
-		skip "cannot bind-mount over /proc/stat here" "runtime ($mode): the message names the file"
+		skip "cannot bind-mount over /proc/stat here:$noproc_why" \
+			"runtime ($mode): the message names the file"
 	done
 fi
 

@@ -64,6 +64,36 @@ is "$?" 0 "run -o --force replaces it"
 is "$(json_get "$T/a.json" 'len(d["steps"])')" 4 "  with the new sweep"
 "$SCALETOP" run -w cpu -n 1 $FAST --force >/dev/null 2>"$T/c.err"
 is "$?" 2 "--force without -o is a usage error"
+# A folder is named as one before the sweep, with --force too (which once ran
+# the whole sweep and then failed with "Is a directory").
+mkdir "$T/adir"
+"$SCALETOP" run -w cpu -n 1 $FAST -o "$T/adir" >/dev/null 2>"$T/adir.err"
+is "$?" 2 "-o FOLDER: a usage error, before the sweep"
+is "$(cat "$T/adir.err")" "scaletop run: -o $T/adir: $T/adir is a folder; give a file name, e.g. -o $T/adir/run.json" \
+	"  saying it is a folder (not that the file exists)"
+"$SCALETOP" run -w cpu -n 1 $FAST -o "$T/adir" --force >"$T/adirf.out" 2>"$T/adirf.err"
+is "$?:$(cat "$T/adirf.out")" "2:" "-o FOLDER --force: refused before the sweep (no table)"
+like "$(cat "$T/adirf.err")" "^scaletop run: -o $T/adir: $T/adir is a folder" "  saying so"
+# Root may write anywhere by access(2), not in /proc: a file is made there and removed.
+"$SCALETOP" run -w cpu -n 1 $FAST -o /proc/scaletop-x.json >"$T/proc.out" 2>"$T/proc.err"
+is "$?:$(cat "$T/proc.out")" "2:" "-o /proc/x.json: refused before the sweep"
+like "$(cat "$T/proc.err")" "^scaletop run: -o /proc/scaletop-x.json: cannot write in /proc: .*; choose another folder$" \
+	"  naming the folder"
+"$SCALETOP" run -w cpu -n 1 $FAST --record "$T/adir" --force >"$T/recd.out" 2>"$T/recd.err"
+is "$?:$(cat "$T/recd.out")" "2:" "--record FOLDER --force: refused before the sweep"
+like "$(cat "$T/recd.err")" "is a folder; give a file name, e.g. --record $T/adir/run.jsonl" "  saying so"
+"$SCALETOP" run -w cpu -n 1 $FAST --record /proc/scaletop-x.jsonl >/dev/null 2>"$T/recp.err"
+is "$?" 2 "--record /proc/x.jsonl: refused before the sweep"
+is "$(ls -A "$T/adir")" "" "the check leaves nothing behind in the folder it tried"
+# A snapshot is renamed over its name: a pipe (or a device) there is refused, not replaced.
+mkfifo "$T/fifo"
+"$SCALETOP" run -w cpu -n 1 $FAST -o "$T/fifo" --force >"$T/fifo.out" 2>"$T/fifo.err"
+is "$?:$(cat "$T/fifo.out")" "2:" "-o PIPE --force: refused before the sweep"
+is "$(cat "$T/fifo.err")" "scaletop run: -o $T/fifo: not a regular file, which a snapshot would replace; give a file name" \
+	"  saying why"
+ok "  and the pipe is still a pipe" test -p "$T/fifo"
+"$SCALETOP" run -w cpu -n 1 $FAST -o "$T/adir/in.json" >/dev/null 2>&1
+is "$(ls -A "$T/adir")" "in.json" "  and a file in it is written"
 # Root writes anywhere: as root, the check runs as nobody through setpriv.
 mkdir "$T/ro" && chmod 555 "$T/ro" && chmod 711 "$T"
 AS=
@@ -115,8 +145,8 @@ like "$(cat "$T/cmp.out")" "^     N     A ops/s     B ops/s     C ops/s     B/A 
 	"the table: N, each snapshot, each ratio to A, each difference and its CI"
 is "$(awk '/^ +N /{on=1; next} on && NF == 0 {exit} on {print $1}' "$T/cmp.out" | tr '\n' ' ')" \
 	"1 2 3 4 6 " "aligned on the union of N"
-like "$(grep '^ *3 ' "$T/cmp.out")" "^ +3 +[0-9.]+k +- +[0-9.]+M +- +- +- +[0-9.]+x +\+[0-9.]+% +[0-9.]+% \*$" \
-	"an N one snapshot lacks shows -"
+like "$(grep '^ *3 ' "$T/cmp.out")" "^ +3 +[0-9.]+k +- +[0-9.]+M +- +- +- +[0-9.]+x +\+[0-9.]+% +-$" \
+	"an N one snapshot lacks shows -; one trial a side: C's difference, without a CI or *"
 like "$(cat "$T/cmp.out")" "peak: +B peak = [0-9.]+x A peak \(A at 1, B at 4\)" "peak against peak"
 like "$(cat "$T/cmp.out")" "C peak = [0-9.]+x A peak \(A at 1, C at 6\)" "  for every snapshot"
 like "$(cat "$T/cmp.out")" "collapse: A: at 4 threads, 75% of peak at 4" "collapse side by side"
@@ -131,8 +161,8 @@ is "$(grep -c '^warning' "$T/same.out")" 0 "no warning when the workloads are th
 # The CSV is the same table, each ratio really B/A.
 "$SCALETOP" compare --csv "$FX/cpu-linux.json" "$FX/mutex-linux.json" >"$T/cmp.csv" 2>"$T/csv.err"
 is "$?" 0 "compare --csv exits 0"
-is "$(sed -n 1p "$T/cmp.csv")" 'n,"A: vm Linux 6.18.44-fc-v669 ops/s","B: vm Linux 6.18.44-fc-v669 ops/s",B/A,A ci95,B ci95,B-A %,B-A ci95 %,B significant' \
-	"CSV header: n, each snapshot, the ratio, the CIs, the difference"
+is "$(sed -n 1p "$T/cmp.csv")" 'n,"A: vm Linux 6.18.44-fc-v669 ops/s","B: vm Linux 6.18.44-fc-v669 ops/s",B/A,A ci95,B ci95,B-A %,B-A ci95 %,B significant,A jain,A starved,B jain,B starved' \
+	"CSV header: n, each snapshot, the ratio, the CIs, the difference, the fairness"
 is "$(wc -l <"$T/cmp.csv" | tr -d ' ')" 6 "a row per N"
 is "$("$PYTHON" - "$T/cmp.csv" <<'EOF'
 import csv, sys
@@ -156,6 +186,37 @@ EOF
 # A live run against a fixture: both are read the same way.
 "$SCALETOP" compare "$T/a.json" "$FX/cpu-linux.json" >"$T/live.out" 2>&1
 is "$?" 0 "compare a fresh run with a fixture"
+
+# --- trials and the boot id ---------------------------------------------------------------
+if "$PYTHON" -c 'import jsonschema' 2>/dev/null; then
+	ok "a sweep of 4 trials with its boot id matches the schema" valid "$FX/cpu-trials-a.json"
+	"$PYTHON" - "$FX/cpu-trials-a.json" "$T/bad-trial.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["steps"][0]["trial"] = -1
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+	! valid "$T/bad-trial.json" >/dev/null
+	is "$?" 0 "  and the schema refuses a trial of -1"
+else
+	tap_result 1 "a sweep of 4 trials matches the schema"
+	diag "$PYTHON has no jsonschema module: install python3-jsonschema"
+fi
+is "$(json_get "$FX/cpu-trials-a.json" 'd["settings"]["trials"], sorted(set(s["trial"] for s in d["steps"])), d["host"]["boot_id"]')" \
+	"(4, [0, 1, 2, 3], '34673e70-3f48-40bb-930c-2fa84aaf27c4')" \
+	"the file says its 4 trials, each step's trial and the boot"
+"$SCALETOP" show "$FX/cpu-trials-a.json" >"$T/trials.out"
+is "$(grep -c '(trial [1-4])$' "$T/trials.out")" 12 "show: each of the 12 rows says its trial"
+like "$(cat "$T/trials.out")" "kernel: .*boot 34673e70-3f48-40bb-930c-2fa84aaf27c4" "  and the boot"
+"$PYTHON" - "$FX/cpu-trials-a.json" "$T/bad-trial.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["steps"][3]["trial"] = "two"
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+"$SCALETOP" show "$T/bad-trial.json" >/dev/null 2>"$T/bad-trial.err"
+is "$?" 1 "a trial that is not an integer is refused"
+like "$(cat "$T/bad-trial.err")" "steps\[3\]\.trial" "  naming the field"
 
 # --- targets and waits ------------------------------------------------------------------
 # mutex-waits.json and mutex-waits-b.json are mutex-linux.json (a real run) with synthetic
@@ -188,12 +249,13 @@ like "$(cat "$T/w.out")" "     6    B      -       -      -" "  next to B's, whi
 is "$(awk 'NF == 0 {on=1} on {print} /^  B: fitted/ {exit}' "$T/w.out")" \
 	"$("$SCALETOP" compare "$FX/mutex-linux.json" "$FX/mutex-linux.json" | sed -n '/^$/,$p')" \
 	"  above them the table, peaks, verdicts and USL as ever"
-"$SCALETOP" compare --csv "$FX/mutex-waits.json" "$FX/mutex-waits-b.json" >"$T/w.csv" 2>/dev/null
-is "$?" 0 "compare --csv with waits exits 0"
-is "$(grep -c '^n,family,state,channel,A share %,B share %,B-A points$' "$T/w.csv")" 1 \
+"$SCALETOP" compare --csv --csv-waits "$T/w.csv" --csv-target "$T/tg.csv" "$FX/mutex-waits.json" \
+	"$FX/mutex-waits-b.json" >/dev/null 2>&1
+is "$?" 0 "compare --csv --csv-waits --csv-target exits 0"
+is "$(sed -n 1p "$T/w.csv")" 'n,family,state,channel,A share %,B share %,B-A points' \
 	"  a waits table with the same columns"
 is "$(grep -c '^6,workload,sleeping,"futex_wait_queue",30,54,24$' "$T/w.csv")" 1 "  the same line"
-is "$(grep -c '^n,snapshot,procs,threads,cpu_used,' "$T/w.csv")" 1 "  and a target table"
+like "$(sed -n 1p "$T/tg.csv")" '^n,snapshot,procs,threads,cpu_used,' "  and a target table"
 "$SCALETOP" show "$FX/mutex-waits.json" >"$T/w-show.out" 2>&1
 is "$?" 0 "show reads a snapshot with a target and waits"
 "$SCALETOP" export --gnuplot "$FX/mutex-waits.json" -o "$T/w-curve" >/dev/null 2>&1
@@ -210,7 +272,7 @@ like "$(cat "$T/curve.gp")" "uslA\(x\) = x < 1 \? 1/0 : 1064\.66" "the script ha
 like "$(cat "$T/curve.gp")" "idealA\(x\) = x < 1 \? 1/0 : 1000 \* x" "  its ideal line"
 like "$(cat "$T/curve.gp")" "set label 'peak A' at 16,7000 " "  its peak mark"
 like "$(cat "$T/curve.gp")" "set label 'collapse A' at 32,4200 " "  its collapse mark"
-like "$(cat "$T/curve.gp")" "index 1 using 1:2:3 with yerrorlines .* title 'B: vm Linux" \
+like "$(cat "$T/curve.gp")" "index 1 using 1:2:3 with yerrorlines .* title 'B: [^']*vm Linux" \
 	"  and B's points"
 if command -v gnuplot >/dev/null 2>&1; then
 	is "$(od -An -c -N4 "$T/curve.png" | tr -d ' ')" '211PNG' "gnuplot rendered curve.png"
@@ -300,5 +362,44 @@ usage import --csv "$T/far.csv" -o "$T/y.json"
 usage import --csv "$FX/published.csv" --label x
 usage import --label x -o "$T/y.json"
 usage run -w cpu -o -
+
+# --- a file the old TUI wrote after a shorter N list (issue 21): read, with a warning ----
+# stale-ticks.json: scaletop 0.1.0's TUI, -n 1,2,4 -o, then n 1,2, s and q.  Its ticks
+# name step 2 of a 2-step sweep; every copy of that sweep was refused.
+STALE="$FX/stale-ticks.json"
+WARN='warning: .*stale-ticks[.]json: dropped 3 ticks that named a step the file does not hold'
+"$SCALETOP" show "$STALE" >"$T/stale.out" 2>"$T/stale.err"
+is "$?" 0 "show reads the old TUI's file whose ticks name a step it does not hold"
+like "$(cat "$T/stale.err")" "^scaletop show: $WARN" "  with a warning of what it dropped"
+like "$(cat "$T/stale.out")" '^ +2 ' "  and both its steps"
+"$SCALETOP" compare "$STALE" "$FX/cpu-linux.json" >"$T/stale.cmp" 2>"$T/stale.cerr"
+is "$?" 0 "compare reads it"
+like "$(cat "$T/stale.cerr")" "^scaletop compare: $WARN" "  with the warning"
+mkdir -p "$T/stale/scaletop/runs"
+cp "$STALE" "$T/stale/scaletop/runs/scaletop-cpu-vm-20261201-224424.json"
+XDG_DATA_HOME="$T/stale" "$SCALETOP" runs >"$T/stale.runs" 2>&1
+is "$?" 0 "the runs view reads it"
+like "$(sed -n 3p "$T/stale.runs")" ' cpu +vm +1-2 +2 ' "  as a row with its 2 steps"
+like "$(sed -n 5p "$T/stale.runs")" "^  warning: dropped 3 ticks that named a step" \
+	"  and the warning under its file"
+is "$(grep -c 'cannot read' "$T/stale.runs")" 0 "  not as a file it cannot read"
+
+# --- show --save of a recording cut mid-step: the step under way is not in the file ----
+# Its events and ticks named that step, and show refused what show --save wrote
+# (events[1].step: 1 is out of range).
+"$PYTHON" - "$top_srcdir/tests/fixtures/streams/cpu-1-2.jsonl" "$T/cut.jsonl" <<'EOF'
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+steps = [i for i, l in enumerate(lines) if json.loads(l)["type"] == "step"]
+open(sys.argv[2], "w").write("\n".join(lines[:steps[1]]) + "\n")
+EOF
+"$SCALETOP" show --save "$T/cut.json" "$T/cut.jsonl" >/dev/null 2>"$T/cut.err"
+is "$?" 0 "show --save writes a recording cut in its second step"
+"$SCALETOP" show "$T/cut.json" >"$T/cut.out" 2>"$T/cut.err"
+is "$?" 0 "  and show reads what it wrote"
+is "$(cat "$T/cut.err")" "" "  without a warning"
+is "$(json_get "$T/cut.json" \
+	'[e["step"] for e in d["events"] if (e["step"] or 0) >= len(d["steps"])]')" \
+	"[]" "  no event names the step under way"
 
 done_testing

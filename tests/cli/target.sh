@@ -56,6 +56,35 @@ SLEEPER=$!
 sleep 0.5
 "$SCALETOP" run -w cpu -n 1 -d 1 --warmup 0.3 -q --target "pid:$SLEEPER" >"$T/pid.txt" 2>"$T/pid.err"
 is "$?" 0 "run --target pid:$SLEEPER exits 0"
+# The stream's tick lines carry the window so far: the target's figures, and the waits with the
+# target's and the probe's families.  Each refresh comes on a pass (about once a second), so a
+# try of 2.5 s has one or two; a busy machine may delay the probe past them: up to 3 tries.
+tick_window() {
+	"$PYTHON" - "$T/win.jsonl" <<'EOF'
+import json, sys
+ticks = [d for d in map(json.loads, open(sys.argv[1])) if d["type"] == "tick"]
+tg = [d["target"] for d in ticks if "target" in d]
+fams = set(w["family"] for d in ticks for w in d.get("waits", []))
+probe = set(w["channel"] for d in ticks for w in d.get("waits", []) if w["family"] == "probe")
+print(bool(tg) and all(t["procs"] == 1 and t["threads"] == 5 for t in tg),
+      sorted(fams), sorted(probe))
+EOF
+}
+try=1
+while :; do
+	rm -f "$T/win.jsonl"
+	"$SCALETOP" run -w cpu -n 1 -d 2.5 --warmup 0.3 -q --target "pid:$SLEEPER" \
+		--probe 'printf "Lock:a\nIO:b\n"' --record "$T/win.jsonl" >/dev/null 2>"$T/win.err"
+	win=$(tick_window)
+	diag "try $try: target figures in ticks, wait families, probe labels: $win"
+	[ "$win" = "True ['probe', 'target', 'workload'] ['IO:b', 'Lock:a']" ] || [ "$try" -ge 3 ] &&
+		break
+	try=$((try + 1))
+done
+is "$win" "True ['probe', 'target', 'workload'] ['IO:b', 'Lock:a']" \
+	"--record: tick lines carry the target's figures (1 process, 5 threads) and the probe's waits"
+"$SCALETOP" show "$T/win.jsonl" >/dev/null 2>&1
+is "$?" 0 "  and the recording reads back"
 kill "$SLEEPER" 2>/dev/null
 wait "$SLEEPER" 2>/dev/null
 like "$(cat "$T/pid.txt")" "^target: pid:$SLEEPER " "the table names the target"
@@ -74,10 +103,41 @@ is "$?" 0 "a target found nowhere: the sweep still exits 0"
 is "$(grep -c 'warning: N=[12]: --target found no process' "$T/none.err")" 2 \
 	"  with one warning a step on stderr"
 
+like "$(cat "$T/none.err")" 'no process in the window: is the server running, and is its name as ps -o comm shows it\?' \
+	"  asking about the name for a comm: target"
+
+# A pid that does not exist when the run starts is refused at once (a pid one past the
+# kernel's maximum can never exist); one that exits later is asked about as a pid.
+PIDMAX=$(cat /proc/sys/kernel/pid_max 2>/dev/null || echo 4194304)
+"$SCALETOP" run -w cpu -n 1,2 -d 0.3 --warmup 0 --target "pid:$PIDMAX" >"$T/nopid.out" 2>"$T/nopid.err"
+is "$?:$(cat "$T/nopid.out")" "2:" "--target pid:N with no such process: a usage error, before any step"
+is "$(cat "$T/nopid.err")" "scaletop run: --target 'pid:$PIDMAX': no process $PIDMAX is running; give the pid of the running server (pgrep NAME), or comm:NAME" \
+	"  one line saying so, with what to give"
+# It lives until the sweep's --setup (after the options are checked) tells it to go.
+"$SCALETOP" -w cpu --target "pid:$PIDMAX" >"$T/tuipid.out" 2>"$T/tuipid.err" </dev/null
+is "$?:$(cat "$T/tuipid.err")" "2:scaletop tui: --target 'pid:$PIDMAX': no process $PIDMAX is running; give the pid of the running server (pgrep NAME), or comm:NAME" \
+	"the TUI refuses it too, before it needs a terminal"
+sh -c 'while [ ! -e "$1" ]; do sleep 0.02; done' sh "$T/go" &
+GONE=$!
+"$SCALETOP" run -w cpu -n 1,2,3 -d 0.5 --warmup 0.2 --target "pid:$GONE" --setup "touch $T/go" \
+	>/dev/null 2>"$T/gone.err"
+wait "$GONE" 2>/dev/null
+like "$(cat "$T/gone.err")" "warning: N=[23]: --target found no process in the window: has process $GONE exited\?" \
+	"a pid target that exits: the warning asks about the process, not its name"
+is "$(grep -c 'ps -o comm' "$T/gone.err")" 0 "  and says nothing of names"
+
 # cgroup:PATH on a group of the test's own, where the machine lets it make one.
 CG2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
 G=${CG2:+$CG2/scaletop-test-$$}
-if [ "$(id -u)" -eq 0 ] && [ -n "$G" ] && mkdir "$G" 2>/dev/null; then
+cg_why=
+if [ "$(id -u)" -ne 0 ]; then
+	cg_why="making a cgroup needs root (uid $(id -u))"
+elif [ -z "$G" ]; then
+	cg_why="no cgroup2 file system is mounted (none in /proc/mounts)"
+elif ! mkdir "$G" 2>"$T/cg-mkdir.err"; then
+	cg_why="mkdir $G: $(cat "$T/cg-mkdir.err")"
+fi
+if [ -z "$cg_why" ]; then
 	"$PYTHON" -c 'import threading, time
 for _ in range(2): threading.Thread(target=time.sleep, args=(60,), daemon=True).start()
 time.sleep(60)' &
@@ -95,9 +155,8 @@ time.sleep(60)' &
 	row=$(awk '/^target:/{getline; getline; print; exit}' "$T/cg.txt")
 	is "$(echo "$row" | awk '{print $2 "/" $3}')" "1/3" "the group's one process and its three threads"
 else
-	skip "no cgroup v2 group can be made here (needs root and a cgroup2 mount)" \
-		"run --target cgroup:PATH exits 0"
-	skip "no cgroup v2 group can be made here" "the group's one process and its three threads"
+	skip "no cgroup v2 group can be made here: $cg_why" "run --target cgroup:PATH exits 0"
+	skip "no cgroup v2 group can be made here: $cg_why" "the group's one process and its three threads"
 fi
 
 # The hint: a database benchmark without --target is told it measures the client only.

@@ -28,7 +28,7 @@ SOCK=$T/sock
 PIDF=$T/mariadbd.pid
 DB=sbtest
 WARMUP=1
-DURATION=4
+DURATION=6
 server_pid=
 
 # Every exit: kill the server by its pid file (or the pid it was started as)
@@ -59,7 +59,7 @@ as_user mysql mariadb-install-db --no-defaults --datadir="$DATA" --auth-root-aut
 	--skip-test-db >"$T/install.log" 2>&1 || mdb_fail "mariadb-install-db failed in $DATA" "$T/install.log"
 as_user mysql "$MARIADBD" --no-defaults --datadir="$DATA" --socket="$SOCK" --skip-networking \
 	--pid-file="$PIDF" --log-error="$T/error.log" --skip-log-bin --innodb-buffer-pool-size=32M \
-	--innodb-log-file-size=16M --innodb-flush-log-at-trx-commit=0 >/dev/null 2>&1 &
+	--innodb-log-file-size=16M --innodb-flush-log-at-trx-commit=0 --max-connections=$((LIVE_BIG_N + 10)) >/dev/null 2>&1 &
 server_pid=$!
 
 # mdb_sql SQL: one statement as root over the private socket.
@@ -83,14 +83,14 @@ SB="--db-driver=mysql --mysql-socket=$SOCK --mysql-user=root --mysql-db=$DB --ta
 (cd "$T/work" && sysbench oltp_read_only $SB prepare) >"$T/prepare.log" 2>&1 ||
 	mdb_fail "sysbench oltp_read_only prepare failed" "$T/prepare.log"
 
-live_sweep oltp "sysbench oltp_read_only $SB --threads={n} --time={duration} --report-interval=1 run" \
+live_sweep_steady oltp "sysbench oltp_read_only $SB --threads={n} --time={duration} --report-interval=1 run" \
 	sysbench -n 1,2 -d "$DURATION" --warmup "$WARMUP"
 sweep_checks $? oltp "sysbench oltp_read_only" sysbench-tps transactions
 ok "no sysbench or wrapper left after the sweep" live_none "$T/work"
 
 # The server's side: mariadbd's threads (one per connection, and its own) and their waits.
 live_sweep oltpt "sysbench oltp_read_only $SB --threads={n} --time={duration} --report-interval=1 run" \
-	sysbench -n 1,2,4 -d "$DURATION" --warmup "$WARMUP" --target comm:mariadbd
+	sysbench -n "1,2,$LIVE_BIG_N" -d "$DURATION" --warmup "$WARMUP" --target comm:mariadbd
 is "$?" 0 "sysbench --target comm:mariadbd: the sweep exits 0"
 target_checks oltpt "sysbench --target comm:mariadbd"
 ok "no sysbench or wrapper left after the target sweep" live_none "$T/work"

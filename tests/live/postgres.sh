@@ -25,7 +25,7 @@ SOCK=$PG/run
 PORT=55439 # only names the socket file: there is no TCP
 DB=scaletop_live
 WARMUP=1
-DURATION=4
+DURATION=6
 
 # Every exit: stop the server (immediate), kill it by its pid file if that
 # failed, kill whatever else still runs in the folder, remove the folder.
@@ -60,7 +60,7 @@ listen_addresses = ''
 unix_socket_directories = '$SOCK'
 port = $PORT
 cluster_name = 'scaletop-live'
-max_connections = 20
+max_connections = $((LIVE_BIG_N + 10))
 shared_buffers = 16MB
 fsync = off
 synchronous_commit = off
@@ -78,14 +78,14 @@ is "$(sed -n 6p "$DATA/postmaster.pid")" "" "the server listens on no TCP addres
 	pg_fail "pgbench -i failed" "$T/init.log"
 
 # -S: select only, the fastest; -n: no vacuum before each run.
-live_sweep pg "'$PGBIN/pgbench' -h '$SOCK' -p $PORT -U postgres -n -S -c {n} -j {n} -T {duration} -P 1 $DB" \
+live_sweep_steady pg "'$PGBIN/pgbench' -h '$SOCK' -p $PORT -U postgres -n -S -c {n} -j {n} -T {duration} -P 1 $DB" \
 	pgbench -n 1,2 -d "$DURATION" --warmup "$WARMUP"
 sweep_checks $? pg "pgbench" pgbench transactions
 ok "no pgbench or wrapper left after the sweep" live_none "$T/work"
 
 # The server's side: its backends (one per client) and their waits.
 live_sweep pgt "'$PGBIN/pgbench' -h '$SOCK' -p $PORT -U postgres -n -S -c {n} -j {n} -T {duration} -P 1 $DB" \
-	pgbench -n 1,2,4 -d "$DURATION" --warmup "$WARMUP" --target comm:postgres
+	pgbench -n "1,2,$LIVE_BIG_N" -d "$DURATION" --warmup "$WARMUP" --target comm:postgres
 is "$?" 0 "pgbench --target comm:postgres: the sweep exits 0"
 target_checks pgt "pgbench --target comm:postgres"
 ok "no pgbench or wrapper left after the target sweep" live_none "$T/work"

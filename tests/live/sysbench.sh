@@ -10,7 +10,7 @@ command -v sysbench >/dev/null 2>&1 || bail_out "no sysbench: install sysbench"
 tap_tmpdir
 T=$TAP_TMP
 WARMUP=1
-DURATION=4
+DURATION=6
 
 sb_cleanup() {
 	trap '' HUP INT TERM
@@ -23,7 +23,7 @@ trap 'exit 1' HUP INT TERM
 live_setup
 
 # --- cpu ------------------------------------------------------------------------
-live_sweep cpu "sysbench cpu --threads={n} --time={duration} --report-interval=1 run" \
+live_sweep_steady cpu "sysbench cpu --threads={n} --time={duration} --report-interval=1 run" \
 	sysbench -n 1,2 -d "$DURATION" --warmup "$WARMUP"
 sweep_checks $? cpu "sysbench cpu" sysbench-eps events
 ok "cpu: no sysbench or wrapper left after the sweep" live_none "$T"
@@ -34,7 +34,7 @@ ok "cpu: no sysbench or wrapper left after the sweep" live_none "$T"
 # folder may be on a disk, where an fsync that waits on other I/O turns one
 # interval into a stall, and the test checks scaletop's figures, not the disk.
 FIO="sysbench fileio --file-total-size=16M --file-num=4 --file-block-size=16384 --file-fsync-freq=0"
-live_sweep fio "$FIO --file-test-mode=rndwr --threads={n} --time={duration} --report-interval=1 run" \
+live_sweep_steady fio "$FIO --file-test-mode=rndwr --threads={n} --time={duration} --report-interval=1 run" \
 	sysbench -n 1,2 -d "$DURATION" --warmup "$WARMUP" --setup "$FIO prepare" --teardown "$FIO cleanup"
 sweep_checks $? fio "sysbench fileio (its files made by --setup)" sysbench-writes:16384 writes
 is "$(cd "$T/work" && ls | grep -c '^test_file\.')" 0 "fileio: --teardown removed sysbench's files"

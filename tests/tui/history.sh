@@ -94,11 +94,12 @@ tm_keys o
 ok "o overlays the selected run" tm_wait_for 'overlay scaletop-cpu-[^:]*: [0-9]+ points' 50
 tm_keys Enter
 ok "enter opens it" tm_wait_for 'opened .*scaletop-cpu-.*[.]json' 50
-ok "in the steps view, as the session on screen" tm_wait_for 'sweep done: 2 steps.*kept run' 50
+ok "in the steps view, as the session on screen" \
+	tm_wait_for 'sweep stopped: 1 step done, N=2 interrupted.*kept run' 50
 tm_keys 6
 ok "6 is the history view too" tm_wait_for 'runs kept: 1' 50
 tm_keys q
-ok "q in the view goes back" tm_wait_for 'sweep done: 2 steps' 50
+ok "q in the view goes back" tm_wait_for 'sweep stopped: 1 step done' 50
 is "$(tm_dead)" 0 "and does not quit"
 tm_keys q
 ok "q then quits" tm_wait_exit 100

@@ -4,7 +4,11 @@
 . "$top_srcdir/tests/cli/lib.sh"
 . "$top_srcdir/tests/tui/tmux.sh"
 have_python || bail_out "python3 is missing: install python3 (./bootstrap check does)"
-FAST="-w cpu -n 1,2 -d 0.6 --warmup 0.2 --interval 0.1 -q"
+# Each step measures until its CI is within 50% of its mean, at least 0.6 s
+# and at most 10 s: the checks below that a replay shows the recorded steps as
+# ok then hold on a busy machine, where a 0.6 s step beside a CPU loop can come
+# out unstable.
+FAST="-w cpu -n 1,2 --warmup 0.2 --interval 0.1 -q --until-stable 50 --min-time 0.6 -d 10"
 
 # --- the stream ----------------------------------------------------------------
 "$ST" run $FAST --record "$T/run.jsonl" >"$T/run.out" 2>"$T/run.err"
@@ -45,6 +49,48 @@ ok "the replay is still running" test "$(tm_dead)" = 0
 tm_keys q
 ok "q ends the replay" tm_wait_exit 50
 is "$(tm_status)" 0 "replay exits 0"
+
+# --- figures per operation without operations counted: '-', never 0 ----------------------
+# sysbench's summary alone (recorded), after a loop that keeps the command busy: the
+# window's switches and CPU are measured, but no operation was counted in it.  The sleep
+# makes the run outlast the 2 s its summary claims, so the replay reaches the step's end.
+SBSUM="$top_srcdir/tests/fixtures/sysbench/cpu-summary.txt"
+"$ST" run --cmd "sh -c 'i=0; while [ \$i -lt 300000 ]; do i=\$((i + 1)); done; sleep 2.5; cat \"\$0\"' $SBSUM" \
+	--parse sysbench -n 1 -d 1 --warmup 0.2 -q --record "$T/sbsum.jsonl" >/dev/null 2>&1
+is "$?" 0 "a summary-only sysbench run is recorded"
+tm_start 120 40 "$ST" replay "$T/sbsum.jsonl"
+tm_wait_for 'replaying ' 50
+tm_keys End
+ok "the contention panel: vcsw/kop is '-'" tm_wait_for '^ vcsw/kop +-( |$)' 50
+ok "  ivcsw/kop too" tm_wait_for '^ ivcsw/kop +-( |$)' 20
+ok "  and ops/CPU-s" tm_wait_for '^ ops/CPU-s +-( |$)' 20
+tm_keys 4 Down Enter
+ok "the step's detail: ops/CPU-s '-'" tm_wait_for 'switches/s: voluntary .*ops/CPU-s -$' 50
+tm_keys q
+tm_wait_exit 50
+# The same run as an older scaletop recorded it, with 0 where nothing was counted: '-' too.
+old_steps=$("$PYTHON" - "$T/sbsum.jsonl" "$T/sbsum-old.jsonl" <<'PY'
+import json, sys
+out = open(sys.argv[2], "w")
+n = 0
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    c = r.get("contention")  # a tick's live figures, a step's own
+    if isinstance(c, dict) and c.get("vcsw_s") is not None:
+        c.update(vcsw_per_kop=0.0, ivcsw_per_kop=0.0, ops_per_cpu_s=0.0)
+        n += r["type"] == "step"
+    out.write(json.dumps(r, separators=(",", ":")) + "\n")
+print(n)
+PY
+)
+is "$old_steps" 1 "the older recording has a 0 for its step's per-op figures"
+tm_start 120 40 "$ST" replay "$T/sbsum-old.jsonl"
+tm_wait_for 'replaying ' 50
+tm_keys End
+ok "an older recording's 0 per 1000 ops beside switches counted: '-'" tm_wait_for '^ vcsw/kop +-( |$)' 50
+ok "  and its 0 ops/CPU-s" tm_wait_for '^ ops/CPU-s +-( |$)' 20
+tm_keys q
+tm_wait_exit 50
 
 # --- the waits view: stacked shares against N ------------------------------------
 # mutex-waits.jsonl: a recorded mutex sweep with made-up target figures and
@@ -182,7 +228,8 @@ is "$(st_rows "$T/w.jsonl" 2>&1)" "1 2 " \
 	"show loads what W recorded"
 
 # --- SIGTERM while recording: the stream is closed, not lost -----------------------
-tm_start 120 40 "$ST" -w cpu -n 1,2 -d 3 --warmup 0.2 --record "$T/term.jsonl"
+tm_start 120 40 "$ST" -w cpu -n 1,2 --until-stable 50 --min-time 3 -d 10 --warmup 0.2 \
+	--record "$T/term.jsonl"
 tm_wait_for 'step 2/2' 150
 kill -TERM "$(tm_pane_pid)"
 ok "SIGTERM ends the TUI" tm_wait_exit 50

@@ -1,6 +1,7 @@
 # The TUI's screens, read from tmux: panels, one CPU row per CPU, the grid
 # and heatmap for many CPUs (--fake-cpus, a test hook), a sweep that ends
-# with a verdict, and ASCII when asked or when the locale is not UTF-8.
+# with a verdict, a sweep of two trials, and ASCII when asked or when the
+# locale is not UTF-8.
 . "$top_srcdir/tests/cli/lib.sh"
 . "$top_srcdir/tests/tui/tmux.sh"
 
@@ -47,7 +48,9 @@ for n in 256 1024; do
 done
 
 # --- a short sweep ends with a verdict ------------------------------------------
-tm_start 120 40 "$ST" -w cpu -n 1,2 -d 0.5 --warmup 0.2 --refresh 0.2
+# Each step until its CI is within 50% of its mean (0.5 s to 10 s), so that
+# it is ok on a busy machine too.
+tm_start 120 40 "$ST" -w cpu -n 1,2 --until-stable 50 --min-time 0.5 -d 10 --warmup 0.2 --refresh 0.2
 ok "the sweep runs: step 1/2 appears" tm_wait_for 'step [12]/2 N=[12]'
 ok "the sweep finishes" tm_wait_for 'sweep done: 2 steps' 300
 scr=$(tm_screen)
@@ -62,6 +65,14 @@ like "$(tm_screen)" '^ +2 +[0-9.]+[kMG]? .* ok' "steps view: the N=2 row"
 tm_keys q
 tm_wait_exit
 is "$(tm_status)" 0 "q exits 0"
+
+# --- --trials: the header says which trial runs; N comes down in the second ------
+tm_start 120 40 "$ST" -w cpu -n 1,2 -d 0.5 --warmup 0.2 --refresh 0.2 --trials 2
+ok "--trials 2: the header names the first trial" tm_wait_for 'step [12]/4 N=[12] trial 1/2' 300
+ok "  then the second, N=2 first" tm_wait_for 'step 3/4 N=2 trial 2/2' 300
+ok "  and the sweep finishes" tm_wait_for 'sweep done: 4 steps' 300
+tm_keys q
+tm_wait_exit
 
 # --- 80x24: the verdict leads with the collapse ------------------------------------
 # mutex-collapse.jsonl: a recorded mutex sweep whose N=6 step was scaled to a

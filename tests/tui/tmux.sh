@@ -100,11 +100,13 @@ tm_resize() {
 	tm resize-window -t t -x "$1" -y "$2"
 }
 
-# st_procs REGEX: how many scaletop processes (the TUI, its step children and
-# worker processes) have REGEX in their command line.  By name, since the
-# tmux server's own command line holds the same words.
+# st_procs REGEX: how many of this test's scaletop processes (the TUI, its
+# step children and worker processes: tm_start gives them TMPDIR=$TAP_TMP,
+# see own_procs) have REGEX in their command line.  By name too, since the
+# tmux server's own command line holds the same words.  Another suite's TUI
+# on the same machine is never counted.
 st_procs() {
-	ps -eo comm=,args= | awk -v p="$1" '$1 == "scaletop" && $0 ~ p' | wc -l | tr -d ' '
+	own_procs -c scaletop "$TAP_TMP" "$1" | wc -l | tr -d ' '
 }
 
 # st_gone REGEX: waits (at most 5 s) until no such process is left.

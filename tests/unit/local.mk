@@ -28,6 +28,10 @@ SHELL_TESTS = \
 TESTS += $(SHELL_TESTS)
 EXTRA_DIST += $(SHELL_TESTS) tests/cli/lib.sh
 
+# Usage errors over every subcommand (one line, one prefix) and each one's -h and --help.
+TESTS += tests/cli/usage.sh
+EXTRA_DIST += tests/cli/usage.sh
+
 # --probe through the real binary (database-level waits).
 TESTS += tests/cli/probe.sh
 EXTRA_DIST += tests/cli/probe.sh
@@ -56,6 +60,11 @@ EXTRA_DIST += tests/cli/host.sh
 # compare's statistics: noise, Welch's t, the gate, CSV and Markdown read back.
 TESTS += tests/cli/compare.sh
 EXTRA_DIST += tests/cli/compare.sh
+
+# Output a tool can read: one CSV table per output, gnuplot's labels and frame, the figures
+# (imported sds, waits, targets, USL's se, fairness) in show, compare, export and streams.
+TESTS += tests/cli/output.sh
+EXTRA_DIST += tests/cli/output.sh
 
 # /proc/lock_stat decoding and snapshot deltas.
 check_PROGRAMS += tests/unit/test_lockstat

@@ -1,9 +1,12 @@
 /*
- * compare's statistics: Welch's t against a published example (checked with
- * python3's statistics module), the sides' standard errors from intervals
- * (the autocorrelation-corrected size) and from repeats, the geometric mean
- * and its CI, the noise floor, and what has no test: one interval, zero
- * variance, NaN, a missing N.
+ * compare's statistics with trials as the unit: Welch's t against two
+ * published examples (Wikipedia's, checked with python3's statistics
+ * module, and R's own t.test example on the sleep data, whose printed
+ * output is quoted below), the sides from a session's trials (repeats
+ * pooled inside a trial, intervals never a sample, halves for the
+ * self-check), too few trials, the trials' scores across N and Welch's t on
+ * their logarithms, the noise floor, and what has no test: zero variance,
+ * NaN, a missing N.
  */
 #include <math.h>
 #include <stdio.h>
@@ -20,26 +23,40 @@ static const double wel_a[15] = { 27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1
 static const double wel_b[15] = { 27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8, 22.0,
 				  24.8, 20.2, 21.9, 22.1, 22.9, 20.5, 24.4 };
 
+/*
+ * R's example of t.test (?t.test; R 4.x), Welch's by default:
+ *     > t.test(extra ~ group, data = sleep)
+ *     t = -1.8608, df = 17.776, p-value = 0.07939
+ *     95 percent confidence interval:
+ *      -3.3654832  0.2054832
+ *     mean in group 1 mean in group 2
+ *                0.75            2.33
+ */
+static const double sleep1[10] = { 0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0 };
+static const double sleep2[10] = { 1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4 };
+
+/* A side of `trials` trials with this mean, se and df. */
 static struct cmp_side
-side(double mean, double se, double df, int runs)
+side(double mean, double se, double df, int trials)
 {
 	struct cmp_side x;
 
-	x.runs = runs;
+	x.runs = x.trials = trials;
 	x.mean = mean;
 	x.se = se;
 	x.df = df;
-	x.unit = runs >= 2 ? CMP_UNIT_RUNS : CMP_UNIT_INTERVALS;
+	x.unit = trials >= 2 ? CMP_UNIT_TRIALS : CMP_UNIT_NONE;
 	return x;
 }
 
-/* A usable step at n of throughput x, with intervals iv[0..k-1]. */
+/* A usable step at n of throughput x in a trial, with intervals iv[0..k-1]. */
 static struct step *
-add(struct session *s, int n, int rep, double x, const double *iv, int k)
+add(struct session *s, int n, int trial, double x, const double *iv, int k)
 {
-	struct step *st = session_add_step(s, n, rep);
+	struct step *st = session_add_step(s, n, 0);
 	int i;
 
+	st->trial = trial;
 	st->ops_s = x;
 	st->status = STEP_OK;
 	for (i = 0; i < k; i++)
@@ -51,9 +68,16 @@ add(struct session *s, int n, int rep, double x, const double *iv, int k)
 static void
 test_welch_known(void)
 {
-	struct cmp_side a = side(20.82, 2.804893682731767 / sqrt(15), 14, 1);
-	struct cmp_side b = side(22.986666666666668, 1.952605097470215 / sqrt(15), 14, 1);
+	struct cmp_side a = side(20.82, 2.804893682731767 / sqrt(15), 14, 15);
+	struct cmp_side b = side(22.986666666666668, 1.952605097470215 / sqrt(15), 14, 15);
+	struct cmp_side sa, sb;
 	struct cmp_diff d;
+
+	cmp_side_samples(wel_a, 15, &sa);
+	cmp_side_samples(wel_b, 15, &sb);
+	ok(fabs(sa.mean - a.mean) < 1e-12 && fabs(sa.se - a.se) < 1e-12 && sa.df == 14 &&
+		   fabs(sb.mean - b.mean) < 1e-12 && fabs(sb.se - b.se) < 1e-12,
+	   "Wikipedia's 15 samples a side: the means and sd / sqrt(15) (python3)");
 
 	cmp_welch(&a, &b, 5, &d);
 	ok(d.tested, "Welch: both sides known are tested");
@@ -71,84 +95,161 @@ test_welch_known(void)
 	ok(d.pct < 0 && d.significant, "the other way round: negative, still significant");
 }
 
+/* R's sleep example: the samples as sides, and their exponentials as trial scores. */
+static void
+test_welch_r(void)
+{
+	struct cmp_side a, b;
+	struct cmp_geomean g;
+	struct cmp_diff d;
+	double ea[10], eb[10], se;
+	int i;
+
+	cmp_side_samples(sleep1, 10, &a);
+	cmp_side_samples(sleep2, 10, &b);
+	ok(fabs(a.mean - 0.75) < 1e-12 && fabs(b.mean - 2.33) < 1e-12 && a.df == 9,
+	   "R sleep: the means 0.75 and 2.33, df 9 a side");
+	cmp_welch(&a, &b, 0, &d);
+	ok(d.tested, "  10 samples a side are tested");
+	is_double(d.df, 17.776, 5e-4, "  Welch's df is R's 17.776");
+	se = d.ci_pct / 100 * 0.75 / stats_t95(17);
+	is_double(1.58 / se, 1.8608, 5e-4, "  |t| = 1.58 / se is R's 1.8608");
+	/* R's half-width, 1.7854832, lies between t95(18) se and t95(17) se (df floored). */
+	ok(stats_t95(18) * se < 1.7854832 && 1.7854832 <= stats_t95(17) * se,
+	   "  R's CI half-width 1.785 is inside ours, t95 of the floored df 17");
+	ok(!d.welch, "  p = 0.079: not significant at 95%%, as R says");
+	ok(d.p > 0.0791887 && d.p < 0.0801592 && d.p > 0.07939,
+	   "  p at the floored df 17 (%.5f) is at least R's 0.07939 at 17.776", d.p);
+	/* Simpson's rule on the t density in python3: 0.0801592 at df 17, 0.1393260 at df 3. */
+	is_double(stats_t_p2(1.8608, 17), 0.0801592, 2e-7, "p of t = 1.8608 at df 17");
+	is_double(stats_t_p2(-2, 3), 0.1393260, 2e-7, "p of t = -2 at df 3 (two-sided)");
+	is_double(stats_t_p2(stats_t95(4), 4), 0.05, 1e-12, "p of t95(4) is 0.05");
+	is_double(stats_t_p2(stats_t95(1), 1), 0.05, 1e-12, "  and of t95(1)");
+	ok(cmp_family_significant(&(struct cmp_diff){ .tested = true, .p = 0.015, .pct = 10 }, 3,
+				  5) &&
+		   !cmp_family_significant(
+			   &(struct cmp_diff){ .tested = true, .p = 0.02, .pct = 10 }, 3, 5),
+	   "3 N: a claim in the summary needs p < 0.05 / 3");
+
+	for (i = 0; i < 10; i++) {
+		ea[i] = exp(sleep1[i]);
+		eb[i] = exp(sleep2[i]);
+	}
+	cmp_scores(ea, 10, eb, 10, 0, CMP_MIN_TRIALS, &g);
+	is_double(g.ratio, exp(1.58), 1e-9, "scores: the ratio is exp(mean ln B - mean ln A)");
+	is_double(g.df, 17.776, 5e-4, "  Welch's df on the logs: R's 17.776");
+	ok(g.lo <= exp(-0.2054832) && g.lo > exp(-0.2054832) * 0.99 && g.hi >= exp(3.3654832) &&
+		   g.hi < exp(3.3654832) * 1.01,
+	   "  the CI is exp of R's (-0.205, 3.365), within 1%% wider (%.4f, %.4f)", g.lo, g.hi);
+	ok(!g.significant && !g.few, "  not significant");
+	cmp_scores(ea, 2, eb, 10, 0, CMP_MIN_TRIALS, &g);
+	ok(g.few && isnan(g.lo) && isfinite(g.ratio) && !g.significant,
+	   "  2 scores on one side: too few, a point estimate only");
+	cmp_scores(ea, 2, eb, 2, 0, 2, &g);
+	ok(!g.few && isfinite(g.lo), "  but 2 a side are tested where 2 may be (the self-check)");
+}
+
 static void
 test_sides_from_steps(void)
 {
 	struct session s;
 	struct cmp_side x;
 	static const double wave[16] = { 1, 2, 3, 4, 4, 3, 2, 1, 1, 2, 3, 4, 4, 3, 2, 1 };
-	double up[16], alt[16];
-	int i;
+	double score[8];
+	int n12[2] = { 1, 2 };
 
-	for (i = 0; i < 16; i++) {
-		up[i] = i + 1;
-		alt[i] = i % 2 ? 110 : 90;
-	}
 	session_init(&s);
-	add(&s, 1, 0, 8.5, up, 16);
-	add(&s, 3, 0, 2.5, wave, 16);
-	add(&s, 2, 0, 100, alt, 16);
-	add(&s, 4, 0, 100, wel_a, 1);
-	add(&s, 8, 0, 100, NULL, 0)->ops_s = 110;
-	add(&s, 8, 1, 120, NULL, 0);
-	add(&s, 8, 2, 130, NULL, 0);
-	add(&s, 8, 3, 0, NULL, 0)->status = STEP_FAILED;
-	add(&s, 16, 0, NAN, wel_b, 15);
-
-	is_int(cmp_side_at(&s, 1, &x), 1, "one run at N=1");
-	ok(x.unit == CMP_UNIT_INTERVALS, "  its intervals are the unit");
-	/* 1..16 has lag-1 r = 0.8125, neff 16 (1-r)/(1+r) = 1.66, clamped to 2 as stats.c does. */
-	is_double(x.se, 4.760952285695233 / sqrt(2), 1e-9, "  se = sd / sqrt(neff), neff 2");
-	is_double(x.df, 1, 0, "  df = neff - 1");
+	/* an old file: one trial, intervals and all */
+	add(&s, 1, 0, 8.5, wave, 16);
+	is_int(cmp_trials(&s), 1, "an old file is one trial");
+	is_int(cmp_side_at(&s, 1, &x), 1, "  one run at N=1");
+	ok(x.trials == 1 && x.unit == CMP_UNIT_NONE && isnan(x.se),
+	   "  its 16 intervals give no se: they are not trials");
 	is_double(x.mean, 8.5, 0, "  the mean is the step's ops_s, as the table's");
-	cmp_side_at(&s, 2, &x);
-	is_double(x.df, 15, 0, "alternating intervals (r < 0) are worth all 16 samples: df 15");
-	is_double(x.se, sqrt(16.0 / 15.0) * 10 / 4, 1e-9, "  se = sd / sqrt(16)");
+	session_free(&s);
 
-	/* r = 0.5875 (python3): neff = 16 (1 - r) / (1 + r) = 4.157 */
-	cmp_side_at(&s, 3, &x);
-	is_double(x.df, 16 * (1 - 0.5875) / (1 + 0.5875) - 1, 1e-9,
-		  "a wave, r 0.5875: df = neff - 1");
-	is_double(x.se, 1.1547005383792515 / sqrt(16 * 0.4125 / 1.5875), 1e-9,
-		  "  se = sd / sqrt(4.157)");
-	cmp_side_at(&s, 4, &x);
-	ok(x.runs == 1 && x.unit == CMP_UNIT_NONE && isnan(x.se), "one interval: no se");
-	is_int(cmp_side_at(&s, 8, &x), 3, "three usable runs at N=8 (a failed one left out)");
-	ok(x.unit == CMP_UNIT_RUNS, "  the runs' means are the unit");
-	is_double(x.mean, 120, 1e-12, "  mean of the runs");
-	is_double(x.se, 10 / sqrt(3), 1e-12, "  se = sd(run means) / sqrt(r)");
-	is_double(x.df, 2, 0, "  df = r - 1");
-	is_int(cmp_side_at(&s, 16, &x), 0, "a NaN throughput is not usable");
+	session_init(&s);
+	add(&s, 1, 0, 100, wave, 16);
+	add(&s, 2, 0, 90, NULL, 0); /* --repeat 2 inside trial 0: pooled */
+	add(&s, 2, 0, 110, NULL, 0);
+	add(&s, 2, 1, 120, NULL, 0);
+	add(&s, 1, 1, 110, NULL, 0);
+	add(&s, 1, 4, 120, NULL, 0); /* trials need not be numbered without gaps */
+	add(&s, 2, 4, 0, NULL, 0)->status = STEP_FAILED;
+	add(&s, 1, 5, 130, NULL, 0);
+	add(&s, 2, 5, 140, NULL, 0);
+	add(&s, 4, 5, NAN, wave, 16);
+	is_int(cmp_trials(&s), 4, "four trials with a usable step (0, 1, 4, 5)");
+	is_int(cmp_side_at(&s, 1, &x), 4, "four usable runs at N=1");
+	ok(x.trials == 4 && x.unit == CMP_UNIT_TRIALS, "  four trials: the trials are the unit");
+	is_double(x.mean, 115, 1e-12, "  the mean of the trials' means");
+	is_double(x.se, sqrt(500.0 / 3) / 2, 1e-12, "  se = sd(trial means) / sqrt(4)");
+	is_double(x.df, 3, 0, "  df = trials - 1");
+	is_int(cmp_side_at(&s, 2, &x), 4, "N=2: four usable runs (a failed one left out)");
+	ok(x.trials == 3 && fabs(x.mean - (100 + 120 + 140) / 3.0) < 1e-12,
+	   "  in three trials, trial 0's two repeats pooled as 100");
+	is_double(x.se, 20 / sqrt(3), 1e-12, "  se = sd(100, 120, 140) / sqrt(3)");
+	cmp_side_trials(&s, 1, 0, 2, &x);
+	ok(x.trials == 2 && fabs(x.mean - 105) < 1e-12, "the first half: trials 0 and 1, 105");
+	cmp_side_trials(&s, 1, 2, 4, &x);
+	ok(x.trials == 2 && fabs(x.mean - 125) < 1e-12, "  the second: trials 4 and 5, 125");
+	is_int(cmp_side_at(&s, 4, &x), 0, "a NaN throughput is not usable");
 	is_int(cmp_side_at(&s, 32, &x), 0, "a missing N has no run");
 	ok(isnan(x.mean) && isnan(x.se), "  and no figures");
+
+	is_int(cmp_trial_scores(&s, n12, 2, CMP_ALL, score), 3,
+	       "scores over N=1,2: trial 4 failed N=2 and is left out");
+	is_double(score[0], 100, 1e-9, "  trial 0: sqrt(100 x 100)");
+	is_double(score[1], sqrt(110 * 120.0), 1e-9, "  trial 1: sqrt(110 x 120)");
+	is_double(score[2], sqrt(130 * 140.0), 1e-9, "  trial 5: sqrt(130 x 140)");
+	is_int(cmp_trial_scores(&s, n12, 2, 2, 4, score), 1, "  of the second half, one");
 	session_free(&s);
+}
+
+/* Fewer trials than the test needs: the difference, no test. */
+static void
+test_few(void)
+{
+	struct cmp_side two = side(100, 2, 1, 2), three = side(80, 3, 2, 3),
+			one = side(90, NAN, NAN, 1);
+	struct cmp_diff d;
+
+	cmp_welch(&two, &three, 5, &d);
+	ok(d.few && !d.tested && !d.significant && fabs(d.pct + 20) < 1e-12,
+	   "2 trials against 3: too few, -20%% as a point estimate");
+	cmp_welch(&one, &one, 5, &d);
+	ok(d.few && !d.tested && d.pct == 0, "one trial a side: too few");
+	cmp_welch_min(&two, &three, 5, 2, &d);
+	ok(d.tested && !d.few, "  2 trials pass a test that takes 2 (the self-check)");
+	is_double(d.df, 169 / (16.0 + 81.0 / 2), 1e-9, "  Welch's df of df 1 and 2");
+	ok(CMP_MIN_TRIALS == 3, "compare asks for 3 trials a side");
 }
 
 static void
 test_mixed_and_degenerate(void)
 {
-	struct cmp_side one = side(100, 2, 9, 1), runs = side(80, 3, 2, 3), none, zero_a, zero_b;
+	struct cmp_side one = side(100, 2, 9, 10), runs = side(80, 3, 2, 3), none, zero_a, zero_b;
 	struct cmp_diff d;
 
 	cmp_welch(&one, &runs, 5, &d);
 	/* (4 + 9)^2 / (16/9 + 81/2) = 3.997 */
-	is_double(d.df, 169 / (16.0 / 9 + 81.0 / 2), 1e-9, "intervals against runs: Welch's df");
+	is_double(d.df, 169 / (16.0 / 9 + 81.0 / 2), 1e-9, "10 trials against 3: Welch's df");
 	is_double(d.ci_pct, 100 * stats_t95(3) * sqrt(13) / 100, 1e-9, "  t95 of df 3 (floored)");
 	ok(d.significant && fabs(d.pct + 20) < 1e-12, "  -20%% is significant");
 
-	none = side(100, NAN, NAN, 1);
+	none = side(100, NAN, NAN, 3);
 	cmp_welch(&none, &runs, 5, &d);
 	ok(!d.tested && !d.significant && fabs(d.ratio - 0.8) < 1e-12,
 	   "a side without se: a ratio, no test");
 	none = side(NAN, NAN, NAN, 0);
 	cmp_welch(&one, &none, 5, &d);
 	ok(!d.tested && isnan(d.ratio) && isnan(d.pct), "a missing side: no ratio, no test");
-	none = side(0, 0, 5, 1);
+	none = side(0, 0, 5, 6);
 	cmp_welch(&none, &one, 5, &d);
 	ok(!d.tested && isnan(d.ratio), "A's mean 0: nothing to take a %% of");
 
-	zero_a = side(100, 0, 4, 1);
-	zero_b = side(100, 0, 4, 1);
+	zero_a = side(100, 0, 4, 5);
+	zero_b = side(100, 0, 4, 5);
 	cmp_welch(&zero_a, &zero_b, 0, &d);
 	ok(d.tested && isinf(d.df) && d.ci_pct == 0 && !d.welch,
 	   "zero variance, same means: no difference");
@@ -163,7 +264,7 @@ test_mixed_and_degenerate(void)
 static void
 test_noise_floor(void)
 {
-	struct cmp_side a = side(1000, 1, 30, 1), b = side(970, 1, 30, 1);
+	struct cmp_side a = side(1000, 1, 30, 31), b = side(970, 1, 30, 31);
 	struct cmp_diff d;
 
 	cmp_welch(&a, &b, 0, &d);
@@ -179,54 +280,51 @@ test_noise_floor(void)
 	ok(!d.welch && !d.significant, "  -6%% inside a +-8%% CI is not");
 }
 
+/* The trials' scores: Welch's t on their logs, by hand. */
 static void
-test_geomean(void)
+test_scores(void)
 {
-	struct cmp_side a[4], b[4];
-	int n[4] = { 1, 2, 4, 8 }, i;
+	static const double a[3] = { 100, 110, 90 }, b[3] = { 50, 55, 45 };
+	static const double c[3] = { 80, 125, 100 };
 	struct cmp_geomean g;
-	double se = sqrt(6e-4) / 3;
+	double la[3], lb[3], ma = 0, mb = 0, va = 0, vb = 0, se;
+	int i;
 
 	for (i = 0; i < 3; i++) {
-		a[i] = side(100, 1, 10, 1);
-		b[i] = side(50, 0.5, 10, 1);
+		la[i] = log(a[i]);
+		lb[i] = log(b[i]);
+		ma += la[i] / 3;
+		mb += lb[i] / 3;
 	}
-	a[3] = side(100, NAN, NAN, 1); /* not tested: left out */
-	b[3] = side(10, 1, 10, 1);
-	cmp_geomean(a, b, n, 4, COMPARE_NOISE_DEFAULT, &g);
-	is_int(g.k, 3, "geomean over the 3 N both were tested at");
-	ok(g.n_lo == 1 && g.n_hi == 4, "  N=1..4");
-	is_double(g.ratio, 0.5, 1e-12, "  of 0.5x at each: 0.5x");
-	/* each ln X has variance 1e-4, the mean of 3 differences (6e-4)/9; df (6e-4)^2/6e-9 = 60 */
-	is_double(g.df, 60, 1e-9, "  Satterthwaite's df over the six sides: 60");
-	is_double(g.lo, 0.5 * exp(-stats_t95(60) * se), 1e-12,
-		  "  the CI's bottom, exp(mean ln - t se)");
-	is_double(g.hi, 0.5 * exp(stats_t95(60) * se), 1e-12, "  and top");
-	is_double(g.lo, 0.4919001, 1e-6, "  0.4919 .. (python3)");
-	is_double(g.hi, 0.5082332, 1e-6, "  .. 0.5082");
-	ok(g.significant, "  significant");
-
-	b[0] = side(80, 0.8, 10, 1);
-	b[1] = side(125, 1.25, 10, 1);
-	cmp_geomean(a, b, n, 2, COMPARE_NOISE_DEFAULT, &g);
-	is_double(g.ratio, 1, 1e-12, "0.8x and 1.25x: geomean 1");
-	ok(g.lo < 1 && g.hi > 1 && !g.significant, "  no difference proven");
-	a[0] = side(100, 0, 4, 1);
-	b[0] = side(100, 0, 4, 1);
-	cmp_geomean(a, b, n, 1, 0, &g);
-	ok(g.k == 1 && g.lo == 1 && g.hi == 1 && !g.significant,
-	   "zero variance, equal: 1x exactly");
-	cmp_geomean(a + 3, b + 3, n, 1, 0, &g);
-	ok(g.k == 0 && isnan(g.ratio) && !g.significant, "nothing tested: no geomean");
+	for (i = 0; i < 3; i++) {
+		va += (la[i] - ma) * (la[i] - ma) / 2 / 3;
+		vb += (lb[i] - mb) * (lb[i] - mb) / 2 / 3;
+	}
+	se = sqrt(va + vb);
+	cmp_scores(a, 3, b, 3, COMPARE_NOISE_DEFAULT, CMP_MIN_TRIALS, &g);
+	is_double(g.ratio, 0.5, 1e-12, "scores half of A's: 0.5x");
+	/* B's logs are A's less ln 2: the same variance, so df = 2 (df_A + df_B) / 2 = 4 */
+	is_double(g.df, 4, 1e-9, "  equal variances of the logs: df 4");
+	is_double(g.lo, 0.5 * exp(-stats_t95(4) * se), 1e-12, "  the CI's bottom, exp(d - t se)");
+	is_double(g.hi, 0.5 * exp(stats_t95(4) * se), 1e-12, "  and top");
+	ok(g.significant && !g.few, "  significant");
+	cmp_scores(a, 3, c, 3, COMPARE_NOISE_DEFAULT, CMP_MIN_TRIALS, &g);
+	ok(g.lo < 1 && g.hi > 1 && !g.significant, "scores that overlap: no difference proven");
+	cmp_scores(a, 3, a, 3, 0, CMP_MIN_TRIALS, &g);
+	ok(g.ratio == 1 && !g.significant, "the same scores: 1x, nothing proven");
+	cmp_scores(a, 0, b, 3, 0, CMP_MIN_TRIALS, &g);
+	ok(isnan(g.ratio) && !g.significant, "no score on a side: nothing");
 }
 
 int
 main(void)
 {
 	test_welch_known();
+	test_welch_r();
 	test_sides_from_steps();
+	test_few();
 	test_mixed_and_degenerate();
 	test_noise_floor();
-	test_geomean();
+	test_scores();
 	return done_testing();
 }

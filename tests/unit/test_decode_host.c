@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "scaletop/decode_host.h"
@@ -197,6 +198,27 @@ levels_of(const char *s, int *lo, int *hi)
 	return r;
 }
 
+/* kern.boottime as the kernel hands it over: a struct timeval of 64- or 32-bit words. */
+static void
+test_boottime(void)
+{
+	int64_t tv64[2] = { 1764590400, 123456 };
+	int32_t tv32[2] = { 1764590400, 999999 };
+	char out[64] = "";
+
+	is_int(bsd_boottime_decode(tv64, sizeof(tv64), out, sizeof(out)), 0,
+	       "boottime: amd64's timeval (16 bytes)");
+	is_str(out, "boottime:1764590400", "  the seconds, not the microseconds");
+	out[0] = '\0';
+	is_int(bsd_boottime_decode(tv32, sizeof(tv32), out, sizeof(out)), 0,
+	       "boottime: i386's timeval (8 bytes)");
+	is_str(out, "boottime:1764590400", "  the same boot");
+	is_int(bsd_boottime_decode(tv64, 12, out, sizeof(out)), -1, "boottime: 12 bytes refused");
+	tv64[0] = 0;
+	is_int(bsd_boottime_decode(tv64, sizeof(tv64), out, sizeof(out)), -1,
+	       "boottime: a boot at 0 refused");
+}
+
 static void
 test_bsd(void)
 {
@@ -214,6 +236,7 @@ test_bsd(void)
 	is_int(bsd_smt_state(2, 0), HOST_SMT_OFF, "bsd smt: hyperthreading not allowed");
 	is_int(bsd_smt_state(1, 1), HOST_SMT_UNSUPPORTED, "bsd smt: one thread a core");
 	is_int(bsd_smt_state(0, -1), HOST_SMT_UNKNOWN, "bsd smt: no answer");
+	test_boottime();
 }
 
 int

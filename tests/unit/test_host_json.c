@@ -52,6 +52,7 @@ fill_host(struct host_info *h)
 	h->freq_max_mhz = 3900;
 	snprintf(h->hypervisor, sizeof(h->hypervisor), "none");
 	snprintf(h->clocksource, sizeof(h->clocksource), "tsc");
+	snprintf(h->boot_id, sizeof(h->boot_id), "34673e70-3f48-40bb-930c-2fa84aaf27c4");
 	snprintf(h->scheduler, sizeof(h->scheduler), "sched_ext:rusty");
 	host_mitigation_add(h, "spectre_v2", "Mitigation: Enhanced / Automatic IBRS", 37);
 	host_mitigation_add(h, "mds", "Vulnerable: Clear CPU buffers attempted, no microcode", 53);
@@ -110,6 +111,8 @@ same_host(const struct session *got, const struct session *want, const char *wha
 	ok(strcmp(a->hypervisor, "none") == 0 && strcmp(a->clocksource, "tsc") == 0 &&
 		   strcmp(a->scheduler, "sched_ext:rusty") == 0,
 	   "%s: hypervisor, clocksource, scheduler", what);
+	ok(strcmp(a->boot_id, "34673e70-3f48-40bb-930c-2fa84aaf27c4") == 0, "%s: the boot id",
+	   what);
 	ok(m, "%s: every mitigation, name and text, in order", what);
 	ok(got->nsteps == 2 && got->steps[0].freq_mhz == 3012.5 &&
 		   got->steps[1].freq_mhz == 2987.25,
@@ -407,7 +410,8 @@ test_show(void)
 	is_str(out,
 	       "cpus: 2 sockets, 8 cores, 16 threads, SMT on, 2 NUMA nodes, hypervisor none\n"
 	       "cpufreq: intel_pstate, performance, 800-3900 MHz, steps ran at 2987-3012 MHz\n"
-	       "kernel: clocksource tsc, scheduler sched_ext:rusty\n"
+	       "kernel: clocksource tsc, scheduler sched_ext:rusty, boot "
+	       "34673e70-3f48-40bb-930c-2fa84aaf27c4\n"
 	       "cmdline: root=/dev/sda1 ro isolcpus=15\n"
 	       "mitigations: 1 mitigated, 1 not affected, 1 vulnerable (mds)\n",
 	       "show: the fingerprint in five lines");

@@ -54,6 +54,33 @@ test_help_lists_every_key(void)
 	   wide ? wide : "");
 }
 
+/*
+ * At every size from the smallest the TUI draws to a large one, no heading
+ * ends a column, or has fewer than two of its lines under it.
+ */
+static void
+test_help_headings(void)
+{
+	static const int sizes[][2] = { { 60, 16 },  { 80, 24 },  { 80, 25 },  { 80, 40 },
+					{ 100, 30 }, { 120, 40 }, { 160, 50 }, { 200, 60 } };
+	const char *head, *bad = NULL;
+	int i, w, h, bw = 0, bh = 0;
+
+	for (i = 0; i < (int)(sizeof(sizes) / sizeof(sizes[0])); i++) {
+		head = help_heading_cut(sizes[i][0], sizes[i][1]);
+		ok(head == NULL, "%dx%d: no help heading is cut from its lines%s%s", sizes[i][0],
+		   sizes[i][1], head ? ": " : "", head ? head : "");
+	}
+	for (w = 60; w <= 200 && bad == NULL; w++) {
+		for (h = 16; h <= 60 && bad == NULL; h++) {
+			if ((bad = help_heading_cut(w, h)) != NULL)
+				bw = w, bh = h;
+		}
+	}
+	ok(bad == NULL, "nor at any size from 60x16 to 200x60%s%s at %dx%d", bad ? ": " : "",
+	   bad ? bad : "", bw, bh);
+}
+
 static void
 test_lists_and_replay(void)
 {
@@ -137,6 +164,7 @@ int
 main(void)
 {
 	test_help_lists_every_key();
+	test_help_headings();
 	test_lists_and_replay();
 	test_help_pages();
 	test_wheel();

@@ -60,6 +60,7 @@ test_vm(struct host_info *h)
 	   "vm: no cpufreq: driver, governor and limits unknown");
 	is_str(h->hypervisor, "unknown", "vm: the flag says a hypervisor, nothing names it");
 	is_str(h->clocksource, "tsc", "vm: the clocksource");
+	is_str(h->boot_id, "34673e70-3f48-40bb-930c-2fa84aaf27c4", "vm: the boot id");
 	is_str(h->scheduler, "", "vm: no sched_ext: the scheduler is not named");
 	is_int(h->nmitigations, 19, "vm: every vulnerabilities file");
 	is_str(h->mitigations[0].name, "gather_data_sampling", "vm: sorted, the first");
@@ -139,6 +140,8 @@ test_live(struct host_info *h)
 		   access("/sys/devices/system/clocksource/clocksource0/current_clocksource",
 			  R_OK) != 0,
 	   "live: the clocksource (%s)", h->clocksource);
+	ok(strlen(h->boot_id) == 36 || access("/proc/sys/kernel/random/boot_id", R_OK) != 0,
+	   "live: the boot id, a UUID (%s)", h->boot_id);
 	if (host_cpu_freq_mhz(&mhz) == 0)
 		ok(mhz > 1 && mhz < 20000, "live: a plausible current frequency (%.0f MHz)", mhz);
 	else

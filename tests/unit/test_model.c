@@ -1,5 +1,6 @@
 /* The session model, contention arithmetic, speedup and efficiency. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "scaletop/analysis.h"
@@ -32,6 +33,32 @@ test_session_lists(void)
 	is_double(session_time(&s, 10), 0, 0, "a time before t0 is 0, not negative");
 	session_free(&s);
 	is_int(s.nsteps, 0, "free leaves an empty session");
+}
+
+/* --trials: the plan runs the N list up, then down, each N --repeat times in a row. */
+static void
+test_plan(void)
+{
+	static int nl[] = { 1, 2, 4 };
+	struct sweep_settings set;
+	char got[128], *p = got;
+	int i, ni, rep, trial;
+
+	memset(&set, 0, sizeof(set));
+	set.n = nl;
+	set.nn = 3;
+	set.repeat = 2;
+	set.trials = 3;
+	is_int(session_plan_len(&set), 18, "plan: 3 trials of 3 N, 2 repeats each");
+	for (i = 0; i < session_plan_len(&set); i++) {
+		session_plan_step(&set, i, &ni, &rep, &trial);
+		p += sprintf(p, "%d%c%d ", trial, 'a' + rep, nl[ni]);
+	}
+	is_str(got, "0a1 0b1 0a2 0b2 0a4 0b4 1a4 1b4 1a2 1b2 1a1 1b1 2a1 2b1 2a2 2b2 2a4 2b4 ",
+	       "plan: trial 0 up, trial 1 down, trial 2 up; repeats back to back");
+	set.trials = 0; /* a session from before trials */
+	set.repeat = 1;
+	is_int(session_plan_len(&set), 3, "plan: no trials given is one trial");
 }
 
 static struct step *
@@ -127,11 +154,56 @@ test_contention(void)
 	is_int(c.have, 0, "an empty window reports nothing");
 }
 
+/* sysbench without --report-interval: switches and CPU, but no operation counted in the window. */
+static void
+test_contention_no_ops(void)
+{
+	struct target_figures tg;
+	struct window_edges e;
+	struct contention c;
+
+	memset(&e, 0, sizeof(e));
+	e.seconds = 2.0;
+	e.have_tasks = true;
+	e.t0.have = e.t1.have = TASK_HAVE_CSW | TASK_HAVE_CPU;
+	e.t1.vol_csw = 10, e.t1.invol_csw = 500;
+	e.t1.user_ns = 1900000000u;
+	e.t1.sys_ns = 10000000u;
+	contention_compute(&c, &e);
+	ok((c.have & CT_HAVE_CSW) && c.ivcsw_s == 250, "no ops: switches per second are measured");
+	ok(!(c.have & CT_HAVE_CSW_KOP), "no ops: no switches per 1000 operations (not 0)");
+	ok((c.have & CT_HAVE_KERNEL) && c.cpu_used > 0.9, "no ops: the CPU used is measured");
+	ok(!(c.have & CT_HAVE_OPS_CPU), "no ops: no operations per CPU-second (not 0)");
+	e.ops = 1;
+	contention_compute(&c, &e);
+	ok((c.have & CT_HAVE_CSW_KOP) && (c.have & CT_HAVE_OPS_CPU), "1 op: both per-op figures");
+	memset(&tg, 0, sizeof(tg));
+	tg.have = TG_HAVE_CPU | TG_HAVE_CSW | TG_HAVE_OPS_CPU;
+	contention_forget_per_op(&c, &tg);
+	ok(!(c.have & (CT_HAVE_CSW_KOP | CT_HAVE_OPS_CPU)) && (c.have & CT_HAVE_CSW),
+	   "a failed step forgets its per-op figures, keeps its switch rates");
+	is_int((int)tg.have, TG_HAVE_CPU, "and the target's per-op figures");
+	/* An older file's figures: 0 per 1000 ops beside switches, 0 ops/CPU-s. */
+	memset(&c, 0, sizeof(c));
+	c.have = CT_HAVE_CSW | CT_HAVE_CSW_KOP | CT_HAVE_OPS_CPU;
+	c.ivcsw_s = 246.9;
+	contention_forget_old_zeros(&c);
+	is_int((int)c.have, CT_HAVE_CSW, "an older file's 0 per-op figures are read as unknown");
+	c.have = CT_HAVE_CSW | CT_HAVE_CSW_KOP | CT_HAVE_OPS_CPU;
+	c.ivcsw_s = 0;
+	c.ops_per_cpu_s = 5;
+	contention_forget_old_zeros(&c);
+	is_int((int)c.have, CT_HAVE_CSW | CT_HAVE_CSW_KOP | CT_HAVE_OPS_CPU,
+	       "no switch at all: 0 per 1000 ops stands, as does a figure that is not 0");
+}
+
 int
 main(void)
 {
 	test_session_lists();
+	test_plan();
 	test_speedup();
 	test_contention();
+	test_contention_no_ops();
 	return done_testing();
 }

@@ -491,6 +491,9 @@ test_registry(void)
 		parser_free(p);
 	}
 	is_int(i, 3, "three parsers registered");
+	ok(parser_takes_pattern("regex") && !parser_takes_pattern("sysbench") &&
+		   !parser_takes_pattern("pgbench") && !parser_takes_pattern("nosuch"),
+	   "regex alone takes a pattern (--parse-regex), the others are --parse NAME");
 	p = parser_new("vmstat", NULL, err, sizeof(err));
 	ok(p == NULL, "an unknown name makes no parser");
 	is_str(err, "output parser 'vmstat' is unknown; use sysbench, pgbench or regex",

@@ -45,6 +45,34 @@ test_builtin(void)
 	session_free(&s);
 }
 
+/* --trials, in run and the TUI alike: the settings, the plan's length, the range. */
+static void
+test_trials(void)
+{
+	char *argv[] = {
+		"tui", "-w", "cpu", "-n", "1,2,4", "--trials", "3", "--repeat", "2", NULL
+	};
+	char *zero[] = { "run", "--trials", "0", NULL };
+	char *many[] = { "run", "--trials", "101", NULL };
+	struct run_args a;
+	struct session s;
+	struct sweep_config cfg;
+
+	run_args_defaults(&a, "tui");
+	is_int(a.trials, 1, "one trial by default");
+	is_int(run_args_parse(NARGS(argv), argv, &a, NULL), 0, "the TUI takes --trials 3");
+	session_init(&s);
+	is_int(run_args_apply(&a, &s, &cfg), 0, "  and applies it");
+	ok(s.set.trials == 3 && s.set.repeat == 2, "  3 trials of 2 repeats");
+	is_int(session_plan_len(&s.set), 18, "  18 steps in the plan");
+	run_config_free(&cfg);
+	session_free(&s);
+	run_args_defaults(&a, "run");
+	is_int(run_args_parse(NARGS(zero), zero, &a, NULL), EXIT_USAGE, "--trials 0 is refused");
+	run_args_defaults(&a, "run");
+	is_int(run_args_parse(NARGS(many), many, &a, NULL), EXIT_USAGE, "so is --trials 101");
+}
+
 static void
 test_external(void)
 {
@@ -185,6 +213,7 @@ main(void)
 	if (freopen("/dev/null", "w", stderr) == NULL)
 		return 1;
 	test_builtin();
+	test_trials();
 	test_external();
 	test_refused();
 	test_probe();

@@ -232,8 +232,7 @@ rofs_child(const char *dir)
 	char path[4096] = "", err[ST_ERRLEN], want[1024];
 	struct session s;
 
-	if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
-	    mount("tmpfs", dir, "tmpfs", MS_RDONLY, "size=64k") != 0)
+	if (private_tmpfs(dir, MS_RDONLY, "size=64k") != 0)
 		return 77;
 	make_session(&s, "cpu", 1, STEP_OK);
 	if (runs_keep(dir, &s, time(NULL), path, sizeof(path), err, sizeof(err)) != -1)
@@ -256,8 +255,7 @@ full_child(const char *dir)
 	struct session small, big;
 	int r = 0;
 
-	if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
-	    mount("tmpfs", dir, "tmpfs", 0, "size=12k") != 0)
+	if (private_tmpfs(dir, 0, "size=12k") != 0)
 		return 77;
 	make_session(&small, "cpu", 1, STEP_OK);
 	make_session(&big, "cpu", 24, STEP_OK);
@@ -299,7 +297,8 @@ test_full(void)
 		_exit(full_child(dir));
 	waitpid(pid, &status, 0);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 77) {
-		skip("cannot mount a small tmpfs here (needs root and unshare)", "ENOSPC");
+		skip("cannot mount a small tmpfs here (needs root; the line above says why)",
+		     "ENOSPC");
 		return;
 	}
 	is_int(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0,
@@ -324,7 +323,8 @@ test_read_only(void)
 		_exit(rofs_child(dir));
 	waitpid(pid, &status, 0);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 77) {
-		skip("cannot mount a read-only tmpfs here (needs root and unshare)", "EROFS");
+		skip("cannot mount a read-only tmpfs here (needs root; the line above says why)",
+		     "EROFS");
 		return;
 	}
 	is_int(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0,

@@ -79,7 +79,7 @@ test_expand(void)
 			       "{",
 			       "{}",
 			       "${HOME}",
-			       "{N}",
+			       "${N}",
 			       "{n",
 			       "a{{n}}b",
 			       NULL };
@@ -94,8 +94,8 @@ test_expand(void)
 	is_str(v[3], "x8y8z", "expand: {n} twice in one word");
 	is_str(v[4], "{", "expand: a lone brace is kept");
 	is_str(v[5], "{}", "expand: {} is kept");
-	is_str(v[6], "${HOME}", "expand: an upper-case name is not a placeholder");
-	is_str(v[7], "{N}", "expand: {N} is not {n}");
+	is_str(v[6], "${HOME}", "expand: the shell's ${HOME} is not a placeholder");
+	is_str(v[7], "${N}", "expand: nor is ${N}");
 	is_str(v[8], "{n", "expand: an unclosed brace is kept");
 	is_str(v[9], "a{8}b", "expand: only the inner {n} of {{n}} is replaced");
 	ok(v[10] == NULL, "expand: the result is NULL-terminated");
@@ -114,6 +114,27 @@ test_expand(void)
 
 	is_int(spawn_argv_expand(empty, 4, 10, &v, err, sizeof(err)), -1,
 	       "expand: an empty command fails");
+}
+
+/* What run and the TUI check before any step: {N} is not run literally at every step. */
+static void
+test_check(void)
+{
+	const char *upper[] = { "sysbench", "cpu", "--threads={N}", "run", NULL };
+	const char *no_n[] = { "sysbench", "cpu", "--time={duration}", "{1..3}", "${n}", NULL };
+	const char *with_n[] = { "make", "-j{n}", NULL };
+	char err[ST_ERRLEN];
+	bool uses_n = true;
+
+	is_int(spawn_argv_check(upper, &uses_n, err, sizeof(err)), -1, "check: {N} is refused");
+	ok(strstr(err, "{N}") != NULL && strstr(err, "word 3") != NULL &&
+		   strstr(err, "{n}") != NULL && strstr(err, "{duration}") != NULL,
+	   "check: naming it, its word and the known ones (%s)", err);
+	is_int(spawn_argv_check(no_n, &uses_n, err, sizeof(err)), 0,
+	       "check: {duration}, {1..3} and ${n} pass");
+	ok(!uses_n, "check: ... and the shell's ${n} is not {n}");
+	is_int(spawn_argv_check(with_n, &uses_n, err, sizeof(err)), 0, "check: make -j{n}");
+	ok(uses_n, "check: ... uses {n}");
 }
 
 static void
@@ -358,6 +379,7 @@ int
 main(void)
 {
 	test_expand();
+	test_check();
 	test_output();
 	test_stderr_and_status();
 	test_kill();

@@ -104,7 +104,7 @@ build_steps(struct session *s)
 	st->ct.vcsw_kop = 1.5;
 	st->ct.ivcsw_kop = 0.02;
 	st->ct.lock_wait_pct = 12.5;
-	st->ct.have = CT_HAVE_CSW | CT_HAVE_LOCK_WAIT;
+	st->ct.have = CT_HAVE_CSW | CT_HAVE_CSW_KOP | CT_HAVE_LOCK_WAIT;
 	st->fair = (struct fairness){ .have = true,
 				      .workers = 4,
 				      .min = 0,
@@ -368,7 +368,8 @@ compare_steps(const struct session *got, const struct session *want)
 	if (g->ncpu == 2)
 		compare_usage(&g->cpu[1], &w->cpu[1], "step CPU 3");
 	compare_usage(&g->all, &w->all, "step all CPUs");
-	is_int((int)g->ct.have, CT_HAVE_CSW | CT_HAVE_LOCK_WAIT, "contention figures present");
+	is_int((int)g->ct.have, CT_HAVE_CSW | CT_HAVE_CSW_KOP | CT_HAVE_LOCK_WAIT,
+	       "contention figures present");
 	is_double(g->ct.vcsw_s, 1500.5, 1e-9, "voluntary switches/s");
 	is_double(g->ct.lock_wait_pct, 12.5, 1e-9, "lock wait %");
 	ok(g->fair.have && g->fair.workers == 4 && g->fair.min == 0 && g->fair.max == 90000000 &&
@@ -801,6 +802,92 @@ test_closed_pipe(struct session *s)
 /* --- a real recording ----------------------------------------------------- */
 
 /* A stream recorded from a real sweep of the `cpu` workload at 1 and 2 threads. */
+/* The window so far in tick lines: the target's figures and the waits, the probes' among them. */
+static void
+test_tick_window(struct session *s, struct sweep_live *lv)
+{
+	struct wait_share w[2] = { { WAIT_WORKLOAD, WS_RUNNING, "", 1 },
+				   { WAIT_PROBE, WS_REPORTED, "Lock:wal", 1 } };
+	struct tick k = { .t = 20, .step = 1, .phase = PHASE_MEASURING, .rate = 5 };
+	const char *path = tmp_path("win.jsonl");
+	const struct target_figures *tg;
+	const struct stream_tick *t;
+	const struct wait_share *got;
+	struct stream_reader *r;
+	char err[ST_ERRLEN] = "";
+	struct recorder *rec;
+	int rc = 0, n, i;
+
+	rec = recorder_open(path, 0, err, sizeof(err));
+	if (rec == NULL) {
+		ok(0, "the recorder opens win.jsonl: %s", err);
+		return;
+	}
+	lv->tg = (struct target_figures){ .present = true,
+					  .procs = 2,
+					  .threads = 9,
+					  .cpu_used = 0.75,
+					  .user_cpu = 0.5,
+					  .sys_cpu = 0.25,
+					  .machine_pct = 18.75,
+					  .have = TG_HAVE_CPU };
+	lv->have_tg = lv->have_ct = true;
+	lv->waits = w;
+	lv->nwaits = 2;
+	rc |= recorder_header(rec, s);
+	for (i = 0; i < 3; i++) {
+		k.t += 0.25;
+		series_add(&s->ticks, &k, NULL);
+		if (i == 2)
+			lv->have_tg = false, lv->nwaits = 0;
+		rc |= recorder_tick(rec, s, lv, &lv->ct);
+	}
+	lv->waits = NULL;
+	lv->have_ct = false;
+	ok(rc == 0 && recorder_close(rec, err, sizeof(err)) == 0, "ticks with a window recorded");
+	r = stream_reader_new(NULL);
+	is_int(stream_reader_load(r, path), 0, "and read back");
+	is_int((int)stream_reader_nticks(r), 3, "  three ticks");
+	t = stream_reader_tick(r, 0);
+	tg = t != NULL ? stream_reader_tick_target(r, t) : NULL;
+	ok(tg != NULL && tg->procs == 2 && tg->threads == 9 && tg->cpu_used == 0.75 &&
+		   tg->machine_pct == 18.75 && (tg->have & TG_HAVE_CPU) &&
+		   !(tg->have & TG_HAVE_CSW),
+	   "  a tick's target figures, null ones not had");
+	got = t != NULL ? stream_reader_tick_waits(r, t, &n) : NULL;
+	ok(got != NULL && n == 2 && got[1].family == WAIT_PROBE && got[1].state == WS_REPORTED &&
+		   strcmp(got[1].channel, "Lock:wal") == 0 && got[1].share == 1,
+	   "  its waits, the probe's label among them");
+	t = stream_reader_tick(r, 1);
+	ok(t != NULL && stream_reader_tick_target(r, t) == tg &&
+		   stream_reader_tick_waits(r, t, &n) == got && n == 2,
+	   "  a repeated window is kept once");
+	t = stream_reader_tick(r, 2);
+	ok(t != NULL && stream_reader_tick_target(r, t) == NULL &&
+		   stream_reader_tick_waits(r, t, &n) == NULL && n == 0,
+	   "  a tick without them has neither");
+	stream_reader_free(r);
+	remove(path);
+}
+
+/* A tick's waits are refused as a step's are: the shares of a family sum to 1. */
+static void
+test_tick_window_refused(const char *text)
+{
+	static const char bad[] = "{\"type\":\"tick\",\"t\":1,\"phase\":\"measuring\","
+				  "\"steps_total\":3,\"waits\":[{\"family\":\"probe\","
+				  "\"state\":\"reported\",\"channel\":\"x\",\"share\":0.5}]}\n";
+	struct stream_reader *r;
+	int rc;
+
+	r = read_spliced(text, 1, bad, &rc);
+	is_int(rc, -1, "a tick whose probe shares sum to 0.5 is refused");
+	ok(strstr(stream_reader_error(r),
+		  "line 2: tick: waits: the probe family's shares at N=0 sum to 0.5") != NULL,
+	   "  naming the line, the record and the rule (%s)", stream_reader_error(r));
+	stream_reader_free(r);
+}
+
 static void
 test_fixture(void)
 {
@@ -809,7 +896,7 @@ test_fixture(void)
 	const struct stream_cpu *c;
 	double sum;
 	size_t i;
-	int k, s, measuring = 0, sums_ok = 1;
+	int k, s, measuring = 0, sums_ok = 1, window = 0, nw;
 
 	is_int(stream_reader_load(r, fixture_path("streams/cpu-1-2.jsonl")), 0,
 	       "a real recording reads");
@@ -820,6 +907,8 @@ test_fixture(void)
 		t = stream_reader_tick(r, i);
 		c = stream_reader_tick_cpus(r, t);
 		measuring += t->phase == PHASE_MEASURING && !isnan(t->rate) && t->rate > 0;
+		window += stream_reader_tick_target(r, t) != NULL ||
+			  stream_reader_tick_waits(r, t, &nw) != NULL;
 		for (k = 0; k < t->ncpu; k++) {
 			if (c[k].flags & CPU_USAGE_NO_DATA)
 				continue;
@@ -829,6 +918,7 @@ test_fixture(void)
 		}
 	}
 	ok(measuring > 0, "measuring ticks carry a throughput");
+	ok(window == 0, "an older stream's ticks read without a target or waits");
 	ok(sums_ok, "every CPU's states add up to 100%%");
 	stream_reader_free(r);
 }
@@ -1036,6 +1126,8 @@ main(void)
 	test_full_disk(&s);
 	test_closed_pipe(&s);
 	test_fixture();
+	test_tick_window(&s, &lv);
+	test_tick_window_refused(text);
 	test_refused_alike();
 	test_stream_events();
 	free(text);

@@ -127,6 +127,11 @@ test_figures(void)
 	is_double(tg.ops_per_cpu_s, 1000, 1e-9, "figures: 4000 ops over 3 + 1 CPU-seconds");
 	is_int(tg.threads, 10, "figures: threads");
 	ok(!(tg.have & TG_HAVE_PSI), "figures: no PSI without a cgroup");
+	e.ops = 0; /* a tool that printed only its summary: no operation counted in the window */
+	target_figures_compute(&tg, &e);
+	ok((tg.have & TG_HAVE_CPU) && !(tg.have & (TG_HAVE_CSW | TG_HAVE_OPS_CPU)),
+	   "figures: no ops counted: CPU measured, nothing per operation (not 0)");
+	e.ops = 4000;
 	e.cgroup_only = e.have_cgroup = true;
 	e.cg0.have = e.cg1.have = CGROUP_HAVE_CPU | CGROUP_HAVE_PSI;
 	e.cg0.usage_us = 1000000, e.cg1.usage_us = 3000000;

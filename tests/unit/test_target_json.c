@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "scaletop/files.h"
 #include "scaletop/session_json.h"
 #include "scaletop/snapshot.h"
 #include "scaletop/stream.h"
@@ -66,7 +67,7 @@ add_step(struct session *s, int n, double rate)
 	st->ct.vcsw_kop = 15.353;
 	st->ct.vcsw_s = st->ct.ivcsw_s = st->ct.ivcsw_kop = 0.25;
 	st->ct.threads = n + 1;
-	st->ct.have = CT_HAVE_CSW | CT_HAVE_THREADS;
+	st->ct.have = CT_HAVE_CSW | CT_HAVE_CSW_KOP | CT_HAVE_THREADS;
 	return st;
 }
 
@@ -544,6 +545,23 @@ test_optional(void)
 
 /* --- compare ---------------------------------------------------------------------- */
 
+/* compare's table t written by snapshot_compare_csv_write, read back ("" when it failed). */
+static char *
+compare_file(struct snapshot *const *v, int k, enum snapshot_compare_table t, const char *name)
+{
+	char err[ST_ERRLEN] = "", *buf = NULL;
+	size_t len = 0;
+
+	if (snapshot_compare_csv_write(tpath(name), t, v, k, true, err, sizeof(err)) != 0 ||
+	    file_read_all(tpath(name), 1 << 20, &buf, &len) != 0) {
+		diag("%s: %s", name, err);
+		free(buf);
+		return strdup("");
+	}
+	remove(tpath(name));
+	return buf;
+}
+
 static char *
 compare_out(struct snapshot *const *v, int k, bool csv)
 {
@@ -608,16 +626,26 @@ test_compare(void)
 	   "  a figure not measured is -");
 	free(out);
 	out = compare_out(v, 2, true);
+	ok(strstr(out, "\n\n") == NULL && strstr(out, "family") == NULL &&
+		   strstr(out, "procs") == NULL,
+	   "compare --csv: the throughput's table alone");
+	free(out);
+	out = compare_file(v, 2, SNAPSHOT_CMP_WAITS, "waits.csv");
 	if (getenv("TEST_SHOW") != NULL)
 		diag("%s", out);
-	ok(strstr(out, "\nn,family,state,channel,A share %,B share %,B-A points\n") != NULL,
-	   "compare --csv: a waits table after a blank line");
+	ok(strncmp(out, "n,family,state,channel,A share %,B share %,B-A points\n", 54) == 0 &&
+		   strstr(out, "\n\n") == NULL,
+	   "--csv-waits: one table, its header first");
 	ok(strstr(out, "\n4,target,runnable,\"\",3,41,38\n") != NULL,
 	   "  each line's shares and difference, in %% and points");
-	ok(strstr(out, "\nn,snapshot,procs,threads,cpu_used,user_cpu,sys_cpu,machine_pct,"
-		       "vcsw_kop,ivcsw_kop,run_delay_pct,ops_per_cpu_s,psi_some_pct\n") != NULL &&
+	free(out);
+	out = compare_file(v, 2, SNAPSHOT_CMP_TARGET, "target.csv");
+	ok(strncmp(out,
+		   "n,snapshot,procs,threads,cpu_used,user_cpu,sys_cpu,machine_pct,"
+		   "vcsw_kop,ivcsw_kop,run_delay_pct,ops_per_cpu_s,psi_some_pct\n",
+		   123) == 0 &&
 		   strstr(out, "\n4,B,1,40,3.5,2.5,1,87.5,40,2,,,\n") != NULL,
-	   "  and a target table, empty cells for what was not measured");
+	   "--csv-target: one table, empty cells for what was not measured");
 	free(out);
 	snapshot_free(&a);
 	snapshot_free(&b);
