@@ -40,8 +40,7 @@ struct hot_path {
 /* Time spun in locks, by the caller that names the lock. */
 struct hot_spin {
 	enum wait_family family;
-	char spin[HOT_NAME_LEN]; /* the innermost spin frame, e.g. native_queued_spin_lock_slowpath
-				  */
+	char spin[HOT_NAME_LEN];   /* the lock code's outermost spin frame: _raw_spin_lock */
 	char caller[HOT_NAME_LEN]; /* the first frame above the lock's own, e.g. alloc_fd; "" if
 				      none */
 	double share;              /* of the family's samples, 0..1 */
@@ -73,6 +72,10 @@ void hot_tally_reset(struct hot_tally *t);
  */
 int hot_tally_add(struct hot_tally *t, enum wait_family f, pid_t pid, const uint64_t *ip,
 		  int nkernel, int nframes);
+
+/* Chain i's kernel frames, and its frame j's address (for naming them in one batch). */
+int hot_chain_nkernel(const struct hot_tally *t, int i);
+uint64_t hot_chain_ip(const struct hot_tally *t, int i, int j);
 
 /*
  * Names ip of process pid (kernel: a kernel address) into out, len bytes,

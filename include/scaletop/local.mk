@@ -5,6 +5,9 @@ noinst_HEADERS += \
 	include/scaletop/sweep.h \
 	include/scaletop/platform.h \
 	include/scaletop/decode_linux.h \
+	include/scaletop/decode_proc.h \
+	include/scaletop/futex.h \
+	include/scaletop/symbols.h \
 	include/scaletop/decode_bsd.h \
 	include/scaletop/decode_host.h \
 	include/scaletop/delta.h \

@@ -274,4 +274,48 @@ struct lockprof_entry;
  */
 int platform_lock_profile(struct lockprof_entry **out, int *n);
 
+/* --- what a thread waits on: its syscall, the lock's memory, the symbols -- */
+
+struct syscall_line;
+struct map_list;
+struct symtab;
+
+/*
+ * A thread's system call (Linux /proc/PID/task/TID/syscall, decoded by
+ * syscall_line_decode for the build's arch; decode_proc.h).  Reading it
+ * does not stop the thread.  To keep the file open across reads, open it
+ * once with thread_syscall_open (an fd, O_CLOEXEC, or -1 with errno) and
+ * read it with thread_syscall_read_fd (pread at 0; the caller closes the
+ * fd); thread_syscall_read opens, reads and closes.  0, or -1 with errno
+ * (ESRCH: gone; EACCES: not ours to read; EINVAL: a line not understood;
+ * ENOSYS: not on this OS).
+ */
+int thread_syscall_open(pid_t pid, pid_t tid);
+int thread_syscall_read_fd(int fd, struct syscall_line *out);
+int thread_syscall_read(pid_t pid, pid_t tid, struct syscall_line *out);
+
+/*
+ * len bytes of pid's memory at addr into buf (Linux process_vm_readv: the
+ * process is not stopped).  The bytes read (perhaps fewer, at a mapping's
+ * end), or -1 with errno (ESRCH, EPERM, EFAULT: not mapped; ENOSYS).
+ */
+ssize_t proc_mem_read(pid_t pid, uint64_t addr, void *buf, size_t len);
+/* 1 when tid is a thread of pid now, 0 when not, -1 with errno (ENOSYS). */
+int proc_has_thread(pid_t pid, pid_t tid);
+/*
+ * Where this process can open the file pid maps as path: Linux
+ * /proc/PID/root/PATH, so a process in another mount namespace (a
+ * container) has its own file read, not ours of that name; elsewhere path
+ * itself.  Into out (len bytes); 0, or -1 with ENAMETOOLONG.
+ */
+int proc_object_path(pid_t pid, const char *path, char *out, size_t len);
+/* pid's mappings (Linux /proc/PID/maps, maps_decode) into out; 0, or -1 with errno. */
+int proc_maps_read(pid_t pid, struct map_list *out);
+/*
+ * The kernel's symbols (Linux /proc/kallsyms, kallsyms_decode) into out;
+ * *hidden is 1 when the kernel printed every address as 0.  0, or -1 with
+ * errno (ENOSYS).
+ */
+int kernel_symbols_read(struct symtab *out, int *hidden);
+
 #endif

@@ -14,6 +14,7 @@
 #include "scaletop/host.h"
 #include "scaletop/lockprof.h"
 #include "scaletop/platform.h"
+#include "scaletop/probe_join.h"
 #include "scaletop/series.h"
 #include "scaletop/stats.h"
 #include "scaletop/hotpaths.h"
@@ -158,6 +159,7 @@ struct step {
 	struct target_figures tg;
 	struct wait_share *waits; /* where the threads waited (waits.h); owned */
 	int nwaits;
+	struct probe_join pjoin; /* --probe's TID lines and how many joined the target's threads */
 	double freq_mhz; /* the CPUs' mean frequency over the window; 0: the OS does not say */
 	struct step_hot hot;
 };

@@ -24,6 +24,11 @@
 #define HOT_SAMPLE_HZ 99
 /* Paths and spinning callers kept a family. */
 #define HOT_PER_FAMILY 10
+/* Processes first sampled whose maps are noted a tick: a read of one costs 0.05-0.2 ms. */
+#define HOT_NOTES_PER_TICK 4
+
+/* Called for a process the first time it is sampled (the symboliser reads its maps then). */
+typedef void (*hot_note_fn)(void *arg, pid_t pid);
 
 struct hot_sampler {
 	struct oncpu *o;
@@ -33,6 +38,10 @@ struct hot_sampler {
 	pid_t *pids[2]; /* WAIT_WORKLOAD, WAIT_TARGET: sorted */
 	size_t npids[2];
 	struct perf_decode_stats st; /* this window's */
+	pid_t *seen;                 /* processes sampled in the sweep, sorted */
+	size_t nseen, capseen;
+	pid_t *fresh; /* ... of which not yet noted */
+	size_t nfresh, capfresh;
 };
 
 void hot_sampler_init(struct hot_sampler *h);
@@ -50,14 +59,23 @@ int hot_sampler_set_pids(struct hot_sampler *h, enum wait_family f, const pid_t 
  */
 int hot_sampler_begin(struct hot_sampler *h, char *why, size_t whylen);
 
-/* Empties the rings into the tally; on the ticks of a window.  Never blocks. */
-void hot_sampler_tick(struct hot_sampler *h);
+/*
+ * Empties the rings into the tally, on the ticks of a window, and notes up
+ * to HOT_NOTES_PER_TICK processes sampled for the first time (note may be
+ * NULL): a process that exits before the window ends is still named.
+ * Never blocks.
+ */
+void hot_sampler_tick(struct hot_sampler *h, hot_note_fn note, void *arg);
+
+/* The window's distinct kernel addresses, malloc'ed (NULL when none), *n of them. */
+uint64_t *hot_sampler_kernel_addrs(const struct hot_sampler *h, size_t *n);
 
 /*
  * Closes the window: the rings emptied, sampling stopped, and the tally
  * named by namer into out (which it clears first).  Nothing is kept when
  * no window was sampled.  0, or -1 (ENOMEM: out has nothing).
  */
-int hot_sampler_end(struct hot_sampler *h, hot_namer namer, void *arg, struct step_hot *out);
+int hot_sampler_end(struct hot_sampler *h, hot_namer namer, void *arg, hot_note_fn note,
+		    struct step_hot *out);
 
 #endif

@@ -7,8 +7,10 @@ libscaletop_a_SOURCES += \
 	src/engine/runner_priv.h \
 	src/engine/runner.c \
 	src/engine/runner_child.c \
-	src/engine/startline.c
+	src/engine/startline.c \
+	src/engine/lock_census.c
 noinst_HEADERS += \
+	include/scaletop/lock_census.h \
 	include/scaletop/pgroup.h \
 	include/scaletop/orphan_plan.h \
 	include/scaletop/spawn.h \
@@ -82,7 +84,8 @@ tests_unit_test_freq_sampler_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/engin
 tests_unit_test_freq_sampler_LDADD = $(TEST_LIBS)
 
 # --probe: database-level waits, a command run about once a second in the window.
-libscaletop_a_SOURCES += src/engine/probe.h src/engine/probe.c
+libscaletop_a_SOURCES += src/engine/probe.h src/engine/probe.c \
+	src/engine/probe_preset.h src/engine/probe_preset.c
 check_PROGRAMS += tests/unit/test_probe
 TESTS += tests/unit/test_probe
 tests_unit_test_probe_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/engine
@@ -110,3 +113,12 @@ tests_unit_test_target_LDADD = $(TEST_LIBS)
 endif
 TESTS += tests/cli/target.sh
 EXTRA_DIST += tests/cli/target.sh
+
+# The lock census end to end (Linux): tests/unit/lock_holders's threads wait
+# on a global mutex, condvar and semaphore; the census names each lock, counts
+# its waiters and reads the mutex's owner.
+if OS_LINUX
+check_PROGRAMS += tests/unit/lock_holders tests/unit/test_lock_census
+TESTS += tests/unit/test_lock_census
+tests_unit_test_lock_census_LDADD = $(TEST_LIBS)
+endif

@@ -17,11 +17,13 @@
 #include "scaletop/cmdline.h"
 #include "scaletop/error.h"
 #include "scaletop/pgroup.h"
+#include "scaletop/probe_join.h"
 #include "scaletop/spawn.h"
 #include "probe.h"
+#include "probe_preset.h"
 
 /* The kinds of trouble, each said once per probe in a step. */
-enum probe_trouble { PT_START, PT_EXIT, PT_TIMEOUT, PT_CAP, PT_EMPTY };
+enum probe_trouble { PT_START, PT_EXIT, PT_TIMEOUT, PT_CAP, PT_EMPTY, PT_OFF, PT_UNJOINED };
 
 struct probes;
 
@@ -30,6 +32,7 @@ struct probe {
 	const char *text; /* as given, in s->set.probe[] */
 	char **argv;      /* NULL when the text cannot be split: why is in split_err */
 	char split_err[ST_ERRLEN];
+	enum probe_preset preset; /* postgres[:CONNINFO], mariadb[:OPTIONS], or none */
 
 	struct spawn_proc proc;
 	bool running;
@@ -37,10 +40,14 @@ struct probe {
 	bool timed_out; /* killed for its time */
 	bool capped;    /* past the output cap: the rest was discarded */
 	uint64_t started_ns, next_ns;
-	struct wait_tally run; /* this run's labels */
+	struct wait_tally run;            /* this run's labels without a TID */
+	struct probe_tid_line *tid_lines; /* ... and its TID<TAB>label lines */
+	int ntid;
+	char off_msg[240];      /* this run's status line said the instrumentation is off */
+	uint64_t last_clean_ns; /* when the window's last clean run started; 0: none yet */
 	size_t bytes;
 	int lines;
-	char last_err[160]; /* its last stderr line, for messages */
+	char last_err[160]; /* its last stderr line (a preset's first), for messages */
 
 	unsigned said;   /* 1 << enum probe_trouble, this step */
 	int runs, clean; /* runs ended in this window; with status 0 (or capped) */
@@ -53,6 +60,9 @@ struct probes {
 	struct wait_tally *out;
 	int step;
 	int n;
+	probe_threads_fn threads; /* which TIDs are the target's threads (probes_set_threads) */
+	void *threads_arg;
+	struct probe_join_acc join; /* this window's TID lines */
 	struct probe p[SESSION_MAX_PROBES];
 };
 
@@ -68,6 +78,12 @@ probe_name(const struct probe *pr, char *buf, size_t len)
 	char q = strchr(pr->text, '\'') != NULL && strchr(pr->text, '"') == NULL ? '"' : '\'';
 	int max = 60;
 
+	if (pr->preset != PRESET_NONE) {
+		/* A preset by its name: the message says how to turn things on, and needs the room.
+		 */
+		snprintf(buf, len, "%s", probe_preset_name(pr->preset));
+		return;
+	}
 	if (strlen(pr->text) <= (size_t)max)
 		snprintf(buf, len, "%c%s%c", q, pr->text, q);
 	else
@@ -83,7 +99,7 @@ static void
 probe_say(struct probe *pr, enum probe_trouble kind, uint64_t now, const char *fmt, ...)
 {
 	struct probes *set = pr->set;
-	char name[80], what[192];
+	char name[80], what[256];
 	va_list ap;
 
 	if (pr->said & (1u << kind))
@@ -125,9 +141,15 @@ probes_new(struct session *s, struct loop *l)
 		pr->proc.pid = -1;
 		pr->proc.fd[0] = pr->proc.fd[1] = -1;
 		wait_tally_init(&pr->run);
-		if (cmdline_split(pr->text, &pr->argv, pr->split_err, sizeof(pr->split_err)) != 0)
+		if (probe_preset_argv(pr->text, &pr->preset, &pr->argv, pr->split_err,
+				      sizeof(pr->split_err)) != 0)
+			pr->argv = NULL;
+		else if (pr->preset == PRESET_NONE &&
+			 cmdline_split(pr->text, &pr->argv, pr->split_err, sizeof(pr->split_err)) !=
+				 0)
 			pr->argv = NULL;
 	}
+	probe_join_init(&p->join);
 	return p;
 }
 
@@ -175,29 +197,59 @@ probe_cap(struct probe *pr)
 	probe_kill(pr);
 }
 
-/* A label: trimmed, made printable, cut to a channel's length by the tally. */
+/* A preset's status line: whether the server's instrumentation is on. */
+static void
+probe_status(struct probe *pr, const char *line)
+{
+	char msg[sizeof(pr->off_msg)];
+
+	if (probe_preset_status(pr->preset, line + strlen(PRESET_STATUS), msg, sizeof(msg)) == 1)
+		snprintf(pr->off_msg, sizeof(pr->off_msg), "%s", msg);
+}
+
+/* A TID line, kept until the run ends, when the engine says whose thread it is. */
+static void
+probe_tid_label(struct probe *pr, pid_t tid, const char *label)
+{
+	struct probe_tid_line *l;
+
+	if (pr->tid_lines == NULL &&
+	    (pr->tid_lines = calloc(PROBE_MAX_LINES, sizeof(*pr->tid_lines))) == NULL)
+		return; /* without memory the label is lost; the step keeps the rest */
+	l = &pr->tid_lines[pr->ntid++];
+	l->tid = tid;
+	l->target = false;
+	snprintf(l->label, sizeof(l->label), "%.*s", WAIT_CHANNEL_LEN - 1, label);
+}
+
+/*
+ * A label, TID<TAB>label or the label alone: trimmed, made printable, cut to
+ * a channel's length.
+ */
 static void
 probe_label(struct probe *pr, const char *line)
 {
 	char buf[SPAWN_LINE_MAX];
-	size_t len;
+	pid_t tid;
+	int kind;
 
-	while (*line == ' ' || *line == '\t')
-		line++;
-	len = strlen(line);
-	while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\t'))
-		len--;
-	if (len == 0)
+	if (pr->preset != PRESET_NONE && strncmp(line, PRESET_STATUS, strlen(PRESET_STATUS)) == 0) {
+		probe_status(pr, line);
+		return;
+	}
+	if ((kind = probe_line_parse(line, &tid, buf, WAIT_CHANNEL_LEN)) == 0)
 		return;
 	if (pr->lines == PROBE_MAX_LINES) {
 		probe_cap(pr);
 		return;
 	}
-	snprintf(buf, sizeof(buf), "%.*s", (int)len, line);
 	st_printable(buf);
 	pr->lines++;
-	/* Without memory the label is lost; the step keeps the rest. */
-	(void)wait_tally_add(&pr->run, WAIT_PROBE, WS_REPORTED, buf, 1);
+	if (kind == 2)
+		probe_tid_label(pr, tid, buf);
+	else
+		/* Without memory the label is lost; the step keeps the rest. */
+		(void)wait_tally_add(&pr->run, WAIT_PROBE, WS_REPORTED, buf, 1);
 }
 
 static void
@@ -214,7 +266,9 @@ probe_line(void *arg, int stream, const char *line)
 	}
 	if (stream == SPAWN_STDOUT) {
 		probe_label(pr, line);
-	} else if (line[0] != '\0') {
+	} else if (line[0] != '\0' && (pr->preset == PRESET_NONE || pr->last_err[0] == '\0')) {
+		/* A preset's client says what failed first, then hints (psql's "Is the server...").
+		 */
 		snprintf(pr->last_err, sizeof(pr->last_err), "%s", line);
 		st_printable(pr->last_err);
 	}
@@ -233,9 +287,65 @@ probe_on_output(struct loop *l, int fd, short revents, void *arg)
 	probe_watch(pr, true);
 }
 
+/*
+ * Which of the run's TIDs are the target's threads, asked of the engine in
+ * one call; the count of those that are not.  Without a --target, or when
+ * the question cannot be answered, none is.
+ */
+static int
+probe_join_ask(struct probe *pr)
+{
+	struct probes *set = pr->set;
+	pid_t tids[PROBE_MAX_LINES];
+	bool is[PROBE_MAX_LINES];
+	int i, unjoined = 0;
+
+	for (i = 0; i < pr->ntid; i++) {
+		tids[i] = pr->tid_lines[i].tid;
+		is[i] = false;
+	}
+	if (set->threads != NULL && set->threads(set->threads_arg, tids, (size_t)pr->ntid, is) != 0)
+		memset(is, 0, sizeof(is));
+	for (i = 0; i < pr->ntid; i++) {
+		pr->tid_lines[i].target = is[i];
+		unjoined += !is[i];
+	}
+	return unjoined;
+}
+
+/* The run's TID lines, joined and weighed (probe_join.h), into the window's tally. */
+static void
+probe_commit_tids(struct probe *pr, uint64_t now)
+{
+	struct probes *set = pr->set;
+	double seconds;
+	pid_t first = 0;
+	int unjoined, i;
+
+	seconds = pr->last_clean_ns != 0 ? (double)(pr->started_ns - pr->last_clean_ns) / 1e9
+					 : PROBE_PERIOD_NS / 1e9;
+	pr->last_clean_ns = pr->started_ns;
+	if (pr->ntid == 0)
+		return;
+	unjoined = probe_join_ask(pr);
+	(void)probe_join_commit(&set->join, pr->tid_lines, pr->ntid, seconds, set->out);
+	pr->labels += pr->ntid;
+	for (i = 0; i < pr->ntid && first == 0; i++)
+		first = pr->tid_lines[i].target ? 0 : pr->tid_lines[i].tid;
+	if (unjoined > 0 && set->threads == NULL)
+		probe_say(pr, PT_UNJOINED, now,
+			  "printed thread ids, but without --target they join no thread: "
+			  "their labels are kept unjoined");
+	else if (unjoined > 0)
+		probe_say(pr, PT_UNJOINED, now,
+			  "printed %d of %d lines in one run with a TID that is no thread of "
+			  "--target (%d, say): kept as labels, unjoined",
+			  unjoined, pr->ntid, (int)first);
+}
+
 /* The run's labels into the window's tally. */
 static void
-probe_commit(struct probe *pr)
+probe_commit(struct probe *pr, uint64_t now)
 {
 	const struct wait_share *e;
 	int i;
@@ -245,6 +355,9 @@ probe_commit(struct probe *pr)
 		if (wait_tally_add(pr->set->out, e->family, e->state, e->channel, e->share) == 0)
 			pr->labels += e->share;
 	}
+	probe_commit_tids(pr, now);
+	if (pr->off_msg[0] != '\0')
+		probe_say(pr, PT_OFF, now, "%s", pr->off_msg);
 }
 
 /* A reaped run: its last output, then its labels kept or dropped, and what went wrong said. */
@@ -262,14 +375,14 @@ probe_done(struct probe *pr, uint64_t now)
 		probe_say_timeout(pr, now);
 	} else if (pr->capped) {
 		pr->clean++;
-		probe_commit(pr);
+		probe_commit(pr, now);
 		probe_say(pr, PT_CAP, now,
 			  "printed more than %d labels or %d KiB in one run; the rest was "
 			  "discarded",
 			  PROBE_MAX_LINES, PROBE_MAX_BYTES / 1024);
 	} else if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
 		pr->clean++;
-		probe_commit(pr);
+		probe_commit(pr, now);
 	} else {
 		spawn_reason(status, why, sizeof(why));
 		probe_say(pr, PT_EXIT, now, "%s%s%s; its labels of such runs are dropped", why,
@@ -289,6 +402,8 @@ probe_start(struct probe *pr, uint64_t now)
 		return;
 	}
 	wait_tally_reset(&pr->run);
+	pr->ntid = 0;
+	pr->off_msg[0] = '\0';
 	pr->bytes = 0;
 	pr->lines = 0;
 	pr->killed = pr->timed_out = pr->capped = false;
@@ -334,8 +449,10 @@ probes_begin(struct probes *p, int step, struct wait_tally *out, uint64_t now)
 			pr->said = 0;
 		pr->runs = pr->clean = 0;
 		pr->labels = 0;
+		pr->last_clean_ns = 0;
 		pr->next_ns = now;
 	}
+	probe_join_reset(&p->join);
 	p->step = step;
 	p->out = out;
 	probes_tick(p, now);
@@ -377,12 +494,16 @@ probes_end(struct probes *p, uint64_t now)
 	for (i = 0; i < p->n; i++) {
 		pr = &p->p[i];
 		probe_end_unfinished(pr, now);
-		if (pr->clean > 0 && pr->labels == 0)
+		/* An instrumentation that is off was said; saying it printed nothing adds nothing.
+		 */
+		if (pr->clean > 0 && pr->labels == 0 && !(pr->said & (1u << PT_OFF)))
 			probe_say(pr, PT_EMPTY, now,
 				  "ran %d time%s in the window and printed no wait label; its "
 				  "lines are labels, one per waiting thing",
 				  pr->clean, pr->clean == 1 ? "" : "s");
 	}
+	if (p->step >= 0 && p->step < p->s->nsteps)
+		p->s->steps[p->step].pjoin = p->join.fig;
 	probes_stop(p);
 }
 
@@ -409,8 +530,19 @@ probes_free(struct probes *p)
 	for (i = 0; i < p->n; i++) {
 		cmdline_free(p->p[i].argv);
 		wait_tally_free(&p->p[i].run);
+		free(p->p[i].tid_lines);
 	}
+	probe_join_free(&p->join);
 	free(p);
+}
+
+void
+probes_set_threads(struct probes *p, probe_threads_fn fn, void *arg)
+{
+	if (p == NULL)
+		return;
+	p->threads = fn;
+	p->threads_arg = arg;
 }
 
 int

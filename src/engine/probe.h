@@ -6,17 +6,21 @@
  * knows, so every exit path kills it.  Each line it prints is the wait label
  * of one waiting thing (a pg_stat_activity row's wait event, say); a run
  * that exits with status 0 adds weight 1 per label to the window's tally,
- * under family WAIT_PROBE and state WS_REPORTED.  A run is bounded: killed
- * after PROBE_TIMEOUT_NS, cut off past PROBE_MAX_LINES labels or
- * PROBE_MAX_BYTES of output.  Output is read through the loop's fd
- * callbacks and runs are reaped on the tick, never waited for.  What goes
- * wrong (cannot start, a non-zero exit, a time-out, the cap, no label in the
- * whole window) is an EV_WARNING event, once per probe and kind in a step,
- * and never fails the step.
+ * under family WAIT_PROBE and state WS_REPORTED.  A line `TID<TAB>label`
+ * names the thread that waits: it is joined to the target's threads and
+ * weighs the thread-time since the probe's last clean run (probe_join.h);
+ * the presets postgres[:CONNINFO] and mariadb[:OPTIONS] print such lines
+ * (probe_preset.h), and say once when the server's instrumentation is off.  A run is bounded:
+ * killed after PROBE_TIMEOUT_NS, cut off past PROBE_MAX_LINES labels or PROBE_MAX_BYTES of output.
+ * Output is read through the loop's fd callbacks and runs are reaped on the tick, never waited for.
+ * What goes wrong (cannot start, a non-zero exit, a time-out, the cap, no label in the whole
+ * window) is an EV_WARNING event, once per probe and kind in a step, and never fails the step.
  */
 #ifndef SCALETOP_ENGINE_PROBE_H
 #define SCALETOP_ENGINE_PROBE_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -37,6 +41,15 @@ struct probes;
  * memory.  Both s and l are borrowed for the probes' life.
  */
 struct probes *probes_new(struct session *s, struct loop *l);
+/*
+ * The join's one question, asked once per clean run that printed TID lines:
+ * which of tids[0..n) are threads of the target's processes now; the answer
+ * into is_target[0..n) (all false on entry).  0, or -1 when it cannot say
+ * (then no line of the run joins).  Without it, no line ever joins.
+ */
+typedef int (*probe_threads_fn)(void *arg, const pid_t *tids, size_t n, bool *is_target);
+void probes_set_threads(struct probes *p, probe_threads_fn fn, void *arg);
+
 /* Kills what runs and frees everything; NULL is fine. */
 void probes_free(struct probes *p);
 

@@ -17,6 +17,7 @@
 #include "scaletop/parse.h"
 #include "scaletop/run_args.h"
 #include "scaletop/spawn.h"
+#include "probe_preset.h"
 #include "target.h"
 
 #define CMD a->cmdname
@@ -115,11 +116,27 @@ run_split(const struct run_args *a, const char *opt, const char *text, char ***o
 	return 0;
 }
 
-/* --probe: each command must split (no shell) and fit the settings' field. */
+/* A preset's options must split too (mariadb:OPTIONS); a postgres conninfo goes whole. */
+static int
+run_preset(const struct run_args *a, const char *text, bool *is)
+{
+	enum probe_preset kind;
+	char err[ST_ERRLEN], **argv;
+
+	*is = false;
+	if (probe_preset_argv(text, &kind, &argv, err, sizeof(err)) != 0)
+		return arg_usage_error(CMD, "--probe %s: %s", text, err);
+	*is = kind != PRESET_NONE;
+	cmdline_free(argv);
+	return 0;
+}
+
+/* --probe: each command (or preset) must split (no shell) and fit the settings' field. */
 static int
 run_probes(struct session *s, const struct run_args *a)
 {
 	char **argv;
+	bool preset;
 	int i;
 
 	for (i = 0; i < a->nprobes; i++) {
@@ -128,9 +145,12 @@ run_probes(struct session *s, const struct run_args *a)
 					       "--probe: a command of at most %zu characters; "
 					       "put a longer one in a script",
 					       sizeof(s->set.probe[i]) - 1);
-		if (run_split(a, "--probe", a->probe[i], &argv) != 0)
+		if (run_preset(a, a->probe[i], &preset) != 0)
 			return EXIT_USAGE;
-		cmdline_free(argv);
+		if (!preset && run_split(a, "--probe", a->probe[i], &argv) != 0)
+			return EXIT_USAGE;
+		if (!preset)
+			cmdline_free(argv);
 		snprintf(s->set.probe[i], sizeof(s->set.probe[i]), "%s", a->probe[i]);
 	}
 	s->set.nprobes = a->nprobes;

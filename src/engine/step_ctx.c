@@ -14,6 +14,7 @@
 #include "scaletop/lockprof.h"
 #include "scaletop/runner.h"
 #include "scaletop/stats.h"
+#include "scaletop/symbols.h"
 #include "probe.h"
 #include "step_ctx.h"
 #include "target.h"
@@ -22,6 +23,8 @@
 #define LIVE_CT_PERIOD_NS 1000000000u
 /* How often the sampled processes are found afresh, and the target's read into its book. */
 #define FIND_PERIOD_NS 1000000000u
+
+static void step_ctx_note_process(void *arg, pid_t pid);
 
 void
 step_ctx_init(struct step_ctx *c)
@@ -95,6 +98,8 @@ step_ctx_free(struct step_ctx *c)
 	c->probes = NULL;
 	wait_sampler_free(&c->ws);
 	hot_sampler_free(&c->hot);
+	sym_free(c->sym);
+	c->sym = NULL;
 	target_free(c->target);
 	c->target = NULL;
 }
@@ -218,7 +223,7 @@ step_ctx_sample(struct step_ctx *c, uint64_t now)
 	wait_sampler_tick(&c->ws, &c->waits, now);
 	if (c->live->phase == PHASE_MEASURING) {
 		freq_sampler_tick(&c->freq, now);
-		hot_sampler_tick(&c->hot);
+		hot_sampler_tick(&c->hot, step_ctx_note_process, c);
 	}
 }
 
@@ -248,17 +253,40 @@ step_ctx_locks_end(struct step_ctx *c, struct step *st)
 	free(now);
 }
 
-/* A frame's name (hotpaths.h's namer). */
+/*
+ * A frame's name (hotpaths.h's namer): the symbol alone (a path reads
+ * "native_queued_spin_lock_slowpath < _raw_spin_lock < alloc_fd"), else
+ * object+0xOFF; -1, printed as the address, when nothing names it.  User
+ * frames come from the maps noted when the process was first sampled, so
+ * one that exited is still named.
+ */
 static int
 step_ctx_name_frame(void *arg, pid_t pid, uint64_t ip, bool kernel, char *out, size_t len)
 {
-	(void)arg;
-	(void)pid;
-	(void)ip;
-	(void)kernel;
-	(void)out;
-	(void)len;
-	return -1;
+	struct step_ctx *c = arg;
+	struct sym_answer a;
+
+	if (c->sym == NULL ||
+	    (kernel ? sym_kernel(c->sym, ip, &a) : sym_user_cached(c->sym, pid, ip, &a)) != 0)
+		return -1;
+	if (a.how == SYM_SYMBOL)
+		snprintf(out, len, "%s", a.symbol);
+	else if (a.how == SYM_OBJECT || a.how == SYM_MAPPING)
+		sym_format(&a, out, len);
+	else
+		return -1;
+	return 0;
+}
+
+/* A process first sampled: its maps are read now, while it runs (hot_note_fn). */
+static void
+step_ctx_note_process(void *arg, pid_t pid)
+{
+	struct step_ctx *c = arg;
+	struct sym_answer a;
+
+	if (c->sym != NULL)
+		(void)sym_user_cached(c->sym, pid, 0, &a);
 }
 
 /* On-CPU sampling opens with the window, unless --no-hot; a refusal is said once a sweep. */
@@ -272,23 +300,104 @@ step_ctx_hot_begin(struct step_ctx *c, uint64_t now)
 	if (hot_sampler_begin(&c->hot, why, sizeof(why)) == 1)
 		session_add_event(c->s, c->idx, EV_INFO, session_time(c->s, now),
 				  "no on-CPU call paths: %s", why);
+	if (c->hot.counting && c->sym == NULL)
+		c->sym = sym_new();
 }
 
 /* The window's call paths into the step, named by the symboliser. */
 static void
 step_ctx_hot_end(struct step_ctx *c, struct step *st, uint64_t now)
 {
-	if (hot_sampler_end(&c->hot, step_ctx_name_frame, c, &st->hot) != 0)
+	uint64_t *k;
+	size_t n;
+
+	/* the kernel's frames of the window in one read of its symbols */
+	if (c->sym != NULL && c->hot.counting &&
+	    (k = hot_sampler_kernel_addrs(&c->hot, &n)) != NULL) {
+		(void)sym_kernel_prepare(c->sym, k, n);
+		free(k);
+	}
+	if (hot_sampler_end(&c->hot, step_ctx_name_frame, c, step_ctx_note_process, &st->hot) != 0)
 		session_add_event(c->s, c->idx, EV_WARNING, session_time(c->s, now),
 				  "the step's call paths were lost: out of memory");
+}
+
+/* Collects a process's thread ids (thread_samples_read's callback). */
+struct tid_list {
+	pid_t *v;
+	size_t n, cap;
+};
+
+static void
+step_ctx_note_tid(const struct thread_sample *t, void *arg)
+{
+	struct tid_list *l = arg;
+	pid_t *v;
+
+	if (l->n == l->cap) {
+		size_t cap = l->cap > 0 ? l->cap * 2 : 256;
+
+		if ((v = realloc(l->v, cap * sizeof(*v))) == NULL)
+			return;
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = t->tid;
+}
+
+static bool
+tid_in(const pid_t *v, size_t n, pid_t tid)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (v[i] == tid)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The join's question (probe.h): which TIDs are threads of the target's
+ * processes, as its last find found them.  A PostgreSQL backend's TID is
+ * its pid, so the pids answer first; only a TID they do not name makes the
+ * processes' threads be listed, once for the run.  The wait sampler reads
+ * the same threads, and could answer from its marks instead.
+ */
+static int
+step_ctx_target_threads(void *arg, const pid_t *tids, size_t n, bool *is_target)
+{
+	struct step_ctx *c = arg;
+	struct tid_list all = { NULL, 0, 0 };
+	const pid_t *tp;
+	size_t ntp, i, left = 0;
+
+	if (c->target == NULL)
+		return -1;
+	tp = target_found(c->target, &ntp);
+	for (i = 0; i < n; i++) {
+		is_target[i] = tid_in(tp, ntp, tids[i]);
+		left += !is_target[i];
+	}
+	for (i = 0; left > 0 && i < ntp; i++)
+		(void)thread_samples_read(tp[i], step_ctx_note_tid, &all);
+	for (i = 0; left > 0 && i < n; i++) {
+		if (!is_target[i])
+			is_target[i] = tid_in(all.v, all.n, tids[i]);
+	}
+	free(all.v);
+	return 0;
 }
 
 /* --probe: its commands run while the window is open and add to its tally (probe.h). */
 static void
 step_ctx_probes_begin(struct step_ctx *c, uint64_t now)
 {
-	if (c->probes == NULL && c->s->set.nprobes > 0 && c->loop != NULL)
+	if (c->probes == NULL && c->s->set.nprobes > 0 && c->loop != NULL) {
 		c->probes = probes_new(c->s, c->loop);
+		if (c->target != NULL)
+			probes_set_threads(c->probes, step_ctx_target_threads, c);
+	}
 	probes_begin(c->probes, c->idx, &c->waits, now);
 }
 

@@ -31,6 +31,7 @@
 #include "wait_sampler.h"
 
 struct lockprof_entry;
+struct symboliser;
 struct probes;
 struct step_ctx;
 struct target;
@@ -109,6 +110,7 @@ struct step_ctx {
 	uint64_t ws_pids_ns;    /* when its processes were last found */
 
 	struct hot_sampler hot; /* where the CPUs went: on-CPU samples of the same processes */
+	struct symboliser *sym; /* names their frames; made at the first sampled window; owned */
 
 	struct target *target;    /* --target's processes and book, or NULL; owned */
 	struct freq_sampler freq; /* the CPUs' frequency over the window */

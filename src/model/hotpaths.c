@@ -153,6 +153,18 @@ hot_tally_add(struct hot_tally *t, enum wait_family f, pid_t pid, const uint64_t
 	return 0;
 }
 
+int
+hot_chain_nkernel(const struct hot_tally *t, int i)
+{
+	return t->chain[i].nkernel;
+}
+
+uint64_t
+hot_chain_ip(const struct hot_tally *t, int i, int j)
+{
+	return t->chain[i].ip[j];
+}
+
 /* The name without a compiler suffix (".part.0", ".isra.0", ".constprop.0", ".cold"). */
 static size_t
 base_len(const char *name)
@@ -243,21 +255,27 @@ chain_name(const struct hot_chain *c, hot_namer namer, void *arg, struct named *
 	}
 }
 
-/* Whether the chain spun: a spin frame near its innermost end, and the caller above the lock's
- * code. */
+/*
+ * Whether the chain spun: a spin frame near its innermost end.  The spin
+ * named is the outermost spin frame of the lock's code (_raw_spin_lock over
+ * its slow path), so a sample in the slow path and one in the fast path of
+ * one lock count together; the caller is the first frame above that code.
+ */
 static bool
 chain_spin(const struct named *nm, struct hot_spin *out)
 {
-	int i, j;
+	int i, j, outer;
 
 	for (i = 0; i < nm->n && i < SPIN_DEPTH; i++)
 		if (hot_frame_is_spin(nm->name[i]))
 			break;
 	if (i == nm->n || i == SPIN_DEPTH)
 		return false;
-	snprintf(out->spin, sizeof out->spin, "%s", nm->name[i]);
+	outer = i;
 	for (j = i + 1; j < nm->n && frame_is_lock_code(nm->name[j]); j++)
-		;
+		if (hot_frame_is_spin(nm->name[j]))
+			outer = j;
+	snprintf(out->spin, sizeof out->spin, "%s", nm->name[outer]);
 	snprintf(out->caller, sizeof out->caller, "%s", j < nm->n ? nm->name[j] : "");
 	return true;
 }

@@ -5,11 +5,19 @@ libscaletop_a_SOURCES += \
 	src/model/stats.c
 
 # Where threads wait: the profile's tally and shares.
-noinst_HEADERS += include/scaletop/waits.h
-libscaletop_a_SOURCES += src/model/waits.c
-check_PROGRAMS += tests/unit/test_waits
-TESTS += tests/unit/test_waits
+noinst_HEADERS += include/scaletop/waits.h include/scaletop/probe_join.h
+libscaletop_a_SOURCES += src/model/waits.c src/model/probe_join.c
+check_PROGRAMS += tests/unit/test_waits tests/unit/test_probe_join
+TESTS += tests/unit/test_waits tests/unit/test_probe_join
 tests_unit_test_waits_LDADD = $(TEST_LIBS)
+tests_unit_test_probe_join_LDADD = $(TEST_LIBS)
+
+# The lock census: futex waiters grouped into locks per (process, address).
+noinst_HEADERS += include/scaletop/census.h
+libscaletop_a_SOURCES += src/model/census.c
+check_PROGRAMS += tests/unit/test_census
+TESTS += tests/unit/test_census
+tests_unit_test_census_LDADD = $(TEST_LIBS)
 
 # Where the CPUs went: on-CPU samples by call path, and lock spin.
 noinst_HEADERS += include/scaletop/hotpaths.h

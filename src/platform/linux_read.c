@@ -39,9 +39,40 @@ linbuf_grow(struct linbuf *b)
 }
 
 /*
- * The whole file in one read.  A read that fills the buffer may have been cut,
- * so the buffer grows and the read is redone from offset 0, which makes the
- * kernel generate the text afresh.
+ * A seq_file (/proc/cpuinfo, /proc/PID/maps, /proc/lock_stat) hands out
+ * about a page a read, whatever the buffer: 4084 of 14253 bytes of a
+ * process's maps came from one 1 MiB pread.  A short read of at least this
+ * much may be such a piece, so reading goes on to the end; a shorter one is
+ * the whole file (the small files a tick reads, stat and schedstat, are
+ * read once).
+ */
+#define LINBUF_SEQ_PIECE 2048
+
+/* Reads on from b->len to the end of the file, growing the buffer; 0 or -1. */
+static int
+linbuf_read_rest(int fd, struct linbuf *b)
+{
+	ssize_t n;
+
+	for (;;) {
+		if (b->len == b->cap && linbuf_grow(b) != 0)
+			return -1;
+		n = pread(fd, b->data + b->len, b->cap - b->len, (off_t)b->len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			return 0;
+		b->len += (size_t)n;
+	}
+}
+
+/*
+ * The whole file from offset 0, which makes the kernel generate the text
+ * afresh.  A read that fills the buffer may have been cut, so the buffer
+ * grows and the read is redone; one that may be a seq_file's piece is read
+ * on to the end.
  */
 int
 linbuf_pread(int fd, struct linbuf *b)
@@ -58,7 +89,7 @@ linbuf_pread(int fd, struct linbuf *b)
 			return -1;
 		if ((size_t)n < b->cap) {
 			b->len = (size_t)n;
-			return 0;
+			return n >= LINBUF_SEQ_PIECE ? linbuf_read_rest(fd, b) : 0;
 		}
 		if (linbuf_grow(b) != 0)
 			return -1;

@@ -19,12 +19,19 @@ libscaletop_a_SOURCES += \
 	src/platform/decode_statgrab.c \
 	src/platform/decode_thread.c \
 	src/platform/decode_cgroup.c \
-	src/platform/decode_perf.c
+	src/platform/decode_perf.c \
+	src/platform/decode_syscall.c \
+	src/platform/decode_maps.c \
+	src/platform/decode_kallsyms.c \
+	src/platform/symtab.c \
+	src/platform/elf_image.c \
+	src/platform/symbols.c
 
-# The files each OS adds: its backend (Linux's in seven files: reading /proc,
+# The files each OS adds: its backend (Linux's in eight files: reading /proc,
 # CPU sampling, task counters and the process table, a target's threads,
 # processes and cgroup, lock statistics, the subreaper, the host's
-# fingerprint; the BSDs' fingerprint in host_bsd.c), plus the ENOSYS answers of every backend but Linux's, kept in
+# fingerprint, a thread's syscall line with another process's memory, maps
+# and the kernel's symbols (linux_introspect.c; nointrospect.c elsewhere); the BSDs' fingerprint in host_bsd.c), plus the ENOSYS answers of every backend but Linux's, kept in
 # one place.  Named, so the BSD compile checks (tests/bsd/local.mk) take
 # their lists from here.  The BSDs' proctable_bsd.c also answers
 # thread_samples_read and proc_find_comm, so an ENOSYS answer of those
@@ -32,14 +39,15 @@ libscaletop_a_SOURCES += \
 # the BSD lists share (a duplicate symbol there fails only the BSD link,
 # which nothing here runs).
 ST_SRC_LINUX = src/platform/linux_read.h src/platform/linux_read.c src/platform/linux_cpu.c \
-	src/platform/linux_task.c src/platform/linux_thread.c src/platform/linux_lockstat.c src/platform/linux_perf.c \
-	src/platform/reaper_linux.c src/platform/linux_host.h src/platform/linux_host.c
+	src/platform/linux_task.c src/platform/linux_thread.c src/platform/linux_lockstat.c \
+	src/platform/linux_perf.c src/platform/reaper_linux.c src/platform/linux_host.h \
+	src/platform/linux_host.c src/platform/linux_introspect.c
 ST_SRC_FREEBSD = src/platform/freebsd.c src/platform/unsupported.c src/platform/reaper_bsd.c \
-	src/platform/proctable_bsd.c src/platform/host_bsd.c
+	src/platform/proctable_bsd.c src/platform/host_bsd.c src/platform/nointrospect.c
 ST_SRC_DRAGONFLY = src/platform/dragonfly.c src/platform/unsupported.c src/platform/reaper_bsd.c \
-	src/platform/proctable_bsd.c src/platform/host_bsd.c
+	src/platform/proctable_bsd.c src/platform/host_bsd.c src/platform/nointrospect.c
 ST_SRC_GENERIC = src/platform/generic.c src/platform/unsupported.c src/platform/noreaper.c \
-	src/platform/nothreads.c
+	src/platform/nothreads.c src/platform/nointrospect.c
 if OS_LINUX
 libscaletop_a_SOURCES += $(ST_SRC_LINUX)
 endif
@@ -105,4 +113,19 @@ if OS_LINUX
 check_PROGRAMS += tests/unit/test_oncpu
 TESTS += tests/unit/test_oncpu
 tests_unit_test_oncpu_LDADD = $(TEST_LIBS)
+endif
+
+# The decoders of what names a lock (decode_syscall.c, decode_maps.c,
+# decode_kallsyms.c) and the symbol table, on recorded text (tests/fixtures/proc).
+check_PROGRAMS += tests/unit/test_decode_proc
+TESTS += tests/unit/test_decode_proc
+tests_unit_test_decode_proc_LDADD = $(TEST_LIBS)
+
+# The symboliser on ELF files the test builds with the compiler (a shared
+# object, non-PIE and PIE programs, stripped copies), and the kernel's
+# symbols; Linux only, it reads /proc.
+if OS_LINUX
+check_PROGRAMS += tests/unit/test_symbols
+TESTS += tests/unit/test_symbols
+tests_unit_test_symbols_LDADD = $(TEST_LIBS)
 endif

@@ -246,6 +246,11 @@ session_json_step(const struct session *s, const struct step *st)
 		json_decref(j);
 		return NULL;
 	}
+	if (st->pjoin.lines > 0 &&
+	    set_new(j, "probe_join", session_json_probe_join(&st->pjoin)) != 0) {
+		json_decref(j);
+		return NULL;
+	}
 	if (set_new(j, "waits", session_json_waits(st)) != 0 ||
 	    set_new(j, "freq_mhz", session_json_freq(st)) != 0 ||
 	    (st->hot.present && set_new(j, "hot", session_json_hot(&st->hot)) != 0)) {

@@ -86,6 +86,16 @@ session_json_wait_list(const struct wait_share *w, int n)
 }
 
 /* A list of strings, or NULL when it is empty (the member is then left out). */
+json_t *
+session_json_probe_join(const struct probe_join *j)
+{
+	if (j->lines <= 0)
+		return NULL;
+	return json_pack("{s:i, s:i, s:i, s:i, s:f}", "lines", j->lines, "joined", j->joined,
+			 "unjoined", j->lines - j->joined, "threads", j->threads, "thread_s",
+			 j->thread_s);
+}
+
 static json_t *
 spec_list(const char (*spec)[TARGET_SPEC_LEN], int n)
 {

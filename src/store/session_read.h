@@ -60,6 +60,9 @@ void session_read_step_free(struct step *st);
 int session_read_target(struct field_ctx *c, const json_t *step, const char *spath,
 			struct target_figures *tg);
 int session_read_waits(struct field_ctx *c, const json_t *step, const char *spath, struct step *st);
+/* step's "probe_join" into st->pjoin: absent or null is none. */
+int session_read_probe_join(struct field_ctx *c, const json_t *step, const char *spath,
+			    struct step *st);
 int session_read_specs(struct field_ctx *c, const json_t *set, struct sweep_settings *ss);
 
 /*

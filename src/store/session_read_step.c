@@ -400,7 +400,8 @@ session_read_step(struct field_ctx *c, const json_t *j, const char *P, struct st
 	    read_cpus(c, j, P, st) != 0 || read_contention(c, j, P, &st->ct) != 0 ||
 	    read_locks(c, j, P, st) != 0 || snapshot_fairness_read(c, j, P, &st->fair) != 0 ||
 	    session_read_target(c, j, P, &st->tg) != 0 || session_read_waits(c, j, P, st) != 0 ||
-	    session_read_freq(c, j, P, st) != 0 || session_read_hot(c, j, P, &st->hot) != 0)
+	    session_read_probe_join(c, j, P, st) != 0 || session_read_freq(c, j, P, st) != 0 ||
+	    session_read_hot(c, j, P, &st->hot) != 0)
 		return -1;
 	read_step_per_op(st);
 	return 0;

@@ -178,6 +178,43 @@ session_read_waits(struct field_ctx *c, const json_t *step, const char *spath, s
 	return read_wait_sums(c, P, st);
 }
 
+int
+session_read_probe_join(struct field_ctx *c, const json_t *step, const char *spath, struct step *st)
+{
+	json_t *j = json_object_get(step, "probe_join");
+	long long lines, joined, unjoined, threads;
+	char P[96];
+	double s;
+
+	memset(&st->pjoin, 0, sizeof(st->pjoin));
+	/* Absent: no probe printed a TID, or a file from before the join existed. */
+	if (j == NULL || json_is_null(j))
+		return 0;
+	field_path(P, sizeof(P), spath, "probe_join");
+	if (field_type(c, j, P, F_OBJ) != 0 ||
+	    field_int(c, j, P, "lines", 1, INT_MAX, 0, 0, &lines) != 0 ||
+	    field_int(c, j, P, "joined", 0, lines, 0, 0, &joined) != 0 ||
+	    field_int(c, j, P, "unjoined", 0, lines, 0, 0, &unjoined) != 0 ||
+	    field_int(c, j, P, "threads", 0, joined, 0, 0, &threads) != 0 ||
+	    field_num(c, j, P, "thread_s", 0, INFINITY, 0, &s) != 0)
+		return -1;
+	if (joined + unjoined != lines)
+		return field_fail(
+			c, P,
+			"joined %lld and unjoined %lld lines of %lld; expected them to add "
+			"up",
+			joined, unjoined, lines);
+	if ((joined == 0) != (threads == 0))
+		return field_fail(c, P,
+				  "%lld lines joined %lld threads; expected both 0 or neither",
+				  joined, threads);
+	st->pjoin.lines = (int)lines;
+	st->pjoin.joined = (int)joined;
+	st->pjoin.threads = (int)threads;
+	st->pjoin.thread_s = s;
+	return 0;
+}
+
 /* settings' "target" or "probe": absent (none), or 0 to max strings of 1 to 255 bytes. */
 static int
 read_specs(struct field_ctx *c, const json_t *set, const char *key, char (*out)[TARGET_SPEC_LEN],

@@ -134,6 +134,9 @@ json_t *session_json_waits(const struct step *st);
 /* The same of any profile's n lines (a tick's, the window so far). */
 struct wait_share;
 json_t *session_json_wait_list(const struct wait_share *w, int n);
+struct probe_join;
+/* A step's "probe_join" (its --probe TID lines and how many joined), or NULL when none came. */
+json_t *session_json_probe_join(const struct probe_join *j);
 /* Adds "target" and "probe" to a settings object, each only when not empty.  0 or -1. */
 int session_json_settings_specs(json_t *settings, const struct sweep_settings *set);
 

@@ -1,5 +1,6 @@
 # --probe with the real binary: a probe that prints labels leaves the step
-# ok and says nothing; one that prints none, cannot start, or hangs is one
+# ok and says nothing; TID<TAB>label lines join --target's threads or are
+# kept unjoined and said; one that prints none, cannot start, or hangs is one
 # event and never a failed step; a hung one leaves nothing behind; bad
 # probes are refused before the sweep.  The labels' shares are in the step
 # (steps[].waits, family "probe").
@@ -53,6 +54,27 @@ probe_run hang "sh -c 'sleep 60.25 & exec sleep 61.25'" 3.5
 is "$?" 0 "a hanging probe, in a 3.5 s window: exits 0"
 is "$(events hang 'ran over 2 s and was killed')" "1" "it is cut off at the time-out, said once"
 ok "nothing of the hung probe is left running" no_own_procs "$T" 'sleep 6[01]\.25'
+
+# TID lines: one naming a thread of the target (a sleep's pid is its thread), one naming none.
+sleep 30 &
+SLEEP_PID=$!
+"$SCALETOP" run -w cpu -n 1 -d 2 --target "pid:$SLEEP_PID" \
+	--probe "printf '$SLEEP_PID\tLock:tuple\n999999999\tLock:other\nCPU\n'" --json \
+	>"$T/tid.json" 2>"$T/tid.err"
+is "$?" 0 "a probe printing TID<TAB>label lines with --target exits 0"
+kill "$SLEEP_PID" 2>/dev/null
+wait "$SLEEP_PID" 2>/dev/null
+is "$(json_get "$T/tid.json" '(lambda j: (j["lines"] == 2 * j["joined"], j["joined"] == j["unjoined"], j["threads"]))(d["steps"][0]["probe_join"])')" \
+	"(True, True, 1)" "the step's probe_join: half the TID lines joined, one thread"
+is "$(json_get "$T/tid.json" 'sorted(w["channel"] for w in d["steps"][0]["waits"] if w["family"] == "probe")')" \
+	"['CPU', 'Lock:other', 'Lock:tuple']" "joined, unjoined and old-style labels are all kept"
+is "$(events tid 'with a TID that is no thread of --target (999999999, say)')" "1" \
+	"the unjoined TID is said once"
+
+"$SCALETOP" run -w cpu -n 1 -d 1 -q --probe "mariadb:--socket='x" >/dev/null 2>"$T/preset.err"
+is "$?" 2 "a preset whose options cannot be split is a usage error"
+like "$(cat "$T/preset.err")" "--probe mariadb:--socket='x: .*unterminated ' quote" \
+	"naming the probe and the fault"
 
 "$SCALETOP" run -w cpu -n 1 -d 1 --probe "psql -c 'select" -q >/dev/null 2>"$T/quote.err"
 is "$?" 2 "an unterminated quote in --probe is a usage error"

@@ -2,7 +2,9 @@
 #   make fuzz                       builds tests/fuzz/fuzz_stream, fuzz_snapshot, the table
 #                                   importer's fuzz_import, the output parsers'
 #                                   fuzz_sysbench, fuzz_pgbench, fuzz_regex, and the theme
-#                                   and config parsers' fuzz_theme, fuzz_prefs
+#                                   and config parsers' fuzz_theme, fuzz_prefs, and the
+#                                   lock census's decoders' fuzz_syscall, fuzz_maps,
+#                                   fuzz_kallsyms
 #   make fuzz-run FUZZ_SECONDS=600  runs each in turn, corpus in tests/fuzz/corpus/
 #   make fuzz-smoke                 runs each once over its seeds and regressions
 # The library is built by $(CC) without sanitizers, so its sources are compiled
@@ -12,11 +14,12 @@ FUZZ_SECONDS = 600
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_CFLAGS = -std=c11 -g -O1 $(FUZZ_SAN) -I$(top_srcdir)/include -I$(top_srcdir)/src/store \
 	-I$(top_builddir) $(ST_OS_CPPFLAGS) $(JANSSON_CFLAGS) $(STATGRAB_CFLAGS) \
-	$(NCURSESW_CFLAGS) $(PTHREAD_CFLAGS)
-FUZZ_LIBS = $(JANSSON_LIBS) $(STATGRAB_LIBS) $(NCURSESW_LIBS) $(OS_LIBS) $(LIBS) -lm \
-	$(PTHREAD_CFLAGS)
+	$(NCURSESW_CFLAGS) $(LIBELF_CFLAGS) $(PTHREAD_CFLAGS)
+FUZZ_LIBS = $(JANSSON_LIBS) $(STATGRAB_LIBS) $(NCURSESW_LIBS) $(LIBELF_LIBS) $(OS_LIBS) $(LIBS) \
+	-lm $(PTHREAD_CFLAGS)
 FUZZ_PARSER_TARGETS = tests/fuzz/fuzz_sysbench tests/fuzz/fuzz_pgbench tests/fuzz/fuzz_regex
-FUZZ_FILE_TARGETS = tests/fuzz/fuzz_theme tests/fuzz/fuzz_prefs
+FUZZ_FILE_TARGETS = tests/fuzz/fuzz_theme tests/fuzz/fuzz_prefs tests/fuzz/fuzz_syscall \
+	tests/fuzz/fuzz_maps tests/fuzz/fuzz_kallsyms
 FUZZ_TARGETS = tests/fuzz/fuzz_stream tests/fuzz/fuzz_snapshot tests/fuzz/fuzz_import \
 	$(FUZZ_PARSER_TARGETS) $(FUZZ_FILE_TARGETS)
 
@@ -24,7 +27,8 @@ EXTRA_DIST += tests/fuzz/fuzz_stream.c tests/fuzz/fuzz_snapshot.c tests/fuzz/str
 	tests/fuzz/snapshot.dict tests/fuzz/seeds tests/fuzz/regressions tests/fuzz/fuzz_parser.h \
 	tests/fuzz/fuzz_sysbench.c tests/fuzz/fuzz_pgbench.c tests/fuzz/fuzz_regex.c \
 	tests/fuzz/parse.dict tests/fuzz/fuzz_import.c tests/fuzz/import.dict \
-	tests/fuzz/fuzz_theme.c tests/fuzz/fuzz_prefs.c tests/fuzz/theme.dict
+	tests/fuzz/fuzz_theme.c tests/fuzz/fuzz_prefs.c tests/fuzz/theme.dict \
+	tests/fuzz/fuzz_syscall.c tests/fuzz/fuzz_maps.c tests/fuzz/fuzz_kallsyms.c
 CLEANFILES += $(FUZZ_TARGETS) tests/fuzz/libfuzz.a tests/fuzz/obj/*.o
 
 # Every library source, each compiled once; the archive lets a target pull only what it uses.
@@ -57,7 +61,8 @@ $(FUZZ_PARSER_TARGETS): %: $(top_srcdir)/%.c $(top_srcdir)/tests/fuzz/fuzz_parse
 	$(AM_V_CCLD)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $(top_srcdir)/$@.c \
 		tests/fuzz/libfuzz.a $(FUZZ_LIBS)
 
-# The theme and config parsers' targets: one source file each, no header of their own.
+# The theme and config parsers' and the census decoders' targets: one source file each, no
+# header of their own.
 $(FUZZ_FILE_TARGETS): %: $(top_srcdir)/%.c tests/fuzz/libfuzz.a
 	$(AM_V_CCLD)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $(top_srcdir)/$@.c \
 		tests/fuzz/libfuzz.a $(FUZZ_LIBS)
@@ -77,6 +82,10 @@ FUZZ_SEEDS_REGEX = $(top_srcdir)/tests/fuzz/seeds/regex
 FUZZ_SEEDS_THEME = $(top_srcdir)/tests/fuzz/seeds/theme $(top_srcdir)/tests/fixtures/themes \
 	$(top_srcdir)/themes
 FUZZ_SEEDS_PREFS = $(top_srcdir)/tests/fuzz/seeds/prefs
+# The census decoders' seeds are copies of tests/fixtures/proc's, one folder a decoder.
+FUZZ_SEEDS_SYSCALL = $(top_srcdir)/tests/fuzz/seeds/syscall
+FUZZ_SEEDS_MAPS = $(top_srcdir)/tests/fuzz/seeds/maps
+FUZZ_SEEDS_KALLSYMS = $(top_srcdir)/tests/fuzz/seeds/kallsyms
 FUZZ_REGRESSIONS = $(top_srcdir)/tests/fuzz/regressions
 
 # One parser target: make fuzz-run-parser P=sysbench (corpus in tests/fuzz/corpus/P).
@@ -102,6 +111,11 @@ fuzz-run: fuzz
 		-artifact_prefix=tests/fuzz/crash-theme- tests/fuzz/corpus/theme $(FUZZ_SEEDS_THEME)
 	tests/fuzz/fuzz_prefs $(FUZZ_RUN) -dict=$(top_srcdir)/tests/fuzz/theme.dict \
 		-artifact_prefix=tests/fuzz/crash-prefs- tests/fuzz/corpus/prefs $(FUZZ_SEEDS_PREFS)
+	for d in syscall maps kallsyms; do \
+		$(MKDIR_P) tests/fuzz/corpus/$$d && \
+		tests/fuzz/fuzz_$$d $(FUZZ_RUN) -artifact_prefix=tests/fuzz/crash-$$d- \
+			tests/fuzz/corpus/$$d $(top_srcdir)/tests/fuzz/seeds/$$d || exit 1; \
+	done
 
 # Seeds, plus inputs that once failed (tests/fuzz/regressions/NAME/), run once each.
 fuzz-smoke: fuzz
@@ -114,6 +128,9 @@ fuzz-smoke: fuzz
 	tests/fuzz/fuzz_regex -runs=0 $(FUZZ_SEEDS_REGEX) $(FUZZ_REGRESSIONS)/regex
 	tests/fuzz/fuzz_theme -runs=0 $(FUZZ_SEEDS_THEME)
 	tests/fuzz/fuzz_prefs -runs=0 $(FUZZ_SEEDS_PREFS)
+	tests/fuzz/fuzz_syscall -runs=0 $(FUZZ_SEEDS_SYSCALL)
+	tests/fuzz/fuzz_maps -runs=0 $(FUZZ_SEEDS_MAPS)
+	tests/fuzz/fuzz_kallsyms -runs=0 $(FUZZ_SEEDS_KALLSYMS)
 
 fuzz-clean:
 	rm -rf tests/fuzz/obj tests/fuzz/corpus

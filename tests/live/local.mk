@@ -14,6 +14,7 @@
 LIVE_TESTS = \
 	tests/live/postgres.sh \
 	tests/live/mariadb.sh \
+	tests/live/presets.sh \
 	tests/live/sysbench.sh
 LOAD_TESTS = \
 	tests/cli/many.sh \

@@ -92,7 +92,7 @@ test_spin_and_paths(void)
 	is_int(p[3].family, WAIT_TARGET, "in its own family");
 	is_int(ns, 2, "two spinning callers");
 	is_str(s[0].caller, "alloc_fd", "the fd table's alloc_fd spun most");
-	is_str(s[0].spin, "native_queued_spin_lock_slowpath", "in the queued slow path");
+	is_str(s[0].spin, "_raw_spin_lock", "in _raw_spin_lock, the lock's outermost spin frame");
 	is_double(s[0].share, 0.45, 1e-9, "45%");
 	is_str(s[1].caller, "file_close_fd", "and file_close_fd, past a .part.0 pv slow path");
 	is_double(spun[WAIT_WORKLOAD], 0.65, 1e-9, "65% of the workload spun");

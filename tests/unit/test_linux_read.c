@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "../../src/platform/linux_read.h"
@@ -69,6 +70,44 @@ test_read(const char *dir)
 	free(b.data);
 }
 
+/*
+ * A seq_file hands out about a page a read: this process's maps, made
+ * longer than a few pages by mappings of its own, must come whole (a single
+ * pread got 4084 of 14253 bytes).
+ */
+static void
+test_seq_file(void)
+{
+	struct linbuf b = { NULL, 0, 0 };
+	char *want = NULL, *p[256];
+	size_t wlen = 0, cap = 0;
+	ssize_t n;
+	int fd, i;
+
+	for (i = 0; i < 256; i++) /* every other page, so each is a mapping of its own */
+		p[i] = mmap(NULL, 4096, i % 2 ? PROT_READ : PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	fd = open("/proc/self/maps", O_RDONLY);
+	ok(fd >= 0 && linbuf_pread(fd, &b) == 0, "this process's maps read");
+	/* the same file read with read(2) to its end, as cat does */
+	lseek(fd, 0, SEEK_SET);
+	for (;;) {
+		if (wlen == cap && (want = realloc(want, cap = cap ? 2 * cap : 4096)) == NULL)
+			break;
+		if ((n = read(fd, want + wlen, cap - wlen)) <= 0)
+			break;
+		wlen += (size_t)n;
+	}
+	ok(wlen > 8192, "the maps are longer than two pages (%zu bytes)", wlen);
+	ok(b.len == wlen && want != NULL && memcmp(b.data, want, wlen) == 0,
+	   "and came whole: %zu of %zu bytes", b.len, wlen);
+	close(fd);
+	for (i = 0; i < 256; i++)
+		munmap(p[i], 4096);
+	free(want);
+	free(b.data);
+}
+
 static void
 test_grow_cap(void)
 {
@@ -99,6 +138,7 @@ main(void)
 		return 1;
 	}
 	test_read(dir);
+	test_seq_file();
 	test_grow_cap();
 	test_why();
 	remove_tree(dir);

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "scaletop/platform.h"
@@ -275,6 +276,196 @@ test_failures(void)
 	session_free(&s);
 }
 
+/* The join's question as the engine answers it: TIDs 100 and 101 are the target's, no other. */
+static int
+fake_threads(void *arg, const pid_t *tids, size_t n, bool *is_target)
+{
+	size_t i;
+
+	(*(int *)arg)++;
+	for (i = 0; i < n; i++)
+		is_target[i] = tids[i] == 100 || tids[i] == 101;
+	return 0;
+}
+
+/* Runs probe 0 for want runs with the fake join; the step's join is s->steps[0].pjoin. */
+static struct result
+probe_joined(struct session *s, struct wait_tally *t, int want, bool join, int *asked,
+	     int max_ticks)
+{
+	struct drive d = { 0 };
+	struct result r;
+	char err[256];
+	struct loop *l = loop_new(err, sizeof(err));
+
+	if (l == NULL) {
+		diag("loop_new: %s", err);
+		exit(99);
+	}
+	d.p = probes_new(s, l);
+	if (join)
+		probes_set_threads(d.p, fake_threads, asked);
+	d.want_runs = want;
+	d.max_ticks = max_ticks;
+	probes_begin(d.p, 0, t, mono_now_ns());
+	drive_run(l, &d);
+	probes_end(d.p, mono_now_ns());
+	r.runs = probes_runs(d.p, 0);
+	r.clean = probes_clean_runs(d.p, 0);
+	probes_free(d.p);
+	loop_free(l);
+	return r;
+}
+
+static void
+test_tid_lines(void)
+{
+	struct session s;
+	struct wait_tally t;
+	struct result r;
+	int asked = 0;
+
+	one_probe(&s, "printf '100\tLock:tuple\n101\tCPU\n999\tLock:tuple\nold\n'");
+	wait_tally_init(&t);
+	r = probe_joined(&s, &t, 1, true, &asked, 0);
+	is_int(r.clean, 1, "TID lines: one clean run");
+	is_int(asked, 1, "the engine is asked once for the run's TIDs");
+	is_double(weight_of(&t, "CPU"), PROBE_PERIOD_NS / 1e9, 1e-12,
+		  "the window's first run stands for one period: a joined line weighs 1 s");
+	is_double(weight_of(&t, "Lock:tuple"), 2 * PROBE_PERIOD_NS / 1e9, 1e-12,
+		  "a line whose TID is no target thread weighs the same, kept unjoined");
+	is_double(weight_of(&t, "old"), 1, 0, "an old-style line still weighs 1");
+	is_int(s.steps[0].pjoin.lines, 3, "the step's join: 3 TID lines");
+	is_int(s.steps[0].pjoin.joined, 2, "2 joined");
+	is_int(s.steps[0].pjoin.threads, 2, "2 threads");
+	is_double(s.steps[0].pjoin.thread_s, 2.0, 1e-12, "2 thread-seconds");
+	is_int(events_with(&s, "with a TID that is no thread of --target (999, say)"), 1,
+	       "the unjoined line is said once, naming its TID");
+	wait_tally_free(&t);
+	session_free(&s);
+
+	one_probe(&s, "printf '100\tLock:tuple\n'");
+	wait_tally_init(&t);
+	asked = 0;
+	r = probe_joined(&s, &t, 2, true, &asked, 0);
+	is_int(r.clean, 2, "two clean runs");
+	ok(weight_of(&t, "Lock:tuple") >= 2 * PROBE_PERIOD_NS / 1e9,
+	   "the second stands for the time since the first, at least one period (%g s in all)",
+	   weight_of(&t, "Lock:tuple"));
+	is_double(s.steps[0].pjoin.thread_s, weight_of(&t, "Lock:tuple"), 1e-12,
+		  "all of it joined");
+	is_int(s.steps[0].pjoin.threads, 1, "one thread, counted once over the runs");
+	is_int(s.nevents, 0, "lines that all join are no event");
+	wait_tally_free(&t);
+	session_free(&s);
+
+	one_probe(&s, "printf '100\tLock:tuple\n'");
+	wait_tally_init(&t);
+	r = probe_joined(&s, &t, 1, false, &asked, 0);
+	is_int(s.steps[0].pjoin.joined, 0, "without a --target no line joins");
+	is_int(s.steps[0].pjoin.lines, 1, "but it is counted");
+	is_double(weight_of(&t, "Lock:tuple"), 1, 1e-12, "and kept");
+	is_int(events_with(&s, "without --target they join no thread"), 1, "and said");
+	wait_tally_free(&t);
+	session_free(&s);
+}
+
+/* A fake client named name in dir, printing text (printf's format) and exiting with status. */
+static void
+fake_client(const char *dir, const char *name, const char *text, int status)
+{
+	char path[300], body[600];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(body, sizeof(body), "#!/bin/sh\nprintf '%s'\nexit %d\n", text, status);
+	write_file(path, body);
+	if (chmod(path, 0755) != 0)
+		diag("chmod %s failed", path);
+}
+
+static void
+test_presets(void)
+{
+	char dir[] = "/tmp/scaletop-presets.XXXXXX", path[400];
+	const char *old = getenv("PATH");
+	char *saved = old != NULL ? strdup(old) : NULL;
+	struct session s;
+	struct wait_tally t;
+	struct result r;
+	int asked = 0;
+
+	if (mkdtemp(dir) == NULL) {
+		diag("mkdtemp failed");
+		exit(99);
+	}
+	snprintf(path, sizeof(path), "%s:/bin:/usr/bin", dir);
+	setenv("PATH", path, 1);
+	fake_client(dir, "psql", "#scaletop track_activities=on\n100\tLWLock:WALWrite\n101\tCPU\n",
+		    0);
+	one_probe(&s, "postgres:host=/nowhere dbname=x");
+	wait_tally_init(&t);
+	r = probe_joined(&s, &t, 1, true, &asked, 0);
+	is_int(r.clean, 1, "postgres preset: its client ran cleanly");
+	is_double(weight_of(&t, "LWLock:WALWrite"), 1, 1e-12, "its TID lines are joined labels");
+	is_double(weight_of(&t, "#scaletop track_activities=on"), 0, 0,
+		  "its status line is no label");
+	is_int(s.steps[0].pjoin.joined, 2, "both joined");
+	is_int(s.nevents, 0, "all on: nothing said");
+	wait_tally_free(&t);
+	session_free(&s);
+
+	fake_client(dir, "psql", "#scaletop track_activities=off\n", 0);
+	one_probe(&s, "postgres");
+	wait_tally_init(&t);
+	r = probe_joined(&s, &t, 2, true, &asked, 0);
+	is_int(events_with(&s, "N=4: --probe postgres found track_activities off"), 1,
+	       "track_activities off: said once in the step, by the preset's name");
+	is_int(events_with(&s, "printed no wait label"), 0,
+	       "and not again as a probe with no label");
+	wait_tally_free(&t);
+	session_free(&s);
+
+	fake_client(dir, "mariadb", "#scaletop performance_schema=0 consumer=NO instruments=0\n",
+		    0);
+	one_probe(&s, "mariadb:--socket=/nowhere --user=root");
+	wait_tally_init(&t);
+	r = probe_joined(&s, &t, 2, true, &asked, 0);
+	is_int(r.clean, 2, "mariadb preset: two runs");
+	is_int(events_with(&s, "found performance_schema OFF: start mariadbd with "
+			       "--performance-schema=ON (my.cnf: performance_schema=ON), "
+			       "--performance-schema-consumer-events-waits-current=ON and "
+			       "--performance-schema-instrument='wait/synch/%=ON'"),
+	       1, "performance_schema OFF: one event, whole, saying how to turn it all on");
+	wait_tally_free(&t);
+	session_free(&s);
+
+	fake_client(dir, "mariadb",
+		    "#scaletop performance_schema=1 consumer=YES instruments=0\n7\tCPU\n", 0);
+	one_probe(&s, "mariadb");
+	wait_tally_init(&t);
+	r = probe_joined(&s, &t, 1, true, &asked, 0);
+	is_int(events_with(&s, "found no wait/synch instrument on"), 1,
+	       "no wait/synch instrument on: that is said");
+	is_double(weight_of(&t, "CPU"), 1, 1e-12, "and the lines it printed still count");
+	wait_tally_free(&t);
+	session_free(&s);
+
+	snprintf(path, sizeof(path), "%s/none", dir);
+	setenv("PATH", path, 1);
+	one_probe(&s, "postgres");
+	wait_tally_init(&t);
+	r = probe_joined(&s, &t, INT_MAX, true, &asked, 25);
+	is_int(events_with(&s, "--probe postgres cannot start: psql: command not found in PATH"), 1,
+	       "a preset whose client is missing says so once, and the step goes on");
+	wait_tally_free(&t);
+	session_free(&s);
+
+	if (saved != NULL)
+		setenv("PATH", saved, 1);
+	free(saved);
+	remove_tree(dir);
+}
+
 static void
 no_end(void *arg, enum step_status status, const char *reason)
 {
@@ -336,6 +527,8 @@ main(void)
 	test_hang();
 	test_cap();
 	test_failures();
+	test_tid_lines();
+	test_presets();
 	test_step_window();
 	return done_testing();
 }

@@ -124,6 +124,7 @@ make_session(struct session *s, double runnable4)
 	add_wait(st, WAIT_TARGET, WS_RUNNABLE, "", 0.03);
 	add_wait(st, WAIT_TARGET, WS_UNINTERRUPTIBLE, "io_schedule", 0.17);
 	add_wait(st, WAIT_PROBE, WS_REPORTED, "CPU", 1);
+	st->pjoin = (struct probe_join){ .lines = 12, .joined = 9, .threads = 4, .thread_s = 9.25 };
 
 	st = add_step(s, 4, 900);
 	st->tg = (struct target_figures){ .present = true,
@@ -186,18 +187,25 @@ same_waits(const struct step *a, const struct step *b)
 static void
 same_session(const struct session *got, const struct session *want, const char *what)
 {
-	int i, tg = 1, w = 1, th = 1;
+	int i, tg = 1, w = 1, th = 1, pj = 1;
 
 	is_int(got->nsteps, want->nsteps, what);
 	for (i = 0; i < got->nsteps && i < want->nsteps; i++) {
 		tg &= same_target(&got->steps[i].tg, &want->steps[i].tg);
 		w &= same_waits(&got->steps[i], &want->steps[i]);
+		pj &= got->steps[i].pjoin.lines == want->steps[i].pjoin.lines &&
+		      got->steps[i].pjoin.joined == want->steps[i].pjoin.joined &&
+		      got->steps[i].pjoin.threads == want->steps[i].pjoin.threads &&
+		      near(got->steps[i].pjoin.thread_s, want->steps[i].pjoin.thread_s);
 		th &= got->steps[i].ct.have == want->steps[i].ct.have &&
 		      got->steps[i].ct.threads == want->steps[i].ct.threads;
 	}
 	ok(tg, "%s: every target figure, and which were measured", what);
 	ok(w, "%s: every wait line: family, state, channel and share", what);
 	ok(th, "%s: the workload's threads in contention", what);
+	ok(pj && got->steps[0].pjoin.lines == 12,
+	   "%s: the probe's join (lines, joined, threads, thread-seconds); none where none came",
+	   what);
 	ok(got->set.ntargets == 2 && strcmp(got->set.target[1], want->set.target[1]) == 0 &&
 		   strcmp(got->set.target[0], "comm:mariadbd") == 0,
 	   "%s: the --target specs", what);
@@ -394,6 +402,16 @@ test_refused_alike(void)
 		     "a line twice");
 	step_refused(&s, "waits", json_string("none"), "waits: expected an array, got a string",
 		     "waits of the wrong shape");
+	step_refused(&s, "probe_join.unjoined", json_integer(2),
+		     "probe_join: joined 9 and unjoined 2 lines of 12; expected them to add up",
+		     "a probe join whose counts do not add up");
+	step_refused(&s, "probe_join.threads", json_integer(10),
+		     "probe_join.threads: 10 is out of range; expected an integer from 0 to 9",
+		     "more threads joined than lines");
+	step_refused(&s, "probe_join.lines", json_integer(0),
+		     "probe_join.lines: 0 is out of range; expected an integer from 1 to "
+		     "2147483647",
+		     "a probe join of no line");
 	step_refused(&s, "target.run_delay_pct", json_real(150),
 		     "target.run_delay_pct: 150 is out of range; expected a number from 0 to 100",
 		     "a target's run delay over 100%");
@@ -438,7 +456,7 @@ none_of_it(const struct session *s)
 
 	for (i = 0; i < s->nsteps; i++)
 		none &= !s->steps[i].tg.present && s->steps[i].nwaits == 0 &&
-			!(s->steps[i].ct.have & CT_HAVE_THREADS);
+			s->steps[i].pjoin.lines == 0 && !(s->steps[i].ct.have & CT_HAVE_THREADS);
 	return none;
 }
 

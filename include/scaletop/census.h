@@ -1,0 +1,94 @@
+/*
+ * The lock census: a family's futex waiters grouped into lock objects, one
+ * per (process, futex address), so a step can say "41 of 64 threads waited
+ * on one futex".  Pure (model): the caller reads the threads' syscall lines
+ * (platform.h), hands each blocked reading in, and later names the locks and
+ * reads their owners (lock_census.h, in the engine).
+ *
+ * Feeding it, on the wait sampler's ticks (thread_syscall_read_fd from a
+ * kept fd gives the line; census_resolve_waitv first, for futex_waitv):
+ *   census_add(c, pid, tid, &line, weight)   for every blocked reading of
+ *       the family, futex or not (line NULL when no syscall line was read):
+ *       weight is the blocked thread-time the reading stands for, in the
+ *       caller's unit; only futex waits make locks, the rest count in the
+ *       family's blocked total, which the shares are of.
+ *   census_round(c)   after each tick's readings: "at once" is one round.
+ * Reading it: census_sort, then census_count and census_lock(c, i).
+ *
+ * Ownership: the census owns its locks and their thread lists; a pointer
+ * from census_lock stays valid until the next census_add, census_sort,
+ * census_reset or census_free.  Strings given to census_set_name are
+ * copied.
+ */
+#ifndef SCALETOP_CENSUS_H
+#define SCALETOP_CENSUS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "scaletop/futex.h"
+
+#define CENSUS_NAME_LEN 160
+/* Distinct threads kept per lock; past it the count stops growing (tids_full set). */
+#define CENSUS_TIDS_MAX 65536
+
+enum census_owner {
+	CENSUS_OWNER_UNREAD, /* not read (not a mutex, or not asked) */
+	CENSUS_OWNER_KNOWN,  /* owner is the holder's TID when read */
+	CENSUS_OWNER_FREE,   /* released by the time it was read */
+	CENSUS_OWNER_UNKNOWN /* the lock's layout is not one recognised: "owner unknown" */
+};
+
+struct census_lock {
+	pid_t pid;
+	uint64_t addr;          /* the futex word (futex_waitv: its vector) */
+	enum futex_kind kind;   /* the latest waiter's */
+	unsigned kinds;         /* 1u << kind, of every waiter seen */
+	double weight;          /* the waiters' blocked time */
+	unsigned long readings; /* waiter readings */
+	unsigned max_waiters;   /* most waiters in one round */
+	unsigned round_waiters; /* in the round still open */
+	pid_t *tids;            /* the distinct waiting threads, ascending */
+	size_t ntids, captids;
+	int tids_full;
+	struct syscall_line last; /* the latest waiter's line (its op and expected value) */
+	enum census_owner owner_state;
+	pid_t owner;                /* CENSUS_OWNER_KNOWN: the latest owner read */
+	unsigned long owner_reads;  /* times an owner was read as known */
+	char name[CENSUS_NAME_LEN]; /* "" until named */
+	const char *how; /* how it was named ("symbol", "object", "mapping"...), static */
+};
+
+struct census;
+
+struct census *census_new(void);
+void census_free(struct census *c);
+/* Forgets every lock and the blocked total: a new step. */
+void census_reset(struct census *c);
+/*
+ * One blocked reading of thread tid of pid, standing for weight of blocked
+ * time.  A futex wait (line->futex != FUTEX_KIND_NONE) counts for its lock,
+ * made on first sight; every reading counts in the blocked total.  0, or
+ * -1 with errno ENOMEM (the reading is then counted in the total only).
+ */
+int census_add(struct census *c, pid_t pid, pid_t tid, const struct syscall_line *line,
+	       double weight);
+/* Closes a round: each lock's waiters in it update its max_waiters. */
+void census_round(struct census *c);
+/* The family's blocked time handed in (futex waits and the rest). */
+double census_blocked(const struct census *c);
+/* Closes the round, then orders the locks by weight, the largest first. */
+void census_sort(struct census *c);
+size_t census_count(const struct census *c);
+const struct census_lock *census_lock(const struct census *c, size_t i);
+/* Lock i's share of the family's blocked time, 0 to 1 (0 when nothing was blocked). */
+double census_share(const struct census *c, size_t i);
+/* Names lock i (copied, cut to CENSUS_NAME_LEN - 1); how is static. */
+void census_set_name(struct census *c, size_t i, const char *name, const char *how);
+/* Records what was read of lock i's owner (owner ignored unless KNOWN). */
+void census_set_owner(struct census *c, size_t i, enum census_owner st, pid_t owner);
+/* "known", "free", "unknown", "unread": static. */
+const char *census_owner_name(enum census_owner st);
+
+#endif

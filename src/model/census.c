@@ -1,0 +1,266 @@
+/*
+ * The lock census (census.h): futex waiters grouped by (process, address),
+ * with each lock's blocked time, most waiters at once and distinct
+ * threads.  The locks are kept sorted by (pid, addr) so a reading finds its
+ * lock by binary search; census_sort reorders them by weight for reading.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scaletop/census.h"
+
+struct census {
+	struct census_lock *lock;
+	size_t n, cap;
+	double blocked;
+	int by_key; /* the locks are in (pid, addr) order, as census_add needs */
+};
+
+struct census *
+census_new(void)
+{
+	struct census *c = calloc(1, sizeof *c);
+
+	if (c != NULL)
+		c->by_key = 1;
+	return c;
+}
+
+void
+census_reset(struct census *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		free(c->lock[i].tids);
+	c->n = 0;
+	c->blocked = 0;
+	c->by_key = 1;
+}
+
+void
+census_free(struct census *c)
+{
+	if (c == NULL)
+		return;
+	census_reset(c);
+	free(c->lock);
+	free(c);
+}
+
+static int
+key_cmp(const struct census_lock *l, pid_t pid, uint64_t addr)
+{
+	if (l->pid != pid)
+		return l->pid < pid ? -1 : 1;
+	if (l->addr != addr)
+		return l->addr < addr ? -1 : 1;
+	return 0;
+}
+
+static int
+lock_key_cmp(const void *a, const void *b)
+{
+	const struct census_lock *y = b;
+
+	return key_cmp(a, y->pid, y->addr);
+}
+
+/* The lock of (pid, addr), made in its place when new; NULL with ENOMEM. */
+static struct census_lock *
+census_find(struct census *c, pid_t pid, uint64_t addr)
+{
+	size_t lo = 0, hi, mid, cap;
+	struct census_lock *p;
+	int r;
+
+	if (!c->by_key) {
+		qsort(c->lock, c->n, sizeof c->lock[0], lock_key_cmp);
+		c->by_key = 1;
+	}
+	hi = c->n;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		r = key_cmp(&c->lock[mid], pid, addr);
+		if (r == 0)
+			return &c->lock[mid];
+		if (r < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (c->n == c->cap) {
+		cap = c->cap ? c->cap * 2 : 16;
+		p = realloc(c->lock, cap * sizeof *p);
+		if (p == NULL)
+			return NULL;
+		c->lock = p;
+		c->cap = cap;
+	}
+	memmove(&c->lock[lo + 1], &c->lock[lo], (c->n - lo) * sizeof c->lock[0]);
+	c->n++;
+	p = &c->lock[lo];
+	memset(p, 0, sizeof *p);
+	p->pid = pid;
+	p->addr = addr;
+	p->how = "";
+	return p;
+}
+
+/* Adds tid to the lock's distinct threads; -1 with ENOMEM. */
+static int
+lock_add_tid(struct census_lock *l, pid_t tid)
+{
+	size_t lo = 0, hi = l->ntids, mid, cap;
+	pid_t *p;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (l->tids[mid] == tid)
+			return 0;
+		if (l->tids[mid] < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (l->ntids >= CENSUS_TIDS_MAX) {
+		l->tids_full = 1;
+		return 0;
+	}
+	if (l->ntids == l->captids) {
+		cap = l->captids ? l->captids * 2 : 8;
+		p = realloc(l->tids, cap * sizeof *p);
+		if (p == NULL)
+			return -1;
+		l->tids = p;
+		l->captids = cap;
+	}
+	memmove(&l->tids[lo + 1], &l->tids[lo], (l->ntids - lo) * sizeof l->tids[0]);
+	l->tids[lo] = tid;
+	l->ntids++;
+	return 0;
+}
+
+int
+census_add(struct census *c, pid_t pid, pid_t tid, const struct syscall_line *line, double weight)
+{
+	struct census_lock *l;
+
+	c->blocked += weight;
+	if (line == NULL || line->state != SYSCALL_IN || line->futex == FUTEX_KIND_NONE)
+		return 0;
+	l = census_find(c, pid, line->futex_addr);
+	if (l == NULL) {
+		errno = ENOMEM;
+		return -1;
+	}
+	l->kind = line->futex;
+	l->kinds |= 1u << line->futex;
+	l->weight += weight;
+	l->readings++;
+	l->round_waiters++;
+	l->last = *line;
+	l->last.name = NULL; /* static in the decoder, but nothing here needs it */
+	return lock_add_tid(l, tid);
+}
+
+void
+census_round(struct census *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++) {
+		if (c->lock[i].round_waiters > c->lock[i].max_waiters)
+			c->lock[i].max_waiters = c->lock[i].round_waiters;
+		c->lock[i].round_waiters = 0;
+	}
+}
+
+double
+census_blocked(const struct census *c)
+{
+	return c->blocked;
+}
+
+/* The heavier first; at equal weight in (pid, addr) order, so the order is stable. */
+static int
+lock_weight_cmp(const void *a, const void *b)
+{
+	const struct census_lock *x = a, *y = b;
+
+	if (x->weight != y->weight)
+		return x->weight > y->weight ? -1 : 1;
+	return lock_key_cmp(a, b);
+}
+
+void
+census_sort(struct census *c)
+{
+	census_round(c);
+	if (c->n > 1)
+		qsort(c->lock, c->n, sizeof c->lock[0], lock_weight_cmp);
+	c->by_key = c->n < 2;
+}
+
+size_t
+census_count(const struct census *c)
+{
+	return c->n;
+}
+
+const struct census_lock *
+census_lock(const struct census *c, size_t i)
+{
+	return i < c->n ? &c->lock[i] : NULL;
+}
+
+double
+census_share(const struct census *c, size_t i)
+{
+	if (i >= c->n || c->blocked <= 0)
+		return 0;
+	return c->lock[i].weight / c->blocked;
+}
+
+void
+census_set_name(struct census *c, size_t i, const char *name, const char *how)
+{
+	size_t n;
+
+	if (i >= c->n)
+		return;
+	n = strlen(name);
+	if (n >= CENSUS_NAME_LEN)
+		n = CENSUS_NAME_LEN - 1;
+	memcpy(c->lock[i].name, name, n);
+	c->lock[i].name[n] = '\0';
+	c->lock[i].how = how;
+}
+
+void
+census_set_owner(struct census *c, size_t i, enum census_owner st, pid_t owner)
+{
+	if (i >= c->n)
+		return;
+	c->lock[i].owner_state = st;
+	if (st == CENSUS_OWNER_KNOWN) {
+		c->lock[i].owner = owner;
+		c->lock[i].owner_reads++;
+	}
+}
+
+const char *
+census_owner_name(enum census_owner st)
+{
+	switch (st) {
+	case CENSUS_OWNER_KNOWN:
+		return "known";
+	case CENSUS_OWNER_FREE:
+		return "free";
+	case CENSUS_OWNER_UNKNOWN:
+		return "unknown";
+	default:
+		return "unread";
+	}
+}

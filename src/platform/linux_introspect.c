@@ -1,0 +1,181 @@
+/*
+ * Linux: what names the lock a thread waits on.  A thread's syscall line
+ * (the futex call, its address and op, read without stopping the thread),
+ * another process's memory by process_vm_readv (a glibc mutex's owner,
+ * while its waiters sleep), its mappings, and the kernel's symbols.  The
+ * text is decoded by decode_syscall.c, decode_maps.c and
+ * decode_kallsyms.c; platform.h has the contracts.
+ */
+#define _GNU_SOURCE /* process_vm_readv */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "scaletop/decode_proc.h"
+#include "scaletop/platform.h"
+#include "linux_read.h"
+
+/* A syscall line is at most 10 + 8 * 19 bytes; this leaves room. */
+#define SYSCALL_LINE_MAX 256
+/* kallsyms is read in pieces of this, into a buffer that grows. */
+#define KALLSYMS_CHUNK (1u << 20)
+#define KALLSYMS_MAX (256u << 20)
+/* The same for maps: a process with 100,000 mappings prints about 10 MB. */
+#define MAPS_CHUNK (64u << 10)
+#define MAPS_MAX (64u << 20)
+
+int
+thread_syscall_open(pid_t pid, pid_t tid)
+{
+	char path[64];
+
+	snprintf(path, sizeof path, "/proc/%d/task/%d/syscall", (int)pid, (int)tid);
+	return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+int
+thread_syscall_read_fd(int fd, struct syscall_line *out)
+{
+	char buf[SYSCALL_LINE_MAX];
+	ssize_t n;
+
+	do
+		n = pread(fd, buf, sizeof buf, 0);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -1;
+	if (n == 0) { /* the thread exited: its file reads empty */
+		errno = ESRCH;
+		return -1;
+	}
+	return syscall_line_decode(buf, (size_t)n, syscall_arch_native(), out);
+}
+
+int
+thread_syscall_read(pid_t pid, pid_t tid, struct syscall_line *out)
+{
+	int fd = thread_syscall_open(pid, tid), r, e;
+
+	if (fd < 0)
+		return errno == ENOENT ? (errno = ESRCH, -1) : -1;
+	r = thread_syscall_read_fd(fd, out);
+	e = errno;
+	close(fd);
+	errno = e;
+	return r;
+}
+
+ssize_t
+proc_mem_read(pid_t pid, uint64_t addr, void *buf, size_t len)
+{
+	struct iovec local = { buf, len }, remote = { (void *)(uintptr_t)addr, len };
+
+	return process_vm_readv(pid, &local, 1, &remote, 1, 0);
+}
+
+int
+proc_has_thread(pid_t pid, pid_t tid)
+{
+	char path[64];
+	struct stat st;
+
+	snprintf(path, sizeof path, "/proc/%d/task/%d", (int)pid, (int)tid);
+	if (stat(path, &st) == 0)
+		return 1;
+	return errno == ENOENT ? 0 : -1;
+}
+
+int
+proc_object_path(pid_t pid, const char *path, char *out, size_t len)
+{
+	int n = snprintf(out, len, "/proc/%d/root%s", (int)pid, path);
+
+	if (n < 0 || (size_t)n >= len) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The whole of fd, read in order to its end.  A seq_file (maps, kallsyms)
+ * hands out at most its buffer's worth (a page, for maps) a read, however
+ * large the read, so one pread can look whole and be cut.
+ */
+static int
+read_all(int fd, struct linbuf *b, size_t chunk, size_t max)
+{
+	ssize_t n;
+	char *p;
+
+	for (;;) {
+		if (b->cap - b->len < chunk / 2) {
+			if (b->cap + chunk > max) {
+				errno = EFBIG;
+				return -1;
+			}
+			p = realloc(b->data, b->cap + chunk);
+			if (p == NULL)
+				return -1;
+			b->data = p;
+			b->cap += chunk;
+		}
+		n = read(fd, b->data + b->len, b->cap - b->len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			return 0;
+		b->len += (size_t)n;
+	}
+}
+
+int
+proc_maps_read(pid_t pid, struct map_list *out)
+{
+	struct linbuf b = { NULL, 0, 0 };
+	char path[64];
+	int fd, r, e;
+
+	snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? (errno = ESRCH, -1) : -1;
+	r = read_all(fd, &b, MAPS_CHUNK, MAPS_MAX);
+	if (r == 0 && b.len == 0) { /* a zombie, or a kernel thread: nothing mapped */
+		out->n = 0;
+		out->plen = 0;
+	} else if (r == 0) {
+		r = maps_decode(b.data, b.len, out);
+	}
+	e = errno;
+	close(fd);
+	free(b.data);
+	errno = e;
+	return r;
+}
+
+int
+kernel_symbols_read(struct symtab *out, int *hidden)
+{
+	struct linbuf b = { NULL, 0, 0 };
+	int fd, r, e;
+
+	fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	r = read_all(fd, &b, KALLSYMS_CHUNK, KALLSYMS_MAX);
+	if (r == 0)
+		r = kallsyms_decode(b.data, b.len, out, hidden);
+	e = errno;
+	close(fd);
+	free(b.data);
+	errno = e;
+	return r;
+}

@@ -1,0 +1,520 @@
+/*
+ * The symboliser (symbols.h): a process's mappings, each file's ELF symbols
+ * read once and kept by device and inode (and shared by build ID), and the
+ * kernel's symbols, turned into `object:symbol+0xOFF`.  Portable: the reads
+ * are the backend's (proc_maps_read, kernel_symbols_read in platform.h) and
+ * libelf's (elf_image.c); what is here is the cache and the arithmetic.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scaletop/platform.h"
+#include "scaletop/symbols.h"
+
+/* Objects kept at most; past it the oldest is not evicted, the new one is named by offset. */
+#define SYM_OBJECTS_MAX 4096
+/* Where distributions put separate debug files, by build ID (Debian's *-dbgsym, libc6-dbg). */
+#define SYM_DEBUG_DIR "/usr/lib/debug"
+
+struct sym_object {
+	uint32_t dev_major, dev_minor;
+	uint64_t inode;
+	char *name; /* the file name, no directory */
+	int loaded; /* img holds its ELF */
+	int alias;  /* index of the object whose image this one shares, or -1 */
+	char why[160];
+	struct elf_image img;
+};
+
+struct sym_proc {
+	pid_t pid;
+	struct map_list maps;
+	char anon[40]; /* "[anon:0x...]": the answer's object for an anonymous mapping */
+};
+
+struct symboliser {
+	struct sym_object *obj;
+	size_t nobj, capobj;
+	struct sym_proc *proc;
+	size_t nproc, capproc;
+	struct symtab kernel;
+	int kernel_read; /* 0 unread, 1 read, -1 failed (kernel_errno) */
+	int kernel_errno;
+	int kernel_hidden;
+	char debug_dir[512];
+	struct sym_stats st;
+};
+
+struct symboliser *
+sym_new(void)
+{
+	struct symboliser *s = calloc(1, sizeof *s);
+
+	if (s != NULL)
+		sym_set_debug_dir(s, SYM_DEBUG_DIR);
+	return s;
+}
+
+void
+sym_set_debug_dir(struct symboliser *s, const char *dir)
+{
+	snprintf(s->debug_dir, sizeof s->debug_dir, "%s", dir != NULL ? dir : "");
+}
+
+/*
+ * An object without .symtab may have a separate debug file, named by its
+ * build ID: DIR/.build-id/xx/rest.debug.  Its .symtab replaces the
+ * object's symbols; the object's own segments stay.
+ */
+static void
+sym_debug_file(struct symboliser *s, struct elf_image *img)
+{
+	struct elf_image dbg;
+	char path[1024], why[160];
+	size_t i, n;
+
+	if (s->debug_dir[0] == '\0' || strcmp(img->table, ".symtab") == 0 || img->build_id_len < 2)
+		return;
+	n = (size_t)snprintf(path, sizeof path, "%s/.build-id/%02x/", s->debug_dir,
+			     img->build_id[0]);
+	for (i = 1; i < img->build_id_len && n + 8 < sizeof path; i++)
+		n += (size_t)snprintf(path + n, sizeof path - n, "%02x", img->build_id[i]);
+	snprintf(path + n, sizeof path - n, ".debug");
+	if (elf_image_load(path, &dbg, why, sizeof why) < 0)
+		return;
+	if (strcmp(dbg.table, ".symtab") == 0 && dbg.syms.n > 0 &&
+	    dbg.build_id_len == img->build_id_len &&
+	    memcmp(dbg.build_id, img->build_id, img->build_id_len) == 0) {
+		symtab_free(&img->syms);
+		img->syms = dbg.syms;
+		memset(&dbg.syms, 0, sizeof dbg.syms);
+		img->table = ".symtab (debug file)";
+		s->st.debug_files++;
+	}
+	elf_image_free(&dbg);
+}
+
+void
+sym_forget(struct symboliser *s, pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < s->nproc; i++) {
+		if (s->proc[i].pid != pid)
+			continue;
+		map_list_free(&s->proc[i].maps);
+		s->proc[i] = s->proc[--s->nproc];
+		return;
+	}
+}
+
+void
+sym_free(struct symboliser *s)
+{
+	size_t i;
+
+	if (s == NULL)
+		return;
+	for (i = 0; i < s->nobj; i++) {
+		elf_image_free(&s->obj[i].img);
+		free(s->obj[i].name);
+	}
+	for (i = 0; i < s->nproc; i++)
+		map_list_free(&s->proc[i].maps);
+	free(s->obj);
+	free(s->proc);
+	symtab_free(&s->kernel);
+	free(s);
+}
+
+/* pid's cached mappings, read now when not yet (or again when reread is set). */
+static struct sym_proc *
+sym_proc(struct symboliser *s, pid_t pid, int reread)
+{
+	struct sym_proc *p = NULL, *np;
+	size_t i, cap;
+
+	for (i = 0; i < s->nproc && p == NULL; i++)
+		if (s->proc[i].pid == pid)
+			p = &s->proc[i];
+	if (p != NULL && !reread)
+		return p;
+	if (p == NULL) {
+		if (s->nproc == s->capproc) {
+			cap = s->capproc ? s->capproc * 2 : 8;
+			np = realloc(s->proc, cap * sizeof *np);
+			if (np == NULL)
+				return NULL;
+			s->proc = np;
+			s->capproc = cap;
+		}
+		p = &s->proc[s->nproc];
+		memset(p, 0, sizeof *p);
+		p->pid = pid;
+	}
+	s->st.maps_reads++;
+	if (proc_maps_read(pid, &p->maps) < 0) {
+		if (p == &s->proc[s->nproc])
+			map_list_free(&p->maps);
+		else
+			sym_forget(s, pid);
+		return NULL;
+	}
+	if (p == &s->proc[s->nproc])
+		s->nproc++;
+	return p;
+}
+
+static const char *
+base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b != NULL && b[1] != '\0' ? b + 1 : path;
+}
+
+/* The object of another with the same build ID, or -1. */
+static int
+sym_same_build(const struct symboliser *s, size_t me)
+{
+	const struct elf_image *a = &s->obj[me].img, *b;
+	size_t i;
+
+	if (a->build_id_len == 0)
+		return -1;
+	for (i = 0; i < me; i++) {
+		b = &s->obj[i].img;
+		if (s->obj[i].loaded && s->obj[i].alias < 0 && b->build_id_len == a->build_id_len &&
+		    memcmp(b->build_id, a->build_id, a->build_id_len) == 0)
+			return (int)i;
+	}
+	return -1;
+}
+
+/* The object of a file mapping of pid, read on first sight; NULL when none can be kept. */
+static struct sym_object *
+sym_object(struct symboliser *s, pid_t pid, const struct map_list *l, const struct map_entry *e)
+{
+	struct sym_object *o, *no;
+	char path[4200];
+	size_t i, cap;
+	int same;
+
+	for (i = 0; i < s->nobj; i++) {
+		o = &s->obj[i];
+		if (o->inode == e->inode && o->dev_major == e->dev_major &&
+		    o->dev_minor == e->dev_minor)
+			return o;
+	}
+	if (s->nobj >= SYM_OBJECTS_MAX)
+		return NULL;
+	if (s->nobj == s->capobj) {
+		cap = s->capobj ? s->capobj * 2 : 16;
+		no = realloc(s->obj, cap * sizeof *no);
+		if (no == NULL)
+			return NULL;
+		s->obj = no;
+		s->capobj = cap;
+	}
+	o = &s->obj[s->nobj];
+	memset(o, 0, sizeof *o);
+	o->name = strdup(base_name(map_path(l, e)));
+	if (o->name == NULL)
+		return NULL;
+	o->dev_major = e->dev_major;
+	o->dev_minor = e->dev_minor;
+	o->inode = e->inode;
+	o->alias = -1;
+	s->nobj++;
+	s->st.elf_loads++;
+	if (proc_object_path(pid, map_path(l, e), path, sizeof path) < 0)
+		snprintf(path, sizeof path, "%s", map_path(l, e));
+	o->loaded = elf_image_load(path, &o->img, o->why, sizeof o->why) == 0;
+	if (o->loaded && (same = sym_same_build(s, s->nobj - 1)) >= 0) {
+		elf_image_free(&o->img);
+		o->alias = same;
+		s->st.elf_shared++;
+	} else if (o->loaded) {
+		sym_debug_file(s, &o->img);
+	}
+	return o;
+}
+
+static const struct elf_image *
+sym_image(const struct symboliser *s, const struct sym_object *o)
+{
+	if (!o->loaded)
+		return NULL;
+	return o->alias >= 0 ? &s->obj[o->alias].img : &o->img;
+}
+
+/* An ELF address of object o: its symbol, or the object and the address. */
+static void
+sym_in_object(const struct elf_image *img, const struct sym_object *o, uint64_t v,
+	      struct sym_answer *a)
+{
+	const struct symbol *y = symtab_find(&img->syms, v);
+
+	a->object = o->name;
+	if (y != NULL) {
+		a->how = SYM_SYMBOL;
+		a->symbol = symtab_name(&img->syms, y->name);
+		a->offset = v - y->addr;
+	} else {
+		a->how = SYM_OBJECT;
+		a->offset = v;
+		a->why = img->syms.n == 0 ? "the object has no symbol table" : NULL;
+	}
+}
+
+/* A file mapping: its object's ELF address, or the file offset when there is no ELF. */
+static void
+sym_in_file(struct symboliser *s, pid_t pid, const struct map_list *l, const struct map_entry *e,
+	    uint64_t addr, struct sym_answer *a)
+{
+	struct sym_object *o = sym_object(s, pid, l, e);
+	const struct elf_image *img = o != NULL ? sym_image(s, o) : NULL;
+	uint64_t bias;
+
+	if (img != NULL &&
+	    elf_mapping_bias(img, e->start, e->end - e->start, e->offset, &bias) == 0) {
+		sym_in_object(img, o, addr - bias, a);
+		return;
+	}
+	a->how = SYM_OBJECT;
+	a->object = o != NULL ? o->name : base_name(map_path(l, e));
+	a->offset = addr - e->start + e->offset;
+	a->why = o == NULL ? "too many objects" : o->loaded ? "no segment maps it" : o->why;
+}
+
+/*
+ * An anonymous mapping right after an object's last file mapping may be its
+ * .bss: the object's address there, if a segment's memory holds it.
+ */
+static int
+sym_in_bss(struct symboliser *s, pid_t pid, const struct map_list *l, const struct map_entry *e,
+	   uint64_t addr, struct sym_answer *a)
+{
+	const struct map_entry *f;
+	struct sym_object *o;
+	const struct elf_image *img;
+	uint64_t bias;
+
+	if (e == l->e || e->inode != 0 || map_path(l, e)[0] != '\0')
+		return 0;
+	f = e - 1;
+	if (f->inode == 0 || f->end != e->start)
+		return 0;
+	o = sym_object(s, pid, l, f);
+	img = o != NULL ? sym_image(s, o) : NULL;
+	if (img == NULL ||
+	    elf_mapping_bias(img, f->start, f->end - f->start, f->offset, &bias) < 0 ||
+	    !elf_vaddr_loaded(img, addr - bias))
+		return 0;
+	sym_in_object(img, o, addr - bias, a);
+	return 1;
+}
+
+static int
+sym_lookup(struct symboliser *s, pid_t pid, uint64_t addr, struct sym_answer *a, int reread)
+{
+	struct sym_proc *p;
+	const struct map_entry *e;
+
+	memset(a, 0, sizeof *a);
+	a->addr = addr;
+	s->st.lookups++;
+	p = sym_proc(s, pid, 0);
+	if (p == NULL)
+		return -1;
+	e = maps_find(&p->maps, addr);
+	if (e == NULL && reread) { /* mapped since the maps were read? */
+		p = sym_proc(s, pid, 1);
+		if (p == NULL)
+			return -1;
+		e = maps_find(&p->maps, addr);
+	}
+	if (e != NULL)
+		a->exec = (e->flags & MAP_EXEC) != 0;
+	if (e == NULL) {
+		a->how = SYM_UNMAPPED;
+		a->why = "no mapping holds it";
+		return 0;
+	}
+	if (e->inode != 0) {
+		sym_in_file(s, pid, &p->maps, e, addr, a);
+		return 0;
+	}
+	if (sym_in_bss(s, pid, &p->maps, e, addr, a))
+		return 0;
+	a->how = SYM_MAPPING;
+	a->offset = addr - e->start;
+	if (map_path(&p->maps, e)[0] != '\0') {
+		a->object = map_path(&p->maps, e);
+	} else {
+		snprintf(p->anon, sizeof p->anon, "[anon:0x%llx]", (unsigned long long)e->start);
+		a->object = p->anon;
+	}
+	return 0;
+}
+
+int
+sym_user(struct symboliser *s, pid_t pid, uint64_t addr, struct sym_answer *a)
+{
+	return sym_lookup(s, pid, addr, a, 1);
+}
+
+int
+sym_user_cached(struct symboliser *s, pid_t pid, uint64_t addr, struct sym_answer *a)
+{
+	return sym_lookup(s, pid, addr, a, 0);
+}
+
+/*
+ * The kernel's table keeps only the symbols that were asked for: all of
+ * /proc/kallsyms is some 120,000 symbols and 6 MB held (a monitor's whole
+ * size twice over), while a sweep's call chains name a few hundred
+ * functions.  A batch of addresses not yet covered costs one read of the
+ * file (about 30 ms here), kept symbols none.
+ */
+static int
+sym_kernel_covered(const struct symboliser *s, uint64_t addr)
+{
+	return s->kernel.n > 0 && symtab_find(&s->kernel, addr) != NULL;
+}
+
+static int
+ptr_cmp(const void *a, const void *b)
+{
+	const struct symbol *x = *(const struct symbol *const *)a,
+			    *y = *(const struct symbol *const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Adds all's symbols that cover addr[] (once each) to s->kernel, sorted after; -1 ENOMEM. */
+static int
+sym_kernel_keep(struct symboliser *s, const struct symtab *all, const uint64_t *addr, size_t n)
+{
+	const struct symbol **pick, *y;
+	size_t i, k = 0;
+	int r = 0;
+
+	if ((pick = malloc((n ? n : 1) * sizeof(*pick))) == NULL)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (!sym_kernel_covered(s, addr[i]) && (y = symtab_find(all, addr[i])) != NULL)
+			pick[k++] = y;
+	qsort(pick, k, sizeof(*pick), ptr_cmp);
+	for (i = 0; i < k && r == 0; i++) {
+		y = pick[i];
+		if (i > 0 && pick[i - 1] == y)
+			continue;
+		r = symtab_add(&s->kernel, y->addr, y->size ? y->size : 1, y->type,
+			       symtab_name(all, y->name), strlen(symtab_name(all, y->name)),
+			       y->module != UINT32_MAX ? symtab_name(all, y->module) : NULL,
+			       y->module != UINT32_MAX ? strlen(symtab_name(all, y->module)) : 0);
+	}
+	free(pick);
+	symtab_sort(&s->kernel);
+	return r;
+}
+
+int
+sym_kernel_prepare(struct symboliser *s, const uint64_t *addr, size_t n)
+{
+	struct symtab all = { 0 };
+	size_t i;
+	int r;
+
+	if (s->kernel_read < 0 || s->kernel_hidden) {
+		errno = s->kernel_read < 0 ? s->kernel_errno : 0;
+		return s->kernel_read < 0 ? -1 : 0;
+	}
+	for (i = 0; i < n && sym_kernel_covered(s, addr[i]); i++)
+		;
+	if (i == n)
+		return 0;
+	s->st.kernel_reads++;
+	if (kernel_symbols_read(&all, &s->kernel_hidden) < 0) {
+		s->kernel_read = -1;
+		s->kernel_errno = errno;
+		symtab_free(&all);
+		return -1;
+	}
+	s->kernel_read = 1;
+	r = s->kernel_hidden ? 0 : sym_kernel_keep(s, &all, addr, n);
+	symtab_free(&all);
+	return r;
+}
+
+int
+sym_kernel(struct symboliser *s, uint64_t addr, struct sym_answer *a)
+{
+	const struct symbol *y;
+
+	memset(a, 0, sizeof *a);
+	a->addr = addr;
+	s->st.lookups++;
+	if (!sym_kernel_covered(s, addr) && sym_kernel_prepare(s, &addr, 1) < 0)
+		return -1;
+	if (s->kernel_hidden) {
+		a->how = SYM_HIDDEN;
+		a->object = "kernel";
+		a->why = "the kernel hides its symbols' addresses (kptr_restrict, or not root)";
+		return 0;
+	}
+	y = symtab_find(&s->kernel, addr);
+	if (y == NULL) {
+		a->how = SYM_UNMAPPED;
+		a->why = "no kernel symbol covers it";
+		return 0;
+	}
+	a->how = SYM_SYMBOL;
+	a->symbol = symtab_name(&s->kernel, y->name);
+	a->offset = addr - y->addr;
+	a->object = "kernel";
+	if (y->module != UINT32_MAX)
+		a->object = symtab_name(&s->kernel, y->module);
+	return 0;
+}
+
+char *
+sym_format(const struct sym_answer *a, char *buf, size_t len)
+{
+	if (len == 0)
+		return buf;
+	switch (a->how) {
+	case SYM_SYMBOL:
+		if (a->offset == 0)
+			snprintf(buf, len, "%s:%s", a->object, a->symbol);
+		else
+			snprintf(buf, len, "%s:%s+0x%llx", a->object, a->symbol,
+				 (unsigned long long)a->offset);
+		break;
+	case SYM_OBJECT:
+	case SYM_MAPPING:
+		snprintf(buf, len, "%s+0x%llx", a->object, (unsigned long long)a->offset);
+		break;
+	case SYM_HIDDEN:
+		snprintf(buf, len, "kernel address (hidden)");
+		break;
+	default:
+		snprintf(buf, len, "0x%llx", (unsigned long long)a->addr);
+		break;
+	}
+	return buf;
+}
+
+void
+sym_get_stats(const struct symboliser *s, struct sym_stats *st)
+{
+	size_t i;
+
+	*st = s->st;
+	st->symbols = s->kernel.n;
+	for (i = 0; i < s->nobj; i++)
+		st->symbols += s->obj[i].img.syms.n;
+}

@@ -1,0 +1,125 @@
+/*
+ * The lock census (census.c): waiter readings grouped by (process,
+ * address), the blocked total the shares are of, most waiters in one
+ * round, distinct threads, kinds, and the order by weight.
+ */
+#include <string.h>
+
+#include "scaletop/census.h"
+#include "../tap.h"
+
+static struct syscall_line
+waiter(uint64_t addr, enum futex_kind kind)
+{
+	struct syscall_line s;
+
+	memset(&s, 0, sizeof s);
+	s.state = SYSCALL_IN;
+	s.nr = 202;
+	s.futex = kind;
+	s.futex_addr = addr;
+	s.futex_val = 2;
+	return s;
+}
+
+static const struct census_lock *
+find(const struct census *c, pid_t pid, uint64_t addr, size_t *at)
+{
+	size_t i;
+
+	for (i = 0; i < census_count(c); i++)
+		if (census_lock(c, i)->pid == pid && census_lock(c, i)->addr == addr) {
+			*at = i;
+			return census_lock(c, i);
+		}
+	return NULL;
+}
+
+static void
+test_group(void)
+{
+	struct census *c = census_new();
+	struct syscall_line a = waiter(0x1000, FUTEX_KIND_MUTEX),
+			    b = waiter(0x2000, FUTEX_KIND_BITSET);
+	struct syscall_line sleep, other = waiter(0x1000, FUTEX_KIND_MUTEX);
+	const struct census_lock *l;
+	size_t i = 0;
+	pid_t t;
+
+	memset(&sleep, 0, sizeof sleep);
+	sleep.state = SYSCALL_IN;
+	sleep.nr = 230;
+	/* Round 1: 5 on a, 1 on b, the holder asleep, one thread with no line read. */
+	for (t = 101; t <= 105; t++)
+		census_add(c, 10, t, &a, 1.0);
+	census_add(c, 10, 200, &b, 1.0);
+	census_add(c, 10, 100, &sleep, 1.0);
+	census_add(c, 10, 300, NULL, 1.0);
+	/* The same address in another process is another lock. */
+	census_add(c, 11, 400, &other, 0.5);
+	census_round(c);
+	/* Round 2: 3 on a, two of them new threads. */
+	census_add(c, 10, 101, &a, 1.0);
+	census_add(c, 10, 106, &a, 1.0);
+	census_add(c, 10, 107, &a, 1.0);
+	census_sort(c);
+
+	is_int((long long)census_count(c), 3, "three locks: (10, a), (10, b), (11, a)");
+	is_double(census_blocked(c), 11.5, 1e-9, "the blocked total counts every reading");
+	l = census_lock(c, 0);
+	ok(l->pid == 10 && l->addr == 0x1000, "the heaviest first");
+	is_double(l->weight, 8.0, 1e-9, "a: 8 readings' weight");
+	is_int(l->max_waiters, 5, "a: at most 5 at once");
+	is_int((long long)l->ntids, 7, "a: 7 distinct threads");
+	is_int(l->kind, FUTEX_KIND_MUTEX, "a: a mutex");
+	is_double(census_share(c, 0), 8.0 / 11.5, 1e-9, "a: its share of the blocked time");
+	l = find(c, 10, 0x2000, &i);
+	ok(l != NULL && l->kind == FUTEX_KIND_BITSET && l->max_waiters == 1 && l->ntids == 1,
+	   "b: a bitset wait, one waiter");
+	l = find(c, 11, 0x1000, &i);
+	ok(l != NULL && l->weight == 0.5, "the other process's lock keeps its own weight");
+	census_set_name(c, i, "x:big_lock", "symbol");
+	census_set_owner(c, i, CENSUS_OWNER_KNOWN, 4711);
+	l = census_lock(c, i);
+	ok(strcmp(l->name, "x:big_lock") == 0 && l->owner == 4711 &&
+		   l->owner_state == CENSUS_OWNER_KNOWN && l->owner_reads == 1,
+	   "a name and an owner are kept");
+	/* Adding after a sort finds the same locks. */
+	census_add(c, 10, 108, &a, 1.0);
+	census_sort(c);
+	is_int((long long)census_count(c), 3, "an add after a sort finds its lock again");
+	is_int((long long)census_lock(c, 0)->ntids, 8, "and counts the new thread");
+	census_reset(c);
+	ok(census_count(c) == 0 && census_blocked(c) == 0, "reset forgets everything");
+	is_double(census_share(c, 0), 0, 0, "no lock, no share");
+	census_free(c);
+}
+
+static void
+test_many(void)
+{
+	struct census *c = census_new();
+	struct syscall_line s;
+	size_t i;
+	int bad = 0;
+
+	/* PostgreSQL's shape: every backend on its own semaphore. */
+	for (i = 0; i < 2000; i++) {
+		s = waiter(0x10000 + 64 * (uint64_t)((i * 7919) % 2000), FUTEX_KIND_BITSET);
+		census_add(c, 5, (pid_t)(1000 + i), &s, 1.0);
+	}
+	census_sort(c);
+	is_int((long long)census_count(c), 2000, "2000 addresses, 2000 locks");
+	for (i = 0; i < census_count(c); i++)
+		bad += census_lock(c, i)->ntids != 1 || census_lock(c, i)->max_waiters != 1;
+	is_int(bad, 0, "each with its one waiter");
+	census_free(c);
+}
+
+int
+main(void)
+{
+	test_group();
+	test_many();
+	return done_testing();
+}
