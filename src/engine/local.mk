@@ -51,6 +51,7 @@ libscaletop_a_SOURCES += \
 	src/engine/sweep.c \
 	src/engine/step_ctx.h \
 	src/engine/step_ctx.c \
+	src/engine/step_why.c \
 	src/engine/step_builtin.c \
 	src/engine/step_external.c \
 	src/engine/ext_timing.c \

@@ -122,6 +122,17 @@ struct step_ctx {
 
 #define WAITS_PER_FAMILY 12
 
+/*
+ * Why, beyond the waits (step_why.c): the on-CPU sampling opened with the
+ * window (unless --no-hot; a refusal said once a sweep), emptied on its
+ * ticks, and its paths named into the step at its end; the symboliser
+ * freed with the context.
+ */
+void step_ctx_hot_begin(struct step_ctx *c, uint64_t now);
+void step_ctx_hot_tick(struct step_ctx *c);
+void step_ctx_hot_end(struct step_ctx *c, struct step *st, uint64_t now);
+void step_ctx_why_free(struct step_ctx *c);
+
 /* A context with nothing bound and no step. */
 void step_ctx_init(struct step_ctx *c);
 /*
