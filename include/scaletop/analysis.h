@@ -101,12 +101,27 @@ struct cause_category {
 	double from, to; /* its share at n_from and n_to, pooled over their runs (0..1) */
 };
 
+/*
+ * The on-CPU side of the same question: the share of a family's CPU samples
+ * that spun in a lock (steps' "hot"), when it grew by at least
+ * ANALYSIS_CAUSE_MIN_RISE from the peak to the fall, with the spin frame and
+ * the caller that spun most at the fall.  The target is asked first.
+ */
+struct cause_spin {
+	bool found;
+	enum wait_family family;
+	double from, to; /* spin share at n_from and n_to, pooled over the sampled runs (0..1) */
+	char spin[HOT_NAME_LEN];
+	char caller[HOT_NAME_LEN]; /* "" when the chains ended above the spin */
+};
+
 struct analysis_cause {
 	bool found; /* false: no collapse, no profile at both N, or nothing grew enough */
 	enum wait_family family;
 	int n_from, n_to; /* the peak's N, and the fallen N the verdict names */
 	int ncat;
 	struct cause_category cat[ANALYSIS_CAUSE_MAX]; /* the largest rise first */
+	struct cause_spin spin;
 };
 
 /*

@@ -36,6 +36,7 @@ struct run_args {
 	double duration, warmup, stable_pct, min_time, interval, stall;
 	double collapse_pct, linear_pct; /* analysis thresholds; 0: the defaults */
 	bool duration_set, warmup_set, stop_on_failure;
+	bool no_hot; /* --no-hot: no on-CPU sampling */
 	long repeat;
 	long trials; /* --trials K: the whole sweep K times */
 	enum run_mode mode;

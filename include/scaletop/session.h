@@ -17,6 +17,7 @@
 #include "scaletop/probe_join.h"
 #include "scaletop/series.h"
 #include "scaletop/stats.h"
+#include "scaletop/hotpaths.h"
 #include "scaletop/waits.h"
 
 #define SESSION_MAX_PARAMS 8
@@ -48,6 +49,7 @@ struct sweep_settings {
 	/* Database-level wait probes (--probe COMMAND), as given. */
 	char probe[SESSION_MAX_PROBES][TARGET_SPEC_LEN];
 	int nprobes;
+	bool no_hot; /* --no-hot: no on-CPU sampling */
 };
 
 /* What ran, as text: enough for a reader to run it again. */
@@ -113,6 +115,22 @@ struct target_figures {
 	unsigned have;              /* TG_HAVE_* */
 };
 
+/*
+ * Where the CPUs went in a window (hotpaths.h): the on-CPU samples of the
+ * workload's and the target's threads by call path, and the share that spun
+ * in a lock, by the caller that names it.  present is false where nothing
+ * was sampled (sampling off, not allowed, or not Linux).
+ */
+struct step_hot {
+	bool present;
+	uint64_t samples[WAIT_NFAMILIES]; /* the probe family has none */
+	double spin_share[WAIT_NFAMILIES];
+	struct hot_path *paths; /* owned */
+	int npaths;
+	struct hot_spin *spins; /* owned */
+	int nspins;
+};
+
 enum step_status { STEP_RUNNING, STEP_OK, STEP_UNSTABLE, STEP_FAILED, STEP_INTERRUPTED };
 extern const char *const step_status_names[];
 
@@ -147,6 +165,7 @@ struct step {
 	double wait_read_ms; /* the most CPU time a tick's reading of threads took; < 0: not known
 			      */
 	int64_t wait_reads;  /* threads read in the window; < 0: not known */
+	struct step_hot hot;
 };
 
 enum event_kind { EV_INFO, EV_STEP, EV_FAILURE, EV_UNSTABLE, EV_WARNING, EV_COLLAPSE };
@@ -182,6 +201,8 @@ struct session {
 };
 
 void session_init(struct session *s);
+/* Frees a step's hot paths and spins and marks it unsampled. */
+void step_hot_clear(struct step_hot *h);
 void session_free(struct session *s);
 /*
  * The plan's i-th step (0 .. trials * nn * repeat - 1): its N index, repeat

@@ -13,5 +13,7 @@ void step_table_print(FILE *f, const struct session *s);
  * the least read columns go first, the status never.
  */
 void step_table_steps(FILE *f, const struct session *s, int width);
+/* The "hot:" section alone: each step's on-CPU paths and lock spin (step_table_hot.c). */
+void step_table_hot(FILE *f, const struct session *s);
 
 #endif

@@ -51,6 +51,7 @@ libscaletop_a_SOURCES += \
 	src/engine/sweep.c \
 	src/engine/step_ctx.h \
 	src/engine/step_ctx.c \
+	src/engine/step_why.c \
 	src/engine/step_builtin.c \
 	src/engine/step_external.c \
 	src/engine/ext_timing.c \
@@ -60,6 +61,8 @@ libscaletop_a_SOURCES += \
 	src/engine/target.c \
 	src/engine/wait_sampler.h \
 	src/engine/wait_sampler.c \
+	src/engine/hot_sampler.h \
+	src/engine/hot_sampler.c \
 	src/engine/freq_sampler.h \
 	src/engine/freq_sampler.c
 noinst_HEADERS += include/scaletop/ext_timing.h

@@ -154,6 +154,7 @@ run_probes(struct session *s, const struct run_args *a)
 		snprintf(s->set.probe[i], sizeof(s->set.probe[i]), "%s", a->probe[i]);
 	}
 	s->set.nprobes = a->nprobes;
+	s->set.no_hot = a->no_hot;
 	return 0;
 }
 

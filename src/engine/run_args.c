@@ -41,6 +41,7 @@ enum {
 	OPT_OPS,
 	OPT_PROBE,
 	OPT_TARGET,
+	OPT_NO_HOT,
 };
 
 static const struct option run_longopts[] = {
@@ -73,6 +74,7 @@ static const struct option run_longopts[] = {
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "probe", required_argument, NULL, OPT_PROBE },
 	{ "target", required_argument, NULL, OPT_TARGET },
+	{ "no-hot", no_argument, NULL, OPT_NO_HOT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -141,7 +143,9 @@ run_usage_options(FILE *f, const struct run_args *d)
 		"                         (repeatable, up to %d); presets: postgres[:CONNINFO]\n"
 		"                         (psql), mariadb[:OPTIONS] (performance_schema)\n"
 		"      --target SPEC      also measure the system under test: pid:N (and its\n"
-		"                         descendants), comm:NAME, cgroup:PATH; repeatable\n",
+		"                         descendants), comm:NAME, cgroup:PATH; repeatable\n"
+		"      --no-hot           no on-CPU call paths (perf_event samples of the\n"
+		"                         workload's and the target's threads, 99 Hz a CPU)\n",
 		d->default_workload, progname, d->duration, d->warmup, parsers, SESSION_MAX_PROBES);
 }
 
@@ -210,6 +214,9 @@ run_parse_option(int opt, int argc, char **argv, struct run_args *a, const struc
 		return 0;
 	case OPT_STOP:
 		a->stop_on_failure = true;
+		return 0;
+	case OPT_NO_HOT:
+		a->no_hot = true;
 		return 0;
 	case OPT_CMD:
 		a->cmd = optarg;

@@ -33,6 +33,7 @@ step_ctx_init(struct step_ctx *c)
 	sample_delta_init(&c->live_delta);
 	wait_tally_init(&c->waits);
 	wait_sampler_init(&c->ws);
+	hot_sampler_init(&c->hot);
 }
 
 /* The last step's state: its kind frees what it holds; the block is kept for reuse. */
@@ -95,6 +96,8 @@ step_ctx_free(struct step_ctx *c)
 	probes_free(c->probes);
 	c->probes = NULL;
 	wait_sampler_free(&c->ws);
+	hot_sampler_free(&c->hot);
+	step_ctx_why_free(c);
 	target_free(c->target);
 	c->target = NULL;
 }
@@ -181,11 +184,14 @@ step_ctx_find_workload(struct step_ctx *c)
 
 	if (c->state != NULL && c->kind != NULL && c->kind->task_pids != NULL)
 		n = c->kind->task_pids(c, pids, RUNNER_MAX_WORKERS);
-	if (n == 1 && !c->kind->per_worker && proc_tree(pids[0], &tree, &ntree) == 0 && ntree > 0)
+	if (n == 1 && !c->kind->per_worker && proc_tree(pids[0], &tree, &ntree) == 0 && ntree > 0) {
 		(void)wait_sampler_set_pids(&c->ws, WAIT_WORKLOAD, tree, ntree, false);
-	else
+		(void)hot_sampler_set_pids(&c->hot, WAIT_WORKLOAD, tree, ntree);
+	} else {
 		(void)wait_sampler_set_pids(&c->ws, WAIT_WORKLOAD, pids, (size_t)n,
 					    c->kind->per_worker && c->s->set.mode == MODE_THREADS);
+		(void)hot_sampler_set_pids(&c->hot, WAIT_WORKLOAD, pids, (size_t)n);
+	}
 	free(tree);
 }
 
@@ -209,12 +215,15 @@ step_ctx_sample(struct step_ctx *c, uint64_t now)
 			} else
 				tp = target_find(c->target, &ntp);
 			(void)wait_sampler_set_pids(&c->ws, WAIT_TARGET, tp, ntp, false);
+			(void)hot_sampler_set_pids(&c->hot, WAIT_TARGET, tp, ntp);
 		}
 	}
 	wait_sampler_tick(&c->ws, &c->waits, now);
 	step_ctx_step(c)->wait_read_ms = (double)c->ws.worst_ns / 1e6;
-	if (c->live->phase == PHASE_MEASURING)
+	if (c->live->phase == PHASE_MEASURING) {
 		freq_sampler_tick(&c->freq, now);
+		step_ctx_hot_tick(c);
+	}
 }
 
 void
@@ -351,6 +360,7 @@ step_ctx_window_begin(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t w
 	wait_sampler_window(&c->ws, true, now);
 	c->w0_reads = c->ws.reads;
 	freq_sampler_begin(&c->freq, now);
+	step_ctx_hot_begin(c, now);
 	if (c->target != NULL) {
 		target_window_begin(c->target, now);
 		/* Its processes were just found; but a warm-up shorter than a tick found none yet.
@@ -432,6 +442,7 @@ step_ctx_window_end(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t wai
 	wait_sampler_window(&c->ws, false, now);
 	st->wait_reads = (int64_t)(c->ws.reads - c->w0_reads);
 	st->freq_mhz = freq_sampler_end(&c->freq, now);
+	step_ctx_hot_end(c, st, now);
 	sample_delta_free(&d);
 	step_ctx_locks_end(c, st);
 	probes_end(c->probes, now);

@@ -27,9 +27,11 @@
 #include "scaletop/sweep.h"
 #include "scaletop/waits.h"
 #include "freq_sampler.h"
+#include "hot_sampler.h"
 #include "wait_sampler.h"
 
 struct lockprof_entry;
+struct symboliser;
 struct probes;
 struct step_ctx;
 struct target;
@@ -108,6 +110,9 @@ struct step_ctx {
 	uint64_t w0_reads;      /* its reads when the window opened */
 	uint64_t ws_pids_ns;    /* when its processes were last found */
 
+	struct hot_sampler hot; /* where the CPUs went: on-CPU samples of the same processes */
+	struct symboliser *sym; /* names their frames; made at the first sampled window; owned */
+
 	struct target *target;    /* --target's processes and book, or NULL; owned */
 	struct freq_sampler freq; /* the CPUs' frequency over the window */
 
@@ -118,6 +123,17 @@ struct step_ctx {
 };
 
 #define WAITS_PER_FAMILY 12
+
+/*
+ * Why, beyond the waits (step_why.c): the on-CPU sampling opened with the
+ * window (unless --no-hot; a refusal said once a sweep), emptied on its
+ * ticks, and its paths named into the step at its end; the symboliser
+ * freed with the context.
+ */
+void step_ctx_hot_begin(struct step_ctx *c, uint64_t now);
+void step_ctx_hot_tick(struct step_ctx *c);
+void step_ctx_hot_end(struct step_ctx *c, struct step *st, uint64_t now);
+void step_ctx_why_free(struct step_ctx *c);
 
 /* A context with nothing bound and no step. */
 void step_ctx_init(struct step_ctx *c);

@@ -173,6 +173,64 @@ cause_family(const struct cause_runs *from, const struct cause_runs *to, enum wa
 	return k;
 }
 
+/* The mean spin share of family f over the runs sampled for it; -1 when none was. */
+static double
+spin_pooled(const struct cause_runs *r, enum wait_family f)
+{
+	double sum = 0;
+	int i, runs = 0;
+
+	for (i = 0; i < r->n; i++) {
+		if (!r->v[i]->hot.present || r->v[i]->hot.samples[f] == 0)
+			continue;
+		sum += r->v[i]->hot.spin_share[f];
+		runs++;
+	}
+	return runs > 0 ? sum / runs : -1;
+}
+
+/* The spin of family f with the largest share in any run at the fall. */
+static const struct hot_spin *
+spin_top(const struct cause_runs *r, enum wait_family f)
+{
+	const struct hot_spin *best = NULL, *e;
+	int i, j;
+
+	for (i = 0; i < r->n; i++) {
+		for (j = 0; j < r->v[i]->hot.nspins; j++) {
+			e = &r->v[i]->hot.spins[j];
+			if (e->family == f && (best == NULL || e->share > best->share))
+				best = e;
+		}
+	}
+	return best;
+}
+
+/* Whether the target's, else the workload's, lock spin grew enough from the peak to the fall. */
+static void
+cause_spin_find(const struct cause_runs *from, const struct cause_runs *to, struct cause_spin *sp)
+{
+	static const enum wait_family order[] = { WAIT_TARGET, WAIT_WORKLOAD };
+	const struct hot_spin *top;
+	double a, b;
+	size_t i;
+
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		a = spin_pooled(from, order[i]);
+		b = spin_pooled(to, order[i]);
+		if (a < 0 || b < 0 || b - a < ANALYSIS_CAUSE_MIN_RISE - CAUSE_EPS ||
+		    (top = spin_top(to, order[i])) == NULL)
+			continue;
+		sp->found = true;
+		sp->family = order[i];
+		sp->from = a;
+		sp->to = b;
+		snprintf(sp->spin, sizeof(sp->spin), "%s", top->spin);
+		snprintf(sp->caller, sizeof(sp->caller), "%s", top->caller);
+		return;
+	}
+}
+
 void
 analysis_cause_find(const struct cause_runs *from, const struct cause_runs *to,
 		    struct analysis_cause *c)
@@ -184,6 +242,7 @@ analysis_cause_find(const struct cause_runs *from, const struct cause_runs *to,
 	c->n_to = to->nval;
 	if (from->nval == to->nval)
 		return;
+	cause_spin_find(from, to, &c->spin);
 	for (i = 0; i < sizeof(cause_order) / sizeof(cause_order[0]); i++) {
 		c->ncat = cause_family(from, to, cause_order[i], c);
 		if (c->ncat > 0) {
@@ -231,4 +290,46 @@ analysis_cause_text(const struct analysis_cause *c, int ncat, char *buf, size_t 
 		snprintf(buf + used, len - used, "%s %s %.0f%% (%.0f%% at %d)", i > 0 ? " and" : "",
 			 name, 100 * c->cat[i].to, 100 * c->cat[i].from, c->n_from);
 	}
+}
+
+/*
+ * The lock a kernel caller takes, where it is one everybody knows: the fd
+ * table's (files->file_lock), the seed study's FreeBSD cause.
+ */
+static const char *
+spin_lock_name(const char *caller)
+{
+	static const char *const fd_table[] = { "alloc_fd",      "file_close_fd", "close_fd",
+						"__close_range", "do_dup2",       "replace_fd",
+						"__alloc_fd",    "__close_fd",    "fd_install" };
+	size_t i, len = strcspn(caller, ".");
+
+	for (i = 0; i < sizeof(fd_table) / sizeof(fd_table[0]); i++)
+		if (strlen(fd_table[i]) == len && strncmp(caller, fd_table[i], len) == 0)
+			return "the fd table's lock";
+	return NULL;
+}
+
+static const char *const spin_whose[WAIT_NFAMILIES] = {
+	[WAIT_WORKLOAD] = "the workload's",
+	[WAIT_TARGET] = "the target's",
+	[WAIT_PROBE] = "the probes'",
+};
+
+void
+analysis_spin_text(const struct analysis_cause *c, char *buf, size_t len)
+{
+	const struct cause_spin *sp = &c->spin;
+	const char *lock;
+
+	if (len == 0)
+		return;
+	buf[0] = '\0';
+	if (!sp->found)
+		return;
+	lock = spin_lock_name(sp->caller);
+	snprintf(buf, len, "; at %d, %.0f%% of %s CPU spun in %s%s%s%s%s%s (%.0f%% at %d)", c->n_to,
+		 100 * sp->to, spin_whose[sp->family], sp->spin, sp->caller[0] ? " from " : "",
+		 sp->caller, lock ? " (" : "", lock ? lock : "", lock ? ")" : "", 100 * sp->from,
+		 c->n_from);
 }

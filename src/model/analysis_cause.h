@@ -26,5 +26,11 @@ void analysis_cause_find(const struct cause_runs *from, const struct cause_runs 
  * (5% at 4)", into buf; "" when there is no cause.
  */
 void analysis_cause_text(const struct analysis_cause *c, int ncat, char *buf, size_t len);
+/*
+ * The lock spin that grew, "; at 4, 38% of the workload's CPU spun in
+ * native_queued_spin_lock_slowpath from alloc_fd (the fd table's lock) (4%
+ * at 2)", into buf; "" when none did.
+ */
+void analysis_spin_text(const struct analysis_cause *c, char *buf, size_t len);
 
 #endif

@@ -119,25 +119,45 @@ verdict_peak(const struct verdict_ctx *c, char *buf, size_t len)
 		verdict_cat(buf, len, " (unstable)");
 }
 
+/* Appends clause as a part of its own when it fits whole; whether it did. */
+static bool
+verdict_clause(const struct verdict_ctx *c, char *buf, size_t len, const char *clause)
+{
+	if (clause[0] == '\0' || strlen(buf) + strlen(clause) >= len)
+		return false;
+	verdict_mark(c, buf, VERDICT_RANK_REST);
+	verdict_cat(buf, len, "%s", clause);
+	return true;
+}
+
 /*
  * "; at 16 the target's threads were runnable 41% (3% at 4)": what grew, as
- * many of its categories as fit whole, or nothing.
+ * many of its categories as fit whole, then the lock spin that grew ("; at
+ * 16, 38% of the workload's CPU spun in ..."), which is worth more than a
+ * second category: the most categories that fit beside it are kept.
  */
 static void
 verdict_cause(const struct verdict_ctx *c, char *buf, size_t len)
 {
-	char clause[256];
+	char clause[256], spin[256];
+	size_t used = strlen(buf);
 	int k;
 
+	analysis_spin_text(&c->a->cause, spin, sizeof(spin));
 	for (k = c->a->cause.ncat; k > 0; k--) {
 		analysis_cause_text(&c->a->cause, k, clause, sizeof(clause));
-		if (clause[0] != '\0' && strlen(buf) + strlen(clause) < len &&
-		    strlen(clause) < sizeof(clause) - 1) {
-			verdict_mark(c, buf, VERDICT_RANK_REST);
-			verdict_cat(buf, len, "%s", clause);
+		if (spin[0] != '\0' && used + strlen(clause) + strlen(spin) < len) {
+			verdict_clause(c, buf, len, clause);
+			verdict_clause(c, buf, len, spin);
 			return;
 		}
 	}
+	for (k = c->a->cause.ncat; k > 0; k--) {
+		analysis_cause_text(&c->a->cause, k, clause, sizeof(clause));
+		if (verdict_clause(c, buf, len, clause))
+			return;
+	}
+	verdict_clause(c, buf, len, spin);
 }
 
 /*

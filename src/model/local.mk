@@ -19,6 +19,13 @@ check_PROGRAMS += tests/unit/test_census
 TESTS += tests/unit/test_census
 tests_unit_test_census_LDADD = $(TEST_LIBS)
 
+# Where the CPUs went: on-CPU samples by call path, and lock spin.
+noinst_HEADERS += include/scaletop/hotpaths.h
+libscaletop_a_SOURCES += src/model/hotpaths.c
+check_PROGRAMS += tests/unit/test_hotpaths
+TESTS += tests/unit/test_hotpaths
+tests_unit_test_hotpaths_LDADD = $(TEST_LIBS)
+
 check_PROGRAMS += tests/unit/test_nlist tests/unit/test_stats
 TESTS += tests/unit/test_nlist tests/unit/test_stats
 tests_unit_test_nlist_LDADD = $(TEST_LIBS)

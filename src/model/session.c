@@ -21,12 +21,21 @@ session_init(struct session *s)
 	memset(s, 0, sizeof(*s));
 }
 
+void
+step_hot_clear(struct step_hot *h)
+{
+	free(h->paths);
+	free(h->spins);
+	memset(h, 0, sizeof(*h));
+}
+
 static void
 step_free(struct step *st)
 {
 	free(st->iv);
 	free(st->cpu);
 	free(st->waits);
+	step_hot_clear(&st->hot);
 }
 
 void

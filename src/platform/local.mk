@@ -19,6 +19,7 @@ libscaletop_a_SOURCES += \
 	src/platform/decode_statgrab.c \
 	src/platform/decode_thread.c \
 	src/platform/decode_cgroup.c \
+	src/platform/decode_perf.c \
 	src/platform/decode_syscall.c \
 	src/platform/decode_maps.c \
 	src/platform/decode_kallsyms.c \
@@ -40,7 +41,7 @@ libscaletop_a_SOURCES += \
 # which nothing here runs).
 ST_SRC_LINUX = src/platform/linux_read.h src/platform/linux_read.c src/platform/linux_cpu.c \
 	src/platform/linux_task.c src/platform/linux_thread.c src/platform/linux_thread_files.c \
-	src/platform/linux_lockstat.c \
+	src/platform/linux_lockstat.c src/platform/linux_perf.c \
 	src/platform/reaper_linux.c src/platform/linux_host.h src/platform/linux_host.c \
 	src/platform/linux_introspect.c
 ST_SRC_FREEBSD = src/platform/freebsd.c src/platform/unsupported.c src/platform/reaper_bsd.c \
@@ -101,6 +102,19 @@ if OS_LINUX
 check_PROGRAMS += tests/unit/test_linux_host
 TESTS += tests/unit/test_linux_host
 tests_unit_test_linux_host_LDADD = $(TEST_LIBS)
+endif
+
+# perf_event records into on-CPU samples (decode_perf.c) on synthetic
+# buffers, everywhere; and, on Linux, the sampler itself over a spinning
+# thread of the test's own (a skip, saying why, without the permission).
+noinst_HEADERS += include/scaletop/oncpu.h
+check_PROGRAMS += tests/unit/test_decode_perf
+TESTS += tests/unit/test_decode_perf
+tests_unit_test_decode_perf_LDADD = $(TEST_LIBS)
+if OS_LINUX
+check_PROGRAMS += tests/unit/test_oncpu
+TESTS += tests/unit/test_oncpu
+tests_unit_test_oncpu_LDADD = $(TEST_LIBS)
 endif
 
 # The decoders of what names a lock (decode_syscall.c, decode_maps.c,

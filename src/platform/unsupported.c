@@ -13,12 +13,18 @@
  * BSDs read all of them in one sysctl, and the sampler then calls
  * thread_samples_read), a process's start time, and
  * cgroup v2, which is Linux's alone.
+ *
+ * On-CPU sampling with call chains (oncpu.h): Linux's perf_event.
+ * FreeBSD's hwpmc(4) needs a kernel module and its own log format, and
+ * DragonFly has no equivalent; neither is read yet.
  */
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "scaletop/oncpu.h"
 #include "scaletop/platform.h"
 
 int
@@ -123,4 +129,46 @@ cgroup_cpu_read(const char *dir, struct cgroup_cpu *out)
 	out->have = 0;
 	errno = ENOSYS;
 	return -1;
+}
+
+struct oncpu *
+oncpu_open(int hz, char *why, size_t whylen)
+{
+	(void)hz;
+	snprintf(why, whylen, "on-CPU sampling is Linux's perf_event alone");
+	errno = ENOSYS;
+	return NULL;
+}
+
+int
+oncpu_enable(struct oncpu *o, bool on)
+{
+	(void)o;
+	(void)on;
+	errno = ENOSYS;
+	return -1;
+}
+
+int
+oncpu_drain(struct oncpu *o, oncpu_sample_cb cb, void *arg, struct perf_decode_stats *st)
+{
+	(void)o;
+	(void)cb;
+	(void)arg;
+	(void)st;
+	errno = ENOSYS;
+	return -1;
+}
+
+int
+oncpu_ncpus(const struct oncpu *o)
+{
+	(void)o;
+	return 0;
+}
+
+void
+oncpu_close(struct oncpu *o)
+{
+	(void)o;
 }

@@ -3,7 +3,7 @@ libscaletop_a_SOURCES += \
 	src/store/sample_json.c
 noinst_HEADERS += include/scaletop/sample_json.h
 libscaletop_a_SOURCES += src/store/session_json.c src/store/session_json_target.c \
-	src/store/session_json_host.c
+	src/store/session_json_host.c src/store/session_json_hot.c
 noinst_HEADERS += include/scaletop/session_json.h
 # Snapshots: save, load, compare, export, import.
 noinst_HEADERS += include/scaletop/snapshot.h src/store/snapshot_priv.h src/store/session_read.h
@@ -14,6 +14,7 @@ libscaletop_a_SOURCES += \
 	src/store/session_read_step.c \
 	src/store/session_read_target.c \
 	src/store/session_read_host.c \
+	src/store/session_read_hot.c \
 	src/store/host_text.c \
 	src/store/snapshot_analysis.c \
 	src/store/snapshot_fairness.c \
@@ -56,6 +57,13 @@ tests_unit_test_target_json_SOURCES = tests/unit/test_target_json.c tests/unit/j
 	tests/unit/json_edit.h
 tests_unit_test_target_json_LDADD = $(TEST_LIBS)
 
+# A step's on-CPU paths and lock spin: both files, refusals.
+check_PROGRAMS += tests/unit/test_hot_json
+TESTS += tests/unit/test_hot_json
+tests_unit_test_hot_json_SOURCES = tests/unit/test_hot_json.c tests/unit/json_edit.c \
+	tests/unit/json_edit.h
+tests_unit_test_hot_json_LDADD = $(TEST_LIBS)
+
 EXTRA_DIST += docs/stream-format.md
 
 # The kept runs: the runs directory the TUI keeps every sweep in, its
@@ -67,7 +75,7 @@ TESTS += tests/unit/test_runs
 tests_unit_test_runs_LDADD = $(TEST_LIBS)
 
 # The results table (one row per step) that run, show and the TUI's steps view print.
-libscaletop_a_SOURCES += src/store/step_table.c
+libscaletop_a_SOURCES += src/store/step_table.c src/store/step_table_hot.c
 noinst_HEADERS += include/scaletop/step_table.h
 
 # The host's fingerprint and a step's frequency: round trips through a

@@ -75,6 +75,14 @@ int session_read_fingerprint(struct field_ctx *c, const json_t *j, const char *P
 int session_read_freq(struct field_ctx *c, const json_t *step, const char *P, struct step *st);
 
 /*
+ * A step's optional "hot" (absent or null: not sampled) into h: known
+ * families, frames and names that fit, shares in 0..1 that sum to at most 1
+ * a family.  0, or -1 with a message; h's arrays are the caller's either way
+ * (step_hot_clear).  session_read_hot.c.
+ */
+int session_read_hot(struct field_ctx *c, const json_t *step, const char *P, struct step_hot *h);
+
+/*
  * One event object j into e.  Its "step" must be null or 0..max_step.  An
  * unknown "kind" is refused, unless any_kind: then it is EV_INFO (a stream
  * may come from a newer scaletop, and a kind only says how to show the text).

@@ -436,7 +436,7 @@ session_read_step(struct field_ctx *c, const json_t *j, const char *P, struct st
 	    session_read_probe_join(c, j, P, st) != 0 || session_read_freq(c, j, P, st) != 0 ||
 	    read_loop_ms(c, j, P, "tick_late_ms", &st->tick_late_ms) != 0 ||
 	    read_loop_ms(c, j, P, "wait_read_ms", &st->wait_read_ms) != 0 ||
-	    read_wait_reads(c, j, P, st) != 0)
+	    read_wait_reads(c, j, P, st) != 0 || session_read_hot(c, j, P, &st->hot) != 0)
 		return -1;
 	read_step_per_op(st);
 	return 0;
@@ -448,6 +448,7 @@ session_read_step_free(struct step *st)
 	free(st->iv);
 	free(st->cpu);
 	free(st->waits);
+	step_hot_clear(&st->hot);
 	st->iv = NULL;
 	st->cpu = NULL;
 	st->waits = NULL;

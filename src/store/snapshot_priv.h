@@ -148,6 +148,12 @@ int session_json_fingerprint(json_t *host, const struct host_info *h);
 /* A step's "freq_mhz": its mean CPU frequency, or null. */
 json_t *session_json_freq(const struct step *st);
 
+/* --- where the CPUs went (session_json_hot.c) --------------------------- */
+
+struct step_hot;
+/* A step's "hot": its sampled families' paths and spin; NULL on ENOMEM. */
+json_t *session_json_hot(const struct step_hot *h);
+
 /* --- comparing targets and waits (snapshot_compare_waits.c) ------------- */
 
 struct snapshot;

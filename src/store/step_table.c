@@ -1,7 +1,7 @@
 /*
  * The results table that `scaletop run` and `show` print, and the TUI's
  * steps view: one row per step; then, when there are any, the target's
- * figures per step and where the threads waited.
+ * figures per step, where the threads waited and where the CPUs went.
  */
 #include <math.h>
 #include <stdio.h>
@@ -455,6 +455,7 @@ step_table_print(FILE *f, const struct session *s)
 			   "runs, so no CI; a runs column gives one\n");
 	table_target(f, s);
 	table_waits(f, s);
+	step_table_hot(f, s);
 	table_ticks(f, s);
 	table_verdict(f, s);
 }

@@ -32,6 +32,10 @@ EXTRA_DIST += $(SHELL_TESTS) tests/cli/lib.sh
 TESTS += tests/cli/usage.sh
 EXTRA_DIST += tests/cli/usage.sh
 
+# On-CPU call paths through the real binary: fdtable's spin in the fd table's lock.
+TESTS += tests/cli/hot.sh
+EXTRA_DIST += tests/cli/hot.sh
+
 # --probe through the real binary (database-level waits).
 TESTS += tests/cli/probe.sh
 EXTRA_DIST += tests/cli/probe.sh

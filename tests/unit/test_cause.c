@@ -175,6 +175,68 @@ test_target(void)
 	session_free(&s);
 }
 
+/* A step's on-CPU samples: spin share of the family and its one spinning caller. */
+static void
+spun(struct step *st, enum wait_family f, double share, const char *spin, const char *caller)
+{
+	step_hot_clear(&st->hot);
+	st->hot.present = true;
+	st->hot.samples[f] = 400;
+	st->hot.spin_share[f] = share;
+	if (share <= 0)
+		return;
+	st->hot.spins = calloc(1, sizeof(*st->hot.spins));
+	st->hot.nspins = 1;
+	st->hot.spins[0].family = f;
+	st->hot.spins[0].share = share;
+	st->hot.spins[0].samples = (uint64_t)(400 * share);
+	snprintf(st->hot.spins[0].spin, HOT_NAME_LEN, "%s", spin);
+	snprintf(st->hot.spins[0].caller, HOT_NAME_LEN, "%s", caller);
+}
+
+static void
+test_spin(void)
+{
+	struct session s;
+	struct analysis a;
+
+	collapsing(&s);
+	spun(at(&s, 4), WAIT_WORKLOAD, 0.04, "native_queued_spin_lock_slowpath", "alloc_fd");
+	spun(at(&s, 32), WAIT_WORKLOAD, 0.38, "native_queued_spin_lock_slowpath", "alloc_fd");
+	verdict_of(&s, &a);
+	is_str(a.verdict,
+	       COLLAPSE_VERDICT "; at 32, 38% of the workload's CPU spun in "
+				"native_queued_spin_lock_slowpath from alloc_fd (the fd table's "
+				"lock) (4% at 4)",
+	       "the spin that grew is named with its caller and the lock it takes");
+	ok(a.cause.spin.found && a.cause.spin.family == WAIT_WORKLOAD, "a workload spin cause");
+	ok(!a.cause.found, "and no wait category beside it");
+	analysis_free(&a);
+
+	/* with a wait category that grew as well, both are said */
+	profile(at(&s, 4), peak_target, 3);
+	profile(at(&s, 32), fall_target, 3);
+	spun(at(&s, 32), WAIT_WORKLOAD, 0.20, "_raw_spin_lock", "");
+	verdict_of(&s, &a);
+	ok(strstr(a.verdict, "; at 32 the target's threads were runnable 41%") != NULL &&
+		   strstr(a.verdict, "; at 32, 20% of the workload's CPU spun in _raw_spin_lock "
+				     "(4% at 4)") != NULL,
+	   "a wait cause and a spin without a caller, both: %s", a.verdict);
+	analysis_free(&a);
+
+	/* a rise under the minimum, or a family sampled at one N only, is no cause */
+	spun(at(&s, 32), WAIT_WORKLOAD, 0.13, "_raw_spin_lock", "alloc_fd");
+	verdict_of(&s, &a);
+	ok(!a.cause.spin.found, "9 points of rise is under the minimum");
+	analysis_free(&a);
+	step_hot_clear(&at(&s, 4)->hot);
+	spun(at(&s, 32), WAIT_WORKLOAD, 0.90, "_raw_spin_lock", "alloc_fd");
+	verdict_of(&s, &a);
+	ok(!a.cause.spin.found, "no samples at the peak: nothing to compare");
+	analysis_free(&a);
+	session_free(&s);
+}
+
 static void
 test_order(void)
 {
@@ -400,6 +462,7 @@ main(void)
 {
 	test_unchanged();
 	test_target();
+	test_spin();
 	test_order();
 	test_limits();
 	test_pooled();

@@ -1,0 +1,106 @@
+/*
+ * Where the CPUs went: a step's on-CPU samples by call path, and the share
+ * that spun in a lock.  A collapse with the threads "running" is often a
+ * spinning kernel lock (the fd table's in the seed study), which only the
+ * call chain names: the spin frame (native_queued_spin_lock_slowpath,
+ * _raw_spin_lock, osq_lock ...) and, above it, the caller that took the lock
+ * (alloc_fd, file_close_fd ...).
+ *
+ * While a window runs the samples are tallied by raw address chain, which
+ * costs a hash and no lookup; names are given once at the window's end, by
+ * a namer the caller supplies (the symboliser), so each distinct address is
+ * named once.  Pure code: no I/O.
+ */
+#ifndef SCALETOP_HOTPATHS_H
+#define SCALETOP_HOTPATHS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "scaletop/waits.h"
+
+#define HOT_FRAMES 8 /* frames that name a path, innermost first */
+#define HOT_KEY_FRAMES                                                             \
+	16 /* frames tallied: the path's, and room above a spin to find its caller \
+	    */
+#define HOT_NAME_LEN 64
+#define HOT_MAX_CHAINS 8192 /* distinct chains a window tallies; the rest count as "(other)" */
+
+/* A path and its share of a family's samples. */
+struct hot_path {
+	enum wait_family family; /* WAIT_WORKLOAD or WAIT_TARGET */
+	int nframes;
+	int nkernel;                          /* frame[0 .. nkernel) are kernel frames */
+	char frame[HOT_FRAMES][HOT_NAME_LEN]; /* innermost first */
+	double share;                         /* of the family's samples, 0..1 */
+	uint64_t samples;
+};
+
+/* Time spun in locks, by the caller that names the lock. */
+struct hot_spin {
+	enum wait_family family;
+	char spin[HOT_NAME_LEN];   /* the lock code's outermost spin frame: _raw_spin_lock */
+	char caller[HOT_NAME_LEN]; /* the first frame above the lock's own, e.g. alloc_fd; "" if
+				      none */
+	double share;              /* of the family's samples, 0..1 */
+	uint64_t samples;
+};
+
+struct hot_chain; /* private to hotpaths.c */
+
+/* The samples of a window, being tallied. */
+struct hot_tally {
+	struct hot_chain *chain;
+	int nchains, cap;
+	int *slot; /* open-addressing index into chain, -1 empty */
+	int nslots;
+	uint64_t samples[WAIT_NFAMILIES];
+	uint64_t other[WAIT_NFAMILIES]; /* samples past HOT_MAX_CHAINS distinct chains */
+};
+
+void hot_tally_init(struct hot_tally *t);
+void hot_tally_free(struct hot_tally *t);
+/* Empties it, keeping the memory. */
+void hot_tally_reset(struct hot_tally *t);
+
+/*
+ * Counts one sample of a thread of process pid in family f: ip[0 .. nkernel)
+ * kernel addresses, then user ones up to nframes, innermost first (only the
+ * first HOT_KEY_FRAMES are kept).  0, or -1 with ENOMEM (the sample then
+ * counts as "(other)").
+ */
+int hot_tally_add(struct hot_tally *t, enum wait_family f, pid_t pid, const uint64_t *ip,
+		  int nkernel, int nframes);
+
+/* Chain i's kernel frames, and its frame j's address (for naming them in one batch). */
+int hot_chain_nkernel(const struct hot_tally *t, int i);
+uint64_t hot_chain_ip(const struct hot_tally *t, int i, int j);
+
+/*
+ * Names ip of process pid (kernel: a kernel address) into out, len bytes,
+ * NUL-terminated, e.g. "alloc_fd" or "libc.so.6+0x9a1f0".  Returns 0, or -1
+ * when it has no name (the frame is then printed as its address).
+ */
+typedef int (*hot_namer)(void *arg, pid_t pid, uint64_t ip, bool kernel, char *out, size_t len);
+
+/*
+ * The tally named: each family's paths, most samples first, at most
+ * max_per_family of them (*paths, *npaths), and its lock spin by caller,
+ * most first, at most max_per_family (*spins, *nspins).  Chains whose names
+ * are the same path are one path.  Both arrays are malloc'ed (NULL when
+ * empty).  spin_share[f] is the share of family f's samples that spun in
+ * any lock, the kept callers and the rest.  0, or -1 (ENOMEM; both NULL).
+ */
+int hot_tally_name(const struct hot_tally *t, hot_namer namer, void *arg, int max_per_family,
+		   struct hot_path **paths, int *npaths, struct hot_spin **spins, int *nspins,
+		   double spin_share[WAIT_NFAMILIES]);
+
+/*
+ * Whether a frame's name is a lock's spin (a queued or raw spinlock's slow
+ * path, an optimistic spin of a mutex or rwsem, pthread_spin_lock), after
+ * dropping a compiler suffix such as ".part.0".
+ */
+bool hot_frame_is_spin(const char *name);
+
+#endif

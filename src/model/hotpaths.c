@@ -1,0 +1,453 @@
+/*
+ * On-CPU samples by call path (hotpaths.h): a hash of raw chains while the
+ * window runs, then names, merged paths and lock spin at its end.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scaletop/hotpaths.h"
+
+struct hot_chain {
+	enum wait_family family;
+	pid_t pid; /* 0 for a chain of kernel frames alone, which no process owns */
+	int nkernel, nframes;
+	uint64_t ip[HOT_KEY_FRAMES];
+	uint64_t count;
+	uint64_t hash;
+};
+
+/* How far a spin frame may sit from the innermost one: interrupts and pv waits sit inside it. */
+#define SPIN_DEPTH 6
+
+void
+hot_tally_init(struct hot_tally *t)
+{
+	memset(t, 0, sizeof *t);
+}
+
+void
+hot_tally_free(struct hot_tally *t)
+{
+	free(t->chain);
+	free(t->slot);
+	hot_tally_init(t);
+}
+
+void
+hot_tally_reset(struct hot_tally *t)
+{
+	int i;
+
+	t->nchains = 0;
+	for (i = 0; i < t->nslots; i++)
+		t->slot[i] = -1;
+	memset(t->samples, 0, sizeof t->samples);
+	memset(t->other, 0, sizeof t->other);
+}
+
+/* FNV-1a over the key's words. */
+static uint64_t
+chain_hash(const struct hot_chain *c)
+{
+	uint64_t h = 1469598103934665603ull, w[3];
+	int i, j;
+
+	w[0] = (uint64_t)c->family;
+	w[1] = (uint64_t)c->pid;
+	w[2] = (uint64_t)c->nkernel << 32 | (uint64_t)c->nframes;
+	for (i = 0; i < 3 + c->nframes; i++) {
+		uint64_t v = i < 3 ? w[i] : c->ip[i - 3];
+
+		for (j = 0; j < 8; j++) {
+			h ^= (v >> (8 * j)) & 0xff;
+			h *= 1099511628211ull;
+		}
+	}
+	return h;
+}
+
+static bool
+chain_same(const struct hot_chain *a, const struct hot_chain *b)
+{
+	return a->hash == b->hash && a->family == b->family && a->pid == b->pid &&
+	       a->nkernel == b->nkernel && a->nframes == b->nframes &&
+	       memcmp(a->ip, b->ip, (size_t)a->nframes * sizeof a->ip[0]) == 0;
+}
+
+/* The slot where c is, or the empty one where it goes. */
+static int
+slot_find(const struct hot_tally *t, const struct hot_chain *c)
+{
+	int i = (int)(c->hash & (uint64_t)(t->nslots - 1));
+
+	while (t->slot[i] >= 0 && !chain_same(&t->chain[t->slot[i]], c))
+		i = (i + 1) & (t->nslots - 1);
+	return i;
+}
+
+/* Doubles the chains and rebuilds the index at twice their number, a power of two. */
+static int
+tally_grow(struct hot_tally *t)
+{
+	int cap = t->cap ? 2 * t->cap : 64, nslots = 2 * cap, i;
+	struct hot_chain *c;
+	int *slot;
+
+	c = realloc(t->chain, (size_t)cap * sizeof *c);
+	if (!c)
+		return -1;
+	t->chain = c;
+	slot = malloc((size_t)nslots * sizeof *slot);
+	if (!slot)
+		return -1;
+	free(t->slot);
+	t->slot = slot;
+	t->nslots = nslots;
+	t->cap = cap;
+	for (i = 0; i < nslots; i++)
+		slot[i] = -1;
+	for (i = 0; i < t->nchains; i++)
+		slot[slot_find(t, &t->chain[i])] = i;
+	return 0;
+}
+
+int
+hot_tally_add(struct hot_tally *t, enum wait_family f, pid_t pid, const uint64_t *ip, int nkernel,
+	      int nframes)
+{
+	struct hot_chain c;
+	int s;
+
+	if (f < 0 || f >= WAIT_NFAMILIES || nframes < 0 || nkernel < 0 || nkernel > nframes)
+		return 0;
+	t->samples[f]++;
+	memset(&c, 0, sizeof c);
+	c.family = f;
+	c.nframes = nframes < HOT_KEY_FRAMES ? nframes : HOT_KEY_FRAMES;
+	c.nkernel = nkernel < c.nframes ? nkernel : c.nframes;
+	c.pid = c.nframes > c.nkernel ? pid : 0;
+	memcpy(c.ip, ip, (size_t)c.nframes * sizeof c.ip[0]);
+	c.hash = chain_hash(&c);
+	if (t->nslots) {
+		s = slot_find(t, &c);
+		if (t->slot[s] >= 0) {
+			t->chain[t->slot[s]].count++;
+			return 0;
+		}
+	}
+	if (t->nchains >= HOT_MAX_CHAINS) {
+		t->other[f]++;
+		return 0;
+	}
+	if (t->nchains == t->cap && tally_grow(t) < 0) {
+		t->other[f]++;
+		errno = ENOMEM;
+		return -1;
+	}
+	c.count = 1;
+	t->chain[t->nchains] = c;
+	t->slot[slot_find(t, &c)] = t->nchains++;
+	return 0;
+}
+
+int
+hot_chain_nkernel(const struct hot_tally *t, int i)
+{
+	return t->chain[i].nkernel;
+}
+
+uint64_t
+hot_chain_ip(const struct hot_tally *t, int i, int j)
+{
+	return t->chain[i].ip[j];
+}
+
+/* The name without a compiler suffix (".part.0", ".isra.0", ".constprop.0", ".cold"). */
+static size_t
+base_len(const char *name)
+{
+	const char *dot = strchr(name, '.');
+
+	return dot ? (size_t)(dot - name) : strlen(name);
+}
+
+static bool
+name_is(const char *name, size_t len, const char *want)
+{
+	return strlen(want) == len && strncmp(name, want, len) == 0;
+}
+
+static bool
+name_starts(const char *name, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return len >= n && strncmp(name, prefix, n) == 0;
+}
+
+bool
+hot_frame_is_spin(const char *name)
+{
+	static const char *const exact[] = {
+		"native_queued_spin_lock_slowpath",
+		"__pv_queued_spin_lock_slowpath",
+		"queued_spin_lock_slowpath",
+		"queued_read_lock_slowpath",
+		"queued_write_lock_slowpath",
+		"osq_lock",
+		"mutex_spin_on_owner",
+		"mutex_optimistic_spin",
+		"rwsem_spin_on_owner",
+		"rwsem_optimistic_spin",
+		"do_raw_spin_lock",
+		"pthread_spin_lock",
+		"__pthread_spin_lock",
+	};
+	size_t len = base_len(name), i;
+
+	for (i = 0; i < sizeof exact / sizeof exact[0]; i++)
+		if (name_is(name, len, exact[i]))
+			return true;
+	/* _raw_spin_lock, _raw_spin_lock_irqsave, _raw_read_lock_bh, _raw_write_lock ... */
+	return name_starts(name, len, "_raw_spin_lock") ||
+	       name_starts(name, len, "_raw_read_lock") ||
+	       name_starts(name, len, "_raw_write_lock");
+}
+
+/*
+ * A frame of the lock's own code, which names no lock: the spin frames, the
+ * wrappers around them and a paravirtual wait inside them.
+ */
+static bool
+frame_is_lock_code(const char *name)
+{
+	size_t len = base_len(name);
+
+	return hot_frame_is_spin(name) || name_starts(name, len, "_raw_") ||
+	       name_starts(name, len, "__raw_") || name_starts(name, len, "do_raw_") ||
+	       name_is(name, len, "kvm_wait") || name_is(name, len, "pv_wait") ||
+	       name_starts(name, len, "__pv_queued_spin") || name_starts(name, len, "spin_lock") ||
+	       name_starts(name, len, "queued_") || name_starts(name, len, "rwsem_down_") ||
+	       name_starts(name, len, "__mutex_lock") || name_is(name, len, "mutex_lock");
+}
+
+/* A chain with its frames named. */
+struct named {
+	char name[HOT_KEY_FRAMES][HOT_NAME_LEN];
+	int n;
+};
+
+static void
+chain_name(const struct hot_chain *c, hot_namer namer, void *arg, struct named *out)
+{
+	int i;
+	bool kernel;
+
+	out->n = c->nframes;
+	for (i = 0; i < c->nframes; i++) {
+		kernel = i < c->nkernel;
+		if (namer(arg, c->pid, c->ip[i], kernel, out->name[i], HOT_NAME_LEN) < 0)
+			snprintf(out->name[i], HOT_NAME_LEN, "0x%llx",
+				 (unsigned long long)c->ip[i]);
+	}
+}
+
+/*
+ * Whether the chain spun: a spin frame near its innermost end.  The spin
+ * named is the outermost spin frame of the lock's code (_raw_spin_lock over
+ * its slow path), so a sample in the slow path and one in the fast path of
+ * one lock count together; the caller is the first frame above that code.
+ */
+static bool
+chain_spin(const struct named *nm, struct hot_spin *out)
+{
+	int i, j, outer;
+
+	for (i = 0; i < nm->n && i < SPIN_DEPTH; i++)
+		if (hot_frame_is_spin(nm->name[i]))
+			break;
+	if (i == nm->n || i == SPIN_DEPTH)
+		return false;
+	outer = i;
+	for (j = i + 1; j < nm->n && frame_is_lock_code(nm->name[j]); j++)
+		if (hot_frame_is_spin(nm->name[j]))
+			outer = j;
+	snprintf(out->spin, sizeof out->spin, "%s", nm->name[outer]);
+	snprintf(out->caller, sizeof out->caller, "%s", j < nm->n ? nm->name[j] : "");
+	return true;
+}
+
+static int
+path_cmp_key(const void *pa, const void *pb)
+{
+	const struct hot_path *a = pa, *b = pb;
+	int i, r;
+
+	if (a->family != b->family)
+		return a->family < b->family ? -1 : 1;
+	if (a->nframes != b->nframes)
+		return a->nframes < b->nframes ? -1 : 1;
+	if (a->nkernel != b->nkernel)
+		return a->nkernel < b->nkernel ? -1 : 1;
+	for (i = 0; i < a->nframes; i++)
+		if ((r = strcmp(a->frame[i], b->frame[i])) != 0)
+			return r;
+	return 0;
+}
+
+static int
+spin_cmp_key(const void *pa, const void *pb)
+{
+	const struct hot_spin *a = pa, *b = pb;
+	int r;
+
+	if (a->family != b->family)
+		return a->family < b->family ? -1 : 1;
+	if ((r = strcmp(a->caller, b->caller)) != 0)
+		return r;
+	return strcmp(a->spin, b->spin);
+}
+
+/* Family first, then most samples; ties by key so the order is the same every run. */
+static int
+path_cmp_rank(const void *pa, const void *pb)
+{
+	const struct hot_path *a = pa, *b = pb;
+
+	if (a->family != b->family)
+		return a->family < b->family ? -1 : 1;
+	if (a->samples != b->samples)
+		return a->samples > b->samples ? -1 : 1;
+	return path_cmp_key(pa, pb);
+}
+
+static int
+spin_cmp_rank(const void *pa, const void *pb)
+{
+	const struct hot_spin *a = pa, *b = pb;
+
+	if (a->family != b->family)
+		return a->family < b->family ? -1 : 1;
+	if (a->samples != b->samples)
+		return a->samples > b->samples ? -1 : 1;
+	return spin_cmp_key(pa, pb);
+}
+
+/*
+ * Sorts n elements of size sz by key, merges equal neighbours' samples
+ * (the uint64_t at offset off), ranks them, and keeps max a family (the
+ * enum wait_family at offset 0).  Returns the count kept.
+ */
+static int
+merge_rank(void *v, int n, size_t sz, size_t off, int (*key)(const void *, const void *),
+	   int (*rank)(const void *, const void *), int max)
+{
+	char *a = v;
+	int i, m = 0, kept = 0, run = 0;
+	uint64_t s, sum;
+	enum wait_family f, last = WAIT_NFAMILIES;
+
+	if (n == 0)
+		return 0;
+	qsort(a, (size_t)n, sz, key);
+	for (i = 1; i < n; i++) {
+		if (key(a + (size_t)m * sz, a + (size_t)i * sz) == 0) {
+			memcpy(&s, a + (size_t)i * sz + off, sizeof s);
+			memcpy(&sum, a + (size_t)m * sz + off, sizeof sum);
+			sum += s;
+			memcpy(a + (size_t)m * sz + off, &sum, sizeof sum);
+		} else if (++m != i) {
+			memcpy(a + (size_t)m * sz, a + (size_t)i * sz, sz);
+		}
+	}
+	n = m + 1;
+	qsort(a, (size_t)n, sz, rank);
+	for (i = 0; i < n; i++) {
+		memcpy(&f, a + (size_t)i * sz, sizeof f);
+		run = f == last ? run + 1 : 1;
+		last = f;
+		if (run > max)
+			continue;
+		if (kept != i)
+			memcpy(a + (size_t)kept * sz, a + (size_t)i * sz, sz);
+		kept++;
+	}
+	return kept;
+}
+
+static void
+path_from(struct hot_path *p, const struct hot_chain *c, const struct named *nm)
+{
+	int i;
+
+	memset(p, 0, sizeof *p);
+	p->family = c->family;
+	p->nframes = nm->n < HOT_FRAMES ? nm->n : HOT_FRAMES;
+	p->nkernel = c->nkernel < p->nframes ? c->nkernel : p->nframes;
+	for (i = 0; i < p->nframes; i++)
+		memcpy(p->frame[i], nm->name[i], HOT_NAME_LEN);
+	p->samples = c->count;
+}
+
+static double
+share_of(const struct hot_tally *t, enum wait_family f, uint64_t samples)
+{
+	return t->samples[f] ? (double)samples / (double)t->samples[f] : 0;
+}
+
+int
+hot_tally_name(const struct hot_tally *t, hot_namer namer, void *arg, int max_per_family,
+	       struct hot_path **paths, int *npaths, struct hot_spin **spins, int *nspins,
+	       double spin_share[WAIT_NFAMILIES])
+{
+	uint64_t spun[WAIT_NFAMILIES] = { 0 };
+	struct hot_path *p = NULL;
+	struct hot_spin *s = NULL;
+	struct named nm;
+	int i, ns = 0;
+
+	*paths = NULL;
+	*spins = NULL;
+	*npaths = *nspins = 0;
+	for (i = 0; i < WAIT_NFAMILIES; i++)
+		spin_share[i] = 0;
+	if (t->nchains == 0)
+		return 0;
+	p = malloc((size_t)t->nchains * sizeof *p);
+	s = malloc((size_t)t->nchains * sizeof *s);
+	if (!p || !s) {
+		free(p);
+		free(s);
+		errno = ENOMEM;
+		return -1;
+	}
+	for (i = 0; i < t->nchains; i++) {
+		chain_name(&t->chain[i], namer, arg, &nm);
+		path_from(&p[i], &t->chain[i], &nm);
+		if (chain_spin(&nm, &s[ns])) {
+			s[ns].family = t->chain[i].family;
+			s[ns].samples = t->chain[i].count;
+			spun[s[ns].family] += s[ns].samples;
+			ns++;
+		}
+	}
+	*npaths = merge_rank(p, t->nchains, sizeof *p, offsetof(struct hot_path, samples),
+			     path_cmp_key, path_cmp_rank, max_per_family);
+	*nspins = merge_rank(s, ns, sizeof *s, offsetof(struct hot_spin, samples), spin_cmp_key,
+			     spin_cmp_rank, max_per_family);
+	for (i = 0; i < *npaths; i++)
+		p[i].share = share_of(t, p[i].family, p[i].samples);
+	for (i = 0; i < *nspins; i++)
+		s[i].share = share_of(t, s[i].family, s[i].samples);
+	for (i = 0; i < WAIT_NFAMILIES; i++)
+		spin_share[i] = share_of(t, (enum wait_family)i, spun[i]);
+	*paths = p;
+	if (*nspins)
+		*spins = s;
+	else
+		free(s);
+	return 0;
+}
