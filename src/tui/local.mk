@@ -33,6 +33,7 @@ scaletop_SOURCES += \
 	src/tui/contention.c \
 	src/tui/verdict.c \
 	src/tui/waits.c \
+	src/tui/waits_why.c \
 	src/tui/steps.c \
 	src/tui/help.c \
 	src/tui/prompt.c \
@@ -56,7 +57,8 @@ TUI_TESTS = \
 	tests/tui/theme.sh \
 	tests/tui/history.sh \
 	tests/tui/words.sh \
-	tests/tui/files.sh
+	tests/tui/files.sh \
+	tests/tui/why.sh
 # valgrind cannot run an AddressSanitizer build; the plain build runs it.
 if !SANITIZE
 TUI_TESTS += tests/tui/valgrind.sh

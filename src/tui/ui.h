@@ -184,6 +184,14 @@ void history_free(struct history *h);
 void history_draw(const struct ui *u, const struct frame *f, struct rect r);
 void footer_draw(const struct ui *u, const struct frame *f, struct rect r, struct ui_hits *h);
 
+/*
+ * The waits view's why panel (waits_why.c): at each N, the share of the
+ * target's (else the workload's) CPU that spun in a lock and by whose
+ * caller, and the hottest path; the rows it wants (0: no step was sampled).
+ */
+int waits_why_rows(const struct frame *f);
+void waits_why_draw(const struct frame *f, struct rect r);
+
 /* Lays out and draws one whole frame (layout.c).  Minimum size below. */
 #define UI_MIN_W 60
 #define UI_MIN_H 16

@@ -266,11 +266,19 @@ waits_draw(const struct ui *u, const struct frame *f, struct rect r)
 {
 	int live_h = f->nlive_waits > 0 ? (r.h >= 20 ? 7 : 4) : 0;
 	enum wait_family fams[WAIT_NFAMILIES];
-	int k, nf, h, y = r.y, body = r.h - live_h;
+	int k, nf, h, y = r.y, body = r.h - live_h, why_h = waits_why_rows(f);
 	struct rect in;
 
 	(void)u;
 	nf = wv_families(f->s, fams);
+	/* the why panel takes up to a third of the height, below the families' bars */
+	if (why_h > 0) {
+		why_h = why_h + 1 < body / 3 ? why_h + 1 : body / 3;
+		if (why_h >= 3) {
+			body -= why_h;
+			waits_why_draw(f, (struct rect){ r.y + body, r.x, why_h, r.w });
+		}
+	}
 	if (nf == 0) {
 		in = ui_titled((struct rect){ r.y, r.x, body, r.w }, "waits");
 		if (in.h > 0)
