@@ -329,6 +329,7 @@ snapshot_compare_text(FILE *f, struct snapshot *const *v, int k, const struct co
 	free(n);
 	snapshot_compare_target_text(f, v, k);
 	snapshot_compare_waits_text(f, v, k);
+	snapshot_compare_hot_text(f, v, k);
 }
 
 /* The pooled 95% CI of a snapshot's throughput at n (the one show prints), or NaN. */

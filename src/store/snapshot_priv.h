@@ -166,6 +166,12 @@ struct snapshot;
 void snapshot_compare_target_text(FILE *f, struct snapshot *const *v, int k);
 void snapshot_compare_waits_text(FILE *f, struct snapshot *const *v, int k);
 /*
+ * Then, at each N where two snapshots or more were sampled on-CPU, each
+ * one's lock spin with its top caller and its hottest path
+ * (snapshot_compare_hot.c); nothing when fewer were.
+ */
+void snapshot_compare_hot_text(FILE *f, struct snapshot *const *v, int k);
+/*
  * The target's figures of sn at n, each the mean over the usable steps that
  * measured it (NaN where none did), into fig[SNAPSHOT_TARGET_NFIGS], in the
  * order of the CSV's columns, snapshot_target_name(i) ("procs", "threads",

@@ -55,6 +55,10 @@ fi
 "$SCALETOP" show "$T/fd-snap.json" >"$T/fd.show" 2>&1
 like "$(cat "$T/fd.show")" "^hot: on-CPU samples" "show prints the hot: section"
 
+"$SCALETOP" compare "$T/fd-snap.json" "$T/fd-snap.json" >"$T/cmp.out" 2>&1
+like "$(cat "$T/cmp.out")" "^hot: the CPU that spun in locks" "compare puts the hot paths side by side"
+like "$(sed -n '/^hot:/,$p' "$T/cmp.out" | grep -E '^  B spin')" "^  B spin +[0-9.]+%" \
+	"with each snapshot's spin share at an N"
 "$SCALETOP" run -w cpu -n 1 -d 0.5 --warmup 0.1 -q --json --no-hot >"$T/nohot.json" 2>&1
 is "$(json_get "$T/nohot.json" '[("hot" in s) for s in d["steps"]]')" "[False]" "--no-hot takes none"
 done_testing
