@@ -2,7 +2,8 @@
 # are run by hand (make bench), never as tests.
 EXTRA_DIST += bench/README bench/results.md bench/tui-cpu.sh bench/sample-accuracy.sh bench/sample-cost \
 	bench/fidelity.sh bench/count-overhead bench/until-stable.sh bench/tui-latency.sh \
-	bench/start-line bench/target-cost.sh bench/suite-under-load.sh bench/aa-compare.sh
+	bench/start-line bench/target-cost.sh bench/suite-under-load.sh bench/aa-compare.sh \
+	bench/lock-cost.sh
 
 # Built only for `make bench`, never by `make` or `make check`.
 EXTRA_PROGRAMS = bench/sample_cost bench/count_overhead bench/pwrite_loop bench/start_line \
@@ -44,6 +45,9 @@ bench-target: scaletop$(EXEEXT) bench/sleepers$(EXEEXT)
 # Not in bench: the whole suite on a clone of HEAD, under a come-and-go load.
 bench-suite:
 	bash $(top_srcdir)/bench/suite-under-load.sh
+bench-lock: scaletop$(EXEEXT)
+	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/lock-cost.sh
+.PHONY: bench-lock
 bench-aa: scaletop$(EXEEXT)
 	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/aa-compare.sh
 .PHONY: bench-aa

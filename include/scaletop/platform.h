@@ -355,5 +355,7 @@ int proc_maps_read(pid_t pid, struct map_list *out);
  * errno (ENOSYS).
  */
 int kernel_symbols_read(struct symtab *out, int *hidden);
+/* The same, only the symbols that cover the n ascending addresses (kallsyms_decode_for). */
+int kernel_symbols_read_for(const uint64_t *addr, size_t n, struct symtab *out, int *hidden);
 
 #endif

@@ -6,6 +6,8 @@
  * rather than naming everything after the first symbol.  Pure;
  * decode_proc.h.
  */
+#include <stdlib.h>
+
 #include "scaletop/decode_proc.h"
 #include "decode_line.h"
 
@@ -60,9 +62,17 @@ ksym_word(struct line *l, const char **w, size_t *n)
 	return 0;
 }
 
-/* One line: ADDR TYPE NAME, then "\t[MODULE]" for a module's symbol. */
+/* One line's symbol, its name and module pointing into the buffer. */
+struct ksym {
+	uint64_t addr;
+	const char *name, *mod; /* mod NULL, or without its brackets */
+	size_t nlen, mlen;
+	char type;
+};
+
+/* One line: ADDR TYPE NAME, then "\t[MODULE]" for a module's symbol; 1 when it is one to keep. */
 static int
-ksym_line(struct line *l, struct symtab *t, int *nonzero)
+ksym_parse(struct line *l, struct ksym *k, int *nonzero)
 {
 	uint64_t addr;
 	const char *name, *mod = NULL;
@@ -91,9 +101,25 @@ ksym_line(struct line *l, struct symtab *t, int *nonzero)
 		*nonzero = 1;
 	if (type == 'U' || type == 'u' || type == 'a' || type == 'A')
 		return 0;
+	k->addr = addr;
+	k->type = type;
+	k->name = name;
+	k->nlen = nlen;
 	/* The module is kept without its brackets. */
-	return symtab_add(t, addr, 0, type, name, nlen, mod != NULL ? mod + 1 : NULL,
-			  mod != NULL ? mlen - 2 : 0);
+	k->mod = mod != NULL ? mod + 1 : NULL;
+	k->mlen = mod != NULL ? mlen - 2 : 0;
+	return 1;
+}
+
+static int
+ksym_line(struct line *l, struct symtab *t, int *nonzero)
+{
+	struct ksym k;
+	int r = ksym_parse(l, &k, nonzero);
+
+	if (r <= 0)
+		return r;
+	return symtab_add(t, k.addr, 0, k.type, k.name, k.nlen, k.mod, k.mlen);
 }
 
 int
@@ -117,4 +143,123 @@ kallsyms_decode(const char *buf, size_t len, struct symtab *t, int *hidden)
 	}
 	symtab_sort(t);
 	return 0;
+}
+
+/* The first of the n ascending addresses that is at least a. */
+static size_t
+ksym_lower(const uint64_t *v, size_t n, uint64_t a)
+{
+	size_t lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (v[mid] < a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Whether k should stand for a target over the one kept: a later start, or
+ * at one start a global over a local (as symtab_sort ranks them).
+ */
+static int
+ksym_better(const struct ksym *k, const struct ksym *kept, int have)
+{
+	if (!have || k->addr > kept->addr)
+		return 1;
+	return k->addr == kept->addr && k->type >= 'A' && k->type <= 'Z' && kept->type >= 'a';
+}
+
+/* What each target keeps while the file streams by. */
+struct ksym_for {
+	struct ksym *floor; /* the latest symbol at or below it ... */
+	char *have;
+	uint64_t *next; /* ... and the first start above it (0: none seen) */
+};
+
+/*
+ * A symbol at A is a floor candidate for the first target at or above it
+ * (the later targets take it by the prefix maximum at the end), and the next
+ * start of the last target below it (the earlier ones by the suffix minimum).
+ */
+static void
+ksym_offer(struct ksym_for *f, const uint64_t *addr, size_t n, const struct ksym *k)
+{
+	size_t p = ksym_lower(addr, n, k->addr);
+
+	if (p < n && ksym_better(k, &f->floor[p], f->have[p])) {
+		f->floor[p] = *k;
+		f->have[p] = 1;
+	}
+	if (p > 0 && (f->next[p - 1] == 0 || k->addr < f->next[p - 1]))
+		f->next[p - 1] = k->addr;
+}
+
+/* The prefix and suffix passes, then each distinct floor into t with its size. */
+static int
+ksym_for_keep(struct ksym_for *f, size_t n, struct symtab *t)
+{
+	size_t i;
+
+	/* a candidate of target i starts above target i - 1, so it beats every earlier one */
+	for (i = 1; i < n; i++)
+		if (!f->have[i] && f->have[i - 1]) {
+			f->floor[i] = f->floor[i - 1];
+			f->have[i] = 1;
+		}
+	for (i = n - 1; i-- > 0;)
+		if (f->next[i + 1] != 0 && (f->next[i] == 0 || f->next[i + 1] < f->next[i]))
+			f->next[i] = f->next[i + 1];
+	for (i = 0; i < n; i++) {
+		if (!f->have[i] ||
+		    (i > 0 && f->have[i - 1] && f->floor[i - 1].addr == f->floor[i].addr))
+			continue;
+		if (symtab_add(t, f->floor[i].addr,
+			       f->next[i] > f->floor[i].addr ? f->next[i] - f->floor[i].addr : 0,
+			       f->floor[i].type, f->floor[i].name, f->floor[i].nlen,
+			       f->floor[i].mod, f->floor[i].mlen) < 0)
+			return -1;
+	}
+	symtab_sort(t);
+	return 0;
+}
+
+int
+kallsyms_decode_for(const char *buf, size_t len, const uint64_t *addr, size_t n, struct symtab *t,
+		    int *hidden)
+{
+	const char *pos = buf, *end = buf + len;
+	struct ksym_for f = { NULL, NULL, NULL };
+	struct ksym k;
+	struct line l;
+	int r, nonzero = 0;
+
+	symtab_free(t);
+	*hidden = 0;
+	if (n == 0)
+		return 0;
+	f.floor = calloc(n, sizeof(*f.floor));
+	f.have = calloc(n, 1);
+	f.next = calloc(n, sizeof(*f.next));
+	r = f.floor && f.have && f.next ? 1 : decode_fail(ENOMEM);
+	while (r > 0 && (r = line_next(&pos, end, &l)) > 0) {
+		r = ksym_parse(&l, &k, &nonzero);
+		if (r > 0)
+			ksym_offer(&f, addr, n, &k);
+		else if (r == 0)
+			r = 1;
+	}
+	if (r == 0 && !nonzero)
+		*hidden = len > 0;
+	else if (r == 0 && ksym_for_keep(&f, n, t) < 0)
+		r = decode_fail(ENOMEM);
+	free(f.floor);
+	free(f.have);
+	free(f.next);
+	if (r < 0)
+		symtab_free(t);
+	return r < 0 ? -1 : 0;
 }

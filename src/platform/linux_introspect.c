@@ -162,6 +162,25 @@ proc_maps_read(pid_t pid, struct map_list *out)
 }
 
 int
+kernel_symbols_read_for(const uint64_t *addr, size_t n, struct symtab *out, int *hidden)
+{
+	struct linbuf b = { NULL, 0, 0 };
+	int fd, r, e;
+
+	fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	r = read_all(fd, &b, KALLSYMS_CHUNK, KALLSYMS_MAX);
+	if (r == 0)
+		r = kallsyms_decode_for(b.data, b.len, addr, n, out, hidden);
+	e = errno;
+	close(fd);
+	free(b.data);
+	errno = e;
+	return r;
+}
+
+int
 kernel_symbols_read(struct symtab *out, int *hidden)
 {
 	struct linbuf b = { NULL, 0, 0 };

@@ -82,6 +82,17 @@ proc_maps_read(pid_t pid, struct map_list *out)
 }
 
 int
+kernel_symbols_read_for(const uint64_t *addr, size_t n, struct symtab *out, int *hidden)
+{
+	(void)addr;
+	(void)n;
+	(void)out;
+	*hidden = 0;
+	errno = ENOSYS;
+	return -1;
+}
+
+int
 kernel_symbols_read(struct symtab *out, int *hidden)
 {
 	(void)out;

@@ -386,38 +386,28 @@ sym_kernel_covered(const struct symboliser *s, uint64_t addr)
 }
 
 static int
-ptr_cmp(const void *a, const void *b)
+addr_cmp(const void *a, const void *b)
 {
-	const struct symbol *x = *(const struct symbol *const *)a,
-			    *y = *(const struct symbol *const *)b;
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
 	return x < y ? -1 : x > y;
 }
 
-/* Adds all's symbols that cover addr[] (once each) to s->kernel, sorted after; -1 ENOMEM. */
+/* Adds got's symbols to s->kernel, sorted after; -1 with ENOMEM. */
 static int
-sym_kernel_keep(struct symboliser *s, const struct symtab *all, const uint64_t *addr, size_t n)
+sym_kernel_merge(struct symboliser *s, const struct symtab *got)
 {
-	const struct symbol **pick, *y;
-	size_t i, k = 0;
+	const struct symbol *y;
+	size_t i;
 	int r = 0;
 
-	if ((pick = malloc((n ? n : 1) * sizeof(*pick))) == NULL)
-		return -1;
-	for (i = 0; i < n; i++)
-		if (!sym_kernel_covered(s, addr[i]) && (y = symtab_find(all, addr[i])) != NULL)
-			pick[k++] = y;
-	qsort(pick, k, sizeof(*pick), ptr_cmp);
-	for (i = 0; i < k && r == 0; i++) {
-		y = pick[i];
-		if (i > 0 && pick[i - 1] == y)
-			continue;
+	for (i = 0; i < got->n && r == 0; i++) {
+		y = &got->sym[i];
 		r = symtab_add(&s->kernel, y->addr, y->size ? y->size : 1, y->type,
-			       symtab_name(all, y->name), strlen(symtab_name(all, y->name)),
-			       y->module != UINT32_MAX ? symtab_name(all, y->module) : NULL,
-			       y->module != UINT32_MAX ? strlen(symtab_name(all, y->module)) : 0);
+			       symtab_name(got, y->name), strlen(symtab_name(got, y->name)),
+			       y->module != UINT32_MAX ? symtab_name(got, y->module) : NULL,
+			       y->module != UINT32_MAX ? strlen(symtab_name(got, y->module)) : 0);
 	}
-	free(pick);
 	symtab_sort(&s->kernel);
 	return r;
 }
@@ -425,28 +415,37 @@ sym_kernel_keep(struct symboliser *s, const struct symtab *all, const uint64_t *
 int
 sym_kernel_prepare(struct symboliser *s, const uint64_t *addr, size_t n)
 {
-	struct symtab all = { 0 };
-	size_t i;
+	struct symtab got = { 0 };
+	uint64_t *want;
+	size_t i, k = 0;
 	int r;
 
 	if (s->kernel_read < 0 || s->kernel_hidden) {
 		errno = s->kernel_read < 0 ? s->kernel_errno : 0;
 		return s->kernel_read < 0 ? -1 : 0;
 	}
-	for (i = 0; i < n && sym_kernel_covered(s, addr[i]); i++)
-		;
-	if (i == n)
+	if ((want = malloc((n ? n : 1) * sizeof(*want))) == NULL)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (!sym_kernel_covered(s, addr[i]))
+			want[k++] = addr[i];
+	if (k == 0) {
+		free(want);
 		return 0;
+	}
+	qsort(want, k, sizeof(*want), addr_cmp);
 	s->st.kernel_reads++;
-	if (kernel_symbols_read(&all, &s->kernel_hidden) < 0) {
+	r = kernel_symbols_read_for(want, k, &got, &s->kernel_hidden);
+	free(want);
+	if (r < 0) {
 		s->kernel_read = -1;
 		s->kernel_errno = errno;
-		symtab_free(&all);
+		symtab_free(&got);
 		return -1;
 	}
 	s->kernel_read = 1;
-	r = s->kernel_hidden ? 0 : sym_kernel_keep(s, &all, addr, n);
-	symtab_free(&all);
+	r = s->kernel_hidden ? 0 : sym_kernel_merge(s, &got);
+	symtab_free(&got);
 	return r;
 }
 

@@ -281,6 +281,68 @@ test_maps_bad(void)
 	map_list_free(&l);
 }
 
+/*
+ * kallsyms_decode_for names every address as the whole table does: each
+ * symbol's start, a byte in, its last byte, a gap, and addresses past the
+ * last symbol and before the first; and keeps only the symbols asked for.
+ */
+static void
+test_kallsyms_for(void)
+{
+	struct symtab all = { 0 }, some = { 0 };
+	const struct symbol *a, *b;
+	uint64_t want[200];
+	size_t len, i, k = 0, same = 0;
+	char *text = fixture_read("proc/kallsyms_sample", &len);
+	char *p = exact_copy(text, len);
+	int hidden = -1;
+
+	kallsyms_decode(p, len, &all, &hidden);
+	want[k++] = 0x1000;
+	for (i = 0; i < all.n && k + 4 < 200; i++) {
+		want[k++] = all.sym[i].addr;
+		want[k++] = all.sym[i].addr + 1;
+		if (all.sym[i].size > 1)
+			want[k++] = all.sym[i].addr + all.sym[i].size - 1;
+	}
+	want[k++] = 0xffffffffffffff00ull;
+	for (i = 1; i < k; i++) { /* ascending, as the caller gives them */
+		size_t j;
+		uint64_t v;
+
+		for (j = i; j > 0 && want[j] < want[j - 1]; j--)
+			v = want[j], want[j] = want[j - 1], want[j - 1] = v;
+	}
+	is_int(kallsyms_decode_for(p, len, want, k, &some, &hidden), 0, "kallsyms for: decoded");
+	for (i = 0; i < k; i++) {
+		a = symtab_find(&all, want[i]);
+		b = symtab_find(&some, want[i]);
+		same += (a == NULL && b == NULL) ||
+			(a != NULL && b != NULL && a->addr == b->addr &&
+			 strcmp(symtab_name(&all, a->name), symtab_name(&some, b->name)) == 0);
+		if (!((a == NULL && b == NULL) || (a != NULL && b != NULL && a->addr == b->addr)))
+			diag("0x%llx: %s against %s", (unsigned long long)want[i],
+			     a ? symtab_name(&all, a->name) : "-",
+			     b ? symtab_name(&some, b->name) : "-");
+	}
+	is_int((long long)same, (long long)k, "kallsyms for: each address named as by the table");
+	ok(some.n <= all.n, "kallsyms for: at most the symbols asked for (%zu of %zu)", some.n,
+	   all.n);
+	is_int(kallsyms_decode_for(p, len, want, 1, &some, &hidden), 0,
+	       "kallsyms for: an address below every symbol");
+	is_int((long long)some.n, 0, "kallsyms for: keeps nothing");
+	free(p);
+	free(text);
+	text = fixture_read("proc/kallsyms_hidden", &len);
+	p = exact_copy(text, len);
+	ok(kallsyms_decode_for(p, len, want, k, &some, &hidden) == 0 && hidden == 1 && some.n == 0,
+	   "kallsyms for: hidden addresses say so");
+	free(p);
+	free(text);
+	symtab_free(&all);
+	symtab_free(&some);
+}
+
 static void
 test_kallsyms(void)
 {
@@ -399,6 +461,7 @@ main(void)
 	test_maps();
 	test_maps_bad();
 	test_kallsyms();
+	test_kallsyms_for();
 	test_symtab();
 	test_format();
 	return done_testing();
