@@ -30,9 +30,18 @@ futex_share() {
 	END { printf "%.1f\n", s + 0 }' "$T/mutex.txt"
 }
 
-"$SCALETOP" run -w mutex -p hold=5000 -n "1,$P,$((4 * P))" -d 1 --warmup 0.3 -q >"$T/mutex.txt" \
-	2>"$T/mutex.err"
-is "$?" 0 "a mutex sweep over 1, $P, $((4 * P)) threads exits 0"
+# A step that fails on a loaded machine is run again, at most 3 times, each failure logged.
+try=0
+while :; do
+	try=$((try + 1))
+	"$SCALETOP" run -w mutex -p hold=5000 -n "1,$P,$((4 * P))" -d 1 --warmup 0.3 -q \
+		>"$T/mutex.txt" 2>"$T/mutex.err"
+	st=$?
+	[ "$st" -eq 0 ] || [ "$try" -ge 3 ] && break
+	diag "try $try: exit $st: $(tail -n 3 "$T/mutex.err")"
+done
+is "$st" 0 "a mutex sweep over 1, $P, $((4 * P)) threads exits 0"
+[ "$st" -eq 0 ] || diag "$(tail -n 5 "$T/mutex.err")"
 like "$(cat "$T/mutex.txt")" '^waits: shares of thread-time' "the table has a waits section"
 f1=$(futex_share 1)
 f4=$(futex_share $((4 * P)))
