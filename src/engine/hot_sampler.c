@@ -143,6 +143,8 @@ notes_run(struct hot_sampler *h, hot_note_fn note, void *arg, size_t max)
 {
 	size_t k = max == 0 || max > h->nfresh ? h->nfresh : max, i;
 
+	if (k == 0)
+		return;
 	for (i = 0; note != NULL && i < k; i++)
 		note(arg, h->fresh[i]);
 	memmove(h->fresh, h->fresh + k, (h->nfresh - k) * sizeof(pid_t));
