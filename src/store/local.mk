@@ -3,7 +3,8 @@ libscaletop_a_SOURCES += \
 	src/store/sample_json.c
 noinst_HEADERS += include/scaletop/sample_json.h
 libscaletop_a_SOURCES += src/store/session_json.c src/store/session_json_target.c \
-	src/store/session_json_host.c src/store/session_json_hot.c
+	src/store/session_json_host.c src/store/session_json_hot.c \
+	src/store/session_json_locks.c
 noinst_HEADERS += include/scaletop/session_json.h
 # Snapshots: save, load, compare, export, import.
 noinst_HEADERS += include/scaletop/snapshot.h src/store/snapshot_priv.h src/store/session_read.h
@@ -15,6 +16,7 @@ libscaletop_a_SOURCES += \
 	src/store/session_read_target.c \
 	src/store/session_read_host.c \
 	src/store/session_read_hot.c \
+	src/store/session_read_locks.c \
 	src/store/host_text.c \
 	src/store/snapshot_analysis.c \
 	src/store/snapshot_fairness.c \
