@@ -66,6 +66,13 @@ tests_unit_test_hot_json_SOURCES = tests/unit/test_hot_json.c tests/unit/json_ed
 	tests/unit/json_edit.h
 tests_unit_test_hot_json_LDADD = $(TEST_LIBS)
 
+# A step's lock census: both files, refusals, the table's lines.
+check_PROGRAMS += tests/unit/test_locks_json
+TESTS += tests/unit/test_locks_json
+tests_unit_test_locks_json_SOURCES = tests/unit/test_locks_json.c tests/unit/json_edit.c \
+	tests/unit/json_edit.h
+tests_unit_test_locks_json_LDADD = $(TEST_LIBS)
+
 EXTRA_DIST += docs/stream-format.md
 
 # The kept runs: the runs directory the TUI keeps every sweep in, its
