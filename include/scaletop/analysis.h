@@ -115,6 +115,26 @@ struct cause_spin {
 	char caller[HOT_NAME_LEN]; /* "" when the chains ended above the spin */
 };
 
+/*
+ * The lock side (steps' "locks", the lock census): the futex with the
+ * largest share of a family's blocked time at the fall, when that share
+ * grew by at least ANALYSIS_CAUSE_MIN_RISE from the peak (the same lock,
+ * by name and process, or 0 where the census ran and did not see it).  The
+ * target is asked first.
+ */
+struct cause_lock {
+	bool found;
+	enum wait_family family;
+	double from, to; /* its share at n_from and n_to, pooled over the censused runs */
+	char name[STEP_ULOCK_NAME];
+	char comm[32]; /* its process's, "" if not read */
+	char kind[8];
+	unsigned max_waiters; /* most at once in the run at the fall it came from */
+	int threads;          /* the family's threads in that run; 0: not known */
+	pid_t owner;          /* 0: not known */
+	char owner_state[16]; /* "" if not read */
+};
+
 struct analysis_cause {
 	bool found; /* false: no collapse, no profile at both N, or nothing grew enough */
 	enum wait_family family;
@@ -122,6 +142,7 @@ struct analysis_cause {
 	int ncat;
 	struct cause_category cat[ANALYSIS_CAUSE_MAX]; /* the largest rise first */
 	struct cause_spin spin;
+	struct cause_lock lock;
 };
 
 /*

@@ -49,6 +49,7 @@ struct census_lock {
 	unsigned long readings; /* waiter readings */
 	unsigned max_waiters;   /* most waiters in one round */
 	unsigned round_waiters; /* in the round still open */
+	unsigned last_waiters;  /* in the round last closed: census_read_owners reads only these */
 	pid_t *tids;            /* the distinct waiting threads, ascending */
 	size_t ntids, captids;
 	int tids_full;
@@ -56,6 +57,8 @@ struct census_lock {
 	enum census_owner owner_state;
 	pid_t owner;                /* CENSUS_OWNER_KNOWN: the latest owner read */
 	unsigned long owner_reads;  /* times an owner was read as known */
+	pid_t run_tid;              /* the owner whose state was read with it (0: none) */
+	int run_state;              /* its state then (platform.h's enum thread_state) */
 	char name[CENSUS_NAME_LEN]; /* "" until named */
 	const char *how; /* how it was named ("symbol", "object", "mapping"...), static */
 };
@@ -74,7 +77,10 @@ void census_reset(struct census *c);
  */
 int census_add(struct census *c, pid_t pid, pid_t tid, const struct syscall_line *line,
 	       double weight);
-/* Closes a round: each lock's waiters in it update its max_waiters. */
+/*
+ * Closes a round: each lock's waiters in it update its max_waiters and are
+ * its last_waiters; a round with no futex reading changes nothing.
+ */
 void census_round(struct census *c);
 /* The family's blocked time handed in (futex waits and the rest). */
 double census_blocked(const struct census *c);
@@ -88,6 +94,11 @@ double census_share(const struct census *c, size_t i);
 void census_set_name(struct census *c, size_t i, const char *name, const char *how);
 /* Records what was read of lock i's owner (owner ignored unless KNOWN). */
 void census_set_owner(struct census *c, size_t i, enum census_owner st, pid_t owner);
+/*
+ * Lock i's owner tid was read in the state state (an enum thread_state) on
+ * the tick its ownership was read: what the lock's holder was doing.
+ */
+void census_set_owner_run(struct census *c, size_t i, pid_t tid, int state);
 /* "known", "free", "unknown", "unread": static. */
 const char *census_owner_name(enum census_owner st);
 

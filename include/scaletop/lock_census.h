@@ -4,7 +4,8 @@
  * calls make it say "big_lock, held by thread 4711".
  *
  *   census_read_owners(c)  right after a round of census_add, while the
- *       waiters still wait: each mutex-like lock's words are read from its
+ *       waiters still wait: each mutex-like lock waited on in that round
+ *       (last_waiters) has its words read from its
  *       process (process_vm_readv) and decoded conservatively
  *       (mutex_owner_decode, decode_proc.h); an owner TID that is not a
  *       thread of that process is "unknown", never a guess.

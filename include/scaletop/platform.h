@@ -214,6 +214,8 @@ int thread_samples_read(pid_t pid, thread_sample_cb cb, void *arg);
  * none), or -1 with errno.
  */
 int proc_find_comm(const char *comm, pid_t **out, size_t *n);
+/* pid's command name (Linux /proc/PID/comm) into out: 0, or -1 with errno (ENOSYS elsewhere). */
+int proc_comm(pid_t pid, char *out, size_t len);
 
 /*
  * Part of a process's threads, for a sampler that reads a few each tick and
@@ -255,6 +257,14 @@ void thread_handle_init(struct thread_handle *h, pid_t pid, pid_t tid);
 int thread_handle_read(struct thread_handle *h, struct thread_sample *t);
 /* Closes what the handle keeps; it may be read again (and reopens). */
 void thread_handle_close(struct thread_handle *h);
+struct syscall_line;
+/*
+ * The thread's system call (thread_syscall_read_fd's answer), its file kept
+ * in the handle's spare slot (closed with the others): the lock census reads
+ * it for futex waiters only.  0, or -1 with errno (ENOSYS where the backend
+ * keeps no files).
+ */
+int thread_handle_syscall(struct thread_handle *h, struct syscall_line *out);
 /*
  * The tids of pid, ascending, as a malloc'ed array the caller frees.  0, or
  * -1 with errno (ESRCH: gone; ENOSYS: read whole processes instead).

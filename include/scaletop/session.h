@@ -49,7 +49,8 @@ struct sweep_settings {
 	/* Database-level wait probes (--probe COMMAND), as given. */
 	char probe[SESSION_MAX_PROBES][TARGET_SPEC_LEN];
 	int nprobes;
-	bool no_hot; /* --no-hot: no on-CPU sampling */
+	bool no_hot;   /* --no-hot: no on-CPU sampling */
+	bool no_locks; /* --no-locks: no lock census */
 };
 
 /* What ran, as text: enough for a reader to run it again. */
@@ -131,6 +132,38 @@ struct step_hot {
 	int nspins;
 };
 
+/*
+ * The locks the threads waited on in a window (census.h): per family, its
+ * futex waiters' top locks by their share of the family's blocked time.
+ * present is false where no census ran (--no-locks, not Linux, an older
+ * file).
+ */
+#define STEP_ULOCKS 5 /* locks kept per family */
+#define STEP_ULOCK_NAME 160
+struct step_ulock {
+	enum wait_family family;
+	pid_t pid;
+	char comm[32];              /* the process's command name; "" if not read */
+	char name[STEP_ULOCK_NAME]; /* "big_lock", "libc.so.6:+0x1d", "[heap]+0x40, waited on..." */
+	char how[24];               /* how it was named: "symbol", "object", "stack scan"...; "" */
+	char kind[8];               /* "mutex", "bitset", "pi", "futex2" */
+	double share;               /* of the family's blocked thread-time, 0..1 */
+	unsigned max_waiters;       /* most waiters in one tick's readings */
+	unsigned threads;           /* distinct waiting threads */
+	unsigned long readings;     /* waiter readings it rests on */
+	pid_t owner;                /* the holder's TID at the last read; 0: not known */
+	char owner_state[16]; /* "running", "sleeping"...: the sampler's reading of the owner in the
+				 tick its ownership was read; "" if not read then */
+};
+struct step_locks {
+	bool present;
+	double blocked_s[WAIT_NFAMILIES]; /* each family's blocked thread-seconds the census saw */
+	struct step_ulock lock[2 * STEP_ULOCKS];
+	int n;                 /* the workload's first, each family's largest first */
+	int64_t syscall_reads; /* futex waiters' syscall lines read in the window */
+	double cost_ms;        /* the most a tick's census took (reads, owners), wall clock */
+};
+
 enum step_status { STEP_RUNNING, STEP_OK, STEP_UNSTABLE, STEP_FAILED, STEP_INTERRUPTED };
 extern const char *const step_status_names[];
 
@@ -166,6 +199,7 @@ struct step {
 			      */
 	int64_t wait_reads;  /* threads read in the window; < 0: not known */
 	struct step_hot hot;
+	struct step_locks ulocks; /* user-space locks (st->locks is the kernel's lock_stat) */
 };
 
 enum event_kind { EV_INFO, EV_STEP, EV_FAILURE, EV_UNSTABLE, EV_WARNING, EV_COLLAPSE };

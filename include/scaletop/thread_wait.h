@@ -35,6 +35,14 @@ struct thread_mark {
  */
 int thread_wait_add(struct wait_tally *t, enum wait_family f, struct thread_mark *m,
 		    const struct thread_sample *t_now, uint64_t from_ns, uint64_t now_ns);
+/*
+ * The same, and *blocked the part of it tallied as blocked (sleeping or
+ * uninterruptible), 0 when none: the weight the lock census gives the
+ * reading.
+ */
+int thread_wait_account(struct wait_tally *t, enum wait_family f, struct thread_mark *m,
+			const struct thread_sample *t_now, uint64_t from_ns, uint64_t now_ns,
+			double *blocked);
 /* A first reading: the mark starts here, with no time to count yet. */
 void thread_mark_seed(struct thread_mark *m, const struct thread_sample *t_now, uint64_t now_ns);
 

@@ -61,6 +61,8 @@ libscaletop_a_SOURCES += \
 	src/engine/target.c \
 	src/engine/wait_sampler.h \
 	src/engine/wait_sampler.c \
+	src/engine/wait_census.c \
+	src/engine/step_census.c \
 	src/engine/hot_sampler.h \
 	src/engine/hot_sampler.c \
 	src/engine/freq_sampler.h \

@@ -61,6 +61,8 @@ census_read_owners(struct census *c)
 			census_set_owner(c, i, CENSUS_OWNER_UNKNOWN, 0);
 			continue;
 		}
+		if (l->last_waiters == 0)
+			continue; /* none waits now: its word says nothing of this lock's waiters */
 		st = lock_owner(l, &owner);
 		census_set_owner(c, i, st, owner);
 		known += st == CENSUS_OWNER_KNOWN;

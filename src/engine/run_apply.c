@@ -155,6 +155,7 @@ run_probes(struct session *s, const struct run_args *a)
 	}
 	s->set.nprobes = a->nprobes;
 	s->set.no_hot = a->no_hot;
+	s->set.no_locks = a->no_locks;
 	return 0;
 }
 

@@ -42,6 +42,7 @@ enum {
 	OPT_PROBE,
 	OPT_TARGET,
 	OPT_NO_HOT,
+	OPT_NO_LOCKS,
 };
 
 static const struct option run_longopts[] = {
@@ -75,6 +76,7 @@ static const struct option run_longopts[] = {
 	{ "probe", required_argument, NULL, OPT_PROBE },
 	{ "target", required_argument, NULL, OPT_TARGET },
 	{ "no-hot", no_argument, NULL, OPT_NO_HOT },
+	{ "no-locks", no_argument, NULL, OPT_NO_LOCKS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -145,7 +147,9 @@ run_usage_options(FILE *f, const struct run_args *d)
 		"      --target SPEC      also measure the system under test: pid:N (and its\n"
 		"                         descendants), comm:NAME, cgroup:PATH; repeatable\n"
 		"      --no-hot           no on-CPU call paths (perf_event samples of the\n"
-		"                         workload's and the target's threads, 99 Hz a CPU)\n",
+		"                         workload's and the target's threads, 99 Hz a CPU)\n"
+		"      --no-locks         no lock census (which futex the blocked threads wait\n"
+		"                         on, its name, waiters and holder)\n",
 		d->default_workload, progname, d->duration, d->warmup, parsers, SESSION_MAX_PROBES);
 }
 
@@ -217,6 +221,9 @@ run_parse_option(int opt, int argc, char **argv, struct run_args *a, const struc
 		return 0;
 	case OPT_NO_HOT:
 		a->no_hot = true;
+		return 0;
+	case OPT_NO_LOCKS:
+		a->no_locks = true;
 		return 0;
 	case OPT_CMD:
 		a->cmd = optarg;

@@ -110,8 +110,9 @@ struct step_ctx {
 	uint64_t w0_reads;      /* its reads when the window opened */
 	uint64_t ws_pids_ns;    /* when its processes were last found */
 
-	struct hot_sampler hot; /* where the CPUs went: on-CPU samples of the same processes */
-	struct symboliser *sym; /* names their frames; made at the first sampled window; owned */
+	struct hot_sampler hot;   /* where the CPUs went: on-CPU samples of the same processes */
+	struct symboliser *sym;   /* names their frames; made at the first sampled window; owned */
+	struct census *census[2]; /* the lock census of each family (step_census.c); owned */
 
 	struct target *target;    /* --target's processes and book, or NULL; owned */
 	struct freq_sampler freq; /* the CPUs' frequency over the window */
@@ -134,6 +135,14 @@ void step_ctx_hot_begin(struct step_ctx *c, uint64_t now);
 void step_ctx_hot_tick(struct step_ctx *c);
 void step_ctx_hot_end(struct step_ctx *c, struct step *st, uint64_t now);
 void step_ctx_why_free(struct step_ctx *c);
+/*
+ * The lock census (step_census.c): the wait sampler feeds each family's
+ * while the window is open (unless --no-locks); at its end its top locks
+ * are named (c->sym, made then if need be) into st->ulocks.
+ */
+void step_ctx_census_begin(struct step_ctx *c);
+void step_ctx_census_end(struct step_ctx *c, struct step *st);
+void step_ctx_census_free(struct step_ctx *c);
 
 /* A context with nothing bound and no step. */
 void step_ctx_init(struct step_ctx *c);

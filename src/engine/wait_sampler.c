@@ -405,15 +405,20 @@ ws_relist(struct wait_sampler *w, struct ws_family *fam, uint64_t c0, uint64_t m
 static void
 ws_take(struct ws_read *r, struct ws_thread *th, const struct thread_sample *t)
 {
+	double blocked;
+
 	r->got++;
 	if (!th->seeded || (t->have & THREAD_HAVE_NEW)) {
 		memset(&th->m, 0, sizeof(th->m));
 		thread_mark_seed(&th->m, t, r->now);
 		th->seeded = true;
-	} else if (r->w->counting)
+	} else if (r->w->counting) {
 		/* without memory this reading is lost from the tally: the shares stay true */
-		(void)thread_wait_add(r->tally, r->f, &th->m, t, r->w->from_ns, r->now);
-	else
+		(void)thread_wait_account(r->tally, r->f, &th->m, t, r->w->from_ns, r->now,
+					  &blocked);
+		if (blocked > 0 && r->w->census[r->fam - r->w->fam] != NULL)
+			ws_census_add(r->w, (int)(r->fam - r->w->fam), th, t, blocked);
+	} else
 		thread_mark_seed(&th->m, t, r->now);
 }
 
@@ -581,6 +586,8 @@ wait_sampler_tick(struct wait_sampler *w, struct wait_tally *t, uint64_t now)
 		else
 			ws_read_threads(&r, t0, c0, (uint64_t)k * max_ns, (uint64_t)k * max_cpu);
 		w->reads += (uint64_t)r.got;
+		if (w->census[f] != NULL)
+			ws_census_tick(w, f, now);
 	}
 	/* its CPU time, not the wall clock's: a monitor preempted by 1024 workers is not slow */
 	spent = self_cpu_ns() - c0;

@@ -29,6 +29,8 @@
 #include "scaletop/thread_wait.h"
 #include "scaletop/waits.h"
 
+struct census;
+
 /* A per-tick cap on the threads read, for tests; the round decides the count. */
 #define WAIT_SAMPLE_MAX_THREADS 65536
 /*
@@ -93,6 +95,17 @@ struct wait_sampler {
 	uint64_t period_ns;    /* between ticks, as seen; 0: not yet */
 	uint64_t worst_ns;     /* the longest a tick's reading took since the reset */
 	uint64_t rng;          /* xorshift64* state */
+	/*
+	 * The lock census of each family in the window (census.h; wait_census.c),
+	 * NULL when off: each blocked reading goes to it with the blocked time
+	 * it stands for, a futex waiter's with its syscall line.
+	 */
+	struct census *census[2];
+	bool census_fresh[2];  /* a futex waiter was read this tick */
+	uint64_t census_reads; /* syscall lines read */
+	uint64_t census_ns;    /* their time, and the owners' reads, on the wall clock */
+	uint64_t census_worst; /* the most of it in one tick and family */
+	uint64_t census_mark;  /* census_ns at the end of the last family's tick */
 };
 
 void wait_sampler_init(struct wait_sampler *w);
@@ -110,5 +123,18 @@ int wait_sampler_set_pids(struct wait_sampler *w, enum wait_family f, const pid_
 void wait_sampler_window(struct wait_sampler *w, bool counting, uint64_t from_ns);
 /* One tick's reading at now, into t while counting. */
 void wait_sampler_tick(struct wait_sampler *w, struct wait_tally *t, uint64_t now);
+
+/* Whether a wait channel is the kernel's futex wait (futex_wait_queue, futex_do_wait...). */
+bool wait_channel_is_futex(const char *channel);
+/*
+ * wait_census.c: one blocked reading of th (family index fi) for weight
+ * seconds into the family's census, its syscall line read first when it is
+ * a futex wait; and after the family's readings of a tick, the round closed
+ * and the owners of the locks waited on read, with their holders' states
+ * where the holder was read on this tick.
+ */
+void ws_census_add(struct wait_sampler *w, int fi, struct ws_thread *th,
+		   const struct thread_sample *t, double weight);
+void ws_census_tick(struct wait_sampler *w, int fi, uint64_t now);
 
 #endif

@@ -231,6 +231,82 @@ cause_spin_find(const struct cause_runs *from, const struct cause_runs *to, stru
 	}
 }
 
+/* The lock of family f with the largest share in any censused run at the fall, and its run. */
+static const struct step_ulock *
+lock_top(const struct cause_runs *r, enum wait_family f, const struct step **run)
+{
+	const struct step_ulock *best = NULL, *e;
+	int i, j;
+
+	for (i = 0; i < r->n; i++) {
+		for (j = 0; r->v[i]->ulocks.present && j < r->v[i]->ulocks.n; j++) {
+			e = &r->v[i]->ulocks.lock[j];
+			if (e->family == f && (best == NULL || e->share > best->share)) {
+				best = e;
+				*run = r->v[i];
+			}
+		}
+	}
+	return best;
+}
+
+/* The mean share of lock u (by name and process name) over the censused runs; -1: none was. */
+static double
+lock_pooled(const struct cause_runs *r, const struct step_ulock *u)
+{
+	const struct step_ulock *e;
+	double sum = 0;
+	int i, j, runs = 0;
+
+	for (i = 0; i < r->n; i++) {
+		if (!r->v[i]->ulocks.present)
+			continue;
+		runs++;
+		for (j = 0; j < r->v[i]->ulocks.n; j++) {
+			e = &r->v[i]->ulocks.lock[j];
+			if (e->family == u->family && strcmp(e->name, u->name) == 0 &&
+			    strcmp(e->comm, u->comm) == 0)
+				sum += e->share;
+		}
+	}
+	return runs > 0 ? sum / runs : -1;
+}
+
+/* Whether the target's, else the workload's, top lock at the fall grew enough from the peak. */
+static void
+cause_lock_find(const struct cause_runs *from, const struct cause_runs *to, struct cause_lock *lk)
+{
+	static const enum wait_family order[] = { WAIT_TARGET, WAIT_WORKLOAD };
+	const struct step_ulock *u;
+	const struct step *run = NULL;
+	double a, b;
+	size_t i;
+
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		if ((u = lock_top(to, order[i], &run)) == NULL)
+			continue;
+		a = lock_pooled(from, u);
+		b = lock_pooled(to, u);
+		if (a < 0 || b < 0 || b - a < ANALYSIS_CAUSE_MIN_RISE - CAUSE_EPS)
+			continue;
+		lk->found = true;
+		lk->family = order[i];
+		lk->from = a;
+		lk->to = b;
+		snprintf(lk->name, sizeof(lk->name), "%s", u->name);
+		snprintf(lk->comm, sizeof(lk->comm), "%s", u->comm);
+		snprintf(lk->kind, sizeof(lk->kind), "%s", u->kind);
+		lk->max_waiters = u->max_waiters;
+		if (order[i] == WAIT_TARGET)
+			lk->threads = run->tg.present ? run->tg.threads : 0;
+		else
+			lk->threads = (run->ct.have & CT_HAVE_THREADS) ? run->ct.threads : 0;
+		lk->owner = u->owner;
+		snprintf(lk->owner_state, sizeof(lk->owner_state), "%s", u->owner_state);
+		return;
+	}
+}
+
 void
 analysis_cause_find(const struct cause_runs *from, const struct cause_runs *to,
 		    struct analysis_cause *c)
@@ -243,6 +319,7 @@ analysis_cause_find(const struct cause_runs *from, const struct cause_runs *to,
 	if (from->nval == to->nval)
 		return;
 	cause_spin_find(from, to, &c->spin);
+	cause_lock_find(from, to, &c->lock);
 	for (i = 0; i < sizeof(cause_order) / sizeof(cause_order[0]); i++) {
 		c->ncat = cause_family(from, to, cause_order[i], c);
 		if (c->ncat > 0) {
@@ -332,4 +409,25 @@ analysis_spin_text(const struct analysis_cause *c, char *buf, size_t len)
 		 100 * sp->to, spin_whose[sp->family], sp->spin, sp->caller[0] ? " from " : "",
 		 sp->caller, lock ? " (" : "", lock ? lock : "", lock ? ")" : "", 100 * sp->from,
 		 c->n_from);
+}
+
+void
+analysis_lock_text(const struct analysis_cause *c, char *buf, size_t len)
+{
+	const struct cause_lock *lk = &c->lock;
+	char of[24] = "", held[64] = "";
+
+	if (len == 0)
+		return;
+	buf[0] = '\0';
+	if (!lk->found)
+		return;
+	if (lk->threads > 0 && (unsigned)lk->threads >= lk->max_waiters)
+		snprintf(of, sizeof(of), " of %d", lk->threads);
+	if (lk->owner > 0)
+		snprintf(held, sizeof(held), ", held by thread %d%s%s", (int)lk->owner,
+			 lk->owner_state[0] ? ", " : "", lk->owner_state);
+	snprintf(buf, len, "; at %d, %u%s %s threads waited on one futex (%s%s)", c->n_to,
+		 lk->max_waiters, of, lk->comm[0] ? lk->comm : wait_family_names[lk->family],
+		 lk->name, held);
 }

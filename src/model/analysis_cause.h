@@ -32,5 +32,11 @@ void analysis_cause_text(const struct analysis_cause *c, int ncat, char *buf, si
  * at 2)", into buf; "" when none did.
  */
 void analysis_spin_text(const struct analysis_cause *c, char *buf, size_t len);
+/*
+ * The lock that grew, "; at 32, 41 of 64 mariadbd threads waited on one
+ * futex (lock_sys+64, held by thread 4711, runnable)", into buf; "" when
+ * none did.  Its share's rise is c->lock's from and to.
+ */
+void analysis_lock_text(const struct analysis_cause *c, char *buf, size_t len);
 
 #endif

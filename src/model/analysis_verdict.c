@@ -137,7 +137,7 @@ verdict_clause(const struct verdict_ctx *c, char *buf, size_t len, const char *c
  * second category: the most categories that fit beside it are kept.
  */
 static void
-verdict_cause(const struct verdict_ctx *c, char *buf, size_t len)
+verdict_cause_waits(const struct verdict_ctx *c, char *buf, size_t len)
 {
 	char clause[256], spin[256];
 	size_t used = strlen(buf);
@@ -158,6 +158,17 @@ verdict_cause(const struct verdict_ctx *c, char *buf, size_t len)
 			return;
 	}
 	verdict_clause(c, buf, len, spin);
+}
+
+/* The waits and the spin that grew, then the lock the blocked threads waited on, if it fits. */
+static void
+verdict_cause(const struct verdict_ctx *c, char *buf, size_t len)
+{
+	char lock[400];
+
+	verdict_cause_waits(c, buf, len);
+	analysis_lock_text(&c->a->cause, lock, sizeof(lock));
+	verdict_clause(c, buf, len, lock);
 }
 
 /*

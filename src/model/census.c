@@ -14,7 +14,8 @@ struct census {
 	struct census_lock *lock;
 	size_t n, cap;
 	double blocked;
-	int by_key; /* the locks are in (pid, addr) order, as census_add needs */
+	unsigned long round_readings; /* futex readings in the round still open */
+	int by_key;                   /* the locks are in (pid, addr) order, as census_add needs */
 };
 
 struct census *
@@ -36,6 +37,7 @@ census_reset(struct census *c)
 		free(c->lock[i].tids);
 	c->n = 0;
 	c->blocked = 0;
+	c->round_readings = 0;
 	c->by_key = 1;
 }
 
@@ -160,6 +162,7 @@ census_add(struct census *c, pid_t pid, pid_t tid, const struct syscall_line *li
 	l->weight += weight;
 	l->readings++;
 	l->round_waiters++;
+	c->round_readings++;
 	l->last = *line;
 	l->last.name = NULL; /* static in the decoder, but nothing here needs it */
 	return lock_add_tid(l, tid);
@@ -170,11 +173,14 @@ census_round(struct census *c)
 {
 	size_t i;
 
-	for (i = 0; i < c->n; i++) {
+	/* an empty round (census_sort's) leaves last_waiters as the last real one set them */
+	for (i = 0; c->round_readings > 0 && i < c->n; i++) {
 		if (c->lock[i].round_waiters > c->lock[i].max_waiters)
 			c->lock[i].max_waiters = c->lock[i].round_waiters;
+		c->lock[i].last_waiters = c->lock[i].round_waiters;
 		c->lock[i].round_waiters = 0;
 	}
+	c->round_readings = 0;
 }
 
 double
@@ -248,6 +254,15 @@ census_set_owner(struct census *c, size_t i, enum census_owner st, pid_t owner)
 		c->lock[i].owner = owner;
 		c->lock[i].owner_reads++;
 	}
+}
+
+void
+census_set_owner_run(struct census *c, size_t i, pid_t tid, int state)
+{
+	if (i >= c->n)
+		return;
+	c->lock[i].run_tid = tid;
+	c->lock[i].run_state = state;
 }
 
 const char *

@@ -84,7 +84,8 @@ thread_wait_runnable(struct wait_tally *t, enum wait_family f, const struct thre
  */
 static int
 thread_wait_timed(struct wait_tally *t, enum wait_family f, const struct thread_mark *m,
-		  const struct thread_sample *s, double dt, double run, double wait)
+		  const struct thread_sample *s, double dt, double run, double wait,
+		  double *blocked)
 {
 	const char *channel = s->channel;
 	enum wait_state ws = WS_SLEEPING;
@@ -104,6 +105,8 @@ thread_wait_timed(struct wait_tally *t, enum wait_family f, const struct thread_
 		return -1;
 	if (wait > 0 && wait_tally_add(t, f, WS_RUNNABLE, NULL, wait) != 0)
 		return -1;
+	if (ws == WS_SLEEPING || ws == WS_UNINTERRUPTIBLE)
+		*blocked = dt - run - wait > 0 ? dt - run - wait : 0;
 	if (dt - run - wait > 0 && wait_tally_add(t, f, ws, channel, dt - run - wait) != 0)
 		return -1;
 	return 0;
@@ -121,15 +124,27 @@ int
 thread_wait_add(struct wait_tally *t, enum wait_family f, struct thread_mark *m,
 		const struct thread_sample *t_now, uint64_t from_ns, uint64_t now_ns)
 {
+	double blocked;
+
+	return thread_wait_account(t, f, m, t_now, from_ns, now_ns, &blocked);
+}
+
+int
+thread_wait_account(struct wait_tally *t, enum wait_family f, struct thread_mark *m,
+		    const struct thread_sample *t_now, uint64_t from_ns, uint64_t now_ns,
+		    double *blocked)
+{
 	uint64_t start = m->at_ns > from_ns ? m->at_ns : from_ns;
 	const char *channel = t_now->channel;
 	double dt = now_ns > start ? (double)(now_ns - start) / 1e9 : 0;
 	enum wait_state ws;
 	int r = 0;
 
+	*blocked = 0;
 	if (dt > 0 && thread_times_grew(m, t_now) && m->at_ns >= from_ns)
 		r = thread_wait_timed(t, f, m, t_now, dt, (double)(t_now->cpu_ns - m->cpu_ns) / 1e9,
-				      (double)(t_now->run_delay_ns - m->run_delay_ns) / 1e9);
+				      (double)(t_now->run_delay_ns - m->run_delay_ns) / 1e9,
+				      blocked);
 	else if (dt > 0) {
 		if (t_now->state == THREAD_RUNNING)
 			r = wait_tally_add(t, f, WS_RUNNING, NULL, dt);
@@ -137,6 +152,8 @@ thread_wait_add(struct wait_tally *t, enum wait_family f, struct thread_mark *m,
 			r = thread_wait_runnable(t, f, m, t_now, dt);
 		else {
 			ws = thread_wait_state(t_now->state, &channel);
+			if (ws == WS_SLEEPING || ws == WS_UNINTERRUPTIBLE)
+				*blocked = dt;
 			r = wait_tally_add(t, f, ws, channel, dt);
 		}
 	}

@@ -266,6 +266,22 @@ comm_is(int procfd, const char *name, const char *comm)
 }
 
 int
+proc_comm(pid_t pid, char *out, size_t len)
+{
+	char path[40], buf[64];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%ld/comm", (long)pid);
+	if ((n = small_read_at(AT_FDCWD, path, buf, sizeof(buf))) < 0)
+		return -1;
+	if (comm_decode(buf, (size_t)n, out, len) != 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	return 0;
+}
+
+int
 proc_find_comm(const char *comm, pid_t **out, size_t *n)
 {
 	size_t cap = 0;

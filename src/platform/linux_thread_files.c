@@ -136,7 +136,9 @@ static const struct thread_file thread_files[] = {
 	{ "wchan", tf_wchan_due, tf_take_wchan, tf_keep_wchan },
 };
 #define NFILES (sizeof(thread_files) / sizeof(thread_files[0]))
-_Static_assert(NFILES <= THREAD_FILES, "thread_handle has a descriptor for each kept file");
+_Static_assert(NFILES < THREAD_FILES, "thread_handle has a descriptor for each kept file");
+/* The spare slot: the syscall file, read only for a futex waiter (thread_handle_syscall). */
+#define TF_SYSCALL (THREAD_FILES - 1)
 
 static int kept_fds;      /* descriptors the handles keep open, all together */
 static int kept_cap = -1; /* -1: not yet known */
@@ -276,4 +278,25 @@ thread_handle_read(struct thread_handle *h, struct thread_sample *t)
 	h->last = *t;
 	h->have_last = true;
 	return 1;
+}
+
+int
+thread_handle_syscall(struct thread_handle *h, struct syscall_line *out)
+{
+	int fd = h->fd[TF_SYSCALL], r, e;
+
+	if (fd < 0) {
+		if ((fd = thread_syscall_open(h->pid, h->tid)) < 0)
+			return -1;
+		if (tf_may_keep()) {
+			h->fd[TF_SYSCALL] = fd;
+			kept_fds++;
+		}
+	}
+	r = thread_syscall_read_fd(fd, out);
+	e = errno;
+	if (h->fd[TF_SYSCALL] != fd)
+		close(fd);
+	errno = e;
+	return r;
 }

@@ -13,6 +13,16 @@
 #include "scaletop/platform.h"
 
 int
+proc_comm(pid_t pid, char *out, size_t len)
+{
+	(void)pid;
+	if (len > 0)
+		out[0] = '\0';
+	errno = ENOSYS;
+	return -1;
+}
+
+int
 thread_syscall_open(pid_t pid, pid_t tid)
 {
 	(void)pid;

@@ -78,6 +78,15 @@ thread_handle_close(struct thread_handle *h)
 }
 
 int
+thread_handle_syscall(struct thread_handle *h, struct syscall_line *out)
+{
+	(void)h;
+	(void)out;
+	errno = ENOSYS;
+	return -1;
+}
+
+int
 proc_thread_list(pid_t pid, pid_t **tids, size_t *n)
 {
 	(void)pid;

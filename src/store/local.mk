@@ -3,7 +3,8 @@ libscaletop_a_SOURCES += \
 	src/store/sample_json.c
 noinst_HEADERS += include/scaletop/sample_json.h
 libscaletop_a_SOURCES += src/store/session_json.c src/store/session_json_target.c \
-	src/store/session_json_host.c src/store/session_json_hot.c
+	src/store/session_json_host.c src/store/session_json_hot.c \
+	src/store/session_json_locks.c
 noinst_HEADERS += include/scaletop/session_json.h
 # Snapshots: save, load, compare, export, import.
 noinst_HEADERS += include/scaletop/snapshot.h src/store/snapshot_priv.h src/store/session_read.h
@@ -15,6 +16,7 @@ libscaletop_a_SOURCES += \
 	src/store/session_read_target.c \
 	src/store/session_read_host.c \
 	src/store/session_read_hot.c \
+	src/store/session_read_locks.c \
 	src/store/host_text.c \
 	src/store/snapshot_analysis.c \
 	src/store/snapshot_fairness.c \
@@ -65,6 +67,13 @@ tests_unit_test_hot_json_SOURCES = tests/unit/test_hot_json.c tests/unit/json_ed
 	tests/unit/json_edit.h
 tests_unit_test_hot_json_LDADD = $(TEST_LIBS)
 
+# A step's lock census: both files, refusals, the table's lines.
+check_PROGRAMS += tests/unit/test_locks_json
+TESTS += tests/unit/test_locks_json
+tests_unit_test_locks_json_SOURCES = tests/unit/test_locks_json.c tests/unit/json_edit.c \
+	tests/unit/json_edit.h
+tests_unit_test_locks_json_LDADD = $(TEST_LIBS)
+
 EXTRA_DIST += docs/stream-format.md
 
 # The kept runs: the runs directory the TUI keeps every sweep in, its
@@ -76,7 +85,8 @@ TESTS += tests/unit/test_runs
 tests_unit_test_runs_LDADD = $(TEST_LIBS)
 
 # The results table (one row per step) that run, show and the TUI's steps view print.
-libscaletop_a_SOURCES += src/store/step_table.c src/store/step_table_hot.c
+libscaletop_a_SOURCES += src/store/step_table.c src/store/step_table_hot.c \
+	src/store/step_table_locks.c
 noinst_HEADERS += include/scaletop/step_table.h
 
 # The host's fingerprint and a step's frequency: round trips through a

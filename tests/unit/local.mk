@@ -35,6 +35,8 @@ EXTRA_DIST += tests/cli/usage.sh
 # On-CPU call paths through the real binary: fdtable's spin in the fd table's lock.
 TESTS += tests/cli/hot.sh
 EXTRA_DIST += tests/cli/hot.sh
+TESTS += tests/cli/locks.sh
+EXTRA_DIST += tests/cli/locks.sh
 
 # --probe through the real binary (database-level waits).
 TESTS += tests/cli/probe.sh

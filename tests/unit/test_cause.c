@@ -237,6 +237,73 @@ test_spin(void)
 	session_free(&s);
 }
 
+/* Step st's census saw one lock of family f with this share, waiters and holder. */
+static void
+censused(struct step *st, enum wait_family f, const char *name, double share, unsigned waiters,
+	 pid_t owner, const char *state)
+{
+	struct step_ulock *u;
+
+	st->ulocks.present = true;
+	u = &st->ulocks.lock[st->ulocks.n++];
+	memset(u, 0, sizeof(*u));
+	u->family = f;
+	u->pid = 900;
+	snprintf(u->comm, sizeof(u->comm), "mariadbd");
+	snprintf(u->name, sizeof(u->name), "%s", name);
+	snprintf(u->kind, sizeof(u->kind), "mutex");
+	u->share = share;
+	u->max_waiters = waiters;
+	u->threads = waiters;
+	u->owner = owner;
+	snprintf(u->owner_state, sizeof(u->owner_state), "%s", state);
+}
+
+static void
+test_lock(void)
+{
+	struct session s;
+	struct analysis a;
+
+	collapsing(&s);
+	censused(at(&s, 4), WAIT_TARGET, "lock_sys+64", 0.03, 2, 0, "");
+	censused(at(&s, 32), WAIT_TARGET, "lock_sys+64", 0.41, 41, 4711, "running");
+	at(&s, 32)->tg.present = true;
+	at(&s, 32)->tg.threads = 64;
+	verdict_of(&s, &a);
+	is_str(a.verdict,
+	       COLLAPSE_VERDICT "; at 32, 41 of 64 mariadbd threads waited on one futex "
+				"(lock_sys+64, held by thread 4711, running)",
+	       "the lock whose share grew is named with its waiters and holder");
+	ok(a.cause.lock.found && a.cause.lock.family == WAIT_TARGET, "a target lock cause");
+	is_double(a.cause.lock.from, 0.03, 1e-9, "its share at the peak");
+	is_double(a.cause.lock.to, 0.41, 1e-9, "and at the fall");
+	analysis_free(&a);
+
+	/* a lock the peak's census did not see counts 0 there; no owner, no thread count */
+	at(&s, 4)->ulocks.n = 0;
+	at(&s, 32)->tg.present = false;
+	at(&s, 32)->ulocks.n = 0;
+	censused(at(&s, 32), WAIT_WORKLOAD, "zero+0x1000", 0.30, 3, 0, "");
+	verdict_of(&s, &a);
+	ok(strstr(a.verdict, "; at 32, 3 mariadbd threads waited on one futex (zero+0x1000)") !=
+		   NULL,
+	   "a lock unseen at the peak, no holder: %s", a.verdict);
+	analysis_free(&a);
+
+	/* a rise under the minimum, or no census at the peak, is no cause */
+	at(&s, 32)->ulocks.lock[0].share = 0.09;
+	verdict_of(&s, &a);
+	ok(!a.cause.lock.found, "9 points of rise is under the minimum");
+	analysis_free(&a);
+	at(&s, 4)->ulocks.present = false;
+	at(&s, 32)->ulocks.lock[0].share = 0.9;
+	verdict_of(&s, &a);
+	ok(!a.cause.lock.found, "no census at the peak: nothing to compare");
+	analysis_free(&a);
+	session_free(&s);
+}
+
 static void
 test_order(void)
 {
@@ -463,6 +530,7 @@ main(void)
 	test_unchanged();
 	test_target();
 	test_spin();
+	test_lock();
 	test_order();
 	test_limits();
 	test_pooled();

@@ -1,0 +1,129 @@
+/*
+ * Which locks the window's blocked threads waited on (the lock census,
+ * census.h): one census a family, fed by the wait sampler while the window
+ * is open (wait_census.c), then sorted, named by the step context's
+ * symboliser (the on-CPU paths' own, made here when --no-hot left none)
+ * and kept in the step, each family's top STEP_ULOCKS (st->ulocks).  Off
+ * with --no-locks.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "scaletop/census.h"
+#include "scaletop/decode_proc.h"
+#include "scaletop/lock_census.h"
+#include "scaletop/symbols.h"
+#include "step_ctx.h"
+
+/* A thread state as a word of the step's JSON (the owner's). */
+static const char *
+census_state_word(int state)
+{
+	switch (state) {
+	case THREAD_RUNNING:
+		return "running";
+	case THREAD_RUNNABLE:
+		return "runnable"; /* Linux's R: on a CPU or waiting for one */
+	case THREAD_SLEEPING:
+		return "sleeping";
+	case THREAD_DISK:
+		return "disk";
+	case THREAD_LOCK:
+		return "lock";
+	case THREAD_STOPPED:
+		return "stopped";
+	case THREAD_ZOMBIE:
+		return "exited";
+	default:
+		return "other";
+	}
+}
+
+void
+step_ctx_census_begin(struct step_ctx *c)
+{
+	int f;
+
+	for (f = 0; f < 2; f++) {
+		c->ws.census[f] = NULL;
+		if (c->s->set.no_locks)
+			continue;
+		if (c->census[f] == NULL && (c->census[f] = census_new()) == NULL)
+			continue; /* no memory: no census, the sampler reads on */
+		census_reset(c->census[f]);
+		c->ws.census[f] = c->census[f];
+	}
+	c->ws.census_reads = c->ws.census_ns = c->ws.census_worst = c->ws.census_mark = 0;
+}
+
+/* Lock i of census k as the step keeps it. */
+static void
+census_keep(struct census *k, size_t i, enum wait_family f, struct step_ulock *u)
+{
+	const struct census_lock *l = census_lock(k, i);
+
+	memset(u, 0, sizeof(*u));
+	u->family = f;
+	u->pid = l->pid;
+	if (proc_comm(l->pid, u->comm, sizeof(u->comm)) != 0)
+		u->comm[0] = '\0';
+	if (l->name[0] != '\0')
+		snprintf(u->name, sizeof(u->name), "%s", l->name);
+	else
+		snprintf(u->name, sizeof(u->name), "0x%llx", (unsigned long long)l->addr);
+	snprintf(u->how, sizeof(u->how), "%s", l->how != NULL ? l->how : "");
+	snprintf(u->kind, sizeof(u->kind), "%s", futex_kind_name(l->kind));
+	u->share = census_share(k, i);
+	u->max_waiters = l->max_waiters;
+	u->threads = (unsigned)l->ntids;
+	u->readings = l->readings;
+	if (l->owner_reads > 0) {
+		u->owner = l->owner;
+		if (l->run_tid == l->owner)
+			snprintf(u->owner_state, sizeof(u->owner_state), "%s",
+				 census_state_word(l->run_state));
+	}
+}
+
+void
+step_ctx_census_end(struct step_ctx *c, struct step *st)
+{
+	struct step_locks *ul = &st->ulocks;
+	struct census *k;
+	size_t i;
+	int f;
+
+	memset(ul, 0, sizeof(*ul));
+	for (f = 0; f < 2; f++) {
+		if ((k = c->ws.census[f]) == NULL)
+			continue;
+		c->ws.census[f] = NULL;
+		ul->present = true;
+		ul->blocked_s[f == 0 ? WAIT_WORKLOAD : WAIT_TARGET] = census_blocked(k);
+		census_sort(k);
+		if (census_count(k) == 0)
+			continue;
+		if (c->sym == NULL)
+			c->sym = sym_new();
+		if (c->sym != NULL) {
+			(void)census_name(k, c->sym);
+			(void)census_name_callers(k, c->sym);
+		}
+		for (i = 0; i < census_count(k) && i < STEP_ULOCKS; i++)
+			census_keep(k, i, f == 0 ? WAIT_WORKLOAD : WAIT_TARGET, &ul->lock[ul->n++]);
+	}
+	ul->syscall_reads = (int64_t)c->ws.census_reads;
+	ul->cost_ms = (double)c->ws.census_worst / 1e6;
+}
+
+void
+step_ctx_census_free(struct step_ctx *c)
+{
+	int f;
+
+	for (f = 0; f < 2; f++) {
+		c->ws.census[f] = NULL;
+		census_free(c->census[f]);
+		c->census[f] = NULL;
+	}
+}

@@ -1,0 +1,98 @@
+/*
+ * The wait sampler's lock census (wait_sampler.h): a thread the sampler
+ * finds blocked in a futex wait has its syscall line read through the spare
+ * file of its handle (the futex word's address, the op, the value it waits
+ * for), and the reading goes to its family's census with the blocked time
+ * the wait tally gave it; any other blocked reading counts in the family's
+ * blocked total only.  The syscall file is read for futex waiters alone and
+ * inside the sampler's reading loop, so its cost falls under the tick's CPU
+ * budget (WAIT_SAMPLE_MAX_CPU_NS) like the other files'.  After a tick's
+ * readings of a family the round is closed and the owners of the mutexes
+ * waited on in it are read while their waiters still wait (lock_census.h).
+ */
+#include <string.h>
+
+#include "scaletop/census.h"
+#include "scaletop/futex.h"
+#include "scaletop/lock_census.h"
+#include "scaletop/platform.h"
+#include "wait_sampler.h"
+
+bool
+wait_channel_is_futex(const char *channel)
+{
+	/* futex_wait_queue (6.x), futex_wait_queue_me (older), futex_do_wait, futex_wait... */
+	return strncmp(channel, "futex_", 6) == 0 && strstr(channel, "wake") == NULL;
+}
+
+void
+ws_census_add(struct wait_sampler *w, int fi, struct ws_thread *th, const struct thread_sample *t,
+	      double weight)
+{
+	struct syscall_line line;
+	uint64_t t0;
+	int r;
+
+	if (t->state != THREAD_SLEEPING || !wait_channel_is_futex(t->channel)) {
+		(void)census_add(w->census[fi], th->h.pid, th->h.tid, NULL, weight);
+		return;
+	}
+	t0 = mono_now_ns();
+	r = thread_handle_syscall(&th->h, &line);
+	if (r == 0 && census_resolve_waitv(th->h.pid, &line) != 0)
+		r = -1; /* the vector is gone: the lock is not known */
+	w->census_reads++;
+	w->census_ns += mono_now_ns() - t0;
+	(void)census_add(w->census[fi], th->h.pid, th->h.tid, r == 0 ? &line : NULL, weight);
+	w->census_fresh[fi] = w->census_fresh[fi] || (r == 0 && line.futex != FUTEX_KIND_NONE);
+}
+
+/* The family's thread (pid, tid), or NULL (the threads are sorted by pid, then tid). */
+static const struct ws_thread *
+ws_census_thread(const struct ws_family *fam, pid_t pid, pid_t tid)
+{
+	size_t lo = 0, hi = fam->nth, mid;
+	const struct ws_thread *th;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		th = &fam->th[mid];
+		if (th->h.pid == pid && th->h.tid == tid)
+			return th;
+		if (th->h.pid < pid || (th->h.pid == pid && th->h.tid < tid))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+void
+ws_census_tick(struct wait_sampler *w, int fi, uint64_t now)
+{
+	struct census *c = w->census[fi];
+	const struct census_lock *l;
+	const struct ws_thread *th;
+	uint64_t t0 = mono_now_ns();
+	size_t i;
+
+	census_round(c);
+	if (w->census_fresh[fi]) {
+		(void)census_read_owners(c);
+		for (i = 0; i < census_count(c); i++) {
+			l = census_lock(c, i);
+			if (l->last_waiters == 0 || l->owner_state != CENSUS_OWNER_KNOWN)
+				continue;
+			/* the holder's state only when the sampler read it on this very tick */
+			th = ws_census_thread(&w->fam[fi], l->pid, l->owner);
+			if (th != NULL && th->seeded && th->m.at_ns == now && th->h.have_last)
+				census_set_owner_run(c, i, l->owner, (int)th->h.last.state);
+		}
+	}
+	w->census_fresh[fi] = false;
+	w->census_ns += mono_now_ns() - t0;
+	/* a tick's cost: its syscall reads and owners since the family's last tick */
+	if (w->census_ns - w->census_mark > w->census_worst)
+		w->census_worst = w->census_ns - w->census_mark;
+	w->census_mark = w->census_ns;
+}

@@ -1,0 +1,231 @@
+/*
+ * A step's "locks" (the lock census) in the session's JSON: the top locks
+ * saved and read back equal from a snapshot and from a stream, a step
+ * without it loading as one no census ran for (older files), each bad value
+ * refused with its path, and the table's "locks:" lines.
+ */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "scaletop/snapshot.h"
+#include "scaletop/step_table.h"
+#include "scaletop/stream.h"
+#include "../tap.h"
+#include "json_edit.h"
+
+static char tmpdir[] = "/tmp/test_locks_json.XXXXXX";
+
+static const char *
+tpath(const char *name)
+{
+	static char buf[512];
+
+	snprintf(buf, sizeof(buf), "%s/%s", tmpdir, name);
+	return buf;
+}
+
+static void
+add_lock(struct step_locks *l, enum wait_family f, const char *name, const char *kind, double share,
+	 unsigned waiters, pid_t owner, const char *state)
+{
+	struct step_ulock *u = &l->lock[l->n++];
+
+	memset(u, 0, sizeof(*u));
+	u->family = f;
+	u->pid = f == WAIT_TARGET ? 900 : 100;
+	snprintf(u->comm, sizeof(u->comm), "%s", f == WAIT_TARGET ? "mariadbd" : "scaletop");
+	snprintf(u->name, sizeof(u->name), "%s", name);
+	snprintf(u->how, sizeof(u->how), "symbol");
+	snprintf(u->kind, sizeof(u->kind), "%s", kind);
+	u->share = share;
+	u->max_waiters = waiters;
+	u->threads = waiters + 5;
+	u->readings = 40;
+	u->owner = owner;
+	snprintf(u->owner_state, sizeof(u->owner_state), "%s", state);
+}
+
+static void
+make_session(struct session *s)
+{
+	static const int n[] = { 1, 8 };
+	struct step_locks *l;
+	struct step *st;
+	int i;
+
+	session_init(s);
+	snprintf(s->host.hostname, sizeof(s->host.hostname), "box");
+	snprintf(s->host.os_name, sizeof(s->host.os_name), "Linux");
+	snprintf(s->wl.name, sizeof(s->wl.name), "mutex");
+	snprintf(s->wl.unit, sizeof(s->wl.unit), "ops");
+	snprintf(s->wl.n_unit, sizeof(s->wl.n_unit), "threads");
+	s->set.n = malloc(sizeof(n));
+	memcpy(s->set.n, n, sizeof(n));
+	s->set.nn = 2;
+	s->set.duration_s = 2;
+	s->set.interval_s = 0.25;
+	s->set.repeat = 1;
+	for (i = 0; i < 2; i++) {
+		st = session_add_step(s, n[i], 0);
+		step_add_interval(st, 1000);
+		step_add_interval(st, 1010);
+		stats_compute(&st->st, st->iv, (size_t)st->niv);
+		st->status = STEP_OK;
+		st->window_s = 2;
+		st->ops = 2010;
+		st->ops_s = 1005;
+	}
+	l = &s->steps[1].ulocks;
+	l->present = true;
+	l->blocked_s[WAIT_WORKLOAD] = 3.5;
+	l->blocked_s[WAIT_TARGET] = 12.25;
+	l->syscall_reads = 640;
+	l->cost_ms = 0.375;
+	add_lock(l, WAIT_WORKLOAD, "big_lock", "mutex", 0.5, 7, 4711, "runnable");
+	add_lock(l, WAIT_TARGET, "lock_sys+64", "mutex", 0.41, 41, 4712, "");
+	add_lock(l, WAIT_TARGET, "[heap]+0x40, waited on from mariadbd:trx_commit+0x1d", "bitset",
+		 0.25, 3, 0, "");
+}
+
+static int
+same_lock(const struct step_ulock *a, const struct step_ulock *b)
+{
+	return a->family == b->family && a->pid == b->pid && strcmp(a->comm, b->comm) == 0 &&
+	       strcmp(a->name, b->name) == 0 && strcmp(a->how, b->how) == 0 &&
+	       strcmp(a->kind, b->kind) == 0 && fabs(a->share - b->share) < 1e-12 &&
+	       a->max_waiters == b->max_waiters && a->threads == b->threads &&
+	       a->readings == b->readings && a->owner == b->owner &&
+	       strcmp(a->owner_state, b->owner_state) == 0;
+}
+
+static int
+same_locks(const struct step_locks *a, const struct step_locks *b)
+{
+	int i;
+
+	if (a->present != b->present || a->n != b->n || a->syscall_reads != b->syscall_reads ||
+	    fabs(a->cost_ms - b->cost_ms) > 1e-12)
+		return 0;
+	for (i = 0; i < WAIT_NFAMILIES; i++)
+		if (fabs(a->blocked_s[i] - b->blocked_s[i]) > 1e-12)
+			return 0;
+	for (i = 0; i < a->n; i++)
+		if (!same_lock(&a->lock[i], &b->lock[i]))
+			return 0;
+	return 1;
+}
+
+static void
+test_round_trips(void)
+{
+	char err[ST_ERRLEN] = "";
+	struct snapshot snap;
+	struct session s;
+	struct recorder *rec;
+	struct stream_reader *r;
+	const struct session *got;
+
+	make_session(&s);
+	ok(snapshot_save(tpath("a.json"), &s, NULL, false, err, sizeof(err)) == 0, "saves (%s)",
+	   err);
+	ok(snapshot_load(tpath("a.json"), &snap, err, sizeof(err)) == 0, "loads (%s)", err);
+	ok(!snap.s.steps[0].ulocks.present, "a step without a census has no locks");
+	ok(same_locks(&snap.s.steps[1].ulocks, &s.steps[1].ulocks), "the census's locks come back");
+	snapshot_free(&snap);
+
+	rec = recorder_open(tpath("a.jsonl"), 0, err, sizeof(err));
+	ok(rec != NULL && recorder_header(rec, &s) == 0 && recorder_step(rec, &s, 0) == 0 &&
+		   recorder_step(rec, &s, 1) == 0 && recorder_close(rec, err, sizeof(err)) == 0,
+	   "a stream is written (%s)", err);
+	r = stream_reader_new(NULL);
+	is_int(stream_reader_load(r, tpath("a.jsonl")), 0, "and read back");
+	got = stream_reader_session(r);
+	ok(got->nsteps == 2 && same_locks(&got->steps[1].ulocks, &s.steps[1].ulocks),
+	   "the stream's step has the same locks");
+	stream_reader_free(r);
+	session_free(&s);
+}
+
+static void
+refused(const char *path, json_t *v, const char *want)
+{
+	char err[ST_ERRLEN];
+	struct session s;
+
+	make_session(&s);
+	snapshot_error(&s, path, v, err, sizeof(err));
+	ok(strstr(err, want) != NULL, "%s refused: %s", path, err);
+	session_free(&s);
+}
+
+static void
+test_refusals(void)
+{
+	char err[ST_ERRLEN];
+	struct session s;
+
+	refused("steps.1.locks.top.0.family", json_string("probe"), "steps[1].locks.top[0]");
+	refused("steps.1.locks.top.0.kind", json_string("spin"), "kind");
+	refused("steps.1.locks.top.0.share", json_real(1.5), "share");
+	refused("steps.1.locks.top.2.share", json_real(0.9), "locks sum to");
+	refused("steps.1.locks.top.0.name", json_string(""), "empty name");
+	refused("steps.1.locks.top.0.owner", json_integer(0), "owner");
+	refused("steps.1.locks.top.0.max_waiters", json_integer(-1), "max_waiters");
+	refused("steps.1.locks.blocked_s", NULL, "blocked_s");
+	refused("steps.1.locks.top", json_integer(3), "steps[1].locks.top");
+	refused("steps.1.locks", json_integer(3), "steps[1].locks");
+	make_session(&s);
+	snapshot_error(&s, "steps.1.locks", json_null(), err, sizeof(err));
+	is_str(err, "", "a null locks is a step no census ran for");
+	snapshot_error(&s, "steps.1.locks.top.0.owner", json_null(), err, sizeof(err));
+	is_str(err, "", "a lock with no owner known loads");
+	session_free(&s);
+}
+
+/* The table's lines: a family's top locks under its step, the holder where known. */
+static void
+test_table(void)
+{
+	struct session s;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	make_session(&s);
+	f = open_memstream(&buf, &len);
+	step_table_locks(f, &s);
+	fclose(f);
+	ok(strstr(buf, "     8 workload  50.0% big_lock (scaletop) mutex, 7 waiters at once, 12 "
+		       "threads, held by 4711 runnable\n") != NULL,
+	   "the workload's lock, its holder and the holder's state");
+	ok(strstr(buf, "       target    41.0% lock_sys+64 (mariadbd) mutex, 41 waiters at once, "
+		       "46 threads, held by 4712\n") != NULL,
+	   "the target's, its holder's state not read");
+	ok(strstr(buf, "bitset, 3 waiters at once, 8 threads\n") != NULL, "a condvar's: no holder");
+	diag("%s", buf);
+	free(buf);
+	s.steps[1].ulocks.n = 0;
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	step_table_locks(f, &s);
+	fclose(f);
+	is_str(buf, "", "no lock, no section");
+	free(buf);
+	session_free(&s);
+}
+
+int
+main(void)
+{
+	if (mkdtemp(tmpdir) == NULL)
+		return ok(0, "mkdtemp"), done_testing();
+	test_round_trips();
+	test_refusals();
+	test_table();
+	remove_tree(tmpdir);
+	return done_testing();
+}
