@@ -30,15 +30,23 @@ futex_share() {
 	END { printf "%.1f\n", s + 0 }' "$T/mutex.txt"
 }
 
-# A step that fails on a loaded machine is run again, at most 3 times, each failure logged.
+# A sweep with a failed step, or whose N=1 worker was not seen running, is run again (at
+# most 3 times, each try logged).
 try=0
 while :; do
 	try=$((try + 1))
 	"$SCALETOP" run -w mutex -p hold=5000 -n "1,$P,$((4 * P))" -d 1 --warmup 0.3 -q \
 		>"$T/mutex.txt" 2>"$T/mutex.err"
 	st=$?
-	[ "$st" -eq 0 ] || [ "$try" -ge 3 ] && break
-	diag "try $try: exit $st: $(tail -n 3 "$T/mutex.err")"
+	# the N=1 worker must be seen running; a loaded machine's 1 s window can read it too
+	# rarely (one reading, 'sleeping 100.0%?' in a fresh chroot at load 30): tried again
+	n1=$(awk '/^waits:/{on=1;next} /^verdict:/{on=0} on && $2=="workload"' "$T/mutex.txt" |
+		head -n 1)
+	if [ "$st" -eq 0 ] && printf '%s\n' "$n1" | grep -Eq 'running [0-9.]+%'; then
+		break
+	fi
+	[ "$try" -ge 3 ] && break
+	diag "try $try: exit $st; N=1: $n1; $(tail -n 2 "$T/mutex.err")"
 done
 is "$st" 0 "a mutex sweep over 1, $P, $((4 * P)) threads exits 0"
 [ "$st" -eq 0 ] || diag "$(tail -n 5 "$T/mutex.err")"
