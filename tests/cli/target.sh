@@ -74,8 +74,9 @@ sleep 0.5
 "$SCALETOP" run -w cpu -n 1 -d 1 --warmup 0.3 -q --target "pid:$SLEEPER" >"$T/pid.txt" 2>"$T/pid.err"
 is "$?" 0 "run --target pid:$SLEEPER exits 0"
 # The stream's tick lines carry the window so far: the target's figures, and the waits with the
-# target's and the probe's families.  Each refresh comes on a pass (about once a second), so a
-# try of 2.5 s has one or two; a busy machine may delay the probe past them: up to 3 tries.
+# target's and the probe's families.  Each refresh comes on a pass (about once a second, less
+# often when a reading is dear: a sanitizer build on a loaded machine had none in three 2.5 s
+# windows), so the tries' windows grow, 2.5, 5 and 8 s, each try logged.
 tick_window() {
 	"$PYTHON" - "$T/win.jsonl" <<'EOF'
 import json, sys
@@ -90,10 +91,11 @@ EOF
 try=1
 while :; do
 	rm -f "$T/win.jsonl"
-	"$SCALETOP" run -w cpu -n 1 -d 2.5 --warmup 0.3 -q --target "pid:$SLEEPER" \
+	case $try in 1) wd=2.5 ;; 2) wd=5 ;; *) wd=8 ;; esac
+	"$SCALETOP" run -w cpu -n 1 -d "$wd" --warmup 0.3 -q --target "pid:$SLEEPER" \
 		--probe 'printf "Lock:a\nIO:b\n"' --record "$T/win.jsonl" >/dev/null 2>"$T/win.err"
 	win=$(tick_window)
-	diag "try $try: target figures in ticks, wait families, probe labels: $win"
+	diag "try $try (-d $wd): target figures in ticks, wait families, probe labels: $win"
 	[ "$win" = "True ['probe', 'target', 'workload'] ['IO:b', 'Lock:a']" ] || [ "$try" -ge 3 ] &&
 		break
 	try=$((try + 1))
