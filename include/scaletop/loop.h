@@ -37,6 +37,12 @@ int loop_set_tick(struct loop *l, uint64_t period_ns, loop_tick_cb cb, void *arg
  * from its deadline (the first one missed, when some were) to the call.
  */
 uint64_t loop_tick_late_ns(const struct loop *l);
+/*
+ * The part of that lateness the loop caused itself: the time it was still
+ * at work (a tick's sampling, a frame, a key) past the deadline.  The rest
+ * is the scheduler's: the loop slept in poll and was woken late.
+ */
+uint64_t loop_tick_busy_late_ns(const struct loop *l);
 
 /* Routes signo through the self-pipe to cb.  SA_RESTART is not used: poll wakes. */
 int loop_catch_signal(struct loop *l, int signo, loop_signal_cb cb, void *arg);

@@ -17,6 +17,15 @@
 
 #define PGROUP_MAX 64
 
+/*
+ * Lowers the calling thread's nice value by `by` (the loop's thread: on Linux
+ * a nice value is a thread's) where the system allows it (root, or
+ * CAP_SYS_NICE), so that a tick is not left waiting for a CPU behind a
+ * thousand runnable workers; every process pgroup_fork starts gets the
+ * nice value back first, so the workload runs as the user started it.  0,
+ * or -1 with errno when it is not allowed (nothing changed).
+ */
+int pgroup_raise_monitor(int by);
 /* Records a live group; the first call also registers an atexit hook. -1 when full. */
 int pgroup_add(pid_t pgid);
 /* Forgets a group once it has been reaped, so a recycled pid is never killed. */

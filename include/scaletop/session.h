@@ -195,6 +195,7 @@ struct step {
 	struct probe_join pjoin; /* --probe's TID lines and how many joined the target's threads */
 	double freq_mhz;     /* the CPUs' mean frequency over the window; 0: the OS does not say */
 	double tick_late_ms; /* the latest a tick fired while the step ran; < 0: not known */
+	double tick_busy_ms; /* the most of a tick's lateness the monitor's own work caused; < 0 */
 	double wait_read_ms; /* the most CPU time a tick's reading of threads took; < 0: not known
 			      */
 	int64_t wait_reads;  /* threads read in the window; < 0: not known */

@@ -62,6 +62,8 @@ struct loop {
 
 	uint64_t period_ns, next_ns; /* next_ns: the next deadline, either way */
 	uint64_t late_ns;            /* how late the tick now running (or the last) fired */
+	uint64_t busy_late_ns;       /* the part of late_ns the loop's own work caused */
+	uint64_t idle_ns, woke_ns;   /* when the loop last went into poll, and came back */
 	int timer_fd;                /* timerfd or kqueue, -1 when using the fallback */
 	loop_tick_cb tick_cb;
 	void *tick_arg;
@@ -274,11 +276,19 @@ loop_read_kernel_timer(struct loop *l)
 static void
 loop_fire_tick(struct loop *l, uint64_t expirations, uint64_t deadline)
 {
-	uint64_t now = mono_now_ns();
+	uint64_t now = mono_now_ns(), from, waited;
 
 	if (expirations == 0)
 		return;
 	l->late_ns = now > deadline ? now - deadline : 0;
+	/*
+	 * Asleep in poll at the deadline, the loop was woken late by the
+	 * scheduler (a CPU taken by runnable workers); still at work past it,
+	 * it made the tick late itself, and that is what sampling must not do.
+	 */
+	from = l->idle_ns > deadline ? l->idle_ns : deadline;
+	waited = l->woke_ns > from ? l->woke_ns - from : 0;
+	l->busy_late_ns = l->late_ns > waited ? l->late_ns - waited : 0;
 	if (l->tick_cb != NULL)
 		l->tick_cb(l, now, expirations - 1, l->tick_arg);
 }
@@ -297,6 +307,12 @@ uint64_t
 loop_tick_late_ns(const struct loop *l)
 {
 	return l->late_ns;
+}
+
+uint64_t
+loop_tick_busy_late_ns(const struct loop *l)
+{
+	return l->busy_late_ns;
 }
 
 /* The fallback: deadlines advanced by whole periods, skipping (and counting) missed ones. */
@@ -394,12 +410,14 @@ loop_run(struct loop *l, char *err, size_t errlen)
 
 		if (n < 0)
 			return st_error(err, errlen, "event loop: out of memory");
+		l->idle_ns = mono_now_ns();
 		if (poll(l->pfds, (nfds_t)n, loop_poll_timeout(l)) < 0) {
 			if (errno == EINTR)
 				continue;
 			return st_error(err, errlen, "event loop: poll failed: %s",
 					strerror(errno));
 		}
+		l->woke_ns = mono_now_ns();
 		loop_dispatch(l, n);
 	}
 	return 0;

@@ -35,6 +35,9 @@
 static volatile sig_atomic_t pgroup_ids[PGROUP_MAX];
 static volatile sig_atomic_t pgroup_owner;
 static int pgroup_hooked;
+/* The nice value the monitor started with, when pgroup_raise_monitor lowered it. */
+static int pgroup_base_nice;
+static bool pgroup_raised;
 
 /* Long enough for SIGKILLed processes to exit; bounded so a D-state one cannot hang us. */
 #define ORPHAN_WAIT_NS 2000000000ull
@@ -217,6 +220,24 @@ pgroup_child_link(pid_t parent)
 	return 0;
 }
 
+int
+pgroup_raise_monitor(int by)
+{
+	int cur;
+
+	if (pgroup_raised)
+		return 0;
+	errno = 0;
+	cur = getpriority(PRIO_PROCESS, 0);
+	if (cur == -1 && errno != 0)
+		return -1;
+	if (setpriority(PRIO_PROCESS, 0, cur - by) != 0)
+		return -1; /* EACCES or EPERM without CAP_SYS_NICE: the monitor stays as it is */
+	pgroup_base_nice = cur;
+	pgroup_raised = true;
+	return 0;
+}
+
 pid_t
 pgroup_fork(char *err, size_t errlen)
 {
@@ -232,6 +253,9 @@ pgroup_fork(char *err, size_t errlen)
 	(void)pthread_sigmask(SIG_SETMASK, &all, &old);
 	pid = fork();
 	if (pid == 0) {
+		/* What the monitor measures runs at the priority the user gave it. */
+		if (pgroup_raised)
+			(void)setpriority(PRIO_PROCESS, 0, pgroup_base_nice);
 		(void)setpgid(0, 0);
 		if (pgroup_child_link(parent) == -1)
 			_exit(127);

@@ -228,16 +228,24 @@ step_ctx_sample(struct step_ctx *c, uint64_t now)
 }
 
 void
-step_ctx_note_late(struct step_ctx *c, uint64_t late_ns)
+step_ctx_note_late(struct step_ctx *c, uint64_t late_ns, uint64_t busy_ns)
 {
 	struct step *st;
-	double ms = (double)late_ns / 1e6;
+	double ms = (double)late_ns / 1e6, busy = (double)busy_ns / 1e6;
 
-	if (c->idx < 0 || c->idx >= c->s->nsteps)
+	/*
+	 * While the step measures: a window's end (its counters read whole, its
+	 * paths and locks named) comes after the window closed, and may hold
+	 * the next tick up without a reading being late.
+	 */
+	if (c->idx < 0 || c->idx >= c->s->nsteps ||
+	    (c->live->phase != PHASE_WARMUP && c->live->phase != PHASE_MEASURING))
 		return;
 	st = step_ctx_step(c);
 	if (ms > st->tick_late_ms)
 		st->tick_late_ms = ms;
+	if (busy > st->tick_busy_ms)
+		st->tick_busy_ms = busy;
 }
 
 /*

@@ -164,7 +164,7 @@ int step_ctx_set_target(struct step_ctx *c, const struct sweep_settings *set, ch
  */
 void step_ctx_sample(struct step_ctx *c, uint64_t now);
 /* A tick of the running step fired late_ns after its deadline: the step keeps the worst. */
-void step_ctx_note_late(struct step_ctx *c, uint64_t late_ns);
+void step_ctx_note_late(struct step_ctx *c, uint64_t late_ns, uint64_t busy_ns);
 
 struct step *step_ctx_step(struct step_ctx *c);
 /* Says the step is over: to the binder's end callback.  See struct step_kind. */

@@ -112,7 +112,7 @@ session_add_step(struct session *s, int n, int rep)
 		return NULL;
 	st = &s->steps[s->nsteps++];
 	memset(st, 0, sizeof(*st));
-	st->tick_late_ms = st->wait_read_ms = -1;
+	st->tick_late_ms = st->tick_busy_ms = st->wait_read_ms = -1;
 	st->wait_reads = -1;
 	st->n = n;
 	st->rep = rep;

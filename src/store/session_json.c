@@ -255,6 +255,8 @@ session_json_step(const struct session *s, const struct step *st)
 	    set_new(j, "freq_mhz", session_json_freq(st)) != 0 ||
 	    set_new(j, "tick_late_ms",
 		    st->tick_late_ms >= 0 ? json_real(st->tick_late_ms) : json_null()) != 0 ||
+	    set_new(j, "tick_busy_ms",
+		    st->tick_busy_ms >= 0 ? json_real(st->tick_busy_ms) : json_null()) != 0 ||
 	    set_new(j, "wait_read_ms",
 		    st->wait_read_ms >= 0 ? json_real(st->wait_read_ms) : json_null()) != 0 ||
 	    set_new(j, "wait_reads",

@@ -415,10 +415,13 @@ table_verdict(FILE *f, const struct session *s)
 static void
 table_ticks(FILE *f, const struct session *s)
 {
-	const struct step *late = NULL, *read = NULL;
+	const struct step *late = NULL, *read = NULL, *busy = NULL;
 	int i;
 
 	for (i = 0; i < s->nsteps; i++) {
+		if (s->steps[i].tick_busy_ms >= 0 &&
+		    (busy == NULL || s->steps[i].tick_busy_ms > busy->tick_busy_ms))
+			busy = &s->steps[i];
 		if (s->steps[i].tick_late_ms >= 0 &&
 		    (late == NULL || s->steps[i].tick_late_ms > late->tick_late_ms))
 			late = &s->steps[i];
@@ -429,6 +432,9 @@ table_ticks(FILE *f, const struct session *s)
 	if (late == NULL)
 		return;
 	fprintf(f, "ticks: at most %.1f ms late (N=%d)", late->tick_late_ms, late->n);
+	if (busy != NULL)
+		fprintf(f, ", %.1f ms of it the monitor's own work (N=%d)", busy->tick_busy_ms,
+			busy->n);
 	if (read != NULL)
 		fprintf(f, "; reading threads took at most %.1f ms of CPU a tick (N=%d)",
 			read->wait_read_ms, read->n);

@@ -16,6 +16,7 @@ struct tick_log {
 	uint64_t start_ns;
 	uint64_t when[16];
 	uint64_t missed[16];
+	uint64_t late[16], busy[16];
 	int n;
 	uint64_t k; /* deadlines passed so far, counting missed ones */
 	int early;  /* ticks that fired before their deadline */
@@ -28,6 +29,8 @@ on_tick(struct loop *l, uint64_t now, uint64_t missed, void *arg)
 
 	t->when[t->n] = now;
 	t->missed[t->n] = missed;
+	t->late[t->n] = loop_tick_late_ns(l);
+	t->busy[t->n] = loop_tick_busy_late_ns(l);
 	t->n++;
 	/* The k-th deadline is start + k * period; start was read just before arming. */
 	t->k += 1 + missed;
@@ -59,6 +62,12 @@ test_ticks(void)
 	ok(t.missed[2] >= 2, "oversleeping 3.5 periods reports missed deadlines (%llu)",
 	   (unsigned long long)t.missed[2]);
 	ok(t.missed[0] == 0 && t.missed[1] == 0, "no missed deadlines when on time");
+	/* The callback held the loop 2.5 periods past the next deadline, whatever the load. */
+	ok(t.busy[2] >= 5 * PERIOD_NS / 2,
+	   "a tick held up by the loop's own work says so (%.1f ms of %.1f ms late)",
+	   t.busy[2] / 1e6, t.late[2] / 1e6);
+	ok(t.busy[0] <= t.late[0] && t.busy[1] <= t.late[1] && t.busy[4] <= t.late[4],
+	   "the loop's own part of a tick's lateness is never more than the whole");
 	loop_free(l);
 }
 
