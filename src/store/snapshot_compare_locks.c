@@ -199,7 +199,8 @@ cl_mark(struct cl_set *c, int k)
 		for (i = 0; i < k && !c->row[j].shown; i++)
 			c->row[j].shown = cl_top(c, j, i);
 	}
-	qsort(c->row, (size_t)c->nrow, sizeof(*c->row), cl_cmp);
+	if (c->nrow > 1)
+		qsort(c->row, (size_t)c->nrow, sizeof(*c->row), cl_cmp);
 	while (c->nrow > 0 && !c->row[c->nrow - 1].shown)
 		c->nrow--;
 }
