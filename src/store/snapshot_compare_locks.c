@@ -94,7 +94,7 @@ static struct cl_row *
 cl_find(struct cl_set *c, const struct step_ulock *u)
 {
 	struct cl_row *r;
-	int i;
+	int i, cap;
 
 	for (i = 0; i < c->nrow; i++) {
 		if (strcmp(c->row[i].u->name, u->name) == 0 &&
@@ -102,10 +102,11 @@ cl_find(struct cl_set *c, const struct step_ulock *u)
 			return &c->row[i];
 	}
 	if (c->nrow == c->cap) {
-		c->cap = c->cap > 0 ? 2 * c->cap : 16;
-		if ((r = realloc(c->row, (size_t)c->cap * sizeof(*r))) == NULL)
+		cap = c->cap > 0 ? 2 * c->cap : 16;
+		if ((r = realloc(c->row, (size_t)cap * sizeof(*r))) == NULL)
 			return NULL;
 		c->row = r;
+		c->cap = cap;
 	}
 	r = &c->row[c->nrow++];
 	memset(r, 0, sizeof(*r));
@@ -304,14 +305,17 @@ typedef void cl_each_fn(FILE *f, const struct cl_set *c, int k, int n, enum wait
 static void
 cl_count_only(FILE *f, const struct cl_set *c, int k, int n, enum wait_family fam)
 {
-	(void)f, (void)c, (void)k, (void)n, (void)fam;
+	(void)f;
+	(void)c;
+	(void)k;
+	(void)n;
+	(void)fam;
 }
 
 /*
  * Calls each(f, c, k, n, fam) for every N and family where a side's census
  * saw a lock; the number of calls, or -1 on ENOMEM.
  */
-
 static int
 cl_walk(FILE *f, struct snapshot *const *v, int k, cl_each_fn *each)
 {
