@@ -26,7 +26,7 @@ libscaletop_a_SOURCES += \
 	src/store/snapshot_compare.c \
 	src/store/snapshot_compare_warn.c \
 	src/store/snapshot_compare_waits.c src/store/snapshot_compare_fair.c \
-	src/store/snapshot_compare_hot.c \
+	src/store/snapshot_compare_hot.c src/store/snapshot_compare_locks.c \
 	src/store/snapshot_compare_stats.c \
 	src/store/snapshot_compare_trials.c \
 	src/store/snapshot_side.c \

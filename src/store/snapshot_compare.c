@@ -2,10 +2,11 @@
  * Comparing snapshots: a summary line, then one table aligned on N with each
  * snapshot's pooled throughput, its ratio to the first and the difference
  * with its CI and significance (snapshot_compare_stats.c says them in
- * words below the table), then the peaks, collapses,
- * verdicts and USL fits side by side (then the targets and the waits,
- * snapshot_compare_waits.c).  The figures are the analyses recomputed at
- * load time, so every snapshot is judged by the same rules.
+ * words below the table), then the peaks, collapses, verdicts and USL
+ * fits side by side (then the targets and the waits,
+ * snapshot_compare_waits.c, the hot paths, snapshot_compare_hot.c, and the
+ * locks, snapshot_compare_locks.c).  The figures are the analyses
+ * recomputed at load time, so every snapshot is judged by the same rules.
  */
 #include <math.h>
 #include <stddef.h>
@@ -330,6 +331,7 @@ snapshot_compare_text(FILE *f, struct snapshot *const *v, int k, const struct co
 	snapshot_compare_target_text(f, v, k);
 	snapshot_compare_waits_text(f, v, k);
 	snapshot_compare_hot_text(f, v, k);
+	snapshot_compare_locks_text(f, v, k);
 }
 
 /* The pooled 95% CI of a snapshot's throughput at n (the one show prints), or NaN. */

@@ -14,17 +14,6 @@
 #include "scaletop/snapshot.h"
 #include "snapshot_priv.h"
 
-/* Text in a table cell or a line: '|' would end the cell, so it is escaped. */
-static void
-md_text(FILE *f, const char *s)
-{
-	for (; *s != '\0'; s++) {
-		if (*s == '|' || *s == '\\' || *s == '*' || *s == '_' || *s == '`')
-			fputc('\\', f);
-		fputc(*s == '\n' ? ' ' : *s, f);
-	}
-}
-
 static void
 md_summary(FILE *f, struct snapshot *const *v, int k, const struct compare_opts *o)
 {
@@ -34,7 +23,7 @@ md_summary(FILE *f, struct snapshot *const *v, int k, const struct compare_opts 
 	for (i = 1; i < k; i++) {
 		snapshot_compare_summary(line, sizeof(line), v, i, o);
 		fputs("**", f);
-		md_text(f, line);
+		snapshot_md_text(f, line);
 		fputs("**\n\n", f);
 	}
 }
@@ -47,7 +36,7 @@ md_head(FILE *f, struct snapshot *const *v, int k)
 	fputs("| N |", f);
 	for (i = 0; i < k; i++) {
 		fprintf(f, " %c ", (char)('A' + i));
-		md_text(f, v[i]->s.wl.unit);
+		snapshot_md_text(f, v[i]->s.wl.unit);
 		fputs("/s |", f);
 	}
 	for (i = 1; i < k; i++)
@@ -103,9 +92,9 @@ snapshot_compare_markdown(FILE *f, struct snapshot *const *v, int k, const struc
 	fputc('\n', f);
 	for (i = 0; i < k; i++) {
 		fprintf(f, "%c: ", (char)('A' + i));
-		md_text(f, v[i]->meta.label);
+		snapshot_md_text(f, v[i]->meta.label);
 		fputs(" (", f);
-		md_text(f, v[i]->name);
+		snapshot_md_text(f, v[i]->name);
 		if (snapshot_side_files(v[i]) > 1)
 			fprintf(f, " and %d more", snapshot_side_files(v[i]) - 1);
 		fprintf(f, ", taken %s)%s\n", v[i]->meta.taken, i + 1 < k ? "  " : "");
@@ -116,4 +105,5 @@ snapshot_compare_markdown(FILE *f, struct snapshot *const *v, int k, const struc
 		"%g%% noise floor.\n",
 		snapshot_compare_noise(o));
 	snapshot_compare_md_fits(f, v, k);
+	snapshot_compare_locks_md(f, v, k);
 }

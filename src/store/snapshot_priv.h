@@ -26,6 +26,8 @@ int snapshot_text_write(FILE *f, const json_t *v);
 /* CSV cells: text quoted (a '"' doubled), and ",number" (empty when not finite), C locale. */
 void snapshot_csv_text(FILE *f, const char *s);
 void snapshot_csv_num(FILE *f, double x);
+/* Text for a Markdown cell or line: '|', '\' and the emphasis marks escaped, newlines spaces. */
+void snapshot_md_text(FILE *f, const char *s);
 
 /*
  * JSON strings are UTF-8, and jansson refuses anything else: each byte of s
@@ -177,6 +179,14 @@ void snapshot_compare_waits_text(FILE *f, struct snapshot *const *v, int k);
  * (snapshot_compare_hot.c); nothing when fewer were.
  */
 void snapshot_compare_hot_text(FILE *f, struct snapshot *const *v, int k);
+/*
+ * Last, at each N and family where a side's census saw a lock, each side's
+ * top locks, the same lock (name and process) on one line with each side's
+ * share and most waiters (snapshot_compare_locks.c); as text, and as a
+ * table for --markdown.  Nothing when no side ran a census.
+ */
+void snapshot_compare_locks_text(FILE *f, struct snapshot *const *v, int k);
+void snapshot_compare_locks_md(FILE *f, struct snapshot *const *v, int k);
 /*
  * The target's figures of sn at n, each the mean over the usable steps that
  * measured it (NaN where none did), into fig[SNAPSHOT_TARGET_NFIGS], in the

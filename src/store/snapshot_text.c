@@ -380,6 +380,17 @@ snapshot_csv_text(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* Text in a Markdown table cell or line: '|' would end the cell, so it is escaped. */
+void
+snapshot_md_text(FILE *f, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		if (*s == '|' || *s == '\\' || *s == '*' || *s == '_' || *s == '`')
+			fputc('\\', f);
+		fputc(*s == '\n' ? ' ' : *s, f);
+	}
+}
+
 void
 snapshot_csv_num(FILE *f, double x)
 {

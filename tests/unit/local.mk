@@ -66,6 +66,9 @@ EXTRA_DIST += tests/cli/host.sh
 # compare's statistics: noise, Welch's t, the gate, CSV and Markdown read back.
 TESTS += tests/cli/compare.sh
 EXTRA_DIST += tests/cli/compare.sh
+# compare's locks: section and Markdown table, on hand-written censuses.
+TESTS += tests/cli/compare_locks.sh
+EXTRA_DIST += tests/cli/compare_locks.sh
 
 # Output a tool can read: one CSV table per output, gnuplot's labels and frame, the figures
 # (imported sds, waits, targets, USL's se, fairness) in show, compare, export and streams.
