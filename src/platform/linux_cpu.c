@@ -36,7 +36,11 @@ struct sampler {
 	struct linbuf buf;
 	struct cpu_list online;
 	struct cpu_list present;
+	uint64_t lists_ns; /* when the two lists were read; 0: never */
 };
+
+/* Hot-plug is rare and slow: the CPU lists are read again at most this often. */
+#define CPU_LISTS_PERIOD_NS 1000000000u
 
 static int
 sampler_decode_error(char *err, size_t errlen, const char *path)
@@ -113,18 +117,23 @@ sampler_cpulist(int fd, const char *path, struct linbuf *b, struct cpu_list *l, 
 }
 
 /*
- * Re-read every sample so CPU hot-plug shows: a CPU taken offline stays in
- * the array, flagged, instead of silently vanishing from the view.
+ * Read again once a second so CPU hot-plug shows: a CPU taken offline stays
+ * in the array, flagged, instead of silently vanishing from the view.  (A
+ * sweep samples four times a second; the lists were half its reads.)
  */
 static int
 sampler_offline(struct sampler *s, struct raw_sample *out, char *err, size_t errlen)
 {
 	if (s->online_fd < 0)
 		return 0;
-	if (sampler_cpulist(s->online_fd, SYS_CPU_ONLINE, &s->buf, &s->online, err, errlen) != 0)
-		return -1;
-	if (sampler_cpulist(s->present_fd, s->present_path, &s->buf, &s->present, err, errlen) != 0)
-		return -1;
+	if (s->lists_ns == 0 || out->mono_ns >= s->lists_ns + CPU_LISTS_PERIOD_NS) {
+		if (sampler_cpulist(s->online_fd, SYS_CPU_ONLINE, &s->buf, &s->online, err,
+				    errlen) != 0 ||
+		    sampler_cpulist(s->present_fd, s->present_path, &s->buf, &s->present, err,
+				    errlen) != 0)
+			return -1;
+		s->lists_ns = out->mono_ns;
+	}
 	if (procstat_add_offline(out, &s->present, &s->online) != 0)
 		return st_error(err, errlen, "cannot list offline CPUs: out of memory");
 	return 0;

@@ -67,6 +67,9 @@ attr_fill(struct perf_event_attr *a, int hz)
 	a->disabled = 1;
 	a->exclude_hv = 1;
 	a->exclude_guest = 1;
+	/* An idle CPU's samples name no thread: with one worker on 2 CPUs they were half the ring.
+	 */
+	a->exclude_idle = 1;
 	/* the frames kept, plus the context markers between them */
 	a->sample_max_stack = ONCPU_MAX_FRAMES + 4;
 }
