@@ -71,12 +71,14 @@ void census_free(struct census *c);
 void census_reset(struct census *c);
 /*
  * One blocked reading of thread tid of pid, standing for weight of blocked
- * time.  A futex wait (line->futex != FUTEX_KIND_NONE) counts for its lock,
- * made on first sight; every reading counts in the blocked total.  0, or
- * -1 with errno ENOMEM (the reading is then counted in the total only).
+ * time and for `waiters` waiters in its round (1, or more where only one
+ * waiter in so many had its line read: census_add's caller weighs the
+ * weight alike).  A futex wait (line->futex != FUTEX_KIND_NONE) counts for
+ * its lock, made on first sight; every reading counts in the blocked total.
+ * 0, or -1 with errno ENOMEM (the reading is then counted in the total only).
  */
 int census_add(struct census *c, pid_t pid, pid_t tid, const struct syscall_line *line,
-	       double weight);
+	       double weight, unsigned waiters);
 /*
  * Closes a round: each lock's waiters in it update its max_waiters and are
  * its last_waiters; a round with no futex reading changes nothing.

@@ -52,6 +52,7 @@ step_ctx_census_begin(struct step_ctx *c)
 			continue; /* no memory: no census, the sampler reads on */
 		census_reset(c->census[f]);
 		c->ws.census[f] = c->census[f];
+		c->ws.census_seen[f] = c->ws.census_stride[f] = 0;
 	}
 	c->ws.census_reads = c->ws.census_ns = c->ws.census_worst = c->ws.census_mark = 0;
 }

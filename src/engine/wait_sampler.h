@@ -101,11 +101,13 @@ struct wait_sampler {
 	 * it stands for, a futex waiter's with its syscall line.
 	 */
 	struct census *census[2];
-	bool census_fresh[2];  /* a futex waiter was read this tick */
-	uint64_t census_reads; /* syscall lines read */
-	uint64_t census_ns;    /* their time, and the owners' reads, on the wall clock */
-	uint64_t census_worst; /* the most of it in one tick and family */
-	uint64_t census_mark;  /* census_ns at the end of the last family's tick */
+	bool census_fresh[2];      /* a futex waiter was read this tick */
+	unsigned census_seen[2];   /* futex waiters met this tick, read or not */
+	unsigned census_stride[2]; /* this tick reads every stride-th of them (0: every one) */
+	uint64_t census_reads;     /* syscall lines read */
+	uint64_t census_ns;        /* their time, and the owners' reads, on the wall clock */
+	uint64_t census_worst;     /* the most of it in one tick and family */
+	uint64_t census_mark;      /* census_ns at the end of the last family's tick */
 };
 
 void wait_sampler_init(struct wait_sampler *w);

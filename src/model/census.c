@@ -145,7 +145,8 @@ lock_add_tid(struct census_lock *l, pid_t tid)
 }
 
 int
-census_add(struct census *c, pid_t pid, pid_t tid, const struct syscall_line *line, double weight)
+census_add(struct census *c, pid_t pid, pid_t tid, const struct syscall_line *line, double weight,
+	   unsigned waiters)
 {
 	struct census_lock *l;
 
@@ -161,7 +162,7 @@ census_add(struct census *c, pid_t pid, pid_t tid, const struct syscall_line *li
 	l->kinds |= 1u << line->futex;
 	l->weight += weight;
 	l->readings++;
-	l->round_waiters++;
+	l->round_waiters += waiters;
 	c->round_readings++;
 	l->last = *line;
 	l->last.name = NULL; /* static in the decoder, but nothing here needs it */

@@ -51,17 +51,17 @@ test_group(void)
 	sleep.nr = 230;
 	/* Round 1: 5 on a, 1 on b, the holder asleep, one thread with no line read. */
 	for (t = 101; t <= 105; t++)
-		census_add(c, 10, t, &a, 1.0);
-	census_add(c, 10, 200, &b, 1.0);
-	census_add(c, 10, 100, &sleep, 1.0);
-	census_add(c, 10, 300, NULL, 1.0);
+		census_add(c, 10, t, &a, 1.0, 1);
+	census_add(c, 10, 200, &b, 1.0, 1);
+	census_add(c, 10, 100, &sleep, 1.0, 1);
+	census_add(c, 10, 300, NULL, 1.0, 1);
 	/* The same address in another process is another lock. */
-	census_add(c, 11, 400, &other, 0.5);
+	census_add(c, 11, 400, &other, 0.5, 1);
 	census_round(c);
 	/* Round 2: 3 on a, two of them new threads. */
-	census_add(c, 10, 101, &a, 1.0);
-	census_add(c, 10, 106, &a, 1.0);
-	census_add(c, 10, 107, &a, 1.0);
+	census_add(c, 10, 101, &a, 1.0, 1);
+	census_add(c, 10, 106, &a, 1.0, 1);
+	census_add(c, 10, 107, &a, 1.0, 1);
 	census_sort(c);
 
 	is_int((long long)census_count(c), 3, "three locks: (10, a), (10, b), (11, a)");
@@ -85,7 +85,7 @@ test_group(void)
 		   l->owner_state == CENSUS_OWNER_KNOWN && l->owner_reads == 1,
 	   "a name and an owner are kept");
 	/* Adding after a sort finds the same locks. */
-	census_add(c, 10, 108, &a, 1.0);
+	census_add(c, 10, 108, &a, 1.0, 1);
 	census_sort(c);
 	is_int((long long)census_count(c), 3, "an add after a sort finds its lock again");
 	is_int((long long)census_lock(c, 0)->ntids, 8, "and counts the new thread");
@@ -106,7 +106,7 @@ test_many(void)
 	/* PostgreSQL's shape: every backend on its own semaphore. */
 	for (i = 0; i < 2000; i++) {
 		s = waiter(0x10000 + 64 * (uint64_t)((i * 7919) % 2000), FUTEX_KIND_BITSET);
-		census_add(c, 5, (pid_t)(1000 + i), &s, 1.0);
+		census_add(c, 5, (pid_t)(1000 + i), &s, 1.0, 1);
 	}
 	census_sort(c);
 	is_int((long long)census_count(c), 2000, "2000 addresses, 2000 locks");
@@ -116,10 +116,36 @@ test_many(void)
 	census_free(c);
 }
 
+/* A tick that read one waiter's line in three: each line stands for three waiters. */
+static void
+test_thinned(void)
+{
+	struct census *c = census_new();
+	struct syscall_line a = waiter(0x5000, FUTEX_KIND_MUTEX);
+	const struct census_lock *l;
+	pid_t t;
+
+	for (t = 1; t <= 4; t++)
+		census_add(c, 7, t, &a, 3 * 0.25, 3);
+	census_add(c, 7, 9, NULL, 0.25, 1);
+	census_round(c);
+	census_add(c, 7, 1, &a, 0.25, 1);
+	census_sort(c);
+	l = census_lock(c, 0);
+	is_int((long long)l->max_waiters, 12,
+	       "4 lines read for 3 waiters each: 12 waiters at once");
+	is_int((long long)l->readings, 5, "the readings it rests on are the lines read");
+	is_int((long long)l->ntids, 4, "its distinct threads are the ones read");
+	ok(census_blocked(c) > 3.49 && census_blocked(c) < 3.51,
+	   "the blocked total counts each line's weight as given (%.2f)", census_blocked(c));
+	census_free(c);
+}
+
 int
 main(void)
 {
 	test_group();
 	test_many();
+	test_thinned();
 	return done_testing();
 }

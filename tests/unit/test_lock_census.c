@@ -114,7 +114,7 @@ census_round_of(struct census *c, pid_t pid, int *running)
 			continue;
 		}
 		census_resolve_waitv(pid, &line);
-		census_add(c, pid, (pid_t)atoi(d->d_name), &line, 1.0);
+		census_add(c, pid, (pid_t)atoi(d->d_name), &line, 1.0, 1);
 	}
 	closedir(dir);
 	census_round(c);
