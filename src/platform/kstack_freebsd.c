@@ -5,7 +5,10 @@
  * read, the trace as text); bsd_kstack_decode (decode_kstack.c) picks the
  * one thread asked for through the layout built here from <sys/user.h>.
  * The kernel lets only a process that may debug the target read it
- * (p_candebug), and needs its STACK option (GENERIC has it).
+ * (p_candebug), and needs its STACK option (GENERIC has it).  Since one
+ * answer walks every thread's stack, the last one is kept for
+ * KSTACK_KEEP_NS: the wait sampler's few reads of one process on a tick
+ * (a few ms, ticks 250 ms apart) cost one sysctl, not one each.
  * Compile-checked against the sysroot (make check-bsd); not run here.
  */
 #include <sys/param.h>
@@ -15,6 +18,7 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,15 +50,24 @@ _Static_assert(sizeof(struct kinfo_kstack) == BSD_FREEBSD14_KSTACK_AMD64_SIZE,
 #define KSTACK_SLACK 4
 #define KSTACK_TRIES 4
 
-int
-thread_kstack_read(pid_t pid, pid_t tid, struct kstack *out)
+/* The last answer: whose, when, and its bytes (malloc'ed, kept until replaced). */
+#define KSTACK_KEEP_NS 20000000u
+static struct {
+	pid_t pid;
+	uint64_t at_ns;
+	void *buf;
+	size_t len;
+} kept;
+
+/* pid's kern.proc.kstack answer into kept: 0, or -1 with errno. */
+static int
+kstack_sysctl(pid_t pid)
 {
 	int mib[4] = { CTL_KERN, KERN_PROC, KERN_PROC_KSTACK, (int)pid };
 	void *buf = NULL;
 	size_t size;
-	int try, e = ENOMEM, r;
+	int try, e = ENOMEM;
 
-	memset(out, 0, sizeof(*out));
 	for (try = 0; try < KSTACK_TRIES; try++) {
 		size = 0;
 		if (sysctl(mib, 4, NULL, &size, NULL, 0) != 0) {
@@ -66,18 +79,33 @@ thread_kstack_read(pid_t pid, pid_t tid, struct kstack *out)
 		if ((buf = malloc(size)) == NULL)
 			return -1;
 		if (sysctl(mib, 4, buf, &size, NULL, 0) == 0) {
-			r = bsd_kstack_decode(&kstack_layout, buf, size, tid, out, NULL, 0);
-			e = errno;
-			free(buf);
-			if (r == 0)
-				e = ESRCH; /* the thread has gone */
-			errno = e;
-			return r == 1 ? 0 : -1;
+			free(kept.buf);
+			kept.buf = buf;
+			kept.len = size;
+			kept.pid = pid;
+			kept.at_ns = mono_now_ns();
+			return 0;
 		}
 		if ((e = errno) != ENOMEM)
 			break;
 	}
 	free(buf);
 	errno = e == ENOENT ? ESRCH : e;
+	return -1;
+}
+
+int
+thread_kstack_read(pid_t pid, pid_t tid, struct kstack *out)
+{
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	if ((kept.buf == NULL || kept.pid != pid || mono_now_ns() - kept.at_ns > KSTACK_KEEP_NS) &&
+	    kstack_sysctl(pid) != 0)
+		return -1;
+	if ((r = bsd_kstack_decode(&kstack_layout, kept.buf, kept.len, tid, out, NULL, 0)) == 1)
+		return 0;
+	if (r == 0)
+		errno = ESRCH; /* the thread has gone */
 	return -1;
 }
