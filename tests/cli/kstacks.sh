@@ -5,6 +5,8 @@
 #    since how many are read blocked depends on the machine's load); a skip,
 #    saying why, where this user cannot read /proc/PID/task/TID/stack;
 #  - show prints the kernel stacks: section; the snapshot passes the schema;
+#  - a --target (tests/unit/lock_holders mutex) whose threads sleep in a
+#    futex, nanosleep and pause has each of those among its stacks;
 #  - as another user (root's setpriv to nobody) none can be read: a step
 #    says why (a step that tried none has nothing to say) and one event says
 #    so, once for the sweep;
@@ -49,6 +51,34 @@ jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))
 	like "$(cat "$T/m.show")" "^kernel stacks: the top 3" "show prints the kernel stacks: section"
 	like "$(cat "$T/m.show")" "^     4 workload +[0-9.]+% [a-z_]*futex[a-z_]*;.* \\([0-9]+ read\\)" \
 		"with the futex stack under its N"
+
+	# a target whose threads sleep where they are for good: 7 in a futex, the holder in
+	# nanosleep, the main thread in pause; each of those stacks is among the target's top 5
+	LH=$top_builddir/tests/unit/lock_holders
+	if [ -x "$LH" ]; then
+		"$LH" mutex >"$T/lh.out" 2>&1 &
+		lh=$!
+		wait_for_lines "$T/lh.out" 2 || diag "lock_holders: $(cat "$T/lh.out")"
+		# 4 of its 9 threads a tick have their stack read: a thread is missed in all of a 3 s
+		# window's 12 ticks about once in a thousand, and more often when a loaded machine
+		# leaves fewer ticks; so tried again, at most 3 times, each logged
+		try=0
+		got=
+		want="[['futex', 'nanosleep', 'pause']]"
+		while [ $try -lt 3 ] && [ "$got" != "$want" ]; do
+			try=$((try + 1))
+			"$SCALETOP" run -w cpu -n 1 -d 3 --warmup 0.3 -q --target "pid:$lh" \
+				-o "$T/t.json" --force >"$T/t.out" 2>&1 || break
+			got=$(json_get "$T/t.json" '[sorted(set(w for x in s["kstacks"]["top"] if x["family"] == "target" for w in ("futex", "nanosleep", "pause") if w in x["stack"])) for s in d["steps"]]')
+			diag "target try $try: $(json_get "$T/t.json" '[(x["family"], x["stack"], round(x["share"], 3), x["readings"]) for s in d["steps"] for x in s["kstacks"]["top"]]')"
+		done
+		kill "$lh" 2>/dev/null
+		wait "$lh" 2>/dev/null
+		is "$got" "$want" \
+			"a target's stacks: its futex waiters', its holder's nanosleep, its main thread's pause"
+	else
+		skip "no tests/unit/lock_holders (not Linux)" "a target's stacks"
+	fi
 else
 	skip "this user cannot read a thread's kernel stack ($(cat "$T/perm.err")): it is root's" \
 		"mutex at N=4: a workload stack with a futex frame"
