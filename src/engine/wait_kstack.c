@@ -5,9 +5,12 @@
  * go to the window's histogram (kstacks.h) with the blocked time the wait
  * tally gave them; every blocked reading is counted, so the histogram can
  * weigh the few read by how many they stand for.  A few reads a tick keep
- * the cost flat at any thread count.  A family whose first read is refused
- * (Linux: not root; ENOSYS: an OS without the call) is not tried again, and
- * the step says why once (step_kstacks.c).
+ * the cost flat at any thread count.  A family refused before any was read
+ * is not tried again, and the step says why once (step_kstacks.c): at once
+ * for EACCES (Linux: not root, which no other thread changes) and ENOSYS
+ * (an OS without the call), after WAIT_KSTACK_REFUSALS for EPERM (a ptrace
+ * check of one process: root may be refused one in another user namespace
+ * and read the rest).
  */
 #include <errno.h>
 
@@ -48,7 +51,8 @@ ws_kstack_add(struct wait_sampler *w, int fi, enum wait_family f, struct ws_thre
 	w->kstack_ns += mono_now_ns() - t0;
 	if (r != 0) {
 		w->kstack_failed++;
-		if (ws_kstack_refused(e) && !w->kstack_ok[fi]) {
+		if (ws_kstack_refused(e) && !w->kstack_ok[fi] &&
+		    (++w->kstack_refused[fi] >= WAIT_KSTACK_REFUSALS || e != EPERM)) {
 			w->kstack_off[fi] = true;
 			w->kstack_errno[fi] = e;
 		}

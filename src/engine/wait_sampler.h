@@ -55,6 +55,8 @@ struct kstack_tally;
  * second whatever the thread count (48 reads in 3 s there, 0.9 ms).
  */
 #define WAIT_KSTACK_READS 4
+/* Refusals, none read before, that turn a family's kernel stacks off for the sweep. */
+#define WAIT_KSTACK_REFUSALS 8
 /* A family of at most this many threads is read whole every tick. */
 #define WAIT_SAMPLE_MIN_THREADS 8
 
@@ -117,13 +119,15 @@ struct wait_sampler {
 	/*
 	 * The kernel stacks of each tick's first WAIT_KSTACK_READS blocked
 	 * readings of a family (kstacks.h; wait_kstack.c), NULL when off.  A
-	 * family whose first read is refused (not root, not this OS) is not
-	 * tried again by this sampler: kstack_off, kstack_errno say why.
+	 * family refused before any was read (EACCES, ENOSYS; EPERM
+	 * WAIT_KSTACK_REFUSALS times) is not tried again by this sampler:
+	 * kstack_off, kstack_errno say why.
 	 */
 	struct kstack_tally *kstacks;
 	int kstack_tick_reads[2];
 	bool kstack_ok[2];  /* a stack of the family has been read */
 	bool kstack_off[2]; /* refused before any was read */
+	int kstack_refused[2];
 	int kstack_errno[2];
 	uint64_t kstack_reads, kstack_failed, kstack_ns; /* in the window: stacks, refusals, time */
 };
