@@ -1,7 +1,8 @@
 #!/bin/sh
 # What naming the lock costs (issue 24): the on-CPU sampling (perf_event
-# cpu-clock, 99 Hz a CPU) and the futex census, against a run without them
-# (--no-hot, and --no-locks where the binary has it), in one run.
+# cpu-clock, 99 Hz a CPU), the futex census and the blocked threads' kernel
+# stacks (4 a tick and family, also off with --no-locks), against a run
+# without them (--no-hot, and --no-locks where the binary has it), in one run.
 #  1. The monitor's own CPU (its schedstat, ns) over the same sweep, with and
 #     without, as % of one core.  Goal: they add at most 1% of a core at
 #     256 threads (-w mutex -n 256).
@@ -69,4 +70,10 @@ for wl in "-w mutex -n 256" "-w fdtable -p kind=open -n 2"; do
 	# shellcheck disable=SC2086 # the files, one side each
 	"$ST" compare $b -- $a 2>/dev/null | sed -n '1,3p'
 	grep -h "on-CPU\|census" "$OUT/on$w-1.err" 2>/dev/null | head -2
+	python3 -c 'import json, sys
+k = [s["kstacks"] for s in json.load(open(sys.argv[1]))["steps"] if "kstacks" in s]
+r = sum(x["reads"] + x["failed"] for x in k)
+us = [x["read_us"] * (x["reads"] + x["failed"]) for x in k if x["read_us"] is not None]
+print("kernel stacks: %d read, %.1f us a read" % (r, sum(us) / r) if r else "kernel stacks: none read")
+' "$OUT/on$w-1.json" 2>/dev/null
 done

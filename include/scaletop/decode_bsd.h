@@ -232,6 +232,43 @@ int bsd_threads_decode(const struct bsd_kinfo_layout *lay, const void *buf, size
 int bsd_comm_find(const struct bsd_kinfo_layout *lay, const void *buf, size_t len, const char *comm,
 		  pid_t **out, size_t *n, char *err, size_t errlen);
 
+/* --- FreeBSD kern.proc.kstack (procstat -kk's source) ------------------- */
+
+/*
+ * kern.proc.kstack.PID answers one struct kinfo_kstack per thread of the
+ * process: its tid, a state (KKST_STATE_STACKOK, SWAPPED or RUNNING) and
+ * the stack as text, one frame a line, "#0 0xffffffff80bb9f3e at
+ * mi_switch+0xbe", NUL-terminated within KKST_MAXLEN bytes (a longer one
+ * cut there, mid-line).  Read by offsets as kinfo_proc is; the layout is
+ * built in kstack_freebsd.c from the real header.
+ */
+enum bsd_kstack_field { BSD_KK_TID, BSD_KK_STATE, BSD_KK_TRACE, BSD_KK_NFIELDS };
+struct bsd_kstack_layout {
+	size_t size; /* sizeof(struct kinfo_kstack): the stride */
+	struct bsd_field f[BSD_KK_NFIELDS];
+};
+#define BSD_FREEBSD14_KSTACK_AMD64_SIZE 1096
+#define BSD_FREEBSD14_KSTACK_FIELDS(X) \
+	X(TID, kkst_tid, 0, 4)         \
+	X(STATE, kkst_state, 4, 4)     \
+	X(TRACE, kkst_trace, 8, 1024)
+/* <sys/user.h>'s KKST_STATE_*, asserted in kstack_freebsd.c. */
+enum bsd_kkst_state { BSD_KKST_STACKOK, BSD_KKST_SWAPPED, BSD_KKST_RUNNING };
+
+/*
+ * Thread tid's record in buf (len bytes of kern.proc.kstack) into out: the
+ * function names of its frames without offsets, innermost first (a frame
+ * with no name, "at ???" or no "at", is its address), KSTACK_RUNNING or
+ * KSTACK_SWAPPED with no frames for those states.  A last line cut by the
+ * field's size is dropped.  1 when tid was found, 0 when it is not among
+ * the records, or -1 with errno EINVAL and a message naming the record and
+ * the field: a buffer that is not whole records, a trace not
+ * NUL-terminated within its field, a state not one of the three, or a line
+ * not of that form.  Every record is checked before any is used.
+ */
+int bsd_kstack_decode(const struct bsd_kstack_layout *lay, const void *buf, size_t len, pid_t tid,
+		      struct kstack *out, char *err, size_t errlen);
+
 /* --- DragonFly kern.cputime --------------------------------------------- */
 
 /*

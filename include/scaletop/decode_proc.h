@@ -21,6 +21,7 @@
 #include <sys/types.h>
 
 #include "scaletop/futex.h"
+#include "scaletop/platform.h"
 
 /* --- syscall lines ------------------------------------------------------ */
 
@@ -133,6 +134,19 @@ symtab_name(const struct symtab *t, uint32_t off)
 {
 	return t->names + off;
 }
+
+/* --- a thread's kernel stack --------------------------------------------- */
+
+/*
+ * /proc/PID/task/TID/stack into out: one frame a line, "[<ADDR>] NAME+0xOFF/0xLEN",
+ * perhaps with " [MODULE]" after (the address is 0 unless kptr_restrict lets
+ * root see it).  The offsets and the module are dropped; a frame the kernel
+ * could not name ("[<0>] 0xffffffffc0a01234") is its address.  Frames past
+ * KSTACK_FRAMES are dropped, a name past KSTACK_NAME_LEN - 1 cut.  An empty
+ * file (a thread on a CPU) gives no frames and KSTACK_RUNNING.  EINVAL for a
+ * line not of that form or a last line without its '\n' (cut short).
+ */
+int kstack_text_decode(const char *buf, size_t len, struct kstack *out);
 
 /* --- /proc/kallsyms ------------------------------------------------------ */
 

@@ -322,6 +322,32 @@ struct lockprof_entry;
  */
 int platform_lock_profile(struct lockprof_entry **out, int *n);
 
+/* --- a blocked thread's kernel stack ------------------------------------ */
+
+#define KSTACK_FRAMES 24   /* frames kept, innermost first; deeper ones are dropped */
+#define KSTACK_NAME_LEN 64 /* a frame's function name, cut to fit */
+#define KSTACK_RUNNING 0x1 /* the kernel gave no stack: the thread was on a CPU */
+#define KSTACK_SWAPPED 0x2 /* FreeBSD: its kernel stack was swapped out */
+
+/* One thread's kernel stack: function names without offsets, innermost first. */
+struct kstack {
+	int nframes;
+	unsigned flags; /* KSTACK_* */
+	char frame[KSTACK_FRAMES][KSTACK_NAME_LEN];
+};
+
+/*
+ * Thread tid of pid's kernel stack: Linux /proc/PID/task/TID/stack
+ * (kstack_text_decode; root only, and never a process the monitor may not
+ * trace), FreeBSD sysctl kern.proc.kstack.PID (procstat -kk's source: every
+ * thread's struct kinfo_kstack, bsd_kstack_decode picks tid's).  Reading
+ * it does not stop the thread.  0 (nframes may be 0, flags say why), or -1
+ * with errno (ESRCH: gone; EACCES or EPERM: not permitted, e.g. not root;
+ * EINVAL: an answer not understood; ENOSYS: not on this OS, e.g. DragonFly,
+ * which has no such sysctl).
+ */
+int thread_kstack_read(pid_t pid, pid_t tid, struct kstack *out);
+
 /* --- what a thread waits on: its syscall, the lock's memory, the symbols -- */
 
 struct syscall_line;

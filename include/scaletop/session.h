@@ -164,6 +164,31 @@ struct step_locks {
 	double cost_ms;        /* the most a tick's census took (reads, owners), wall clock */
 };
 
+/*
+ * The kernel stacks of the window's blocked threads (kstacks.h): a few of
+ * each tick's blocked readings have their kernel stack read, tallied by
+ * their first frames, each weighed by the blocked time it stands for; per
+ * family the top STEP_KSTACKS.  present is false where none were tried
+ * (--no-locks, an older file); unreadable says why none could be read.
+ */
+#define STEP_KSTACKS 5 /* stacks kept per family */
+#define STEP_KSTACK_LEN 256
+struct step_kstack {
+	enum wait_family family;
+	char stack[STEP_KSTACK_LEN]; /* "futex_do_wait;__futex_wait;futex_wait;do_futex" */
+	double share;                /* of the family's blocked time whose stack was read, 0..1 */
+	unsigned long readings;      /* stacks read that it rests on */
+};
+struct step_kstacks {
+	bool present;
+	struct step_kstack top[2 * STEP_KSTACKS];
+	int n;                /* the workload's first, each family's largest first */
+	int64_t reads;        /* stacks read in the window */
+	int64_t failed;       /* reads refused, gone or not understood */
+	double read_us;       /* the mean wall time of a read, in us; < 0: none read */
+	char unreadable[128]; /* why no stack could be read ("Permission denied"...); "" */
+};
+
 enum step_status { STEP_RUNNING, STEP_OK, STEP_UNSTABLE, STEP_FAILED, STEP_INTERRUPTED };
 extern const char *const step_status_names[];
 
@@ -200,7 +225,8 @@ struct step {
 			      */
 	int64_t wait_reads;  /* threads read in the window; < 0: not known */
 	struct step_hot hot;
-	struct step_locks ulocks; /* user-space locks (st->locks is the kernel's lock_stat) */
+	struct step_locks ulocks;    /* user-space locks (st->locks is the kernel's lock_stat) */
+	struct step_kstacks kstacks; /* the blocked threads' kernel stacks */
 };
 
 enum event_kind { EV_INFO, EV_STEP, EV_FAILURE, EV_UNSTABLE, EV_WARNING, EV_COLLAPSE };

@@ -62,6 +62,8 @@ libscaletop_a_SOURCES += \
 	src/engine/wait_sampler.h \
 	src/engine/wait_sampler.c \
 	src/engine/wait_census.c \
+	src/engine/wait_kstack.c \
+	src/engine/step_kstacks.c \
 	src/engine/step_census.c \
 	src/engine/hot_sampler.h \
 	src/engine/hot_sampler.c \

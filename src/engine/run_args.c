@@ -149,7 +149,8 @@ run_usage_options(FILE *f, const struct run_args *d)
 		"      --no-hot           no on-CPU call paths (perf_event samples of the\n"
 		"                         workload's and the target's threads, 99 Hz a CPU)\n"
 		"      --no-locks         no lock census (which futex the blocked threads wait\n"
-		"                         on, its name, waiters and holder)\n",
+		"                         on, its name, waiters and holder) and no kernel\n"
+		"                         stacks of the blocked threads\n",
 		d->default_workload, progname, d->duration, d->warmup, parsers, SESSION_MAX_PROBES);
 }
 

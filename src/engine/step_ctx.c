@@ -98,6 +98,7 @@ step_ctx_free(struct step_ctx *c)
 	wait_sampler_free(&c->ws);
 	hot_sampler_free(&c->hot);
 	step_ctx_census_free(c);
+	step_ctx_kstacks_free(c);
 	step_ctx_why_free(c);
 	target_free(c->target);
 	c->target = NULL;
@@ -368,6 +369,7 @@ step_ctx_window_begin(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t w
 	step_ctx_probes_begin(c, now);
 	wait_sampler_window(&c->ws, true, now);
 	step_ctx_census_begin(c);
+	step_ctx_kstacks_begin(c);
 	c->w0_reads = c->ws.reads;
 	freq_sampler_begin(&c->freq, now);
 	step_ctx_hot_begin(c, now);
@@ -451,6 +453,7 @@ step_ctx_window_end(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t wai
 	}
 	wait_sampler_window(&c->ws, false, now);
 	step_ctx_census_end(c, st);
+	step_ctx_kstacks_end(c, st, now);
 	st->wait_reads = (int64_t)(c->ws.reads - c->w0_reads);
 	st->freq_mhz = freq_sampler_end(&c->freq, now);
 	step_ctx_hot_end(c, st, now);

@@ -113,6 +113,9 @@ struct step_ctx {
 	struct hot_sampler hot;   /* where the CPUs went: on-CPU samples of the same processes */
 	struct symboliser *sym;   /* names their frames; made at the first sampled window; owned */
 	struct census *census[2]; /* the lock census of each family (step_census.c); owned */
+	struct kstack_tally
+		*kstacks;    /* the blocked threads' kernel stacks (step_kstacks.c); owned */
+	bool kstack_said[2]; /* a family's stacks were said to be unreadable: once a sweep */
 
 	struct target *target;    /* --target's processes and book, or NULL; owned */
 	struct freq_sampler freq; /* the CPUs' frequency over the window */
@@ -143,6 +146,16 @@ void step_ctx_why_free(struct step_ctx *c);
 void step_ctx_census_begin(struct step_ctx *c);
 void step_ctx_census_end(struct step_ctx *c, struct step *st);
 void step_ctx_census_free(struct step_ctx *c);
+/*
+ * The kernel-stack histogram (step_kstacks.c): fed by the wait sampler
+ * while the window is open (unless --no-locks, which turns off every
+ * reading of a blocked thread's files beyond its wait channel); at its end
+ * each family's top stacks into st->kstacks, and, once a sweep, an event
+ * saying why a family's stacks could not be read.
+ */
+void step_ctx_kstacks_begin(struct step_ctx *c);
+void step_ctx_kstacks_end(struct step_ctx *c, struct step *st, uint64_t now);
+void step_ctx_kstacks_free(struct step_ctx *c);
 
 /* A context with nothing bound and no step. */
 void step_ctx_init(struct step_ctx *c);

@@ -418,6 +418,7 @@ ws_take(struct ws_read *r, struct ws_thread *th, const struct thread_sample *t)
 					  &blocked);
 		if (blocked > 0 && r->w->census[r->fam - r->w->fam] != NULL)
 			ws_census_add(r->w, (int)(r->fam - r->w->fam), th, t, blocked);
+		ws_kstack_add(r->w, (int)(r->fam - r->w->fam), r->f, th, t, blocked);
 	} else
 		thread_mark_seed(&th->m, t, r->now);
 }
@@ -588,6 +589,7 @@ wait_sampler_tick(struct wait_sampler *w, struct wait_tally *t, uint64_t now)
 		w->reads += (uint64_t)r.got;
 		if (w->census[f] != NULL)
 			ws_census_tick(w, f, now);
+		ws_kstack_tick(w, f, r.f);
 	}
 	/* its CPU time, not the wall clock's: a monitor preempted by 1024 workers is not slow */
 	spent = self_cpu_ns() - c0;

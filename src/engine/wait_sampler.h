@@ -30,6 +30,7 @@
 #include "scaletop/waits.h"
 
 struct census;
+struct kstack_tally;
 
 /* A per-tick cap on the threads read, for tests; the round decides the count. */
 #define WAIT_SAMPLE_MAX_THREADS 65536
@@ -47,6 +48,15 @@ struct census;
 #define WAIT_SAMPLE_CHECK 4
 /* Every thread is read once in this long, time allowing: 1.1 times a second. */
 #define WAIT_SAMPLE_ROUND_NS 900000000u
+/*
+ * Kernel stacks read a tick and family, at most: 5-8 us each in a loop on
+ * the 2-CPU VM (the kernel walks the stack), 19 us on average among 1024
+ * mutex workers (the monitor preempted), so at 4 Hz under 0.1 ms of a
+ * second whatever the thread count (48 reads in 3 s there, 0.9 ms).
+ */
+#define WAIT_KSTACK_READS 4
+/* Refusals, none read before, that turn a family's kernel stacks off for the sweep. */
+#define WAIT_KSTACK_REFUSALS 8
 /* A family of at most this many threads is read whole every tick. */
 #define WAIT_SAMPLE_MIN_THREADS 8
 
@@ -108,6 +118,20 @@ struct wait_sampler {
 	uint64_t census_ns;        /* their time, and the owners' reads, on the wall clock */
 	uint64_t census_worst;     /* the most of it in one tick and family */
 	uint64_t census_mark;      /* census_ns at the end of the last family's tick */
+	/*
+	 * The kernel stacks of each tick's first WAIT_KSTACK_READS blocked
+	 * readings of a family (kstacks.h; wait_kstack.c), NULL when off.  A
+	 * family refused before any was read (EACCES, ENOSYS; EPERM
+	 * WAIT_KSTACK_REFUSALS times) is not tried again by this sampler:
+	 * kstack_off, kstack_errno say why.
+	 */
+	struct kstack_tally *kstacks;
+	int kstack_tick_reads[2];
+	bool kstack_ok[2];  /* a stack of the family has been read */
+	bool kstack_off[2]; /* refused before any was read */
+	int kstack_refused[2];
+	int kstack_errno[2];
+	uint64_t kstack_reads, kstack_failed, kstack_ns; /* in the window: stacks, refusals, time */
 };
 
 void wait_sampler_init(struct wait_sampler *w);
@@ -138,5 +162,15 @@ bool wait_channel_is_futex(const char *channel);
 void ws_census_add(struct wait_sampler *w, int fi, struct ws_thread *th,
 		   const struct thread_sample *t, double weight);
 void ws_census_tick(struct wait_sampler *w, int fi, uint64_t now);
+/*
+ * wait_kstack.c: one reading of th (family index fi, family f) that stood
+ * for weight seconds of blocked time into the kernel-stack tally, its stack
+ * read while the tick's reads last; and the family's tick closed.  Both do
+ * nothing while w->kstacks is NULL, and the first nothing unless weight > 0
+ * and the thread is blocked now.
+ */
+void ws_kstack_add(struct wait_sampler *w, int fi, enum wait_family f, struct ws_thread *th,
+		   const struct thread_sample *t, double weight);
+void ws_kstack_tick(struct wait_sampler *w, int fi, enum wait_family f);
 
 #endif

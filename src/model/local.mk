@@ -19,6 +19,13 @@ check_PROGRAMS += tests/unit/test_census
 TESTS += tests/unit/test_census
 tests_unit_test_census_LDADD = $(TEST_LIBS)
 
+# The blocked threads' kernel stacks: a histogram by their first frames.
+noinst_HEADERS += include/scaletop/kstacks.h
+libscaletop_a_SOURCES += src/model/kstacks.c
+check_PROGRAMS += tests/unit/test_kstacks
+TESTS += tests/unit/test_kstacks
+tests_unit_test_kstacks_LDADD = $(TEST_LIBS)
+
 # Where the CPUs went: on-CPU samples by call path, and lock spin.
 noinst_HEADERS += include/scaletop/hotpaths.h
 libscaletop_a_SOURCES += src/model/hotpaths.c

@@ -113,6 +113,7 @@ session_add_step(struct session *s, int n, int rep)
 	st = &s->steps[s->nsteps++];
 	memset(st, 0, sizeof(*st));
 	st->tick_late_ms = st->tick_busy_ms = st->wait_read_ms = -1;
+	st->kstacks.read_us = -1;
 	st->wait_reads = -1;
 	st->n = n;
 	st->rep = rep;

@@ -284,3 +284,18 @@ platform_cpu_model(char *buf, size_t len)
 	free(tmp);
 	return buf[0] != '\0' ? 0 : -1;
 }
+
+/*
+ * DragonFly has no sysctl of a thread's kernel stack (kern.proc has no
+ * KSTACK, and procstat is FreeBSD's), and kvm(3) reading of kernel memory
+ * would need the monitor to run with /dev/kmem: no kernel-stack histogram.
+ */
+int
+thread_kstack_read(pid_t pid, pid_t tid, struct kstack *out)
+{
+	(void)pid;
+	(void)tid;
+	memset(out, 0, sizeof(*out));
+	errno = ENOSYS;
+	return -1;
+}

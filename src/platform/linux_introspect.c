@@ -2,9 +2,10 @@
  * Linux: what names the lock a thread waits on.  A thread's syscall line
  * (the futex call, its address and op, read without stopping the thread),
  * another process's memory by process_vm_readv (a glibc mutex's owner,
- * while its waiters sleep), its mappings, and the kernel's symbols.  The
- * text is decoded by decode_syscall.c, decode_maps.c and
- * decode_kallsyms.c; platform.h has the contracts.
+ * while its waiters sleep), its mappings, the kernel's symbols, and a
+ * blocked thread's kernel stack.  The text is decoded by decode_syscall.c,
+ * decode_maps.c, decode_kallsyms.c and decode_kstack.c; platform.h has the
+ * contracts.
  */
 #define _GNU_SOURCE /* process_vm_readv */
 
@@ -12,6 +13,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -28,6 +30,8 @@
 /* The same for maps: a process with 100,000 mappings prints about 10 MB. */
 #define MAPS_CHUNK (64u << 10)
 #define MAPS_MAX (64u << 20)
+/* A kernel stack is at most 64 frames of some 80 bytes; deeper text is cut at a line. */
+#define KSTACK_TEXT_MAX 8192
 
 int
 thread_syscall_open(pid_t pid, pid_t tid)
@@ -68,6 +72,35 @@ thread_syscall_read(pid_t pid, pid_t tid, struct syscall_line *out)
 	close(fd);
 	errno = e;
 	return r;
+}
+
+/*
+ * /proc/PID/task/TID/stack: the kernel refuses it (EACCES, or EPERM from
+ * its ptrace check) to all but root, so the caller says so once and stops.
+ */
+int
+thread_kstack_read(pid_t pid, pid_t tid, struct kstack *out)
+{
+	char path[64], buf[KSTACK_TEXT_MAX];
+	const char *nl;
+	ssize_t n;
+	int fd, e;
+
+	snprintf(path, sizeof path, "/proc/%d/task/%d/stack", (int)pid, (int)tid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return errno == ENOENT ? (errno = ESRCH, -1) : -1;
+	do
+		n = read(fd, buf, sizeof buf);
+	while (n < 0 && errno == EINTR);
+	e = errno;
+	close(fd);
+	if (n < 0) {
+		errno = e == ENOENT ? ESRCH : e;
+		return -1;
+	}
+	if ((size_t)n == sizeof buf && (nl = memrchr(buf, '\n', sizeof buf)) != NULL)
+		n = nl + 1 - buf; /* the outermost frames are dropped */
+	return kstack_text_decode(buf, (size_t)n, out);
 }
 
 ssize_t

@@ -23,6 +23,7 @@ libscaletop_a_SOURCES += \
 	src/platform/decode_syscall.c \
 	src/platform/decode_maps.c \
 	src/platform/decode_kallsyms.c \
+	src/platform/decode_kstack.c \
 	src/platform/symtab.c \
 	src/platform/elf_image.c \
 	src/platform/symbols.c
@@ -32,7 +33,7 @@ libscaletop_a_SOURCES += \
 # thread's kept files,
 # processes and cgroup, lock statistics, the subreaper, the host's
 # fingerprint, a thread's syscall line with another process's memory, maps
-# and the kernel's symbols (linux_introspect.c; nointrospect.c elsewhere); the BSDs' fingerprint in host_bsd.c), plus the ENOSYS answers of every backend but Linux's, kept in
+# the kernel's symbols and a thread's kernel stack (linux_introspect.c; nointrospect.c elsewhere); the BSDs' fingerprint in host_bsd.c, FreeBSD's kernel stacks in kstack_freebsd.c), plus the ENOSYS answers of every backend but Linux's, kept in
 # one place.  Named, so the BSD compile checks (tests/bsd/local.mk) take
 # their lists from here.  The BSDs' proctable_bsd.c also answers
 # thread_samples_read and proc_find_comm, so an ENOSYS answer of those
@@ -45,7 +46,8 @@ ST_SRC_LINUX = src/platform/linux_read.h src/platform/linux_read.c src/platform/
 	src/platform/reaper_linux.c src/platform/linux_host.h src/platform/linux_host.c \
 	src/platform/linux_introspect.c
 ST_SRC_FREEBSD = src/platform/freebsd.c src/platform/unsupported.c src/platform/reaper_bsd.c \
-	src/platform/proctable_bsd.c src/platform/host_bsd.c src/platform/nointrospect.c
+	src/platform/proctable_bsd.c src/platform/host_bsd.c src/platform/nointrospect.c \
+	src/platform/kstack_freebsd.c
 ST_SRC_DRAGONFLY = src/platform/dragonfly.c src/platform/unsupported.c src/platform/reaper_bsd.c \
 	src/platform/proctable_bsd.c src/platform/host_bsd.c src/platform/nointrospect.c
 ST_SRC_GENERIC = src/platform/generic.c src/platform/unsupported.c src/platform/noreaper.c \
@@ -131,3 +133,9 @@ check_PROGRAMS += tests/unit/test_symbols
 TESTS += tests/unit/test_symbols
 tests_unit_test_symbols_LDADD = $(TEST_LIBS)
 endif
+
+# The kernel-stack decoders (decode_kstack.c): Linux's stack text, recorded
+# (tests/fixtures/proc/stack_*) and odd; FreeBSD's kinfo_kstack records, synthetic.
+check_PROGRAMS += tests/unit/test_decode_kstack
+TESTS += tests/unit/test_decode_kstack
+tests_unit_test_decode_kstack_LDADD = $(TEST_LIBS)

@@ -4,7 +4,7 @@ libscaletop_a_SOURCES += \
 noinst_HEADERS += include/scaletop/sample_json.h
 libscaletop_a_SOURCES += src/store/session_json.c src/store/session_json_target.c \
 	src/store/session_json_host.c src/store/session_json_hot.c \
-	src/store/session_json_locks.c
+	src/store/session_json_locks.c src/store/session_json_kstacks.c
 noinst_HEADERS += include/scaletop/session_json.h
 # Snapshots: save, load, compare, export, import.
 noinst_HEADERS += include/scaletop/snapshot.h src/store/snapshot_priv.h src/store/session_read.h
@@ -17,6 +17,7 @@ libscaletop_a_SOURCES += \
 	src/store/session_read_host.c \
 	src/store/session_read_hot.c \
 	src/store/session_read_locks.c \
+	src/store/session_read_kstacks.c \
 	src/store/host_text.c \
 	src/store/snapshot_analysis.c \
 	src/store/snapshot_fairness.c \
@@ -74,6 +75,13 @@ tests_unit_test_locks_json_SOURCES = tests/unit/test_locks_json.c tests/unit/jso
 	tests/unit/json_edit.h
 tests_unit_test_locks_json_LDADD = $(TEST_LIBS)
 
+# A step's kernel stacks: both files, refusals, older files, the table's lines.
+check_PROGRAMS += tests/unit/test_kstacks_json
+TESTS += tests/unit/test_kstacks_json
+tests_unit_test_kstacks_json_SOURCES = tests/unit/test_kstacks_json.c tests/unit/json_edit.c \
+	tests/unit/json_edit.h
+tests_unit_test_kstacks_json_LDADD = $(TEST_LIBS)
+
 EXTRA_DIST += docs/stream-format.md
 
 # The kept runs: the runs directory the TUI keeps every sweep in, its
@@ -86,7 +94,7 @@ tests_unit_test_runs_LDADD = $(TEST_LIBS)
 
 # The results table (one row per step) that run, show and the TUI's steps view print.
 libscaletop_a_SOURCES += src/store/step_table.c src/store/step_table_hot.c \
-	src/store/step_table_locks.c
+	src/store/step_table_locks.c src/store/step_table_kstacks.c
 noinst_HEADERS += include/scaletop/step_table.h
 
 # The host's fingerprint and a step's frequency: round trips through a

@@ -88,6 +88,13 @@ int session_read_hot(struct field_ctx *c, const json_t *step, const char *P, str
  */
 int session_read_locks(struct field_ctx *c, const json_t *step, const char *P,
 		       struct step_locks *l);
+/*
+ * A step's optional "kstacks" (absent or null: not tried) into k: known
+ * families, non-empty stacks, at most STEP_KSTACKS a family, shares summing
+ * to at most 1.  session_read_kstacks.c.
+ */
+int session_read_kstacks(struct field_ctx *c, const json_t *step, const char *P,
+			 struct step_kstacks *k);
 
 /*
  * One event object j into e.  Its "step" must be null or 0..max_step.  An

@@ -162,6 +162,12 @@ struct step_locks;
 /* A step's "locks": each family's top locks of the census; NULL on ENOMEM. */
 json_t *session_json_locks(const struct step_locks *l);
 
+/* --- the blocked threads' kernel stacks (session_json_kstacks.c) ------- */
+
+struct step_kstacks;
+/* A step's "kstacks": each family's top kernel stacks; NULL on ENOMEM. */
+json_t *session_json_kstacks(const struct step_kstacks *k);
+
 /* --- comparing targets and waits (snapshot_compare_waits.c) ------------- */
 
 struct snapshot;

@@ -463,6 +463,7 @@ step_table_print(FILE *f, const struct session *s)
 	table_waits(f, s);
 	step_table_hot(f, s);
 	step_table_locks(f, s);
+	step_table_kstacks(f, s);
 	table_ticks(f, s);
 	table_verdict(f, s);
 }

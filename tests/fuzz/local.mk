@@ -4,7 +4,7 @@
 #                                   fuzz_sysbench, fuzz_pgbench, fuzz_regex, and the theme
 #                                   and config parsers' fuzz_theme, fuzz_prefs, and the
 #                                   lock census's decoders' fuzz_syscall, fuzz_maps,
-#                                   fuzz_kallsyms
+#                                   fuzz_kallsyms, and the kernel stacks' fuzz_kstack
 #   make fuzz-run FUZZ_SECONDS=600  runs each in turn, corpus in tests/fuzz/corpus/
 #   make fuzz-smoke                 runs each once over its seeds and regressions
 # The library is built by $(CC) without sanitizers, so its sources are compiled
@@ -19,7 +19,7 @@ FUZZ_LIBS = $(JANSSON_LIBS) $(STATGRAB_LIBS) $(NCURSESW_LIBS) $(LIBELF_LIBS) $(O
 	-lm $(PTHREAD_CFLAGS)
 FUZZ_PARSER_TARGETS = tests/fuzz/fuzz_sysbench tests/fuzz/fuzz_pgbench tests/fuzz/fuzz_regex
 FUZZ_FILE_TARGETS = tests/fuzz/fuzz_theme tests/fuzz/fuzz_prefs tests/fuzz/fuzz_syscall \
-	tests/fuzz/fuzz_maps tests/fuzz/fuzz_kallsyms
+	tests/fuzz/fuzz_maps tests/fuzz/fuzz_kallsyms tests/fuzz/fuzz_kstack
 FUZZ_TARGETS = tests/fuzz/fuzz_stream tests/fuzz/fuzz_snapshot tests/fuzz/fuzz_import \
 	$(FUZZ_PARSER_TARGETS) $(FUZZ_FILE_TARGETS)
 
@@ -28,7 +28,8 @@ EXTRA_DIST += tests/fuzz/fuzz_stream.c tests/fuzz/fuzz_snapshot.c tests/fuzz/str
 	tests/fuzz/fuzz_sysbench.c tests/fuzz/fuzz_pgbench.c tests/fuzz/fuzz_regex.c \
 	tests/fuzz/parse.dict tests/fuzz/fuzz_import.c tests/fuzz/import.dict \
 	tests/fuzz/fuzz_theme.c tests/fuzz/fuzz_prefs.c tests/fuzz/theme.dict \
-	tests/fuzz/fuzz_syscall.c tests/fuzz/fuzz_maps.c tests/fuzz/fuzz_kallsyms.c
+	tests/fuzz/fuzz_syscall.c tests/fuzz/fuzz_maps.c tests/fuzz/fuzz_kallsyms.c \
+	tests/fuzz/fuzz_kstack.c
 CLEANFILES += $(FUZZ_TARGETS) tests/fuzz/libfuzz.a tests/fuzz/obj/*.o
 
 # Every library source, each compiled once; the archive lets a target pull only what it uses.
@@ -86,6 +87,7 @@ FUZZ_SEEDS_PREFS = $(top_srcdir)/tests/fuzz/seeds/prefs
 FUZZ_SEEDS_SYSCALL = $(top_srcdir)/tests/fuzz/seeds/syscall
 FUZZ_SEEDS_MAPS = $(top_srcdir)/tests/fuzz/seeds/maps
 FUZZ_SEEDS_KALLSYMS = $(top_srcdir)/tests/fuzz/seeds/kallsyms
+FUZZ_SEEDS_KSTACK = $(top_srcdir)/tests/fuzz/seeds/kstack
 FUZZ_REGRESSIONS = $(top_srcdir)/tests/fuzz/regressions
 
 # One parser target: make fuzz-run-parser P=sysbench (corpus in tests/fuzz/corpus/P).
@@ -111,7 +113,7 @@ fuzz-run: fuzz
 		-artifact_prefix=tests/fuzz/crash-theme- tests/fuzz/corpus/theme $(FUZZ_SEEDS_THEME)
 	tests/fuzz/fuzz_prefs $(FUZZ_RUN) -dict=$(top_srcdir)/tests/fuzz/theme.dict \
 		-artifact_prefix=tests/fuzz/crash-prefs- tests/fuzz/corpus/prefs $(FUZZ_SEEDS_PREFS)
-	for d in syscall maps kallsyms; do \
+	for d in syscall maps kallsyms kstack; do \
 		$(MKDIR_P) tests/fuzz/corpus/$$d && \
 		tests/fuzz/fuzz_$$d $(FUZZ_RUN) -artifact_prefix=tests/fuzz/crash-$$d- \
 			tests/fuzz/corpus/$$d $(top_srcdir)/tests/fuzz/seeds/$$d || exit 1; \
@@ -131,6 +133,7 @@ fuzz-smoke: fuzz
 	tests/fuzz/fuzz_syscall -runs=0 $(FUZZ_SEEDS_SYSCALL)
 	tests/fuzz/fuzz_maps -runs=0 $(FUZZ_SEEDS_MAPS)
 	tests/fuzz/fuzz_kallsyms -runs=0 $(FUZZ_SEEDS_KALLSYMS)
+	tests/fuzz/fuzz_kstack -runs=0 $(FUZZ_SEEDS_KSTACK)
 
 fuzz-clean:
 	rm -rf tests/fuzz/obj tests/fuzz/corpus

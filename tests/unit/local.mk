@@ -37,6 +37,9 @@ TESTS += tests/cli/hot.sh
 EXTRA_DIST += tests/cli/hot.sh
 TESTS += tests/cli/locks.sh
 EXTRA_DIST += tests/cli/locks.sh
+# The blocked threads' kernel stacks: a futex frame under mutex, none as nobody, --no-locks.
+TESTS += tests/cli/kstacks.sh
+EXTRA_DIST += tests/cli/kstacks.sh
 
 # --probe through the real binary (database-level waits).
 TESTS += tests/cli/probe.sh

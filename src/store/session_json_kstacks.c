@@ -1,0 +1,54 @@
+/*
+ * The blocked threads' kernel stacks as JSON: a step's "kstacks" (the
+ * histogram of kstacks.h, kept in st->kstacks): each family's top stacks
+ * by their first frames, with their share of the family's blocked time
+ * whose stack was read and the reads each rests on; how many stacks were
+ * read and refused, a read's mean cost, and why none could be read.  Its
+ * own object rather than part of "locks": those are futex words, these any
+ * blocked thread's path in the kernel.  session_json.c puts it in the
+ * step; session_read_kstacks.c reads it back.  A step none were tried for
+ * (--no-locks) has no "kstacks".
+ */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "scaletop/session.h"
+#include "snapshot_priv.h"
+
+static json_t *
+kstack_json(const struct step_kstack *k)
+{
+	char buf[STEP_KSTACK_LEN];
+
+	if (k->family != WAIT_WORKLOAD && k->family != WAIT_TARGET)
+		return NULL;
+	snprintf(buf, sizeof(buf), "%s", k->stack);
+	snapshot_utf8_scrub(buf);
+	return json_pack("{s:s, s:s, s:o, s:I}", "family", wait_family_names[k->family], "stack",
+			 buf, "share", isfinite(k->share) ? json_real(k->share) : json_null(),
+			 "readings", (json_int_t)k->readings);
+}
+
+json_t *
+session_json_kstacks(const struct step_kstacks *k)
+{
+	json_t *top = json_array();
+	char why[sizeof(k->unreadable)];
+	int i;
+
+	if (top == NULL)
+		return NULL;
+	for (i = 0; i < k->n; i++)
+		if (json_array_append_new(top, kstack_json(&k->top[i])) != 0) {
+			json_decref(top);
+			return NULL;
+		}
+	snprintf(why, sizeof(why), "%s", k->unreadable);
+	snapshot_utf8_scrub(why);
+	return json_pack(
+		"{s:I, s:I, s:o, s:o, s:o}", "reads", (json_int_t)(k->reads > 0 ? k->reads : 0),
+		"failed", (json_int_t)(k->failed > 0 ? k->failed : 0), "read_us",
+		k->read_us >= 0 && isfinite(k->read_us) ? json_real(k->read_us) : json_null(),
+		"unreadable", why[0] != '\0' ? json_string(why) : json_null(), "top", top);
+}
