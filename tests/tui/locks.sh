@@ -5,6 +5,7 @@
 #  - a kept run (tests/fixtures/snapshots/mutex-locks.json: mutex-waits.json
 #    with made-up locks) read from the runs view, at 80x24 and 160x50, and
 #    resized below the minimum and back: nothing here depends on timing;
+#  - the same in a replay of a recorded stream (tests/fixtures/streams/mutex-locks.jsonl);
 #  - an older file without a census: no lock column, no panel;
 #  - a live mutex sweep with a long hold: the lock its kept run names is on
 #    screen with an owner or "owner unknown" (tried again, at most 3 times
@@ -78,6 +79,17 @@ is "$opened" 0 "the kept run opens on the waits view (160x50)"
 ok "  the last step's locks, one a row" \
 	tm_wait_for '^ target +50\.0% +mutexd:wal_lock \(mutexd\) +bitset, 4 at once, 8 threads; owner unknown' 30
 ok "  the target's N=6 row ends with its lock" tm_wait_for 'N=6 .*% do_epoll_wait +mutexd:wal_lock 50% 4w' 30
+tm_keys q
+tm_wait_exit 50 >/dev/null
+
+# --- a replay: mutex-locks.jsonl is mutex-waits.jsonl with the same locks ------------
+tm_start 80 24 "$ST" replay "$top_srcdir/tests/fixtures/streams/mutex-locks.jsonl"
+tm_wait_for 'replaying ' 50
+tm_keys End 5
+ok "a replay's waits view: the last step's locks" \
+	tm_wait_for '^─ locks at N=6 \(step 5, the last; up/down\)' 50
+ok "  with the holder" tm_wait_for '^ +held by thread 4711 \(scaletop\), running' 30
+ok "  and N=6's row its top lock" tm_wait_for 'N=6 .*% running +big_lock 87% 7w' 30
 tm_keys q
 tm_wait_exit 50 >/dev/null
 
