@@ -5,7 +5,9 @@
  * running step's profile so far.  Each family has its panel, the target's
  * first when there is one (the server is where a client-driven collapse
  * lives), then the workload's and a probe's.  Each category has its own colour and its own glyph,
- * so the bars read on a monochrome or an ASCII terminal too.
+ * so the bars read on a monochrome or an ASCII terminal too.  Where a lock census ran, each row
+ * ends with the family's top lock at N, and a panel below lists one step's locks and their
+ * holders (waits_locks.c).
  */
 #include <math.h>
 #include <stdio.h>

@@ -83,7 +83,7 @@ waits_locks_cell(const struct session *s, int n, enum wait_family fam, int y, in
 	unsigned waiters;
 	char tail[48];
 	double share;
-	int runs, used, tw;
+	int runs = 0, used, tw;
 
 	if (w < 2 || (u = lk_top_at(s, n, fam, &runs)) == NULL) {
 		if (w >= 2 && runs > 0)
