@@ -97,6 +97,9 @@ ui_draw(const struct ui *u, const struct frame *f, struct ui_hits *hits)
 		layout_steps(u, f, body, hits);
 		break;
 	case VIEW_WAITS:
+		/* the selected step's detail (enter) goes below the view, not over it */
+		if (u->detail && u->sel_step >= 0)
+			body.h -= 6;
 		waits_draw(u, f, body);
 		break;
 	case VIEW_HISTORY:

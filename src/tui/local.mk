@@ -34,6 +34,7 @@ scaletop_SOURCES += \
 	src/tui/verdict.c \
 	src/tui/waits.c \
 	src/tui/waits_why.c \
+	src/tui/waits_locks.c \
 	src/tui/steps.c \
 	src/tui/help.c \
 	src/tui/prompt.c \
@@ -58,7 +59,8 @@ TUI_TESTS = \
 	tests/tui/history.sh \
 	tests/tui/words.sh \
 	tests/tui/files.sh \
-	tests/tui/why.sh
+	tests/tui/why.sh \
+	tests/tui/locks.sh
 # valgrind cannot run an AddressSanitizer build; the plain build runs it.
 if !SANITIZE
 TUI_TESTS += tests/tui/valgrind.sh

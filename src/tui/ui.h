@@ -192,6 +192,18 @@ void footer_draw(const struct ui *u, const struct frame *f, struct rect r, struc
 int waits_why_rows(const struct frame *f);
 void waits_why_draw(const struct frame *f, struct rect r);
 
+/*
+ * The waits view's locks (waits_locks.c), from the lock census: whether any
+ * step took one; at N, fam's top lock as "big_lock 87% 7w" in w columns
+ * ('-': the census saw none; nothing: none ran); and a panel listing the
+ * selected step's (else the last censused step's) locks with their holders,
+ * with the rows it wants at width w (0: no census at all).
+ */
+bool waits_locks_any(const struct session *s);
+void waits_locks_cell(const struct session *s, int n, enum wait_family fam, int y, int x, int w);
+int waits_locks_rows(const struct ui *u, const struct frame *f, int w);
+void waits_locks_draw(const struct ui *u, const struct frame *f, struct rect r);
+
 /* Lays out and draws one whole frame (layout.c).  Minimum size below. */
 #define UI_MIN_W 60
 #define UI_MIN_H 16

@@ -5,7 +5,9 @@
  * running step's profile so far.  Each family has its panel, the target's
  * first when there is one (the server is where a client-driven collapse
  * lives), then the workload's and a probe's.  Each category has its own colour and its own glyph,
- * so the bars read on a monochrome or an ASCII terminal too.
+ * so the bars read on a monochrome or an ASCII terminal too.  Where a lock census ran, each row
+ * ends with the family's top lock at N, and a panel below lists one step's locks and their
+ * holders (waits_locks.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -13,8 +15,10 @@
 
 #include "ui.h"
 
-#define WV_CATS 6     /* the largest five categories of the sweep, then the rest */
-#define WV_LABEL_W 30 /* after each bar: the largest share and its name */
+#define WV_CATS 6         /* the largest five categories of the sweep, then the rest */
+#define WV_LABEL_W 30     /* after each bar: the largest share and its name */
+#define WV_LOCK_W 22      /* then the family's top lock at N (waits_locks.c) */
+#define WV_LOCK_W_WIDE 32 /* ... from 120 columns */
 
 struct wv_cat {
 	enum wait_state state;
@@ -175,12 +179,32 @@ wv_legend(const struct wv *v, int y, int x, int w)
 	}
 }
 
-/* One N: its stacked bar, then its largest category's share ("?" when uncertain) and name. */
-static void
-wv_row(const struct wv *v, const double sh[WV_CATS], const int rd[WV_CATS], int n, int y, int x,
-       int w)
+/*
+ * The lock column's width in a panel w wide: where some step took a census,
+ * only while the bar keeps 10 columns; the same in every family's panel, so
+ * that the bars line up (the probe's is left blank: the census has none).
+ */
+static int
+wv_lock_w(const struct session *s, int w)
 {
-	int k, c, cols, used = 0, top = 0, barw = w - 8 - WV_LABEL_W;
+	int lw = w >= 120 ? WV_LOCK_W_WIDE : WV_LOCK_W;
+
+	if (!waits_locks_any(s))
+		return 0;
+	if (w - 8 - WV_LABEL_W - lw < 10)
+		lw = w - 8 - WV_LABEL_W - 10;
+	return lw >= 8 ? lw : 0;
+}
+
+/*
+ * One N: its stacked bar, then its largest category's share ("?" when
+ * uncertain) and name, then (lockw > 0) the family's top lock at N.
+ */
+static void
+wv_row(const struct wv *v, const struct session *s, const double sh[WV_CATS], const int rd[WV_CATS],
+       int n, int y, int x, int w, int lockw)
+{
+	int k, c, cols, used = 0, top = 0, barw = w - 8 - WV_LABEL_W - lockw;
 	char label[WAIT_CHANNEL_LEN + 8];
 	double acc = 0;
 
@@ -199,8 +223,10 @@ wv_row(const struct wv *v, const double sh[WV_CATS], const int rd[WV_CATS], int 
 		wv_label(v->cat[top].state, v->cat[top].channel, label, sizeof(label));
 	else
 		snprintf(label, sizeof(label), "the rest");
-	ui_putf(y, x + 8 + barw, w - 8 - barw, theme_attr(ROLE_HI), "%3.0f%%%s %s", sh[top] * 100,
+	ui_putf(y, x + 8 + barw, WV_LABEL_W, theme_attr(ROLE_HI), "%3.0f%%%s %s", sh[top] * 100,
 		rd[top] > 0 && rd[top] < WAIT_FEW_READINGS ? "?" : "", label);
+	if (lockw > 0 && v->fam != WAIT_PROBE)
+		waits_locks_cell(s, n, v->fam, y, x + 8 + barw + WV_LABEL_W, lockw);
 }
 
 /* The running step's profile so far: its largest lines, every family. */
@@ -243,7 +269,7 @@ wv_panel(const struct frame *f, enum wait_family fam, struct rect r)
 	char title[96];
 	struct rect in;
 	struct wv v;
-	int i, y;
+	int i, y, lockw;
 
 	wv_build(&v, f->s, fam);
 	snprintf(title, sizeof(title), "waits: the %s's thread-time at each N",
@@ -251,13 +277,17 @@ wv_panel(const struct frame *f, enum wait_family fam, struct rect r)
 	in = ui_titled(r, title);
 	if (in.h < 2)
 		return;
-	wv_legend(&v, in.y, in.x + 1, in.w - 1);
+	lockw = wv_lock_w(f->s, in.w - 1);
+	wv_legend(&v, in.y, in.x + 1, in.w - 1 - lockw);
+	if (lockw > 0 && fam != WAIT_PROBE)
+		ui_put(in.y, in.x + in.w - lockw, lockw, theme_attr(ROLE_INACTIVE),
+		       " top lock % waiters");
 	y = in.y + 1;
 	/* The last ones kept when they do not all fit. */
 	i = an != NULL && an->npoints > in.h - 1 ? an->npoints - (in.h - 1) : 0;
 	for (; an != NULL && i < an->npoints && y < in.y + in.h; i++) {
 		if (wv_shares_at(&v, f->s, an->pts[i].n, sh, rd))
-			wv_row(&v, sh, rd, an->pts[i].n, y++, in.x + 1, in.w - 1);
+			wv_row(&v, f->s, sh, rd, an->pts[i].n, y++, in.x + 1, in.w - 1, lockw);
 	}
 }
 
@@ -266,10 +296,9 @@ waits_draw(const struct ui *u, const struct frame *f, struct rect r)
 {
 	int live_h = f->nlive_waits > 0 ? (r.h >= 20 ? 7 : 4) : 0;
 	enum wait_family fams[WAIT_NFAMILIES];
-	int k, nf, h, y = r.y, body = r.h - live_h, why_h = waits_why_rows(f);
+	int k, nf, h, lk_h, y = r.y, body = r.h - live_h, why_h = waits_why_rows(f);
 	struct rect in;
 
-	(void)u;
 	nf = wv_families(f->s, fams);
 	/* the why panel takes up to a third of the height, below the families' bars */
 	if (why_h > 0) {
@@ -277,6 +306,14 @@ waits_draw(const struct ui *u, const struct frame *f, struct rect r)
 		if (why_h >= 3) {
 			body -= why_h;
 			waits_why_draw(f, (struct rect){ r.y + body, r.x, why_h, r.w });
+		}
+	}
+	/* the locks' panel takes up to a third of what is left, above the why panel */
+	if ((lk_h = waits_locks_rows(u, f, r.w)) > 0) {
+		lk_h = lk_h < body / 3 ? lk_h : body / 3;
+		if (lk_h >= 2) {
+			body -= lk_h;
+			waits_locks_draw(u, f, (struct rect){ r.y + body, r.x, lk_h, r.w });
 		}
 	}
 	if (nf == 0) {
