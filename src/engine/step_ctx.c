@@ -29,6 +29,7 @@ void
 step_ctx_init(struct step_ctx *c)
 {
 	memset(c, 0, sizeof(*c));
+	c->late_idx = -1;
 	raw_sample_init(&c->w0_raw);
 	sample_delta_init(&c->live_delta);
 	wait_tally_init(&c->waits);
@@ -229,18 +230,25 @@ step_ctx_sample(struct step_ctx *c, uint64_t now)
 }
 
 void
+step_ctx_tick_done(struct step_ctx *c)
+{
+	c->late_idx =
+		c->live->phase == PHASE_WARMUP || c->live->phase == PHASE_MEASURING ? c->idx : -1;
+}
+
+void
 step_ctx_note_late(struct step_ctx *c, uint64_t late_ns, uint64_t busy_ns)
 {
 	struct step *st;
 	double ms = (double)late_ns / 1e6, busy = (double)busy_ns / 1e6;
 
 	/*
-	 * While the step measures: a window's end (its counters read whole, its
-	 * paths and locks named) comes after the window closed, and may hold
-	 * the next tick up without a reading being late.
+	 * A tick after one that ended with this step measuring: a window's end
+	 * (its counters read whole, its paths and locks named) comes after the
+	 * window closed, and may hold the next tick up, the next step's first
+	 * one too when the same tick launched it, without a reading being late.
 	 */
-	if (c->idx < 0 || c->idx >= c->s->nsteps ||
-	    (c->live->phase != PHASE_WARMUP && c->live->phase != PHASE_MEASURING))
+	if (c->idx < 0 || c->idx >= c->s->nsteps || c->late_idx != c->idx)
 		return;
 	st = step_ctx_step(c);
 	if (ms > st->tick_late_ms)

@@ -86,6 +86,7 @@ struct step_ctx {
 	uint64_t start_ns; /* the step was launched */
 	uint64_t phase_ns; /* the current phase began */
 	uint64_t go_ns;    /* workers released (built-in) or command started */
+	int late_idx;      /* the step that ended the last tick measuring, else -1 */
 
 	/* The measurement window's opening edge. */
 	uint64_t w0_ns, w0_ops, w0_wait, w0_busy;
@@ -178,6 +179,8 @@ int step_ctx_set_target(struct step_ctx *c, const struct sweep_settings *set, ch
 void step_ctx_sample(struct step_ctx *c, uint64_t now);
 /* A tick of the running step fired late_ns after its deadline: the step keeps the worst. */
 void step_ctx_note_late(struct step_ctx *c, uint64_t late_ns, uint64_t busy_ns);
+/* At a tick's end: whether the next tick's lateness is this step's to note. */
+void step_ctx_tick_done(struct step_ctx *c);
 
 struct step *step_ctx_step(struct step_ctx *c);
 /* Says the step is over: to the binder's end callback.  See struct step_kind. */

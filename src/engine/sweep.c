@@ -345,6 +345,7 @@ sweep_tick(struct loop *l, uint64_t now, uint64_t missed, void *arg)
 		sw->live.phase_s =
 			now > sw->ctx.phase_ns ? (double)(now - sw->ctx.phase_ns) / 1e9 : 0;
 	sweep_record_tick(sw, now);
+	step_ctx_tick_done(&sw->ctx);
 	sweep_notify(sw, SWEEP_TICK, sw->live.step);
 }
 
