@@ -1,5 +1,5 @@
 # The monitor's own priority (pgroup.h): where the system allows it (root),
-# the monitor lowers its nice value by 10, so that its ticks are not left
+# the monitor lowers its nice value by 20, so that its ticks are not left
 # waiting for a CPU behind a thousand runnable workers; what it measures
 # runs at the nice value the user started it with.  Read from the
 # processes themselves: an external command prints its own nice value and
@@ -12,7 +12,7 @@ tap_tmpdir
 T=$TAP_TMP
 base=$(nice)
 if [ "$(id -u)" = 0 ]; then
-	want=$((base - 10))
+	want=$((base - 20))
 	[ "$want" -lt -20 ] && want=-20
 else
 	want=$base
