@@ -65,21 +65,21 @@ tests_unit_test_target_json_LDADD = $(TEST_LIBS)
 check_PROGRAMS += tests/unit/test_hot_json
 TESTS += tests/unit/test_hot_json
 tests_unit_test_hot_json_SOURCES = tests/unit/test_hot_json.c tests/unit/json_edit.c \
-	tests/unit/json_edit.h
+	tests/unit/json_edit.h tests/unit/json_steps.c tests/unit/json_steps.h
 tests_unit_test_hot_json_LDADD = $(TEST_LIBS)
 
 # A step's lock census: both files, refusals, the table's lines.
 check_PROGRAMS += tests/unit/test_locks_json
 TESTS += tests/unit/test_locks_json
 tests_unit_test_locks_json_SOURCES = tests/unit/test_locks_json.c tests/unit/json_edit.c \
-	tests/unit/json_edit.h
+	tests/unit/json_edit.h tests/unit/json_steps.c tests/unit/json_steps.h
 tests_unit_test_locks_json_LDADD = $(TEST_LIBS)
 
 # A step's kernel stacks: both files, refusals, older files, the table's lines.
 check_PROGRAMS += tests/unit/test_kstacks_json
 TESTS += tests/unit/test_kstacks_json
 tests_unit_test_kstacks_json_SOURCES = tests/unit/test_kstacks_json.c tests/unit/json_edit.c \
-	tests/unit/json_edit.h
+	tests/unit/json_edit.h tests/unit/json_steps.c tests/unit/json_steps.h
 tests_unit_test_kstacks_json_LDADD = $(TEST_LIBS)
 
 EXTRA_DIST += docs/stream-format.md

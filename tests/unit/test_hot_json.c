@@ -14,17 +14,9 @@
 #include "scaletop/stream.h"
 #include "../tap.h"
 #include "json_edit.h"
+#include "json_steps.h"
 
 static char tmpdir[] = "/tmp/test_hot_json.XXXXXX";
-
-static const char *
-tpath(const char *name)
-{
-	static char buf[512];
-
-	snprintf(buf, sizeof(buf), "%s/%s", tmpdir, name);
-	return buf;
-}
 
 static void
 add_path(struct step_hot *h, enum wait_family f, uint64_t samples, int nk, const char *f0,
@@ -49,32 +41,9 @@ static void
 make_session(struct session *s)
 {
 	static const int n[] = { 1, 2 };
-	struct step *st;
 	struct step_hot *h;
-	int i;
 
-	session_init(s);
-	snprintf(s->host.hostname, sizeof(s->host.hostname), "box");
-	snprintf(s->host.os_name, sizeof(s->host.os_name), "Linux");
-	snprintf(s->wl.name, sizeof(s->wl.name), "fdtable");
-	snprintf(s->wl.unit, sizeof(s->wl.unit), "ops");
-	snprintf(s->wl.n_unit, sizeof(s->wl.n_unit), "threads");
-	s->set.n = malloc(sizeof(n));
-	memcpy(s->set.n, n, sizeof(n));
-	s->set.nn = 2;
-	s->set.duration_s = 2;
-	s->set.interval_s = 0.25;
-	s->set.repeat = 1;
-	for (i = 0; i < 2; i++) {
-		st = session_add_step(s, n[i], 0);
-		step_add_interval(st, 1000);
-		step_add_interval(st, 1010);
-		stats_compute(&st->st, st->iv, (size_t)st->niv);
-		st->status = STEP_OK;
-		st->window_s = 2;
-		st->ops = 2010;
-		st->ops_s = 1005;
-	}
+	json_steps_session(s, "fdtable", n, 2);
 	h = &s->steps[1].hot;
 	h->present = true;
 	h->samples[WAIT_WORKLOAD] = 200;
@@ -127,44 +96,29 @@ same_hot(const struct step_hot *a, const struct step_hot *b)
 static void
 test_round_trips(void)
 {
-	char err[ST_ERRLEN] = "";
 	struct snapshot snap;
 	struct session s;
-	struct recorder *rec;
 	struct stream_reader *r;
 	const struct session *got;
 
 	make_session(&s);
-	ok(snapshot_save(tpath("a.json"), &s, NULL, false, err, sizeof(err)) == 0, "saves (%s)",
-	   err);
-	ok(snapshot_load(tpath("a.json"), &snap, err, sizeof(err)) == 0, "loads (%s)", err);
-	ok(!snap.s.steps[0].hot.present, "a step that was not sampled has no hot paths");
-	ok(same_hot(&snap.s.steps[1].hot, &s.steps[1].hot), "the sampled step's paths come back");
-	snapshot_free(&snap);
-
-	rec = recorder_open(tpath("a.jsonl"), 0, err, sizeof(err));
-	ok(rec != NULL && recorder_header(rec, &s) == 0 && recorder_step(rec, &s, 0) == 0 &&
-		   recorder_step(rec, &s, 1) == 0 && recorder_close(rec, err, sizeof(err)) == 0,
-	   "a stream is written (%s)", err);
-	r = stream_reader_new(NULL);
-	is_int(stream_reader_load(r, tpath("a.jsonl")), 0, "and read back");
-	got = stream_reader_session(r);
-	ok(got->nsteps == 2 && same_hot(&got->steps[1].hot, &s.steps[1].hot),
-	   "the stream's step has the same paths");
-	stream_reader_free(r);
+	if (json_steps_round_trip(&s, tmpdir, &snap, &r) == 0) {
+		ok(!snap.s.steps[0].hot.present, "a step that was not sampled has no hot paths");
+		ok(same_hot(&snap.s.steps[1].hot, &s.steps[1].hot),
+		   "the sampled step's paths come back");
+		snapshot_free(&snap);
+		got = stream_reader_session(r);
+		ok(same_hot(&got->steps[1].hot, &s.steps[1].hot),
+		   "the stream's step has the same paths");
+		stream_reader_free(r);
+	}
 	session_free(&s);
 }
 
 static void
 refused(const char *path, json_t *v, const char *want)
 {
-	char err[ST_ERRLEN];
-	struct session s;
-
-	make_session(&s);
-	snapshot_error(&s, path, v, err, sizeof(err));
-	ok(strstr(err, want) != NULL, "%s refused: %s", path, err);
-	session_free(&s);
+	json_steps_refused(make_session, path, v, want);
 }
 
 static void

@@ -16,17 +16,9 @@
 #include "scaletop/stream.h"
 #include "../tap.h"
 #include "json_edit.h"
+#include "json_steps.h"
 
 static char tmpdir[] = "/tmp/test_locks_json.XXXXXX";
-
-static const char *
-tpath(const char *name)
-{
-	static char buf[512];
-
-	snprintf(buf, sizeof(buf), "%s/%s", tmpdir, name);
-	return buf;
-}
 
 static void
 add_lock(struct step_locks *l, enum wait_family f, const char *name, const char *kind, double share,
@@ -54,31 +46,8 @@ make_session(struct session *s)
 {
 	static const int n[] = { 1, 8 };
 	struct step_locks *l;
-	struct step *st;
-	int i;
 
-	session_init(s);
-	snprintf(s->host.hostname, sizeof(s->host.hostname), "box");
-	snprintf(s->host.os_name, sizeof(s->host.os_name), "Linux");
-	snprintf(s->wl.name, sizeof(s->wl.name), "mutex");
-	snprintf(s->wl.unit, sizeof(s->wl.unit), "ops");
-	snprintf(s->wl.n_unit, sizeof(s->wl.n_unit), "threads");
-	s->set.n = malloc(sizeof(n));
-	memcpy(s->set.n, n, sizeof(n));
-	s->set.nn = 2;
-	s->set.duration_s = 2;
-	s->set.interval_s = 0.25;
-	s->set.repeat = 1;
-	for (i = 0; i < 2; i++) {
-		st = session_add_step(s, n[i], 0);
-		step_add_interval(st, 1000);
-		step_add_interval(st, 1010);
-		stats_compute(&st->st, st->iv, (size_t)st->niv);
-		st->status = STEP_OK;
-		st->window_s = 2;
-		st->ops = 2010;
-		st->ops_s = 1005;
-	}
+	json_steps_session(s, "mutex", n, 2);
 	l = &s->steps[1].ulocks;
 	l->present = true;
 	l->blocked_s[WAIT_WORKLOAD] = 3.5;
@@ -122,44 +91,29 @@ same_locks(const struct step_locks *a, const struct step_locks *b)
 static void
 test_round_trips(void)
 {
-	char err[ST_ERRLEN] = "";
 	struct snapshot snap;
 	struct session s;
-	struct recorder *rec;
 	struct stream_reader *r;
 	const struct session *got;
 
 	make_session(&s);
-	ok(snapshot_save(tpath("a.json"), &s, NULL, false, err, sizeof(err)) == 0, "saves (%s)",
-	   err);
-	ok(snapshot_load(tpath("a.json"), &snap, err, sizeof(err)) == 0, "loads (%s)", err);
-	ok(!snap.s.steps[0].ulocks.present, "a step without a census has no locks");
-	ok(same_locks(&snap.s.steps[1].ulocks, &s.steps[1].ulocks), "the census's locks come back");
-	snapshot_free(&snap);
-
-	rec = recorder_open(tpath("a.jsonl"), 0, err, sizeof(err));
-	ok(rec != NULL && recorder_header(rec, &s) == 0 && recorder_step(rec, &s, 0) == 0 &&
-		   recorder_step(rec, &s, 1) == 0 && recorder_close(rec, err, sizeof(err)) == 0,
-	   "a stream is written (%s)", err);
-	r = stream_reader_new(NULL);
-	is_int(stream_reader_load(r, tpath("a.jsonl")), 0, "and read back");
-	got = stream_reader_session(r);
-	ok(got->nsteps == 2 && same_locks(&got->steps[1].ulocks, &s.steps[1].ulocks),
-	   "the stream's step has the same locks");
-	stream_reader_free(r);
+	if (json_steps_round_trip(&s, tmpdir, &snap, &r) == 0) {
+		ok(!snap.s.steps[0].ulocks.present, "a step without a census has no locks");
+		ok(same_locks(&snap.s.steps[1].ulocks, &s.steps[1].ulocks),
+		   "the census's locks come back");
+		snapshot_free(&snap);
+		got = stream_reader_session(r);
+		ok(same_locks(&got->steps[1].ulocks, &s.steps[1].ulocks),
+		   "the stream's step has the same locks");
+		stream_reader_free(r);
+	}
 	session_free(&s);
 }
 
 static void
 refused(const char *path, json_t *v, const char *want)
 {
-	char err[ST_ERRLEN];
-	struct session s;
-
-	make_session(&s);
-	snapshot_error(&s, path, v, err, sizeof(err));
-	ok(strstr(err, want) != NULL, "%s refused: %s", path, err);
-	session_free(&s);
+	json_steps_refused(make_session, path, v, want);
 }
 
 static void
