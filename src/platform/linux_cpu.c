@@ -203,34 +203,6 @@ sampler_close(struct sampler *s)
 
 /* --- CPU model ------------------------------------------------------------ */
 
-/*
- * cpuinfo is generated one CPU at a time, so unlike the files above it takes
- * several reads; a prefix is enough (decode_linux.h).
- */
-static int
-cpuinfo_read(int fd, struct linbuf *b)
-{
-	ssize_t n;
-
-	b->len = 0;
-	for (;;) {
-		if (b->len == b->cap) {
-			if (b->cap >= CPUINFO_MAX)
-				return 0;
-			if (linbuf_grow(b) != 0)
-				return -1;
-		}
-		n = read(fd, b->data + b->len, b->cap - b->len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		if (n == 0)
-			return 0;
-		b->len += (size_t)n;
-	}
-}
-
 int
 platform_cpu_model(char *buf, size_t len)
 {
@@ -240,7 +212,8 @@ platform_cpu_model(char *buf, size_t len)
 	fd = open(PROC_CPUINFO, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	if (cpuinfo_read(fd, &b) == 0)
+	/* generated a CPU at a time, in pieces; the model is in the first, so a prefix will do */
+	if (linbuf_read_rest(fd, &b, CPUINFO_MAX) == 0 || errno == EFBIG)
 		r = cpuinfo_model(b.data, b.len, buf, len);
 	e = errno;
 	close(fd);

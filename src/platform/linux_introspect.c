@@ -24,11 +24,8 @@
 
 /* A syscall line is at most 10 + 8 * 19 bytes; this leaves room. */
 #define SYSCALL_LINE_MAX 256
-/* kallsyms is read in pieces of this, into a buffer that grows. */
-#define KALLSYMS_CHUNK (1u << 20)
-#define KALLSYMS_MAX (256u << 20)
-/* The same for maps: a process with 100,000 mappings prints about 10 MB. */
-#define MAPS_CHUNK (64u << 10)
+/* The most of kallsyms read (122k symbols are 5 MB here) and of maps (100,000 mappings: 10 MB). */
+#define KALLSYMS_MAX (64u << 20)
 #define MAPS_MAX (64u << 20)
 /* A kernel stack is at most 64 frames of some 80 bytes; deeper text is cut at a line. */
 #define KSTACK_TEXT_MAX 8192
@@ -135,40 +132,6 @@ proc_object_path(pid_t pid, const char *path, char *out, size_t len)
 	return 0;
 }
 
-/*
- * The whole of fd, read in order to its end.  A seq_file (maps, kallsyms)
- * hands out at most its buffer's worth (a page, for maps) a read, however
- * large the read, so one pread can look whole and be cut.
- */
-static int
-read_all(int fd, struct linbuf *b, size_t chunk, size_t max)
-{
-	ssize_t n;
-	char *p;
-
-	for (;;) {
-		if (b->cap - b->len < chunk / 2) {
-			if (b->cap + chunk > max) {
-				errno = EFBIG;
-				return -1;
-			}
-			p = realloc(b->data, b->cap + chunk);
-			if (p == NULL)
-				return -1;
-			b->data = p;
-			b->cap += chunk;
-		}
-		n = read(fd, b->data + b->len, b->cap - b->len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		if (n == 0)
-			return 0;
-		b->len += (size_t)n;
-	}
-}
-
 int
 proc_maps_read(pid_t pid, struct map_list *out)
 {
@@ -180,7 +143,7 @@ proc_maps_read(pid_t pid, struct map_list *out)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT ? (errno = ESRCH, -1) : -1;
-	r = read_all(fd, &b, MAPS_CHUNK, MAPS_MAX);
+	r = linbuf_read_rest(fd, &b, MAPS_MAX);
 	if (r == 0 && b.len == 0) { /* a zombie, or a kernel thread: nothing mapped */
 		out->n = 0;
 		out->plen = 0;
@@ -203,7 +166,7 @@ kernel_symbols_read_for(const uint64_t *addr, size_t n, struct symtab *out, int 
 	fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	r = read_all(fd, &b, KALLSYMS_CHUNK, KALLSYMS_MAX);
+	r = linbuf_read_rest(fd, &b, KALLSYMS_MAX);
 	if (r == 0)
 		r = kallsyms_decode_for(b.data, b.len, addr, n, out, hidden);
 	e = errno;
@@ -222,7 +185,7 @@ kernel_symbols_read(struct symtab *out, int *hidden)
 	fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	r = read_all(fd, &b, KALLSYMS_CHUNK, KALLSYMS_MAX);
+	r = linbuf_read_rest(fd, &b, KALLSYMS_MAX);
 	if (r == 0)
 		r = kallsyms_decode(b.data, b.len, out, hidden);
 	e = errno;

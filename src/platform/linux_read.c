@@ -48,13 +48,16 @@ linbuf_grow(struct linbuf *b)
  */
 #define LINBUF_SEQ_PIECE 2048
 
-/* Reads on from b->len to the end of the file, growing the buffer; 0 or -1. */
-static int
-linbuf_read_rest(int fd, struct linbuf *b)
+int
+linbuf_read_rest(int fd, struct linbuf *b, size_t max)
 {
 	ssize_t n;
 
 	for (;;) {
+		if (b->len == b->cap && max > 0 && b->cap >= max) {
+			errno = EFBIG;
+			return -1;
+		}
 		if (b->len == b->cap && linbuf_grow(b) != 0)
 			return -1;
 		n = pread(fd, b->data + b->len, b->cap - b->len, (off_t)b->len);
@@ -89,7 +92,7 @@ linbuf_pread(int fd, struct linbuf *b)
 			return -1;
 		if ((size_t)n < b->cap) {
 			b->len = (size_t)n;
-			return n >= LINBUF_SEQ_PIECE ? linbuf_read_rest(fd, b) : 0;
+			return n >= LINBUF_SEQ_PIECE ? linbuf_read_rest(fd, b, 0) : 0;
 		}
 		if (linbuf_grow(b) != 0)
 			return -1;
