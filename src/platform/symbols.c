@@ -283,7 +283,12 @@ sym_in_file(struct symboliser *s, pid_t pid, const struct map_list *l, const str
 		sym_in_object(img, o, addr - bias, a);
 		return;
 	}
-	a->how = SYM_OBJECT;
+	/*
+	 * A file's data that no ELF image maps (shared memory: /dev/zero,
+	 * /dev/shm, a memfd) is a mapping, like an anonymous one, so that a lock
+	 * in it is named by its waiters' call site; code stays its object's.
+	 */
+	a->how = (e->flags & MAP_EXEC) == 0 && img == NULL ? SYM_MAPPING : SYM_OBJECT;
 	a->object = o != NULL ? o->name : base_name(map_path(l, e));
 	a->offset = addr - e->start + e->offset;
 	a->why = o == NULL ? "too many objects" : o->loaded ? "no segment maps it" : o->why;

@@ -11,9 +11,12 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -383,6 +386,35 @@ test_kernel(struct symboliser *s)
 	symtab_free(&t);
 }
 
+/* Shared memory in a file that is no ELF: a mapping, so the census names its lock by call site. */
+static void
+test_shared_file(struct symboliser *s)
+{
+	char path[600];
+	struct sym_answer a;
+	void *p;
+	int fd, r;
+
+	snprintf(path, sizeof path, "%s/shared.bin", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || ftruncate(fd, 8192) != 0) {
+		ok(0, "a file to share: %s", strerror(errno));
+		return;
+	}
+	p = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED) {
+		ok(0, "the file is mapped: %s", strerror(errno));
+		return;
+	}
+	r = sym_user(s, getpid(), (uint64_t)(uintptr_t)p + 4100, &a);
+	ok(r == 0 && a.how == SYM_MAPPING && a.object != NULL &&
+		   strstr(a.object, "shared.bin") != NULL && a.offset == 4100,
+	   "a word in a shared file that is no ELF is a mapping's: %s+0x%llx",
+	   a.object != NULL ? a.object : "?", (unsigned long long)a.offset);
+	munmap(p, 8192);
+}
+
 int
 main(void)
 {
@@ -399,6 +431,7 @@ main(void)
 	test_program(s, "pie");
 	test_stripped(s);
 	test_debug_file(s);
+	test_shared_file(s);
 	errno = 0;
 	ok(sym_user(s, 999999999, 0x1000, &a) < 0 && errno == ESRCH, "a process gone: ESRCH");
 	test_kernel(s);
