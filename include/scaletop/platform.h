@@ -239,12 +239,14 @@ int thread_samples_read_from(pid_t pid, pid_t after, int max, thread_sample_cb c
  * one more row.  The files kept in all are capped below RLIMIT_NOFILE;
  * past the cap a file is opened, read and closed each time.
  */
-#define THREAD_FILES 4 /* kept files per thread (Linux: schedstat, stat, wchan; one spare) */
+#define THREAD_FILES 4 /* kept files per thread (Linux: schedstat, stat, wchan, syscall) */
 struct thread_handle {
 	pid_t pid, tid;
 	int fd[THREAD_FILES];      /* -1: not open */
 	struct thread_sample last; /* the last reading */
 	bool have_last;
+	bool no_syscall; /* its syscall file was refused (not root, another user's): not tried again
+			  */
 };
 /* A handle of tid in pid, nothing open yet. */
 void thread_handle_init(struct thread_handle *h, pid_t pid, pid_t tid);
@@ -260,9 +262,10 @@ void thread_handle_close(struct thread_handle *h);
 struct syscall_line;
 /*
  * The thread's system call (thread_syscall_read_fd's answer), its file kept
- * in the handle's spare slot (closed with the others): the lock census reads
- * it for futex waiters only.  0, or -1 with errno (ENOSYS where the backend
- * keeps no files).
+ * in the handle's syscall slot (closed with the others), which
+ * thread_handle_read also reads for a thread blocked in another channel
+ * than a futex's: the lock census reads it for futex waiters.  0, or -1 with errno (ENOSYS where
+ * the backend keeps no files).
  */
 int thread_handle_syscall(struct thread_handle *h, struct syscall_line *out);
 /*

@@ -1,7 +1,7 @@
 /*
  * The wait sampler's lock census (wait_sampler.h): a thread the sampler
- * finds blocked in a futex wait has its syscall line read through the spare
- * file of its handle (the futex word's address, the op, the value it waits
+ * finds blocked in a futex wait has its syscall line read through the
+ * syscall file its handle keeps (the futex word's address, the op, the value it waits
  * for), and the reading goes to its family's census with the blocked time
  * the wait tally gave it; any other blocked reading counts in the family's
  * blocked total only.  A tick reads at most about CENSUS_LINES_TICK lines

@@ -9,7 +9,13 @@
  * below, each on its condition: schedstat always (0.44 us), and stat and
  * wchan only when schedstat shows the thread ran or waited for a CPU since
  * its last reading, since a thread that has not run cannot have changed
- * its state or left its wait channel.  stat's own wchan field (35) is only
+ * its state or left its wait channel.  A thread blocked in any other
+ * channel than a futex's has its syscall file read with its wchan, and the
+ * call's name goes beside the channel, "rwsem_down_read_slowpath (munmap)"
+ * (the mmap_lock), "poll_schedule_timeout.constprop.0 (poll)": a wait
+ * channel alone names a kernel function that many calls share (0.7 us a
+ * read kept, only when the wchan was read; a futex waiter's call is the
+ * lock census's, which reads the same kept file).  stat's own wchan field (35) is only
  * a 0/1 flag on kernels since 5.16 (1 here on 6.18 for a sleeper), so the
  * channel's name needs the wchan file.  A kept file of an exited thread
  * reads ESRCH: the handle then closes its files and opens the path once
@@ -27,6 +33,7 @@
 #include <unistd.h>
 
 #include "scaletop/decode_linux.h"
+#include "scaletop/decode_proc.h"
 #include "scaletop/platform.h"
 
 /* stat is about 300 bytes (the comm is at most 15); wchan and schedstat far less. */
@@ -37,8 +44,9 @@
 /* What one reading knows while its files are read in turn. */
 struct tf_reading {
 	struct thread_sample *t;
-	const struct thread_handle *h;
-	bool ran; /* schedstat changed since the last reading (or cannot tell) */
+	struct thread_handle *h;
+	bool ran;        /* schedstat changed since the last reading (or cannot tell) */
+	bool wchan_read; /* the channel was read now, not kept from the last reading */
 };
 
 /*
@@ -119,6 +127,31 @@ tf_take_wchan(const char *buf, size_t n, struct tf_reading *r)
 {
 	if (wchan_decode(buf, n, r->t->channel, sizeof(r->t->channel)) != 0)
 		r->t->channel[0] = '\0';
+	r->wchan_read = true;
+	return 0;
+}
+
+/* A channel read just now, not a futex's, of a thread whose syscall file may be read. */
+static bool
+tf_syscall_due(const struct tf_reading *r)
+{
+	return r->wchan_read && r->t->channel[0] != '\0' && !r->h->no_syscall &&
+	       strncmp(r->t->channel, "futex_", 6) != 0;
+}
+
+static int
+tf_take_syscall(const char *buf, size_t n, struct tf_reading *r)
+{
+	struct syscall_line line;
+	char both[THREAD_CHANNEL_LEN];
+	int w;
+
+	if (syscall_line_decode(buf, n, syscall_arch_native(), &line) != 0 ||
+	    line.state != SYSCALL_IN || line.name == NULL)
+		return -1; /* not in a call (a fault, say): the channel alone */
+	w = snprintf(both, sizeof(both), "%s (%s)", r->t->channel, line.name);
+	if (w > 0 && (size_t)w < sizeof(both))
+		memcpy(r->t->channel, both, (size_t)w + 1);
 	return 0;
 }
 
@@ -134,11 +167,12 @@ static const struct thread_file thread_files[] = {
 	{ "schedstat", tf_always, tf_take_schedstat, NULL },
 	{ "stat", tf_ran, tf_take_stat, tf_keep_stat },
 	{ "wchan", tf_wchan_due, tf_take_wchan, tf_keep_wchan },
+	{ "syscall", tf_syscall_due, tf_take_syscall, NULL },
 };
 #define NFILES (sizeof(thread_files) / sizeof(thread_files[0]))
-_Static_assert(NFILES < THREAD_FILES, "thread_handle has a descriptor for each kept file");
-/* The spare slot: the syscall file, read only for a futex waiter (thread_handle_syscall). */
-#define TF_SYSCALL (THREAD_FILES - 1)
+_Static_assert(NFILES <= THREAD_FILES, "thread_handle has a descriptor for each kept file");
+/* The syscall file's slot, which the lock census reads too (thread_handle_syscall). */
+#define TF_SYSCALL 3
 
 static int kept_fds;      /* descriptors the handles keep open, all together */
 static int kept_cap = -1; /* -1: not yet known */
@@ -227,7 +261,7 @@ tf_vanished(int e)
 static int
 tf_read_all(struct thread_handle *h, struct thread_sample *t)
 {
-	struct tf_reading r = { t, h, true };
+	struct tf_reading r = { t, h, true, false };
 	char buf[TF_BUF];
 	bool kept;
 	ssize_t n;
@@ -242,6 +276,8 @@ tf_read_all(struct thread_handle *h, struct thread_sample *t)
 		kept = h->fd[i] >= 0;
 		if ((n = tf_read(h, i, buf, sizeof(buf))) < 0 && tf_vanished(errno))
 			return kept ? 2 : 0;
+		if (n < 0 && i == TF_SYSCALL && (errno == EACCES || errno == EPERM))
+			h->no_syscall = true;
 		if (n >= 0 && thread_files[i].take(buf, (size_t)n, &r) == 0)
 			continue;
 		if (i == 0)
