@@ -3,7 +3,7 @@
 EXTRA_DIST += bench/README bench/results.md bench/tui-cpu.sh bench/sample-accuracy.sh bench/sample-cost \
 	bench/fidelity.sh bench/count-overhead bench/until-stable.sh bench/tui-latency.sh \
 	bench/start-line bench/target-cost.sh bench/suite-under-load.sh bench/aa-compare.sh \
-	bench/lock-cost.sh
+	bench/lock-cost.sh bench/mariadb-sweep.sh
 
 # Built only for `make bench`, never by `make` or `make check`.
 EXTRA_PROGRAMS = bench/sample_cost bench/count_overhead bench/pwrite_loop bench/start_line \

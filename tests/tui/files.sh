@@ -33,7 +33,7 @@ started() {
 
 # finished: the sweep has ended (nothing runs).
 finished() {
-	wait_or_log 'sweep done: [0-9]+ step|idle: r runs' 400 "the sweep's end"
+	wait_or_log 'sweep (done|stopped): [0-9]+ step|idle: r runs' 400 "the sweep's end"
 }
 
 # key_s: s, then enter on the offered name (and y if it exists).
@@ -98,7 +98,7 @@ play() {
 			;;
 		sp) # pause, look, go on: a paused sweep would never end
 			tm_keys Space
-			wait_or_log 'paused' 20 "paused"
+			wait_or_log 'paused|PAUSED' 20 "paused"
 			tm_keys Space
 			;;
 		live) # a live N outside the sweep, and back: the tick ring goes to it and returns
