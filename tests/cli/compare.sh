@@ -31,15 +31,16 @@ summary() {
 # everything else: same-workload reruns measured here moved by 6 to 25% with
 # tight CIs, once by 100% (docs/statistics.md).  No statistic can tell that
 # from a change in what was measured, so:
-# - the sweeps compared run at the same time: the same workload twice
-#   unpinned (both share whatever load there is), the sweep three times
-#   (--trials 3, the trials' means are the unit); work=1000 against
-#   work=2000 in 5 trials of 0.5 s a N (at a load of 24, 3 trials of 0.7 s
-#   had CIs of 30 to 135% and three tries in a row missed the halving at
-#   one N), unpinned too: pinned each to
-#   a CPU of its own, the pair was at the mercy of whatever else ran on one
-#   of them (a suite running two tests at once starved A's CPU at N=1 and
-#   made -50% read -8.5%), where the scheduler shares the load between them;
+# - the sweeps compared run at the same time, on one CPU that both share: the
+#   same workload twice, the sweep three times (--trials 3, the trials' means
+#   are the unit); work=1000 against work=2000 in 5 trials of 0.5 s a N.
+#   Within one CPU the scheduler gives each runnable thread the same share,
+#   whatever else runs there, so a load moves both sides alike.  Unpinned, a
+#   third busy process beside the two sweeps kept one of them to half a CPU
+#   while the other had a CPU of its own (the suite's own tests at -j2 made
+#   -50% read -23 to -35% at N=1, three tries in a row); pinned each to a CPU
+#   of its own, the pair was at the mercy of whatever ran on one of them (-50%
+#   read -8.5%);
 # - the noise floor is this machine's, 30%, as docs/statistics.md tells a
 #   user on a shared machine to set it; -50% is far beyond it.  The default
 #   floor (5%) is checked on recorded snapshots below.
@@ -52,11 +53,17 @@ NOISE="--noise 30"
 TRIES=3
 ABOUT_HALF='(3[5-9]|[45][0-9]|6[0-5])\.[0-9]' # -35 to -65%: about -50%
 
-# sweeps_same: the same workload twice at the same time, unpinned.
+# ONE_CPU: the first CPU this test may run on, that both sweeps of a pair share.
+ONE_CPU=$(awk '/^Cpus_allowed_list:/ { split($2, a, "[-,]"); print a[1] }' /proc/self/status)
+[ -n "$ONE_CPU" ] || bail_out "no Cpus_allowed_list in /proc/self/status: the pairs need one CPU to share"
+PIN="taskset -c $ONE_CPU"
+command -v taskset >/dev/null || bail_out "taskset is missing: install util-linux"
+
+# sweeps_same: the same workload twice at the same time, on one CPU.
 sweeps_same() {
-	"$SCALETOP" run $SWEEP -d 0.5 --trials 3 -o "$T/a.json" --force >/dev/null 2>"$T/a.err" &
+	$PIN "$SCALETOP" run $SWEEP -d 0.5 --trials 3 -o "$T/a.json" --force >/dev/null 2>"$T/a.err" &
 	_p=$!
-	"$SCALETOP" run $SWEEP -d 0.5 --trials 3 -o "$T/b.json" --force >/dev/null 2>"$T/b.err"
+	$PIN "$SCALETOP" run $SWEEP -d 0.5 --trials 3 -o "$T/b.json" --force >/dev/null 2>"$T/b.err"
 	_s=$?
 	wait "$_p" && [ "$_s" -eq 0 ] || bail_out "a sweep failed: $(cat "$T/a.err" "$T/b.err")"
 	"$SCALETOP" compare $NOISE "$T/a.json" "$T/b.json" >"$T/same.out" 2>&1
@@ -64,12 +71,12 @@ sweeps_same() {
 		[ "$(grep -cE '^  N=[12]: no difference proven' "$T/same.out")" -eq 2 ]
 }
 
-# sweeps_half: work=1000 beside work=2000, unpinned.
+# sweeps_half: work=1000 beside work=2000, on one CPU.
 sweeps_half() {
-	"$SCALETOP" run $SWEEP -d 0.5 --trials 5 -p work=1000 -o "$T/c.json" --force \
+	$PIN "$SCALETOP" run $SWEEP -d 0.5 --trials 5 -p work=1000 -o "$T/c.json" --force \
 		>/dev/null 2>"$T/c.err" &
 	_p=$!
-	"$SCALETOP" run $SWEEP -d 0.5 --trials 5 -p work=2000 -o "$T/h.json" --force \
+	$PIN "$SCALETOP" run $SWEEP -d 0.5 --trials 5 -p work=2000 -o "$T/h.json" --force \
 		>/dev/null 2>"$T/h.err"
 	_s=$?
 	wait "$_p" && [ "$_s" -eq 0 ] || bail_out "a sweep failed: $(cat "$T/c.err" "$T/h.err")"
