@@ -48,6 +48,11 @@ TESTS += tests/unit/test_keys
 tests_unit_test_keys_SOURCES = tests/unit/test_keys.c src/tui/input.c src/tui/help.c \
 	src/tui/paint.c src/tui/glyphs.c
 tests_unit_test_keys_LDADD = $(TEST_LIBS)
+# Text into curses cells: ASCII runs, UTF-8, wide characters, controls, rules.
+check_PROGRAMS += tests/unit/test_paint
+TESTS += tests/unit/test_paint
+tests_unit_test_paint_SOURCES = tests/unit/test_paint.c src/tui/paint.c src/tui/glyphs.c
+tests_unit_test_paint_LDADD = $(TEST_LIBS)
 
 # TUI tests drive the real binary in tmux.
 TUI_TESTS = \

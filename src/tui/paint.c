@@ -21,42 +21,62 @@ ui_fill(struct rect r, attr_t a)
 	attrset(A_NORMAL);
 }
 
+/* The printable ASCII bytes at s, at most max: a column each, nothing to decode. */
+static int
+ui_ascii_run(const char *s, int max)
+{
+	int n = 0;
+
+	while (n < max && s[n] >= 0x20 && s[n] < 0x7f)
+		n++;
+	return n;
+}
+
 /*
  * Text clipped to maxw columns.  Columns are counted with wcwidth, so a
  * hostname in another script cannot push the line past its panel; bytes the
- * locale cannot decode become '?'.
+ * locale cannot decode, and characters with no width (controls), become '?'.
+ * Runs of printable ASCII, nearly all a frame holds, go to curses whole: a
+ * character at a time, the decoding was most of an idle frame's cost.
  */
 int
 ui_put(int y, int x, int maxw, attr_t a, const char *s)
 {
 	mbstate_t ps;
-	int cols = 0;
+	size_t left;
+	int cols = 0, run;
 
 	if (maxw <= 0 || s == NULL)
 		return 0;
 	memset(&ps, 0, sizeof(ps));
+	left = strlen(s);
 	attrset(a);
 	move(y, x);
-	while (*s != '\0' && cols < maxw) {
+	while (left > 0 && cols < maxw) {
 		wchar_t wc;
-		size_t n = mbrtowc(&wc, s, strlen(s), &ps);
+		size_t n;
 		int w;
 
-		if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
-			addch('?');
-			memset(&ps, 0, sizeof(ps));
-			s++;
-			cols++;
+		if ((run = ui_ascii_run(s, maxw - cols)) > 0) {
+			addnstr(s, run);
+			s += run, left -= (size_t)run, cols += run;
 			continue;
 		}
-		w = wcwidth(wc);
-		if (w < 0)
-			w = 1, wc = L'?';
+		n = mbrtowc(&wc, s, left, &ps);
+		if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+			memset(&ps, 0, sizeof(ps));
+			n = 1, w = -1;
+		} else
+			w = wcwidth(wc);
+		if (w < 0) {
+			addch('?');
+			s += n, left -= n, cols++;
+			continue;
+		}
 		if (cols + w > maxw)
 			break;
 		addnstr(s, (int)n);
-		s += n;
-		cols += w;
+		s += n, left -= n, cols += w;
 	}
 	attrset(A_NORMAL);
 	return cols;
@@ -74,17 +94,36 @@ ui_putf(int y, int x, int maxw, attr_t a, const char *fmt, ...)
 	return ui_put(y, x, maxw, a, buf);
 }
 
+/* A rule of w columns: the glyph decoded once, curses repeats it. */
+void
+ui_hrule(int y, int x, int w, attr_t a)
+{
+	const char *g = glyph_hline();
+	wchar_t wc[2] = { L'-', L'\0' };
+	mbstate_t ps;
+	cchar_t c;
+
+	if (w <= 0)
+		return;
+	memset(&ps, 0, sizeof(ps));
+	if (mbrtowc(&wc[0], g, strlen(g), &ps) > 4 || wcwidth(wc[0]) != 1)
+		wc[0] = L'-';
+	attrset(a);
+	if (setcchar(&c, wc, A_NORMAL, 0, NULL) == OK)
+		mvhline_set(y, x, &c, w);
+	else
+		mvhline(y, x, '-', w);
+	attrset(A_NORMAL);
+}
+
 struct rect
 ui_titled(struct rect r, const char *title)
 {
-	int x;
 	struct rect in = r;
 
 	if (r.h <= 0)
 		return r;
-	attrset(theme_attr(ROLE_DIV));
-	for (x = r.x; x < r.x + r.w; x++)
-		mvaddstr(r.y, x, glyph_hline());
+	ui_hrule(r.y, r.x, r.w, theme_attr(ROLE_DIV));
 	ui_putf(r.y, r.x + 1, r.w - 2, theme_attr(ROLE_TITLE), " %s ", title);
 	in.y++;
 	in.h--;

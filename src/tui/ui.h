@@ -215,6 +215,8 @@ void ui_fill(struct rect r, attr_t a);
 int ui_put(int y, int x, int maxw, attr_t a, const char *s);
 int ui_putf(int y, int x, int maxw, attr_t a, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+/* A horizontal rule of w columns (the theme's line glyph) at y,x with a. */
+void ui_hrule(int y, int x, int w, attr_t a);
 /* A panel's title on its first row, and the rect below it. */
 struct rect ui_titled(struct rect r, const char *title);
 void ui_hit_add(struct ui_hits *h, int y, int x0, int x1, int step);
