@@ -29,7 +29,7 @@ struct series {
 	uint32_t owner; /* stamped on each tick added: the owning session's series_tag */
 	uint32_t tags;  /* the highest tag handed out (session_take_series) */
 	struct tick *ring;
-	float *busy_store; /* cap * ncpu floats backing every tick's busy[] */
+	float *busy_store; /* cap * ncpu floats backing every filled tick's busy[] */
 };
 
 int series_init(struct series *s, int ncpu, int cap);
@@ -39,6 +39,8 @@ void series_free(struct series *s);
  * busy[0..ncpu-1].  Overwrites the oldest.
  */
 void series_add(struct series *s, const struct tick *t, const float *busy);
+/* The ring's slot for tick number idx (count order), with its busy[] row attached. */
+struct tick *series_slot(struct series *s, int64_t idx);
 /* Ticks currently held. */
 int series_len(const struct series *s);
 /* The i-th held tick, 0 = oldest, series_len-1 = newest; NULL if out of range. */

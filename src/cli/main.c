@@ -1,6 +1,10 @@
 /* scaletop: dispatch to a subcommand. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "config.h"
 #include "cli.h"
@@ -48,6 +52,15 @@ main(int argc, char **argv)
 {
 	size_t i;
 
+#ifdef M_MMAP_THRESHOLD
+	/*
+	 * A fixed threshold, not glibc's sliding one: a window's end reads
+	 * /proc/kallsyms whole (8 MB), and once that buffer was freed every
+	 * later allocation under 8 MB came from the heap and stayed resident
+	 * (the monitor grew by 2 MB after its first step).
+	 */
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
 	file_set_argv0(argv[0]); /* a binary in the build tree finds its checkout's themes */
 	if (argc < 2) {
 		crash_guard_install();

@@ -33,9 +33,10 @@ check_PROGRAMS += tests/unit/test_hotpaths
 TESTS += tests/unit/test_hotpaths
 tests_unit_test_hotpaths_LDADD = $(TEST_LIBS)
 
-check_PROGRAMS += tests/unit/test_nlist tests/unit/test_stats
-TESTS += tests/unit/test_nlist tests/unit/test_stats
+check_PROGRAMS += tests/unit/test_nlist tests/unit/test_stats tests/unit/test_series
+TESTS += tests/unit/test_nlist tests/unit/test_stats tests/unit/test_series
 tests_unit_test_nlist_LDADD = $(TEST_LIBS)
+tests_unit_test_series_LDADD = $(TEST_LIBS)
 tests_unit_test_stats_LDADD = $(TEST_LIBS)
 
 # The session model and contention arithmetic; a --target's book of

@@ -6,11 +6,15 @@
 
 #include "scaletop/series.h"
 
+/*
+ * The ring is calloc'd and its slots get their CPU row when first filled
+ * (series_slot), so a long ring costs the pages its ticks have used: a
+ * TUI's 4096 slots (160 kB and 32 kB of rows at 2 CPUs) were all touched
+ * at start, where a minute's sweep fills 240.
+ */
 int
 series_init(struct series *s, int ncpu, int cap)
 {
-	int i;
-
 	memset(s, 0, sizeof(*s));
 	if (cap <= 0 || ncpu < 0) {
 		errno = EINVAL;
@@ -25,9 +29,17 @@ series_init(struct series *s, int ncpu, int cap)
 	}
 	s->ncpu = ncpu;
 	s->cap = cap;
-	for (i = 0; i < cap; i++)
-		s->ring[i].busy = ncpu > 0 ? s->busy_store + (size_t)i * (size_t)ncpu : NULL;
 	return 0;
+}
+
+struct tick *
+series_slot(struct series *s, int64_t idx)
+{
+	size_t k = (size_t)(idx % s->cap);
+	struct tick *slot = &s->ring[k];
+
+	slot->busy = s->ncpu > 0 ? s->busy_store + k * (size_t)s->ncpu : NULL;
+	return slot;
 }
 
 void
@@ -47,7 +59,7 @@ series_add(struct series *s, const struct tick *t, const float *busy)
 
 	if (s->cap == 0)
 		return;
-	slot = &s->ring[s->count % s->cap];
+	slot = series_slot(s, s->count);
 	keep = slot->busy;
 	*slot = *t;
 	slot->busy = keep;

@@ -188,9 +188,9 @@ session_start_series(struct session *s, int ncpu, int cap)
 static void
 series_retag(struct series *r, uint32_t old, uint32_t new)
 {
-	int i;
+	int i, n = series_len(r); /* the filled slots: the rest were never touched */
 
-	for (i = 0; i < r->cap; i++) {
+	for (i = 0; i < n; i++) {
 		if (r->ring[i].owner == old)
 			r->ring[i].owner = new;
 	}

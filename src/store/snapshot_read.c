@@ -238,7 +238,7 @@ read_series(struct field_ctx *c, const json_t *root, struct session *s)
 	s->ticks.count = dropped + (int64_t)len;
 	json_array_foreach(ticks, i, row)
 	{
-		struct tick *tk = &s->ticks.ring[(dropped + (int64_t)i) % (int64_t)len];
+		struct tick *tk = series_slot(&s->ticks, dropped + (int64_t)i);
 
 		field_index(p, sizeof(p), "series.ticks", i);
 		if (read_tick(c, row, p, s, (int)ncpu, tk) != 0)

@@ -156,21 +156,29 @@ theme_dir_add(struct theme_dir *d, size_t *n, const char *path, enum theme_origi
 	}
 }
 
-/* Every directory themes are looked up in, first to last; returns how many. */
-static size_t
-theme_dirs(struct theme_dir d[THEME_DIRS_MAX])
+/*
+ * Every directory themes are looked up in, first to last, and how many in
+ * *n; NULL without memory.  On the heap, for the caller to free: 32 kB of
+ * paths in a stack frame stayed resident for the whole session.
+ */
+static struct theme_dir *
+theme_dirs(size_t *n)
 {
 	char path[PATH_MAX];
-	size_t n = 0, i;
+	struct theme_dir *d = calloc(THEME_DIRS_MAX, sizeof(*d));
+	size_t i;
 
+	*n = 0;
+	if (d == NULL)
+		return NULL;
 	if (theme_user_dir(path, sizeof(path)) == 0)
-		theme_dir_add(d, &n, path, THEME_FROM_USER);
-	theme_dir_add(d, &n, theme_bundled_dir(), THEME_FROM_BUNDLED);
+		theme_dir_add(d, n, path, THEME_FROM_USER);
+	theme_dir_add(d, n, theme_bundled_dir(), THEME_FROM_BUNDLED);
 	if (theme_btop_user_dir(path, sizeof(path)) == 0)
-		theme_dir_add(d, &n, path, THEME_FROM_BTOP_USER);
+		theme_dir_add(d, n, path, THEME_FROM_BTOP_USER);
 	for (i = 0; theme_btop_dirs[i] != NULL; i++)
-		theme_dir_add(d, &n, theme_btop_dirs[i], THEME_FROM_BTOP);
-	return n;
+		theme_dir_add(d, n, theme_btop_dirs[i], THEME_FROM_BTOP);
+	return d;
 }
 
 /* dir/name.theme if it is a readable regular file. */
@@ -209,11 +217,11 @@ theme_name_valid(const char *name)
 int
 theme_find(const char *name, char *path, size_t len, char *err, size_t errlen)
 {
-	struct theme_dir d[THEME_DIRS_MAX];
+	struct theme_dir *d;
 	char user[PATH_MAX];
 	const char *bundled = theme_bundled_dir();
 	int have_user = theme_user_dir(user, sizeof(user)) == 0;
-	int dflt = strcmp(name, "default") == 0;
+	int dflt = strcmp(name, "default") == 0, found = 0;
 	size_t i, n;
 
 	if (strchr(name, '/') != NULL) {
@@ -227,13 +235,16 @@ theme_find(const char *name, char *path, size_t len, char *err, size_t errlen)
 				"'light' or a path to a .theme file",
 				name);
 	/* btop's "default" is btop's look, not ours: it never replaces the built-in one. */
-	n = theme_dirs(d);
-	for (i = 0; i < n; i++) {
+	if ((d = theme_dirs(&n)) == NULL)
+		return st_error(err, errlen, "theme '%s': out of memory", name);
+	for (i = 0; i < n && !found; i++) {
 		if (dflt && d[i].origin >= THEME_FROM_BTOP_USER)
 			break;
-		if (theme_in_dir(d[i].path, name, path, len))
-			return 1;
+		found = theme_in_dir(d[i].path, name, path, len);
 	}
+	free(d);
+	if (found)
+		return 1;
 	if (dflt)
 		return 0;
 	return st_error(err, errlen,
@@ -323,8 +334,8 @@ theme_cycle_scan(struct theme_cycle *c, const struct theme_dir *dir)
 static void
 theme_cycle_build(struct theme_cycle *c)
 {
-	struct theme_dir d[THEME_DIRS_MAX];
-	size_t i, n = theme_dirs(d);
+	size_t i, n;
+	struct theme_dir *d = theme_dirs(&n); /* none without memory: the default alone */
 
 	/* The built-in default, until a file of that name replaces its path. */
 	c->n = 1;
@@ -340,6 +351,7 @@ theme_cycle_build(struct theme_cycle *c)
 		if (d[i].origin != THEME_FROM_BUNDLED)
 			theme_cycle_scan(c, &d[i]);
 	}
+	free(d);
 	qsort(c->e, c->n, sizeof(c->e[0]), theme_entry_cmp);
 }
 
