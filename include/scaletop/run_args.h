@@ -35,7 +35,7 @@ struct run_args {
 	int nprobes;
 	double duration, warmup, stable_pct, min_time, interval, stall;
 	double collapse_pct, linear_pct; /* analysis thresholds; 0: the defaults */
-	bool duration_set, warmup_set, stop_on_failure;
+	bool duration_set, warmup_set, interval_set, stop_on_failure;
 	bool no_hot;   /* --no-hot: no on-CPU sampling */
 	bool no_locks; /* --no-locks: no lock census */
 	long repeat;

@@ -276,6 +276,7 @@ run_parse_option(int opt, int argc, char **argv, struct run_args *a, const struc
 	case OPT_MIN_TIME:
 		return arg_parse_seconds(CMD, "--min-time", optarg, 0.1, 86400, &a->min_time);
 	case OPT_INTERVAL:
+		a->interval_set = true;
 		return arg_parse_seconds(CMD, "--interval", optarg, 0.01, 60, &a->interval);
 	case OPT_STALL:
 		return arg_parse_seconds(CMD, "--stall", optarg, 0, 86400, &a->stall);

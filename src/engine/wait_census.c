@@ -85,11 +85,12 @@ ws_census_tick(struct wait_sampler *w, int fi, uint64_t now)
 	struct census *c = w->census[fi];
 	const struct census_lock *l;
 	const struct ws_thread *th;
-	uint64_t t0 = mono_now_ns();
+	uint64_t t0 = mono_now_ns(), lines;
 	size_t i;
 
 	census_round(c);
-	w->census_stride[fi] = (w->census_seen[fi] + CENSUS_LINES_TICK - 1) / CENSUS_LINES_TICK;
+	lines = ws_tick_scaled(w, CENSUS_LINES_TICK);
+	w->census_stride[fi] = (unsigned)((w->census_seen[fi] + lines - 1) / lines);
 	w->census_seen[fi] = 0;
 	if (w->census_fresh[fi]) {
 		(void)census_read_owners(c);

@@ -42,7 +42,8 @@ ws_kstack_add(struct wait_sampler *w, int fi, enum wait_family f, struct ws_thre
 	if (w->kstacks == NULL || weight <= 0 || !ws_kstack_blocked(t->state))
 		return;
 	kstack_tally_blocked(w->kstacks, f);
-	if (w->kstack_off[fi] || w->kstack_tick_reads[fi] >= WAIT_KSTACK_READS)
+	if (w->kstack_off[fi] ||
+	    (uint64_t)w->kstack_tick_reads[fi] >= ws_tick_scaled(w, WAIT_KSTACK_READS))
 		return;
 	w->kstack_tick_reads[fi]++;
 	t0 = mono_now_ns();

@@ -555,17 +555,28 @@ ws_read_whole(struct ws_read *r, int quota, uint64_t t0, uint64_t max_ns)
 	}
 }
 
+uint64_t
+ws_tick_scaled(const struct wait_sampler *w, uint64_t n)
+{
+	uint64_t p = w->period_ns > WAIT_TICK_BASE_NS ? w->period_ns : WAIT_TICK_BASE_NS;
+
+	if (p > (uint64_t)WAIT_TICK_SCALE_MAX * WAIT_TICK_BASE_NS)
+		p = (uint64_t)WAIT_TICK_SCALE_MAX * WAIT_TICK_BASE_NS;
+	return (n * p + WAIT_TICK_BASE_NS / 2) / WAIT_TICK_BASE_NS;
+}
+
 void
 wait_sampler_tick(struct wait_sampler *w, struct wait_tally *t, uint64_t now)
 {
 	uint64_t t0 = mono_now_ns(), c0 = self_cpu_ns(), max_ns = WAIT_SAMPLE_MAX_NS;
-	uint64_t max_cpu = WAIT_SAMPLE_MAX_CPU_NS, spent;
+	uint64_t max_cpu, spent;
 	struct ws_read r;
 	int f, k = 0;
 
 	if (w->last_ns > 0 && now > w->last_ns)
 		w->period_ns = now - w->last_ns;
 	w->last_ns = now;
+	max_cpu = ws_tick_scaled(w, WAIT_SAMPLE_MAX_CPU_NS);
 	/* Both families get half of the time: the workload's reads must not leave the target
 	 * none. */
 	if (w->fam[0].nprocs > 0 && w->fam[1].nprocs > 0) {

@@ -49,6 +49,13 @@ struct kstack_tally;
 /* Every thread is read once in this long, time allowing: 1.1 times a second. */
 #define WAIT_SAMPLE_ROUND_NS 900000000u
 /*
+ * The per-tick caps (the CPU time above, the kernel stacks and the census's
+ * lines) are for ticks of this period; a longer tick (the TUI's 1 s
+ * intervals) gets as much a second, up to WAIT_TICK_SCALE_MAX times the cap.
+ */
+#define WAIT_TICK_BASE_NS 250000000u
+#define WAIT_TICK_SCALE_MAX 4
+/*
  * Kernel stacks read a tick and family, at most: 5-8 us each in a loop on
  * the 2-CPU VM (the kernel walks the stack), 19 us on average among 1024
  * mutex workers (the monitor preempted), so at 4 Hz under 0.1 ms of a
@@ -148,6 +155,8 @@ int wait_sampler_set_pids(struct wait_sampler *w, enum wait_family f, const pid_
 /* The window opens (counting from from_ns on) or closes (threads are only marked). */
 void wait_sampler_window(struct wait_sampler *w, bool counting, uint64_t from_ns);
 /* One tick's reading at now, into t while counting. */
+/* A per-tick cap n at the ticks' pace as seen: n at 0.25 s ticks, 4n at 1 s (ws_tick_scaled). */
+uint64_t ws_tick_scaled(const struct wait_sampler *w, uint64_t n);
 void wait_sampler_tick(struct wait_sampler *w, struct wait_tally *t, uint64_t now);
 
 /* Whether a wait channel is the kernel's futex wait (futex_wait_queue, futex_do_wait...). */

@@ -65,7 +65,8 @@ TUI_TESTS = \
 	tests/tui/words.sh \
 	tests/tui/files.sh \
 	tests/tui/why.sh \
-	tests/tui/locks.sh
+	tests/tui/locks.sh \
+	tests/tui/interval.sh
 # valgrind cannot run an AddressSanitizer build; the plain build runs it.
 if !SANITIZE
 TUI_TESTS += tests/tui/valgrind.sh

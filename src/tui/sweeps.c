@@ -31,6 +31,26 @@ sweeps_stamp(struct session *s)
 }
 
 /*
+ * The throughput interval, unless --interval gives one: the refresh, at
+ * most an eighth of the window, and from run's default (0.25 s) to 1 s.
+ * Each tick reads everything (the CPUs, the threads, the perf ring, the
+ * counters) while a frame shows one a refresh: at a 1 s refresh a long
+ * step's four ticks a second were three quarters of the monitor's cost
+ * (bench/results.md), and short steps keep 0.25 s, which their CI needs.
+ */
+static double
+sweeps_interval(const struct app *a, const struct run_args *ra)
+{
+	double s = a->ui.refresh_s;
+
+	if (s > ra->duration / 8)
+		s = ra->duration / 8;
+	if (s > 1)
+		s = 1;
+	return s > ra->interval ? s : ra->interval;
+}
+
+/*
  * A session from run-style options; the host is this machine's (a kept run
  * opened on screen may be another's), the clock and note like a->s's.
  */
@@ -48,6 +68,8 @@ sweeps_session(const struct app *a, const struct run_args *ra, struct sweep_conf
 		free(s);
 		return NULL;
 	}
+	if (!ra->interval_set)
+		s->set.interval_s = sweeps_interval(a, ra);
 	if (like != NULL) {
 		s->host = a->host.hostname[0] != '\0' ? a->host : like->host;
 		memcpy(s->sampler_note, like->sampler_note, sizeof(s->sampler_note));

@@ -1,0 +1,43 @@
+# The TUI's throughput interval: without --interval it follows the refresh,
+# at most an eighth of a step's window, from 0.25 s to 1 s, so a long step
+# watched at a 1 s refresh is read once a second rather than four times;
+# --interval wins, and a short step keeps 0.25 s.  Each sweep's -o file at q
+# says what it used, and its step's intervals are that long.
+. "$top_srcdir/tests/cli/lib.sh"
+. "$top_srcdir/tests/tui/tmux.sh"
+have_python || bail_out "python3 is missing: install python3 (./bootstrap check does)"
+tap_tmpdir
+T=$TAP_TMP
+
+# sweep NAME ARGS...: one 1-thread step in the TUI, to its end, then q; NAME.json is its -o.
+sweep() {
+	_name=$1
+	shift
+	TM_DATA="$T/data"
+	tm_start 120 40 "$ST" -w cpu -n 1 --warmup 0.1 -o "$T/$_name.json" "$@"
+	tm_wait_for 'sweep done: 1 step' 600 || diag "  ($_name: no 'sweep done' after 60 s)"
+	tm_keys q
+	tm_wait_exit 100 || tm_keys q
+	tm_wait_exit 100
+	is "$(tm_status)" 0 "$_name: the TUI exits 0"
+}
+
+# check NAME INTERVAL WHAT: NAME.json's interval, and its step's intervals that long.
+check() {
+	is "$(json_get "$T/$1.json" 'd["settings"]["interval_s"]')" "$2" "$3"
+	# the window's intervals at that length: as many as fit, give or take one at each edge
+	is "$(json_get "$T/$1.json" \
+		"abs(d['steps'][0]['intervals']['count'] * $2 - d['steps'][0]['window_s']) <= 2 * $2")" \
+		True "  its step's intervals are $2 s long"
+	diag "  $1: $(json_get "$T/$1.json" \
+		"'%d intervals in %.2f s' % (d['steps'][0]['intervals']['count'], d['steps'][0]['window_s'])")"
+}
+
+sweep follows -d 4 --refresh 0.5
+check follows 0.5 "a 4 s step at a 0.5 s refresh: intervals of 0.5 s"
+sweep given -d 4 --refresh 0.5 --interval 0.25
+check given 0.25 "--interval 0.25 wins over the refresh"
+sweep short -d 1 --refresh 1
+check short 0.25 "a 1 s step keeps 0.25 s (an eighth of it is less)"
+
+done_testing
