@@ -555,16 +555,6 @@ ws_read_whole(struct ws_read *r, int quota, uint64_t t0, uint64_t max_ns)
 	}
 }
 
-uint64_t
-ws_tick_scaled(const struct wait_sampler *w, uint64_t n)
-{
-	uint64_t p = w->period_ns > WAIT_TICK_BASE_NS ? w->period_ns : WAIT_TICK_BASE_NS;
-
-	if (p > (uint64_t)WAIT_TICK_SCALE_MAX * WAIT_TICK_BASE_NS)
-		p = (uint64_t)WAIT_TICK_SCALE_MAX * WAIT_TICK_BASE_NS;
-	return (n * p + WAIT_TICK_BASE_NS / 2) / WAIT_TICK_BASE_NS;
-}
-
 void
 wait_sampler_tick(struct wait_sampler *w, struct wait_tally *t, uint64_t now)
 {

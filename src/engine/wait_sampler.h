@@ -155,8 +155,19 @@ int wait_sampler_set_pids(struct wait_sampler *w, enum wait_family f, const pid_
 /* The window opens (counting from from_ns on) or closes (threads are only marked). */
 void wait_sampler_window(struct wait_sampler *w, bool counting, uint64_t from_ns);
 /* One tick's reading at now, into t while counting. */
-/* A per-tick cap n at the ticks' pace as seen: n at 0.25 s ticks, 4n at 1 s (ws_tick_scaled). */
-uint64_t ws_tick_scaled(const struct wait_sampler *w, uint64_t n);
+/*
+ * A per-tick cap n at the ticks' pace as seen: n at 0.25 s ticks, 4n at 1 s.
+ * Here, not in wait_sampler.c: the census and the kernel stacks use it too.
+ */
+static inline uint64_t
+ws_tick_scaled(const struct wait_sampler *w, uint64_t n)
+{
+	uint64_t p = w->period_ns > WAIT_TICK_BASE_NS ? w->period_ns : WAIT_TICK_BASE_NS;
+
+	if (p > (uint64_t)WAIT_TICK_SCALE_MAX * WAIT_TICK_BASE_NS)
+		p = (uint64_t)WAIT_TICK_SCALE_MAX * WAIT_TICK_BASE_NS;
+	return (n * p + WAIT_TICK_BASE_NS / 2) / WAIT_TICK_BASE_NS;
+}
 void wait_sampler_tick(struct wait_sampler *w, struct wait_tally *t, uint64_t now);
 
 /* Whether a wait channel is the kernel's futex wait (futex_wait_queue, futex_do_wait...). */

@@ -94,25 +94,29 @@ ui_putf(int y, int x, int maxw, attr_t a, const char *fmt, ...)
 	return ui_put(y, x, maxw, a, buf);
 }
 
-/* A rule of w columns: the glyph decoded once, curses repeats it. */
+/*
+ * A rule of w columns: the glyph (one column, UTF-8 or ASCII) written in
+ * chunks of 64, not a move and a string a column (the narrow curses API,
+ * which every curses header has).
+ */
 void
 ui_hrule(int y, int x, int w, attr_t a)
 {
 	const char *g = glyph_hline();
-	wchar_t wc[2] = { L'-', L'\0' };
-	mbstate_t ps;
-	cchar_t c;
+	size_t gl = strlen(g), n;
+	char buf[64 * 4];
+	int i, k;
 
-	if (w <= 0)
+	if (w <= 0 || gl == 0 || gl > 4)
 		return;
-	memset(&ps, 0, sizeof(ps));
-	if (mbrtowc(&wc[0], g, strlen(g), &ps) > 4 || wcwidth(wc[0]) != 1)
-		wc[0] = L'-';
 	attrset(a);
-	if (setcchar(&c, wc, A_NORMAL, 0, NULL) == OK)
-		mvhline_set(y, x, &c, w);
-	else
-		mvhline(y, x, '-', w);
+	move(y, x);
+	for (i = 0; i < w; i += k) {
+		k = w - i < 64 ? w - i : 64;
+		for (n = 0; n < (size_t)k * gl; n += gl)
+			memcpy(buf + n, g, gl);
+		addnstr(buf, (int)n);
+	}
 	attrset(A_NORMAL);
 }
 
