@@ -16,7 +16,8 @@
 # usage (as root, as ./bootstrap check needs; from the checkout, or make bench-suite):
 #   bash bench/suite-under-load.sh
 #   env: KEEP=1 keeps the clone (its _build logs) after the run; LOG (default
-#   /tmp/suite-under-load.log) is where the run's whole output is copied.
+#   /tmp/suite-under-load.log) is where the run's whole output is copied, and
+#   the logs of the tests that failed go to LOG's name without .log, -failed.
 # It takes about 15 minutes of both CPUs.  The load is killed on every exit,
 # ^C and SIGTERM included, and so is the suite if it still runs.
 set -u
@@ -115,6 +116,17 @@ while IFS= read -r f; do
 		{ n = 0 }' "$f"
 done < <(find "$work/project/_build" -name '*.log' -path '*/tests/*' 2>/dev/null | sort)
 [ "$nfail" -gt 0 ] || echo "  none"
+# The logs of the tests that failed outlive the clone, beside the run's log:
+# a failure under load may not come again, and its figures are in them.
+kept=${log%.log}-failed
+if [ "$nfail" -gt 0 ] && rm -rf "$kept" && mkdir -p "$kept"; then
+	(cd "$work/project/_build" 2>/dev/null &&
+		grep -l -E '^(not ok|Bail out!)|^(FAIL|ERROR):' -r --include='*.log' . |
+		while IFS= read -r f; do
+			mkdir -p "$kept/$(dirname "$f")" && cp "$f" "$kept/$f"
+		done)
+	echo "  (their logs are kept in $kept)"
+fi
 # The live sweeps that needed another try (tests/live/live.sh), with the steps
 # of the try before: how often the load made a step unstable.
 echo "live sweeps tried again:"
