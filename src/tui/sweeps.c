@@ -35,8 +35,8 @@ sweeps_stamp(struct session *s)
  * most an eighth of the window, and from run's default (0.25 s) to 1 s.
  * Each tick reads everything (the CPUs, the threads, the perf ring, the
  * counters) while a frame shows one a refresh: at a 1 s refresh a long
- * step's four ticks a second were three quarters of the monitor's cost
- * (bench/results.md), and short steps keep 0.25 s, which their CI needs.
+ * 1-thread step cost the monitor 1.0 ms of CPU a second at four ticks, 0.6
+ * at one (bench/results.md); short steps keep 0.25 s, which their CI needs.
  */
 static double
 sweeps_interval(const struct app *a, const struct run_args *ra)
