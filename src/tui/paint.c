@@ -110,13 +110,13 @@ ui_hrule(int y, int x, int w, attr_t a)
 
 	if (w <= 0 || gl == 0 || gl > 4)
 		return;
+	for (n = 0; n < 64 * gl; n += gl)
+		memcpy(buf + n, g, gl);
 	attrset(a);
 	move(y, x);
 	for (i = 0; i < w; i += k) {
 		k = w - i < 64 ? w - i : 64;
-		for (n = 0; n < (size_t)k * gl; n += gl)
-			memcpy(buf + n, g, gl);
-		addnstr(buf, (int)n);
+		addnstr(buf, k * (int)gl);
 	}
 	attrset(A_NORMAL);
 }
