@@ -91,7 +91,9 @@ is "$("$PYTHON" "$T/progress_check.py" "$T/columns.tty" | cut -d' ' -f3)" 29 \
 unset COLUMNS
 TERM=xterm-256color "$SCALETOP" run $PROG >/dev/null 2>"$T/file.err"
 is "$(tr -cd '\033\r' <"$T/file.err" | wc -c | tr -d ' ')" 0 "stderr to a file: plain lines, as before"
-is "$(grep -c '^\[[12]/2\] N=[12]: ' "$T/file.err")" 2 "and a line per step"
+# A step on a busy machine may end unstable ("N=1 unstable: ..."): still its line.
+is "$(grep -cE '^\[[12]/2\] N=[12]( unstable)?: ' "$T/file.err")" 2 "and a line per step" ||
+	diag "$(cat "$T/file.err")"
 
 # --- list -------------------------------------------------------------------
 "$SCALETOP" list >"$T/list"
