@@ -6,8 +6,8 @@
 . "$top_srcdir/tests/cli/lib.sh"
 . "$top_srcdir/tests/tui/tmux.sh"
 have_python || bail_out "python3 is missing: install python3 (./bootstrap check does)"
-tap_tmpdir
-T=$TAP_TMP
+# T and the trap that kills the tmux server on exit are tmux.sh's: a tap_tmpdir here
+# would replace that trap, and leave the last server running.
 
 # sweep NAME ARGS...: one 1-thread step in the TUI, to its end, then q; NAME.json is its -o.
 sweep() {
