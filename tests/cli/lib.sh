@@ -98,7 +98,10 @@ done_testing() {
 }
 
 # tap_tmpdir: makes $TAP_TMP, a private folder removed on every exit path.
+# Once only: a second call would replace an EXIT trap set since (tmux.sh's,
+# which kills the test's tmux server) and orphan the first folder.
 tap_tmpdir() {
+	[ -n "${TAP_TMP:-}" ] && [ -d "$TAP_TMP" ] && return 0
 	TAP_TMP=$(mktemp -d "${TMPDIR:-/tmp}/scaletop-test.XXXXXX") ||
 		bail_out "cannot make a temporary folder"
 	trap 'rm -rf "$TAP_TMP"' EXIT
