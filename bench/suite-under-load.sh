@@ -20,6 +20,10 @@
 #   the logs of the tests that failed go to LOG's name without .log, -failed.
 # It takes about 15 minutes of both CPUs.  The load is killed on every exit,
 # ^C and SIGTERM included, and so is the suite if it still runs.
+# Under sh (dash) the process substitution below is a syntax error and the
+# load's group is not killed; refuse rather than hang.
+[ -n "${BASH_VERSION:-}" ] ||
+	{ echo "suite-under-load: run it with bash (bash $0)" >&2; exit 2; }
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(git -C "$here" rev-parse --show-toplevel 2>/dev/null) ||
