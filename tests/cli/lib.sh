@@ -142,6 +142,46 @@ json_get() {
 	"$PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
+# steps_ok JSON: succeeds when every step is ok; prints each step's N, status,
+# CI and reason either way, so a failure says why.
+steps_ok() {
+	"$PYTHON" - "$1" <<'EOF'
+import json, sys
+steps = json.load(open(sys.argv[1]))["steps"]
+for s in steps:
+    iv = s.get("intervals") or {}
+    ci = iv.get("ci95_ac") or iv.get("ci95") or 0
+    mean = iv.get("mean") or 0
+    print("N=%s %s, CI +-%.0f%% over %s intervals%s" % (
+        s["n"], s["status"], 100 * ci / mean if mean else 0, iv.get("count"),
+        ": " + s["reason"] if s.get("reason") else ""))
+sys.exit(0 if steps and all(s["status"] == "ok" for s in steps) else 1)
+EOF
+}
+
+# run_steady TRIES OUT ARGS...: scaletop run ARGS --json >OUT (stderr to
+# OUT.err) until every step is ok, at most TRIES tries, each try's steps
+# logged with their CI and reason.  For a sweep that must be steady (a test
+# that every step is ok): on a busy machine a window of one try may stay
+# wider than the mean whatever its length; the next try is another window.
+# Returns the last try's exit status; RUN_TRY is the tries it took.
+run_steady() {
+	_rs_tries=$1 _rs_out=$2
+	shift 2
+	RUN_TRY=0
+	while :; do
+		RUN_TRY=$((RUN_TRY + 1))
+		"$SCALETOP" run "$@" --json >"$_rs_out" 2>"$_rs_out.err"
+		_rs_st=$?
+		_rs_steps=$(steps_ok "$_rs_out" 2>&1)
+		_rs_ok=$?
+		diag "run $*, try $RUN_TRY of $_rs_tries (status $_rs_st):" "$_rs_steps"
+		if [ "$_rs_st" -ne 0 ] || [ "$_rs_ok" -eq 0 ] || [ "$RUN_TRY" -ge "$_rs_tries" ]; then
+			return "$_rs_st"
+		fi
+	done
+}
+
 # need COMMAND PACKAGE...: stops the test with a failure when a tool it relies
 # on is missing, so that no check can pass for want of its tool.  Each
 # COMMAND is paired with the Debian package that has it.

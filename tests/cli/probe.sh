@@ -16,17 +16,18 @@ export TMPDIR="$T"
 
 # probe_run NAME PROBE [S]: a one-step cpu sweep of S s with that probe, JSON in
 # $T/NAME.json.  Without S, the step measures 2 s and on while its CI is wider
-# than 50% of its mean (up to 10 s), so that whether the probe leaves it ok
-# does not hang on what else runs on the machine.
+# than 50% of its mean (up to 10 s), tried up to 3 times, each try logged
+# (run_steady), so that whether the probe leaves it ok does not hang on what
+# else runs on the machine.
 probe_run() {
-	if [ -n "${3:-}" ]; then
-		set -- "$1" "$2" -d "$3"
-	else
-		set -- "$1" "$2" --until-stable 50 --min-time 2 -d 10
-	fi
 	_pn=$1 _pp=$2
-	shift 2
-	"$SCALETOP" run -w cpu -n 1 "$@" --probe "$_pp" --json >"$T/$_pn.json" 2>"$T/$_pn.err"
+	if [ -n "${3:-}" ]; then
+		"$SCALETOP" run -w cpu -n 1 -d "$3" --probe "$_pp" --json >"$T/$_pn.json" \
+			2>"$T/$_pn.json.err"
+	else
+		run_steady 3 "$T/$_pn.json" -w cpu -n 1 --until-stable 50 --min-time 2 -d 10 \
+			--probe "$_pp"
+	fi
 }
 
 # events NAME TEXT: how many of the run's events contain TEXT.

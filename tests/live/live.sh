@@ -203,23 +203,6 @@ live_sweep_steady() {
 	done
 }
 
-# steps_ok JSON: succeeds when every step is ok; prints each step's N, status,
-# CI and reason either way, so a failure says why.
-steps_ok() {
-	"$PYTHON" - "$1" <<'EOF'
-import json, sys
-steps = json.load(open(sys.argv[1]))["steps"]
-for s in steps:
-    iv = s.get("intervals") or {}
-    ci = iv.get("ci95_ac") or iv.get("ci95") or 0
-    mean = iv.get("mean") or 0
-    print("N=%s %s, CI +-%.0f%% over %s intervals%s" % (
-        s["n"], s["status"], 100 * ci / mean if mean else 0, iv.get("count"),
-        ": " + s["reason"] if s.get("reason") else ""))
-sys.exit(0 if steps and all(s["status"] == "ok" for s in steps) else 1)
-EOF
-}
-
 # sweep_checks STATUS NAME LABEL KIND UNIT: what every live sweep must show,
 # of live_sweep_steady's last try: it exited 0 (STATUS), one step per N in
 # order, every step ok (at one of the tries), UNIT as the unit, each step's
