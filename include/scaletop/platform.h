@@ -247,6 +247,7 @@ struct thread_handle {
 	bool have_last;
 	bool no_syscall; /* its syscall file was refused (not root, another user's): not tried again
 			  */
+	bool wchan_named; /* its wchan has named a channel: a "0" there means running */
 };
 /* A handle of tid in pid, nothing open yet. */
 void thread_handle_init(struct thread_handle *h, pid_t pid, pid_t tid);
