@@ -39,17 +39,15 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include "scaletop/decode_linux.h"
 #include "scaletop/decode_proc.h"
 #include "scaletop/platform.h"
+#include "linux_read.h"
 
 /* stat is about 300 bytes (the comm is at most 15); wchan and schedstat far less. */
 #define TF_BUF 1024
-/* Descriptors left for everything else the monitor opens. */
-#define TF_RESERVE 64
 
 /* What one reading knows while its files are read in turn. */
 struct tf_reading {
@@ -252,25 +250,6 @@ _Static_assert(NFILES <= THREAD_FILES, "thread_handle has a descriptor for each 
 static const size_t tf_order_state_first[NFILES] = { 0, TF_STAT, TF_WCHAN, TF_SYSCALL };
 static const size_t tf_order_channel_first[NFILES] = { 0, TF_WCHAN, TF_STAT, TF_SYSCALL };
 
-static int kept_fds;      /* descriptors the handles keep open, all together */
-static int kept_cap = -1; /* -1: not yet known */
-
-static bool
-tf_may_keep(void)
-{
-	struct rlimit rl;
-	rlim_t lim = 1024;
-
-	if (kept_cap < 0) {
-		if (getrlimit(RLIMIT_NOFILE, &rl) == 0)
-			lim = rl.rlim_cur;
-		if (lim == RLIM_INFINITY || lim > 1048576)
-			lim = 1048576;
-		kept_cap = lim / 2 > TF_RESERVE ? (int)(lim / 2 - TF_RESERVE) : 0;
-	}
-	return kept_fds < kept_cap;
-}
-
 void
 thread_handle_init(struct thread_handle *h, pid_t pid, pid_t tid)
 {
@@ -291,7 +270,7 @@ thread_handle_close(struct thread_handle *h)
 	for (i = 0; i < THREAD_FILES; i++) {
 		if (h->fd[i] >= 0) {
 			close(h->fd[i]);
-			kept_fds--;
+			kept_fd_drop();
 		}
 		h->fd[i] = -1;
 	}
@@ -310,10 +289,8 @@ tf_read(struct thread_handle *h, size_t i, char *buf, size_t cap)
 			 thread_files[i].name);
 		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 			return -1;
-		if (tf_may_keep()) {
+		if (kept_fd_take())
 			h->fd[i] = fd;
-			kept_fds++;
-		}
 	}
 	do
 		n = pread(fd, buf, cap, 0);
@@ -406,10 +383,8 @@ thread_handle_syscall(struct thread_handle *h, struct syscall_line *out)
 	if (fd < 0) {
 		if ((fd = thread_syscall_open(h->pid, h->tid)) < 0)
 			return -1;
-		if (tf_may_keep()) {
+		if (kept_fd_take())
 			h->fd[TF_SYSCALL] = fd;
-			kept_fds++;
-		}
 	}
 	r = thread_syscall_read_fd(fd, out);
 	e = errno;
