@@ -135,10 +135,14 @@ tf_where_it_was(const struct tf_reading *r)
 {
 	const struct thread_sample *last = &r->h->last;
 
+	size_t n = strlen(r->t->channel);
+
 	if (!r->wchan_read || !tf_channel_first(r))
 		return false;
+	/* the last one's may have its call beside it, "anon_pipe_read (read)" */
 	if (tf_blocked(last->state))
-		return strcmp(r->t->channel, last->channel) == 0;
+		return n > 0 && strncmp(r->t->channel, last->channel, n) == 0 &&
+		       (last->channel[n] == '\0' || last->channel[n] == ' ');
 	return r->wchan_zero;
 }
 

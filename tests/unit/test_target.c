@@ -332,7 +332,7 @@ test_handle(pid_t self, struct thread_handle *h)
  */
 static pthread_mutex_t flip_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t flip_cond = PTHREAD_COND_INITIALIZER;
-static volatile int flip_step, flip_at, flip_wakes;
+static volatile int flip_step, flip_at, flip_wakes, flip_reads;
 static volatile pid_t flip_tid;
 static int flip_pipe[2];
 
@@ -350,8 +350,11 @@ flipper(void *arg)
 	}
 	pthread_mutex_unlock(&flip_lock);
 	flip_at = 2;
-	if (read(flip_pipe[0], &c, 1) != 1)
-		return NULL;
+	while (flip_step == 2) {
+		if (read(flip_pipe[0], &c, 1) != 1)
+			return NULL;
+		flip_reads++;
+	}
 	flip_at = 3;
 	while (flip_step == 3)
 		;
@@ -413,7 +416,7 @@ test_channel_first(pid_t self)
 	struct thread_handle h;
 	struct thread_sample t;
 	pthread_t th;
-	int r;
+	int r, i;
 
 	if (pipe(flip_pipe) != 0) {
 		ok(0, "channel first: a pipe: %s", strerror(errno));
@@ -441,6 +444,17 @@ test_channel_first(pid_t self)
 		   strstr(t.channel, "futex") == NULL && t.nthreads > 0,
 	   "channel first: blocked in a pipe's read, another channel: stat read (%d, %s, %d)",
 	   (int)t.state, t.channel, t.nthreads);
+	if (write(flip_pipe[1], "x", 1) != 1)
+		ok(0, "channel first: the pipe's write: %s", strerror(errno));
+	for (i = 0; i < 500 && flip_reads < 1; i++)
+		sleep_ms(10);
+	sleep_ms(50);
+	r = thread_handle_read(&h, &t);
+	ok(r == 1 && t.state == THREAD_SLEEPING && strstr(t.channel, "(read)") != NULL &&
+		   t.nthreads == 0 && flip_reads == 1,
+	   "channel first: a byte read, back in the pipe's read (its call beside): stat not read "
+	   "(%s, %d)",
+	   t.channel, t.nthreads);
 	flip_step = 3;
 	if (write(flip_pipe[1], "x", 1) != 1)
 		ok(0, "channel first: the pipe's write: %s", strerror(errno));
