@@ -203,15 +203,16 @@ tr_list(struct tr_proc *p, long count)
 static int
 tr_read_one(struct tr_proc *p, struct tr_thread *t, struct linbuf *b, struct task_one *one)
 {
-	char path[80];
+	char path[80] = "";
 	bool kept;
 	int k;
 
 	memset(one, 0, sizeof(*one));
 	for (k = 0; k < TASK_FILES; k++) {
-		snprintf(path, sizeof(path), "/proc/%ld/task/%ld/%s", (long)p->pid, (long)t->tid,
-			 task_file_names[k]);
 		kept = t->fd[k] >= 0;
+		if (!kept)
+			snprintf(path, sizeof(path), "/proc/%ld/task/%ld/%s", (long)p->pid,
+				 (long)t->tid, task_file_names[k]);
 		if (tr_pread(&t->fd[k], path, b) != 0) {
 			if (k == TASK_FILE_SCHEDSTAT && errno == ENOENT && !kept)
 				continue; /* no CONFIG_SCHED_INFO: the run delay is unknown */
