@@ -130,6 +130,20 @@ struct task_counters {
  */
 int task_counters_read(pid_t pid, struct task_counters *out, char *err, size_t errlen);
 
+/*
+ * The same counters read again and again (a running step's live
+ * contention): where the backend can, each process's thread list and its
+ * threads' files are kept between readings (Linux); elsewhere a reading is
+ * task_counters_read's.  task_reader_read: 0, or -1 with a message (errno
+ * ESRCH: no such pid, or it exited), the process then forgotten.  new
+ * returns NULL without memory; free closes what the reader keeps.
+ */
+struct task_reader;
+struct task_reader *task_reader_new(void);
+int task_reader_read(struct task_reader *r, pid_t pid, struct task_counters *out, char *err,
+		     size_t errlen);
+void task_reader_free(struct task_reader *r);
+
 /* --- the process table (to find what a workload left behind) ------------ */
 
 struct proc_link {
@@ -247,6 +261,7 @@ struct thread_handle {
 	bool have_last;
 	bool no_syscall; /* its syscall file was refused (not root, another user's): not tried again
 			  */
+	bool wchan_named; /* its wchan has named a channel: a "0" there means running */
 };
 /* A handle of tid in pid, nothing open yet. */
 void thread_handle_init(struct thread_handle *h, pid_t pid, pid_t tid);

@@ -70,6 +70,8 @@ step_ctx_begin(struct step_ctx *c, const struct step_kind *k, int idx, int n, ui
 	c->w0_nlocks = 0;
 	memset(&c->last_task, 0, sizeof(c->last_task));
 	c->have_last_task = false;
+	task_reader_free(c->tasks); /* a new step's workers are other processes */
+	c->tasks = NULL;
 	c->live_ct_ns = c->live_tasks_ns = 0;
 	c->tg_pass_ns = 0;
 	sample_delta_init(&c->live_delta);
@@ -98,6 +100,8 @@ step_ctx_free(struct step_ctx *c)
 	c->probes = NULL;
 	wait_sampler_free(&c->ws);
 	hot_sampler_free(&c->hot);
+	task_reader_free(c->tasks);
+	c->tasks = NULL;
 	step_ctx_census_free(c);
 	step_ctx_kstacks_free(c);
 	step_ctx_why_free(c);
@@ -155,8 +159,10 @@ step_ctx_read_tasks(struct step_ctx *c, struct task_counters *out)
 		n = c->kind->task_pids(c, pids, RUNNER_MAX_WORKERS);
 	memset(out, 0, sizeof(*out));
 	out->have = ~0u;
+	if (n > 0 && c->tasks == NULL && (c->tasks = task_reader_new()) == NULL)
+		n = 0;
 	for (i = 0; i < n; i++) {
-		if (task_counters_read(pids[i], &one, err, sizeof(err)) != 0)
+		if (task_reader_read(c->tasks, pids[i], &one, err, sizeof(err)) != 0)
 			continue;
 		out->vol_csw += one.vol_csw;
 		out->invol_csw += one.invol_csw;

@@ -99,6 +99,8 @@ struct step_ctx {
 	/* The workload's tasks at the last tick they were alive: a window's end after they exit. */
 	struct task_counters last_task;
 	bool have_last_task;
+	/* The step's workers' task counters, their files kept (NULL until first read). */
+	struct task_reader *tasks;
 
 	/*
 	 * Where the threads waited in the window (waits.h): the thread samplers

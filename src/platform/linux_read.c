@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "linux_read.h"
@@ -126,4 +127,36 @@ decode_why(int e)
 	default:
 		return "unexpected format";
 	}
+}
+
+/* Descriptors left for everything else the monitor opens. */
+#define KEPT_FD_RESERVE 64
+
+static int kept_fds;      /* descriptors kept open, all together */
+static int kept_cap = -1; /* -1: not yet known */
+
+bool
+kept_fd_take(void)
+{
+	struct rlimit rl;
+	rlim_t lim = 1024;
+
+	if (kept_cap < 0) {
+		if (getrlimit(RLIMIT_NOFILE, &rl) == 0)
+			lim = rl.rlim_cur;
+		if (lim == RLIM_INFINITY || lim > 1048576)
+			lim = 1048576;
+		kept_cap = lim / 2 > KEPT_FD_RESERVE ? (int)(lim / 2 - KEPT_FD_RESERVE) : 0;
+	}
+	if (kept_fds >= kept_cap)
+		return false;
+	kept_fds++;
+	return true;
+}
+
+void
+kept_fd_drop(void)
+{
+	if (kept_fds > 0)
+		kept_fds--;
 }

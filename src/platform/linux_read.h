@@ -6,7 +6,10 @@
 #ifndef SCALETOP_PLATFORM_LINUX_READ_H
 #define SCALETOP_PLATFORM_LINUX_READ_H
 
+#include <stdbool.h>
 #include <stddef.h>
+
+struct task_one;
 
 /* A growing read buffer; {NULL, 0, 0} is empty, free(data) releases it. */
 struct linbuf {
@@ -33,6 +36,29 @@ int linbuf_pread(int fd, struct linbuf *b);
 int linbuf_read_rest(int fd, struct linbuf *b, size_t max);
 /* Opens name under the directory dfd, reads it whole and closes it. */
 int linbuf_read_at(int dfd, const char *name, struct linbuf *b);
+/*
+ * The descriptors the backend keeps open from one reading to the next (a
+ * thread's files, linux_thread_files.c; a process's task counters,
+ * linux_task_reader.c), all together, are capped at half of RLIMIT_NOFILE's
+ * soft limit less a reserve, so the workload and everything else the
+ * monitor opens keep theirs; past the cap a file is opened, read and closed
+ * each time.  kept_fd_take: whether one more may be kept, and if so it is
+ * counted; kept_fd_drop: a kept one was closed.
+ */
+bool kept_fd_take(void);
+void kept_fd_drop(void);
+
+/*
+ * A thread's task-counter files, in the order they are read: stat last,
+ * since it is required, so a thread that exits part-way is noticed there
+ * rather than summed in pieces.  task_file_take: what file `which` says,
+ * into t, 0 or -1 with errno (a parse); status without the switch counts
+ * leaves them unknown.  linux_task.c.
+ */
+enum { TASK_FILE_STATUS, TASK_FILE_SCHEDSTAT, TASK_FILE_STAT, TASK_FILES };
+extern const char *const task_file_names[TASK_FILES];
+int task_file_take(int which, const char *buf, size_t len, struct task_one *t);
+
 /* Why a decoder failed, from its errno (decode_linux.h), for a message. */
 const char *decode_why(int e);
 

@@ -47,53 +47,54 @@ task_lost(char *err, size_t errlen, long pid, const char *tid, const char *file)
 	return task_error(err, errlen, pid, tid, file, "read", errno);
 }
 
+const char *const task_file_names[TASK_FILES] = { "status", "schedstat", "stat" };
+
+int
+task_file_take(int which, const char *buf, size_t len, struct task_one *t)
+{
+	switch (which) {
+	case TASK_FILE_STATUS:
+		if (task_status_decode(buf, len, &t->status) == 0)
+			t->have |= TASK_HAVE_CSW;
+		else if (errno != ENOENT)
+			return -1;
+		return 0;
+	case TASK_FILE_SCHEDSTAT:
+		if (task_schedstat_decode(buf, len, &t->sched) != 0)
+			return -1;
+		t->have |= TASK_HAVE_RUN_DELAY;
+		return 0;
+	default:
+		if (task_stat_decode(buf, len, &t->stat) != 0)
+			return -1;
+		t->have |= TASK_HAVE_CPU;
+		return 0;
+	}
+}
+
 /*
  * Reads one thread.  1 when read, 0 when it vanished, -1 with a message.
- * stat is read last and is required, so a thread that exits part-way is
- * noticed there rather than summed in pieces.
+ * schedstat is absent without CONFIG_SCHED_INFO: the run delay is then
+ * unknown.
  */
 static int
 task_read_one(int taskfd, const char *tid, long pid, struct linbuf *b, struct task_one *t,
 	      char *err, size_t errlen)
 {
-	int tfd, r = -1;
+	int tfd, i, r = 1;
 
 	memset(t, 0, sizeof(*t));
 	tfd = openat(taskfd, tid, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (tfd < 0)
 		return task_lost(err, errlen, pid, tid, "");
-	if (linbuf_read_at(tfd, "status", b) != 0) {
-		r = task_lost(err, errlen, pid, tid, "status");
-		goto out;
+	for (i = 0; i < TASK_FILES && r == 1; i++) {
+		if (linbuf_read_at(tfd, task_file_names[i], b) != 0) {
+			if (i == TASK_FILE_SCHEDSTAT && task_vanished(errno))
+				continue;
+			r = task_lost(err, errlen, pid, tid, task_file_names[i]);
+		} else if (task_file_take(i, b->data, b->len, t) != 0)
+			r = task_error(err, errlen, pid, tid, task_file_names[i], "parse", errno);
 	}
-	if (task_status_decode(b->data, b->len, &t->status) == 0)
-		t->have |= TASK_HAVE_CSW;
-	else if (errno != ENOENT) {
-		r = task_error(err, errlen, pid, tid, "status", "parse", errno);
-		goto out;
-	}
-	/* schedstat is absent without CONFIG_SCHED_INFO: the run delay is then unknown */
-	if (linbuf_read_at(tfd, "schedstat", b) == 0) {
-		if (task_schedstat_decode(b->data, b->len, &t->sched) != 0) {
-			r = task_error(err, errlen, pid, tid, "schedstat", "parse", errno);
-			goto out;
-		}
-		t->have |= TASK_HAVE_RUN_DELAY;
-	} else if (errno != ENOENT && errno != ESRCH) {
-		r = task_error(err, errlen, pid, tid, "schedstat", "read", errno);
-		goto out;
-	}
-	if (linbuf_read_at(tfd, "stat", b) != 0) {
-		r = task_lost(err, errlen, pid, tid, "stat");
-		goto out;
-	}
-	if (task_stat_decode(b->data, b->len, &t->stat) != 0) {
-		r = task_error(err, errlen, pid, tid, "stat", "parse", errno);
-		goto out;
-	}
-	t->have |= TASK_HAVE_CPU;
-	r = 1;
-out:
 	close(tfd);
 	return r;
 }

@@ -9,7 +9,17 @@
  * below, each on its condition: schedstat always (0.44 us), and stat and
  * wchan only when schedstat shows the thread ran or waited for a CPU since
  * its last reading, since a thread that has not run cannot have changed
- * its state or left its wait channel.  A thread blocked in any other
+ * its state or left its wait channel.  A thread that ran since a reading
+ * that found it blocked, or runnable, has its wchan read before its stat:
+ * found where it was, back in the same channel (a mutex worker back on its
+ * futex) or runnable still (wchan "0"), it is in the state it was in then,
+ * since a kernel function sleeps in one state (futex_do_wait interruptibly,
+ * io_schedule not), and stat, whose formatting was the dearest part of a
+ * reading (do_task_stat, 15% of the monitor's CPU among 256 mutex
+ * workers), is not read.  A "0" counts only from a thread whose wchan has
+ * named a channel before (a refused wchan reads "0" whatever the state)
+ * and that is not its process's main thread (a zombie's reads "0" too:
+ * the other threads of a process are gone when they exit).  A thread blocked in any other
  * channel than a futex's has its syscall file read with its wchan, and the
  * call's name goes beside the channel, "rwsem_down_read_slowpath (munmap)"
  * (the mmap_lock), "poll_schedule_timeout.constprop.0 (poll)": a wait
@@ -29,17 +39,15 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include "scaletop/decode_linux.h"
 #include "scaletop/decode_proc.h"
 #include "scaletop/platform.h"
+#include "linux_read.h"
 
 /* stat is about 300 bytes (the comm is at most 15); wchan and schedstat far less. */
 #define TF_BUF 1024
-/* Descriptors left for everything else the monitor opens. */
-#define TF_RESERVE 64
 
 /* What one reading knows while its files are read in turn. */
 struct tf_reading {
@@ -47,6 +55,8 @@ struct tf_reading {
 	struct thread_handle *h;
 	bool ran;        /* schedstat changed since the last reading (or cannot tell) */
 	bool wchan_read; /* the channel was read now, not kept from the last reading */
+	bool stat_read;  /* the state was read now */
+	bool wchan_zero; /* the wchan read now said "0": not blocked */
 };
 
 /*
@@ -85,9 +95,61 @@ tf_take_schedstat(const char *buf, size_t n, struct tf_reading *r)
 }
 
 static bool
-tf_ran(const struct tf_reading *r)
+tf_blocked(enum thread_state s)
 {
-	return r->ran;
+	return s == THREAD_SLEEPING || s == THREAD_DISK;
+}
+
+static bool
+tf_runnable(enum thread_state s)
+{
+	return s == THREAD_RUNNING || s == THREAD_RUNNABLE;
+}
+
+/*
+ * Whether the wchan is read before the stat: the thread ran since its last
+ * reading, which found it blocked in a channel, or runnable where a "0" in
+ * its wchan can only mean runnable still: the wchan has named a channel
+ * before (a refused one reads "0" whatever the state), and it is not its
+ * process's main thread (a zombie's wchan, its stack gone, reads "0" too).
+ */
+static bool
+tf_channel_first(const struct tf_reading *r)
+{
+	const struct thread_handle *h = r->h;
+
+	if (!r->ran || !h->have_last)
+		return false;
+	if (tf_blocked(h->last.state))
+		return h->last.channel[0] != '\0';
+	return tf_runnable(h->last.state) && h->wchan_named && h->tid != h->pid;
+}
+
+/*
+ * The wchan, read first, finds the thread where its last reading did:
+ * blocked in the same channel, or runnable.  Its state is then the last
+ * one's: a kernel function sleeps in one state.
+ */
+static bool
+tf_where_it_was(const struct tf_reading *r)
+{
+	const struct thread_sample *last = &r->h->last;
+
+	size_t n = strlen(r->t->channel);
+
+	if (!r->wchan_read || !tf_channel_first(r))
+		return false;
+	/* the last one's may have its call beside it, "anon_pipe_read (read)" */
+	if (tf_blocked(last->state))
+		return n > 0 && strncmp(r->t->channel, last->channel, n) == 0 &&
+		       (last->channel[n] == '\0' || last->channel[n] == ' ');
+	return r->wchan_zero;
+}
+
+static bool
+tf_stat_due(const struct tf_reading *r)
+{
+	return r->ran && !tf_where_it_was(r);
 }
 
 static int
@@ -99,6 +161,9 @@ tf_take_stat(const char *buf, size_t n, struct tf_reading *r)
 		return -1;
 	r->t->state = thread_state_of(st.state);
 	r->t->nthreads = st.nthreads <= (uint64_t)INT_MAX ? (int)st.nthreads : 0;
+	r->stat_read = true;
+	if (!tf_blocked(r->t->state))
+		r->t->channel[0] = '\0'; /* a channel read first, left since */
 	return 0;
 }
 
@@ -108,16 +173,17 @@ tf_keep_stat(struct tf_reading *r)
 	r->t->state = r->h->last.state;
 }
 
-static bool
-tf_blocked(enum thread_state s)
-{
-	return s == THREAD_SLEEPING || s == THREAD_DISK;
-}
-
-/* A blocked thread's channel, unless it is blocked where it was and has not run since. */
+/*
+ * A blocked thread's channel, unless it is blocked where it was and has not
+ * run since; read first (before the state) for one blocked before that ran.
+ */
 static bool
 tf_wchan_due(const struct tf_reading *r)
 {
+	if (r->wchan_read)
+		return false;
+	if (!r->stat_read)
+		return tf_channel_first(r);
 	return tf_blocked(r->t->state) &&
 	       (r->ran || !tf_blocked(r->h->last.state) || r->h->last.channel[0] == '\0');
 }
@@ -127,6 +193,10 @@ tf_take_wchan(const char *buf, size_t n, struct tf_reading *r)
 {
 	if (wchan_decode(buf, n, r->t->channel, sizeof(r->t->channel)) != 0)
 		r->t->channel[0] = '\0';
+	else if (r->t->channel[0] == '\0')
+		r->wchan_zero = true;
+	else
+		r->h->wchan_named = true;
 	r->wchan_read = true;
 	return 0;
 }
@@ -135,8 +205,8 @@ tf_take_wchan(const char *buf, size_t n, struct tf_reading *r)
 static bool
 tf_syscall_due(const struct tf_reading *r)
 {
-	return r->wchan_read && r->t->channel[0] != '\0' && !r->h->no_syscall &&
-	       strncmp(r->t->channel, "futex_", 6) != 0;
+	return r->wchan_read && tf_blocked(r->t->state) && r->t->channel[0] != '\0' &&
+	       !r->h->no_syscall && strncmp(r->t->channel, "futex_", 6) != 0;
 }
 
 static int
@@ -158,6 +228,8 @@ tf_take_syscall(const char *buf, size_t n, struct tf_reading *r)
 static void
 tf_keep_wchan(struct tf_reading *r)
 {
+	if (r->wchan_read)
+		return;
 	if (tf_blocked(r->t->state))
 		snprintf(r->t->channel, sizeof(r->t->channel), "%s", r->h->last.channel);
 }
@@ -165,7 +237,7 @@ tf_keep_wchan(struct tf_reading *r)
 /* In reading order; a file is read only when the ones above it were. */
 static const struct thread_file thread_files[] = {
 	{ "schedstat", tf_always, tf_take_schedstat, NULL },
-	{ "stat", tf_ran, tf_take_stat, tf_keep_stat },
+	{ "stat", tf_stat_due, tf_take_stat, tf_keep_stat },
 	{ "wchan", tf_wchan_due, tf_take_wchan, tf_keep_wchan },
 	{ "syscall", tf_syscall_due, tf_take_syscall, NULL },
 };
@@ -173,25 +245,14 @@ static const struct thread_file thread_files[] = {
 _Static_assert(NFILES <= THREAD_FILES, "thread_handle has a descriptor for each kept file");
 /* The syscall file's slot, which the lock census reads too (thread_handle_syscall). */
 #define TF_SYSCALL 3
-
-static int kept_fds;      /* descriptors the handles keep open, all together */
-static int kept_cap = -1; /* -1: not yet known */
-
-static bool
-tf_may_keep(void)
-{
-	struct rlimit rl;
-	rlim_t lim = 1024;
-
-	if (kept_cap < 0) {
-		if (getrlimit(RLIMIT_NOFILE, &rl) == 0)
-			lim = rl.rlim_cur;
-		if (lim == RLIM_INFINITY || lim > 1048576)
-			lim = 1048576;
-		kept_cap = lim / 2 > TF_RESERVE ? (int)(lim / 2 - TF_RESERVE) : 0;
-	}
-	return kept_fds < kept_cap;
-}
+#define TF_STAT 1
+#define TF_WCHAN 2
+/*
+ * The order the files are read in: the table's, or for a thread blocked at
+ * its last reading that ran since, its channel before its state.
+ */
+static const size_t tf_order_state_first[NFILES] = { 0, TF_STAT, TF_WCHAN, TF_SYSCALL };
+static const size_t tf_order_channel_first[NFILES] = { 0, TF_WCHAN, TF_STAT, TF_SYSCALL };
 
 void
 thread_handle_init(struct thread_handle *h, pid_t pid, pid_t tid)
@@ -213,7 +274,7 @@ thread_handle_close(struct thread_handle *h)
 	for (i = 0; i < THREAD_FILES; i++) {
 		if (h->fd[i] >= 0) {
 			close(h->fd[i]);
-			kept_fds--;
+			kept_fd_drop();
 		}
 		h->fd[i] = -1;
 	}
@@ -232,10 +293,8 @@ tf_read(struct thread_handle *h, size_t i, char *buf, size_t cap)
 			 thread_files[i].name);
 		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 			return -1;
-		if (tf_may_keep()) {
+		if (kept_fd_take())
 			h->fd[i] = fd;
-			kept_fds++;
-		}
 	}
 	do
 		n = pread(fd, buf, cap, 0);
@@ -261,13 +320,17 @@ tf_vanished(int e)
 static int
 tf_read_all(struct thread_handle *h, struct thread_sample *t)
 {
-	struct tf_reading r = { t, h, true, false };
+	struct tf_reading r = { t, h, true, false, false, false };
+	const size_t *order = tf_order_state_first;
 	char buf[TF_BUF];
 	bool kept;
 	ssize_t n;
-	size_t i;
+	size_t k, i;
 
-	for (i = 0; i < NFILES; i++) {
+	for (k = 0; k < NFILES; k++) {
+		i = order[k];
+		if (k == 1 && tf_channel_first(&r))
+			i = (order = tf_order_channel_first)[k];
 		if (!thread_files[i].due(&r)) {
 			if (thread_files[i].keep != NULL)
 				thread_files[i].keep(&r);
@@ -282,7 +345,7 @@ tf_read_all(struct thread_handle *h, struct thread_sample *t)
 			continue;
 		if (i == 0)
 			r.ran = true; /* no schedstat: every other file is read */
-		else if (i == 1)
+		else if (i == TF_STAT)
 			return 0; /* no state: skipped, like a thread that exited */
 	}
 	return 1;
@@ -324,10 +387,8 @@ thread_handle_syscall(struct thread_handle *h, struct syscall_line *out)
 	if (fd < 0) {
 		if ((fd = thread_syscall_open(h->pid, h->tid)) < 0)
 			return -1;
-		if (tf_may_keep()) {
+		if (kept_fd_take())
 			h->fd[TF_SYSCALL] = fd;
-			kept_fds++;
-		}
 	}
 	r = thread_syscall_read_fd(fd, out);
 	e = errno;

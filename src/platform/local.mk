@@ -28,8 +28,9 @@ libscaletop_a_SOURCES += \
 	src/platform/elf_image.c \
 	src/platform/symbols.c
 
-# The files each OS adds: its backend (Linux's in eight files: reading /proc,
-# CPU sampling, task counters and the process table, a target's threads, a
+# The files each OS adds: its backend (Linux's in these: reading /proc,
+# CPU sampling, task counters and the process table, the task counters kept
+# between readings (task_reader_plain.c elsewhere), a target's threads, a
 # thread's kept files,
 # processes and cgroup, lock statistics, the subreaper, the host's
 # fingerprint, a thread's syscall line with another process's memory, maps
@@ -41,16 +42,20 @@ libscaletop_a_SOURCES += \
 # the BSD lists share (a duplicate symbol there fails only the BSD link,
 # which nothing here runs).
 ST_SRC_LINUX = src/platform/linux_read.h src/platform/linux_read.c src/platform/linux_cpu.c \
-	src/platform/linux_task.c src/platform/linux_thread.c src/platform/linux_thread_files.c \
+	src/platform/linux_task.c src/platform/linux_task_reader.c src/platform/linux_thread.c \
+	src/platform/linux_thread_files.c \
 	src/platform/linux_lockstat.c src/platform/linux_perf.c \
 	src/platform/reaper_linux.c src/platform/linux_host.h src/platform/linux_host.c \
 	src/platform/linux_introspect.c
 ST_SRC_FREEBSD = src/platform/freebsd.c src/platform/unsupported.c src/platform/reaper_bsd.c \
+	src/platform/task_reader_plain.c \
 	src/platform/proctable_bsd.c src/platform/host_bsd.c src/platform/nointrospect.c \
 	src/platform/kstack_freebsd.c
 ST_SRC_DRAGONFLY = src/platform/dragonfly.c src/platform/unsupported.c src/platform/reaper_bsd.c \
+	src/platform/task_reader_plain.c \
 	src/platform/proctable_bsd.c src/platform/host_bsd.c src/platform/nointrospect.c
 ST_SRC_GENERIC = src/platform/generic.c src/platform/unsupported.c src/platform/noreaper.c \
+	src/platform/task_reader_plain.c \
 	src/platform/nothreads.c src/platform/nointrospect.c
 if OS_LINUX
 libscaletop_a_SOURCES += $(ST_SRC_LINUX)

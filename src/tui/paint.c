@@ -33,6 +33,69 @@ ui_ascii_run(const char *s, int max)
 }
 
 /*
+ * The character at s (left bytes) decoded: its bytes (*n) and columns, -1
+ * for bytes the locale cannot decode and characters with no width.
+ */
+static int
+ui_decode(const char *s, size_t left, mbstate_t *ps, wchar_t *wc, size_t *n)
+{
+	*n = mbrtowc(wc, s, left, ps);
+	if (*n == (size_t)-1 || *n == (size_t)-2 || *n == 0) {
+		memset(ps, 0, sizeof(*ps));
+		*n = 1;
+		return -1;
+	}
+	return wcwidth(*wc);
+}
+
+/*
+ * A run of characters that are not printable ASCII, up to maxw columns:
+ * where curses has the wide API, decoded once here and written as one
+ * wide string (handed over as bytes, curses decodes each character again:
+ * a chart's braille cells and the rules were most of a frame's
+ * formatting); a '?' for what cannot be shown.  Its columns; *used, the
+ * bytes taken.
+ */
+static int
+ui_put_wide(const char *s, size_t left, int maxw, mbstate_t *ps, size_t *used)
+{
+#if NCURSES_WIDECHAR
+	wchar_t run[64];
+	int k = 0;
+#endif
+	int cols = 0, w;
+	size_t n, at = 0;
+	wchar_t wc;
+
+	while (at < left && cols < maxw && ui_ascii_run(s + at, 1) == 0) {
+		w = ui_decode(s + at, left - at, ps, &wc, &n);
+		if (w < 0)
+			wc = L'?', w = 1;
+		if (cols + w > maxw)
+			break;
+#if NCURSES_WIDECHAR
+		run[k++] = wc;
+		if (k == (int)(sizeof(run) / sizeof(run[0]))) {
+			addnwstr(run, k);
+			k = 0;
+		}
+#else
+		if (wc == L'?')
+			addch('?');
+		else
+			addnstr(s + at, (int)n);
+#endif
+		at += n, cols += w;
+	}
+#if NCURSES_WIDECHAR
+	if (k > 0)
+		addnwstr(run, k);
+#endif
+	*used = at;
+	return cols;
+}
+
+/*
  * Text clipped to maxw columns.  Columns are counted with wcwidth, so a
  * hostname in another script cannot push the line past its panel; bytes the
  * locale cannot decode, and characters with no width (controls), become '?'.
@@ -44,8 +107,8 @@ int
 ui_put(int y, int x, int maxw, attr_t a, const char *s)
 {
 	mbstate_t ps;
-	size_t left;
-	int cols = 0, run;
+	size_t left, used;
+	int cols = 0, run, w;
 
 	if (maxw <= 0 || s == NULL)
 		return 0;
@@ -54,30 +117,15 @@ ui_put(int y, int x, int maxw, attr_t a, const char *s)
 	attrset(a);
 	move(y, x);
 	while (left > 0 && cols < maxw) {
-		wchar_t wc;
-		size_t n;
-		int w;
-
 		if ((run = ui_ascii_run(s, maxw - cols)) > 0) {
 			addnstr(s, run);
 			s += run, left -= (size_t)run, cols += run;
 			continue;
 		}
-		n = mbrtowc(&wc, s, left, &ps);
-		if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
-			memset(&ps, 0, sizeof(ps));
-			n = 1, w = -1;
-		} else
-			w = wcwidth(wc);
-		if (w < 0) {
-			addch('?');
-			s += n, left -= n, cols++;
-			continue;
-		}
-		if (cols + w > maxw)
-			break;
-		addnstr(s, (int)n);
-		s += n, left -= n, cols += w;
+		w = ui_put_wide(s, left, maxw - cols, &ps, &used);
+		if (used == 0)
+			break; /* a wide character past the last column */
+		s += used, left -= used, cols += w;
 	}
 	attrset(A_NORMAL);
 	return cols;
@@ -96,20 +144,36 @@ ui_putf(int y, int x, int maxw, attr_t a, const char *fmt, ...)
 }
 
 /*
- * A rule of w columns: the glyph (one column, UTF-8 or ASCII) written in
- * chunks of 64, not a move and a string a column (the narrow curses API,
- * which every curses header has).
+ * A rule of w columns of the glyph (one column, UTF-8 or ASCII).  With the
+ * wide API, one hline_set of the glyph decoded once; without it (the BSD
+ * builds, whose curses.h declares it only under _XOPEN_SOURCE, which hides
+ * sysctl), the glyph's bytes in chunks of 64, not a move and a string a
+ * column.
  */
 void
 ui_hrule(int y, int x, int w, attr_t a)
 {
 	const char *g = glyph_hline();
-	size_t gl = strlen(g), n;
+	size_t gl = strlen(g);
+#if NCURSES_WIDECHAR
+	wchar_t wc[2] = { 0, 0 };
+	mbstate_t ps;
+	cchar_t cc;
+#else
 	char buf[64 * 4];
+	size_t n;
 	int i, k;
+#endif
 
 	if (w <= 0 || gl == 0 || gl > 4)
 		return;
+#if NCURSES_WIDECHAR
+	memset(&ps, 0, sizeof(ps));
+	if (mbrtowc(&wc[0], g, gl, &ps) != gl || wcwidth(wc[0]) != 1)
+		wc[0] = L'-';
+	if (setcchar(&cc, wc, a & ~A_COLOR, (short)PAIR_NUMBER(a), NULL) == OK)
+		mvhline_set(y, x, &cc, w);
+#else
 	for (n = 0; n < 64 * gl; n += gl)
 		memcpy(buf + n, g, gl);
 	attrset(a);
@@ -119,6 +183,7 @@ ui_hrule(int y, int x, int w, attr_t a)
 		addnstr(buf, k * (int)gl);
 	}
 	attrset(A_NORMAL);
+#endif
 }
 
 struct rect

@@ -56,6 +56,54 @@ check_put(int y, int maxw, const char *s, int cols, const char *want, const char
 	is_str(row(y, 12, buf, sizeof(buf)), want, "  and the row reads so");
 }
 
+/* Cell (y, x)'s character and whether it is bold. */
+static wchar_t
+cell(int y, int x, bool *bold)
+{
+	wchar_t w[CCHARW_MAX + 1] = { 0 };
+	attr_t a = 0;
+	short pair;
+	cchar_t cc;
+
+	if (mvin_wch(y, x, &cc) == ERR || getcchar(&cc, w, &a, &pair, NULL) == ERR)
+		return L'#';
+	*bold = (a & A_BOLD) != 0;
+	return w[0];
+}
+
+/*
+ * Past 64 columns (ui_put's run and the old rule's chunks), and with an
+ * attribute: every cell of a 100-column rule and of a run of 70 braille
+ * cells is its glyph, and bold.
+ */
+static void
+check_long(void)
+{
+	char s[70 * 3 + 1];
+	bool bold = false;
+	int i, bad = 0, cols;
+
+	resizeterm(10, 120);
+	ui_hrule(9, 10, 100, A_BOLD);
+	for (i = 10; i < 110; i++)
+		bad += cell(9, i, &bold) != L'\x2500' || !bold;
+	bad += cell(9, 110, &bold) == L'\x2500';
+	is_int(bad, 0, "a bold rule of 100: its 100 cells and no more");
+	for (i = 0; i < 70; i++)
+		memcpy(s + 3 * i, "\xe2\xa3\xbf", 3); /* U+28FF, all eight dots */
+	s[70 * 3] = '\0';
+	cols = ui_put(8, 0, 120, A_BOLD, s);
+	for (i = 0, bad = 0; i < 70; i++)
+		bad += cell(8, i, &bold) != L'\x28ff' || !bold;
+	ok(cols == 70 && bad == 0, "70 braille cells in one put, bold (%d columns, %d wrong)", cols,
+	   bad);
+	ok(ui_put(7, 0, 65, A_NORMAL, s) == 65 && cell(7, 64, &bold) == L'\x28ff' &&
+		   cell(7, 65, &bold) != L'\x28ff',
+	   "  clipped at 65 columns, past a run's 64");
+	erase();
+	resizeterm(10, 40);
+}
+
 int
 main(void)
 {
@@ -92,6 +140,7 @@ main(void)
 	ui_hrule(7, 0, 4, A_NORMAL);
 	is_str(row(7, 6, buf, sizeof(buf)), "\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80",
 	       "a rule of 4 in the line glyph");
+	check_long();
 	glyph_init(false);
 	ui_hrule(8, 0, 3, A_NORMAL);
 	is_str(row(8, 5, buf, sizeof(buf)), "---", "  and in ASCII without Unicode");

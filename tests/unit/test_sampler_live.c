@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -334,6 +335,106 @@ test_tasks(void)
 	ok(err[0] != '\0' && strchr(err, '\n') == NULL, "  one-line message: %s", err);
 }
 
+/* Open descriptors of this process (Linux's /proc/self/fd), the listing's own left out. */
+static int
+open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+	int n = 0;
+
+	if (d == NULL)
+		return -1;
+	while ((de = readdir(d)) != NULL)
+		n += de->d_name[0] != '.';
+	closedir(d);
+	return n - 1;
+}
+
+static atomic_int stop_brief;
+
+/* Sleeps until stop_brief: a thread that exits between two readings. */
+static void *
+worker_brief(void *arg)
+{
+	while (!atomic_load(&stop_brief))
+		sleep_ms(1);
+	return arg;
+}
+
+/*
+ * The kept reader against task_counters_read, on the same threads: the same
+ * count and counters that grow; on Linux its files are kept (the process's
+ * stat and three a thread), opened once, and a thread that exits is dropped
+ * at the next reading, its files closed.
+ */
+static void
+test_task_reader(void)
+{
+	char err[ST_ERRLEN] = "";
+	struct task_reader *r = task_reader_new();
+	struct task_counters c1, c2, plain;
+	void *(*fn[3])(void *) = { worker_spin, worker_sleep, worker_sleep };
+	int i, started = 0, fd0 = open_fds(), fd1, fd2, rc, lin = OS_IS("linux");
+	pthread_t tid[3], brief;
+
+	atomic_store(&stop_workers, 0);
+	for (i = 0; i < 3; i++)
+		started += pthread_create(&tid[i], NULL, fn[i], NULL) == 0;
+	sleep_ms(20);
+	rc = task_reader_read(r, getpid(), &c1, err, sizeof(err));
+	fd1 = open_fds();
+	sleep_ms(200);
+	if (OS_IS("generic")) {
+		is_int(rc, -1, "reader: generic: unsupported, as task_counters_read");
+	} else if (is_int(rc, 0, "reader: first reading") &&
+		   is_int(task_reader_read(r, getpid(), &c2, err, sizeof(err)), 0,
+			  "reader: second reading")) {
+		fd2 = open_fds();
+		check_task_growth(&c1, &c2);
+		rc = task_counters_read(getpid(), &plain, err, sizeof(err));
+		ok(rc == 0 && plain.nthreads == c2.nthreads && plain.have == c2.have &&
+			   plain.vol_csw >= c2.vol_csw,
+		   "reader: the same threads and counters as task_counters_read (%d, %d)",
+		   plain.nthreads, c2.nthreads);
+		if (lin) {
+			is_int(fd1 - fd0, 1 + 3 * c1.nthreads,
+			       "reader: stat and 3 files a thread kept");
+			is_int(fd2, fd1, "reader: none opened again");
+		}
+		atomic_store(&stop_brief, 0);
+		pthread_create(&brief, NULL, worker_brief, NULL);
+		rc = task_reader_read(r, getpid(), &c2, err, sizeof(err));
+		ok(rc == 0 && c2.nthreads == c1.nthreads + 1,
+		   "reader: a fifth thread: the count changed, listed again (%d threads)",
+		   c2.nthreads);
+		if (lin)
+			is_int(open_fds(), fd1 + 3, "reader: its 3 files kept");
+		atomic_store(&stop_brief, 1);
+		pthread_join(brief, NULL);
+		rc = task_reader_read(r, getpid(), &c2, err, sizeof(err));
+		ok(rc == 0 && c2.nthreads == c1.nthreads,
+		   "reader: that thread gone: %d threads (%d)", c2.nthreads, c1.nthreads);
+		if (lin)
+			is_int(open_fds(), fd1, "reader: its files closed");
+	}
+	atomic_store(&stop_workers, 1);
+	for (i = 0; i < started; i++)
+		pthread_join(tid[i], NULL);
+	if (!OS_IS("generic")) {
+		rc = task_reader_read(r, getpid(), &c2, err, sizeof(err));
+		ok(rc == 0 && c2.nthreads == 1,
+		   "reader: the workers joined: the main thread alone (%d)", c2.nthreads);
+		errno = 0;
+		rc = task_reader_read(r, dead_pid(), &c2, err, sizeof(err));
+		ok(rc == -1 && errno == ESRCH && strchr(err, '\n') == NULL,
+		   "reader: a gone pid: ESRCH and one line (%s)", err);
+	}
+	task_reader_free(r);
+	if (lin)
+		is_int(open_fds(), fd0, "reader: freed, nothing left open");
+}
+
 static void
 test_cpu_model(void)
 {
@@ -409,6 +510,7 @@ main(void)
 	diag("backend: %s", SCALETOP_OS);
 	test_sampler();
 	test_tasks();
+	test_task_reader();
 	test_cpu_model();
 	test_proc_table();
 	return done_testing();

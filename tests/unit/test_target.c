@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "scaletop/contention.h"
@@ -323,6 +324,159 @@ test_handle(pid_t self, struct thread_handle *h)
 	free(tids);
 }
 
+/*
+ * A thread led through the states the kept reader tells apart: waiting on a
+ * condition variable (a futex), woken and waiting there again, blocked in a
+ * pipe's read, spinning.  flip_step is the state asked for; flip_at, the
+ * one it has reached; flip_wakes, the wakes of its wait.
+ */
+static pthread_mutex_t flip_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t flip_cond = PTHREAD_COND_INITIALIZER;
+static volatile int flip_step, flip_at, flip_wakes, flip_reads;
+static volatile pid_t flip_tid;
+static int flip_pipe[2];
+
+static void *
+flipper(void *arg)
+{
+	char c;
+
+	(void)arg;
+	pthread_mutex_lock(&flip_lock);
+	flip_tid = (pid_t)syscall(SYS_gettid);
+	while (flip_step < 2) {
+		pthread_cond_wait(&flip_cond, &flip_lock);
+		flip_wakes++;
+	}
+	pthread_mutex_unlock(&flip_lock);
+	flip_at = 2;
+	while (flip_step == 2) {
+		if (read(flip_pipe[0], &c, 1) != 1)
+			return NULL;
+		flip_reads++;
+	}
+	flip_at = 3;
+	while (flip_step == 3)
+		;
+	return NULL;
+}
+
+/*
+ * Until the flipper waits on its condition again after `wakes` wakes: it
+ * holds the lock from its wake until it waits, so holding it here with that
+ * count means it is back in its wait (then 20 ms more, for its futex call).
+ */
+static void
+flip_waiting(int wakes)
+{
+	int i, n = -1;
+
+	for (i = 0; i < 500 && n != wakes; i++) {
+		if (flip_tid != 0) {
+			pthread_mutex_lock(&flip_lock);
+			n = flip_wakes;
+			pthread_mutex_unlock(&flip_lock);
+		}
+		if (n != wakes)
+			sleep_ms(10);
+	}
+	sleep_ms(20);
+}
+
+/* Asks for step k (a wake of the wait, for k < 2). */
+static void
+flip_to(int k)
+{
+	pthread_mutex_lock(&flip_lock);
+	flip_step = k;
+	pthread_cond_broadcast(&flip_cond);
+	pthread_mutex_unlock(&flip_lock);
+}
+
+/* Until the flipper has reached step k, then ms more. */
+static void
+flip_reached(int k, int ms)
+{
+	int i;
+
+	for (i = 0; i < 500 && flip_at != k; i++)
+		sleep_ms(10);
+	sleep_ms(ms);
+}
+
+/*
+ * A thread blocked or runnable at its last reading that ran since has its
+ * channel read first; in the same channel, or runnable still, its state is
+ * the last one's and stat is not read (nthreads 0 says so); in another
+ * channel, or running after a wait, stat is read.
+ */
+static void
+test_channel_first(pid_t self)
+{
+	struct thread_handle h;
+	struct thread_sample t;
+	pthread_t th;
+	int r, i;
+
+	if (pipe(flip_pipe) != 0) {
+		ok(0, "channel first: a pipe: %s", strerror(errno));
+		return;
+	}
+	pthread_create(&th, NULL, flipper, NULL);
+	flip_waiting(0);
+	thread_handle_init(&h, self, flip_tid);
+	r = thread_handle_read(&h, &t);
+	ok(r == 1 && t.state == THREAD_SLEEPING && strstr(t.channel, "futex") != NULL &&
+		   t.nthreads > 0,
+	   "channel first: waiting on a futex, stat read (%d, %s, %d)", (int)t.state, t.channel,
+	   t.nthreads);
+	flip_to(1);
+	flip_waiting(1);
+	r = thread_handle_read(&h, &t);
+	ok(r == 1 && t.state == THREAD_SLEEPING && strstr(t.channel, "futex") != NULL &&
+		   t.nthreads == 0,
+	   "channel first: woken, back on the futex: its state kept, stat not read (%d, %s, %d)",
+	   (int)t.state, t.channel, t.nthreads);
+	flip_to(2);
+	flip_reached(2, 100);
+	r = thread_handle_read(&h, &t);
+	ok(r == 1 && t.state == THREAD_SLEEPING && t.channel[0] != '\0' &&
+		   strstr(t.channel, "futex") == NULL && t.nthreads > 0,
+	   "channel first: blocked in a pipe's read, another channel: stat read (%d, %s, %d)",
+	   (int)t.state, t.channel, t.nthreads);
+	if (write(flip_pipe[1], "x", 1) != 1)
+		ok(0, "channel first: the pipe's write: %s", strerror(errno));
+	for (i = 0; i < 500 && flip_reads < 1; i++)
+		sleep_ms(10);
+	sleep_ms(50);
+	r = thread_handle_read(&h, &t);
+	ok(r == 1 && t.state == THREAD_SLEEPING && strstr(t.channel, "(read)") != NULL &&
+		   t.nthreads == 0 && flip_reads == 1,
+	   "channel first: a byte read, back in the pipe's read (its call beside): stat not read "
+	   "(%s, %d)",
+	   t.channel, t.nthreads);
+	flip_step = 3;
+	if (write(flip_pipe[1], "x", 1) != 1)
+		ok(0, "channel first: the pipe's write: %s", strerror(errno));
+	flip_reached(3, 20);
+	r = thread_handle_read(&h, &t);
+	ok(r == 1 && (t.state == THREAD_RUNNING || t.state == THREAD_RUNNABLE) &&
+		   t.channel[0] == '\0' && t.nthreads > 0,
+	   "channel first: spinning: stat read, running, no channel (%d, '%s', %d)", (int)t.state,
+	   t.channel, t.nthreads);
+	sleep_ms(20);
+	r = thread_handle_read(&h, &t);
+	ok(r == 1 && (t.state == THREAD_RUNNING || t.state == THREAD_RUNNABLE) &&
+		   t.channel[0] == '\0' && t.nthreads == 0 && h.wchan_named,
+	   "channel first: spinning still: its wchan's 0 says so, stat not read (%d, '%s', %d)",
+	   (int)t.state, t.channel, t.nthreads);
+	flip_step = 4;
+	pthread_join(th, NULL);
+	thread_handle_close(&h);
+	close(flip_pipe[0]);
+	close(flip_pipe[1]);
+}
+
 static void
 test_live(void)
 {
@@ -357,6 +511,7 @@ test_live(void)
 	   "live: a process's tree holds it");
 	free(tree);
 	test_handle(self, &h);
+	test_channel_first(self);
 	thread_handle_init(&none, self, 999999999);
 	is_int(thread_handle_read(&none, &ts), 0, "handle: a tid not there is gone");
 	/* the sampler, two threads a tick: every thread read in rotation, its time counted */
