@@ -135,8 +135,8 @@ decode_why(int e)
 static int kept_fds;      /* descriptors kept open, all together */
 static int kept_cap = -1; /* -1: not yet known */
 
-bool
-kept_fd_take(void)
+static void
+kept_fd_cap(void)
 {
 	struct rlimit rl;
 	rlim_t lim = 1024;
@@ -148,7 +148,23 @@ kept_fd_take(void)
 			lim = 1048576;
 		kept_cap = lim / 2 > KEPT_FD_RESERVE ? (int)(lim / 2 - KEPT_FD_RESERVE) : 0;
 	}
+}
+
+bool
+kept_fd_take(void)
+{
+	kept_fd_cap();
 	if (kept_fds >= kept_cap)
+		return false;
+	kept_fds++;
+	return true;
+}
+
+bool
+kept_fd_take_spare(void)
+{
+	kept_fd_cap();
+	if (kept_fds >= kept_cap / 4)
 		return false;
 	kept_fds++;
 	return true;

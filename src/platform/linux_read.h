@@ -47,6 +47,13 @@ int linbuf_read_at(int dfd, const char *name, struct linbuf *b);
  */
 bool kept_fd_take(void);
 void kept_fd_drop(void);
+/*
+ * The same, for files read far less often than a thread's (the task
+ * reader's, at most once a second): only while a quarter of the cap is
+ * taken, so they never leave the wait sampler, which reads every thread
+ * every second, opening its files each time.
+ */
+bool kept_fd_take_spare(void);
 
 /*
  * A thread's task-counter files, in the order they are read: stat last,

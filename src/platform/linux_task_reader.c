@@ -10,8 +10,10 @@
  * is made again when the process's own stat shows another thread count,
  * or when a kept file reads ESRCH (a thread exited, and another may have
  * come with the count unchanged): the reading then lists at once and
- * starts again.  The descriptors share the backend's cap (kept_fd_take);
- * past it a file is opened, read and closed each time.  Decoding and the
+ * starts again.  The descriptors are kept only while a quarter of the
+ * backend's cap is taken (kept_fd_take_spare): the wait sampler reads
+ * every thread every second and needs them more; past that a file is
+ * opened, read and closed each time.  Decoding and the
  * sum are linux_task.c's and decode_task.c's, as task_counters_read.
  */
 #include <dirent.h>
@@ -126,7 +128,7 @@ tr_pread(int *fd, const char *path, struct linbuf *b)
 	if (f < 0) {
 		if ((f = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 			return -1;
-		if (kept_fd_take())
+		if (kept_fd_take_spare())
 			*fd = f;
 	}
 	r = linbuf_pread(f, b);
