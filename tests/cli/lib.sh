@@ -159,27 +159,44 @@ sys.exit(0 if steps and all(s["status"] == "ok" for s in steps) else 1)
 EOF
 }
 
+# tries_steady TRIES JSON LABEL BETWEEN CMD...: runs CMD until JSON's steps
+# are all ok, at most TRIES tries, each try's steps logged under LABEL with
+# their CI and reason; BETWEEN (a function or :) is called with the try's
+# number before the next one, to put the try's output aside.  On a busy
+# machine a window of one try may stay wider than the mean whatever its
+# length; the next try is another window.  A CMD that fails (not 0) is not
+# tried again.  Returns the last try's status; STEADY_TRY is the tries taken.
+tries_steady() {
+	_ts_tries=$1 _ts_json=$2 _ts_label=$3 _ts_between=$4
+	shift 4
+	STEADY_TRY=0
+	while :; do
+		STEADY_TRY=$((STEADY_TRY + 1))
+		"$@"
+		_ts_st=$?
+		_ts_steps=$(steps_ok "$_ts_json" 2>&1)
+		_ts_ok=$?
+		diag "$_ts_label, try $STEADY_TRY of $_ts_tries (status $_ts_st):" "$_ts_steps"
+		if [ "$_ts_st" -ne 0 ] || [ "$_ts_ok" -eq 0 ] || [ "$STEADY_TRY" -ge "$_ts_tries" ]; then
+			return "$_ts_st"
+		fi
+		"$_ts_between" "$STEADY_TRY"
+	done
+}
+
 # run_steady TRIES OUT ARGS...: scaletop run ARGS --json >OUT (stderr to
-# OUT.err) until every step is ok, at most TRIES tries, each try's steps
-# logged with their CI and reason.  For a sweep that must be steady (a test
-# that every step is ok): on a busy machine a window of one try may stay
-# wider than the mean whatever its length; the next try is another window.
-# Returns the last try's exit status; RUN_TRY is the tries it took.
+# OUT.err), tried until every step is ok (tries_steady).  For a sweep that
+# must be steady: a test that every step is ok.
 run_steady() {
 	_rs_tries=$1 _rs_out=$2
 	shift 2
-	RUN_TRY=0
-	while :; do
-		RUN_TRY=$((RUN_TRY + 1))
-		"$SCALETOP" run "$@" --json >"$_rs_out" 2>"$_rs_out.err"
-		_rs_st=$?
-		_rs_steps=$(steps_ok "$_rs_out" 2>&1)
-		_rs_ok=$?
-		diag "run $*, try $RUN_TRY of $_rs_tries (status $_rs_st):" "$_rs_steps"
-		if [ "$_rs_st" -ne 0 ] || [ "$_rs_ok" -eq 0 ] || [ "$RUN_TRY" -ge "$_rs_tries" ]; then
-			return "$_rs_st"
-		fi
-	done
+	tries_steady "$_rs_tries" "$_rs_out" "run $*" : _run_json "$_rs_out" "$@"
+}
+
+_run_json() {
+	_rj_out=$1
+	shift
+	"$SCALETOP" run "$@" --json >"$_rj_out" 2>"$_rj_out.err"
 }
 
 # need COMMAND PACKAGE...: stops the test with a failure when a tool it relies

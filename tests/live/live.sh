@@ -173,34 +173,25 @@ live_sweep() {
 }
 
 # live_sweep_steady NAME CMD PARSE [scaletop run options]: live_sweep, tried
-# again (up to $LIVE_TRIES times, default 5) while a step comes out unstable:
-# a tool's 1 s intervals over a few seconds beside other load on the machine
-# can swing wider than their mean, and an external command's step cannot be
-# measured on.  The tests' windows are 6 s (4 intervals leave the
+# again (tries_steady, up to $LIVE_TRIES times, default 5) while a step comes
+# out unstable: a tool's 1 s intervals over a few seconds beside other load on
+# the machine can swing wider than their mean, and an external command's step
+# cannot be measured on.  The tests' windows are 6 s (4 intervals leave the
 # autocorrelation's effective size at its floor of 2, whose t is 12.7), but
 # no length makes a step steady beside a load that comes and goes: with a
 # CPU loop on 1-4 s and off 0-3 s and a load average of 15, 3 of 8 sysbench
 # cpu sweeps of 4 s steps had an unstable step, 1 of 8 of 6 s steps, 2 of 3
-# of 10 s steps.  Each try's steps (N, status, CI, reason) go to the log, the
-# last try's JSON stays as $T/NAME.json; a sweep that fails (not 0) is not
-# tried again.  Returns the last try's status; LIVE_TRY is how many it took.
+# of 10 s steps.  The last try's JSON stays as $T/NAME.json, each earlier
+# one as $T/NAME.tryK.json.
 live_sweep_steady() {
-	_tries=${LIVE_TRIES:-5}
-	LIVE_TRY=0
-	while :; do
-		LIVE_TRY=$((LIVE_TRY + 1))
-		live_sweep "$@"
-		_sst=$?
-		_steps=$(steps_ok "$T/$1.json" 2>&1)
-		_ok=$?
-		diag "$1, try $LIVE_TRY of $_tries (status $_sst):" "$_steps"
-		if [ "$_sst" -ne 0 ] || [ "$_ok" -eq 0 ] || [ "$LIVE_TRY" -ge "$_tries" ]; then
-			return "$_sst"
-		fi
-		# A try's own output must not mix with the next one's.
-		cp "$T/$1.json" "$T/$1.try$LIVE_TRY.json" 2>/dev/null
-		rm -f "$T/work/$1"-*.out "$T/work/$1"-*.err
-	done
+	_lss_name=$1
+	tries_steady "${LIVE_TRIES:-5}" "$T/$1.json" "$1" _live_try_aside live_sweep "$@"
+}
+
+# _live_try_aside K: a try's own output must not mix with the next one's.
+_live_try_aside() {
+	cp "$T/$_lss_name.json" "$T/$_lss_name.try$1.json" 2>/dev/null
+	rm -f "$T/work/$_lss_name"-*.out "$T/work/$_lss_name"-*.err
 }
 
 # sweep_checks STATUS NAME LABEL KIND UNIT: what every live sweep must show,
