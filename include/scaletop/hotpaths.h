@@ -55,6 +55,8 @@ struct hot_tally {
 	int nchains, cap;
 	int *slot; /* open-addressing index into chain, -1 empty */
 	int nslots;
+	uint64_t *ips; /* the chains' frames, each chain's in a run */
+	size_t nips, capips;
 	uint64_t samples[WAIT_NFAMILIES];
 	uint64_t other[WAIT_NFAMILIES]; /* samples past HOT_MAX_CHAINS distinct chains */
 };

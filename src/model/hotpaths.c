@@ -10,13 +10,27 @@
 
 #include "scaletop/hotpaths.h"
 
+/*
+ * A distinct chain; its frames are ips[at .. at + nframes) of the tally's
+ * pool.  Most chains are short (a user leaf and its caller: 2 frames), so
+ * a fixed HOT_KEY_FRAMES array (160 bytes a chain) was mostly empty: a 20 s
+ * window of one thread tallied over 1,000 chains.
+ */
 struct hot_chain {
-	enum wait_family family;
-	pid_t pid; /* 0 for a chain of kernel frames alone, which no process owns */
-	int nkernel, nframes;
-	uint64_t ip[HOT_KEY_FRAMES];
 	uint64_t count;
-	uint64_t hash;
+	uint32_t hash;
+	pid_t pid; /* 0 for a chain of kernel frames alone, which no process owns */
+	uint32_t at;
+	uint8_t family, nkernel, nframes;
+};
+
+/* A chain being looked up: its frames are the caller's. */
+struct chain_key {
+	enum wait_family family;
+	pid_t pid;
+	int nkernel, nframes;
+	const uint64_t *ip;
+	uint32_t hash;
 };
 
 /* How far a spin frame may sit from the innermost one: interrupts and pv waits sit inside it. */
@@ -33,6 +47,7 @@ hot_tally_free(struct hot_tally *t)
 {
 	free(t->chain);
 	free(t->slot);
+	free(t->ips);
 	hot_tally_init(t);
 }
 
@@ -42,48 +57,62 @@ hot_tally_reset(struct hot_tally *t)
 	int i;
 
 	t->nchains = 0;
+	t->nips = 0;
 	for (i = 0; i < t->nslots; i++)
 		t->slot[i] = -1;
 	memset(t->samples, 0, sizeof t->samples);
 	memset(t->other, 0, sizeof t->other);
 }
 
-/* FNV-1a over the key's words. */
-static uint64_t
-chain_hash(const struct hot_chain *c)
+/* FNV-1a over the key's words, folded to 32 bits. */
+static uint32_t
+key_hash(const struct chain_key *k)
 {
 	uint64_t h = 1469598103934665603ull, w[3];
 	int i, j;
 
-	w[0] = (uint64_t)c->family;
-	w[1] = (uint64_t)c->pid;
-	w[2] = (uint64_t)c->nkernel << 32 | (uint64_t)c->nframes;
-	for (i = 0; i < 3 + c->nframes; i++) {
-		uint64_t v = i < 3 ? w[i] : c->ip[i - 3];
+	w[0] = (uint64_t)k->family;
+	w[1] = (uint64_t)k->pid;
+	w[2] = (uint64_t)k->nkernel << 32 | (uint64_t)k->nframes;
+	for (i = 0; i < 3 + k->nframes; i++) {
+		uint64_t v = i < 3 ? w[i] : k->ip[i - 3];
 
 		for (j = 0; j < 8; j++) {
 			h ^= (v >> (8 * j)) & 0xff;
 			h *= 1099511628211ull;
 		}
 	}
-	return h;
+	return (uint32_t)(h ^ h >> 32);
+}
+
+static struct chain_key
+key_of(const struct hot_tally *t, int i)
+{
+	const struct hot_chain *c = &t->chain[i];
+
+	return (struct chain_key){
+		(enum wait_family)c->family, c->pid, c->nkernel, c->nframes, t->ips + c->at, c->hash
+	};
 }
 
 static bool
-chain_same(const struct hot_chain *a, const struct hot_chain *b)
+chain_is(const struct hot_tally *t, int i, const struct chain_key *k)
 {
-	return a->hash == b->hash && a->family == b->family && a->pid == b->pid &&
-	       a->nkernel == b->nkernel && a->nframes == b->nframes &&
-	       memcmp(a->ip, b->ip, (size_t)a->nframes * sizeof a->ip[0]) == 0;
+	const struct hot_chain *c = &t->chain[i];
+
+	return c->hash == k->hash && c->family == k->family && c->pid == k->pid &&
+	       c->nkernel == k->nkernel && c->nframes == k->nframes &&
+	       (k->nframes == 0 ||
+		memcmp(t->ips + c->at, k->ip, (size_t)k->nframes * sizeof k->ip[0]) == 0);
 }
 
-/* The slot where c is, or the empty one where it goes. */
+/* The slot where k is, or the empty one where it goes. */
 static int
-slot_find(const struct hot_tally *t, const struct hot_chain *c)
+slot_find(const struct hot_tally *t, const struct chain_key *k)
 {
-	int i = (int)(c->hash & (uint64_t)(t->nslots - 1));
+	int i = (int)(k->hash & (uint32_t)(t->nslots - 1));
 
-	while (t->slot[i] >= 0 && !chain_same(&t->chain[t->slot[i]], c))
+	while (t->slot[i] >= 0 && !chain_is(t, t->slot[i], k))
 		i = (i + 1) & (t->nslots - 1);
 	return i;
 }
@@ -94,6 +123,7 @@ tally_grow(struct hot_tally *t)
 {
 	int cap = t->cap ? 2 * t->cap : 64, nslots = 2 * cap, i;
 	struct hot_chain *c;
+	struct chain_key k;
 	int *slot;
 
 	c = realloc(t->chain, (size_t)cap * sizeof *c);
@@ -109,8 +139,53 @@ tally_grow(struct hot_tally *t)
 	t->cap = cap;
 	for (i = 0; i < nslots; i++)
 		slot[i] = -1;
-	for (i = 0; i < t->nchains; i++)
-		slot[slot_find(t, &t->chain[i])] = i;
+	for (i = 0; i < t->nchains; i++) {
+		k = key_of(t, i);
+		slot[slot_find(t, &k)] = i;
+	}
+	return 0;
+}
+
+/* Room in the frame pool for n more; -1 without memory. */
+static int
+ips_reserve(struct hot_tally *t, size_t n)
+{
+	size_t cap = t->capips ? t->capips : 256;
+	uint64_t *p;
+
+	if (t->nips + n <= t->capips)
+		return 0;
+	while (cap < t->nips + n)
+		cap *= 2;
+	if ((p = realloc(t->ips, cap * sizeof *p)) == NULL)
+		return -1;
+	t->ips = p;
+	t->capips = cap;
+	return 0;
+}
+
+/* A new chain for k, its frames copied to the pool: 0, or -1 (ENOMEM). */
+static int
+chain_add(struct hot_tally *t, const struct chain_key *k)
+{
+	struct hot_chain *c;
+
+	if ((t->nchains == t->cap && tally_grow(t) < 0) || ips_reserve(t, (size_t)k->nframes) < 0) {
+		errno = ENOMEM;
+		return -1;
+	}
+	c = &t->chain[t->nchains];
+	*c = (struct hot_chain){ 1,
+				 k->hash,
+				 k->pid,
+				 (uint32_t)t->nips,
+				 (uint8_t)k->family,
+				 (uint8_t)k->nkernel,
+				 (uint8_t)k->nframes };
+	if (k->nframes > 0)
+		memcpy(t->ips + t->nips, k->ip, (size_t)k->nframes * sizeof k->ip[0]);
+	t->nips += (size_t)k->nframes;
+	t->slot[slot_find(t, k)] = t->nchains++;
 	return 0;
 }
 
@@ -118,21 +193,20 @@ int
 hot_tally_add(struct hot_tally *t, enum wait_family f, pid_t pid, const uint64_t *ip, int nkernel,
 	      int nframes)
 {
-	struct hot_chain c;
+	struct chain_key k;
 	int s;
 
 	if (f < 0 || f >= WAIT_NFAMILIES || nframes < 0 || nkernel < 0 || nkernel > nframes)
 		return 0;
 	t->samples[f]++;
-	memset(&c, 0, sizeof c);
-	c.family = f;
-	c.nframes = nframes < HOT_KEY_FRAMES ? nframes : HOT_KEY_FRAMES;
-	c.nkernel = nkernel < c.nframes ? nkernel : c.nframes;
-	c.pid = c.nframes > c.nkernel ? pid : 0;
-	memcpy(c.ip, ip, (size_t)c.nframes * sizeof c.ip[0]);
-	c.hash = chain_hash(&c);
+	k.family = f;
+	k.nframes = nframes < HOT_KEY_FRAMES ? nframes : HOT_KEY_FRAMES;
+	k.nkernel = nkernel < k.nframes ? nkernel : k.nframes;
+	k.pid = k.nframes > k.nkernel ? pid : 0;
+	k.ip = ip;
+	k.hash = key_hash(&k);
 	if (t->nslots) {
-		s = slot_find(t, &c);
+		s = slot_find(t, &k);
 		if (t->slot[s] >= 0) {
 			t->chain[t->slot[s]].count++;
 			return 0;
@@ -142,14 +216,10 @@ hot_tally_add(struct hot_tally *t, enum wait_family f, pid_t pid, const uint64_t
 		t->other[f]++;
 		return 0;
 	}
-	if (t->nchains == t->cap && tally_grow(t) < 0) {
+	if (chain_add(t, &k) < 0) {
 		t->other[f]++;
-		errno = ENOMEM;
 		return -1;
 	}
-	c.count = 1;
-	t->chain[t->nchains] = c;
-	t->slot[slot_find(t, &c)] = t->nchains++;
 	return 0;
 }
 
@@ -162,7 +232,7 @@ hot_chain_nkernel(const struct hot_tally *t, int i)
 uint64_t
 hot_chain_ip(const struct hot_tally *t, int i, int j)
 {
-	return t->chain[i].ip[j];
+	return t->ips[t->chain[i].at + (uint32_t)j];
 }
 
 /* The name without a compiler suffix (".part.0", ".isra.0", ".constprop.0", ".cold"). */
@@ -241,17 +311,18 @@ struct named {
 };
 
 static void
-chain_name(const struct hot_chain *c, hot_namer namer, void *arg, struct named *out)
+chain_name(const struct hot_tally *t, int ci, hot_namer namer, void *arg, struct named *out)
 {
+	const struct hot_chain *c = &t->chain[ci];
+	const uint64_t *ip = t->ips + c->at;
 	int i;
 	bool kernel;
 
 	out->n = c->nframes;
 	for (i = 0; i < c->nframes; i++) {
 		kernel = i < c->nkernel;
-		if (namer(arg, c->pid, c->ip[i], kernel, out->name[i], HOT_NAME_LEN) < 0)
-			snprintf(out->name[i], HOT_NAME_LEN, "0x%llx",
-				 (unsigned long long)c->ip[i]);
+		if (namer(arg, c->pid, ip[i], kernel, out->name[i], HOT_NAME_LEN) < 0)
+			snprintf(out->name[i], HOT_NAME_LEN, "0x%llx", (unsigned long long)ip[i]);
 	}
 }
 
@@ -425,7 +496,7 @@ hot_tally_name(const struct hot_tally *t, hot_namer namer, void *arg, int max_pe
 		return -1;
 	}
 	for (i = 0; i < t->nchains; i++) {
-		chain_name(&t->chain[i], namer, arg, &nm);
+		chain_name(t, i, namer, arg, &nm);
 		path_from(&p[i], &t->chain[i], &nm);
 		if (chain_spin(&nm, &s[ns])) {
 			s[ns].family = t->chain[i].family;

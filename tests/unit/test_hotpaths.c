@@ -155,11 +155,53 @@ test_spin_names(void)
 	ok(!hot_frame_is_spin("osq_lock_x"), "a longer name is another function");
 }
 
+/*
+ * The chains' frames share one pool: a chain that is another's prefix, or
+ * the same frames with another kernel split, is its own chain with its own
+ * frames, past HOT_KEY_FRAMES only those are kept, and a reset tally reuses
+ * the pool without mixing the old frames in.
+ */
+static void
+test_frame_pool(void)
+{
+	struct hot_tally t;
+	uint64_t ip[HOT_KEY_FRAMES + 4];
+	int i, j, bad = 0;
+
+	for (i = 0; i < HOT_KEY_FRAMES + 4; i++)
+		ip[i] = K + 0x1000 + (uint64_t)i;
+	hot_tally_init(&t);
+	hot_tally_add(&t, WAIT_WORKLOAD, 5, ip, 3, 3);
+	hot_tally_add(&t, WAIT_WORKLOAD, 5, ip, 1, 1);
+	hot_tally_add(&t, WAIT_WORKLOAD, 5, ip, 2, 3);
+	hot_tally_add(&t, WAIT_WORKLOAD, 5, ip, 3, HOT_KEY_FRAMES + 4);
+	hot_tally_add(&t, WAIT_WORKLOAD, 5, ip, 1, 1);
+	is_int(t.nchains, 4,
+	       "a prefix, another kernel split and a longer chain are chains of their own");
+	is_u64(t.nips, 3 + 1 + 3 + HOT_KEY_FRAMES,
+	       "each chain's frames kept once, at most HOT_KEY_FRAMES");
+	ok(hot_chain_nkernel(&t, 2) == 2 && hot_chain_ip(&t, 2, 2) == ip[2] &&
+		   hot_chain_ip(&t, 3, HOT_KEY_FRAMES - 1) == ip[HOT_KEY_FRAMES - 1],
+	   "a chain's frames are its own");
+	hot_tally_reset(&t);
+	for (i = 0; i < 300; i++) {
+		ip[0] = 0x700000 + (uint64_t)i;
+		hot_tally_add(&t, WAIT_TARGET, 9, ip, 0, 1 + i % 5);
+	}
+	for (i = 0; i < t.nchains; i++)
+		for (j = 0; j < 1 + i % 5; j++)
+			bad += hot_chain_ip(&t, i, j) != (j == 0 ? 0x700000 + (uint64_t)i : ip[j]);
+	is_int(t.nchains, 300, "after a reset, 300 new chains");
+	is_int(bad, 0, "each with its own frames, none of the old ones");
+	hot_tally_free(&t);
+}
+
 int
 main(void)
 {
 	test_spin_and_paths();
 	test_many_chains();
+	test_frame_pool();
 	test_spin_names();
 	return done_testing();
 }
