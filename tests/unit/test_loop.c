@@ -61,7 +61,16 @@ test_ticks(void)
 	is_int(t.early, 0, "no tick fires before its absolute deadline");
 	ok(t.missed[2] >= 2, "oversleeping 3.5 periods reports missed deadlines (%llu)",
 	   (unsigned long long)t.missed[2]);
-	ok(t.missed[0] == 0 && t.missed[1] == 0, "no missed deadlines when on time");
+	/*
+	 * A tick the machine's load delayed past its next deadline misses it
+	 * rightly; what must hold whatever the load is that no deadline is
+	 * counted missed that the tick was not late past (on time: none).
+	 */
+	ok(t.missed[0] <= t.late[0] / PERIOD_NS && t.missed[1] <= t.late[1] / PERIOD_NS,
+	   "no missed deadline counted that a tick was not late past (%llu and %llu missed, %.1f "
+	   "and %.1f ms late)",
+	   (unsigned long long)t.missed[0], (unsigned long long)t.missed[1], t.late[0] / 1e6,
+	   t.late[1] / 1e6);
 	/* The callback held the loop 2.5 periods past the next deadline, whatever the load. */
 	ok(t.busy[2] >= 5 * PERIOD_NS / 2,
 	   "a tick held up by the loop's own work says so (%.1f ms of %.1f ms late)",
