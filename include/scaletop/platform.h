@@ -262,6 +262,9 @@ struct thread_handle {
 	bool no_syscall; /* its syscall file was refused (not root, another user's): not tried again
 			  */
 	bool wchan_named; /* its wchan has named a channel: a "0" there means running */
+	bool have_chan;   /* it was read blocked in a channel: chan_hash's, in chan_state */
+	uint32_t chan_hash;
+	enum thread_state chan_state;
 };
 /* A handle of tid in pid, nothing open yet. */
 void thread_handle_init(struct thread_handle *h, pid_t pid, pid_t tid);

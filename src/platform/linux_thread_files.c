@@ -11,12 +11,14 @@
  * its last reading, since a thread that has not run cannot have changed
  * its state or left its wait channel.  A thread that ran since a reading
  * that found it blocked, or runnable, has its wchan read before its stat:
- * found where it was, back in the same channel (a mutex worker back on its
- * futex) or runnable still (wchan "0"), it is in the state it was in then,
- * since a kernel function sleeps in one state (futex_do_wait interruptibly,
- * io_schedule not), and stat, whose formatting was the dearest part of a
- * reading (do_task_stat, 15% of the monitor's CPU among 256 mutex
- * workers), is not read.  A "0" counts only from a thread whose wchan has
+ * found back in the same channel (a mutex worker back on its futex), or in
+ * the one it was last read blocked in (the handle remembers its hash and
+ * state), it is in the state it was in there, since a kernel function
+ * sleeps in one state (futex_do_wait interruptibly, io_schedule not); with
+ * wchan "0" it is runnable; and stat, whose formatting was the dearest part
+ * of a reading (do_task_stat, 15% of the monitor's CPU among 256 mutex
+ * workers, and still 11% when only a thread where it was skipped it), is
+ * not read.  A "0" counts only from a thread whose wchan has
  * named a channel before (a refused wchan reads "0" whatever the state)
  * and that is not its process's main thread (a zombie's reads "0" too:
  * the other threads of a process are gone when they exit).  A thread blocked in any other
@@ -53,10 +55,11 @@
 struct tf_reading {
 	struct thread_sample *t;
 	struct thread_handle *h;
-	bool ran;        /* schedstat changed since the last reading (or cannot tell) */
-	bool wchan_read; /* the channel was read now, not kept from the last reading */
-	bool stat_read;  /* the state was read now */
-	bool wchan_zero; /* the wchan read now said "0": not blocked */
+	bool ran;           /* schedstat changed since the last reading (or cannot tell) */
+	bool wchan_read;    /* the channel was read now, not kept from the last reading */
+	bool stat_read;     /* the state was read now */
+	bool wchan_zero;    /* the wchan read now said "0": not blocked */
+	uint32_t chan_hash; /* of the wchan read now, before any call is put beside it */
 };
 
 /*
@@ -106,12 +109,32 @@ tf_runnable(enum thread_state s)
 	return s == THREAD_RUNNING || s == THREAD_RUNNABLE;
 }
 
+/* FNV-1a: a channel's name as a handle remembers it. */
+static uint32_t
+tf_chan_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	while (*s != '\0')
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
 /*
- * Whether the wchan is read before the stat: the thread ran since its last
- * reading, which found it blocked in a channel, or runnable where a "0" in
- * its wchan can only mean runnable still: the wchan has named a channel
+ * A "0" in the wchan can only mean runnable: the wchan has named a channel
  * before (a refused one reads "0" whatever the state), and it is not its
  * process's main thread (a zombie's wchan, its stack gone, reads "0" too).
+ */
+static bool
+tf_zero_trusted(const struct thread_handle *h)
+{
+	return h->wchan_named && h->tid != h->pid;
+}
+
+/*
+ * Whether the wchan is read before the stat: the thread ran since its last
+ * reading, which found it blocked in a channel, or runnable with a trusted
+ * "0" or a channel it was blocked in before remembered.
  */
 static bool
 tf_channel_first(const struct tf_reading *r)
@@ -122,34 +145,40 @@ tf_channel_first(const struct tf_reading *r)
 		return false;
 	if (tf_blocked(h->last.state))
 		return h->last.channel[0] != '\0';
-	return tf_runnable(h->last.state) && h->wchan_named && h->tid != h->pid;
+	return tf_runnable(h->last.state) && (tf_zero_trusted(h) || h->have_chan);
 }
 
 /*
- * The wchan, read first, finds the thread where its last reading did:
- * blocked in the same channel, or runnable.  Its state is then the last
- * one's: a kernel function sleeps in one state.
+ * The state a wchan read first tells without the stat, or -1: a kernel
+ * function sleeps in one state (futex_do_wait interruptibly, io_schedule
+ * not), so a thread back in the channel of its last reading, or in the one
+ * it was last read blocked in (a mutex worker back on its futex after it
+ * ran), is in the state it was in there; a trusted "0" is runnable.
  */
-static bool
-tf_where_it_was(const struct tf_reading *r)
+static int
+tf_state_known(const struct tf_reading *r)
 {
-	const struct thread_sample *last = &r->h->last;
-
+	const struct thread_handle *h = r->h;
+	const struct thread_sample *last = &h->last;
 	size_t n = strlen(r->t->channel);
 
 	if (!r->wchan_read || !tf_channel_first(r))
-		return false;
+		return -1;
+	if (r->wchan_zero)
+		return tf_zero_trusted(h) ? (int)THREAD_RUNNABLE : -1;
 	/* the last one's may have its call beside it, "anon_pipe_read (read)" */
-	if (tf_blocked(last->state))
-		return n > 0 && strncmp(r->t->channel, last->channel, n) == 0 &&
-		       (last->channel[n] == '\0' || last->channel[n] == ' ');
-	return r->wchan_zero;
+	if (tf_blocked(last->state) && n > 0 && strncmp(r->t->channel, last->channel, n) == 0 &&
+	    (last->channel[n] == '\0' || last->channel[n] == ' '))
+		return (int)last->state;
+	if (h->have_chan && h->chan_hash == r->chan_hash)
+		return (int)h->chan_state;
+	return -1;
 }
 
 static bool
 tf_stat_due(const struct tf_reading *r)
 {
-	return r->ran && !tf_where_it_was(r);
+	return r->ran && tf_state_known(r) < 0;
 }
 
 static int
@@ -170,7 +199,9 @@ tf_take_stat(const char *buf, size_t n, struct tf_reading *r)
 static void
 tf_keep_stat(struct tf_reading *r)
 {
-	r->t->state = r->h->last.state;
+	int s = tf_state_known(r);
+
+	r->t->state = s >= 0 ? (enum thread_state)s : r->h->last.state;
 }
 
 /*
@@ -197,6 +228,7 @@ tf_take_wchan(const char *buf, size_t n, struct tf_reading *r)
 		r->wchan_zero = true;
 	else
 		r->h->wchan_named = true;
+	r->chan_hash = tf_chan_hash(r->t->channel);
 	r->wchan_read = true;
 	return 0;
 }
@@ -320,7 +352,7 @@ tf_vanished(int e)
 static int
 tf_read_all(struct thread_handle *h, struct thread_sample *t)
 {
-	struct tf_reading r = { t, h, true, false, false, false };
+	struct tf_reading r = { t, h, true, false, false, false, 0 };
 	const size_t *order = tf_order_state_first;
 	char buf[TF_BUF];
 	bool kept;
@@ -348,6 +380,11 @@ tf_read_all(struct thread_handle *h, struct thread_sample *t)
 		else if (i == TF_STAT)
 			return 0; /* no state: skipped, like a thread that exited */
 	}
+	if (r.stat_read && r.wchan_read && tf_blocked(t->state) && !r.wchan_zero) {
+		h->have_chan = true; /* read blocked in a channel: remembered with its state */
+		h->chan_hash = r.chan_hash;
+		h->chan_state = t->state;
+	}
 	return 1;
 }
 
@@ -362,7 +399,7 @@ thread_handle_read(struct thread_handle *h, struct thread_sample *t)
 	if ((r = tf_read_all(h, t)) == 2) {
 		/* the thread read before is gone; the tid may be a new one's */
 		thread_handle_close(h);
-		h->have_last = false;
+		h->have_last = h->have_chan = false;
 		memset(t, 0, sizeof(*t));
 		t->pid = h->pid;
 		t->tid = h->tid;
@@ -371,7 +408,7 @@ thread_handle_read(struct thread_handle *h, struct thread_sample *t)
 	}
 	if (r != 1) {
 		thread_handle_close(h);
-		h->have_last = false;
+		h->have_last = h->have_chan = false;
 		return 0;
 	}
 	h->last = *t;

@@ -358,6 +358,9 @@ flipper(void *arg)
 	flip_at = 3;
 	while (flip_step == 3)
 		;
+	flip_at = 4;
+	while (flip_step == 4 && read(flip_pipe[0], &c, 1) == 1)
+		;
 	return NULL;
 }
 
@@ -406,9 +409,10 @@ flip_reached(int k, int ms)
 
 /*
  * A thread blocked or runnable at its last reading that ran since has its
- * channel read first; in the same channel, or runnable still, its state is
- * the last one's and stat is not read (nthreads 0 says so); in another
- * channel, or running after a wait, stat is read.
+ * channel read first; in the same channel, in the one it was last read
+ * blocked in, or with a trusted "0" (runnable), its state is known and stat
+ * is not read (nthreads 0 says so); in a channel it was not read in
+ * before, stat is read.
  */
 static void
 test_channel_first(pid_t self)
@@ -461,9 +465,10 @@ test_channel_first(pid_t self)
 	flip_reached(3, 20);
 	r = thread_handle_read(&h, &t);
 	ok(r == 1 && (t.state == THREAD_RUNNING || t.state == THREAD_RUNNABLE) &&
-		   t.channel[0] == '\0' && t.nthreads > 0,
-	   "channel first: spinning: stat read, running, no channel (%d, '%s', %d)", (int)t.state,
-	   t.channel, t.nthreads);
+		   t.channel[0] == '\0' && t.nthreads == 0,
+	   "channel first: spinning after its wait: a trusted 0, runnable, stat not read (%d, "
+	   "'%s', %d)",
+	   (int)t.state, t.channel, t.nthreads);
 	sleep_ms(20);
 	r = thread_handle_read(&h, &t);
 	ok(r == 1 && (t.state == THREAD_RUNNING || t.state == THREAD_RUNNABLE) &&
@@ -471,6 +476,16 @@ test_channel_first(pid_t self)
 	   "channel first: spinning still: its wchan's 0 says so, stat not read (%d, '%s', %d)",
 	   (int)t.state, t.channel, t.nthreads);
 	flip_step = 4;
+	flip_reached(4, 50);
+	r = thread_handle_read(&h, &t);
+	ok(r == 1 && t.state == THREAD_SLEEPING && strstr(t.channel, "(read)") != NULL &&
+		   t.nthreads == 0,
+	   "channel first: runnable, then back in the pipe's read it was read blocked in: "
+	   "remembered, stat not read (%d, '%s', %d)",
+	   (int)t.state, t.channel, t.nthreads);
+	flip_step = 5;
+	if (write(flip_pipe[1], "x", 1) != 1)
+		ok(0, "channel first: the pipe's last write: %s", strerror(errno));
 	pthread_join(th, NULL);
 	thread_handle_close(&h);
 	close(flip_pipe[0]);
