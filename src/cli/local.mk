@@ -1,6 +1,8 @@
 scaletop_SOURCES += \
 	src/cli/main.c \
-	src/cli/cli.h \
+	src/cli/cli.h
+# The commands: the monitor (main's cmd_tui) runs none of them.
+libscaletop_cold_a_SOURCES += \
 	src/cli/sample.h \
 	src/cli/sample.c \
 	src/cli/sample_args.c \
@@ -9,7 +11,7 @@ scaletop_SOURCES += \
 	src/cli/progress.h \
 	src/cli/progress.c \
 	src/cli/list.c
-scaletop_SOURCES += \
+libscaletop_cold_a_SOURCES += \
 	src/cli/show.c \
 	src/cli/compare.c \
 	src/cli/export.c \

@@ -76,9 +76,18 @@ orphan_note_started(pid_t pgid)
 		orphan_groups[orphan_ngroups++] = pgid;
 }
 
-static void
+/*
+ * At exit, once a group was added (in this process or the one it was forked
+ * from, as atexit's registration was inherited): a destructor, not atexit,
+ * whose wrapper comes from libc_nonshared.a and lands after everything else
+ * in the text, a 64 kB window of pages the monitor would map for one call
+ * (the code there is what it never runs, Makefile.am).
+ */
+__attribute__((destructor)) static void
 pgroup_atexit(void)
 {
+	if (!pgroup_hooked)
+		return;
 	pgroup_kill_all(SIGKILL);
 	if (pgroup_owner == getpid())
 		(void)pgroup_kill_descendants();
@@ -97,11 +106,7 @@ pgroup_add(pid_t pgid)
 			pgroup_ids[i] = 0;
 		pgroup_owner = self;
 	}
-	if (!pgroup_hooked) {
-		if (atexit(pgroup_atexit) != 0)
-			return -1;
-		pgroup_hooked = 1;
-	}
+	pgroup_hooked = 1;
 	for (i = 0; i < PGROUP_MAX; i++) {
 		if (pgroup_ids[i] == 0) {
 			pgroup_ids[i] = pgid;

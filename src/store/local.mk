@@ -10,6 +10,11 @@ noinst_HEADERS += include/scaletop/session_json.h
 noinst_HEADERS += include/scaletop/snapshot.h src/store/snapshot_priv.h src/store/session_read.h
 libscaletop_a_SOURCES += \
 	src/store/snapshot_text.c \
+	src/store/snapshot_analysis.c \
+	src/store/snapshot_fairness.c \
+	src/store/snapshot_write.c
+# Reading a snapshot, comparing, exporting and importing: not a running monitor's.
+libscaletop_cold_a_SOURCES += \
 	src/store/field_read.c \
 	src/store/session_read.c \
 	src/store/session_read_step.c \
@@ -19,11 +24,8 @@ libscaletop_a_SOURCES += \
 	src/store/session_read_locks.c \
 	src/store/session_read_kstacks.c \
 	src/store/host_text.c \
-	src/store/snapshot_analysis.c \
-	src/store/snapshot_fairness.c \
 	src/store/snapshot_read.c \
 	src/store/snapshot_load.c \
-	src/store/snapshot_write.c \
 	src/store/snapshot_compare.c \
 	src/store/snapshot_compare_warn.c \
 	src/store/snapshot_compare_waits.c src/store/snapshot_compare_fair.c \
@@ -42,8 +44,9 @@ noinst_HEADERS += src/store/import_table.h
 # behind replay and live viewing.
 libscaletop_a_SOURCES += \
 	src/store/stream_write.c \
+	src/store/stream_tick.c
+libscaletop_cold_a_SOURCES += \
 	src/store/stream_reader.c \
-	src/store/stream_tick.c \
 	src/store/stream_records.c \
 	src/store/stream_read.c \
 	src/store/stream_snapshot.c

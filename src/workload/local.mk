@@ -1,10 +1,12 @@
 # Built-in workloads, their registry and parameter parsing.  A new
-# workload's file goes in this list, beside registry.c.
+# workload's file goes in the bodies' list below.
 libscaletop_a_SOURCES += \
 	src/workload/builtin.h \
 	src/workload/params.c \
 	src/workload/file_path.c \
-	src/workload/registry.c \
+	src/workload/registry.c
+# The workloads' bodies run in the forked child, never in the monitor.
+libscaletop_cold_a_SOURCES += \
 	src/workload/cpu.c \
 	src/workload/memory.c \
 	src/workload/mutex.c \
