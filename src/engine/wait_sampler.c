@@ -128,16 +128,7 @@ ws_thread_cmp(const void *a, const void *b)
 	return (x->h.tid > y->h.tid) - (x->h.tid < y->h.tid);
 }
 
-/*
- * The first room is 128 kB, where malloc maps a block apart (glibc at the
- * threshold main.c fixes; the BSDs' at less): its pages are touched only as
- * threads fill them, and the list made afresh at each finding no longer
- * leaves its doublings' blocks (17, 35 and 70 kB among 256 threads) in the
- * heap, which kept them.
- */
-#define WS_FIRST_CAP (128 * 1024 / sizeof(struct ws_thread) + 1)
-
-/* Room for n threads in v (with capacity *cap); -1 without memory. */
+/* Room for n threads in v (capacity *cap), first 128 kB (design-notes.md); -1 without memory. */
 static int
 ws_reserve(struct ws_thread **v, size_t *cap, size_t n)
 {
@@ -146,7 +137,7 @@ ws_reserve(struct ws_thread **v, size_t *cap, size_t n)
 
 	if (n <= *cap)
 		return 0;
-	ncap = *cap > 0 ? *cap : WS_FIRST_CAP;
+	ncap = *cap > 0 ? *cap : 128 * 1024 / sizeof(*p) + 1;
 	while (ncap < n)
 		ncap *= 2;
 	if ((p = realloc(*v, ncap * sizeof(*p))) == NULL)
