@@ -170,7 +170,7 @@ tf_state_known(const struct tf_reading *r)
 	if (tf_blocked(last->state) && n > 0 && strncmp(r->t->channel, last->channel, n) == 0 &&
 	    (last->channel[n] == '\0' || last->channel[n] == ' '))
 		return (int)last->state;
-	if (h->have_chan && h->chan_hash == r->chan_hash)
+	if (n > 0 && h->have_chan && h->chan_hash == r->chan_hash)
 		return (int)h->chan_state;
 	return -1;
 }
@@ -380,7 +380,7 @@ tf_read_all(struct thread_handle *h, struct thread_sample *t)
 		else if (i == TF_STAT)
 			return 0; /* no state: skipped, like a thread that exited */
 	}
-	if (r.stat_read && r.wchan_read && tf_blocked(t->state) && !r.wchan_zero) {
+	if (r.stat_read && r.wchan_read && tf_blocked(t->state) && t->channel[0] != '\0') {
 		h->have_chan = true; /* read blocked in a channel: remembered with its state */
 		h->chan_hash = r.chan_hash;
 		h->chan_state = t->state;
