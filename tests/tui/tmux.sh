@@ -61,6 +61,7 @@ tm_wait_for() {
 		sleep 0.1
 		_i=$((_i + 1))
 	done
+	diag "no line matched '$1' in $_max tenths of a second; the screen:" "$(tm_screen)"
 	return 1
 }
 
