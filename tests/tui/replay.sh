@@ -64,11 +64,13 @@ ok "q ends the replay" tm_wait_exit 50
 is "$(tm_status)" 0 "replay exits 0"
 
 # --- figures per operation without operations counted: '-', never 0 ----------------------
-# sysbench's summary alone (recorded), after a loop that keeps the command busy: the
-# window's switches and CPU are measured, but no operation was counted in it.  The sleep
+# sysbench's summary alone (recorded), after a loop of short sleeps: the window's
+# switches and CPU are measured, but no operation was counted in it.  The sleeps are
+# switches in any window, where a busy loop of 300000 turns had none when it outlasted
+# the window (the older recording's 0 then was a true 0, shown as 0.00).  The last sleep
 # makes the run outlast the 2 s its summary claims, so the replay reaches the step's end.
 SBSUM="$top_srcdir/tests/fixtures/sysbench/cpu-summary.txt"
-"$ST" run --cmd "sh -c 'i=0; while [ \$i -lt 300000 ]; do i=\$((i + 1)); done; sleep 2.5; cat \"\$0\"' $SBSUM" \
+"$ST" run --cmd "sh -c 'i=0; while [ \$i -lt 30 ]; do i=\$((i + 1)); sleep 0.05; done; sleep 2.5; cat \"\$0\"' $SBSUM" \
 	--parse sysbench -n 1 -d 1 --warmup 0.2 -q --record "$T/sbsum.jsonl" >/dev/null 2>&1
 is "$?" 0 "a summary-only sysbench run is recorded"
 tm_start 120 40 "$ST" replay "$T/sbsum.jsonl"
