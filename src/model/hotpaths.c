@@ -13,8 +13,8 @@
 /*
  * A distinct chain; its frames are ips[at .. at + nframes) of the tally's
  * pool.  Most chains are short (a user leaf and its caller: 2 frames), so
- * a fixed HOT_KEY_FRAMES array (160 bytes a chain) was mostly empty: a 20 s
- * window of one thread tallied over 1,000 chains.
+ * a fixed HOT_KEY_FRAMES array (160 bytes a chain) was mostly empty: a 30 s
+ * window of 256 mutex workers tallied over 1,000 chains.
  */
 struct hot_chain {
 	uint64_t count;
