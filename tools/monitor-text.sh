@@ -1,15 +1,16 @@
 #!/bin/sh
 # Writes src/monitor.ld: the functions a TUI session runs, which the link
-# places together at the head of .text (docs/design-notes.md, "The
-# monitor's text in one place").  A running monitor then maps a few 64 kB
-# fault-around windows of code instead of one for every stretch of the
-# binary its ticks happen to call into.
+# places together at the head of .text (docs/design-notes.md, "What a
+# running monitor maps of its own binary").  A running monitor then maps a
+# few 64 kB fault-around windows of code instead of one for every stretch
+# of the binary its ticks happen to call into.
 #
 # The list comes from callgrind, run over TUI sessions a user has: built-in
-# sweeps at 1-2 and 64-256 threads with step ends, the views opened in turn,
-# an external command, and --monitor (three tiers: see below).  A function missing from the list
-# still runs, from the rest of the text; a name the code no longer has
-# matches nothing (tests/lint/monitor-text.sh finds those).
+# sweeps at 1-2 and 64-256 threads with step ends, the views opened in
+# turn, an external command, and --monitor (three tiers: see below).  A
+# function missing from the list still runs, from the rest of the text; a
+# name the code no longer has matches nothing (tests/lint/monitor_text.sh
+# finds those).
 #
 # Usage: top_builddir=_build/w sh tools/monitor-text.sh [OUT]
 # (default OUT: src/monitor.ld beside this script).  Needs valgrind, tmux.
