@@ -28,11 +28,16 @@
 # The figures are counts, never times.  Each comparison's text is kept in
 # OUT (default a fresh folder under $TMPDIR) for a look afterwards.
 #
+# RECOMPARE=1 with the OUT of an earlier run sweeps nothing: it judges that
+# run's sweeps again with this binary's compare, so that a change to the
+# test is measured on the very sweeps the old one judged (the settings must
+# be the earlier run's: PAIRS, TRIALS, POWER, INTERLEAVE).
+#
 # usage: top_builddir=BUILD sh bench/aa-compare.sh
 #        env: PAIRS (default 20), TRIALS (default 3), DURATION (-d of each
 #        step, default 2), WARMUP (default 0.5), NLIST (default 1,2,4),
 #        LOAD (0/1), POWER (0/1), INTERLEAVE (0/1), NOISE (extra compare
-#        options, default none),
+#        options, default none), RECOMPARE (0/1, needs OUT),
 #        OUT (a folder for the sweeps and comparisons)
 : "${top_builddir:=.}"
 bin=$top_builddir/scaletop
@@ -44,10 +49,15 @@ nlist=${NLIST:-1,2,4}
 load=${LOAD:-0}
 power=${POWER:-0}
 inter=${INTERLEAVE:-0}
+again=${RECOMPARE:-0}
 out=${OUT:-}
 
 if [ ! -x "$bin" ]; then
 	echo "aa-compare: no binary at $bin: run 'make scaletop' in the build directory" >&2
+	exit 2
+fi
+if [ "$again" = 1 ] && [ ! -d "$out" ]; then
+	echo "aa-compare: RECOMPARE=1 needs OUT, the folder of an earlier run's sweeps" >&2
 	exit 2
 fi
 if [ -z "$out" ]; then
@@ -84,6 +94,10 @@ loadavg() {
 
 # sweep NAME WORKLOAD [PARAM [K]]: one sweep of K (default TRIALS) trials into $out/NAME.json.
 sweep() {
+	if [ "$again" = 1 ]; then
+		[ -f "$out/$1.json" ] || echo "aa-compare: $out/$1.json is missing: not the earlier run's settings?" >&2
+		return
+	fi
 	_p=
 	[ -n "$3" ] && _p="-p $3"
 	# shellcheck disable=SC2086
@@ -114,9 +128,9 @@ found() {
 		NF > 0 { print ($0 ~ /^[B-Z] is [0-9.]+% slower/) ? 1 : 0; exit }' "$1"
 }
 
-echo "aa-compare: $pairs pairs, --trials $trials, -n $nlist, -d $dur, load $load, power $power, interleave $inter"
+echo "aa-compare: $pairs pairs, --trials $trials, -n $nlist, -d $dur, load $load, power $power, interleave $inter, recompare $again"
 echo "aa-compare: load average at the start: $(loadavg); sweeps in $out"
-[ "$load" = 1 ] && start_hog
+[ "$load" = 1 ] && [ "$again" != 1 ] && start_hog
 
 if [ "$power" = 1 ]; then
 	f10=0
