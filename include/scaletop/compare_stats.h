@@ -28,6 +28,16 @@
 #define COMPARE_NOISE_DEFAULT 5.0
 /* Trials a side needs before compare tests (docs/statistics.md: why 3, and not 2). */
 #define CMP_MIN_TRIALS 3
+/*
+ * A run's own noise, % of its mean (--run-noise PCT): what a whole sweep
+ * moves between two runs a minute apart and its own trials, which share
+ * that minute, cannot show.  docs/statistics.md has the measured figures.
+ */
+#define COMPARE_RUN_NOISE_DEFAULT 3.0
+/* Runs (files) a side needs before their spread carries the run's noise itself. */
+#define CMP_RUNS_SEEN 3
+/* The degrees of freedom of that allowance: it was measured on about 20 pairs. */
+#define CMP_ALLOW_DF 20.0
 
 enum cmp_unit {
 	CMP_UNIT_NONE,   /* no usable run, or fewer than two trials: no se */
@@ -40,6 +50,7 @@ struct cmp_side {
 	double mean; /* the mean of the trials' means */
 	double se;   /* standard error of mean; NaN with fewer than 2 trials */
 	double df;   /* trials - 1; NaN when unknown */
+	double allow; /* variance of mean its trials cannot see (a run's own noise); 0: none */
 	enum cmp_unit unit;
 };
 
@@ -95,11 +106,21 @@ int cmp_side_at(const struct session *s, int n, struct cmp_side *side);
 void cmp_side_samples(const double *x, int k, struct cmp_side *side);
 
 /*
+ * The variance a side's mean carries from its runs' own noise, run_pct %
+ * of the mean, when its trials come from fewer than CMP_RUNS_SEEN runs:
+ * (run_pct / 100 * mean)^2 / runs; 0 from more (their spread shows it).
+ * For a log score give mean 1: its sd is already relative.
+ */
+double cmp_run_allowance(double mean, double run_pct, int runs);
+
+/*
  * Welch's t of b against a: the difference as % of a's mean, with the CI
  * from t95 at the Welch-Satterthwaite df floored to an integer (stats_t95
  * takes an integer; a smaller df widens the CI, so flooring errs towards
- * "no difference").  Sides with fewer than min_trials trials are not
- * tested (d->few).  noise_pct >= 0.
+ * "no difference").  Each side's allow joins its variance, with
+ * CMP_ALLOW_DF degrees of freedom; the CI is never narrower, nor p
+ * smaller, than without it.  Sides with fewer than min_trials trials are
+ * not tested (d->few).  noise_pct >= 0.
  */
 void cmp_welch_min(const struct cmp_side *a, const struct cmp_side *b, double noise_pct,
 		   int min_trials, struct cmp_diff *d);
@@ -114,13 +135,21 @@ void cmp_welch(const struct cmp_side *a, const struct cmp_side *b, double noise_
  */
 int cmp_trial_scores(const struct session *s, const int *n, int k, int lo, int hi, double *score);
 
+/* How two sides of scores are tested: the floor, the trials needed, each side's allowance. */
+struct cmp_score_test {
+	double noise_pct;
+	int min_trials;
+	double allow_a, allow_b; /* on the logs: cmp_run_allowance(1, ...) */
+};
+
 /*
  * Welch's t on ln(score): the ratio of B's geometric mean score to A's,
- * its 95% CI (exp of the log CI, df floored), significance with the noise
- * floor; few (and no CI) with fewer than min_trials scores a side.  g->k,
- * n_lo and n_hi are the caller's.
+ * its 95% CI (exp of the log CI, df floored, each side's allowance as in
+ * cmp_welch_min), significance with the noise floor; few (and no CI) with
+ * fewer than min_trials scores a side.  g->k, n_lo and n_hi are the
+ * caller's.
  */
-void cmp_scores(const double *a, int ka, const double *b, int kb, double noise_pct, int min_trials,
+void cmp_scores(const double *a, int ka, const double *b, int kb, const struct cmp_score_test *t,
 		struct cmp_geomean *g);
 
 #endif

@@ -115,8 +115,9 @@ double snapshot_strtod(const char *s, char **end);
  * A NULL opts means compare_opts_default's.
  */
 struct compare_opts {
-	double noise_pct; /* >= 0; COMPARE_NOISE_DEFAULT (compare_stats.h) */
-	double fail_pct;  /* 0: no gate */
+	double noise_pct;     /* >= 0; COMPARE_NOISE_DEFAULT (compare_stats.h) */
+	double run_noise_pct; /* >= 0: a run's own noise, for sides of one or two runs */
+	double fail_pct;      /* 0: no gate */
 };
 void compare_opts_default(struct compare_opts *o);
 

@@ -39,8 +39,8 @@ static void
 compare_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: %s compare [--csv | --markdown] [--noise PCT] [--fail-on-regression PCT]\n"
-		"                  [--csv-target FILE] [--csv-waits FILE] [--csv-usl FILE] "
+		"usage: %s compare [--csv | --markdown] [--noise PCT] [--run-noise PCT]\n"
+		"                  [--fail-on-regression PCT] [--csv-target FILE] [--csv-waits FILE] [--csv-usl FILE] "
 		"[--force]\n"
 		"                  [--baseline A.json] A.json B.json [C.json ...]\n"
 		"       %s compare [options] A1.json A2.json ... -- B1.json B2.json ... [-- "
@@ -60,15 +60,19 @@ compare_usage(FILE *f)
 		"      --baseline FILE          compare every snapshot against FILE (A)\n"
 		"      --noise PCT              a difference counts only beyond PCT%% of A\n"
 		"                               (default %g; 0: Welch's t alone)\n"
+		"      --run-noise PCT          a side of fewer than %d files is allowed PCT%% of\n"
+		"                               its mean for what a rerun moves and its trials\n"
+		"                               cannot show (default %g; 0: none)\n"
 		"      --fail-on-regression PCT exit 3 when some snapshot is significantly\n"
 		"                               slower than A by more than PCT%% at some N;\n"
 		"                               4 when none is but a side had too few trials\n",
-		progname, progname, CMP_MIN_TRIALS, CMP_MIN_TRIALS, COMPARE_NOISE_DEFAULT);
+		progname, progname, CMP_MIN_TRIALS, CMP_MIN_TRIALS, COMPARE_NOISE_DEFAULT,
+		CMP_RUNS_SEEN, COMPARE_RUN_NOISE_DEFAULT);
 }
 
-/* A percentage from 0 (no floor: Welch's t alone) to below 100, with or without '%'. */
+/* A percentage from 0 (none) to below 100, with or without '%', for option opt (its default eg). */
 static int
-compare_noise(const char *arg, double *out)
+compare_noise(const char *opt, double eg, const char *arg, double *out)
 {
 	char *end;
 	double v;
@@ -78,9 +82,9 @@ compare_noise(const char *arg, double *out)
 		end++;
 	if (end == arg || *end != '\0' || isspace((unsigned char)*arg) || !(v >= 0 && v < 100))
 		return arg_usage_error(CMD,
-				       "--noise '%s': give a percentage from 0 (Welch's t alone) "
-				       "to below 100, e.g. --noise %g",
-				       arg, COMPARE_NOISE_DEFAULT);
+				       "%s '%s': give a percentage from 0 (none) to below 100, "
+				       "e.g. %s %g",
+				       opt, arg, opt, eg);
 	*out = v;
 	return 0;
 }
@@ -107,7 +111,9 @@ compare_option(int opt, struct compare_args *a, char **argv)
 		a->force = true;
 		return 0;
 	case 'n':
-		return compare_noise(optarg, &a->o.noise_pct);
+		return compare_noise("--noise", COMPARE_NOISE_DEFAULT, optarg, &a->o.noise_pct);
+	case 'r':
+		return compare_noise("--run-noise", COMPARE_RUN_NOISE_DEFAULT, optarg, &a->o.run_noise_pct);
 	case 'f':
 		return arg_parse_percent(CMD, "--fail-on-regression", optarg, &a->o.fail_pct);
 	case ':':
@@ -184,6 +190,7 @@ compare_parse(int argc, char **argv, struct compare_args *a)
 		{ "csv-usl", required_argument, NULL, 'U' },
 		{ "force", no_argument, NULL, 'F' },
 		{ "noise", required_argument, NULL, 'n' },
+		{ "run-noise", required_argument, NULL, 'r' },
 		{ "fail-on-regression", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },

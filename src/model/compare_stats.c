@@ -1,8 +1,9 @@
 /*
  * compare's statistics with trials as the unit: each side's mean, standard
  * error and degrees of freedom at one N from its trials' means, Welch's t
- * between two sides with a noise floor, and each trial's score (its
- * geometric mean across N) compared by Welch's t on the logarithms
+ * between two sides with a noise floor and an allowance for a run's own
+ * noise, and each trial's score (its geometric mean across N) compared by
+ * Welch's t on the logarithms
  * (compare_stats.h; the reasoning and the measured figures are in
  * docs/statistics.md).
  */
@@ -84,6 +85,7 @@ cmp_side_samples(const double *x, int k, struct cmp_side *side)
 
 	side->runs = side->trials = k;
 	side->mean = side->se = side->df = NAN;
+	side->allow = 0;
 	side->unit = CMP_UNIT_NONE;
 	if (k <= 0)
 		return;
@@ -157,11 +159,61 @@ cmp_satterthwaite(double va, double dfa, double vb, double dfb)
 	return (va + vb) * (va + vb) / den;
 }
 
+double
+cmp_run_allowance(double mean, double run_pct, int runs)
+{
+	double v = run_pct / 100 * mean;
+
+	if (!(run_pct > 0) || !isfinite(mean) || runs >= CMP_RUNS_SEEN)
+		return 0;
+	return v * v / (runs > 1 ? runs : 1);
+}
+
+/* Welch's two-sided p of t at a df floored (the normal's for an infinite one). */
+static double
+cmp_p(double t, double df)
+{
+	return stats_t_p2(t, isfinite(df) && df < 1e9 ? (unsigned long)floor(df) : 1000000000UL);
+}
+
+/* A difference's CI half-width, df and p, from its variance parts. */
+struct cmp_interval {
+	double half, df, p;
+};
+
+/*
+ * diff's interval from the trials' variances of the mean va, vb (with their
+ * df) and the runs' allowance; never narrower, nor p smaller, than the
+ * trials' alone: an allowance with many df would otherwise shrink t95 more
+ * than it widens se.  va + vb + allow > 0.
+ */
+static void
+cmp_interval(double diff, double va, double dfa, double vb, double dfb, double allow,
+	     struct cmp_interval *out)
+{
+	double v = va + vb + allow, den, half;
+
+	den = va * va / dfa + vb * vb / dfb + allow * allow / CMP_ALLOW_DF;
+	out->df = den > 0 ? v * v / den : dfa + dfb; /* the squares underflowed: both parts' df */
+	out->half = cmp_t95(out->df) * sqrt(v);
+	out->p = cmp_p(diff / sqrt(v), out->df);
+	if (allow > 0 && va + vb > 0) {
+		den = cmp_satterthwaite(va, dfa, vb, dfb);
+		half = cmp_t95(den) * sqrt(va + vb);
+		if (half > out->half) {
+			out->half = half;
+			out->df = den;
+		}
+		out->p = fmax(out->p, cmp_p(diff / sqrt(va + vb), den));
+	}
+}
+
 void
 cmp_welch_min(const struct cmp_side *a, const struct cmp_side *b, double noise_pct, int min_trials,
 	      struct cmp_diff *d)
 {
-	double va, vb, se, ci;
+	struct cmp_interval iv;
+	double va, vb, allow;
 
 	memset(d, 0, sizeof(*d));
 	d->ratio = d->pct = d->ci_pct = d->df = d->p = NAN;
@@ -178,21 +230,19 @@ cmp_welch_min(const struct cmp_side *a, const struct cmp_side *b, double noise_p
 	d->tested = true;
 	va = a->se * a->se;
 	vb = b->se * b->se;
-	se = sqrt(va + vb);
-	if (se == 0) {
+	allow = a->allow + b->allow;
+	if (va + vb + allow == 0) {
 		/* Both sides exact (constant figures): any difference is one. */
 		d->df = INFINITY;
 		d->ci_pct = 0;
 		d->welch = b->mean != a->mean;
 		d->p = d->welch ? 0 : 1;
 	} else {
-		d->df = cmp_satterthwaite(va, a->df, vb, b->df);
-		ci = cmp_t95(d->df) * se;
-		d->ci_pct = 100 * ci / a->mean;
-		d->welch = fabs(b->mean - a->mean) > ci;
-		d->p = stats_t_p2((b->mean - a->mean) / se, isfinite(d->df) && d->df < 1e9
-								    ? (unsigned long)floor(d->df)
-								    : 1000000000UL);
+		cmp_interval(b->mean - a->mean, va, a->df, vb, b->df, allow, &iv);
+		d->df = iv.df;
+		d->ci_pct = 100 * iv.half / a->mean;
+		d->welch = fabs(b->mean - a->mean) > iv.half;
+		d->p = iv.p;
 	}
 	d->significant = d->welch && fabs(d->pct) > noise_pct;
 }
@@ -248,11 +298,12 @@ cmp_logs(const double *x, int k, double *out)
 }
 
 void
-cmp_scores(const double *a, int ka, const double *b, int kb, double noise_pct, int min_trials,
+cmp_scores(const double *a, int ka, const double *b, int kb, const struct cmp_score_test *t,
 	   struct cmp_geomean *g)
 {
 	struct cmp_side la, lb;
-	double *x = malloc(sizeof(*x) * (size_t)(ka + kb > 0 ? ka + kb : 1)), va, vb, se, t;
+	struct cmp_interval iv;
+	double *x = malloc(sizeof(*x) * (size_t)(ka + kb > 0 ? ka + kb : 1)), va, vb, dl;
 
 	g->ka = ka;
 	g->kb = kb;
@@ -265,22 +316,22 @@ cmp_scores(const double *a, int ka, const double *b, int kb, double noise_pct, i
 	cmp_side_samples(x, ka, &la);
 	cmp_side_samples(x + ka, kb, &lb);
 	free(x);
-	g->ratio = exp(lb.mean - la.mean);
-	if (ka < min_trials || kb < min_trials || ka < 2 || kb < 2) {
+	dl = lb.mean - la.mean;
+	g->ratio = exp(dl);
+	if (ka < t->min_trials || kb < t->min_trials || ka < 2 || kb < 2) {
 		g->few = true;
 		return;
 	}
 	va = la.se * la.se;
 	vb = lb.se * lb.se;
-	se = sqrt(va + vb);
-	if (se == 0) {
+	if (va + vb + t->allow_a + t->allow_b == 0) {
 		g->df = INFINITY;
 		g->lo = g->hi = g->ratio;
 	} else {
-		g->df = cmp_satterthwaite(va, la.df, vb, lb.df);
-		t = cmp_t95(g->df);
-		g->lo = exp(lb.mean - la.mean - t * se);
-		g->hi = exp(lb.mean - la.mean + t * se);
+		cmp_interval(dl, va, la.df, vb, lb.df, t->allow_a + t->allow_b, &iv);
+		g->df = iv.df;
+		g->lo = exp(dl - iv.half);
+		g->hi = exp(dl + iv.half);
 	}
-	g->significant = (g->lo > 1 || g->hi < 1) && 100 * fabs(g->ratio - 1) > noise_pct;
+	g->significant = (g->lo > 1 || g->hi < 1) && 100 * fabs(g->ratio - 1) > t->noise_pct;
 }

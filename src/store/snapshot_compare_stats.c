@@ -22,6 +22,7 @@ void
 compare_opts_default(struct compare_opts *o)
 {
 	o->noise_pct = COMPARE_NOISE_DEFAULT;
+	o->run_noise_pct = COMPARE_RUN_NOISE_DEFAULT;
 	o->fail_pct = 0;
 }
 
@@ -31,14 +32,31 @@ snapshot_compare_noise(const struct compare_opts *o)
 	return o != NULL ? o->noise_pct : COMPARE_NOISE_DEFAULT;
 }
 
+double
+snapshot_compare_run_noise(const struct compare_opts *o)
+{
+	return o != NULL ? o->run_noise_pct : COMPARE_RUN_NOISE_DEFAULT;
+}
+
+int
+snapshot_compare_side(const struct snapshot *sn, int n, const struct compare_opts *o,
+		      struct cmp_side *side)
+{
+	int runs = cmp_side_at(&sn->s, n, side);
+
+	side->allow = cmp_run_allowance(side->mean, snapshot_compare_run_noise(o),
+					snapshot_side_files(sn));
+	return runs;
+}
+
 void
 snapshot_compare_diff(const struct snapshot *a, const struct snapshot *b, int n,
 		      const struct compare_opts *o, struct cmp_diff *d)
 {
 	struct cmp_side sa, sb;
 
-	cmp_side_at(&a->s, n, &sa);
-	cmp_side_at(&b->s, n, &sb);
+	snapshot_compare_side(a, n, o, &sa);
+	snapshot_compare_side(b, n, o, &sb);
 	cmp_welch(&sa, &sb, snapshot_compare_noise(o), d);
 }
 
@@ -53,8 +71,8 @@ snapshot_compare_pct(char *buf, size_t len, double pct, bool sign)
 
 /* The N a and b both have a usable run at, and their sides; how many (-1: ENOMEM). */
 static int
-cmp_common(const struct snapshot *a, const struct snapshot *b, int **n, struct cmp_side **sa,
-	   struct cmp_side **sb)
+cmp_common(const struct snapshot *a, const struct snapshot *b, const struct compare_opts *o,
+	   int **n, struct cmp_side **sa, struct cmp_side **sb)
 {
 	int i, m = 0, k = a->now.npoints > 0 ? a->now.npoints : 1;
 
@@ -69,8 +87,8 @@ cmp_common(const struct snapshot *a, const struct snapshot *b, int **n, struct c
 	}
 	for (i = 0; i < a->now.npoints; i++) {
 		(*n)[m] = a->now.pts[i].n;
-		if (cmp_side_at(&a->s, (*n)[m], &(*sa)[m]) > 0 &&
-		    cmp_side_at(&b->s, (*n)[m], &(*sb)[m]) > 0)
+		if (snapshot_compare_side(a, (*n)[m], o, &(*sa)[m]) > 0 &&
+		    snapshot_compare_side(b, (*n)[m], o, &(*sb)[m]) > 0)
 			m++;
 	}
 	return m;
@@ -241,8 +259,14 @@ cmp_verdict(char *buf, size_t len, const struct cmp_geomean *g, const char *diff
 /* Each side's trials scored over the m N and tested: g. */
 static void
 cmp_summary_scores(const struct snapshot *a, const struct snapshot *b, const int *n, int m,
-		   double noise, struct cmp_geomean *g)
+		   const struct compare_opts *o, struct cmp_geomean *g)
 {
+	struct cmp_score_test t = {
+		.noise_pct = snapshot_compare_noise(o),
+		.min_trials = CMP_MIN_TRIALS,
+		.allow_a = cmp_run_allowance(1, snapshot_compare_run_noise(o), snapshot_side_files(a)),
+		.allow_b = cmp_run_allowance(1, snapshot_compare_run_noise(o), snapshot_side_files(b)),
+	};
 	int ta = cmp_trials(&a->s), tb = cmp_trials(&b->s);
 	double *xa = calloc((size_t)(ta > 0 ? ta : 1), sizeof(*xa));
 	double *xb = calloc((size_t)(tb > 0 ? tb : 1), sizeof(*xb));
@@ -253,7 +277,7 @@ cmp_summary_scores(const struct snapshot *a, const struct snapshot *b, const int
 	if (xa != NULL && xb != NULL && m > 0) {
 		ta = cmp_trial_scores(&a->s, n, m, CMP_ALL, xa);
 		tb = cmp_trial_scores(&b->s, n, m, CMP_ALL, xb);
-		cmp_scores(xa, ta, xb, tb, noise, CMP_MIN_TRIALS, g);
+		cmp_scores(xa, ta, xb, tb, &t, g);
 	}
 	g->k = m;
 	for (i = 0; i < m; i++) {
@@ -277,11 +301,11 @@ snapshot_compare_summary(char *buf, size_t len, struct snapshot *const *v, int i
 	char lb = (char)('A' + i);
 	int *n, m;
 
-	if ((m = cmp_common(v[0], v[i], &n, &sa, &sb)) < 0) {
+	if ((m = cmp_common(v[0], v[i], o, &n, &sa, &sb)) < 0) {
 		snprintf(buf, len, "out of memory");
 		return;
 	}
-	cmp_summary_scores(v[0], v[i], n, m, noise, &g);
+	cmp_summary_scores(v[0], v[i], n, m, o, &g);
 	cmp_differs(differs, sizeof(differs), n, sa, sb, m, noise, lb);
 	cmp_span(span, sizeof(span), &g);
 	if (m == 0)
@@ -357,8 +381,8 @@ snapshot_compare_explain(const struct snapshot *a, const struct snapshot *b, int
 {
 	struct cmp_side sa, sb;
 
-	why->a_runs = cmp_side_at(&a->s, na, &sa);
-	why->b_runs = cmp_side_at(&b->s, nb, &sb);
+	why->a_runs = snapshot_compare_side(a, na, o, &sa);
+	why->b_runs = snapshot_compare_side(b, nb, o, &sb);
 	why->a_trials = sa.trials;
 	why->b_trials = sb.trials;
 	why->a_spread = isfinite(sa.se);
@@ -419,13 +443,13 @@ snapshot_compare_too_few(struct snapshot *const *v, int k, const struct compare_
 	if (o == NULL || !(o->fail_pct > 0))
 		return false;
 	for (i = 1; i < k && !few; i++) {
-		if ((m = cmp_common(v[0], v[i], &n, &sa, &sb)) < 0)
+		if ((m = cmp_common(v[0], v[i], o, &n, &sa, &sb)) < 0)
 			return true; /* out of memory: nothing was measured enough to pass */
 		for (j = 0; j < m && !few; j++) {
 			cmp_welch(&sa[j], &sb[j], o->noise_pct, &d);
 			few = d.few;
 		}
-		cmp_summary_scores(v[0], v[i], n, m, o->noise_pct, &g);
+		cmp_summary_scores(v[0], v[i], n, m, o, &g);
 		few = few || g.few;
 		free(n);
 		free(sa);

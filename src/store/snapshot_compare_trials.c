@@ -62,6 +62,33 @@ tr_counts(FILE *f, struct snapshot *const *v, int k)
 			v[0]->s.host.boot_id);
 }
 
+/* "run noise: A and B come from fewer than 3 runs each ...": where the allowance applies. */
+static void
+tr_run_noise(FILE *f, struct snapshot *const *v, int k, double pct)
+{
+	char who[80];
+	size_t w = 0;
+	int i, hits = 0, all = 0;
+
+	for (i = 0; i < k; i++)
+		all += snapshot_side_files(v[i]) < CMP_RUNS_SEEN;
+	for (i = 0; i < k && w < sizeof(who) && pct > 0; i++) {
+		if (snapshot_side_files(v[i]) >= CMP_RUNS_SEEN)
+			continue;
+		hits++;
+		w += (size_t)snprintf(who + w, sizeof(who) - w, "%s%c",
+				      hits == 1 ? "" : hits == all ? " and " : ", ", tr_letter(i));
+	}
+	if (hits == 0)
+		return;
+	fprintf(f,
+		"run noise: %s %s from fewer than %d runs%s, whose trials cannot show what a "
+		"rerun moves: %g%% of %s mean is allowed for it (--run-noise; %d files a side "
+		"measure it instead)\n",
+		who, hits == 1 ? "comes" : "come", CMP_RUNS_SEEN, hits == 1 ? "" : " each", pct,
+		hits == 1 ? "its" : "each", CMP_RUNS_SEEN);
+}
+
 /* The mean run delay of a side's usable steps at N up to its CPUs; how many steps. */
 static int
 tr_run_delay(const struct snapshot *sn, double *mean)
@@ -137,6 +164,8 @@ static void
 tr_self_check(FILE *f, const struct snapshot *sn, char l, double noise)
 {
 	const struct analysis *a = &sn->now;
+	/* The halves share their runs' own noise: none is allowed for between them. */
+	struct cmp_score_test st = { .noise_pct = noise, .min_trials = CMP_SELF_TRIALS };
 	struct cmp_side h1, h2;
 	struct cmp_geomean g;
 	struct cmp_diff d;
@@ -168,11 +197,11 @@ tr_self_check(FILE *f, const struct snapshot *sn, char l, double noise)
 		if (cmp_family_significant(&d, m, noise) && k < sizeof(found))
 			k += (size_t)snprintf(found + k, sizeof(found) - k,
 					      "%sN=%d %+.1f%% ± %.1f%%", hits++ ? ", " : "",
-					      a->pts[i].n, d.pct, d.ci_pct);
+					      n[i], d.pct, d.ci_pct);
 	}
 	k1 = cmp_trial_scores(&sn->s, n, m, 0, h, x);
 	k2 = cmp_trial_scores(&sn->s, n, m, h, t, x + k1);
-	cmp_scores(x, k1, x + k1, k2, noise, CMP_SELF_TRIALS, &g);
+	cmp_scores(x, k1, x + k1, k2, &st, &g);
 	if (g.significant && k < sizeof(found))
 		snprintf(found + k, sizeof(found) - k, "%sover N the trials' scores %+.1f%%",
 			 hits++ ? ", " : "", 100 * (g.ratio - 1));
@@ -195,6 +224,7 @@ snapshot_compare_trials_text(FILE *f, struct snapshot *const *v, int k,
 	int i;
 
 	tr_counts(f, v, k);
+	tr_run_noise(f, v, k, snapshot_compare_run_noise(o));
 	tr_load(f, v, k);
 	for (i = 0; i < k; i++)
 		tr_steadiness(f, v[i], tr_letter(i));

@@ -239,8 +239,17 @@ struct cmp_side_why {
 void snapshot_compare_few_words(char *buf, size_t len, int ta, int tb, char la, char lb);
 /* Every N any snapshot measured, ascending, into *out (malloc'd); how many, or -1 on ENOMEM. */
 int snapshot_compare_all_n(struct snapshot *const *v, int k, int **out);
+struct cmp_side;
 /* o's noise floor, or the default for o NULL. */
 double snapshot_compare_noise(const struct compare_opts *o);
+/* o's allowance for a run's own noise (--run-noise), or the default for o NULL. */
+double snapshot_compare_run_noise(const struct compare_opts *o);
+/*
+ * sn's side at n (cmp_side_at) with the allowance for its runs' own noise
+ * when it is made of fewer than CMP_RUNS_SEEN files; its usable runs.
+ */
+int snapshot_compare_side(const struct snapshot *sn, int n, const struct compare_opts *o,
+			  struct cmp_side *side);
 /* B against A at n: Welch's t with o's noise floor (compare_stats.h). */
 void snapshot_compare_diff(const struct snapshot *a, const struct snapshot *b, int n,
 			   const struct compare_opts *o, struct cmp_diff *d);

@@ -4,7 +4,7 @@
 # significant at every N, and fails the gate (exit 3); the Markdown and CSV
 # read back give the text's numbers; --baseline and three snapshots;
 # recorded one-run snapshots are too few trials (exit 4 at the gate);
-# recorded 4-trial sweeps: --noise, the gate, the shape of a mix, sides
+# recorded 4-trial sweeps: --noise, --run-noise, the gate, the shape of a mix, sides
 # made of files, the self-check; usage errors.  docs/statistics.md has the
 # rules.
 . "$top_srcdir/tests/cli/lib.sh"
@@ -250,6 +250,47 @@ is "$?" 0 "  and a difference inside the noise floor never fails it"
 "$SCALETOP" compare --fail-on-regression 5 "$A4" "$B4" >/dev/null 2>&1
 is "$?" 0 "  faster is no regression"
 
+# --- a run's own noise: trials that agree to 1%, one run a side, then three -----------
+# Each file is A4 cut to 3 trials whose throughput is set: 100, 101, 99% of A4's
+# first trial at each N on side A, 6% more on side B.  One run a side cannot
+# show what a rerun moves, so 3% of each mean is allowed for it and +6% is not
+# proven; the same trials as three files a side carry it in their spread.
+"$PYTHON" - "$A4" "$T" <<'EOF'
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+base = {s["n"]: s["ops_s"] for s in d["steps"] if s["trial"] == 0}
+def write(path, scale, trials):
+    out = copy.deepcopy(d)
+    out["steps"] = [s for s in out["steps"] if s["trial"] in trials and s["rep"] == 0]
+    for s in out["steps"]:
+        s["ops_s"] = base[s["n"]] * scale * (1.00, 1.01, 0.99)[s["trial"]]
+        s["status"] = "ok"
+        if len(trials) == 1:
+            s["trial"] = 0
+    out["settings"]["trials"] = len(trials)
+    json.dump(out, open(path, "w"))
+for side, scale in (("a", 1.0), ("b", 1.06)):
+    write("%s/run-%s.json" % (sys.argv[2], side), scale, (0, 1, 2))
+    for t in range(3):
+        write("%s/run-%s%d.json" % (sys.argv[2], side, t + 1), scale, (t,))
+EOF
+"$SCALETOP" compare "$T/run-a.json" "$T/run-b.json" >"$T/run.out"
+"$SCALETOP" compare --run-noise 0 "$T/run-a.json" "$T/run-b.json" >"$T/run0.out"
+"$SCALETOP" compare "$T/run-a1.json" "$T/run-a2.json" "$T/run-a3.json" -- \
+	"$T/run-b1.json" "$T/run-b2.json" "$T/run-b3.json" >"$T/run3.out"
+like "$(grep '^run noise:' "$T/run.out")" "^run noise: A and B come from fewer than 3 runs each, whose trials cannot show what a rerun moves: 3% of each mean is allowed for it \(--run-noise; 3 files a side measure it instead\)$" \
+	"one run a side: the run noise line says what is allowed for and why"
+like "$(grep '^  N=1:' "$T/run.out")" "^  N=1: no difference proven \(B \+6\.0% ± [0-9.]+%\)$" \
+	"  and +6% from trials that agree to 1% is not proven at N=1"
+is "$(summary "$T/run.out")" "no difference proven between A and B at any N" "  nor over N"
+like "$(grep '^  N=1:' "$T/run0.out")" "^  N=1: B \+6\.0% ± [0-9.]+% \(95%\)$" \
+	"--run-noise 0: the trials alone prove it"
+like "$(summary "$T/run0.out")" "^B is 6\.0% faster" "  over N too"
+is "$(grep -c '^run noise:' "$T/run0.out")" 0 "  and there is no run noise line"
+is "$(grep -c '^run noise:' "$T/run3.out")" 0 "three files a side: no allowance"
+is "$(grep -E '^  N=' "$T/run3.out")" "$(grep -E '^  N=' "$T/run0.out")" \
+	"  the same trials as three runs a side are judged by their spread alone"
+
 # --- a mix: spinlock is faster at N=1 and collapses at N=4 ---------------------------
 "$SCALETOP" compare "$A4" "$FX/spinlock-trials.json" >"$T/mix.out" 2>&1
 like "$(summary "$T/mix.out")" "^B is faster at N=1 and slower at N=4 \(below\); a mix: the trials' geometric mean over N=1\.\.4, 0\.06x, says neither; B collapses at 4, A does not$" \
@@ -287,6 +328,9 @@ usage() {
 usage --noise -1 "$T/a.json" "$T/b.json"
 like "$(cat "$T/use.err")" "--noise '-1': give a percentage from 0" "  naming the value"
 usage --noise 5x "$T/a.json" "$T/b.json"
+usage --run-noise abc "$T/a.json" "$T/b.json"
+like "$(cat "$T/use.err")" "--run-noise 'abc': give a percentage from 0 \(none\) to below 100, e\.g\. --run-noise 3" \
+	"  naming the value and an example"
 usage --fail-on-regression 0 "$T/a.json" "$T/b.json"
 like "$(cat "$T/use.err")" "--fail-on-regression '0': give a percentage above 0" "  naming the value"
 usage --fail-on-regression 100 "$T/a.json" "$T/b.json"

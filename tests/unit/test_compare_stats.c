@@ -5,7 +5,8 @@
  * output is quoted below), the sides from a session's trials (repeats
  * pooled inside a trial, intervals never a sample, halves for the
  * self-check), too few trials, the trials' scores across N and Welch's t on
- * their logarithms, the noise floor, and what has no test: zero variance,
+ * their logarithms, the noise floor, the allowance for a run's own noise,
+ * and what has no test: zero variance,
  * NaN, a missing N.
  */
 #include <math.h>
@@ -45,6 +46,7 @@ side(double mean, double se, double df, int trials)
 	x.mean = mean;
 	x.se = se;
 	x.df = df;
+	x.allow = 0;
 	x.unit = trials >= 2 ? CMP_UNIT_TRIALS : CMP_UNIT_NONE;
 	return x;
 }
@@ -135,17 +137,17 @@ test_welch_r(void)
 		ea[i] = exp(sleep1[i]);
 		eb[i] = exp(sleep2[i]);
 	}
-	cmp_scores(ea, 10, eb, 10, 0, CMP_MIN_TRIALS, &g);
+	cmp_scores(ea, 10, eb, 10, &(struct cmp_score_test){ .min_trials = CMP_MIN_TRIALS }, &g);
 	is_double(g.ratio, exp(1.58), 1e-9, "scores: the ratio is exp(mean ln B - mean ln A)");
 	is_double(g.df, 17.776, 5e-4, "  Welch's df on the logs: R's 17.776");
 	ok(g.lo <= exp(-0.2054832) && g.lo > exp(-0.2054832) * 0.99 && g.hi >= exp(3.3654832) &&
 		   g.hi < exp(3.3654832) * 1.01,
 	   "  the CI is exp of R's (-0.205, 3.365), within 1%% wider (%.4f, %.4f)", g.lo, g.hi);
 	ok(!g.significant && !g.few, "  not significant");
-	cmp_scores(ea, 2, eb, 10, 0, CMP_MIN_TRIALS, &g);
+	cmp_scores(ea, 2, eb, 10, &(struct cmp_score_test){ .min_trials = CMP_MIN_TRIALS }, &g);
 	ok(g.few && isnan(g.lo) && isfinite(g.ratio) && !g.significant,
 	   "  2 scores on one side: too few, a point estimate only");
-	cmp_scores(ea, 2, eb, 2, 0, 2, &g);
+	cmp_scores(ea, 2, eb, 2, &(struct cmp_score_test){ .min_trials = 2 }, &g);
 	ok(!g.few && isfinite(g.lo), "  but 2 a side are tested where 2 may be (the self-check)");
 }
 
@@ -286,6 +288,8 @@ test_scores(void)
 {
 	static const double a[3] = { 100, 110, 90 }, b[3] = { 50, 55, 45 };
 	static const double c[3] = { 80, 125, 100 };
+	static const struct cmp_score_test floor5 = { COMPARE_NOISE_DEFAULT, CMP_MIN_TRIALS, 0, 0 };
+	static const struct cmp_score_test floor0 = { 0, CMP_MIN_TRIALS, 0, 0 };
 	struct cmp_geomean g;
 	double la[3], lb[3], ma = 0, mb = 0, va = 0, vb = 0, se;
 	int i;
@@ -301,19 +305,60 @@ test_scores(void)
 		vb += (lb[i] - mb) * (lb[i] - mb) / 2 / 3;
 	}
 	se = sqrt(va + vb);
-	cmp_scores(a, 3, b, 3, COMPARE_NOISE_DEFAULT, CMP_MIN_TRIALS, &g);
+	cmp_scores(a, 3, b, 3, &floor5, &g);
 	is_double(g.ratio, 0.5, 1e-12, "scores half of A's: 0.5x");
 	/* B's logs are A's less ln 2: the same variance, so df = 2 (df_A + df_B) / 2 = 4 */
 	is_double(g.df, 4, 1e-9, "  equal variances of the logs: df 4");
 	is_double(g.lo, 0.5 * exp(-stats_t95(4) * se), 1e-12, "  the CI's bottom, exp(d - t se)");
 	is_double(g.hi, 0.5 * exp(stats_t95(4) * se), 1e-12, "  and top");
 	ok(g.significant && !g.few, "  significant");
-	cmp_scores(a, 3, c, 3, COMPARE_NOISE_DEFAULT, CMP_MIN_TRIALS, &g);
+	cmp_scores(a, 3, c, 3, &floor5, &g);
 	ok(g.lo < 1 && g.hi > 1 && !g.significant, "scores that overlap: no difference proven");
-	cmp_scores(a, 3, a, 3, 0, CMP_MIN_TRIALS, &g);
+	cmp_scores(a, 3, a, 3, &floor0, &g);
 	ok(g.ratio == 1 && !g.significant, "the same scores: 1x, nothing proven");
-	cmp_scores(a, 0, b, 3, 0, CMP_MIN_TRIALS, &g);
+	cmp_scores(a, 0, b, 3, &floor0, &g);
 	ok(isnan(g.ratio) && !g.significant, "no score on a side: nothing");
+}
+
+/*
+ * The allowance for a run's own noise, by hand: Satterthwaite's df with the
+ * allowance as a third part of CMP_ALLOW_DF degrees of freedom, as
+ *     > v <- c(1, 1, 9 + 10.1124); nu <- c(2, 2, 20)
+ *     > sum(v)^2 / sum(v^2 / nu)         # 23.14: t95 at the floored 23
+ * and never narrower than the trials' own interval.
+ */
+static void
+test_run_allowance(void)
+{
+	struct cmp_side a = side(100, 1, 2, 3), b = side(106, 1, 2, 3);
+	struct cmp_score_test t = { 0, CMP_MIN_TRIALS, 0, 0 };
+	static const double x[3] = { 100, 101, 99 }, y[3] = { 104, 105, 103 };
+	struct cmp_diff d, d0;
+	struct cmp_geomean g;
+	double v = 1 + 1 + 9 + 106 * 106 * 9e-4;
+
+	is_double(cmp_run_allowance(1000, 3, 1), 900, 1e-9, "one run: (3% of the mean)^2");
+	is_double(cmp_run_allowance(1000, 3, 2), 450, 1e-9, "  two runs: half that");
+	ok(cmp_run_allowance(1000, 3, CMP_RUNS_SEEN) == 0 && cmp_run_allowance(1000, 0, 1) == 0,
+	   "  none from %d runs, whose spread shows it, or at --run-noise 0", CMP_RUNS_SEEN);
+	cmp_welch(&a, &b, 0, &d0);
+	ok(d0.significant, "+6%% with se 1%% a side: significant from the trials alone");
+	a.allow = cmp_run_allowance(a.mean, 3, 1);
+	b.allow = cmp_run_allowance(b.mean, 3, 1);
+	cmp_welch(&a, &b, 0, &d);
+	is_double(d.df, v * v / (0.5 + 0.5 + (v - 2) * (v - 2) / CMP_ALLOW_DF), 1e-9,
+		  "  with 3% allowed a side: the df of three parts");
+	is_double(d.ci_pct, stats_t95(23) * sqrt(v), 1e-9, "  the CI from t95(23) and all of it");
+	ok(!d.significant && d.p > d0.p, "  and +6%% is no longer proven (p %.3f)", d.p);
+	a.allow = b.allow = 0.25;
+	cmp_welch(&a, &b, 0, &d);
+	ok(d.ci_pct >= d0.ci_pct && d.p >= d0.p && fabs(d.ci_pct - d0.ci_pct) < 1e-12,
+	   "a small allowance that would narrow the CI (t95 at df 6) leaves the trials' own");
+	cmp_scores(x, 3, y, 3, &t, &g);
+	ok(g.significant, "scores 4%% apart that agree to 1%%: significant alone");
+	t.allow_a = t.allow_b = cmp_run_allowance(1, 3, 1);
+	cmp_scores(x, 3, y, 3, &t, &g);
+	ok(!g.significant && g.lo < 1 && g.hi > 1, "  not with 3%% allowed a side on the logs");
 }
 
 int
@@ -326,5 +371,6 @@ main(void)
 	test_mixed_and_degenerate();
 	test_noise_floor();
 	test_scores();
+	test_run_allowance();
 	return done_testing();
 }
