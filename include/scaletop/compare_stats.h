@@ -45,11 +45,11 @@ enum cmp_unit {
 };
 
 struct cmp_side {
-	int runs;    /* usable runs at this N; 0: none (mean NaN) */
-	int trials;  /* trials with a usable run at this N: the samples */
-	double mean; /* the mean of the trials' means */
-	double se;   /* standard error of mean; NaN with fewer than 2 trials */
-	double df;   /* trials - 1; NaN when unknown */
+	int runs;     /* usable runs at this N; 0: none (mean NaN) */
+	int trials;   /* trials with a usable run at this N: the samples */
+	double mean;  /* the mean of the trials' means */
+	double se;    /* standard error of mean; NaN with fewer than 2 trials */
+	double df;    /* trials - 1; NaN when unknown */
 	double allow; /* variance of mean its trials cannot see (a run's own noise); 0: none */
 	enum cmp_unit unit;
 };

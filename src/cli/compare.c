@@ -40,8 +40,8 @@ compare_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: %s compare [--csv | --markdown] [--noise PCT] [--run-noise PCT]\n"
-		"                  [--fail-on-regression PCT] [--csv-target FILE] [--csv-waits FILE] [--csv-usl FILE] "
-		"[--force]\n"
+		"                  [--fail-on-regression PCT] [--csv-target FILE]\n"
+		"                  [--csv-waits FILE] [--csv-usl FILE] [--force]\n"
 		"                  [--baseline A.json] A.json B.json [C.json ...]\n"
 		"       %s compare [options] A1.json A2.json ... -- B1.json B2.json ... [-- "
 		"...]\n\n"
@@ -113,7 +113,8 @@ compare_option(int opt, struct compare_args *a, char **argv)
 	case 'n':
 		return compare_noise("--noise", COMPARE_NOISE_DEFAULT, optarg, &a->o.noise_pct);
 	case 'r':
-		return compare_noise("--run-noise", COMPARE_RUN_NOISE_DEFAULT, optarg, &a->o.run_noise_pct);
+		return compare_noise("--run-noise", COMPARE_RUN_NOISE_DEFAULT, optarg,
+				     &a->o.run_noise_pct);
 	case 'f':
 		return arg_parse_percent(CMD, "--fail-on-regression", optarg, &a->o.fail_pct);
 	case ':':

@@ -264,8 +264,10 @@ cmp_summary_scores(const struct snapshot *a, const struct snapshot *b, const int
 	struct cmp_score_test t = {
 		.noise_pct = snapshot_compare_noise(o),
 		.min_trials = CMP_MIN_TRIALS,
-		.allow_a = cmp_run_allowance(1, snapshot_compare_run_noise(o), snapshot_side_files(a)),
-		.allow_b = cmp_run_allowance(1, snapshot_compare_run_noise(o), snapshot_side_files(b)),
+		.allow_a =
+			cmp_run_allowance(1, snapshot_compare_run_noise(o), snapshot_side_files(a)),
+		.allow_b =
+			cmp_run_allowance(1, snapshot_compare_run_noise(o), snapshot_side_files(b)),
 	};
 	int ta = cmp_trials(&a->s), tb = cmp_trials(&b->s);
 	double *xa = calloc((size_t)(ta > 0 ? ta : 1), sizeof(*xa));

@@ -66,6 +66,7 @@ tr_counts(FILE *f, struct snapshot *const *v, int k)
 static void
 tr_run_noise(FILE *f, struct snapshot *const *v, int k, double pct)
 {
+	const char *sep;
 	char who[80];
 	size_t w = 0;
 	int i, hits = 0, all = 0;
@@ -75,9 +76,8 @@ tr_run_noise(FILE *f, struct snapshot *const *v, int k, double pct)
 	for (i = 0; i < k && w < sizeof(who) && pct > 0; i++) {
 		if (snapshot_side_files(v[i]) >= CMP_RUNS_SEEN)
 			continue;
-		hits++;
-		w += (size_t)snprintf(who + w, sizeof(who) - w, "%s%c",
-				      hits == 1 ? "" : hits == all ? " and " : ", ", tr_letter(i));
+		sep = ++hits == 1 ? "" : hits == all ? " and " : ", ";
+		w += (size_t)snprintf(who + w, sizeof(who) - w, "%s%c", sep, tr_letter(i));
 	}
 	if (hits == 0)
 		return;
@@ -196,8 +196,8 @@ tr_self_check(FILE *f, const struct snapshot *sn, char l, double noise)
 		cmp_welch_min(&h1, &h2, noise, CMP_SELF_TRIALS, &d);
 		if (cmp_family_significant(&d, m, noise) && k < sizeof(found))
 			k += (size_t)snprintf(found + k, sizeof(found) - k,
-					      "%sN=%d %+.1f%% ± %.1f%%", hits++ ? ", " : "",
-					      n[i], d.pct, d.ci_pct);
+					      "%sN=%d %+.1f%% ± %.1f%%", hits++ ? ", " : "", n[i],
+					      d.pct, d.ci_pct);
 	}
 	k1 = cmp_trial_scores(&sn->s, n, m, 0, h, x);
 	k2 = cmp_trial_scores(&sn->s, n, m, h, t, x + k1);
