@@ -89,8 +89,11 @@ start_hog() {
 	hog=$!
 }
 
-loadavg() {
-	cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime | sed 's/.*load average[s]*: //'
+# say_load WHEN: the load average, the sweeps' context; RECOMPARE sweeps nothing, so has none.
+say_load() {
+	[ "$again" = 1 ] && return
+	echo "aa-compare: load average at the $1: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null ||
+		uptime | sed 's/.*load average[s]*: //')"
 }
 
 # sweep NAME WORKLOAD [PARAM [K]]: one sweep of K (default TRIALS) trials into $out/NAME.json.
@@ -130,7 +133,8 @@ found() {
 }
 
 echo "aa-compare: $pairs pairs, --trials $trials, -n $nlist, -d $dur, load $load, power $power, interleave $inter, recompare $again"
-echo "aa-compare: load average at the start: $(loadavg); sweeps in $out"
+echo "aa-compare: sweeps in $out"
+say_load start
 [ "$load" = 1 ] && [ "$again" != 1 ] && start_hog
 
 if [ "$power" = 1 ]; then
@@ -155,7 +159,7 @@ if [ "$power" = 1 ]; then
 		i=$((i + 1))
 	done
 	stop_hog
-	echo "aa-compare: load average at the end: $(loadavg)"
+	say_load end
 	echo "power: work=2000 (-50%) found slower in $f50 of $pairs summaries, $n50 per-N lines"
 	echo "power: work=1100 (-9%) found slower in $f10 of $pairs summaries, $n10 per-N lines"
 	if [ "$f50" -eq "$pairs" ]; then
@@ -209,7 +213,7 @@ while [ "$i" -le "$pairs" ]; do
 	i=$((i + 1))
 done
 stop_hog
-echo "aa-compare: load average at the end: $(loadavg)"
+say_load end
 echo "A/A, defaults:  $s_def of $pairs summaries and $p_def of $t_def per-N lines claim a difference"
 echo "A/A, the trials alone (--noise 0 --run-noise 0): $s_raw of $pairs summaries and $p_raw per-N lines claim a difference"
 lim_s=$(((pairs + 19) / 20))

@@ -148,15 +148,19 @@ cmp_t95(double df)
 	return stats_t95((unsigned long)floor(df));
 }
 
-/* Welch-Satterthwaite's df of two variances of the mean with their df. */
+/*
+ * Welch-Satterthwaite's df of two variances of the mean with their df and
+ * the runs' allowance (0: none) with CMP_ALLOW_DF.
+ */
 static double
-cmp_satterthwaite(double va, double dfa, double vb, double dfb)
+cmp_satterthwaite(double va, double dfa, double vb, double dfb, double allow)
 {
-	double den = va * va / dfa + vb * vb / dfb;
+	double v = va + vb + allow;
+	double den = va * va / dfa + vb * vb / dfb + allow * allow / CMP_ALLOW_DF;
 
 	if (!(den > 0))
-		return dfa + dfb; /* the squares underflowed: the df of both parts together */
-	return (va + vb) * (va + vb) / den;
+		return dfa + dfb; /* the squares underflowed: the trials' df together */
+	return v * v / den;
 }
 
 double
@@ -193,12 +197,11 @@ cmp_interval(double diff, double va, double dfa, double vb, double dfb, double a
 {
 	double v = va + vb + allow, den, half;
 
-	den = va * va / dfa + vb * vb / dfb + allow * allow / CMP_ALLOW_DF;
-	out->df = den > 0 ? v * v / den : dfa + dfb; /* the squares underflowed: both parts' df */
+	out->df = cmp_satterthwaite(va, dfa, vb, dfb, allow);
 	out->half = cmp_t95(out->df) * sqrt(v);
 	out->p = cmp_p(diff / sqrt(v), out->df);
 	if (allow > 0 && va + vb > 0) {
-		den = cmp_satterthwaite(va, dfa, vb, dfb);
+		den = cmp_satterthwaite(va, dfa, vb, dfb, 0);
 		half = cmp_t95(den) * sqrt(va + vb);
 		if (half > out->half) {
 			out->half = half;
