@@ -195,19 +195,19 @@ static void
 cmp_interval(double diff, double va, double dfa, double vb, double dfb, double allow,
 	     struct cmp_interval *out)
 {
-	double v = va + vb + allow, den, half;
+	double v = va + vb + allow, df, half;
 
 	out->df = cmp_satterthwaite(va, dfa, vb, dfb, allow);
 	out->half = cmp_t95(out->df) * sqrt(v);
 	out->p = cmp_p(diff / sqrt(v), out->df);
 	if (allow > 0 && va + vb > 0) {
-		den = cmp_satterthwaite(va, dfa, vb, dfb, 0);
-		half = cmp_t95(den) * sqrt(va + vb);
+		df = cmp_satterthwaite(va, dfa, vb, dfb, 0);
+		half = cmp_t95(df) * sqrt(va + vb);
 		if (half > out->half) {
 			out->half = half;
-			out->df = den;
+			out->df = df;
 		}
-		out->p = fmax(out->p, cmp_p(diff / sqrt(va + vb), den));
+		out->p = fmax(out->p, cmp_p(diff / sqrt(va + vb), df));
 	}
 }
 
