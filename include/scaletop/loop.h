@@ -39,8 +39,10 @@ int loop_set_tick(struct loop *l, uint64_t period_ns, loop_tick_cb cb, void *arg
 uint64_t loop_tick_late_ns(const struct loop *l);
 /*
  * The part of that lateness the loop caused itself: the time it was still
- * at work (a tick's sampling, a frame, a key) past the deadline.  The rest
- * is the scheduler's: the loop slept in poll and was woken late.
+ * at work (a tick's sampling, a frame, a key) past the deadline, less the
+ * time it waited for a CPU over that work (where the OS says: Linux's
+ * schedstat).  The rest is the scheduler's: the loop slept in poll and was
+ * woken late, or was preempted in the middle of its work.
  */
 uint64_t loop_tick_busy_late_ns(const struct loop *l);
 

@@ -90,6 +90,16 @@ const struct cpu_ticks *raw_sample_find(const struct raw_sample *s, int id);
 uint64_t mono_now_ns(void);
 /* The calling thread's CPU time in ns (CLOCK_THREAD_CPUTIME_ID); 0 where there is none. */
 uint64_t self_cpu_ns(void);
+/*
+ * The calling thread's run delay: its time runnable but off a CPU, in ns,
+ * cumulative (Linux: /proc/thread-self/schedstat, kept open, read with
+ * pread).  self_sched_open gives the calling thread's descriptor, or -1
+ * with errno where the OS does not say (the BSDs and others: ENOSYS; a
+ * kernel without schedstats: ENOTSUP); self_run_delay_read reads it, 0 or
+ * -1 with errno.  The loop takes it out of the lateness it counts as its own.
+ */
+int self_sched_open(void);
+int self_run_delay_read(int fd, uint64_t *ns);
 
 /* --- the per-OS backend ------------------------------------------------ */
 

@@ -459,3 +459,49 @@ cgroup_cpu_read(const char *dir, struct cgroup_cpu *out)
 	errno = e;
 	return r;
 }
+
+/* --- the calling thread ------------------------------------------------- */
+
+int
+self_run_delay_read(int fd, uint64_t *ns)
+{
+	struct task_schedstat ss;
+	char buf[128];
+	ssize_t n;
+
+	do
+		n = pread(fd, buf, sizeof(buf), 0);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -1;
+	if (task_schedstat_decode(buf, (size_t)n, &ss) != 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	*ns = ss.run_delay_ns;
+	return 0;
+}
+
+/*
+ * /proc/thread-self is the opening thread's, so the descriptor stays that
+ * thread's whoever reads it.  A kernel without schedstats prints "0 0 0"
+ * for a thread that has plainly run (this one), and says nothing.
+ */
+int
+self_sched_open(void)
+{
+	struct task_schedstat ss;
+	char buf[128];
+	ssize_t n;
+	int fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	n = pread(fd, buf, sizeof(buf), 0);
+	if (n < 0 || task_schedstat_decode(buf, (size_t)n, &ss) != 0 || ss.cpu_ns == 0) {
+		close(fd);
+		errno = ENOTSUP;
+		return -1;
+	}
+	return fd;
+}

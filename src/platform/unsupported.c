@@ -17,6 +17,10 @@
  * On-CPU sampling with call chains (oncpu.h): Linux's perf_event.
  * FreeBSD's hwpmc(4) needs a kernel module and its own log format, and
  * DragonFly has no equivalent; neither is read yet.
+ *
+ * A thread's own run delay (the time it waited for a CPU): the BSDs keep
+ * no such sum per thread (kinfo_proc has the CPU time, ki_runtime, not the
+ * wait for one), so the loop counts all of a late tick's work as its own.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -180,4 +184,20 @@ void
 oncpu_close(struct oncpu *o)
 {
 	(void)o;
+}
+
+int
+self_sched_open(void)
+{
+	errno = ENOSYS;
+	return -1;
+}
+
+int
+self_run_delay_read(int fd, uint64_t *ns)
+{
+	(void)fd;
+	*ns = 0;
+	errno = ENOSYS;
+	return -1;
 }
