@@ -40,6 +40,8 @@ struct symboliser {
 	struct sym_proc *proc;
 	size_t nproc, capproc;
 	struct symtab kernel;
+	uint64_t *kmiss; /* addresses a read of kallsyms found no symbol for, sorted */
+	size_t nkmiss, capkmiss;
 	int kernel_read; /* 0 unread, 1 read, -1 failed (kernel_errno) */
 	int kernel_errno;
 	int kernel_hidden;
@@ -126,6 +128,7 @@ sym_free(struct symboliser *s)
 	free(s->obj);
 	free(s->proc);
 	symtab_free(&s->kernel);
+	free(s->kmiss);
 	free(s);
 }
 
@@ -382,20 +385,49 @@ sym_user_cached(struct symboliser *s, pid_t pid, uint64_t addr, struct sym_answe
  * /proc/kallsyms is some 120,000 symbols and 6 MB held (a monitor's whole
  * size twice over), while a sweep's call chains name a few hundred
  * functions.  A batch of addresses not yet covered costs one read of the
- * file (about 30 ms here), kept symbols none.
+ * file (about 30 ms here), kept symbols none, and an address a read found
+ * no symbol for none either: naming each frame of a window's paths read
+ * the file again for every such one (7 more reads, some 40 ms of CPU
+ * each, among 1024 workers that compute).
  */
-static int
-sym_kernel_covered(const struct symboliser *s, uint64_t addr)
-{
-	return s->kernel.n > 0 && symtab_find(&s->kernel, addr) != NULL;
-}
-
 static int
 addr_cmp(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
 	return x < y ? -1 : x > y;
+}
+
+static int
+sym_kernel_known(const struct symboliser *s, uint64_t addr)
+{
+	if (s->kernel.n > 0 && symtab_find(&s->kernel, addr) != NULL)
+		return 1;
+	return s->nkmiss > 0 && bsearch(&addr, s->kmiss, s->nkmiss, sizeof(addr), addr_cmp);
+}
+
+/* The addresses of want (sorted) that the read left unnamed, kept as known; -1 on ENOMEM. */
+static int
+sym_kernel_note_misses(struct symboliser *s, const uint64_t *want, size_t k)
+{
+	size_t i, n = s->nkmiss;
+	uint64_t *m;
+
+	for (i = 0; i < k; i++) {
+		if (symtab_find(&s->kernel, want[i]) != NULL)
+			continue;
+		if (n == s->capkmiss) {
+			if ((m = realloc(s->kmiss, (n ? 2 * n : 16) * sizeof(*m))) == NULL)
+				return -1;
+			s->kmiss = m;
+			s->capkmiss = n ? 2 * n : 16;
+		}
+		s->kmiss[n++] = want[i];
+	}
+	if (n > s->nkmiss)
+		qsort(s->kmiss, n, sizeof(*s->kmiss), addr_cmp);
+	s->nkmiss = n;
+	return 0;
 }
 
 /* Adds got's symbols to s->kernel, sorted after; -1 with ENOMEM. */
@@ -432,7 +464,7 @@ sym_kernel_prepare(struct symboliser *s, const uint64_t *addr, size_t n)
 	if ((want = malloc((n ? n : 1) * sizeof(*want))) == NULL)
 		return -1;
 	for (i = 0; i < n; i++)
-		if (!sym_kernel_covered(s, addr[i]))
+		if (!sym_kernel_known(s, addr[i]))
 			want[k++] = addr[i];
 	if (k == 0) {
 		free(want);
@@ -441,16 +473,19 @@ sym_kernel_prepare(struct symboliser *s, const uint64_t *addr, size_t n)
 	qsort(want, k, sizeof(*want), addr_cmp);
 	s->st.kernel_reads++;
 	r = kernel_symbols_read_for(want, k, &got, &s->kernel_hidden);
-	free(want);
 	if (r < 0) {
 		s->kernel_read = -1;
 		s->kernel_errno = errno;
+		free(want);
 		symtab_free(&got);
 		return -1;
 	}
 	s->kernel_read = 1;
 	r = s->kernel_hidden ? 0 : sym_kernel_merge(s, &got);
+	if (r == 0 && !s->kernel_hidden)
+		r = sym_kernel_note_misses(s, want, k);
 	symtab_free(&got);
+	free(want);
 	return r;
 }
 
@@ -462,7 +497,7 @@ sym_kernel(struct symboliser *s, uint64_t addr, struct sym_answer *a)
 	memset(a, 0, sizeof *a);
 	a->addr = addr;
 	s->st.lookups++;
-	if (!sym_kernel_covered(s, addr) && sym_kernel_prepare(s, &addr, 1) < 0)
+	if (!sym_kernel_known(s, addr) && sym_kernel_prepare(s, &addr, 1) < 0)
 		return -1;
 	if (s->kernel_hidden) {
 		a->how = SYM_HIDDEN;

@@ -348,6 +348,15 @@ test_kernel_batch(struct symboliser *s, const struct symtab *t)
 	       "naming them read nothing more");
 	ok(st0.symbols < 200, "the table keeps what was asked for, not all %zu: %zu held", t->n,
 	   st0.symbols);
+	/* no kernel symbol lies below the kernel's text: once asked, that is known too */
+	addr[0] = 0x1000;
+	ok(sym_kernel_prepare(s, addr, 1) == 0, "an address no symbol covers prepared");
+	sym_get_stats(s, &st1);
+	ok(sym_kernel(s, addr[0], &a) == 0 && a.how == SYM_UNMAPPED, "it is answered unmapped");
+	ok(sym_kernel(s, addr[0], &a) == 0 && a.how == SYM_UNMAPPED, "again");
+	sym_get_stats(s, &st0);
+	is_int((long long)(st0.kernel_reads - st1.kernel_reads), 0,
+	       "naming it read kallsyms no more");
 }
 
 static void
