@@ -47,19 +47,21 @@ cpu_at() {
 	echo "$(date +%s%N) $c"
 }
 
-# run_cost NAME [ARGS...]: the run monitor's CPU % of one core from 2 s after
-# its start to its last second, for a step of SECS (after a 1 s warm-up), its
+# run_cost NAME [ARGS...]: the run monitor's CPU % of one core from 2 s to
+# SECS after its start, in a step of SECS (after a 1 s warm-up), so the
+# window's end (its counters read whole, its paths named) is left out; its
 # JSON kept in $DATA/NAME.json.  Read every second and divided by the wall
 # time between the readings: a shell starved by 600 runnable workers sleeps
-# far longer than it asked, and must not read past the monitor's end.
+# far longer than it asked, and must not read past the window.
 run_cost() {
 	name=$1
 	shift
 	"$ST" run -d "$SECS" --warmup 1 -q --json "$@" >"$DATA/$name.json" 2>/dev/null &
 	rp=$!
+	end=$(($(date +%s) + SECS))
 	sleep 2
 	first= last=
-	while now=$(cpu_at $rp); do
+	while [ "$(date +%s)" -lt "$end" ] && now=$(cpu_at $rp); do
 		[ -n "$first" ] || first=$now
 		last=$now
 		sleep 1

@@ -64,8 +64,8 @@ struct loop {
 	uint64_t late_ns;            /* how late the tick now running (or the last) fired */
 	uint64_t busy_late_ns;       /* the part of late_ns the loop's own work caused */
 	uint64_t idle_ns, woke_ns;   /* when the loop last went into poll, and came back */
-	int rd_fd;                   /* its thread's run delay (self_sched_open); -1 none, -2 unopened */
-	uint64_t woke_rd;            /* that run delay when the loop came back from poll */
+	int rd_fd;                   /* self_sched_open's: -1 none, -2 not yet */
+	uint64_t woke_rd;            /* the loop thread's run delay when it came back from poll */
 	uint64_t work_rd;            /* and over the stretch of work that ran past a deadline */
 	int timer_fd;                /* timerfd or kqueue, -1 when using the fallback */
 	loop_tick_cb tick_cb;
@@ -304,8 +304,8 @@ loop_fire_tick(struct loop *l, uint64_t expirations, uint64_t deadline)
 	 * that blocks holds the tick up as surely as one that computes.
 	 */
 	if (l->idle_ns > deadline)
-		l->busy_late_ns -= l->work_rd < l->idle_ns - deadline ? l->work_rd
-								   : l->idle_ns - deadline;
+		l->busy_late_ns -=
+			l->work_rd < l->idle_ns - deadline ? l->work_rd : l->idle_ns - deadline;
 	if (l->tick_cb != NULL)
 		l->tick_cb(l, now, expirations - 1, l->tick_arg);
 }
