@@ -462,10 +462,10 @@ cgroup_cpu_read(const char *dir, struct cgroup_cpu *out)
 
 /* --- the calling thread ------------------------------------------------- */
 
-int
-self_run_delay_read(int fd, uint64_t *ns)
+/* A kept schedstat file read again at offset 0: 0, or -1 with errno. */
+static int
+self_schedstat(int fd, struct task_schedstat *ss)
 {
-	struct task_schedstat ss;
 	char buf[128];
 	ssize_t n;
 
@@ -474,10 +474,20 @@ self_run_delay_read(int fd, uint64_t *ns)
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return -1;
-	if (task_schedstat_decode(buf, (size_t)n, &ss) != 0) {
+	if (task_schedstat_decode(buf, (size_t)n, ss) != 0) {
 		errno = EINVAL;
 		return -1;
 	}
+	return 0;
+}
+
+int
+self_run_delay_read(int fd, uint64_t *ns)
+{
+	struct task_schedstat ss;
+
+	if (self_schedstat(fd, &ss) != 0)
+		return -1;
 	*ns = ss.run_delay_ns;
 	return 0;
 }
@@ -491,14 +501,11 @@ int
 self_sched_open(void)
 {
 	struct task_schedstat ss;
-	char buf[128];
-	ssize_t n;
 	int fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return -1;
-	n = pread(fd, buf, sizeof(buf), 0);
-	if (n < 0 || task_schedstat_decode(buf, (size_t)n, &ss) != 0 || ss.cpu_ns == 0) {
+	if (self_schedstat(fd, &ss) != 0 || ss.cpu_ns == 0) {
 		close(fd);
 		errno = ENOTSUP;
 		return -1;
