@@ -184,7 +184,9 @@ ws_list_proc(struct ws_family *fam, size_t i, bool list, struct ws_thread **v, s
 		nt = ws_kept_of(fam, p->pid, &first);
 		if (ws_reserve(v, cap, *n + nt) != 0)
 			return -1;
-		memcpy(*v + *n, fam->th + first, nt * sizeof(**v));
+		/* none kept yet: fam->th may be NULL, which memcpy must not get */
+		if (nt > 0)
+			memcpy(*v + *n, fam->th + first, nt * sizeof(**v));
 		for (j = 0; j < nt; j++)
 			(*v)[*n + j].proc = i;
 		*n += nt;
