@@ -168,9 +168,8 @@ ws_kept_of(const struct ws_family *fam, pid_t pid, size_t *first)
 }
 
 /*
- * Appends process i's threads: its kept ones when confirmed, listed in this
- * finding already, or when list is false (the tick's time is spent: it is
- * listed on a later tick), else as listed now.
+ * Appends process i's threads: its kept ones (maybe none, fam->th NULL) when confirmed, listed
+ * in this finding already, or when list is false (listed on a later tick), else as listed now.
  */
 static int
 ws_list_proc(struct ws_family *fam, size_t i, bool list, struct ws_thread **v, size_t *cap,
@@ -184,7 +183,6 @@ ws_list_proc(struct ws_family *fam, size_t i, bool list, struct ws_thread **v, s
 		nt = ws_kept_of(fam, p->pid, &first);
 		if (ws_reserve(v, cap, *n + nt) != 0)
 			return -1;
-		/* none kept yet: fam->th may be NULL, which memcpy must not get */
 		if (nt > 0)
 			memcpy(*v + *n, fam->th + first, nt * sizeof(**v));
 		for (j = 0; j < nt; j++)
