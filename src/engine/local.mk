@@ -63,6 +63,7 @@ libscaletop_a_SOURCES += \
 	src/engine/wait_sampler.h \
 	src/engine/wait_sampler.c \
 	src/engine/wait_census.c \
+	src/engine/wait_list.c \
 	src/engine/wait_kstack.c \
 	src/engine/step_kstacks.c \
 	src/engine/step_census.c \

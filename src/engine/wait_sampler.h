@@ -200,4 +200,16 @@ void ws_kstack_add(struct wait_sampler *w, int fi, enum wait_family f, struct ws
 		   const struct thread_sample *t, double weight);
 void ws_kstack_tick(struct wait_sampler *w, int fi, enum wait_family f);
 
+/* wait_list.c: threads ordered by (pid, tid), for qsort and bsearch. */
+int ws_thread_cmp(const void *a, const void *b);
+/* Room for n threads in v (capacity *cap), first 128 kB (design-notes.md); -1 without memory. */
+int ws_reserve(struct ws_thread **v, size_t *cap, size_t n);
+/*
+ * The family's threads as listed now, by (pid, tid), listing processes
+ * until the tick has spent max_cpu from c0 (*more: some are left for the
+ * next tick); -1 ENOSYS or ENOMEM.
+ */
+int ws_list(struct wait_sampler *w, struct ws_family *fam, uint64_t c0, uint64_t max_cpu,
+	    struct ws_thread **out, size_t *nout, bool *more);
+
 #endif

@@ -492,6 +492,46 @@ test_channel_first(pid_t self)
 	close(flip_pipe[1]);
 }
 
+/*
+ * A warm-up that marked two of six threads, then a window whose first tick
+ * reads two: the two are the marked ones, whose readings count (a plain
+ * order hits both 1 time in 15; five tries).
+ */
+static void
+test_window_marked_first(pid_t self)
+{
+	struct wait_sampler w;
+	struct wait_tally t;
+	bool marked[6];
+	int try, i, good = 0, counted = 0;
+	unsigned round;
+
+	for (try = 0; try < 5; try++) {
+		wait_sampler_init(&w);
+		wait_tally_init(&t);
+		w.max_threads = 2;
+		wait_sampler_set_pids(&w, WAIT_TARGET, &self, 1, true);
+		wait_sampler_tick(&w, &t, mono_now_ns()); /* the warm-up: two marked */
+		for (i = 0; i < 6 && (size_t)i < w.fam[1].nth; i++)
+			marked[i] = w.fam[1].th[i].seeded;
+		sleep_ms(5);
+		wait_sampler_window(&w, true, mono_now_ns());
+		round = w.fam[1].round;
+		sleep_ms(5);
+		wait_sampler_tick(&w, &t, mono_now_ns());
+		for (i = 0, good += w.fam[1].nth == 6; i < (int)w.fam[1].nth && i < 6; i++) {
+			if (w.fam[1].th[i].round == round && !marked[i])
+				good = -100; /* a first reading in the window's first tick */
+		}
+		counted += wait_tally_total(&t, WAIT_TARGET) > 0;
+		wait_tally_free(&t);
+		wait_sampler_free(&w);
+	}
+	is_int(good, 5,
+	       "sampler: the window's first tick reads the warm-up's marked threads first");
+	is_int(counted, 5, "sampler: ... so its readings count");
+}
+
 static void
 test_live(void)
 {
@@ -549,6 +589,7 @@ test_live(void)
 	is_int(n, 6, "sampler: 16 reads of 6 threads in rounds: every one read");
 	wait_tally_free(&t);
 	wait_sampler_free(&w);
+	test_window_marked_first(self);
 	pthread_mutex_lock(&lock);
 	quit = 1;
 	pthread_cond_broadcast(&cond);
