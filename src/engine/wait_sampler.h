@@ -66,9 +66,12 @@ struct kstack_tally;
  * Kernel stacks read a tick and family, at most: 5-8 us each in a loop on
  * the 2-CPU VM (the kernel walks the stack), 19 us on average among 1024
  * mutex workers (the monitor preempted), so at 4 Hz under 0.1 ms of a
- * second whatever the thread count (48 reads in 3 s there, 0.9 ms).
+ * second whatever the thread count.  4 a tick cost the TUI 4% more CPU
+ * among 256 mutex workers (0.355-0.427% of a core against 0.328-0.398, in
+ * turns), where each read is an open, a read and a close and the kernel
+ * names every frame.
  */
-#define WAIT_KSTACK_READS 4
+#define WAIT_KSTACK_READS 2
 /* Refusals, none read before, that turn a family's kernel stacks off for the sweep. */
 #define WAIT_KSTACK_REFUSALS 8
 /* A family of at most this many threads is read whole every tick. */
