@@ -263,7 +263,8 @@ int thread_samples_read_from(pid_t pid, pid_t after, int max, thread_sample_cb c
  * one more row.  The files kept in all are capped below RLIMIT_NOFILE;
  * past the cap a file is opened, read and closed each time.
  */
-#define THREAD_FILES 4 /* kept files per thread (Linux: schedstat, stat, wchan, syscall) */
+#define THREAD_FILES 4          /* kept files per thread (Linux: schedstat, stat, wchan, syscall) */
+#define THREAD_CALL_CHAN_LEN 24 /* "futex_wait_queue_me" and the like */
 struct thread_handle {
 	pid_t pid, tid;
 	int fd[THREAD_FILES];      /* -1: not open */
@@ -275,6 +276,16 @@ struct thread_handle {
 	bool have_chan;   /* it was read blocked in a channel: chan_hash's, in chan_state */
 	uint32_t chan_hash;
 	enum thread_state chan_state;
+	/*
+	 * The futex call it was last read blocked in, from its syscall file
+	 * (Linux): the call's number and op, the wait's channel and state.  A
+	 * later reading reads that file first (linux_thread_files.c).
+	 */
+	bool have_call;
+	enum thread_state call_state;
+	long call_nr;
+	uint64_t call_op;
+	char call_chan[THREAD_CALL_CHAN_LEN];
 };
 /* A handle of tid in pid, nothing open yet. */
 void thread_handle_init(struct thread_handle *h, pid_t pid, pid_t tid);
@@ -292,8 +303,10 @@ struct syscall_line;
  * The thread's system call (thread_syscall_read_fd's answer), its file kept
  * in the handle's syscall slot (closed with the others), which
  * thread_handle_read also reads for a thread blocked in another channel
- * than a futex's: the lock census reads it for futex waiters.  0, or -1 with errno (ENOSYS where
- * the backend keeps no files).
+ * than a futex's, and first for a thread known to wait in a futex call:
+ * the lock census reads it for futex waiters.  A line the calling
+ * thread's last thread_handle_read of h read is handed back once, without
+ * a read.  0, or -1 with errno (ENOSYS where the backend keeps no files).
  */
 int thread_handle_syscall(struct thread_handle *h, struct syscall_line *out);
 /*

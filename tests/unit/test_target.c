@@ -5,6 +5,7 @@
  * process's own threads, the Linux reader and the rotating sampler.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "scaletop/contention.h"
+#include "scaletop/futex.h"
 #include "scaletop/procbook.h"
 #include "scaletop/thread_wait.h"
 #include "target.h"
@@ -414,9 +416,27 @@ flip_reached(int k, int ms)
  * is not read (nthreads 0 says so); in a channel it was not read in
  * before, stat is read.
  */
+/* The handle's kept file i swapped for /dev/null, which reads empty. */
+static void
+swap_null(struct thread_handle *h, int i)
+{
+	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || h->fd[i] < 0) {
+		ok(0, "swap: file %d of the handle kept (%d), /dev/null opened (%s)", i, h->fd[i],
+		   strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	dup2(fd, h->fd[i]);
+	close(fd);
+}
+
 static void
 test_channel_first(pid_t self)
 {
+	struct syscall_line line;
 	struct thread_handle h;
 	struct thread_sample t;
 	pthread_t th;
@@ -434,13 +454,27 @@ test_channel_first(pid_t self)
 		   t.nthreads > 0,
 	   "channel first: waiting on a futex, stat read (%d, %s, %d)", (int)t.state, t.channel,
 	   t.nthreads);
+	ok(h.have_call && strstr(h.call_chan, "futex") != NULL,
+	   "call first: the futex call it waits in is learnt (%d, '%s')", h.have_call, h.call_chan);
 	flip_to(1);
 	flip_waiting(1);
+	/* its stat and wchan now read empty: read, the reading would fail */
+	swap_null(&h, 1);
+	swap_null(&h, 2);
 	r = thread_handle_read(&h, &t);
 	ok(r == 1 && t.state == THREAD_SLEEPING && strstr(t.channel, "futex") != NULL &&
 		   t.nthreads == 0,
 	   "channel first: woken, back on the futex: its state kept, stat not read (%d, %s, %d)",
 	   (int)t.state, t.channel, t.nthreads);
+	ok(r == 1 && strcmp(t.channel, h.call_chan) == 0,
+	   "call first: ... told by its syscall file alone, wchan not read either ('%s')",
+	   t.channel);
+	swap_null(&h, 3);
+	ok(thread_handle_syscall(&h, &line) == 0 && line.futex != FUTEX_KIND_NONE,
+	   "call first: the census gets the line the reading read, without a read");
+	ok(thread_handle_syscall(&h, &line) != 0,
+	   "call first: ... once (the next asks the file, which now reads empty)");
+	thread_handle_close(&h); /* the empty files go; the next reading opens the real ones */
 	flip_to(2);
 	flip_reached(2, 100);
 	r = thread_handle_read(&h, &t);
