@@ -126,6 +126,8 @@ struct step_ctx {
 	uint64_t live_ct_ns;            /* when live contention was last worked out */
 	uint64_t tg_pass_ns;            /* when the target's processes were last booked */
 	uint64_t live_tasks_ns;         /* ... and when its task counters may be read again */
+	uint64_t live_tasks_cost_ns;    /* the CPU time their last reading took (0: none yet) */
+	uint64_t tick_late_ns;          /* how late the tick now running fired */
 	struct sample_delta live_delta; /* its system delta, kept to reuse the memory */
 };
 
