@@ -503,14 +503,10 @@ step_ctx_live_target(struct step_ctx *c, uint64_t now, uint64_t ops)
 }
 
 /*
- * Whether this tick has room for the live contention's reading of every
- * thread before the next deadline: it fired less than half an interval
- * late, less the reading's last cost (the first one waits for such a tick
- * with no cost known).  Among 1024 computing workers a reading was 15-30 ms
- * of work, and one done on a tick that fired late ran past the next
- * deadline: a tick 28.6 ms late by the monitor's own work, in one 20 s run
- * in four.  A live view may wait; the window's figures are read at its
- * edges, whatever the lateness.
+ * Room this tick for the live contention's reading of every thread (15-30 ms
+ * among 1024 computing workers; one begun on a late tick made the next 28.6
+ * ms late): fired under half an interval late, less its last cost (under a
+ * quarter, the first time).  A live view may wait; the window's edges may not.
  */
 static bool
 step_ctx_live_room(const struct step_ctx *c)
@@ -526,7 +522,6 @@ step_ctx_live_contention(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_
 			 uint64_t busy)
 {
 	struct window_edges e;
-
 	uint64_t c0;
 
 	probes_tick(c->probes, now);
