@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <time.h>
 
 #include "scaletop/nlist.h"
 #include "scaletop/snapshot.h"
@@ -29,7 +30,8 @@ struct import_row {
 };
 
 struct snapshot_table {
-	char *name; /* the file's, for messages and the workload's source */
+	char *name;     /* the file's, for messages and the workload's source */
+	time_t read_at; /* when it was read: every snapshot made of it was taken then */
 	bool header;
 	int ncols;
 	struct import_col col[SNAPSHOT_TABLE_MAX_COLUMNS];

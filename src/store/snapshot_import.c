@@ -157,13 +157,18 @@ imp_steps(struct imp *im, const struct snapshot_table *t, int i, struct session 
 	return 0;
 }
 
-/* What the session says about where it came from: the event, and the time of import. */
+/*
+ * What the session says about where it came from: the event, and the time
+ * of import, the file's, so that the columns of one file, imported as
+ * many snapshots, were all taken at once (export titled two apart by a
+ * second when the clock turned between them).
+ */
 static int
 imp_stamp(struct imp *im, const struct snapshot_table *t, int i, struct session *s,
 	  struct snapshot_meta *m)
 {
 	const char *src = s->wl.value[s->wl.nparams - 1];
-	time_t now = time(NULL);
+	time_t now = t->read_at;
 	struct tm tm;
 	int rc;
 

@@ -451,6 +451,7 @@ snapshot_table_read(const char *buf, size_t len, const char *name, struct snapsh
 		return st_error(err, errlen, "%s: out of memory", name);
 	}
 	im.t = t;
+	t->read_at = time(NULL);
 	if (imp_lines(&im, buf, len) != 0 || imp_done(&im) != 0) {
 		snapshot_table_free(t);
 		return -1;

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../tap.h"
 #include "scaletop/snapshot.h"
@@ -58,7 +59,8 @@ test_columns(void)
 	struct snapshot_meta m;
 	struct session s;
 	const struct step *st;
-	char err[ST_ERRLEN] = "";
+	char err[ST_ERRLEN] = "", taken[sizeof(m.taken)];
+	time_t t0;
 
 	t = table("# published\n"
 		  "threads, \"Linux, 6.6\", \"Linux, 6.6_sd\", FreeBSD, FreeBSD_sd, runs\r\n"
@@ -88,7 +90,13 @@ test_columns(void)
 	ok(s.set.nn == 2 && s.set.n[0] == 1 && s.set.n[1] == 2, "  N list sorted");
 	ok(strstr(s.events[0].text, "column 'FreeBSD'") != NULL, "  the event names the column");
 	session_free(&s);
+	snprintf(taken, sizeof(taken), "%s", m.taken);
+	/* the clock turns a second before the next column's session */
+	for (t0 = time(NULL); time(NULL) == t0;)
+		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
 	ok(snapshot_table_session(t, 0, &o, &s, &m, err, sizeof(err)) == 0, "Linux's session");
+	is_str(m.taken, taken,
+	       "  taken when the file was read, as the other column (a second later)");
 	st = step_at(&s, 4);
 	ok(s.nsteps == 3 && st != NULL && st->st.stddev == 90 && st->st.n == 5,
 	   "  three steps, stddev by the NAME_sd column");
