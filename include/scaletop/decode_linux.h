@@ -171,6 +171,8 @@ enum thread_state thread_state_of(char letter);
  * be in a symbol is EINVAL.
  */
 int wchan_decode(const char *buf, size_t len, char *out, size_t outlen);
+/* Whether a wait channel is a futex wait's (futex_wait_queue, futex_do_wait...), not a wake's. */
+bool wchan_is_futex_wait(const char *channel);
 
 /* /proc/PID/comm: the command name without its '\n' (it may hold blanks); EINVAL past outlen - 1.
  */

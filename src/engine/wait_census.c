@@ -18,19 +18,13 @@
 #include <string.h>
 
 #include "scaletop/census.h"
+#include "scaletop/decode_linux.h"
 #include "scaletop/futex.h"
 #include "scaletop/lock_census.h"
 #include "scaletop/platform.h"
 #include "wait_sampler.h"
 
 #define CENSUS_LINES_TICK 16
-
-bool
-wait_channel_is_futex(const char *channel)
-{
-	/* futex_wait_queue (6.x), futex_wait_queue_me (older), futex_do_wait, futex_wait... */
-	return strncmp(channel, "futex_", 6) == 0 && strstr(channel, "wake") == NULL;
-}
 
 void
 ws_census_add(struct wait_sampler *w, int fi, struct ws_thread *th, const struct thread_sample *t,
@@ -41,7 +35,7 @@ ws_census_add(struct wait_sampler *w, int fi, struct ws_thread *th, const struct
 	uint64_t t0;
 	int r;
 
-	if (t->state != THREAD_SLEEPING || !wait_channel_is_futex(t->channel)) {
+	if (t->state != THREAD_SLEEPING || !wchan_is_futex_wait(t->channel)) {
 		(void)census_add(w->census[fi], th->h.pid, th->h.tid, NULL, weight, 1);
 		return;
 	}

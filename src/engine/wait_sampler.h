@@ -180,8 +180,6 @@ ws_tick_scaled(const struct wait_sampler *w, uint64_t n)
 }
 void wait_sampler_tick(struct wait_sampler *w, struct wait_tally *t, uint64_t now);
 
-/* Whether a wait channel is the kernel's futex wait (futex_wait_queue, futex_do_wait...). */
-bool wait_channel_is_futex(const char *channel);
 /*
  * wait_census.c: one blocked reading of th (family index fi) for weight
  * seconds into the family's census, its syscall line read first when it is

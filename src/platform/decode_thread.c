@@ -113,6 +113,13 @@ wchan_byte(char c)
 	       c == '.';
 }
 
+bool
+wchan_is_futex_wait(const char *channel)
+{
+	/* futex_wait_queue (6.x), futex_wait_queue_me (older), futex_do_wait, futex_wait... */
+	return strncmp(channel, "futex_", 6) == 0 && strstr(channel, "wake") == NULL;
+}
+
 int
 wchan_decode(const char *buf, size_t len, char *out, size_t outlen)
 {

@@ -159,13 +159,6 @@ tf_zero_trusted(const struct thread_handle *h)
 	return h->wchan_named && h->tid != h->pid;
 }
 
-/* A futex wait's channel (futex_do_wait, futex_wait_queue...), not a wake's. */
-static bool
-tf_futex_channel(const char *channel)
-{
-	return strncmp(channel, "futex_", 6) == 0 && strstr(channel, "wake") == NULL;
-}
-
 /*
  * Whether the syscall file is read first, before the wchan and the stat:
  * the thread ran since a reading that found it runnable or in a futex wait,
@@ -183,7 +176,7 @@ tf_call_first(const struct tf_reading *r)
 	if (!r->ran || !h->have_last || !h->have_call || h->no_syscall)
 		return false;
 	if (tf_blocked(h->last.state))
-		return tf_futex_channel(h->last.channel);
+		return wchan_is_futex_wait(h->last.channel);
 	return tf_runnable(h->last.state);
 }
 
@@ -334,7 +327,7 @@ tf_syscall_due(const struct tf_reading *r)
 	if (!r->wchan_read || !tf_blocked(r->t->state) || r->t->channel[0] == '\0' ||
 	    r->h->no_syscall || r->have_line)
 		return false;
-	return !tf_futex_channel(r->t->channel) || !tf_call_known(r);
+	return !wchan_is_futex_wait(r->t->channel) || !tf_call_known(r);
 }
 
 /* The call a blocked thread is in, read now: beside its channel, or learnt for a futex's. */
@@ -348,7 +341,7 @@ tf_use_line(struct tf_reading *r, const struct syscall_line *line)
 	if (line->state != SYSCALL_IN || line->name == NULL)
 		return -1; /* not in a call (a fault, say): the channel alone */
 	tf_fresh_keep(h, line);
-	if (tf_futex_channel(r->t->channel)) {
+	if (wchan_is_futex_wait(r->t->channel)) {
 		h->have_call = strlen(r->t->channel) < sizeof(h->call_chan);
 		h->call_state = r->t->state;
 		h->call_nr = line->nr;
