@@ -3,7 +3,7 @@
 EXTRA_DIST += bench/README bench/results.md bench/tui-cpu.sh bench/sample-accuracy.sh bench/sample-cost \
 	bench/fidelity.sh bench/count-overhead bench/until-stable.sh bench/tui-latency.sh \
 	bench/start-line bench/target-cost.sh bench/suite-under-load.sh bench/aa-compare.sh \
-	bench/lock-cost.sh bench/mariadb-sweep.sh
+	bench/lock-cost.sh bench/mariadb-sweep.sh bench/wait-accuracy.sh
 
 # Built only for `make bench`, never by `make` or `make check`.
 EXTRA_PROGRAMS = bench/sample_cost bench/count_overhead bench/pwrite_loop bench/start_line \
@@ -23,7 +23,7 @@ CLEANFILES += bench/sample_cost$(EXEEXT) bench/count_overhead$(EXEEXT) \
 BENCH_ENV = top_srcdir='$(top_srcdir)' top_builddir='$(top_builddir)'
 
 bench: bench-cost bench-accuracy bench-fidelity bench-overhead bench-stable bench-latency \
-	bench-start bench-tui bench-target bench-aa
+	bench-start bench-tui bench-target bench-aa bench-waits
 bench-cost: scaletop$(EXEEXT) bench/sample_cost$(EXEEXT)
 	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/sample-cost
 bench-accuracy: scaletop$(EXEEXT)
@@ -48,6 +48,9 @@ bench-suite:
 bench-lock: scaletop$(EXEEXT)
 	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/lock-cost.sh
 .PHONY: bench-lock
+bench-waits: scaletop$(EXEEXT)
+	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/wait-accuracy.sh
+.PHONY: bench-waits
 bench-aa: scaletop$(EXEEXT)
 	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/aa-compare.sh
 .PHONY: bench-aa
