@@ -118,8 +118,10 @@ TESTS += tests/unit/test_target
 tests_unit_test_target_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/engine
 tests_unit_test_target_LDADD = $(TEST_LIBS)
 endif
-TESTS += tests/cli/target.sh tests/cli/waits_wide.sh tests/cli/priority.sh tests/cli/waitcall.sh
-EXTRA_DIST += tests/cli/target.sh tests/cli/waits_wide.sh tests/cli/priority.sh tests/cli/waitcall.sh
+TESTS += tests/cli/target.sh tests/cli/waits_wide.sh tests/cli/priority.sh tests/cli/waitcall.sh \
+	tests/cli/waits_kernel.sh
+EXTRA_DIST += tests/cli/target.sh tests/cli/waits_wide.sh tests/cli/priority.sh tests/cli/waitcall.sh \
+	tests/cli/waits_kernel.sh
 
 # The lock census end to end (Linux): tests/unit/lock_holders's threads wait
 # on a global mutex, condvar and semaphore; the census names each lock, counts
