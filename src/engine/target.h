@@ -51,8 +51,9 @@ const pid_t *target_found(const struct target *t, size_t *n);
 void target_window_begin(struct target *t, uint64_t now);
 /*
  * A pass over the target's processes while the window runs: once a second,
- * or less often when a pass is dear (thousands of threads), so that passes
- * take at most an 800th of the time (target.c); target_pass_due says when.
+ * or less often when a pass is dear (thousands of threads), so that its
+ * reading takes at most an 800th of a CPU (target.c); target_pass_due says
+ * when.
  */
 void target_window_pass(struct target *t, uint64_t now);
 bool target_pass_due(const struct target *t, uint64_t now);

@@ -77,8 +77,9 @@ sleep 0.5
 is "$?" 0 "run --target pid:$SLEEPER exits 0"
 # The stream's tick lines carry the window so far: the target's figures, and the waits with the
 # target's and the probe's families.  Each refresh comes on a pass (about once a second, less
-# often when a reading is dear: a sanitizer build on a loaded machine had none in three 2.5 s
-# windows), so the tries' windows grow, 2.5, 5 and 8 s, each try logged.
+# often when a pass is dear: a sanitizer build on a loaded machine had none in three 2.5 s
+# windows, and a distcheck beside another suite none in 2.5, 5 and 8 s, when a pass's cost
+# still counted the find), so the tries' windows grow, 2.5, 5, 8 and 15 s, each try logged.
 tick_window() {
 	"$PYTHON" - "$T/win.jsonl" <<'EOF'
 import json, sys
@@ -93,12 +94,12 @@ EOF
 try=1
 while :; do
 	rm -f "$T/win.jsonl"
-	case $try in 1) wd=2.5 ;; 2) wd=5 ;; *) wd=8 ;; esac
+	case $try in 1) wd=2.5 ;; 2) wd=5 ;; 3) wd=8 ;; *) wd=15 ;; esac
 	"$SCALETOP" run -w cpu -n 1 -d "$wd" --warmup 0.3 -q --target "pid:$SLEEPER" \
 		--probe 'printf "Lock:a\nIO:b\n"' --record "$T/win.jsonl" >/dev/null 2>"$T/win.err"
 	win=$(tick_window)
 	diag "try $try (-d $wd): target figures in ticks, wait families, probe labels: $win"
-	[ "$win" = "True ['probe', 'target', 'workload'] ['IO:b', 'Lock:a']" ] || [ "$try" -ge 3 ] &&
+	[ "$win" = "True ['probe', 'target', 'workload'] ['IO:b', 'Lock:a']" ] || [ "$try" -ge 4 ] &&
 		break
 	try=$((try + 1))
 done
