@@ -7,10 +7,12 @@
 # summed) shares against the kernel's.  On a quiet machine the main before
 # issue 23 missed by 7-12 points at 64 threads and by 65-75 at 256 (and had
 # no profile at 256 on a busy one); this sampler came within 2
-# (bench/wait-accuracy.sh, bench/results.md).  The tolerance, 5 points,
-# leaves room for the edges on a busy machine, where the split moves as
-# neighbours come and go (within 4.2 in 28 tries beside two whole suites):
-# up to three tries, each logged.  Nothing asserts on how long anything took.
+# (bench/wait-accuracy.sh, bench/results.md).  A 5 s step and a tolerance
+# of 6 points leave room for the edges on a busy machine, where the split
+# moves as neighbours come and go and the sampler's first and last readings
+# of a thread are up to a round inside the window (a 3 s step missed by up
+# to 4.9 beside two whole suites; 5 s steps by at most 2.3): up to three
+# tries, each logged.  Nothing asserts on how long anything took.
 . "$top_srcdir/tests/cli/lib.sh"
 
 [ -x "$SCALETOP" ] || bail_out "no binary at $SCALETOP: build it first (make scaletop)"
@@ -19,7 +21,7 @@ tap_tmpdir
 T=$TAP_TMP
 export TMPDIR="$T"
 N=256
-TOL=5
+TOL=6
 
 # measure: runs the step, prints "runnable running blocked" for the kernel,
 # then for the profile, then the worst difference, on one line (or why not).
@@ -32,7 +34,7 @@ rec = out + ".rec"
 if os.path.exists(rec):
     os.unlink(rec)
 t0 = time.monotonic()
-run = subprocess.Popen([bin, "run", "-w", "mutex", "-n", str(n), "-d", "3", "--warmup", "1",
+run = subprocess.Popen([bin, "run", "-w", "mutex", "-n", str(n), "-d", "5", "--warmup", "1",
                         "-q", "--json", "--record", rec], stdout=open(out, "w"),
                        stderr=open(err, "w"))
 
