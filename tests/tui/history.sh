@@ -26,7 +26,9 @@ runs_in() {
 }
 
 # --- the end of a sweep keeps it; r and q keep what they would drop ------------------
-tm_start 120 40 "$ST" $FAST -n 1,2
+# Steps of 1.5 s: q must come in the second sweep's second step, and under a distcheck beside
+# another suite the screen was read too seldom to see a 0.3 s one (it saw the sweep done).
+tm_start 120 40 "$ST" -w cpu -d 1.5 --warmup 0.1 --refresh 0.2 -n 1,2
 ok "a sweep runs" tm_wait_for 'sweep done: 2 steps' 300
 ok "its end says it is kept" tm_wait_for 'kept \(R lists the runs\)' 50
 is "$(runs_in "$RUNS")" 1 "the finished sweep is a file in \$XDG_DATA_HOME/scaletop/runs"
