@@ -17,7 +17,8 @@
 # (who goes first alternates), so that a change to the sampler is judged
 # against the kernel rather than against the sampler before it; its figures
 # are printed, not judged.  RUN_ARGS adds arguments to both runs (say
-# "-p hold=10 -p think=100000").
+# "-p hold=10 -p think=100000").  KEEP=1 keeps each run's JSON and pidstat
+# report, in the folder it names at the end (for `scaletop compare`).
 #
 # Target: for this binary, every run's runnable and blocked shares within 2
 # points of pidstat's.
@@ -60,7 +61,8 @@ fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/scaletop-waits.XXXXXX") || exit 1
 run=
-trap '[ -n "$run" ] && kill "$run" 2>/dev/null; [ -n "$KEEP" ] || rm -rf "$tmp"' EXIT
+KEEP=${KEEP:-}
+trap '[ -n "$run" ] && kill "$run" 2>/dev/null; if [ -n "$KEEP" ]; then echo "kept in $tmp"; else rm -rf "$tmp"; fi' EXIT
 trap 'exit 1' HUP INT TERM
 
 # The workload is the run's child with at least N threads; wait up to 10 s
