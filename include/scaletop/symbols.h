@@ -11,10 +11,17 @@
  * the BSDs): the PT_LOAD segments turn a mapping's file offset into the
  * ELF virtual address (PIE, non-PIE and shared objects alike, and .bss,
  * which lies in the anonymous mapping after the file's last one), then
- * .symtab, else a separate debug file's found by its build ID
- * (/usr/lib/debug/.build-id/), else .dynsym, names it.  A build without libelf (HAVE_GELF_H
- * unset: the BSD compile checks' sysroots have no libelf.h) names every
- * file address `object+0xFILEOFFSET` and says why.
+ * .symtab, else a separate debug file's (found by build ID, else by
+ * .gnu_debuglink with its CRC checked), else .dynsym, names it; C++ names
+ * are demangled (demangle.h).  A build without libelf (HAVE_GELF_H unset:
+ * the BSD compile checks' sysroots have no libelf.h) names every file
+ * address `object+0xFILEOFFSET` and says why.
+ *
+ * Objects are read through /proc/PID/root while the process runs: a
+ * process noted when first seen (sym_note_process) has every object it
+ * maps read then, so its frames are named after it exits.  An object first
+ * asked about once its process is gone is read from the path that was
+ * mapped, if that file is still the one mapped (same device and inode).
  *
  * Ownership: the symboliser owns every string it hands out.  A file's name
  * and its symbols', and the kernel's, stay valid until sym_free; a
@@ -51,6 +58,8 @@ struct elf_image {
 	struct symtab syms;  /* sorted */
 	const char *table;   /* ".symtab", ".dynsym", "" (no symbols), or ".symtab (debug
 				file)" when the symboliser took a debug file's: static */
+	char debuglink[256]; /* .gnu_debuglink's debug file name, "" when none */
+	uint32_t debuglink_crc;
 };
 
 /*
@@ -60,6 +69,11 @@ struct elf_image {
  */
 int elf_image_load(const char *path, struct elf_image *img, char *why, size_t whylen);
 void elf_image_free(struct elf_image *img);
+/*
+ * The CRC-32 of path's bytes that .gnu_debuglink keeps of its debug file
+ * (the IEEE polynomial, as zlib's crc32).  0, or -1 with errno.
+ */
+int elf_file_crc(const char *path, uint32_t *crc);
 
 /*
  * The load bias of a mapping of img: the mapping [start, start + len) of
@@ -87,7 +101,8 @@ enum sym_how {
 struct sym_answer {
 	enum sym_how how;
 	const char *object; /* the object's file name (no directory), "[heap]", "kernel"... */
-	const char *symbol; /* SYM_SYMBOL only, else NULL */
+	const char *symbol; /* SYM_SYMBOL only, else NULL; C++ demangled, without the
+			       parameter list (as perf report shows it) */
 	uint64_t offset;    /* from the symbol, the object's address 0, or the mapping */
 	uint64_t addr;      /* the address asked about */
 	const char *why;    /* why it is not a symbol (no ELF, hidden, ...), or NULL */
@@ -99,12 +114,29 @@ struct symboliser;
 struct symboliser *sym_new(void);
 void sym_free(struct symboliser *s);
 /*
- * Where separate debug files are looked for, by build ID, for an object
- * without .symtab (DIR/.build-id/xx/rest.debug; /usr/lib/debug by default,
- * "" for nowhere).  Set it before the first lookup: objects already read
- * keep their symbols.
+ * Where separate debug files are looked for, for an object without
+ * .symtab: DIR/.build-id/xx/rest.debug by build ID, and DIR/OBJDIR/NAME by
+ * .gnu_debuglink (besides OBJDIR/NAME and OBJDIR/.debug/NAME).  The
+ * environment's SCALETOP_DEBUG_DIR when set, else /usr/lib/debug; "" for
+ * nowhere.  Set it before the first lookup: objects already read keep
+ * their symbols.
  */
 void sym_set_debug_dir(struct symboliser *s, const char *dir);
+/*
+ * A process first seen: its maps are read and every file object they map
+ * is read now, while it runs (each object once for the symboliser's life,
+ * by device and inode).  Again for a pid already noted, nothing.  0, or -1
+ * with errno as sym_user.
+ */
+int sym_note_process(struct symboliser *s, pid_t pid);
+/*
+ * Why an object's addresses went unnamed, once an object for the
+ * symboliser's life: the next object a lookup named only by offset (no
+ * symbols, no ELF read, names left mangled) as one line into buf, e.g.
+ * "libfoo.so: no symbols (stripped, no debug file found by build ID or
+ * debuglink)".  1 when one was written, 0 when none is left.
+ */
+int sym_next_unnamed(struct symboliser *s, char *buf, size_t len);
 /* Drops what is cached of pid's mappings (it exited, or its pid was reused). */
 void sym_forget(struct symboliser *s, pid_t pid);
 

@@ -1,7 +1,8 @@
 /*
  * Which locks the window's blocked threads waited on (the lock census,
  * census.h): one census a family, fed by the wait sampler while the window
- * is open (wait_census.c), then sorted, named by the step context's
+ * is open (wait_census.c, which notes each waiter's process to the step
+ * context's symboliser when first met), then sorted, named by that
  * symboliser (the on-CPU paths' own, made here when --no-hot left none)
  * and kept in the step, each family's top STEP_ULOCKS (st->ulocks).  Off
  * with --no-locks.
@@ -44,6 +45,9 @@ step_ctx_census_begin(struct step_ctx *c)
 {
 	int f;
 
+	if (!c->s->set.no_locks && c->sym == NULL)
+		c->sym = sym_new();
+	c->ws.sym = c->s->set.no_locks ? NULL : c->sym;
 	for (f = 0; f < 2; f++) {
 		c->ws.census[f] = NULL;
 		if (c->s->set.no_locks)
@@ -95,6 +99,7 @@ step_ctx_census_end(struct step_ctx *c, struct step *st)
 	int f;
 
 	memset(ul, 0, sizeof(*ul));
+	c->ws.sym = NULL;
 	for (f = 0; f < 2; f++) {
 		if ((k = c->ws.census[f]) == NULL)
 			continue;
@@ -122,6 +127,7 @@ step_ctx_census_free(struct step_ctx *c)
 {
 	int f;
 
+	c->ws.sym = NULL;
 	for (f = 0; f < 2; f++) {
 		c->ws.census[f] = NULL;
 		census_free(c->census[f]);

@@ -36,15 +36,28 @@ step_ctx_name_frame(void *arg, pid_t pid, uint64_t ip, bool kernel, char *out, s
 	return 0;
 }
 
-/* A process first sampled: its maps are read now, while it runs (hot_note_fn). */
+/*
+ * A process first sampled: its maps and every object they map are read
+ * now, while it runs (hot_note_fn), since a command may have exited by the
+ * window's end, when its frames are named.
+ */
 static void
 step_ctx_note_process(void *arg, pid_t pid)
 {
 	struct step_ctx *c = arg;
-	struct sym_answer a;
 
 	if (c->sym != NULL)
-		(void)sym_user_cached(c->sym, pid, 0, &a);
+		(void)sym_note_process(c->sym, pid);
+}
+
+/* Why frames or locks went unnamed: an event an object, once a sweep (the symboliser's life). */
+static void
+step_ctx_sym_events(struct step_ctx *c, uint64_t now)
+{
+	char why[300];
+
+	while (c->sym != NULL && sym_next_unnamed(c->sym, why, sizeof(why)) == 1)
+		session_add_event(c->s, c->idx, EV_INFO, session_time(c->s, now), "%s", why);
 }
 
 /* On-CPU sampling opens with the window, unless --no-hot; a refusal is said once a sweep. */
@@ -78,6 +91,7 @@ step_ctx_hot_end(struct step_ctx *c, struct step *st, uint64_t now)
 	if (hot_sampler_end(&c->hot, step_ctx_name_frame, c, step_ctx_note_process, &st->hot) != 0)
 		session_add_event(c->s, c->idx, EV_WARNING, session_time(c->s, now),
 				  "the step's call paths were lost: out of memory");
+	step_ctx_sym_events(c, now);
 }
 
 void

@@ -13,7 +13,10 @@
  * for futex waiters alone and inside the sampler's reading loop, so its cost falls under the tick's
  * CPU budget (WAIT_SAMPLE_MAX_CPU_NS) like the other files'.  After a tick's readings of a family
  * the round is closed and the owners of the mutexes waited on in it are read while their waiters
- * still wait (lock_census.h).
+ * still wait (lock_census.h).  A futex waiter's process is noted to the
+ * symboliser when first met (sym_note_process), so the objects that name
+ * its locks are read while it runs, not at the window's end, when a
+ * command's process may have exited.
  */
 #include <string.h>
 
@@ -22,6 +25,7 @@
 #include "scaletop/futex.h"
 #include "scaletop/lock_census.h"
 #include "scaletop/platform.h"
+#include "scaletop/symbols.h"
 #include "wait_sampler.h"
 
 #define CENSUS_LINES_TICK 16
@@ -51,6 +55,8 @@ ws_census_add(struct wait_sampler *w, int fi, struct ws_thread *th, const struct
 	(void)census_add(w->census[fi], th->h.pid, th->h.tid, r == 0 ? &line : NULL, weight,
 			 stride);
 	w->census_fresh[fi] = w->census_fresh[fi] || (r == 0 && line.futex != FUTEX_KIND_NONE);
+	if (r == 0 && line.futex != FUTEX_KIND_NONE && w->sym != NULL)
+		(void)sym_note_process(w->sym, th->h.pid);
 }
 
 /* The family's thread (pid, tid), or NULL (the threads are sorted by pid, then tid). */

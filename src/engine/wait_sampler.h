@@ -30,6 +30,7 @@
 #include "scaletop/waits.h"
 
 struct census;
+struct symboliser;
 struct kstack_tally;
 
 /* A per-tick cap on the threads read, for tests; the round decides the count. */
@@ -135,6 +136,7 @@ struct wait_sampler {
 	uint64_t census_ns;        /* their time, and the owners' reads, on the wall clock */
 	uint64_t census_worst;     /* the most of it in one tick and family */
 	uint64_t census_mark;      /* census_ns at the end of the last family's tick */
+	struct symboliser *sym;    /* notes a futex waiter's process when first met; borrowed */
 	/*
 	 * The kernel stacks of each tick's first WAIT_KSTACK_READS blocked
 	 * readings of a family (kstacks.h; wait_kstack.c), NULL when off.  A

@@ -3,7 +3,8 @@
  * libelf, for the symboliser (symbols.c): the segments turn a mapping's
  * file offset into an ELF address, the symbols name it.  .symtab is taken
  * when the file has one (an unstripped build), else .dynsym (what a
- * distribution's stripped binary keeps: its exported names).  Built
+ * distribution's stripped binary keeps: its exported names); the
+ * .gnu_debuglink section names a separate debug file and its CRC.  Built
  * without libelf (no gelf.h, as in the BSD compile checks' sysroots) the
  * load fails with ENOSYS and the pure arithmetic below still builds.
  */
@@ -127,17 +128,55 @@ elf_symbols(Elf *e, Elf_Scn *scn, struct elf_image *img)
 	return 0;
 }
 
-/* The build ID from the note sections, then the symbols: .symtab, else .dynsym. */
+/*
+ * .gnu_debuglink: the debug file's name, ended and padded to 4 bytes, then
+ * its CRC-32 in the object's byte order.
+ */
+static void
+elf_debuglink(Elf *e, Elf_Scn *scn, struct elf_image *img)
+{
+	Elf_Data *d = elf_getdata(scn, NULL);
+	const unsigned char *p, *c;
+	size_t n, off;
+	char *ident;
+
+	if (d == NULL || d->d_buf == NULL || d->d_size < 8 ||
+	    (ident = elf_getident(e, NULL)) == NULL)
+		return;
+	p = d->d_buf;
+	n = strnlen((const char *)p, d->d_size);
+	off = (n + 4) & ~(size_t)3;
+	if (n == 0 || n >= sizeof img->debuglink || off + 4 > d->d_size)
+		return;
+	memcpy(img->debuglink, p, n);
+	img->debuglink[n] = '\0';
+	c = p + off;
+	if (ident[EI_DATA] == ELFDATA2MSB)
+		img->debuglink_crc =
+			(uint32_t)c[0] << 24 | (uint32_t)c[1] << 16 | (uint32_t)c[2] << 8 | c[3];
+	else
+		img->debuglink_crc =
+			(uint32_t)c[3] << 24 | (uint32_t)c[2] << 16 | (uint32_t)c[1] << 8 | c[0];
+}
+
+/* The build ID and debug link, then the symbols: .symtab, else .dynsym. */
 static int
 elf_sections(Elf *e, struct elf_image *img)
 {
 	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
 	GElf_Shdr sh;
 	Elf_Data *d;
+	const char *name;
+	size_t shstr = 0;
 
+	if (elf_getshdrstrndx(e, &shstr) != 0)
+		shstr = 0;
 	while ((scn = elf_nextscn(e, scn)) != NULL) {
 		if (gelf_getshdr(scn, &sh) == NULL)
 			continue;
+		name = shstr != 0 ? elf_strptr(e, shstr, sh.sh_name) : NULL;
+		if (name != NULL && strcmp(name, ".gnu_debuglink") == 0)
+			elf_debuglink(e, scn, img);
 		if (sh.sh_type == SHT_SYMTAB)
 			symtab = scn;
 		else if (sh.sh_type == SHT_DYNSYM)
@@ -214,6 +253,48 @@ elf_image_load(const char *path, struct elf_image *img, char *why, size_t whylen
 	return -1;
 }
 #endif
+
+/* The reflected IEEE CRC-32 table, made on first use. */
+static uint32_t crc_table[256];
+
+static void
+crc_table_make(void)
+{
+	uint32_t c, i, k;
+
+	for (i = 0; i < 256; i++) {
+		c = i;
+		for (k = 0; k < 8; k++)
+			c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+		crc_table[i] = c;
+	}
+}
+
+int
+elf_file_crc(const char *path, uint32_t *crc)
+{
+	unsigned char buf[65536];
+	uint32_t c = 0xffffffffu;
+	size_t n, i;
+	FILE *f;
+	int err;
+
+	if (crc_table[1] == 0)
+		crc_table_make();
+	if ((f = fopen(path, "rb")) == NULL)
+		return -1;
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		for (i = 0; i < n; i++)
+			c = crc_table[(c ^ buf[i]) & 0xff] ^ (c >> 8);
+	err = ferror(f) ? EIO : 0;
+	fclose(f);
+	if (err != 0) {
+		errno = err;
+		return -1;
+	}
+	*crc = c ^ 0xffffffffu;
+	return 0;
+}
 
 void
 elf_image_free(struct elf_image *img)

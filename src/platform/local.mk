@@ -26,6 +26,10 @@ libscaletop_a_SOURCES += \
 	src/platform/decode_kstack.c \
 	src/platform/symtab.c \
 	src/platform/elf_image.c \
+	src/platform/demangle.h \
+	src/platform/demangle.c \
+	src/platform/symbols_priv.h \
+	src/platform/sym_objects.c \
 	src/platform/symbols.c
 
 # The files each OS adds: its backend (Linux's in these: reading /proc,

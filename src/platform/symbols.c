@@ -3,7 +3,8 @@
  * read once and kept by device and inode (and shared by build ID), and the
  * kernel's symbols, turned into `object:symbol+0xOFF`.  Portable: the reads
  * are the backend's (proc_maps_read, kernel_symbols_read in platform.h) and
- * libelf's (elf_image.c); what is here is the cache and the arithmetic.
+ * libelf's (elf_image.c); the objects are sym_objects.c's; what is here is
+ * the processes' mappings and the arithmetic.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,51 +12,20 @@
 #include <string.h>
 
 #include "scaletop/platform.h"
-#include "scaletop/symbols.h"
+#include "symbols_priv.h"
 
-/* Objects kept at most; past it the oldest is not evicted, the new one is named by offset. */
-#define SYM_OBJECTS_MAX 4096
 /* Where distributions put separate debug files, by build ID (Debian's *-dbgsym, libc6-dbg). */
 #define SYM_DEBUG_DIR "/usr/lib/debug"
-
-struct sym_object {
-	uint32_t dev_major, dev_minor;
-	uint64_t inode;
-	char *name; /* the file name, no directory */
-	int loaded; /* img holds its ELF */
-	int alias;  /* index of the object whose image this one shares, or -1 */
-	char why[160];
-	struct elf_image img;
-};
-
-struct sym_proc {
-	pid_t pid;
-	struct map_list maps;
-	char anon[40]; /* "[anon:0x...]": the answer's object for an anonymous mapping */
-};
-
-struct symboliser {
-	struct sym_object *obj;
-	size_t nobj, capobj;
-	struct sym_proc *proc;
-	size_t nproc, capproc;
-	struct symtab kernel;
-	uint64_t *kmiss; /* addresses a read of kallsyms found no symbol for, sorted */
-	size_t nkmiss, capkmiss;
-	int kernel_read; /* 0 unread, 1 read, -1 failed (kernel_errno) */
-	int kernel_errno;
-	int kernel_hidden;
-	char debug_dir[512];
-	struct sym_stats st;
-};
 
 struct symboliser *
 sym_new(void)
 {
 	struct symboliser *s = calloc(1, sizeof *s);
 
+	const char *dir = getenv("SCALETOP_DEBUG_DIR");
+
 	if (s != NULL)
-		sym_set_debug_dir(s, SYM_DEBUG_DIR);
+		sym_set_debug_dir(s, dir != NULL ? dir : SYM_DEBUG_DIR);
 	return s;
 }
 
@@ -63,39 +33,6 @@ void
 sym_set_debug_dir(struct symboliser *s, const char *dir)
 {
 	snprintf(s->debug_dir, sizeof s->debug_dir, "%s", dir != NULL ? dir : "");
-}
-
-/*
- * An object without .symtab may have a separate debug file, named by its
- * build ID: DIR/.build-id/xx/rest.debug.  Its .symtab replaces the
- * object's symbols; the object's own segments stay.
- */
-static void
-sym_debug_file(struct symboliser *s, struct elf_image *img)
-{
-	struct elf_image dbg;
-	char path[1024], why[160];
-	size_t i, n;
-
-	if (s->debug_dir[0] == '\0' || strcmp(img->table, ".symtab") == 0 || img->build_id_len < 2)
-		return;
-	n = (size_t)snprintf(path, sizeof path, "%s/.build-id/%02x/", s->debug_dir,
-			     img->build_id[0]);
-	for (i = 1; i < img->build_id_len && n + 8 < sizeof path; i++)
-		n += (size_t)snprintf(path + n, sizeof path - n, "%02x", img->build_id[i]);
-	snprintf(path + n, sizeof path - n, ".debug");
-	if (elf_image_load(path, &dbg, why, sizeof why) < 0)
-		return;
-	if (strcmp(dbg.table, ".symtab") == 0 && dbg.syms.n > 0 &&
-	    dbg.build_id_len == img->build_id_len &&
-	    memcmp(dbg.build_id, img->build_id, img->build_id_len) == 0) {
-		symtab_free(&img->syms);
-		img->syms = dbg.syms;
-		memset(&dbg.syms, 0, sizeof dbg.syms);
-		img->table = ".symtab (debug file)";
-		s->st.debug_files++;
-	}
-	elf_image_free(&dbg);
 }
 
 void
@@ -119,21 +56,16 @@ sym_free(struct symboliser *s)
 
 	if (s == NULL)
 		return;
-	for (i = 0; i < s->nobj; i++) {
-		elf_image_free(&s->obj[i].img);
-		free(s->obj[i].name);
-	}
+	sym_objects_free(s);
 	for (i = 0; i < s->nproc; i++)
 		map_list_free(&s->proc[i].maps);
-	free(s->obj);
 	free(s->proc);
 	symtab_free(&s->kernel);
 	free(s->kmiss);
 	free(s);
 }
 
-/* pid's cached mappings, read now when not yet (or again when reread is set). */
-static struct sym_proc *
+struct sym_proc *
 sym_proc(struct symboliser *s, pid_t pid, int reread)
 {
 	struct sym_proc *p = NULL, *np;
@@ -170,105 +102,49 @@ sym_proc(struct symboliser *s, pid_t pid, int reread)
 	return p;
 }
 
-static const char *
-base_name(const char *path)
+int
+sym_note_process(struct symboliser *s, pid_t pid)
 {
-	const char *b = strrchr(path, '/');
-
-	return b != NULL && b[1] != '\0' ? b + 1 : path;
-}
-
-/* The object of another with the same build ID, or -1. */
-static int
-sym_same_build(const struct symboliser *s, size_t me)
-{
-	const struct elf_image *a = &s->obj[me].img, *b;
+	struct sym_proc *p;
 	size_t i;
 
-	if (a->build_id_len == 0)
+	for (i = 0; i < s->nproc; i++)
+		if (s->proc[i].pid == pid)
+			return 0;
+	if ((p = sym_proc(s, pid, 0)) == NULL)
 		return -1;
-	for (i = 0; i < me; i++) {
-		b = &s->obj[i].img;
-		if (s->obj[i].loaded && s->obj[i].alias < 0 && b->build_id_len == a->build_id_len &&
-		    memcmp(b->build_id, a->build_id, a->build_id_len) == 0)
-			return (int)i;
-	}
-	return -1;
+	/* each file once, however many mappings it has: the cache answers the rest */
+	for (i = 0; i < p->maps.n; i++)
+		if (p->maps.e[i].inode != 0)
+			(void)sym_object(s, pid, &p->maps, &p->maps.e[i]);
+	return 0;
 }
 
-/* The object of a file mapping of pid, read on first sight; NULL when none can be kept. */
-static struct sym_object *
-sym_object(struct symboliser *s, pid_t pid, const struct map_list *l, const struct map_entry *e)
-{
-	struct sym_object *o, *no;
-	char path[4200];
-	size_t i, cap;
-	int same;
-
-	for (i = 0; i < s->nobj; i++) {
-		o = &s->obj[i];
-		if (o->inode == e->inode && o->dev_major == e->dev_major &&
-		    o->dev_minor == e->dev_minor)
-			return o;
-	}
-	if (s->nobj >= SYM_OBJECTS_MAX)
-		return NULL;
-	if (s->nobj == s->capobj) {
-		cap = s->capobj ? s->capobj * 2 : 16;
-		no = realloc(s->obj, cap * sizeof *no);
-		if (no == NULL)
-			return NULL;
-		s->obj = no;
-		s->capobj = cap;
-	}
-	o = &s->obj[s->nobj];
-	memset(o, 0, sizeof *o);
-	o->name = strdup(base_name(map_path(l, e)));
-	if (o->name == NULL)
-		return NULL;
-	o->dev_major = e->dev_major;
-	o->dev_minor = e->dev_minor;
-	o->inode = e->inode;
-	o->alias = -1;
-	s->nobj++;
-	s->st.elf_loads++;
-	if (proc_object_path(pid, map_path(l, e), path, sizeof path) < 0)
-		snprintf(path, sizeof path, "%s", map_path(l, e));
-	o->loaded = elf_image_load(path, &o->img, o->why, sizeof o->why) == 0;
-	if (o->loaded && (same = sym_same_build(s, s->nobj - 1)) >= 0) {
-		elf_image_free(&o->img);
-		o->alias = same;
-		s->st.elf_shared++;
-	} else if (o->loaded) {
-		sym_debug_file(s, &o->img);
-	}
-	return o;
-}
-
-static const struct elf_image *
-sym_image(const struct symboliser *s, const struct sym_object *o)
-{
-	if (!o->loaded)
-		return NULL;
-	return o->alias >= 0 ? &s->obj[o->alias].img : &o->img;
-}
-
-/* An ELF address of object o: its symbol, or the object and the address. */
+/*
+ * An ELF address of object o: its symbol (demangled), or the object and
+ * the address, which in an object without its full symbols is to be said
+ * why (sym_next_unnamed).
+ */
 static void
-sym_in_object(const struct elf_image *img, const struct sym_object *o, uint64_t v,
+sym_in_object(struct symboliser *s, const struct elf_image *img, struct sym_object *o, uint64_t v,
 	      struct sym_answer *a)
 {
 	const struct symbol *y = symtab_find(&img->syms, v);
+	int missing = 0;
 
 	a->object = o->name;
 	if (y != NULL) {
 		a->how = SYM_SYMBOL;
-		a->symbol = symtab_name(&img->syms, y->name);
+		a->symbol = demangle_cached(&s->dm, symtab_name(&img->syms, y->name), &missing);
 		a->offset = v - y->addr;
+		if (missing && s->mangled == 0)
+			s->mangled = 1;
 	} else {
 		a->how = SYM_OBJECT;
 		a->offset = v;
 		a->why = img->syms.n == 0 ? "the object has no symbol table" : NULL;
+		if (o->unnamed == 0 && strncmp(img->table, ".symtab", 7) != 0)
+			o->unnamed = 1;
 	}
 }
 
@@ -283,7 +159,7 @@ sym_in_file(struct symboliser *s, pid_t pid, const struct map_list *l, const str
 
 	if (img != NULL &&
 	    elf_mapping_bias(img, e->start, e->end - e->start, e->offset, &bias) == 0) {
-		sym_in_object(img, o, addr - bias, a);
+		sym_in_object(s, img, o, addr - bias, a);
 		return;
 	}
 	/*
@@ -292,9 +168,11 @@ sym_in_file(struct symboliser *s, pid_t pid, const struct map_list *l, const str
 	 * in it is named by its waiters' call site; code stays its object's.
 	 */
 	a->how = (e->flags & MAP_EXEC) == 0 && img == NULL ? SYM_MAPPING : SYM_OBJECT;
-	a->object = o != NULL ? o->name : base_name(map_path(l, e));
+	a->object = o != NULL ? o->name : sym_base_name(map_path(l, e));
 	a->offset = addr - e->start + e->offset;
 	a->why = o == NULL ? "too many objects" : o->loaded ? "no segment maps it" : o->why;
+	if (a->how == SYM_OBJECT && o != NULL && !o->loaded && o->unnamed == 0)
+		o->unnamed = 1;
 }
 
 /*
@@ -321,7 +199,7 @@ sym_in_bss(struct symboliser *s, pid_t pid, const struct map_list *l, const stru
 	    elf_mapping_bias(img, f->start, f->end - f->start, f->offset, &bias) < 0 ||
 	    !elf_vaddr_loaded(img, addr - bias))
 		return 0;
-	sym_in_object(img, o, addr - bias, a);
+	sym_in_object(s, img, o, addr - bias, a);
 	return 1;
 }
 
