@@ -6,8 +6,11 @@
  * debug file found by its build ID.  Each program first maps 200 pages
  * apart, so its maps are longer than the page a read of them returns.  Each program prints the
  * addresses of its globals and functions and of the object's, then waits; the test names each
- * address through the running program's maps.  Also the kernel's symbols, when the kernel shows
- * them.  Linux only: it reads /proc.
+ * address through the running program's maps.  Then a program whose process exited before its
+ * objects were read (read from the mapped path while it is the same file; refused once it was
+ * replaced), debug files found by .gnu_debuglink (beside, in .debug/, under the debug dir; a
+ * wrong CRC refused), why an object went unnamed, and the demangler.  Also the kernel's
+ * symbols, when the kernel shows them.  Linux only: it reads /proc.
  */
 #include <errno.h>
 #include <signal.h>
@@ -25,6 +28,7 @@
 #include "scaletop/decode_proc.h"
 #include "scaletop/platform.h"
 #include "scaletop/symbols.h"
+#include "../../src/platform/demangle.h"
 #include "../tap.h"
 
 static const char lib_c[] = "int lib_counter[16];\n"
@@ -82,7 +86,7 @@ run(const char *cmd)
 static int
 build(void)
 {
-	char cmd[2048], path[1024];
+	char cmd[4096], path[1024];
 
 	snprintf(path, sizeof path, "%s/lib.c", dir);
 	write_file(path, lib_c);
@@ -96,8 +100,15 @@ build(void)
 		 "%s -O0 -shared -fPIC -Wl,--build-id=none -o d3u.so lib.c && "
 		 "cp d3u.so d3/libsymt.so && strip d3/libsymt.so && "
 		 "%s -O0 -shared -fPIC -DVARIANT=4 -o d4u.so lib.c && mkdir d4 && "
-		 "cp d4u.so d4/libsymt.so && strip d4/libsymt.so",
-		 dir, cc, cc, cc, cc, cc);
+		 "cp d4u.so d4/libsymt.so && strip d4/libsymt.so && "
+		 "%s -O0 -shared -fPIC -DVARIANT=5 -o d5u.so lib.c && mkdir -p d5 d6/.debug d7 d8 "
+		 "dbg7/%s/d7 && objcopy --only-keep-debug d5u.so libsymt.so.debug && "
+		 "strip -o d5/libsymt.so d5u.so && objcopy --add-gnu-debuglink=libsymt.so.debug "
+		 "d5/libsymt.so && for d in d6 d7 d8; do cp d5/libsymt.so $d/; done && "
+		 "cp libsymt.so.debug d5/ && cp libsymt.so.debug d6/.debug/ && "
+		 "cp libsymt.so.debug dbg7/%s/d7/ && cp libsymt.so.debug d8/ && "
+		 "printf x >>d8/libsymt.so.debug && mkdir nodebug",
+		 dir, cc, cc, cc, cc, cc, cc, dir, dir);
 	return run(cmd);
 }
 
@@ -214,8 +225,9 @@ test_stripped(struct symboliser *s)
 {
 	struct sym_stats st0, st1;
 	struct prog p;
-	char want[128], path[1024];
+	char want[128], path[1024], why[300];
 	uint64_t v;
+	int k;
 
 	/* d2: stripped, the build ID of d1's, whose .symtab was read above. */
 	sym_get_stats(s, &st0);
@@ -243,6 +255,12 @@ test_stripped(struct symboliser *s)
 	is_str(name(s, p.pid, p.a[A_LHIDDEN]), want,
 	       "stripped, no build ID: a local function is object+0xVADDR");
 	is_str(name(s, p.pid, p.a[A_LFN]), "libsymt.so:lib_fn", "an exported one is in .dynsym");
+	while ((k = sym_next_unnamed(s, why, sizeof why)) == 1 &&
+	       strstr(why, "libsymt.so: no symbols (stripped, no debug file found by build ID or "
+			   "debuglink") != why)
+		;
+	ok(k == 1, "why is said once: %s", k == 1 ? why : "nothing");
+	ok(sym_next_unnamed(s, why, sizeof why) == 0, "and not again");
 	prog_stop(&p);
 	sym_forget(s, p.pid);
 }
@@ -424,6 +442,131 @@ test_shared_file(struct symboliser *s)
 	munmap(p, 8192);
 }
 
+/* p's maps read but none of its objects: then it exits before anything in it is named. */
+static int
+prog_seen_then_gone(struct symboliser *s, struct prog *p, const char *exe)
+{
+	struct sym_answer a;
+
+	if (prog_start(p, exe, "d1") < 0)
+		return -1;
+	(void)sym_user_cached(s, p->pid, 0, &a);
+	prog_stop(p);
+	return 0;
+}
+
+static int
+in_dir(const char *what)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof cmd, "cd %s && %s", dir, what);
+	return run(cmd);
+}
+
+static void
+test_exited(void)
+{
+	struct symboliser *s = sym_new();
+	struct prog p, q;
+	char why[300];
+
+	if (in_dir("cp pie ex1 && cp pie ex2 && cp pie ex3") != 0 ||
+	    prog_seen_then_gone(s, &p, "ex1") < 0 || prog_seen_then_gone(s, &q, "ex2") < 0) {
+		ok(0, "ex1 and ex2 ran and exited");
+		sym_free(s);
+		return;
+	}
+	is_str(name(s, p.pid, p.a[A_FN] + 3), "ex1:prog_fn+0x3",
+	       "exited, its file the same (device, inode): read from the mapped path");
+	in_dir("cp pie ex2.new && mv ex2.new ex2"); /* a new inode: made before the old is freed */
+	ok(strncmp(name(s, q.pid, q.a[A_FN]), "ex2+0x", 6) == 0,
+	   "exited, its file replaced: not read, an offset (%s)", name(s, q.pid, q.a[A_FN]));
+	ok(sym_next_unnamed(s, why, sizeof why) == 1 && strstr(why, "ex2: no symbols") == why &&
+		   strstr(why, "not the one it mapped") != NULL,
+	   "and why is said: %s", why);
+	ok(sym_next_unnamed(s, why, sizeof why) == 0, "once");
+	if (prog_seen_then_gone(s, &p, "ex3") < 0 || in_dir("mv ex3 ex3.away") != 0) {
+		ok(0, "ex3 ran, exited and was moved away");
+		sym_free(s);
+		return;
+	}
+	ok(strncmp(name(s, p.pid, p.a[A_FN]), "ex3+0x", 6) == 0,
+	   "exited, its file moved away: an offset (%s)", name(s, p.pid, p.a[A_FN]));
+	if (in_dir("mv ex3.away ex3") != 0 || prog_start(&q, "ex3", "d1") < 0) {
+		ok(0, "ex3 moved back and started again");
+		sym_free(s);
+		return;
+	}
+	is_str(name(s, q.pid, q.a[A_FN] + 3), "ex3:prog_fn+0x3",
+	       "the same file in a live process: read then (the failure was not kept)");
+	prog_stop(&q);
+	sym_free(s);
+}
+
+/* The stripped libsymt.so of libdir, its debug file found by .gnu_debuglink (or not). */
+static void
+test_debuglink_in(const char *libdir, const char *debug_dir, int found, const char *what)
+{
+	struct symboliser *s = sym_new();
+	struct prog p;
+	char path[1024];
+	const char *got;
+
+	snprintf(path, sizeof path, "%s/%s", dir, debug_dir);
+	sym_set_debug_dir(s, path);
+	if (prog_start(&p, "pie", libdir) < 0) {
+		ok(0, "pie with %s: started", libdir);
+		sym_free(s);
+		return;
+	}
+	got = name(s, p.pid, p.a[A_LHIDDEN]);
+	if (found)
+		is_str(got, "libsymt.so:lib_hidden", what);
+	else
+		ok(strncmp(got, "libsymt.so+0x", 13) == 0, "%s (%s)", what, got);
+	prog_stop(&p);
+	sym_free(s);
+}
+
+static void
+test_debuglink(void)
+{
+	char path[1024];
+	uint32_t crc = 0;
+
+	snprintf(path, sizeof path, "%s/crc.txt", dir);
+	write_file(path, "123456789");
+	ok(elf_file_crc(path, &crc) == 0 && crc == 0xcbf43926u, "CRC-32 of 123456789: 0x%08x", crc);
+	test_debuglink_in("d5", "nodebug", 1, "debuglink: the debug file beside the object");
+	test_debuglink_in("d6", "nodebug", 1, "debuglink: in the object's .debug/ folder");
+	test_debuglink_in("d7", "dbg7", 1,
+			  "debuglink: under the debug dir, by the object's folder");
+	test_debuglink_in("d8", "nodebug", 0, "debuglink: a debug file of another CRC is refused");
+}
+
+static void
+test_demangle(void)
+{
+	static const char m[] = "_ZN5tpool19thread_pool_generic14wait_for_tasksERSt11unique_"
+				"lockISt5mutexEPNS_11worker_dataE";
+	struct demangle_cache c = { 0 };
+	const char *r;
+	int missing = 0;
+
+	r = demangle_cached(&c, m, &missing);
+	if (demangle_missing() == NULL) {
+		is_str(r, "tpool::thread_pool_generic::wait_for_tasks",
+		       "a C++ name demangled, without its parameters");
+		ok(demangle_cached(&c, m, &missing) == r && !missing,
+		   "kept: the same string again");
+	} else {
+		ok(r == m && missing, "no demangler: the name stands, and that is said");
+	}
+	is_str(demangle_cached(&c, "lib_fn", &missing), "lib_fn", "a C name stands");
+	demangle_cache_free(&c);
+}
+
 int
 main(void)
 {
@@ -441,6 +584,9 @@ main(void)
 	test_stripped(s);
 	test_debug_file(s);
 	test_shared_file(s);
+	test_exited();
+	test_debuglink();
+	test_demangle();
 	errno = 0;
 	ok(sym_user(s, 999999999, 0x1000, &a) < 0 && errno == ESRCH, "a process gone: ESRCH");
 	test_kernel(s);
