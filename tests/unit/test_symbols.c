@@ -534,10 +534,12 @@ test_debuglink(void)
 {
 	char path[1024];
 	uint32_t crc = 0;
+	int r;
 
 	snprintf(path, sizeof path, "%s/crc.txt", dir);
 	write_file(path, "123456789");
-	ok(elf_file_crc(path, &crc) == 0 && crc == 0xcbf43926u, "CRC-32 of 123456789: 0x%08x", crc);
+	r = elf_file_crc(path, &crc);
+	ok(r == 0 && crc == 0xcbf43926u, "CRC-32 of 123456789: 0x%08x", crc);
 	test_debuglink_in("d5", "nodebug", 1, "debuglink: the debug file beside the object");
 	test_debuglink_in("d6", "nodebug", 1, "debuglink: in the object's .debug/ folder");
 	test_debuglink_in("d7", "dbg7", 1,
