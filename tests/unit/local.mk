@@ -82,3 +82,9 @@ EXTRA_DIST += tests/cli/output.sh
 check_PROGRAMS += tests/unit/test_lockstat
 TESTS += tests/unit/test_lockstat
 tests_unit_test_lockstat_LDADD = $(TEST_LIBS)
+
+# Every user frame and lock named, whatever started the program: C programs the test builds
+# (hot functions; global locks in PIE, non-PIE and stripped builds with debug files, and a
+# shared library's), run as --cmd and watched as --target.
+TESTS += tests/cli/names.sh
+EXTRA_DIST += tests/cli/names.sh
