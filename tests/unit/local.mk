@@ -82,3 +82,8 @@ EXTRA_DIST += tests/cli/output.sh
 check_PROGRAMS += tests/unit/test_lockstat
 TESTS += tests/unit/test_lockstat
 tests_unit_test_lockstat_LDADD = $(TEST_LIBS)
+
+# The lock census's owner, a shared-memory lock's name and an idle condvar pool, on a C
+# program the test builds, run as --cmd and as --target.
+TESTS += tests/cli/owner.sh
+EXTRA_DIST += tests/cli/owner.sh
