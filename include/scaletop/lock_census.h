@@ -54,8 +54,9 @@ int census_name(struct census *c, struct symboliser *s);
  * its SP, in CENSUS_STACK_SCAN bytes, that points into code outside the C
  * library and libstdc++ is the lock's call site.
  *  - A lock that no symbol names (on the heap, in a shared or anonymous
- *    mapping) is named by it, then the kind of memory: "wait_for_tasks+0xf1
- *    (heap)", "mutex_work+0x228 (shared memory)"; its mapping's name
+ *    mapping) is named by it, then the kind of memory: "wait_for_tasks (heap)",
+ *    "mutex_work (shared memory)" (its function, not the offset, so the
+ *    name holds whichever of its call sites the latest waiter used); its mapping's name
  *    ("[heap]+0x24df28") is kept in mapping.  how becomes "stack scan", a
  *    heuristic: without frame pointers a stale return address can be met
  *    first.

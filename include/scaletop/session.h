@@ -144,7 +144,7 @@ struct step_ulock {
 	enum wait_family family;
 	pid_t pid;
 	char comm[32];              /* the process's command name; "" if not read */
-	char name[STEP_ULOCK_NAME]; /* "big_lock", "libc.so.6:+0x1d", "wait_for_tasks+0xf1 (heap)"
+	char name[STEP_ULOCK_NAME]; /* "big_lock", "libc.so.6:+0x1d", "wait_for_tasks (heap)"
 				     */
 	char how[24];               /* how it was named: "symbol", "object", "stack scan"...; "" */
 	char kind[8];               /* "mutex", "bitset", "pi", "futex2" */

@@ -154,8 +154,11 @@ is_cond_wait(const char *symbol)
 /*
  * A waiter's stack from sp, CENSUS_STACK_SCAN bytes of it: the first code
  * address outside the wait's libraries (its call site, formatted into out,
- * `symbol+0xOFF` or `object+0xOFF`), and whether a frame before it is a
- * condition variable's wait (*cond).  0, or -1 when no call site is found.
+ * `symbol` or `object+0xOFF`), and whether a frame before it is a
+ * condition variable's wait (*cond).  The function alone, not its offset: a
+ * function that takes the lock at two places is one name, whichever the
+ * latest waiter used, so a lock keeps its name from step to step.  0, or -1
+ * when no call site is found.
  */
 static int
 scan_waiter(struct symboliser *s, pid_t pid, uint64_t sp, char *out, size_t len, int *cond)
@@ -177,7 +180,7 @@ scan_waiter(struct symboliser *s, pid_t pid, uint64_t sp, char *out, size_t len,
 			continue;
 		}
 		if (a.how == SYM_SYMBOL)
-			snprintf(out, len, "%s+0x%llx", a.symbol, (unsigned long long)a.offset);
+			snprintf(out, len, "%s", a.symbol);
 		else
 			sym_format(&a, out, len);
 		return 0;

@@ -155,7 +155,7 @@ lk_owner(const struct step_ulock *l, char *buf, size_t len)
 		snprintf(buf + strlen(buf), len - strlen(buf), ", %s", l->owner_state);
 }
 
-/* "big_lock (mariadbd)", "wait_for_tasks+0xf1 (heap) (mariadbd) at [heap]+0x40" */
+/* "big_lock (mariadbd)", "wait_for_tasks (heap) (mariadbd) at [heap]+0x40" */
 static void
 lk_name(const struct step_ulock *l, char *buf, size_t len)
 {

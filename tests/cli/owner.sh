@@ -200,11 +200,11 @@ done
 ok "shared: the census saw the shared mutex (in at most 3 tries)" test -n "$got"
 is "${got%% *}" "$(announced "$T/shared.ann")" "shared: its owner is the announced TID"
 name=$(json_get "$T/shared.json" '[x["name"] for s in d["steps"] for x in s.get("locks", {}).get("top", []) if x["kind"] == "mutex"][0]' 2>/dev/null)
-like "$name" '^shared_wait\+0x[0-9a-f]+ \(shared memory\)$' \
+is "$name" 'shared_wait (shared memory)' \
 	"shared: named first by the function its waiters wait in, then shared memory"
 is "$(json_get "$T/shared.json" '[x["mapping"] is not None and x["how"] for s in d["steps"] for x in s.get("locks", {}).get("top", []) if x["kind"] == "mutex"][0]' 2>/dev/null)" \
 	"stack scan" "shared: its mapping kept apart, named by a stack scan"
-like "$(cat "$T/shared.out")" ' target +[0-9.]+% shared_wait\+0x[0-9a-f]+ \(shared memory\) \(owner\) mutex, .*, at [^,]+, held by [0-9]+' \
+like "$(cat "$T/shared.out")" ' target +[0-9.]+% shared_wait \(shared memory\) \(owner\) mutex, .*, at [^,]+, held by [0-9]+' \
 	"shared: run's locks: section names it, where it lies and its holder"
 
 # --- a condition-variable pool beside a held mutex -------------------------------------------
