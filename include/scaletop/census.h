@@ -30,6 +30,8 @@
 #include "scaletop/futex.h"
 
 #define CENSUS_NAME_LEN 160
+/* Room for why an owner is not known: "TID 123456 is not a thread of 654321". */
+#define CENSUS_WHY_LEN 64
 /* Distinct threads kept per lock; past it the count stops growing (tids_full set). */
 #define CENSUS_TIDS_MAX 65536
 
@@ -37,7 +39,7 @@ enum census_owner {
 	CENSUS_OWNER_UNREAD, /* not read (not a mutex, or not asked) */
 	CENSUS_OWNER_KNOWN,  /* owner is the holder's TID when read */
 	CENSUS_OWNER_FREE,   /* released by the time it was read */
-	CENSUS_OWNER_UNKNOWN /* the lock's layout is not one recognised: "owner unknown" */
+	CENSUS_OWNER_UNKNOWN /* not verified: "owner unknown", owner_why says why */
 };
 
 struct census_lock {
@@ -55,12 +57,20 @@ struct census_lock {
 	int tids_full;
 	struct syscall_line last; /* the latest waiter's line (its op and expected value) */
 	enum census_owner owner_state;
-	pid_t owner;                /* CENSUS_OWNER_KNOWN: the latest owner read */
-	unsigned long owner_reads;  /* times an owner was read as known */
-	pid_t run_tid;              /* the owner whose state was read with it (0: none) */
-	int run_state;              /* its state then (platform.h's enum thread_state) */
-	char name[CENSUS_NAME_LEN]; /* "" until named */
+	pid_t owner;                    /* CENSUS_OWNER_KNOWN: the latest owner read */
+	char owner_why[CENSUS_WHY_LEN]; /* the latest read's reason when it was not KNOWN */
+	unsigned long owner_reads;      /* times an owner was read as known */
+	pid_t run_tid;                  /* the owner whose state was read with it (0: none) */
+	int run_state;                  /* its state then (platform.h's enum thread_state) */
+	char name[CENSUS_NAME_LEN];     /* "" until named */
 	const char *how; /* how it was named ("symbol", "object", "mapping"...), static */
+	/* named by its call site: where it lies ("[heap]+0x40", "zero+0x1000"); else "" */
+	char mapping[CENSUS_NAME_LEN];
+	/*
+	 * Idleness, not contention: its waiters wait for work (a condition
+	 * variable's wait, lock_census.h), so it never tops the order.
+	 */
+	int idle;
 };
 
 struct census;
@@ -86,7 +96,10 @@ int census_add(struct census *c, pid_t pid, pid_t tid, const struct syscall_line
 void census_round(struct census *c);
 /* The family's blocked time handed in (futex waits and the rest). */
 double census_blocked(const struct census *c);
-/* Closes the round, then orders the locks by weight, the largest first. */
+/*
+ * Closes the round, then orders the locks: the contended by weight, the
+ * largest first, then the idle ones (census_set_idle) alike.
+ */
 void census_sort(struct census *c);
 size_t census_count(const struct census *c);
 const struct census_lock *census_lock(const struct census *c, size_t i);
@@ -94,8 +107,16 @@ const struct census_lock *census_lock(const struct census *c, size_t i);
 double census_share(const struct census *c, size_t i);
 /* Names lock i (copied, cut to CENSUS_NAME_LEN - 1); how is static. */
 void census_set_name(struct census *c, size_t i, const char *name, const char *how);
-/* Records what was read of lock i's owner (owner ignored unless KNOWN). */
-void census_set_owner(struct census *c, size_t i, enum census_owner st, pid_t owner);
+/*
+ * Records what was read of lock i's owner (owner ignored unless KNOWN) and,
+ * when it is not KNOWN, why (copied; NULL for none).
+ */
+void census_set_owner(struct census *c, size_t i, enum census_owner st, pid_t owner,
+		      const char *why);
+/* Lock i is named by its call site; mapping is where it lies (copied). */
+void census_set_mapping(struct census *c, size_t i, const char *mapping);
+/* Lock i's waiters are idle, not contending (census_sort puts it after the contended). */
+void census_set_idle(struct census *c, size_t i, int idle);
 /*
  * Lock i's owner tid was read in the state state (an enum thread_state) on
  * the tick its ownership was read: what the lock's holder was doing.

@@ -17,6 +17,8 @@
 #ifndef SCALETOP_LOCK_CENSUS_H
 #define SCALETOP_LOCK_CENSUS_H
 
+#include <sys/types.h>
+
 #include "scaletop/census.h"
 #include "scaletop/symbols.h"
 
@@ -27,18 +29,42 @@
  * when the vector could not be read; the line is then left as it was.
  */
 int census_resolve_waitv(pid_t pid, struct syscall_line *line);
-/* Reads the owner of every mutex and PI lock; returns how many owners are known now. */
+/*
+ * Reads the owner of every mutex and PI lock waited on in the last round;
+ * every other lock is "owner unknown", "not a mutex".  Returns how many
+ * owners are known now.
+ */
 int census_read_owners(struct census *c);
+/* Whether tid is a thread of pid now: 1, 0, or -1 (platform.h's proc_has_thread). */
+typedef int (*census_has_thread_fn)(pid_t pid, pid_t tid);
+/*
+ * Lock l's owner from the n bytes of its word read into buf (n <= 0: the
+ * read failed): KNOWN only when the decoded TID is a thread of l's process
+ * by has_thread; else *owner is 0 and why (len bytes) says why: "not a
+ * mutex", "the word could not be read", "the word names no owner", "TID
+ * 123 is not a thread of 456", or, FREE, "released before it was read".
+ */
+enum census_owner census_owner_verify(const struct census_lock *l, const unsigned char *buf,
+				      ssize_t n, census_has_thread_fn has_thread, pid_t *owner,
+				      char *why, size_t len);
 /* Names every lock not yet named; returns how many were named by a symbol. */
 int census_name(struct census *c, struct symboliser *s);
 /*
- * After census_name: a lock that no symbol names (on the heap, in a shared
- * or anonymous mapping) is named by where its latest waiter waits from: the
- * first word above its SP, in CENSUS_STACK_SCAN bytes of its stack, that
- * points into code outside the C library ("[heap]+0x40, waited on from
- * mariadbd:trx_commit+0x1d").  A heuristic, so how becomes "stack scan":
- * without frame pointers a stale return address can be met first.  Returns
- * how many were named so.
+ * After census_name, from the latest waiter's stack: the first word above
+ * its SP, in CENSUS_STACK_SCAN bytes, that points into code outside the C
+ * library and libstdc++ is the lock's call site.
+ *  - A lock that no symbol names (on the heap, in a shared or anonymous
+ *    mapping) is named by it, then the kind of memory: "wait_for_tasks (heap)",
+ *    "mutex_work (shared memory)" (its function, not the offset, so the
+ *    name holds whichever of its call sites the latest waiter used); its mapping's name
+ *    ("[heap]+0x24df28") is kept in mapping.  how becomes "stack scan", a
+ *    heuristic: without frame pointers a stale return address can be met
+ *    first.
+ *  - A bitset wait with a condition variable's wait function
+ *    (pthread_cond_wait, timedwait, clockwait, cnd_wait,
+ *    std::condition_variable) among the frames below the call site is
+ *    idle: workers waiting for work, not for a lock someone holds.
+ * Returns how many were named so.
  */
 #define CENSUS_STACK_SCAN 2048
 int census_name_callers(struct census *c, struct symboliser *s);

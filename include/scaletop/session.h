@@ -144,16 +144,20 @@ struct step_ulock {
 	enum wait_family family;
 	pid_t pid;
 	char comm[32];              /* the process's command name; "" if not read */
-	char name[STEP_ULOCK_NAME]; /* "big_lock", "libc.so.6:+0x1d", "[heap]+0x40, waited on..." */
+	char name[STEP_ULOCK_NAME]; /* "big_lock", "libc.so.6:+0x1d", "wait_for_tasks (heap)"
+				     */
 	char how[24];               /* how it was named: "symbol", "object", "stack scan"...; "" */
 	char kind[8];               /* "mutex", "bitset", "pi", "futex2" */
 	double share;               /* of the family's blocked thread-time, 0..1 */
 	unsigned max_waiters;       /* most waiters in one tick's readings */
 	unsigned threads;           /* distinct waiting threads */
 	unsigned long readings;     /* waiter readings it rests on */
-	pid_t owner;                /* the holder's TID at the last read; 0: not known */
+	pid_t owner;                /* the holder's TID at the last read, verified; 0: not known */
 	char owner_state[16]; /* "running", "sleeping"...: the sampler's reading of the owner in the
 				 tick its ownership was read; "" if not read then */
+	char owner_why[64];   /* owner 0: why ("not a mutex", "TID 9 is not a thread of 8"...) */
+	char mapping[STEP_ULOCK_NAME]; /* named by its call site: "[heap]+0x40"; else "" */
+	bool idle; /* its waiters wait for work (a condvar), not contention: never the top lock */
 };
 struct step_locks {
 	bool present;

@@ -10,24 +10,32 @@
 #include "scaletop/lock_census.h"
 #include "scaletop/platform.h"
 
-/* What one lock's words say of its owner. */
-static enum census_owner
-lock_owner(const struct census_lock *l, pid_t *owner)
+enum census_owner
+census_owner_verify(const struct census_lock *l, const unsigned char *buf, ssize_t n,
+		    census_has_thread_fn has_thread, pid_t *owner, char *why, size_t len)
 {
-	unsigned char buf[MUTEX_WORDS];
-	ssize_t n;
-
 	*owner = 0;
-	n = proc_mem_read(l->pid, l->addr, buf, sizeof buf);
-	if (n <= 0)
+	snprintf(why, len, "%s", "");
+	if (l->kind != FUTEX_KIND_MUTEX && l->kind != FUTEX_KIND_PI) {
+		snprintf(why, len, "not a mutex");
 		return CENSUS_OWNER_UNKNOWN;
+	}
+	if (n <= 0) {
+		snprintf(why, len, "the word could not be read");
+		return CENSUS_OWNER_UNKNOWN;
+	}
 	switch (mutex_owner_decode(&l->last, buf, (size_t)n, owner)) {
 	case MUTEX_OWNER_KNOWN:
-		return proc_has_thread(l->pid, *owner) == 1 ? CENSUS_OWNER_KNOWN
-							    : CENSUS_OWNER_UNKNOWN;
+		if (has_thread(l->pid, *owner) == 1)
+			return CENSUS_OWNER_KNOWN;
+		snprintf(why, len, "TID %d is not a thread of %d", (int)*owner, (int)l->pid);
+		*owner = 0;
+		return CENSUS_OWNER_UNKNOWN;
 	case MUTEX_OWNER_FREE:
+		snprintf(why, len, "released before it was read");
 		return CENSUS_OWNER_FREE;
 	default:
+		snprintf(why, len, "the word names no owner");
 		return CENSUS_OWNER_UNKNOWN;
 	}
 }
@@ -50,21 +58,23 @@ int
 census_read_owners(struct census *c)
 {
 	const struct census_lock *l;
+	unsigned char buf[MUTEX_WORDS];
+	char why[CENSUS_WHY_LEN];
 	enum census_owner st;
+	ssize_t n = 0;
 	pid_t owner;
 	size_t i;
 	int known = 0;
 
 	for (i = 0; i < census_count(c); i++) {
 		l = census_lock(c, i);
-		if (l->kind != FUTEX_KIND_MUTEX && l->kind != FUTEX_KIND_PI) {
-			census_set_owner(c, i, CENSUS_OWNER_UNKNOWN, 0);
-			continue;
-		}
-		if (l->last_waiters == 0)
+		if (l->last_waiters == 0 &&
+		    (l->kind == FUTEX_KIND_MUTEX || l->kind == FUTEX_KIND_PI))
 			continue; /* none waits now: its word says nothing of this lock's waiters */
-		st = lock_owner(l, &owner);
-		census_set_owner(c, i, st, owner);
+		if (l->kind == FUTEX_KIND_MUTEX || l->kind == FUTEX_KIND_PI)
+			n = proc_mem_read(l->pid, l->addr, buf, sizeof buf);
+		st = census_owner_verify(l, buf, n, proc_has_thread, &owner, why, sizeof why);
+		census_set_owner(c, i, st, owner, why);
 		known += st == CENSUS_OWNER_KNOWN;
 	}
 	return known;
@@ -109,58 +119,120 @@ census_name(struct census *c, struct symboliser *s)
 	return named;
 }
 
-/* The C library's own objects, whose frames are the lock's, not its caller's. */
+/*
+ * The libraries a wait passes through on its way to the futex (the C
+ * library, C++'s std::condition_variable): their frames are the lock's,
+ * not its caller's.
+ */
 static int
-in_libc(const char *object)
+in_wait_lib(const char *object)
 {
-	static const char *const libc[] = { "libc.so",  "libc-",   "libpthread",
-					    "ld-linux", "ld-musl", "libc.musl" };
+	static const char *const lib[] = { "libc.so", "libc-",     "libpthread", "ld-linux",
+					   "ld-musl", "libc.musl", "libstdc++" };
 	size_t i;
 
-	for (i = 0; i < sizeof libc / sizeof libc[0]; i++)
-		if (strncmp(object, libc[i], strlen(libc[i])) == 0)
+	for (i = 0; i < sizeof lib / sizeof lib[0]; i++)
+		if (strncmp(object, lib[i], strlen(lib[i])) == 0)
 			return 1;
 	return 0;
 }
 
-/* The first code address above sp outside libc, formatted into out; 0, or -1 when none. */
+/* Whether a function is a condition variable's wait (glibc, C11 threads, C++). */
 static int
-caller_of(struct symboliser *s, pid_t pid, uint64_t sp, char *out, size_t len)
+is_cond_wait(const char *symbol)
+{
+	static const char *const fn[] = { "cond_wait", "cond_timedwait", "cond_clockwait",
+					  "cnd_wait",  "cnd_timedwait",  "condition_variable" };
+	size_t i;
+
+	for (i = 0; symbol != NULL && i < sizeof fn / sizeof fn[0]; i++)
+		if (strstr(symbol, fn[i]) != NULL)
+			return 1;
+	return 0;
+}
+
+/*
+ * A waiter's stack from sp, CENSUS_STACK_SCAN bytes of it: the first code
+ * address outside the wait's libraries (its call site, formatted into out,
+ * `symbol` or `object+0xOFF`), and whether a frame before it is a
+ * condition variable's wait (*cond).  The function alone, not its offset: a
+ * function that takes the lock at two places is one name, whichever the
+ * latest waiter used, so a lock keeps its name from step to step.  0, or -1
+ * when no call site is found.
+ */
+static int
+scan_waiter(struct symboliser *s, pid_t pid, uint64_t sp, char *out, size_t len, int *cond)
 {
 	uint64_t words[CENSUS_STACK_SCAN / 8], w;
 	struct sym_answer a;
 	ssize_t n;
 	size_t i;
 
+	*cond = 0;
 	n = proc_mem_read(pid, sp, words, sizeof words);
-	if (n <= 0)
-		return -1;
-	for (i = 0; i < (size_t)n / 8; i++) {
+	for (i = 0; n > 0 && i < (size_t)n / 8; i++) {
 		w = words[i];
 		if (w < 4096 || sym_user_cached(s, pid, w, &a) < 0 || !a.exec ||
-		    (a.how != SYM_SYMBOL && a.how != SYM_OBJECT) || in_libc(a.object))
+		    (a.how != SYM_SYMBOL && a.how != SYM_OBJECT))
 			continue;
-		sym_format(&a, out, len);
+		if (in_wait_lib(a.object)) {
+			*cond = *cond || (a.how == SYM_SYMBOL && is_cond_wait(a.symbol));
+			continue;
+		}
+		if (a.how == SYM_SYMBOL)
+			snprintf(out, len, "%s", a.symbol);
+		else
+			sym_format(&a, out, len);
 		return 0;
 	}
 	return -1;
+}
+
+/* What kind of memory holds addr in pid: "shared memory", "heap", "stack", "anonymous memory". */
+static const char *
+region_of(pid_t pid, uint64_t addr)
+{
+	struct map_list ml = { 0 };
+	const struct map_entry *e;
+	const char *what = "anonymous memory", *path;
+
+	if (proc_maps_read(pid, &ml) != 0 || (e = maps_find(&ml, addr)) == NULL) {
+		map_list_free(&ml);
+		return "memory";
+	}
+	path = map_path(&ml, e);
+	if (e->flags & MAP_SHARED_FLAG)
+		what = "shared memory";
+	else if (strcmp(path, "[heap]") == 0)
+		what = "heap";
+	else if (strncmp(path, "[stack", 6) == 0)
+		what = "stack";
+	else if (path[0] != '\0' && path[0] != '[')
+		what = "a mapped file";
+	map_list_free(&ml);
+	return what;
 }
 
 int
 census_name_callers(struct census *c, struct symboliser *s)
 {
 	const struct census_lock *l;
-	char site[CENSUS_NAME_LEN], buf[2 * CENSUS_NAME_LEN + 32];
+	char site[CENSUS_NAME_LEN], buf[CENSUS_NAME_LEN + 32];
 	size_t i;
-	int named = 0;
+	int named = 0, cond, unnamed;
 
 	for (i = 0; i < census_count(c); i++) {
 		l = census_lock(c, i);
-		if (strcmp(l->how, "mapping") != 0 && strcmp(l->how, "address") != 0)
+		unnamed = strcmp(l->how, "mapping") == 0 || strcmp(l->how, "address") == 0;
+		if (l->last.sp == 0 ||
+		    scan_waiter(s, l->pid, l->last.sp, site, sizeof site, &cond) < 0)
 			continue;
-		if (l->last.sp == 0 || caller_of(s, l->pid, l->last.sp, site, sizeof site) < 0)
+		/* a condvar's waiters wait for work; a mutex, PI or futex2 word is a lock held */
+		census_set_idle(c, i, cond && l->kind == FUTEX_KIND_BITSET);
+		if (!unnamed)
 			continue;
-		snprintf(buf, sizeof buf, "%s, waited on from %s", l->name, site);
+		snprintf(buf, sizeof buf, "%s (%s)", site, region_of(l->pid, l->addr));
+		census_set_mapping(c, i, l->name);
 		census_set_name(c, i, buf, "stack scan");
 		named++;
 	}

@@ -3,9 +3,10 @@
  * census.h): one census a family, fed by the wait sampler while the window
  * is open (wait_census.c, which notes each waiter's process to the step
  * context's symboliser when first met), then sorted, named by that
- * symboliser (the on-CPU paths' own, made here when --no-hot left none)
- * and kept in the step, each family's top STEP_ULOCKS (st->ulocks).  Off
- * with --no-locks.
+ * symboliser (the on-CPU paths' own, made here when --no-hot left none),
+ * its idle locks (a condition variable's waiters: lock_census.h) put after
+ * the contended, and kept in the step, each family's first STEP_ULOCKS
+ * (st->ulocks).  Off with --no-locks.
  */
 #include <stdio.h>
 #include <string.h>
@@ -82,11 +83,17 @@ census_keep(struct census *k, size_t i, enum wait_family f, struct step_ulock *u
 	u->max_waiters = l->max_waiters;
 	u->threads = (unsigned)l->ntids;
 	u->readings = l->readings;
+	snprintf(u->mapping, sizeof(u->mapping), "%s", l->mapping);
+	u->idle = l->idle != 0;
 	if (l->owner_reads > 0) {
 		u->owner = l->owner;
 		if (l->run_tid == l->owner)
 			snprintf(u->owner_state, sizeof(u->owner_state), "%s",
 				 census_state_word(l->run_state));
+	} else {
+		snprintf(u->owner_why, sizeof(u->owner_why), "%s",
+			 l->owner_why[0] != '\0' ? l->owner_why
+						 : "not read while it was waited on");
 	}
 }
 
@@ -114,6 +121,7 @@ step_ctx_census_end(struct step_ctx *c, struct step *st)
 		if (c->sym != NULL) {
 			(void)census_name(k, c->sym);
 			(void)census_name_callers(k, c->sym);
+			census_sort(k); /* the idle ones after the contended */
 		}
 		for (i = 0; i < census_count(k) && i < STEP_ULOCKS; i++)
 			census_keep(k, i, f == 0 ? WAIT_WORKLOAD : WAIT_TARGET, &ul->lock[ul->n++]);

@@ -8,7 +8,8 @@
  *    workload's, then the probes' labels, and the first with a category
  *    that grew enough is named, alone;
  *  - a category is a state and channel of the family, other than running
- *    (work, not waiting) and other (stopped, idle, the folded rest);
+ *    (work, not waiting), other (stopped, idle, the folded rest) and an
+ *    event loop's wait for work (epoll, poll, select: idleness);
  *  - its share at an N is the mean over the usable runs at that N that have
  *    a profile of the family, a run without the category adding 0;
  *  - it grew enough when its share at the fall exceeds that at the peak by
@@ -36,10 +37,30 @@ static const char *const cause_whose[WAIT_NFAMILIES] = {
 	[WAIT_PROBE] = "the probes reported",
 };
 
+/*
+ * An event loop with nothing to do (epoll, poll, select, kqueue): its threads
+ * wait for requests, which is idleness, not contention, so it names no cause
+ * (docs/design-notes.md, "Idle waits").  Linux's wait channels, then the BSDs'.
+ */
+static bool
+cause_channel_idle(const char *ch)
+{
+	static const char *const idle[] = { "ep_poll",     "do_epoll_wait", "do_poll",
+					    "do_sys_poll", "do_select",     "core_sys_select",
+					    "kqread",      "select",        "poll" };
+	size_t i;
+
+	for (i = 0; i < sizeof(idle) / sizeof(idle[0]); i++)
+		if (strcmp(ch, idle[i]) == 0)
+			return true;
+	return false;
+}
+
 static bool
 cause_category_ok(const struct wait_share *w)
 {
-	return w->state != WS_RUNNING && w->state != WS_OTHER;
+	return w->state != WS_RUNNING && w->state != WS_OTHER &&
+	       !(w->state == WS_SLEEPING && cause_channel_idle(w->channel));
 }
 
 static bool
@@ -231,7 +252,11 @@ cause_spin_find(const struct cause_runs *from, const struct cause_runs *to, stru
 	}
 }
 
-/* The lock of family f with the largest share in any censused run at the fall, and its run. */
+/*
+ * The contended lock of family f with the largest share in any censused run
+ * at the fall, and its run: an idle wait (a pool's workers on a condition
+ * variable) is no lock to blame.
+ */
 static const struct step_ulock *
 lock_top(const struct cause_runs *r, enum wait_family f, const struct step **run)
 {
@@ -241,7 +266,8 @@ lock_top(const struct cause_runs *r, enum wait_family f, const struct step **run
 	for (i = 0; i < r->n; i++) {
 		for (j = 0; r->v[i]->ulocks.present && j < r->v[i]->ulocks.n; j++) {
 			e = &r->v[i]->ulocks.lock[j];
-			if (e->family == f && (best == NULL || e->share > best->share)) {
+			if (e->family == f && !e->idle &&
+			    (best == NULL || e->share > best->share)) {
 				best = e;
 				*run = r->v[i];
 			}

@@ -190,12 +190,17 @@ census_blocked(const struct census *c)
 	return c->blocked;
 }
 
-/* The heavier first; at equal weight in (pid, addr) order, so the order is stable. */
+/*
+ * The contended before the idle, then the heavier first; at equal weight in
+ * (pid, addr) order, so the order is stable.
+ */
 static int
 lock_weight_cmp(const void *a, const void *b)
 {
 	const struct census_lock *x = a, *y = b;
 
+	if ((x->idle != 0) != (y->idle != 0))
+		return x->idle ? 1 : -1;
 	if (x->weight != y->weight)
 		return x->weight > y->weight ? -1 : 1;
 	return lock_key_cmp(a, b);
@@ -230,23 +235,29 @@ census_share(const struct census *c, size_t i)
 	return c->lock[i].weight / c->blocked;
 }
 
+/* s into dst of cap bytes, cut to fit. */
+static void
+copy_cut(char *dst, size_t cap, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(dst, s, n);
+	dst[n] = '\0';
+}
+
 void
 census_set_name(struct census *c, size_t i, const char *name, const char *how)
 {
-	size_t n;
-
 	if (i >= c->n)
 		return;
-	n = strlen(name);
-	if (n >= CENSUS_NAME_LEN)
-		n = CENSUS_NAME_LEN - 1;
-	memcpy(c->lock[i].name, name, n);
-	c->lock[i].name[n] = '\0';
+	copy_cut(c->lock[i].name, sizeof c->lock[i].name, name);
 	c->lock[i].how = how;
 }
 
 void
-census_set_owner(struct census *c, size_t i, enum census_owner st, pid_t owner)
+census_set_owner(struct census *c, size_t i, enum census_owner st, pid_t owner, const char *why)
 {
 	if (i >= c->n)
 		return;
@@ -254,7 +265,24 @@ census_set_owner(struct census *c, size_t i, enum census_owner st, pid_t owner)
 	if (st == CENSUS_OWNER_KNOWN) {
 		c->lock[i].owner = owner;
 		c->lock[i].owner_reads++;
+		c->lock[i].owner_why[0] = '\0';
+		return;
 	}
+	copy_cut(c->lock[i].owner_why, sizeof c->lock[i].owner_why, why != NULL ? why : "");
+}
+
+void
+census_set_mapping(struct census *c, size_t i, const char *mapping)
+{
+	if (i < c->n)
+		copy_cut(c->lock[i].mapping, sizeof c->lock[i].mapping, mapping);
+}
+
+void
+census_set_idle(struct census *c, size_t i, int idle)
+{
+	if (i < c->n)
+		c->lock[i].idle = idle;
 }
 
 void

@@ -2,9 +2,10 @@
  * Which locks the blocked threads waited on, as JSON: a step's "locks"
  * (the lock census, census.h; kept in st->ulocks, since st->locks is the
  * kernel's lock_stat, written as "kernel_locks").  Each family's top locks
- * with their name, kind, share of the family's blocked time, waiters and
- * holder.  session_json.c puts it in the step; session_read_locks.c reads
- * it back.  A step no census ran for has no "locks" at all.
+ * with their name (a call site's, then the mapping it lies in), kind, share
+ * of the family's blocked time, waiters, holder (or why none was verified)
+ * and whether they are idle waits rather than contention.  session_json.c puts it in the step;
+ * session_read_locks.c reads it back.  A step no census ran for has no "locks" at all.
  */
 #include <jansson.h>
 #include <math.h>
@@ -50,7 +51,15 @@ ulock_json(const struct step_ulock *u)
 		    0 ||
 	    json_object_set_new(o, "owner_state",
 				u->owner_state[0] != '\0' ? json_string(u->owner_state)
-							  : json_null()) != 0) {
+							  : json_null()) != 0 ||
+	    json_object_set_new(o, "owner_why",
+				u->owner <= 0 && u->owner_why[0] != '\0'
+					? text_json(u->owner_why, sizeof(u->owner_why))
+					: json_null()) != 0 ||
+	    json_object_set_new(o, "mapping",
+				u->mapping[0] != '\0' ? text_json(u->mapping, sizeof(u->mapping))
+						      : json_null()) != 0 ||
+	    json_object_set_new(o, "idle", json_boolean(u->idle)) != 0) {
 		json_decref(o);
 		return NULL;
 	}

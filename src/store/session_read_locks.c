@@ -1,6 +1,7 @@
 /*
  * Reading back a step's "locks" (session_json_locks.c): each family's
- * blocked time, the census's cost and its top locks.  Absent in files from
+ * blocked time, the census's cost and its top locks (owner_why, mapping
+ * and idle may be missing: older files, read as "", "" and false).  Absent in files from
  * before the lock census and in steps it did not run for (--no-locks).
  * Checked as the views use it: known families and kinds, names that fit,
  * at most STEP_ULOCKS locks a family, a family's shares summing to at most
@@ -51,6 +52,22 @@ read_ulock_counts(struct field_ctx *c, const json_t *v, const char *p, struct st
 	return 0;
 }
 
+/* Members older files lack: why no owner, the mapping of a lock named by its call site, idleness.
+ */
+static int
+read_ulock_extra(struct field_ctx *c, const json_t *v, const char *p, struct step_ulock *u)
+{
+	if (json_object_get(v, "owner_why") != NULL &&
+	    field_str(c, v, p, "owner_why", F_NULL, u->owner_why, sizeof(u->owner_why)) != 0)
+		return -1;
+	if (json_object_get(v, "mapping") != NULL &&
+	    field_str(c, v, p, "mapping", F_NULL, u->mapping, sizeof(u->mapping)) != 0)
+		return -1;
+	if (json_object_get(v, "idle") != NULL && field_bool(c, v, p, "idle", &u->idle) != 0)
+		return -1;
+	return 0;
+}
+
 static int
 read_ulock(struct field_ctx *c, const json_t *v, const char *p, struct step_ulock *u)
 {
@@ -64,7 +81,9 @@ read_ulock(struct field_ctx *c, const json_t *v, const char *p, struct step_uloc
 	    field_enum(c, v, p, "kind", ulock_kinds, 4, &kind) != 0 ||
 	    field_num(c, v, p, "share", 0, 1, 0, &u->share) != 0 ||
 	    read_ulock_counts(c, v, p, u) != 0 ||
-	    field_str(c, v, p, "owner_state", F_NULL, u->owner_state, sizeof(u->owner_state)) != 0)
+	    field_str(c, v, p, "owner_state", F_NULL, u->owner_state, sizeof(u->owner_state)) !=
+		    0 ||
+	    read_ulock_extra(c, v, p, u) != 0)
 		return -1;
 	snprintf(u->kind, sizeof(u->kind), "%s", ulock_kinds[kind]);
 	if (u->name[0] == '\0')

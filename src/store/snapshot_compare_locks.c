@@ -131,7 +131,7 @@ cl_side(struct cl_set *c, const struct snapshot *sn, int i, int n, enum wait_fam
 			continue;
 		c->census[i]++;
 		for (m = 0; m < st->ulocks.n; m++) {
-			if (st->ulocks.lock[m].family != fam)
+			if (st->ulocks.lock[m].family != fam || st->ulocks.lock[m].idle)
 				continue;
 			if ((r = cl_find(c, &st->ulocks.lock[m])) == NULL)
 				return -1;

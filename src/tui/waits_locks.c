@@ -4,8 +4,11 @@
  * its family's top lock, "big_lock 87% 7w" (its mean share of the blocked
  * time, the most waiters at once), '-' where the census saw none and
  * nothing where none ran; and a panel lists one step's locks with how they
- * were named (a stack scan is a heuristic, and says so) and who held them:
- * the selected step's (up/down), else the last censused one's.  The census
+ * were named (a stack scan is a heuristic, and says so) and who held them
+ * (or why that is not known): the selected step's (up/down), else the last
+ * censused one's.  An idle wait (a pool's workers on a condition variable,
+ * lock_census.h) is listed after the contended, marked "idle", and never
+ * ends a row.  The census
  * keeps a step's locks when it ends, so the running step has none yet.
  */
 #include <stdio.h>
@@ -54,7 +57,10 @@ lk_pool(const struct session *s, int n, const struct step_ulock *u, double *shar
 	}
 }
 
-/* The lock of fam with the largest share in any usable censused step at n; *runs: those steps. */
+/*
+ * The contended lock of fam with the largest share in any usable censused
+ * step at n (an idle wait never tops it); *runs: those steps.
+ */
 static const struct step_ulock *
 lk_top_at(const struct session *s, int n, enum wait_family fam, int *runs)
 {
@@ -68,7 +74,8 @@ lk_top_at(const struct session *s, int n, enum wait_family fam, int *runs)
 		(*runs)++;
 		for (j = 0; j < s->steps[i].ulocks.n; j++) {
 			e = &s->steps[i].ulocks.lock[j];
-			if (e->family == fam && (best == NULL || e->share > best->share))
+			if (e->family == fam && !e->idle &&
+			    (best == NULL || e->share > best->share))
 				best = e;
 		}
 	}
@@ -132,12 +139,13 @@ waits_locks_rows(const struct ui *u, const struct frame *f, int w)
 	return 1 + st->ulocks.n * (w >= LK_WIDE ? 1 : 2);
 }
 
-/* "held by thread 4711 (mariadbd), running", or "owner unknown". */
+/* "held by thread 4711 (mariadbd), running", "owner unknown: not a mutex", or "waits for work". */
 static void
 lk_owner(const struct step_ulock *l, char *buf, size_t len)
 {
 	if (l->owner <= 0) {
-		snprintf(buf, len, "owner unknown");
+		snprintf(buf, len, "%s%s%s", l->idle ? "idle: waits for work" : "owner unknown",
+			 !l->idle && l->owner_why[0] ? ": " : "", l->idle ? "" : l->owner_why);
 		return;
 	}
 	snprintf(buf, len, "held by thread %d", (int)l->owner);
@@ -147,12 +155,12 @@ lk_owner(const struct step_ulock *l, char *buf, size_t len)
 		snprintf(buf + strlen(buf), len - strlen(buf), ", %s", l->owner_state);
 }
 
-/* "big_lock (mariadbd)" */
+/* "big_lock (mariadbd)", "wait_for_tasks (heap) (mariadbd) at [heap]+0x40" */
 static void
 lk_name(const struct step_ulock *l, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s%s%s%s", l->name, l->comm[0] ? " (" : "", l->comm,
-		 l->comm[0] ? ")" : "");
+	snprintf(buf, len, "%s%s%s%s%s%s", l->name, l->comm[0] ? " (" : "", l->comm,
+		 l->comm[0] ? ")" : "", l->mapping[0] ? " at " : "", l->mapping);
 }
 
 /* "named by symbol", "named by stack scan (a heuristic)": a stack scan's name may be wrong. */
@@ -177,8 +185,8 @@ lk_line(const struct step_ulock *l, int y, int x, int w, int namew, int rows)
 	char buf[STEP_ULOCK_NAME + 64];
 	int used, tw, nw, pre, cols;
 
-	pre = ui_putf(y, x, w, theme_attr(ROLE_MAIN), " %-8s %5.1f%%%s ",
-		      wait_family_names[l->family], 100.0 * l->share,
+	pre = ui_putf(y, x, w, theme_attr(ROLE_MAIN), " %-8s %s%5.1f%%%s ",
+		      wait_family_names[l->family], l->idle ? "idle " : "", 100.0 * l->share,
 		      l->readings < WAIT_FEW_READINGS ? "?" : " ");
 	lk_name(l, buf, sizeof(buf));
 	tw = snprintf(NULL, 0, "  %s, %u at once, %u thread%s", l->kind, l->max_waiters, l->threads,

@@ -6,10 +6,9 @@
 # A busy machine can fail a step for other reasons, or starve the monitor
 # so that its ticks come seconds late (seen at a load of 150 on the 2-CPU
 # VM, the old binary alike: a 1 s window lasted 3.3 s) and a window has too
-# few to read a thread twice: up to three tries, each logged, and when every
-# try was starved so (ticks over 1 s late and no profile), the profile's
-# checks are skipped, saying so.  Nothing
-# asserts on how long anything took.
+# few to read a thread twice: up to three tries, each logged.  A profile
+# still empty after them is a failure, not a skip: an empty result is what
+# this test is for.  Nothing asserts on how long anything took.
 . "$top_srcdir/tests/cli/lib.sh"
 
 [ -x "$SCALETOP" ] || bail_out "no binary at $SCALETOP: build it first (make scaletop)"
@@ -33,12 +32,7 @@ while :; do
 	try=$((try + 1))
 done
 is "$rc" 0 "run -w mutex -n 256 exits 0"
-if [ "$starved" = True ]; then
-	skip "the monitor was starved in every try (ticks over 1 s late, no profile)" "256 threads: the step has a wait profile"
-	skip "the monitor was starved in every try" "256 threads: its shares sum to 1"
-	skip "the monitor was starved in every try" "256 threads: each line says its readings"
-	skip "the monitor was starved in every try" "256 threads: the step has its readings"
-else
+[ "$starved" = True ] && diag "every try was starved (ticks over 1 s late, no profile)"
 is "$(json_get "$T/w.json" 'len([w for w in d["steps"][0]["waits"] if w["family"] == "workload"]) > 0')" \
 	"True" "256 threads: the step has a wait profile"
 is "$(json_get "$T/w.json" 'abs(sum(w["share"] for w in d["steps"][0]["waits"] if w["family"] == "workload") - 1) < 0.001')" \
@@ -47,7 +41,6 @@ is "$(json_get "$T/w.json" 'all((w.get("readings") or 0) >= 1 for w in d["steps"
 	"True" "256 threads: each line says how many readings it rests on"
 is "$(json_get "$T/w.json" 'd["steps"][0]["wait_reads"] > 0 and d["steps"][0]["tick_late_ms"] >= 0')" \
 	"True" "256 threads: the step has its readings and its ticks' lateness"
-fi
 diag "waits: $(json_get "$T/w.json" '[(w["state"], w["channel"], round(w["share"], 3), w.get("readings")) for w in d["steps"][0]["waits"]]')"
 diag "reads $(json_get "$T/w.json" 'd["steps"][0]["wait_reads"]') in $(json_get "$T/w.json" 'round(d["steps"][0]["window_s"], 2)') s; ticks at most $(json_get "$T/w.json" 'd["steps"][0]["tick_late_ms"]') ms late"
 

@@ -88,3 +88,7 @@ tests_unit_test_lockstat_LDADD = $(TEST_LIBS)
 # shared library's), run as --cmd and watched as --target.
 TESTS += tests/cli/names.sh
 EXTRA_DIST += tests/cli/names.sh
+# The lock census's owner, a shared-memory lock's name and an idle condvar pool, on a C
+# program the test builds, run as --cmd and as --target.
+TESTS += tests/cli/owner.sh
+EXTRA_DIST += tests/cli/owner.sh

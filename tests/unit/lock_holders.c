@@ -9,6 +9,8 @@
  *   lock_holders sem     4 threads wait on big_sem (FUTEX_WAIT_BITSET)
  *   lock_holders heap    as mutex, on a mutex malloc'ed on the heap, which no
  *                        symbol names: heap_contend is where it is waited on
+ *   lock_holders shared  as mutex, on a process-shared mutex in MAP_SHARED
+ *                        memory: shared_contend is where it is waited on
  *   lock_holders waitv   4 threads wait on waitv_word with futex_waitv (futex2),
  *                        or "ready 0" where the kernel has no futex_waitv
  *
@@ -25,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -78,6 +81,33 @@ heap_contend(void *arg)
 	fflush(stdout);
 	sleep_long();
 	return NULL;
+}
+
+/* The same for a process-shared mutex in MAP_SHARED memory. */
+void *shared_contend(void *arg);
+__attribute__((noinline)) void *
+shared_contend(void *arg)
+{
+	pthread_mutex_lock(arg);
+	printf("holder %ld\n", (long)syscall(SYS_gettid));
+	fflush(stdout);
+	sleep_long();
+	return NULL;
+}
+
+/* A PTHREAD_PROCESS_SHARED mutex in a MAP_SHARED anonymous mapping; NULL on failure. */
+static pthread_mutex_t *
+shared_mutex(void)
+{
+	pthread_mutexattr_t a;
+	pthread_mutex_t *m;
+
+	m = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED || pthread_mutexattr_init(&a) != 0 ||
+	    pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED) != 0 ||
+	    pthread_mutex_init(m, &a) != 0)
+		return NULL;
+	return m;
 }
 
 static void *
@@ -139,6 +169,11 @@ main(int argc, char **argv)
 		fn = heap_contend;
 		fn_arg = heap_lock;
 		n = MUTEX_THREADS;
+	} else if (argc == 2 && strcmp(argv[1], "shared") == 0) {
+		if ((fn_arg = shared_mutex()) == NULL)
+			return 1;
+		fn = shared_contend;
+		n = MUTEX_THREADS;
 	} else if (argc == 2 && strcmp(argv[1], "waitv") == 0) {
 		fn = waitv_waiter;
 		if (!waitv_supported())
@@ -147,7 +182,7 @@ main(int argc, char **argv)
 		fn = sem_waiter;
 		sem_init(&big_sem, 0, 0);
 	} else {
-		fprintf(stderr, "usage: lock_holders mutex|heap|cond|sem|waitv\n");
+		fprintf(stderr, "usage: lock_holders mutex|heap|shared|cond|sem|waitv\n");
 		return 2;
 	}
 	for (i = 0; i < n; i++)

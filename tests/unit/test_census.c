@@ -79,11 +79,17 @@ test_group(void)
 	l = find(c, 11, 0x1000, &i);
 	ok(l != NULL && l->weight == 0.5, "the other process's lock keeps its own weight");
 	census_set_name(c, i, "x:big_lock", "symbol");
-	census_set_owner(c, i, CENSUS_OWNER_KNOWN, 4711);
+	census_set_owner(c, i, CENSUS_OWNER_UNKNOWN, 0, "the word names no owner");
+	l = census_lock(c, i);
+	ok(l->owner_state == CENSUS_OWNER_UNKNOWN && l->owner_reads == 0 &&
+		   strcmp(l->owner_why, "the word names no owner") == 0,
+	   "an owner not verified keeps why (%s)", l->owner_why);
+	census_set_owner(c, i, CENSUS_OWNER_KNOWN, 4711, "ignored");
 	l = census_lock(c, i);
 	ok(strcmp(l->name, "x:big_lock") == 0 && l->owner == 4711 &&
-		   l->owner_state == CENSUS_OWNER_KNOWN && l->owner_reads == 1,
-	   "a name and an owner are kept");
+		   l->owner_state == CENSUS_OWNER_KNOWN && l->owner_reads == 1 &&
+		   l->owner_why[0] == '\0',
+	   "a name and an owner are kept, with no reason");
 	/* Adding after a sort finds the same locks. */
 	census_add(c, 10, 108, &a, 1.0, 1);
 	census_sort(c);
@@ -141,10 +147,38 @@ test_thinned(void)
 	census_free(c);
 }
 
+/* An idle lock (a condvar's waiters) sorts after every contended one, whatever its weight. */
+static void
+test_idle_order(void)
+{
+	struct census *c = census_new();
+	struct syscall_line m = waiter(0x1000, FUTEX_KIND_MUTEX);
+	struct syscall_line v = waiter(0x2000, FUTEX_KIND_BITSET);
+	const struct census_lock *l;
+	size_t i;
+
+	census_add(c, 3, 30, &m, 1.0, 1);
+	census_add(c, 3, 31, &v, 5.0, 1);
+	census_sort(c);
+	ok(census_lock(c, 0)->addr == 0x2000, "the heavier first while none is idle");
+	l = find(c, 3, 0x2000, &i);
+	census_set_idle(c, i, 1);
+	census_set_mapping(c, i, "[heap]+0x40");
+	census_sort(c);
+	l = census_lock(c, 0);
+	ok(l->addr == 0x1000 && !l->idle, "an idle lock five times as heavy sorts after the mutex");
+	l = census_lock(c, 1);
+	ok(l->addr == 0x2000 && l->idle && strcmp(l->mapping, "[heap]+0x40") == 0,
+	   "it is kept, idle, with its mapping");
+	is_double(census_share(c, 1), 5.0 / 6.0, 1e-9, "and its share of the blocked time");
+	census_free(c);
+}
+
 int
 main(void)
 {
 	test_group();
+	test_idle_order();
 	test_many();
 	test_thinned();
 	return done_testing();

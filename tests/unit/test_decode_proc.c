@@ -206,6 +206,23 @@ test_mutex_owner(void)
 	memcpy(m, &w, 4);
 	is_int(mutex_owner_decode(&s, m, 4, &owner), MUTEX_OWNER_KNOWN, "PI: known");
 	is_int(owner, 1234, "PI: the word's low 30 bits");
+	w = 0x40000000u | 0x80000000u | 4321; /* FUTEX_OWNER_DIED | FUTEX_WAITERS | tid */
+	memcpy(m, &w, 4);
+	is_int(mutex_owner_decode(&s, m, 4, &owner), MUTEX_OWNER_KNOWN, "PI, OWNER_DIED: known");
+	is_int(owner, 4321, "PI, OWNER_DIED: the TID without the OWNER_DIED bit");
+	w = 0x40000000u; /* OWNER_DIED alone: the owner died, none holds it */
+	memcpy(m, &w, 4);
+	is_int(mutex_owner_decode(&s, m, 4, &owner), MUTEX_OWNER_FREE,
+	       "PI, OWNER_DIED and no TID: free");
+	/* a word of 1: locked, no waiter marked yet (the waiter's exchange to 2 not yet done) */
+	sc_str("202 0x10 0x80 0x2 0x0 0x0 0x0 0x1 0x2\n", SYSCALL_ARCH_X86_64, &s);
+	w = 1;
+	tid = 5150;
+	memcpy(m, &w, 4);
+	memcpy(m + 8, &tid, 4);
+	is_int(mutex_owner_decode(&s, m, sizeof m, &owner), MUTEX_OWNER_KNOWN,
+	       "mutex: a word of 1 (locked, no waiters) is known");
+	is_int(owner, 5150, "mutex: a word of 1's __owner");
 }
 
 static void

@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -68,8 +69,9 @@ subject_start(struct subject *s, const char *mode)
 			s->ready = 1;
 			s->threads = v;
 		}
-		if (s->ready &&
-		    ((strcmp(mode, "mutex") != 0 && strcmp(mode, "heap") != 0) || s->holder != 0))
+		if (s->ready && ((strcmp(mode, "mutex") != 0 && strcmp(mode, "heap") != 0 &&
+				  strcmp(mode, "shared") != 0) ||
+				 s->holder != 0))
 			return 0;
 	}
 	return -1;
@@ -242,12 +244,141 @@ test_heap(struct symboliser *sym)
 	   "heap: its owner is the holder, as for a global");
 	is_int(census_name_callers(c, sym), 1, "heap: one lock named by its waiters' stack");
 	l = census_lock(c, 0);
-	ok(l != NULL && strstr(l->name, ", waited on from lock_holders:heap_contend+0x") != NULL &&
+	ok(l != NULL &&
+		   (strcmp(l->name, "heap_contend (heap)") == 0 ||
+		    strcmp(l->name, "heap_contend (anonymous memory)") == 0) &&
 		   strcmp(l->how, "stack scan") == 0,
-	   "heap: waited on from heap_contend, by a stack scan (%s)", l != NULL ? l->name : "");
+	   "heap: named first by its call site heap_contend, then the heap (%s)",
+	   l != NULL ? l->name : "");
+	ok(l != NULL && (strncmp(l->mapping, "[heap]+0x", 9) == 0 ||
+			 strncmp(l->mapping, "[anon:", 6) == 0),
+	   "heap: its mapping kept apart (%s)", l != NULL ? l->mapping : "");
+	ok(l != NULL && !l->idle, "heap: a mutex's waiters are contention, not idle");
 	subject_stop(&s);
 	sym_forget(sym, s.pid);
 	census_free(c);
+}
+
+/* A process-shared mutex in MAP_SHARED memory: named by its call site, then "shared memory". */
+static void
+test_shared(struct symboliser *sym)
+{
+	struct census *c = census_new();
+	const struct census_lock *l;
+	struct subject s;
+	int tries;
+
+	if (subject_start(&s, "shared") < 0) {
+		ok(0, "shared: lock_holders started (%s)", strerror(errno));
+		census_free(c);
+		return;
+	}
+	tries = census_until(c, s.pid, 7);
+	ok(tries > 0, "shared: 7 threads wait on one lock (after %d tries)", tries);
+	census_read_owners(c);
+	census_name(c, sym);
+	census_name_callers(c, sym);
+	l = census_lock(c, 0);
+	ok(l != NULL && strcmp(l->name, "shared_contend (shared memory)") == 0,
+	   "shared: named shared_contend (shared memory) (%s)", l != NULL ? l->name : "");
+	ok(l != NULL && l->mapping[0] != '\0', "shared: its mapping kept apart (%s)",
+	   l != NULL ? l->mapping : "");
+	ok(l != NULL && l->owner_state == CENSUS_OWNER_KNOWN && l->owner == s.holder,
+	   "shared: its owner is the holder (%d, want %ld)", l != NULL ? (int)l->owner : 0,
+	   s.holder);
+	subject_stop(&s);
+	sym_forget(sym, s.pid);
+	census_free(c);
+}
+
+/* A condvar's waiters: idle, not contention; a semaphore's are not a condvar's. */
+static void
+test_idle(struct symboliser *sym, const char *mode, int want_idle)
+{
+	struct census *c = census_new();
+	const struct census_lock *l;
+	struct subject s;
+	int tries;
+
+	if (subject_start(&s, mode) < 0) {
+		ok(0, "%s: lock_holders started (%s)", mode, strerror(errno));
+		census_free(c);
+		return;
+	}
+	tries = census_until(c, s.pid, 4);
+	ok(tries > 0, "%s: 4 threads wait (after %d tries)", mode, tries);
+	census_name(c, sym);
+	census_name_callers(c, sym);
+	l = census_lock(c, 0);
+	ok(l != NULL && (l->idle != 0) == want_idle, "%s: %s (%s)", mode,
+	   want_idle ? "idle: a condition variable's waiters" : "not idle",
+	   l != NULL ? l->name : "no lock");
+	subject_stop(&s);
+	sym_forget(sym, s.pid);
+	census_free(c);
+}
+
+static int
+has_thread_no(pid_t pid, pid_t tid)
+{
+	(void)pid;
+	(void)tid;
+	return 0;
+}
+
+static int
+has_thread_4711(pid_t pid, pid_t tid)
+{
+	return pid == 4700 && tid == 4711;
+}
+
+/* The owner's checks without a live process: the word bytes and a has-thread predicate given. */
+static void
+test_verify(void)
+{
+	struct census_lock l;
+	unsigned char m[MUTEX_WORDS];
+	char why[CENSUS_WHY_LEN];
+	uint32_t w = 2;
+	int32_t tid = 4711;
+	pid_t owner;
+
+	memset(&l, 0, sizeof l);
+	l.pid = 4700;
+	l.kind = l.last.futex = FUTEX_KIND_MUTEX;
+	l.last.state = SYSCALL_IN;
+	l.last.futex_val = 2;
+	memset(m, 0, sizeof m);
+	memcpy(m, &w, 4);
+	memcpy(m + MUTEX_OWNER_OFFSET, &tid, 4);
+	is_int(census_owner_verify(&l, m, sizeof m, has_thread_4711, &owner, why, sizeof why),
+	       CENSUS_OWNER_KNOWN, "verify: a thread of the process is the owner");
+	is_int(owner, 4711, "verify: its TID");
+	is_int(census_owner_verify(&l, m, sizeof m, has_thread_no, &owner, why, sizeof why),
+	       CENSUS_OWNER_UNKNOWN, "verify: a TID that is no thread of the process is unknown");
+	is_str(why, "TID 4711 is not a thread of 4700", "verify: and says so");
+	is_int(owner, 0, "verify: no owner is given");
+	w = 1;
+	memcpy(m, &w, 4);
+	is_int(census_owner_verify(&l, m, sizeof m, has_thread_4711, &owner, why, sizeof why),
+	       CENSUS_OWNER_KNOWN, "verify: a word of 1 (locked, no waiters) names its owner");
+	is_int(census_owner_verify(&l, m, -1, has_thread_4711, &owner, why, sizeof why),
+	       CENSUS_OWNER_UNKNOWN, "verify: a word not read is unknown");
+	is_str(why, "the word could not be read", "verify: and says so");
+	w = 7;
+	memcpy(m, &w, 4);
+	census_owner_verify(&l, m, sizeof m, has_thread_4711, &owner, why, sizeof why);
+	is_str(why, "the word names no owner", "verify: a word not glibc's names no owner");
+	l.kind = l.last.futex = FUTEX_KIND_PI;
+	w = 0x40000000u | 4711; /* OWNER_DIED | tid */
+	memcpy(m, &w, 4);
+	is_int(census_owner_verify(&l, m, 4, has_thread_4711, &owner, why, sizeof why),
+	       CENSUS_OWNER_KNOWN, "verify: a PI word with OWNER_DIED still names its TID");
+	is_int(owner, 4711, "verify: OWNER_DIED's TID");
+	l.kind = l.last.futex = FUTEX_KIND_BITSET;
+	is_int(census_owner_verify(&l, m, 4, has_thread_4711, &owner, why, sizeof why),
+	       CENSUS_OWNER_UNKNOWN, "verify: a bitset wait has no owner");
+	is_str(why, "not a mutex", "verify: not a mutex");
 }
 
 /* futex2: without census_resolve_waitv each waiter's vector, on its own stack, would be a lock. */
@@ -365,8 +496,12 @@ main(int argc, char **argv)
 	(void)argc;
 	snprintf(holders, sizeof holders, "%.*slock_holders",
 		 slash != NULL ? (int)(slash - argv[0] + 1) : 0, argv[0]);
+	test_verify();
 	test_mutex(sym);
 	test_waiters(sym, "cond", "lock_holders:big_cond+0x");
+	test_idle(sym, "cond", 1);
+	test_idle(sym, "sem", 0);
+	test_shared(sym);
 	test_waiters(sym, "sem", "lock_holders:big_sem");
 	test_waitv(sym);
 	test_heap(sym);

@@ -56,8 +56,14 @@ make_session(struct session *s)
 	l->cost_ms = 0.375;
 	add_lock(l, WAIT_WORKLOAD, "big_lock", "mutex", 0.5, 7, 4711, "runnable");
 	add_lock(l, WAIT_TARGET, "lock_sys+64", "mutex", 0.41, 41, 4712, "");
-	add_lock(l, WAIT_TARGET, "[heap]+0x40, waited on from mariadbd:trx_commit+0x1d", "bitset",
-		 0.25, 3, 0, "");
+	add_lock(l, WAIT_TARGET, "trx_commit+0x1d (heap)", "bitset", 0.25, 3, 0, "");
+	snprintf(l->lock[2].mapping, sizeof(l->lock[2].mapping), "[heap]+0x40");
+	snprintf(l->lock[2].owner_why, sizeof(l->lock[2].owner_why), "not a mutex");
+	snprintf(l->lock[2].how, sizeof(l->lock[2].how), "stack scan");
+	add_lock(l, WAIT_TARGET, "wait_for_tasks (heap)", "bitset", 0.2, 9, 0, "");
+	snprintf(l->lock[3].mapping, sizeof(l->lock[3].mapping), "[heap]+0x24df28");
+	snprintf(l->lock[3].owner_why, sizeof(l->lock[3].owner_why), "not a mutex");
+	l->lock[3].idle = true;
 }
 
 static int
@@ -68,7 +74,9 @@ same_lock(const struct step_ulock *a, const struct step_ulock *b)
 	       strcmp(a->kind, b->kind) == 0 && fabs(a->share - b->share) < 1e-12 &&
 	       a->max_waiters == b->max_waiters && a->threads == b->threads &&
 	       a->readings == b->readings && a->owner == b->owner &&
-	       strcmp(a->owner_state, b->owner_state) == 0;
+	       strcmp(a->owner_state, b->owner_state) == 0 &&
+	       strcmp(a->owner_why, b->owner_why) == 0 && strcmp(a->mapping, b->mapping) == 0 &&
+	       a->idle == b->idle;
 }
 
 static int
@@ -129,6 +137,9 @@ test_refusals(void)
 	refused("steps.1.locks.top.0.name", json_string(""), "empty name");
 	refused("steps.1.locks.top.0.owner", json_integer(0), "owner");
 	refused("steps.1.locks.top.0.max_waiters", json_integer(-1), "max_waiters");
+	refused("steps.1.locks.top.3.idle", json_string("yes"), "idle");
+	refused("steps.1.locks.top.2.owner_why", json_integer(3), "owner_why");
+	refused("steps.1.locks.top.2.mapping", json_integer(3), "mapping");
 	refused("steps.1.locks.blocked_s", NULL, "blocked_s");
 	refused("steps.1.locks.top", json_integer(3), "steps[1].locks.top");
 	refused("steps.1.locks", json_integer(3), "steps[1].locks");
@@ -137,6 +148,12 @@ test_refusals(void)
 	is_str(err, "", "a null locks is a step no census ran for");
 	snapshot_error(&s, "steps.1.locks.top.0.owner", json_null(), err, sizeof(err));
 	is_str(err, "", "a lock with no owner known loads");
+	snapshot_error(&s, "steps.1.locks.top.3.idle", NULL, err, sizeof(err));
+	is_str(err, "", "a lock without idle (an older file) loads");
+	snapshot_error(&s, "steps.1.locks.top.2.owner_why", NULL, err, sizeof(err));
+	is_str(err, "", "a lock without owner_why (an older file) loads");
+	snapshot_error(&s, "steps.1.locks.top.2.mapping", NULL, err, sizeof(err));
+	is_str(err, "", "a lock without mapping (an older file) loads");
 	session_free(&s);
 }
 
@@ -159,7 +176,15 @@ test_table(void)
 	ok(strstr(buf, "       target    41.0% lock_sys+64 (mariadbd) mutex, 41 waiters at once, "
 		       "46 threads, held by 4712\n") != NULL,
 	   "the target's, its holder's state not read");
-	ok(strstr(buf, "bitset, 3 waiters at once, 8 threads\n") != NULL, "a condvar's: no holder");
+	ok(strstr(buf, "       target    25.0% trx_commit+0x1d (heap) (mariadbd) bitset, 3 waiters "
+		       "at once, 8 threads, at [heap]+0x40, owner unknown: not a mutex\n") != NULL,
+	   "a lock named by its call site: where it lies, and why no holder");
+	ok(strstr(buf, "       target    20.0% idle wait: wait_for_tasks (heap) (mariadbd) bitset, "
+		       "9 waiters at once, 14 threads, at [heap]+0x24df28\n") != NULL,
+	   "an idle wait: marked idle, no owner's reason");
+	ok(strstr(buf, "lock_sys+64") < strstr(buf, "trx_commit") &&
+		   strstr(buf, "trx_commit") < strstr(buf, "wait_for_tasks"),
+	   "the idle wait after the family's contended locks");
 	diag("%s", buf);
 	free(buf);
 	s.steps[1].ulocks.n = 0;
