@@ -117,15 +117,20 @@ find_pid() {
 	return 1
 }
 
-# perf_peer PID CASE SECONDS: perf's leaf self shares of PID over SECONDS.
+# perf_peer PID CASE SECONDS: perf's samples of PID over SECONDS (read by
+# perf_report once the window is judged).
 perf_peer() {
 	perf record -q -e cpu-clock -F 99 -g -p "$1" -o "$tmp/$2.data" -- sleep "$3" \
 		>"$tmp/$2.perf.log" 2>&1 &
 	peer=$!
 	wait "$peer"
 	peer=
-	perf report -i "$tmp/$2.data" --sort sym --stdio --no-children -g none \
-		>"$tmp/$2.peer" 2>>"$tmp/$2.perf.log"
+}
+
+# perf_report CASE: the leaf functions' self shares.
+perf_report() {
+	perf report -i "$tmp/$1.data" --sort sym --stdio --no-children -g none \
+		>"$tmp/$1.peer" 2>>"$tmp/$1.perf.log"
 }
 
 # bpf_peer PID CASE SECONDS: the futex wait time of PID per address, over
@@ -139,6 +144,7 @@ tracepoint:syscalls:sys_enter_futex /pid == $1/ {
 }
 tracepoint:syscalls:sys_exit_futex /pid == $1 && @start[tid]/ {
 	@wait[@addr[tid]] = sum(nsecs - @start[tid]);
+	@calls[@addr[tid]] = count();
 	delete(@start[tid]); delete(@addr[tid]);
 }
 interval:s:$3 { exit(); }
@@ -160,6 +166,8 @@ measure() {
 		bpf_peer "$3" "$1" $((dur - 6))
 	fi
 	kill -0 "$3" 2>/dev/null || echo "the program exited before the peer's window ended" >"$tmp/$1.late"
+	[ "$2" = perf ] && perf_report "$1"
+	return 0
 }
 
 # as_cmd CASE PEER NAME N: scaletop runs the program; the script attaches the peer.
@@ -302,6 +310,11 @@ def bpf_locks(case, prog):
         if m:
             waits.append((int(m.group(1)), int(m.group(2))))
     waits.sort(key=lambda kv: -kv[1])
+    calls = {}
+    for line in open("%s/%s.peer" % (tmp, case)):
+        m = re.match(r"^@calls\[(\d+)\]:\s+(\d+)", line)
+        if m:
+            calls[int(m.group(1))] = int(m.group(2))
     binary = "%s/%s" % (tmp, prog)
     dyn, loads, syms = elf(binary)
     base = None
@@ -316,6 +329,8 @@ def bpf_locks(case, prog):
         if base is not None:
             name = symbol_at(syms, addr - base if dyn else addr)
         out.append((name or hex(addr), ns))
+        print("  bpftrace: %s waited %.1f s in %d futex waits" % (name or hex(addr), ns / 1e9,
+              calls.get(addr, 0)))
     total = sum(ns for _, ns in out)
     return [(n, 100.0 * ns / total) for n, ns in out] if total else []
 
@@ -372,10 +387,10 @@ for case, family in (("hot-cmd", "workload"), ("hot-target", "target")):
         print("  scaletop's raw frames resolved with nm (information): " +
               ", ".join("%s %.1f" % kv for kv in info[:3]))
 for case, family in (("locks-cmd", "workload"), ("locks-target", "target")):
-    ours = scaletop_locks(case, family)
-    peer = bpf_locks(case, lk)
     print("%s: twolocks' two locks, each one's part (%%) of the two's futex wait, bpftrace vs the census"
           % case)
+    ours = scaletop_locks(case, family)
+    peer = bpf_locks(case, lk)
     late(case)
     if ours is None:
         reasons.append("%s: no locks section" % case)

@@ -3,12 +3,15 @@
  * bench/why-accuracy.sh to measure with scaletop's lock census and with
  * bpftrace's futex timing at once: of THREADS threads, three in four take
  * lock_a and the rest lock_b (6 and 2 at 8), each holding its lock over a
- * 200 us sleep and doing a little arithmetic outside it.  Sleeping with
- * the lock held keeps its waiters blocked in the futex whatever else runs
- * on the machine, so the two locks' parts of the wait (5 waiters to 1 at
- * 8 threads) do not move with the CPUs' load.  The locks are plain
- * globals in .bss, so the binary's symbols name them.  Every 0.25 s
- * it prints "ops/s: RATE", and it exits after SECONDS.
+ * 1 ms sleep and doing a little arithmetic outside it.  Sleeping with the
+ * lock held keeps its waiters blocked in the futex whatever else runs on
+ * the machine, so the two locks' parts of the wait (5 waiters to 1 at 8
+ * threads) do not move with the CPUs' load.  The hold is long beside a
+ * wake-up: a woken waiter is runnable, not blocked, until it returns from
+ * futex(), which bpftrace counts as wait and the census does not, and
+ * lock_b's one waiter is woken at every release.  The locks are plain
+ * globals in .bss, so the binary's symbols name them.  Every 0.25 s it
+ * prints "ops/s: RATE", and it exits after SECONDS.
  * Usage: twolocks THREADS SECONDS
  */
 #include <pthread.h>
@@ -39,7 +42,7 @@ mix(unsigned long x, long rounds)
 static void *
 worker(void *arg)
 {
-	struct timespec hold = { 0, 200000 };
+	struct timespec hold = { 0, 1000000 };
 	pthread_mutex_t *lock = arg;
 	unsigned long x = (unsigned long)(size_t)arg;
 
