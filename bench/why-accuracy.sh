@@ -274,18 +274,22 @@ def scaletop_functions(case, family, prog):
     h = step(case).get("hot")
     if not h:
         return None, []
-    out, how = {}, "paths by leaf"
-    rows = [r for r in h.get("self") or [] if r.get("family", family) == family]
-    if rows:
-        how = "self"
-        for r in rows:
-            name = next((r[k] for k in ("name", "function", "symbol", "frame") if k in r), "?")
-            out[name] = out.get(name, 0.0) + 100.0 * r["share"]
-    else:
-        for p in h.get("paths") or []:
-            if p.get("family") == family and p.get("frames"):
-                out[p["frames"][0]] = out.get(p["frames"][0], 0.0) + 100.0 * p["share"]
-    return how, sorted(out.items(), key=lambda kv: -kv[1])
+    rows, how = [], "paths by leaf"
+    for r in h.get("self") or []:
+        if r.get("family", family) == family:
+            how = "self"
+            rows.append((next((r[k] for k in ("name", "function", "symbol", "frame") if k in r), "?"),
+                         r["share"]))
+    if not rows:
+        rows = [(p["frames"][0], p["share"]) for p in h.get("paths") or []
+                if p.get("family") == family and p.get("frames")]
+    # One line a function: `heavy_work+0x24` and `heavy_work+0x2b` are one.
+    out = {}
+    for name, share in rows:
+        key = norm(name, prog)
+        first = out.get(key, (name, 0.0))[0]
+        out[key] = (first, out.get(key, (name, 0.0))[1] + 100.0 * share)
+    return how, sorted(out.values(), key=lambda kv: -kv[1])
 
 def perf_functions(case):
     out = []
@@ -320,7 +324,7 @@ def bpf_locks(case, prog):
     base = None
     for line in open("%s/%s.maps" % (tmp, case)):
         f = line.split()
-        if len(f) >= 6 and f[5] == binary and int(f[2], 16) == 0:
+        if len(f) >= 6 and os.path.basename(f[5]) == prog and int(f[2], 16) == 0:
             base = int(f[0].split("-")[0], 16)
             break
     out = []
