@@ -117,17 +117,20 @@ find_pid() {
 	return 1
 }
 
-# perf_peer PID CASE SECONDS: perf's samples of PID over SECONDS (read by
-# perf_report once the window is judged).
+# perf_peer PID CASE SECONDS: perf's samples of PID over SECONDS.  The
+# window is perf's timer command, which checks at its end that the program
+# still runs (perf's own wrapping up after it takes seconds).
 perf_peer() {
-	perf record -q -e cpu-clock -F 99 -g -p "$1" -o "$tmp/$2.data" -- sleep "$3" \
+	perf record -q -e cpu-clock -F 99 -g -p "$1" -o "$tmp/$2.data" -- sh -c \
+		'sleep "$1"; kill -0 "$2" 2>/dev/null || echo "$3" >"$4"' sh "$3" "$1" \
+		"the program exited before the peer's window ended" "$tmp/$2.late" \
 		>"$tmp/$2.perf.log" 2>&1 &
 	peer=$!
 	wait "$peer"
 	peer=
 }
 
-# perf_report CASE: the leaf functions' self shares.
+# perf_report CASE: the leaf functions' self shares, from perf_peer's samples.
 perf_report() {
 	perf report -i "$tmp/$1.data" --sort sym --stdio --no-children -g none \
 		>"$tmp/$1.peer" 2>>"$tmp/$1.perf.log"
@@ -162,12 +165,12 @@ measure() {
 	sleep "$4"
 	if [ "$2" = perf ]; then
 		perf_peer "$3" "$1" $((dur - 4))
+		perf_report "$1"
 	else
 		bpf_peer "$3" "$1" $((dur - 6))
+		kill -0 "$3" 2>/dev/null ||
+			echo "the program exited before the peer's window ended" >"$tmp/$1.late"
 	fi
-	kill -0 "$3" 2>/dev/null || echo "the program exited before the peer's window ended" >"$tmp/$1.late"
-	[ "$2" = perf ] && perf_report "$1"
-	return 0
 }
 
 # as_cmd CASE PEER NAME N: scaletop runs the program; the script attaches the peer.
