@@ -3,7 +3,8 @@
 EXTRA_DIST += bench/README bench/results.md bench/tui-cpu.sh bench/sample-accuracy.sh bench/sample-cost \
 	bench/fidelity.sh bench/count-overhead bench/until-stable.sh bench/tui-latency.sh \
 	bench/start-line bench/target-cost.sh bench/suite-under-load.sh bench/aa-compare.sh \
-	bench/lock-cost.sh bench/mariadb-sweep.sh bench/wait-accuracy.sh
+	bench/lock-cost.sh bench/mariadb-sweep.sh bench/wait-accuracy.sh \
+	bench/why-accuracy.sh bench/why/twohot.c bench/why/twolocks.c bench/mariadb-why.sh
 
 # Built only for `make bench`, never by `make` or `make check`.
 EXTRA_PROGRAMS = bench/sample_cost bench/count_overhead bench/pwrite_loop bench/start_line \
@@ -54,5 +55,9 @@ bench-waits: scaletop$(EXEEXT)
 bench-aa: scaletop$(EXEEXT)
 	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/aa-compare.sh
 .PHONY: bench-aa
+# Not in bench: as root, with perf and bpftrace; builds bench/why/*.c itself.
+bench-why: scaletop$(EXEEXT)
+	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/why-accuracy.sh
+.PHONY: bench-why
 .PHONY: bench bench-cost bench-accuracy bench-fidelity bench-overhead bench-stable \
 	bench-latency bench-start bench-target bench-suite
