@@ -38,6 +38,9 @@ static const struct spin_fn user_spin[] = {
 	{ "___pthread_mutex_lock", false },
 	{ "__pthread_mutex_lock_full", false },
 	{ "__pthread_mutex_cond_lock", false },
+	{ "pthread_mutex_trylock", false },
+	{ "__pthread_mutex_trylock", false },
+	{ "___pthread_mutex_trylock", false },
 	/* a sched_yield loop: the libc stub (the kernel's side is in yield_syscall) */
 	{ "sched_yield", false },
 	{ "__sched_yield", false },
@@ -61,13 +64,12 @@ static const char *const yield_syscall[] = {
 	"__arm64_sys_sched_yield", "__do_sys_sched_yield",  "__se_sys_sched_yield",
 };
 
-/* The name's length without a compiler suffix (".part.0", ".constprop.0", ".cold"). */
+/* The name's length without a compiler suffix (".part.0", ".cold") or a version ("@@GLIBC_2.34").
+ */
 static size_t
 stem_len(const char *name)
 {
-	const char *dot = strchr(name, '.');
-
-	return dot ? (size_t)(dot - name) : strlen(name);
+	return strcspn(name, ".@");
 }
 
 /* glibc's internal alias, "__GI___sched_yield", reads as its public name. */
