@@ -45,6 +45,32 @@ struct hot_spin {
 				      none */
 	double share;              /* of the family's samples, 0..1 */
 	uint64_t samples;
+	bool user; /* spun in user space (hotspin.c's table), not in a kernel lock */
+};
+
+/*
+ * A function's own samples (perf's "self"): the samples whose innermost
+ * frame it is, whatever called it.  Unlike a path's, this share does not
+ * depend on how well the callers were unwound.
+ */
+struct hot_self {
+	enum wait_family family;
+	char func[HOT_NAME_LEN]; /* the innermost frame's name */
+	bool kernel;             /* a kernel function */
+	double share;            /* of the family's samples, 0..1 */
+	uint64_t samples;
+};
+
+/* A tally named (hot_tally_name): each list malloc'ed, NULL when empty. */
+struct hot_named {
+	struct hot_path *paths;
+	int npaths;
+	struct hot_spin *spins;
+	int nspins;
+	struct hot_self *selfs;
+	int nselfs;
+	double spin_share[WAIT_NFAMILIES];      /* spun in any lock, kernel or user */
+	double user_spin_share[WAIT_NFAMILIES]; /* ... of which in user space */
 };
 
 struct hot_chain; /* private to hotpaths.c */
@@ -81,28 +107,55 @@ uint64_t hot_chain_ip(const struct hot_tally *t, int i, int j);
 
 /*
  * Names ip of process pid (kernel: a kernel address) into out, len bytes,
- * NUL-terminated, e.g. "alloc_fd" or "libc.so.6+0x9a1f0".  Returns 0, or -1
- * when it has no name (the frame is then printed as its address).
+ * NUL-terminated: a symbol alone, with no offset ("alloc_fd"), so that the
+ * samples of one function merge, else "libc.so.6+0x9a1f0".  Returns 0; -1
+ * when it has no name (the frame is then printed as its address); -2 when a
+ * user address lies in no executable mapping (unmapped, or data).  Code
+ * built without frame pointers leaves such garbage as its "callers", so -2
+ * ends the chain: that frame and every outer one are dropped.  The
+ * innermost user frame is the sampled address itself, which ran: it is kept,
+ * as its address, when the maps at hand do not hold it.
  */
 typedef int (*hot_namer)(void *arg, pid_t pid, uint64_t ip, bool kernel, char *out, size_t len);
 
 /*
- * The tally named: each family's paths, most samples first, at most
- * max_per_family of them (*paths, *npaths), and its lock spin by caller,
- * most first, at most max_per_family (*spins, *nspins).  Chains whose names
- * are the same path are one path.  Both arrays are malloc'ed (NULL when
- * empty).  spin_share[f] is the share of family f's samples that spun in
- * any lock, the kept callers and the rest.  0, or -1 (ENOMEM; both NULL).
+ * The tally named into *out: each family's paths, most samples first, at
+ * most max_per_family of them; its functions by their own samples, as
+ * many; and its lock spin by caller, as many.  Chains whose names are the
+ * same path are one path.  A sample spun when a kernel spin frame is near
+ * its innermost end (hot_frame_is_spin), else when its user leaf is lock
+ * code (hot_chain_user_spin).  spin_share[f] is the share of family f's
+ * samples that spun, the kept callers and the rest; user_spin_share[f] the
+ * part of it in user space.  0, or -1 (ENOMEM; out empty).
  */
 int hot_tally_name(const struct hot_tally *t, hot_namer namer, void *arg, int max_per_family,
-		   struct hot_path **paths, int *npaths, struct hot_spin **spins, int *nspins,
-		   double spin_share[WAIT_NFAMILIES]);
+		   struct hot_named *out);
+/* Frees out's lists and empties it. */
+void hot_named_free(struct hot_named *out);
 
 /*
- * Whether a frame's name is a lock's spin (a queued or raw spinlock's slow
- * path, an optimistic spin of a mutex or rwsem, pthread_spin_lock), after
+ * Whether a frame's name is a kernel lock's spin (a queued or raw
+ * spinlock's slow path, an optimistic spin of a mutex or rwsem), after
  * dropping a compiler suffix such as ".part.0".
  */
 bool hot_frame_is_spin(const char *name);
+
+/*
+ * User-space spin (hotspin.c, one table): whether a function's name is
+ * lock-acquire or spin code that runs in user space (pthread_spin_lock, a
+ * glibc mutex on CPU, sched_yield, the built-ins' spin loops, InnoDB's
+ * ut_delay, PostgreSQL's s_lock ...).
+ */
+bool hot_frame_is_user_spin(const char *name);
+
+/*
+ * Whether a chain of names, innermost first, name[0 .. nkernel) kernel
+ * frames, spun in user space: in user mode, with one of its innermost
+ * three user frames lock code; or in the kernel for sched_yield, under a
+ * user frame.  out gets the outermost lock frame as spin and the first
+ * frame above it as caller ("" when none), with user set.
+ */
+bool hot_chain_user_spin(const char (*name)[HOT_NAME_LEN], int n, int nkernel,
+			 struct hot_spin *out);
 
 #endif

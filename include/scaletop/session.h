@@ -118,18 +118,22 @@ struct target_figures {
 
 /*
  * Where the CPUs went in a window (hotpaths.h): the on-CPU samples of the
- * workload's and the target's threads by call path, and the share that spun
- * in a lock, by the caller that names it.  present is false where nothing
- * was sampled (sampling off, not allowed, or not Linux).
+ * workload's and the target's threads by call path and by function (its
+ * own samples), and the share that spun in a lock, kernel or user, by the
+ * caller that names it.  present is false where nothing was sampled
+ * (sampling off, not allowed, or not Linux).
  */
 struct step_hot {
 	bool present;
-	uint64_t samples[WAIT_NFAMILIES]; /* the probe family has none */
-	double spin_share[WAIT_NFAMILIES];
-	struct hot_path *paths; /* owned */
+	uint64_t samples[WAIT_NFAMILIES];       /* the probe family has none */
+	double spin_share[WAIT_NFAMILIES];      /* spun in any lock, kernel or user */
+	double user_spin_share[WAIT_NFAMILIES]; /* ... of which in user space (0: older files) */
+	struct hot_path *paths;                 /* owned */
 	int npaths;
 	struct hot_spin *spins; /* owned */
 	int nspins;
+	struct hot_self *selfs; /* owned: functions by their own samples, most first */
+	int nselfs;
 };
 
 /*

@@ -196,6 +196,9 @@ int
 hot_sampler_end(struct hot_sampler *h, hot_namer namer, void *arg, hot_note_fn note,
 		struct step_hot *out)
 {
+	struct hot_named nm;
+	int f;
+
 	step_hot_clear(out);
 	if (h->o == NULL || !h->counting)
 		return 0;
@@ -203,9 +206,18 @@ hot_sampler_end(struct hot_sampler *h, hot_namer namer, void *arg, hot_note_fn n
 	(void)oncpu_enable(h->o, false);
 	h->counting = false;
 	notes_run(h, note, arg, 0);
-	if (hot_tally_name(&h->tally, namer, arg, HOT_PER_FAMILY, &out->paths, &out->npaths,
-			   &out->spins, &out->nspins, out->spin_share) != 0)
+	if (hot_tally_name(&h->tally, namer, arg, HOT_PER_FAMILY, &nm) != 0)
 		return -1;
+	out->paths = nm.paths;
+	out->npaths = nm.npaths;
+	out->spins = nm.spins;
+	out->nspins = nm.nspins;
+	out->selfs = nm.selfs;
+	out->nselfs = nm.nselfs;
+	for (f = 0; f < WAIT_NFAMILIES; f++) {
+		out->spin_share[f] = nm.spin_share[f];
+		out->user_spin_share[f] = nm.user_spin_share[f];
+	}
 	memcpy(out->samples, h->tally.samples, sizeof(out->samples));
 	out->present = true;
 	return 0;

@@ -22,7 +22,7 @@
 
 /* Samples a second on each CPU: not a multiple of the kernel's HZ, so no tick lines up with it. */
 #define HOT_SAMPLE_HZ 99
-/* Paths and spinning callers kept a family. */
+/* Paths, functions and spinning callers kept a family. */
 #define HOT_PER_FAMILY 10
 /* Processes first sampled whose maps are noted a tick: a read of one costs 0.05-0.2 ms. */
 #define HOT_NOTES_PER_TICK 4

@@ -14,9 +14,11 @@
 /*
  * A frame's name (hotpaths.h's namer): the symbol alone (a path reads
  * "native_queued_spin_lock_slowpath < _raw_spin_lock < alloc_fd"), else
- * object+0xOFF; -1, printed as the address, when nothing names it.  User
- * frames come from the maps noted when the process was first sampled, so
- * one that exited is still named.
+ * object+0xOFF; -1, printed as the address, when nothing names it; -2 for a
+ * user address in no executable mapping, which ends the chain (a garbage
+ * "caller" of code built without frame pointers).  User frames come from
+ * the maps noted when the process was first sampled, so one that exited is
+ * still named.
  */
 static int
 step_ctx_name_frame(void *arg, pid_t pid, uint64_t ip, bool kernel, char *out, size_t len)
@@ -27,6 +29,8 @@ step_ctx_name_frame(void *arg, pid_t pid, uint64_t ip, bool kernel, char *out, s
 	if (c->sym == NULL ||
 	    (kernel ? sym_kernel(c->sym, ip, &a) : sym_user_cached(c->sym, pid, ip, &a)) != 0)
 		return -1;
+	if (!kernel && (a.how == SYM_UNMAPPED || !a.exec))
+		return -2;
 	if (a.how == SYM_SYMBOL)
 		snprintf(out, len, "%s", a.symbol);
 	else if (a.how == SYM_OBJECT || a.how == SYM_MAPPING)

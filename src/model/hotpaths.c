@@ -277,8 +277,6 @@ hot_frame_is_spin(const char *name)
 		"rwsem_spin_on_owner",
 		"rwsem_optimistic_spin",
 		"do_raw_spin_lock",
-		"pthread_spin_lock",
-		"__pthread_spin_lock",
 	};
 	size_t len = base_len(name), i;
 
@@ -308,10 +306,10 @@ frame_is_lock_code(const char *name)
 	       name_starts(name, len, "__mutex_lock") || name_is(name, len, "mutex_lock");
 }
 
-/* A chain with its frames named. */
+/* A chain with its frames named: the outer ones dropped past a frame in no code (-2). */
 struct named {
 	char name[HOT_KEY_FRAMES][HOT_NAME_LEN];
-	int n;
+	int n, nkernel;
 };
 
 static void
@@ -319,14 +317,19 @@ chain_name(const struct hot_tally *t, int ci, hot_namer namer, void *arg, struct
 {
 	const struct hot_chain *c = &t->chain[ci];
 	const uint64_t *ip = t->ips + c->at;
-	int i;
+	int i, r;
 	bool kernel;
 
-	out->n = c->nframes;
+	out->n = 0;
+	out->nkernel = c->nkernel;
 	for (i = 0; i < c->nframes; i++) {
 		kernel = i < c->nkernel;
-		if (namer(arg, c->pid, ip[i], kernel, out->name[i], HOT_NAME_LEN) < 0)
+		r = namer(arg, c->pid, ip[i], kernel, out->name[i], HOT_NAME_LEN);
+		if (r == -2 && !kernel && i > c->nkernel)
+			break;
+		if (r < 0)
 			snprintf(out->name[i], HOT_NAME_LEN, "0x%llx", (unsigned long long)ip[i]);
+		out->n++;
 	}
 }
 
@@ -341,11 +344,13 @@ chain_spin(const struct named *nm, struct hot_spin *out)
 {
 	int i, j, outer;
 
-	for (i = 0; i < nm->n && i < SPIN_DEPTH; i++)
+	out->user = false;
+	for (i = 0; i < nm->nkernel && i < SPIN_DEPTH; i++)
 		if (hot_frame_is_spin(nm->name[i]))
 			break;
-	if (i == nm->n || i == SPIN_DEPTH)
-		return false;
+	if (i == nm->nkernel || i == SPIN_DEPTH)
+		return hot_chain_user_spin((const char(*)[HOT_NAME_LEN])nm->name, nm->n,
+					   nm->nkernel, out);
 	outer = i;
 	for (j = i + 1; j < nm->n && frame_is_lock_code(nm->name[j]); j++)
 		if (hot_frame_is_spin(nm->name[j]))
@@ -386,6 +391,18 @@ spin_cmp_key(const void *pa, const void *pb)
 	return strcmp(a->spin, b->spin);
 }
 
+static int
+self_cmp_key(const void *pa, const void *pb)
+{
+	const struct hot_self *a = pa, *b = pb;
+
+	if (a->family != b->family)
+		return a->family < b->family ? -1 : 1;
+	if (a->kernel != b->kernel)
+		return a->kernel ? 1 : -1;
+	return strcmp(a->func, b->func);
+}
+
 /* Family first, then most samples; ties by key so the order is the same every run. */
 static int
 path_cmp_rank(const void *pa, const void *pb)
@@ -409,6 +426,18 @@ spin_cmp_rank(const void *pa, const void *pb)
 	if (a->samples != b->samples)
 		return a->samples > b->samples ? -1 : 1;
 	return spin_cmp_key(pa, pb);
+}
+
+static int
+self_cmp_rank(const void *pa, const void *pb)
+{
+	const struct hot_self *a = pa, *b = pb;
+
+	if (a->family != b->family)
+		return a->family < b->family ? -1 : 1;
+	if (a->samples != b->samples)
+		return a->samples > b->samples ? -1 : 1;
+	return self_cmp_key(pa, pb);
 }
 
 /*
@@ -467,62 +496,97 @@ path_from(struct hot_path *p, const struct hot_chain *c, const struct named *nm)
 	p->samples = c->count;
 }
 
+/* The chain's innermost function: its own sample, perf's "self". */
+static void
+self_from(struct hot_self *e, const struct hot_chain *c, const struct named *nm)
+{
+	memset(e, 0, sizeof(*e));
+	e->family = c->family;
+	e->kernel = nm->nkernel > 0;
+	snprintf(e->func, sizeof(e->func), "%s", nm->n > 0 ? nm->name[0] : "[unknown]");
+	e->samples = c->count;
+}
+
 static double
 share_of(const struct hot_tally *t, enum wait_family f, uint64_t samples)
 {
 	return t->samples[f] ? (double)samples / (double)t->samples[f] : 0;
 }
 
+void
+hot_named_free(struct hot_named *out)
+{
+	free(out->paths);
+	free(out->spins);
+	free(out->selfs);
+	memset(out, 0, sizeof(*out));
+}
+
+/* Merges, ranks and keeps max a family of the named lists, and gives each its share. */
+static void
+named_rank(const struct hot_tally *t, struct hot_named *o, int max)
+{
+	int i;
+
+	o->npaths =
+		merge_rank(o->paths, o->npaths, sizeof(*o->paths),
+			   offsetof(struct hot_path, samples), path_cmp_key, path_cmp_rank, max);
+	o->nspins =
+		merge_rank(o->spins, o->nspins, sizeof(*o->spins),
+			   offsetof(struct hot_spin, samples), spin_cmp_key, spin_cmp_rank, max);
+	o->nselfs =
+		merge_rank(o->selfs, o->nselfs, sizeof(*o->selfs),
+			   offsetof(struct hot_self, samples), self_cmp_key, self_cmp_rank, max);
+	for (i = 0; i < o->npaths; i++)
+		o->paths[i].share = share_of(t, o->paths[i].family, o->paths[i].samples);
+	for (i = 0; i < o->nspins; i++)
+		o->spins[i].share = share_of(t, o->spins[i].family, o->spins[i].samples);
+	for (i = 0; i < o->nselfs; i++)
+		o->selfs[i].share = share_of(t, o->selfs[i].family, o->selfs[i].samples);
+	if (o->nspins == 0) {
+		free(o->spins);
+		o->spins = NULL;
+	}
+}
+
 int
 hot_tally_name(const struct hot_tally *t, hot_namer namer, void *arg, int max_per_family,
-	       struct hot_path **paths, int *npaths, struct hot_spin **spins, int *nspins,
-	       double spin_share[WAIT_NFAMILIES])
+	       struct hot_named *out)
 {
-	uint64_t spun[WAIT_NFAMILIES] = { 0 };
-	struct hot_path *p = NULL;
-	struct hot_spin *s = NULL;
+	uint64_t spun[WAIT_NFAMILIES] = { 0 }, uspun[WAIT_NFAMILIES] = { 0 };
+	struct hot_spin *sp;
 	struct named nm;
-	int i, ns = 0;
+	int i, f;
 
-	*paths = NULL;
-	*spins = NULL;
-	*npaths = *nspins = 0;
-	for (i = 0; i < WAIT_NFAMILIES; i++)
-		spin_share[i] = 0;
+	memset(out, 0, sizeof(*out));
 	if (t->nchains == 0)
 		return 0;
-	p = malloc((size_t)t->nchains * sizeof *p);
-	s = malloc((size_t)t->nchains * sizeof *s);
-	if (!p || !s) {
-		free(p);
-		free(s);
+	out->paths = malloc((size_t)t->nchains * sizeof(*out->paths));
+	out->spins = malloc((size_t)t->nchains * sizeof(*out->spins));
+	out->selfs = malloc((size_t)t->nchains * sizeof(*out->selfs));
+	if (!out->paths || !out->spins || !out->selfs) {
+		hot_named_free(out);
 		errno = ENOMEM;
 		return -1;
 	}
 	for (i = 0; i < t->nchains; i++) {
 		chain_name(t, i, namer, arg, &nm);
-		path_from(&p[i], &t->chain[i], &nm);
-		if (chain_spin(&nm, &s[ns])) {
-			s[ns].family = t->chain[i].family;
-			s[ns].samples = t->chain[i].count;
-			spun[s[ns].family] += s[ns].samples;
-			ns++;
+		f = t->chain[i].family;
+		path_from(&out->paths[out->npaths++], &t->chain[i], &nm);
+		self_from(&out->selfs[out->nselfs++], &t->chain[i], &nm);
+		sp = &out->spins[out->nspins];
+		if (chain_spin(&nm, sp)) {
+			sp->family = (enum wait_family)f;
+			sp->samples = t->chain[i].count;
+			spun[f] += sp->samples;
+			uspun[f] += sp->user ? sp->samples : 0;
+			out->nspins++;
 		}
 	}
-	*npaths = merge_rank(p, t->nchains, sizeof *p, offsetof(struct hot_path, samples),
-			     path_cmp_key, path_cmp_rank, max_per_family);
-	*nspins = merge_rank(s, ns, sizeof *s, offsetof(struct hot_spin, samples), spin_cmp_key,
-			     spin_cmp_rank, max_per_family);
-	for (i = 0; i < *npaths; i++)
-		p[i].share = share_of(t, p[i].family, p[i].samples);
-	for (i = 0; i < *nspins; i++)
-		s[i].share = share_of(t, s[i].family, s[i].samples);
-	for (i = 0; i < WAIT_NFAMILIES; i++)
-		spin_share[i] = share_of(t, (enum wait_family)i, spun[i]);
-	*paths = p;
-	if (*nspins)
-		*spins = s;
-	else
-		free(s);
+	named_rank(t, out, max_per_family);
+	for (i = 0; i < WAIT_NFAMILIES; i++) {
+		out->spin_share[i] = share_of(t, (enum wait_family)i, spun[i]);
+		out->user_spin_share[i] = share_of(t, (enum wait_family)i, uspun[i]);
+	}
 	return 0;
 }

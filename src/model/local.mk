@@ -28,7 +28,7 @@ tests_unit_test_kstacks_LDADD = $(TEST_LIBS)
 
 # Where the CPUs went: on-CPU samples by call path, and lock spin.
 noinst_HEADERS += include/scaletop/hotpaths.h
-libscaletop_a_SOURCES += src/model/hotpaths.c
+libscaletop_a_SOURCES += src/model/hotpaths.c src/model/hotspin.c
 check_PROGRAMS += tests/unit/test_hotpaths
 TESTS += tests/unit/test_hotpaths
 tests_unit_test_hotpaths_LDADD = $(TEST_LIBS)

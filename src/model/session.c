@@ -26,6 +26,7 @@ step_hot_clear(struct step_hot *h)
 {
 	free(h->paths);
 	free(h->spins);
+	free(h->selfs);
 	memset(h, 0, sizeof(*h));
 }
 

@@ -1,7 +1,8 @@
 /*
  * Where the CPUs went, as JSON: a step's "hot" (hotpaths.h), the on-CPU
- * samples of the workload's and the target's threads by call path, and the
- * share that spun in a lock by the caller that names it.  session_json.c
+ * samples of the workload's and the target's threads by call path and by
+ * function (its own samples), and the share that spun in a lock, kernel or
+ * user, by the caller that names it.  session_json.c
  * puts it in the step; session_read_hot.c reads it back.  A step that was
  * not sampled has no "hot" at all.
  */
@@ -61,15 +62,37 @@ spin_json(const struct hot_spin *s)
 {
 	if (!hot_family(s->family))
 		return NULL;
-	return json_pack("{s:s, s:o, s:o, s:o, s:I}", "family", wait_family_names[s->family],
+	return json_pack("{s:s, s:o, s:o, s:b, s:o, s:I}", "family", wait_family_names[s->family],
 			 "spin", name_json(s->spin), "caller",
-			 s->caller[0] != '\0' ? name_json(s->caller) : json_null(), "share",
-			 share_json(s->share), "samples", (json_int_t)s->samples);
+			 s->caller[0] != '\0' ? name_json(s->caller) : json_null(), "user", s->user,
+			 "share", share_json(s->share), "samples", (json_int_t)s->samples);
 }
 
-/* {"workload": x, "target": y} of the sampled families, by get(f). */
 static json_t *
-by_family(const struct step_hot *h, bool spin)
+self_json(const struct hot_self *e)
+{
+	if (!hot_family(e->family))
+		return NULL;
+	return json_pack("{s:s, s:o, s:b, s:o, s:I}", "family", wait_family_names[e->family],
+			 "function", name_json(e->func), "kernel", e->kernel, "share",
+			 share_json(e->share), "samples", (json_int_t)e->samples);
+}
+
+enum by_what { BY_SAMPLES, BY_SPIN, BY_USER_SPIN };
+
+static json_t *
+family_json(const struct step_hot *h, enum wait_family f, enum by_what what)
+{
+	if (what == BY_SAMPLES)
+		return json_integer((json_int_t)h->samples[f]);
+	if (h->samples[f] == 0)
+		return json_null();
+	return share_json(what == BY_SPIN ? h->spin_share[f] : h->user_spin_share[f]);
+}
+
+/* {"workload": x, "target": y} of the sampled families: samples, or a share. */
+static json_t *
+by_family(const struct step_hot *h, enum by_what what)
 {
 	json_t *o = json_object();
 	enum wait_family f;
@@ -77,10 +100,7 @@ by_family(const struct step_hot *h, bool spin)
 	for (f = WAIT_WORKLOAD; o != NULL && f < WAIT_NFAMILIES; f++) {
 		if (!hot_family(f))
 			continue;
-		if (json_object_set_new(
-			    o, wait_family_names[f],
-			    spin ? (h->samples[f] ? share_json(h->spin_share[f]) : json_null())
-				 : json_integer((json_int_t)h->samples[f])) != 0) {
+		if (json_object_set_new(o, wait_family_names[f], family_json(h, f, what)) != 0) {
 			json_decref(o);
 			return NULL;
 		}
@@ -91,10 +111,10 @@ by_family(const struct step_hot *h, bool spin)
 json_t *
 session_json_hot(const struct step_hot *h)
 {
-	json_t *paths = json_array(), *spins = json_array();
+	json_t *paths = json_array(), *spins = json_array(), *selfs = json_array();
 	int i;
 
-	if (paths == NULL || spins == NULL)
+	if (paths == NULL || spins == NULL || selfs == NULL)
 		goto fail;
 	for (i = 0; i < h->npaths; i++)
 		if (json_array_append_new(paths, path_json(&h->paths[i])) != 0)
@@ -102,10 +122,15 @@ session_json_hot(const struct step_hot *h)
 	for (i = 0; i < h->nspins; i++)
 		if (json_array_append_new(spins, spin_json(&h->spins[i])) != 0)
 			goto fail;
-	return json_pack("{s:o, s:o, s:o, s:o}", "samples", by_family(h, false), "spin_share",
-			 by_family(h, true), "paths", paths, "spin", spins);
+	for (i = 0; i < h->nselfs; i++)
+		if (json_array_append_new(selfs, self_json(&h->selfs[i])) != 0)
+			goto fail;
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "samples", by_family(h, BY_SAMPLES),
+			 "spin_share", by_family(h, BY_SPIN), "user_spin_share",
+			 by_family(h, BY_USER_SPIN), "paths", paths, "self", selfs, "spin", spins);
 fail:
 	json_decref(paths);
 	json_decref(spins);
+	json_decref(selfs);
 	return NULL;
 }

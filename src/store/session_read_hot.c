@@ -1,9 +1,12 @@
 /*
  * Reading back a step's "hot" (session_json_hot.c): the samples of each
- * sampled family, its lock-spin share, the paths and the spinning callers.
- * Absent in files from before on-CPU sampling, and in steps it did not run
- * for.  Checked as the views use it: known families, names that fit, a
- * family's path shares summing to at most 1.
+ * sampled family, its lock-spin shares, the paths, the functions' own
+ * samples and the spinning callers.  Absent in files from before on-CPU
+ * sampling, and in steps it did not run for; the user-spin share, the
+ * functions and a spin's "user" are absent in files from before they were
+ * kept (read as none: the spin they hold was the kernel's).  Checked as
+ * the views use it: known families, names that fit, a family's path (and
+ * function) shares summing to at most 1, its user spin within its spin.
  */
 #include <math.h>
 #include <stdint.h>
@@ -79,27 +82,53 @@ read_path(struct field_ctx *c, const json_t *v, const char *p, struct hot_path *
 	return read_count(c, v, p, "samples", &hp->samples);
 }
 
+/* An optional boolean: absent is false. */
+static int
+read_flag(struct field_ctx *c, const json_t *v, const char *p, const char *key, bool *out)
+{
+	*out = false;
+	return json_object_get(v, key) == NULL ? 0 : field_bool(c, v, p, key, out);
+}
+
 static int
 read_spin(struct field_ctx *c, const json_t *v, const char *p, struct hot_spin *s)
 {
 	if (field_type(c, v, p, F_OBJ) != 0 || read_family(c, v, p, &s->family) != 0 ||
 	    field_str(c, v, p, "spin", 0, s->spin, sizeof(s->spin)) != 0 ||
 	    field_str(c, v, p, "caller", F_NULL, s->caller, sizeof(s->caller)) != 0 ||
+	    read_flag(c, v, p, "user", &s->user) != 0 ||
 	    field_num(c, v, p, "share", 0, 1, 0, &s->share) != 0)
 		return -1;
 	return read_count(c, v, p, "samples", &s->samples);
 }
 
-/* An array of up to READ_MAX_HOT elements of size sz at key, each read by one. */
 static int
-read_list(struct field_ctx *c, const json_t *hot, const char *P, const char *key, size_t sz,
-	  int (*one)(struct field_ctx *, const json_t *, const char *, void *), void **out, int *n)
+read_self(struct field_ctx *c, const json_t *v, const char *p, struct hot_self *e)
 {
-	json_t *arr = field_get(c, hot, P, key, F_ARR), *v;
+	if (field_type(c, v, p, F_OBJ) != 0 || read_family(c, v, p, &e->family) != 0 ||
+	    field_str(c, v, p, "function", 0, e->func, sizeof(e->func)) != 0 ||
+	    read_flag(c, v, p, "kernel", &e->kernel) != 0 ||
+	    field_num(c, v, p, "share", 0, 1, 0, &e->share) != 0)
+		return -1;
+	return read_count(c, v, p, "samples", &e->samples);
+}
+
+/*
+ * An array of up to READ_MAX_HOT elements of size sz at key, each read by
+ * one; with optional, an absent key is an empty list.
+ */
+static int
+read_list(struct field_ctx *c, const json_t *hot, const char *P, const char *key, bool optional,
+	  size_t sz, int (*one)(struct field_ctx *, const json_t *, const char *, void *),
+	  void **out, int *n)
+{
+	json_t *arr, *v;
 	char Q[128], q[144];
 	size_t i;
 
-	if (arr == NULL)
+	if (optional && json_object_get(hot, key) == NULL)
+		return 0;
+	if ((arr = field_get(c, hot, P, key, F_ARR)) == NULL)
 		return -1;
 	field_path(Q, sizeof(Q), P, key);
 	if (json_array_size(arr) > READ_MAX_HOT)
@@ -131,6 +160,38 @@ one_spin(struct field_ctx *c, const json_t *v, const char *p, void *out)
 	return read_spin(c, v, p, out);
 }
 
+static int
+one_self(struct field_ctx *c, const json_t *v, const char *p, void *out)
+{
+	return read_self(c, v, p, out);
+}
+
+/* "user_spin_share" (optional): each family's, at most its spin_share. */
+static int
+read_user_spin(struct field_ctx *c, const json_t *hot, const char *P, struct step_hot *h)
+{
+	json_t *us = json_object_get(hot, "user_spin_share");
+	enum wait_family f;
+	char Q[128];
+	double v;
+
+	if (us == NULL)
+		return 0;
+	field_path(Q, sizeof(Q), P, "user_spin_share");
+	if (field_type(c, us, Q, F_OBJ) != 0)
+		return -1;
+	for (f = WAIT_WORKLOAD; f <= WAIT_TARGET; f++) {
+		if (field_num(c, us, Q, wait_family_names[f], 0, 1, F_NULL, &v) != 0)
+			return -1;
+		h->user_spin_share[f] = isnan(v) ? 0 : v;
+		if (h->user_spin_share[f] > h->spin_share[f] + READ_HOT_SUM_TOL)
+			return field_fail(
+				c, Q, "the %s family's user spin %g is more than its spin %g",
+				wait_family_names[f], h->user_spin_share[f], h->spin_share[f]);
+	}
+	return 0;
+}
+
 /* "samples" and "spin_share": an object with a member per sampled family. */
 static int
 read_families(struct field_ctx *c, const json_t *hot, const char *P, struct step_hot *h)
@@ -155,20 +216,27 @@ read_families(struct field_ctx *c, const json_t *hot, const char *P, struct step
 	return 0;
 }
 
-/* Each family's paths share at most 1 of its samples. */
+/* Each family's paths, and its functions, share at most 1 of its samples. */
 static int
 read_sums(struct field_ctx *c, const char *P, const struct step_hot *h)
 {
-	double sum[WAIT_NFAMILIES] = { 0 };
+	double sum[WAIT_NFAMILIES] = { 0 }, self[WAIT_NFAMILIES] = { 0 };
 	int i;
 
 	for (i = 0; i < h->npaths; i++)
 		sum[h->paths[i].family] += h->paths[i].share;
-	for (i = 0; i < WAIT_NFAMILIES; i++)
+	for (i = 0; i < h->nselfs; i++)
+		self[h->selfs[i].family] += h->selfs[i].share;
+	for (i = 0; i < WAIT_NFAMILIES; i++) {
 		if (sum[i] > 1 + READ_HOT_SUM_TOL)
 			return field_fail(c, P,
 					  "the %s family's paths sum to %g; expected at most 1",
 					  wait_family_names[i], sum[i]);
+		if (self[i] > 1 + READ_HOT_SUM_TOL)
+			return field_fail(c, P,
+					  "the %s family's functions sum to %g; expected at most 1",
+					  wait_family_names[i], self[i]);
+	}
 	return 0;
 }
 
@@ -183,9 +251,12 @@ session_read_hot(struct field_ctx *c, const json_t *step, const char *spath, str
 		return 0;
 	field_path(P, sizeof(P), spath, "hot");
 	if (field_type(c, hot, P, F_OBJ) != 0 || read_families(c, hot, P, h) != 0 ||
-	    read_list(c, hot, P, "paths", sizeof(*h->paths), one_path, (void **)&h->paths,
+	    read_user_spin(c, hot, P, h) != 0 ||
+	    read_list(c, hot, P, "paths", false, sizeof(*h->paths), one_path, (void **)&h->paths,
 		      &h->npaths) != 0 ||
-	    read_list(c, hot, P, "spin", sizeof(*h->spins), one_spin, (void **)&h->spins,
+	    read_list(c, hot, P, "self", true, sizeof(*h->selfs), one_self, (void **)&h->selfs,
+		      &h->nselfs) != 0 ||
+	    read_list(c, hot, P, "spin", false, sizeof(*h->spins), one_spin, (void **)&h->spins,
 		      &h->nspins) != 0 ||
 	    read_sums(c, P, h) != 0)
 		return -1;

@@ -1,7 +1,8 @@
 /*
  * The results table's "hot:" section (step_table.c prints it after the
  * waits): per step and sampled family, the samples, the share of its CPU
- * that spun in locks and by which callers, and its hottest paths.
+ * that spun in locks (in the kernel, in user space) and by which callers,
+ * its hottest functions by their own samples, and its hottest paths.
  */
 #include <stdio.h>
 #include <string.h>
@@ -28,21 +29,43 @@ hot_path_text(const struct hot_path *p, char *buf, size_t len)
 		snprintf(buf + used, len - used, " < ...");
 }
 
-/* "spin 38.2%: native_queued_spin_lock_slowpath from alloc_fd 30.1%, ...", or nothing. */
+/*
+ * "spin 38.2% (kernel 38.2%, user 0.0%): native_queued_spin_lock_slowpath
+ * from alloc_fd 30.1%, ...": the user spin's callers marked "(user)".
+ */
 static void
 hot_spins(FILE *f, const struct step_hot *h, enum wait_family fam)
 {
 	int i, shown = 0;
 
-	fprintf(f, ", spin %.1f%%", 100.0 * h->spin_share[fam]);
+	fprintf(f, ", spin %.1f%% (kernel %.1f%%, user %.1f%%)", 100.0 * h->spin_share[fam],
+		100.0 * (h->spin_share[fam] - h->user_spin_share[fam]),
+		100.0 * h->user_spin_share[fam]);
 	for (i = 0; i < h->nspins && shown < TABLE_HOT_SHOWN; i++) {
 		if (h->spins[i].family != fam)
 			continue;
-		fprintf(f, "%s %s%s%s %.1f%%", shown ? "," : ":", h->spins[i].spin,
+		fprintf(f, "%s %s%s%s %.1f%%%s", shown ? "," : ":", h->spins[i].spin,
 			h->spins[i].caller[0] ? " from " : "", h->spins[i].caller,
-			100.0 * h->spins[i].share);
+			100.0 * h->spins[i].share, h->spins[i].user ? " (user)" : "");
 		shown++;
 	}
+}
+
+/* "self 62.0% spinlock_ticket_wait, 30.1% spinlock_work, ...": the top functions. */
+static void
+hot_selfs(FILE *f, const struct step_hot *h, enum wait_family fam)
+{
+	int i, shown = 0;
+
+	for (i = 0; i < h->nselfs && shown < TABLE_HOT_SHOWN; i++) {
+		if (h->selfs[i].family != fam)
+			continue;
+		fprintf(f, "%s %.1f%% %s", shown ? "," : "                self",
+			100.0 * h->selfs[i].share, h->selfs[i].func);
+		shown++;
+	}
+	if (shown)
+		fputc('\n', f);
 }
 
 static void
@@ -59,6 +82,7 @@ hot_family(FILE *f, const struct step *st, enum wait_family fam, bool first)
 	fprintf(f, "  %llu samples", (unsigned long long)h->samples[fam]);
 	hot_spins(f, h, fam);
 	fputc('\n', f);
+	hot_selfs(f, h, fam);
 	for (i = 0; i < h->npaths && shown < TABLE_HOT_SHOWN; i++) {
 		if (h->paths[i].family != fam)
 			continue;
@@ -80,9 +104,10 @@ step_table_hot(FILE *f, const struct session *s)
 	if (!any)
 		return;
 	fprintf(f,
-		"hot: on-CPU samples of each family, the CPU that spun in locks (by caller), and "
-		"the top %d paths (innermost first)\n",
-		TABLE_HOT_SHOWN);
+		"hot: on-CPU samples of each family, the CPU that spun in locks (kernel, user; by "
+		"caller), the top %d functions by their own samples, and the top %d paths "
+		"(innermost first)\n",
+		TABLE_HOT_SHOWN, TABLE_HOT_SHOWN);
 	for (i = 0; i < s->nsteps; i++) {
 		first = true;
 		for (fam = WAIT_WORKLOAD; fam <= WAIT_TARGET; fam++) {

@@ -1,9 +1,10 @@
 /*
  * The waits view's "why" panel: what the wait profile cannot show, at each
  * N.  A thread that spins in a lock is "running" in the bars above; its
- * call chain says which lock (steps' "hot": the CPU that spun, by the
- * caller that took the lock), and the hottest path says where the rest of
- * the CPU went.  The server's threads come first when a target was sampled.
+ * call chain says which lock (steps' "hot": the CPU that spun, in the
+ * kernel and in user space, by the caller that took the lock), and the
+ * hottest path says where the rest of the CPU went.  The server's threads come first when a target
+ * was sampled.
  */
 #include <stdio.h>
 #include <string.h>
@@ -51,13 +52,15 @@ waits_why_rows(const struct frame *f)
 	return f->an != NULL && why_family(f->s) >= 0 ? f->an->npoints + 1 : 0;
 }
 
-/* "spin 19.2% _raw_spin_lock from file_close_fd", or "spin 0.0%". */
+/* "spin 19.2% (kernel 19.2%, user 0.0%) _raw_spin_lock from file_close_fd". */
 static void
 why_spin(const struct step_hot *h, enum wait_family fam, char *buf, size_t len)
 {
 	int i;
 
-	snprintf(buf, len, "spin %5.1f%%", 100.0 * h->spin_share[fam]);
+	snprintf(buf, len, "spin %5.1f%% (kernel %.1f%%, user %.1f%%)", 100.0 * h->spin_share[fam],
+		 100.0 * (h->spin_share[fam] - h->user_spin_share[fam]),
+		 100.0 * h->user_spin_share[fam]);
 	for (i = 0; i < h->nspins; i++) {
 		if (h->spins[i].family != fam)
 			continue;
@@ -89,7 +92,7 @@ void
 waits_why_draw(const struct frame *f, struct rect r)
 {
 	const struct analysis *an = f->an;
-	char title[96], spin[2 * HOT_NAME_LEN + 32], path[4 * HOT_NAME_LEN + 16];
+	char title[96], spin[2 * HOT_NAME_LEN + 64], path[4 * HOT_NAME_LEN + 16];
 	const struct step *st;
 	struct rect in;
 	int fam = why_family(f->s), i, y, w;

@@ -52,9 +52,13 @@ tas_try(struct spinlock_shared *sh, bool test_first)
 	return atomic_exchange_explicit(&sh->flag, 1, memory_order_acquire) == 0;
 }
 
-/* Spins until tas_try succeeds; a waiter gives up when told to stop. */
-static bool
-tas_wait(struct spinlock_shared *sh, bool test_first, const struct wl_worker *w)
+/*
+ * Spins until tas_try succeeds; a waiter gives up when told to stop.  Not
+ * inlined, so that an on-CPU sample in the spin names it (the user-spin
+ * table, src/model/hotspin.c).
+ */
+static __attribute__((noinline)) bool
+spinlock_tas_wait(struct spinlock_shared *sh, bool test_first, const struct wl_worker *w)
 {
 	unsigned spins = 0;
 
@@ -70,9 +74,10 @@ tas_wait(struct spinlock_shared *sh, bool test_first, const struct wl_worker *w)
  * Ticket lock: take a number, wait until it is served.  A waiter cannot
  * leave the queue, so once stop is set it yields instead of spinning: a
  * preempted holder then gets the CPU back quickly and the queue drains.
+ * Not inlined, as spinlock_tas_wait.
  */
-static void
-ticket_wait(struct spinlock_shared *sh, unsigned me, const struct wl_worker *w)
+static __attribute__((noinline)) void
+spinlock_ticket_wait(struct spinlock_shared *sh, unsigned me, const struct wl_worker *w)
 {
 	unsigned spins = 0;
 
@@ -104,9 +109,9 @@ spin_acquire(struct spinlock_shared *sh, int kind, struct wl_worker *w, struct w
 	if ((timed = wl_lockwait_due(lw)))
 		t0 = wl_now_ns();
 	if (kind == KIND_TICKET)
-		ticket_wait(sh, *ticket, w);
+		spinlock_ticket_wait(sh, *ticket, w);
 	else
-		got = tas_wait(sh, kind == KIND_TTAS, w);
+		got = spinlock_tas_wait(sh, kind == KIND_TTAS, w);
 	if (timed && got)
 		wl_lockwait_record(lw, pace, t0, wl_now_ns());
 	return got;

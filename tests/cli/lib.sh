@@ -298,3 +298,31 @@ signal_and_wait() {
 	wait "$_dog" 2>/dev/null
 	return "$_st"
 }
+
+# oncpu_denied: why this machine does not let a process sample every task on
+# a CPU (a cpu-clock perf event for pid -1, as scaletop's on-CPU sampler
+# opens), or nothing when it does.  Decided by trying perf_event_open(2)
+# itself, never from scaletop's output: a test whose sampling is allowed
+# fails on an empty result instead of skipping.
+oncpu_denied() {
+	"$PYTHON" - <<'PY'
+import ctypes, errno, os, platform, struct
+nr = {"x86_64": 298, "aarch64": 241, "i686": 336, "armv7l": 364}.get(platform.machine())
+if os.uname().sysname != "Linux":
+    print("no perf events: not Linux")
+elif nr is None:
+    print("perf_event_open's number on %s is not known to the probe" % platform.machine())
+else:
+    libc = ctypes.CDLL(None, use_errno=True)
+    # perf_event_attr, its first 64 bytes: PERF_TYPE_SOFTWARE, cpu-clock, disabled
+    attr = ctypes.create_string_buffer(struct.pack("IIQQQQQIIQ", 1, 64, 0, 10000000, 0, 0, 1, 0, 0, 0), 64)
+    fd = libc.syscall(nr, attr, -1, 0, -1, 0)
+    if fd < 0:
+        e = ctypes.get_errno()
+        print("perf_event_open of cpu-clock on CPU 0 for every task: %s (perf_event_paranoid %s, uid %d)" % (
+            errno.errorcode.get(e, e), open("/proc/sys/kernel/perf_event_paranoid").read().strip()
+            if os.path.exists("/proc/sys/kernel/perf_event_paranoid") else "absent", os.getuid()))
+    else:
+        os.close(fd)
+PY
+}

@@ -1,7 +1,9 @@
 /*
- * A step's "hot" in the session's JSON: paths and spinning callers saved and
- * read back equal from a snapshot and from a stream, a step without it
- * loading as unsampled, and each bad value refused with its path.
+ * A step's "hot" in the session's JSON: paths, functions' own samples and
+ * spinning callers (kernel and user) saved and read back equal from a
+ * snapshot and from a stream, a step without it loading as unsampled, a
+ * file from before the functions and user spin were kept loading as none,
+ * and each bad value refused with its path.
  */
 #include <jansson.h>
 #include <math.h>
@@ -10,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "scaletop/session_json.h"
 #include "scaletop/snapshot.h"
 #include "scaletop/stream.h"
 #include "../tap.h"
@@ -60,6 +63,45 @@ make_session(struct session *s)
 	snprintf(h->spins[0].caller, HOT_NAME_LEN, "alloc_fd");
 	h->spins[0].samples = 50;
 	h->spins[0].share = 0.25;
+	h->spin_share[WAIT_WORKLOAD] = 0.35;
+	h->user_spin_share[WAIT_WORKLOAD] = 0.10;
+	h->spins = realloc(h->spins, 2 * sizeof(*h->spins));
+	h->nspins = 2;
+	memset(&h->spins[1], 0, sizeof(h->spins[1]));
+	h->spins[1].family = WAIT_WORKLOAD;
+	h->spins[1].user = true;
+	snprintf(h->spins[1].spin, HOT_NAME_LEN, "pthread_spin_lock");
+	snprintf(h->spins[1].caller, HOT_NAME_LEN, "wl_fdtable");
+	h->spins[1].samples = 20;
+	h->spins[1].share = 0.10;
+	h->selfs = calloc(2, sizeof(*h->selfs));
+	h->nselfs = 2;
+	h->selfs[0].family = WAIT_WORKLOAD;
+	h->selfs[0].kernel = true;
+	snprintf(h->selfs[0].func, HOT_NAME_LEN, "native_queued_spin_lock_slowpath");
+	h->selfs[0].samples = 50;
+	h->selfs[0].share = 0.25;
+	h->selfs[1].family = WAIT_TARGET;
+	snprintf(h->selfs[1].func, HOT_NAME_LEN, "0xffffffff81000130");
+	h->selfs[1].samples = 10;
+	h->selfs[1].share = 1.0;
+}
+
+static int
+same_selfs(const struct step_hot *a, const struct step_hot *b)
+{
+	int i;
+
+	if (a->nselfs != b->nselfs)
+		return 0;
+	for (i = 0; i < a->nselfs; i++)
+		if (a->selfs[i].family != b->selfs[i].family ||
+		    a->selfs[i].kernel != b->selfs[i].kernel ||
+		    strcmp(a->selfs[i].func, b->selfs[i].func) != 0 ||
+		    a->selfs[i].samples != b->selfs[i].samples ||
+		    fabs(a->selfs[i].share - b->selfs[i].share) > 1e-12)
+			return 0;
+	return 1;
 }
 
 static int
@@ -71,7 +113,8 @@ same_hot(const struct step_hot *a, const struct step_hot *b)
 	    memcmp(a->samples, b->samples, sizeof(a->samples)) != 0)
 		return 0;
 	for (i = 0; i < WAIT_NFAMILIES; i++)
-		if (fabs(a->spin_share[i] - b->spin_share[i]) > 1e-12)
+		if (fabs(a->spin_share[i] - b->spin_share[i]) > 1e-12 ||
+		    fabs(a->user_spin_share[i] - b->user_spin_share[i]) > 1e-12)
 			return 0;
 	for (i = 0; i < a->npaths; i++) {
 		if (a->paths[i].family != b->paths[i].family ||
@@ -88,9 +131,10 @@ same_hot(const struct step_hot *a, const struct step_hot *b)
 		if (a->spins[i].family != b->spins[i].family ||
 		    strcmp(a->spins[i].spin, b->spins[i].spin) != 0 ||
 		    strcmp(a->spins[i].caller, b->spins[i].caller) != 0 ||
+		    a->spins[i].user != b->spins[i].user ||
 		    a->spins[i].samples != b->spins[i].samples)
 			return 0;
-	return 1;
+	return same_selfs(a, b);
 }
 
 static void
@@ -142,6 +186,46 @@ test_refusals(void)
 	snapshot_error(&s, "steps.1.hot.spin.0.caller", json_null(), err, sizeof(err));
 	is_str(err, "", "a spin with no caller loads");
 	session_free(&s);
+	refused("steps.1.hot.self.0.function", json_null(), "self[0]");
+	refused("steps.1.hot.self.0.kernel", json_integer(1), "kernel");
+	refused("steps.1.hot.self.1.share", json_real(1.5), "share");
+	refused("steps.1.hot.self.0.family", json_string("probe"), "steps[1].hot.self[0]");
+	refused("steps.1.hot.self", json_integer(2), "self");
+	refused("steps.1.hot.spin.1.user", json_string("yes"), "user");
+	refused("steps.1.hot.user_spin_share.workload", json_real(0.5), "more than its spin");
+	refused("steps.1.hot.user_spin_share.workload", json_real(-0.1), "user_spin_share");
+}
+
+/* A file from before the functions and user spin were kept: they load as none. */
+static void
+test_older(void)
+{
+	char err[ST_ERRLEN] = "";
+	struct session s, got;
+	json_t *root;
+	char *text;
+	const struct step_hot *h;
+
+	make_session(&s);
+	root = session_json_labelled(&s, NULL, NULL);
+	json_edit(root, "steps.1.hot.self", NULL);
+	json_edit(root, "steps.1.hot.user_spin_share", NULL);
+	json_edit(root, "steps.1.hot.spin.1.user", NULL);
+	text = json_dumps(root, 0);
+	session_init(&got);
+	ok(text != NULL &&
+		   snapshot_parse(text, strlen(text), "x.json", &got, err, sizeof(err)) == 0,
+	   "a hot with no self, no user_spin_share and a spin with no user flag loads: %s", err);
+	h = &got.steps[1].hot;
+	ok(got.nsteps == 2 && h->present && h->nselfs == 0 && h->selfs == NULL,
+	   "with no functions");
+	ok(got.nsteps == 2 && h->user_spin_share[WAIT_WORKLOAD] == 0 && h->nspins == 2 &&
+		   !h->spins[1].user && h->spin_share[WAIT_WORKLOAD] == 0.35,
+	   "and its spin the kernel's");
+	session_free(&got);
+	free(text);
+	json_decref(root);
+	session_free(&s);
 }
 
 int
@@ -151,6 +235,7 @@ main(void)
 		return ok(0, "mkdtemp"), done_testing();
 	test_round_trips();
 	test_refusals();
+	test_older();
 	remove_tree(tmpdir);
 	return done_testing();
 }
