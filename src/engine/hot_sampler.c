@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "hot_sampler.h"
+#include "scaletop/hotstacks.h"
 
 void
 hot_sampler_init(struct hot_sampler *h)
@@ -206,6 +207,8 @@ hot_sampler_end(struct hot_sampler *h, hot_namer namer, void *arg, hot_note_fn n
 	if (hot_tally_name(&h->tally, namer, arg, HOT_PER_FAMILY, &out->paths, &out->npaths,
 			   &out->spins, &out->nspins, out->spin_share) != 0)
 		return -1;
+	/* without memory for them the stacks are NULL: the paths stand alone */
+	(void)hot_stacks_from_tally(&h->tally, namer, arg, HOT_STACKS_MAX, &out->stacks);
 	memcpy(out->samples, h->tally.samples, sizeof(out->samples));
 	out->present = true;
 	return 0;

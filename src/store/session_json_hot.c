@@ -1,7 +1,8 @@
 /*
  * Where the CPUs went, as JSON: a step's "hot" (hotpaths.h), the on-CPU
  * samples of the workload's and the target's threads by call path, and the
- * share that spun in a lock by the caller that names it.  session_json.c
+ * share that spun in a lock by the caller that names it, and its whole
+ * stacks (session_json_stacks.c).  session_json.c
  * puts it in the step; session_read_hot.c reads it back.  A step that was
  * not sampled has no "hot" at all.
  */
@@ -91,7 +92,7 @@ by_family(const struct step_hot *h, bool spin)
 json_t *
 session_json_hot(const struct step_hot *h)
 {
-	json_t *paths = json_array(), *spins = json_array();
+	json_t *paths = json_array(), *spins = json_array(), *o;
 	int i;
 
 	if (paths == NULL || spins == NULL)
@@ -102,8 +103,14 @@ session_json_hot(const struct step_hot *h)
 	for (i = 0; i < h->nspins; i++)
 		if (json_array_append_new(spins, spin_json(&h->spins[i])) != 0)
 			goto fail;
-	return json_pack("{s:o, s:o, s:o, s:o}", "samples", by_family(h, false), "spin_share",
-			 by_family(h, true), "paths", paths, "spin", spins);
+	o = json_pack("{s:o, s:o, s:o, s:o}", "samples", by_family(h, false), "spin_share",
+		      by_family(h, true), "paths", paths, "spin", spins);
+	if (o != NULL && h->stacks != NULL &&
+	    json_object_set_new(o, "stacks", session_json_stacks(h->stacks)) != 0) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
 fail:
 	json_decref(paths);
 	json_decref(spins);
