@@ -82,3 +82,9 @@ EXTRA_DIST += tests/cli/output.sh
 check_PROGRAMS += tests/unit/test_lockstat
 TESTS += tests/unit/test_lockstat
 tests_unit_test_lockstat_LDADD = $(TEST_LIBS)
+
+# Whole stacks for flame graphs: the namer's -2 and -1, merges, the cap and [other],
+# counts that add up (hotstacks.c, kstack_tally_stacks).
+check_PROGRAMS += tests/unit/test_hotstacks
+TESTS += tests/unit/test_hotstacks
+tests_unit_test_hotstacks_LDADD = $(TEST_LIBS)
