@@ -88,3 +88,8 @@ tests_unit_test_lockstat_LDADD = $(TEST_LIBS)
 check_PROGRAMS += tests/unit/test_hotstacks
 TESTS += tests/unit/test_hotstacks
 tests_unit_test_hotstacks_LDADD = $(TEST_LIBS)
+
+# export --folded end to end: lines, sums against the JSON, -n, -o, older and edited files,
+# refusals, --off-cpu's futex stacks.
+TESTS += tests/cli/folded.sh
+EXTRA_DIST += tests/cli/folded.sh
