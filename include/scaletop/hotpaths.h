@@ -105,6 +105,16 @@ int hot_tally_add(struct hot_tally *t, enum wait_family f, pid_t pid, const uint
 int hot_chain_nkernel(const struct hot_tally *t, int i);
 uint64_t hot_chain_ip(const struct hot_tally *t, int i, int j);
 
+/* Chain i whole, for naming it elsewhere (hotstacks.h): its frames are the tally's. */
+struct hot_chain_view {
+	enum wait_family family;
+	pid_t pid;
+	int nkernel, nframes; /* ip[0 .. nkernel) kernel, then user, innermost first */
+	uint64_t count;
+	const uint64_t *ip;
+};
+void hot_chain_view(const struct hot_tally *t, int i, struct hot_chain_view *v);
+
 /*
  * Names ip of process pid (kernel: a kernel address) into out, len bytes,
  * NUL-terminated: a symbol alone, with no offset ("alloc_fd"), so that the

@@ -28,8 +28,9 @@
 #include "scaletop/waits.h"
 
 #define KSTACK_KEY_FRAMES 4
-#define KSTACK_MAX_KEYS 512 /* distinct stacks a window tallies; the rest count in the total */
-#define KSTACK_TICK_MAX 64  /* stacks one tick may add, all families */
+#define KSTACK_MAX_KEYS 512   /* distinct stacks a window tallies; the rest count in the total */
+#define KSTACK_TICK_MAX 64    /* stacks one tick may add, all families */
+#define KSTACK_MAX_WHOLE 4096 /* distinct whole stacks a window tallies, for flame graphs */
 
 struct kstack_tally;
 
@@ -67,5 +68,14 @@ unsigned long kstack_tally_reads(const struct kstack_tally *t);
  */
 int kstack_tally_top(const struct kstack_tally *t, enum wait_family f, struct step_kstack *out,
 		     int max);
+/*
+ * The window's whole stacks (the ticks closed), every frame, root first,
+ * each family's counts in milliseconds of weighed blocked thread-time,
+ * what lies past KSTACK_MAX_WHOLE or HOT_STACKS_MAX in other[f]; a
+ * family's counts and other add up to its weighed time, rounded to the
+ * millisecond.  *out is NULL when nothing was weighed.  0, or -1 (ENOMEM).
+ */
+struct hot_stacks;
+int kstack_tally_stacks(const struct kstack_tally *t, struct hot_stacks **out);
 
 #endif

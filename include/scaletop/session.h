@@ -123,6 +123,7 @@ struct target_figures {
  * caller that names it.  present is false where nothing was sampled
  * (sampling off, not allowed, or not Linux).
  */
+struct hot_stacks;
 struct step_hot {
 	bool present;
 	uint64_t samples[WAIT_NFAMILIES];       /* the probe family has none */
@@ -134,6 +135,7 @@ struct step_hot {
 	int nspins;
 	struct hot_self *selfs; /* owned: functions by their own samples, most first */
 	int nselfs;
+	struct hot_stacks *stacks; /* every distinct stack, for flame graphs (hotstacks.h); owned */
 };
 
 /*
@@ -195,6 +197,8 @@ struct step_kstacks {
 	int64_t failed;       /* reads refused, gone or not understood */
 	double read_us;       /* the mean wall time of a read, in us; < 0: none read */
 	char unreadable[128]; /* why no stack could be read ("Permission denied"...); "" */
+	/* every distinct whole stack, counts in ms of blocked thread-time (hotstacks.h); owned */
+	struct hot_stacks *stacks;
 };
 
 enum step_status { STEP_RUNNING, STEP_OK, STEP_UNSTABLE, STEP_FAILED, STEP_INTERRUPTED };
@@ -270,8 +274,10 @@ struct session {
 };
 
 void session_init(struct session *s);
-/* Frees a step's hot paths and spins and marks it unsampled. */
+/* Frees a step's hot paths, spins and stacks and marks it unsampled. */
 void step_hot_clear(struct step_hot *h);
+/* Frees a step's kernel stacks' whole stacks and marks them absent. */
+void step_kstacks_clear(struct step_kstacks *k);
 void session_free(struct session *s);
 /*
  * The plan's i-th step (0 .. trials * nn * repeat - 1): its N index, repeat

@@ -208,6 +208,18 @@ enum snapshot_norm { SNAPSHOT_NORM_NONE, SNAPSHOT_NORM_SPEEDUP, SNAPSHOT_NORM_EF
 int snapshot_gnuplot_write(const char *base, const char *term, enum snapshot_norm norm,
 			   struct snapshot *const *v, int k, bool force, char *err, size_t errlen);
 
+/* --- export --folded (src/store/snapshot_folded.c) ---------------------- */
+
+/*
+ * Writes sn's whole stacks in the collapsed-stack format to path (NULL or
+ * "-": standard output; a file is replaced only with force): at N n (0:
+ * every N, each line under a root frame "N=<n>"), the on-CPU samples, or
+ * with offcpu the blocked threads' kernel stacks in milliseconds.  0, or
+ * -1 with a message (no step at n, no stacks of that kind, a write failed).
+ */
+int snapshot_folded_write(const char *path, bool force, const struct snapshot *sn, int n,
+			  bool offcpu, char *err, size_t errlen);
+
 /* --- import (src/store/snapshot_import.c, snapshot_import_table.c) -------- */
 
 struct snapshot_import {

@@ -1,4 +1,8 @@
-/* scaletop export: snapshots as a gnuplot data file and script, rendered when gnuplot is here. */
+/*
+ * scaletop export: snapshots as a gnuplot data file and script, rendered
+ * when gnuplot is here; or one snapshot's stacks as flame-graph input
+ * (--folded).
+ */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "scaletop/nlist.h"
 #include "scaletop/snapshot.h"
 #include "scaletop/spawn.h"
 
@@ -13,8 +18,11 @@
 #define EXPORT_GNUPLOT_TIMEOUT_NS (60ULL * 1000000000ULL)
 
 struct export_args {
-	bool gnuplot, force;
+	bool gnuplot, folded, force, offcpu;
+	bool gp_only; /* --svg or --normalise: gnuplot's alone */
 	const char *term;
+	const char *out; /* -o as given */
+	long n;          /* --folded at this N; 0: every N */
 	enum snapshot_norm norm;
 	char base[1024];
 };
@@ -24,7 +32,8 @@ export_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: %s export --gnuplot [--normalise speedup|efficiency] [--svg] [--force]\n"
-		"                      -o BASE A.json [B.json ...]\n\n"
+		"                      -o BASE A.json [B.json ...]\n"
+		"       %s export --folded [-n N] [--off-cpu] [-o FILE [--force]] A.json\n\n"
 		"Writes BASE.dat and BASE.gp: throughput against N for each snapshot with\n"
 		"95%% CI error bars, its ideal linear line, its USL curve, and its peak and\n"
 		"collapse marks.  When gnuplot is installed, also renders BASE.png (or\n"
@@ -34,8 +43,17 @@ export_usage(FILE *f)
 		"      --normalise efficiency  plot X(N)/(N X(1)); the CIs are divided alike,\n"
 		"                              and each snapshot needs a point at N=1\n"
 		"      --svg     render SVG instead of PNG\n"
-		"      --force   replace files that exist\n",
-		progname);
+		"      --force   replace files that exist\n\n"
+		"--folded writes the sampled stacks in the collapsed-stack format that\n"
+		"flamegraph.pl, inferno and speedscope read: one line a stack, its frames\n"
+		"from the root (the family: workload or target) to the leaf joined by ';',\n"
+		"a space, and its count of on-CPU samples.  The steps of one N are added\n"
+		"together; with every N, a root frame N=<n> keeps them apart.\n"
+		"  -n, --n N     the stacks at N alone (default: every N)\n"
+		"  --off-cpu     the blocked threads' kernel stacks instead, counted in\n"
+		"                milliseconds of blocked thread-time\n"
+		"  -o FILE       write to FILE (default: standard output)\n",
+		progname, progname);
 }
 
 static int
@@ -69,6 +87,27 @@ export_base(struct export_args *a, const char *arg)
 	return 0;
 }
 
+/* --folded's rest: one snapshot; -o is a file as given, or standard output. */
+static int
+export_parse_folded(int argc, char **argv, struct export_args *a)
+{
+	if (a->gp_only)
+		return arg_usage_error(CMD,
+				       "--svg and --normalise are --gnuplot's, not --folded's");
+	if (a->out != NULL && (a->out[0] == '\0' || a->out[strlen(a->out) - 1] == '/'))
+		return arg_usage_error(CMD, "-o '%s': give a file name, or - for standard output",
+				       a->out);
+	if (optind == argc)
+		return arg_usage_error(CMD, "give the snapshot: %s export --folded A.json",
+				       progname);
+	if (argc - optind > 1)
+		return arg_usage_error(CMD,
+				       "%d snapshots; --folded takes one (export each, or give "
+				       "--n to put two N side by side)",
+				       argc - optind);
+	return 0;
+}
+
 static int
 export_parse(int argc, char **argv, struct export_args *a)
 {
@@ -78,6 +117,9 @@ export_parse(int argc, char **argv, struct export_args *a)
 		{ "force", no_argument, NULL, 'f' },
 		{ "normalise", required_argument, NULL, 'N' },
 		{ "normalize", required_argument, NULL, 'N' },
+		{ "folded", no_argument, NULL, 'F' },
+		{ "n", required_argument, NULL, 'n' },
+		{ "off-cpu", no_argument, NULL, 'O' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -85,7 +127,7 @@ export_parse(int argc, char **argv, struct export_args *a)
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":o:n:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'h':
 			export_usage(stdout);
@@ -95,17 +137,28 @@ export_parse(int argc, char **argv, struct export_args *a)
 			break;
 		case 's':
 			a->term = "svg";
+			a->gp_only = true;
+			break;
+		case 'F':
+			a->folded = true;
+			break;
+		case 'O':
+			a->offcpu = true;
+			break;
+		case 'n':
+			if (arg_parse_int(CMD, "--n", optarg, NLIST_MIN, NLIST_MAX, &a->n) != 0)
+				return EXIT_USAGE;
 			break;
 		case 'f':
 			a->force = true;
 			break;
 		case 'o':
-			if ((rc = export_base(a, optarg)) != 0)
-				return rc;
+			a->out = optarg;
 			break;
 		case 'N':
 			if ((rc = export_norm(a, optarg)) != 0)
 				return rc;
+			a->gp_only = true;
 			break;
 		case ':':
 			return arg_usage_error(CMD,
@@ -117,10 +170,17 @@ export_parse(int argc, char **argv, struct export_args *a)
 					       argv[optind - 1], progname);
 		}
 	}
-	if (!a->gnuplot)
-		return arg_usage_error(CMD, "give the format: --gnuplot");
-	if (a->base[0] == '\0')
+	if (a->gnuplot == a->folded)
+		return arg_usage_error(CMD, "give one format: --gnuplot or --folded");
+	if (a->folded)
+		return export_parse_folded(argc, argv, a);
+	if (a->n != 0 || a->offcpu)
+		return arg_usage_error(CMD, "%s is --folded's; --gnuplot plots every N",
+				       a->n != 0 ? "--n" : "--off-cpu");
+	if (a->out == NULL)
 		return arg_usage_error(CMD, "give the output name: -o BASE");
+	if ((rc = export_base(a, a->out)) != 0)
+		return rc;
 	if (optind == argc)
 		return arg_usage_error(CMD,
 				       "give one snapshot or more: %s export --gnuplot "
@@ -222,7 +282,13 @@ cmd_export(int argc, char **argv)
 		if (v[k - 1]->warning[0] != '\0')
 			fprintf(stderr, "%s %s: warning: %s\n", progname, CMD, v[k - 1]->warning);
 	}
-	if (rc == 0)
+	if (rc == 0 && a.folded) {
+		if (snapshot_folded_write(a.out, a.force, v[0], (int)a.n, a.offcpu, err,
+					  sizeof(err)) != 0) {
+			fprintf(stderr, "%s %s: %s\n", progname, CMD, err);
+			rc = EXIT_RUNTIME;
+		}
+	} else if (rc == 0)
 		rc = export_write(&a, v, k);
 	for (i = 0; i < k; i++)
 		snapshot_free(v[i]);

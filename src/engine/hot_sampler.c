@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "hot_sampler.h"
+#include "scaletop/hotstacks.h"
 
 void
 hot_sampler_init(struct hot_sampler *h)
@@ -218,6 +219,8 @@ hot_sampler_end(struct hot_sampler *h, hot_namer namer, void *arg, hot_note_fn n
 		out->spin_share[f] = nm.spin_share[f];
 		out->user_spin_share[f] = nm.user_spin_share[f];
 	}
+	/* without memory for them the stacks are NULL: the paths stand alone */
+	(void)hot_stacks_from_tally(&h->tally, namer, arg, HOT_STACKS_MAX, &out->stacks);
 	memcpy(out->samples, h->tally.samples, sizeof(out->samples));
 	out->present = true;
 	return 0;

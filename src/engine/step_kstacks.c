@@ -1,8 +1,9 @@
 /*
  * The kernel stacks of a window's blocked threads (kstacks.h): one tally
  * for the step context, reset when a window opens and fed by the wait
- * sampler (wait_kstack.c), its families' top STEP_KSTACKS kept in the step
- * with the reads' count and mean cost when it closes.  Off with --no-locks:
+ * sampler (wait_kstack.c), its families' top STEP_KSTACKS and their whole
+ * stacks (for flame graphs) kept in the step with the reads' count and mean
+ * cost when it closes.  Off with --no-locks:
  * it reads blocked threads' files as the lock census does.  A family whose
  * stacks the OS refuses is said so once a sweep, in an event.
  */
@@ -56,8 +57,7 @@ step_ctx_kstacks_end(struct step_ctx *c, struct step *st, uint64_t now)
 	struct step_kstacks *k = &st->kstacks;
 	int fi, n;
 
-	memset(k, 0, sizeof(*k));
-	k->read_us = -1;
+	step_kstacks_clear(k);
 	if (c->ws.kstacks == NULL)
 		return;
 	c->ws.kstacks = NULL;
@@ -69,6 +69,8 @@ step_ctx_kstacks_end(struct step_ctx *c, struct step *st, uint64_t now)
 		if (c->ws.kstack_off[fi] && !c->ws.kstack_ok[fi])
 			kstacks_unreadable(c, k, fi, now);
 	}
+	/* without memory for them the whole stacks are NULL: the top ones stand alone */
+	(void)kstack_tally_stacks(c->kstacks, &k->stacks);
 	k->reads = (int64_t)c->ws.kstack_reads;
 	k->failed = (int64_t)c->ws.kstack_failed;
 	if (c->ws.kstack_reads + c->ws.kstack_failed > 0)

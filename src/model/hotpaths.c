@@ -239,6 +239,19 @@ hot_chain_ip(const struct hot_tally *t, int i, int j)
 	return t->ips[t->chain[i].at + (uint32_t)j];
 }
 
+void
+hot_chain_view(const struct hot_tally *t, int i, struct hot_chain_view *v)
+{
+	const struct hot_chain *c = &t->chain[i];
+
+	*v = (struct hot_chain_view){ (enum wait_family)c->family,
+				      c->pid,
+				      c->nkernel,
+				      c->nframes,
+				      c->count,
+				      t->ips + c->at };
+}
+
 /* The name without a compiler suffix (".part.0", ".isra.0", ".constprop.0", ".cold"). */
 static size_t
 base_len(const char *name)

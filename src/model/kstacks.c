@@ -3,13 +3,18 @@
  * of them.  Few distinct stacks come from a few reads a tick (tens in a
  * window), so they are kept in an array searched linearly; a tick's reads
  * wait in a small list until its end says how many blocked readings they
- * stand for.
+ * stand for.  Each read is also tallied by its whole stack (up to
+ * KSTACK_MAX_WHOLE of them, found by a hash and a compare) for the
+ * step's flame graph of blocked time.
  */
 #include <errno.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "scaletop/hotstacks.h"
 #include "scaletop/kstacks.h"
 
 struct kstack_count {
@@ -19,9 +24,18 @@ struct kstack_count {
 	unsigned long readings;
 };
 
+/* A whole stack: its frames innermost first, each ending in '\n'. */
+struct kstack_whole {
+	enum wait_family family;
+	uint32_t hash;
+	char *frames;
+	double weight;
+};
+
 /* A stack read in the open tick: its count and the weight to be scaled. */
 struct kstack_pending {
-	int idx; /* into counts, or -1: past KSTACK_MAX_KEYS, the total only */
+	int idx;   /* into counts, or -1: past KSTACK_MAX_KEYS, the total only */
+	int whole; /* into whole, or -1: past KSTACK_MAX_WHOLE */
 	enum wait_family family;
 	double weight;
 };
@@ -29,6 +43,8 @@ struct kstack_pending {
 struct kstack_tally {
 	struct kstack_count *c;
 	size_t n, cap;
+	struct kstack_whole *w;
+	size_t nw, capw;
 	struct kstack_pending pend[KSTACK_TICK_MAX];
 	size_t npend;
 	unsigned tick_blocked[WAIT_NFAMILIES], tick_read[WAIT_NFAMILIES];
@@ -80,8 +96,13 @@ kstack_tally_new(void)
 void
 kstack_tally_free(struct kstack_tally *t)
 {
+	size_t i;
+
 	if (t == NULL)
 		return;
+	for (i = 0; i < t->nw; i++)
+		free(t->w[i].frames);
+	free(t->w);
 	free(t->c);
 	free(t);
 }
@@ -90,11 +111,16 @@ void
 kstack_tally_reset(struct kstack_tally *t)
 {
 	struct kstack_count *c = t->c;
-	size_t cap = t->cap;
+	struct kstack_whole *w = t->w;
+	size_t cap = t->cap, capw = t->capw, i;
 
+	for (i = 0; i < t->nw; i++)
+		free(w[i].frames);
 	memset(t, 0, sizeof(*t));
 	t->c = c;
 	t->cap = cap;
+	t->w = w;
+	t->capw = capw;
 }
 
 void
@@ -130,6 +156,41 @@ kstack_find(struct kstack_tally *t, enum wait_family f, const char *key)
 	return (int)t->n++;
 }
 
+/* The whole stack ks of family f, made when new; -1 past KSTACK_MAX_WHOLE or without memory. */
+static int
+kstack_whole_find(struct kstack_tally *t, enum wait_family f, const struct kstack *ks)
+{
+	char buf[KSTACK_FRAMES * (KSTACK_NAME_LEN + 1) + 1];
+	struct kstack_whole *w;
+	size_t off = 0, i, ncap;
+	uint32_t h = 2166136261u;
+	int j;
+
+	for (j = 0; j < ks->nframes && j < KSTACK_FRAMES; j++)
+		off += (size_t)snprintf(buf + off, sizeof(buf) - off, "%.*s\n", KSTACK_NAME_LEN - 1,
+					ks->frame[j]);
+	for (i = 0; i < off; i++)
+		h = (h ^ (unsigned char)buf[i]) * 16777619u;
+	for (i = 0; i < t->nw; i++)
+		if (t->w[i].hash == h && t->w[i].family == f && strcmp(t->w[i].frames, buf) == 0)
+			return (int)i;
+	if (t->nw >= KSTACK_MAX_WHOLE)
+		return -1;
+	if (t->nw == t->capw) {
+		ncap = t->capw > 0 ? 2 * t->capw : 16;
+		if ((w = realloc(t->w, ncap * sizeof(*w))) == NULL)
+			return -1;
+		t->w = w;
+		t->capw = ncap;
+	}
+	if ((t->w[t->nw].frames = strdup(buf)) == NULL)
+		return -1;
+	t->w[t->nw].family = f;
+	t->w[t->nw].hash = h;
+	t->w[t->nw].weight = 0;
+	return (int)t->nw++;
+}
+
 int
 kstack_tally_add(struct kstack_tally *t, enum wait_family f, const struct kstack *ks, double weight)
 {
@@ -147,7 +208,8 @@ kstack_tally_add(struct kstack_tally *t, enum wait_family f, const struct kstack
 	kstack_key(ks, key, sizeof(key));
 	if ((idx = kstack_find(t, f, key)) >= 0)
 		t->c[idx].readings++;
-	t->pend[t->npend++] = (struct kstack_pending){ idx, f, weight };
+	t->pend[t->npend++] =
+		(struct kstack_pending){ idx, kstack_whole_find(t, f, ks), f, weight };
 	t->tick_read[f]++;
 	t->reads++;
 	return 0;
@@ -171,6 +233,8 @@ kstack_tally_tick(struct kstack_tally *t, enum wait_family f)
 		}
 		if (t->pend[i].idx >= 0)
 			t->c[t->pend[i].idx].weight += t->pend[i].weight * scale;
+		if (t->pend[i].whole >= 0)
+			t->w[t->pend[i].whole].weight += t->pend[i].weight * scale;
 		t->total[f] += t->pend[i].weight * scale;
 	}
 	t->npend = j;
@@ -214,4 +278,71 @@ kstack_tally_top(const struct kstack_tally *t, enum wait_family f, struct step_k
 	}
 	free(taken);
 	return n;
+}
+
+/* Whole stack w as a stack of st, root first, with count ms. */
+static int
+whole_add(struct hot_stacks *st, const struct kstack_whole *w, uint64_t ms)
+{
+	const char *name[KSTACK_FRAMES];
+	char buf[KSTACK_FRAMES * (KSTACK_NAME_LEN + 1) + 1], *p, *nl;
+	int n = 0, i;
+
+	snprintf(buf, sizeof(buf), "%s", w->frames);
+	for (p = buf; n < KSTACK_FRAMES && (nl = strchr(p, '\n')) != NULL; p = nl + 1) {
+		*nl = '\0';
+		name[n++] = p;
+	}
+	for (i = 0; i < n / 2; i++) {
+		p = (char *)name[i];
+		name[i] = name[n - 1 - i];
+		name[n - 1 - i] = p;
+	}
+	return hot_stacks_add_names(st, w->family, name, n, n, ms);
+}
+
+/*
+ * Family f's whole stacks into st, in milliseconds rounded so that they
+ * and other[f] add up to the family's weighed time rounded: each stack
+ * gets the rounded running sum less the one before it.
+ */
+static int
+whole_family(const struct kstack_tally *t, enum wait_family f, struct hot_stacks *st)
+{
+	uint64_t total = (uint64_t)llround(t->total[f] * 1e3), prev = 0, now;
+	double cum = 0;
+	size_t i;
+
+	for (i = 0; i < t->nw; i++) {
+		if (t->w[i].family != f)
+			continue;
+		cum += t->w[i].weight * 1e3;
+		now = (uint64_t)llround(cum);
+		if (now > prev && whole_add(st, &t->w[i], now - prev) != 0)
+			return -1;
+		prev = now > prev ? now : prev;
+	}
+	st->other[f] = total > prev ? total - prev : 0;
+	return 0;
+}
+
+int
+kstack_tally_stacks(const struct kstack_tally *t, struct hot_stacks **out)
+{
+	struct hot_stacks *st;
+	int f;
+
+	*out = NULL;
+	if (t->nw == 0 && t->total[WAIT_WORKLOAD] <= 0 && t->total[WAIT_TARGET] <= 0)
+		return 0;
+	if ((st = hot_stacks_new()) == NULL)
+		return -1;
+	for (f = WAIT_WORKLOAD; f <= WAIT_TARGET; f++)
+		if (whole_family(t, (enum wait_family)f, st) != 0) {
+			hot_stacks_free(st);
+			return -1;
+		}
+	hot_stacks_finish(st, HOT_STACKS_MAX);
+	*out = st;
+	return 0;
 }

@@ -27,8 +27,8 @@ TESTS += tests/unit/test_kstacks
 tests_unit_test_kstacks_LDADD = $(TEST_LIBS)
 
 # Where the CPUs went: on-CPU samples by call path, and lock spin.
-noinst_HEADERS += include/scaletop/hotpaths.h
-libscaletop_a_SOURCES += src/model/hotpaths.c src/model/hotspin.c
+noinst_HEADERS += include/scaletop/hotpaths.h include/scaletop/hotstacks.h
+libscaletop_a_SOURCES += src/model/hotpaths.c src/model/hotspin.c src/model/hotstacks.c
 check_PROGRAMS += tests/unit/test_hotpaths
 TESTS += tests/unit/test_hotpaths
 tests_unit_test_hotpaths_LDADD = $(TEST_LIBS)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scaletop/hotstacks.h"
 #include "scaletop/session.h"
 
 const char *const step_status_names[] = {
@@ -27,7 +28,16 @@ step_hot_clear(struct step_hot *h)
 	free(h->paths);
 	free(h->spins);
 	free(h->selfs);
+	hot_stacks_free(h->stacks);
 	memset(h, 0, sizeof(*h));
+}
+
+void
+step_kstacks_clear(struct step_kstacks *k)
+{
+	hot_stacks_free(k->stacks);
+	memset(k, 0, sizeof(*k));
+	k->read_us = -1;
 }
 
 static void
@@ -37,6 +47,7 @@ step_free(struct step *st)
 	free(st->cpu);
 	free(st->waits);
 	step_hot_clear(&st->hot);
+	step_kstacks_clear(&st->kstacks);
 }
 
 void

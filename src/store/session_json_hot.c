@@ -1,8 +1,9 @@
 /*
  * Where the CPUs went, as JSON: a step's "hot" (hotpaths.h), the on-CPU
  * samples of the workload's and the target's threads by call path and by
- * function (its own samples), and the share that spun in a lock, kernel or
- * user, by the caller that names it.  session_json.c
+ * function (its own samples), the share that spun in a lock, kernel or
+ * user, by the caller that names it, and its whole stacks
+ * (session_json_stacks.c).  session_json.c
  * puts it in the step; session_read_hot.c reads it back.  A step that was
  * not sampled has no "hot" at all.
  */
@@ -111,7 +112,7 @@ by_family(const struct step_hot *h, enum by_what what)
 json_t *
 session_json_hot(const struct step_hot *h)
 {
-	json_t *paths = json_array(), *spins = json_array(), *selfs = json_array();
+	json_t *paths = json_array(), *spins = json_array(), *selfs = json_array(), *o;
 	int i;
 
 	if (paths == NULL || spins == NULL || selfs == NULL)
@@ -122,12 +123,15 @@ session_json_hot(const struct step_hot *h)
 	for (i = 0; i < h->nspins; i++)
 		if (json_array_append_new(spins, spin_json(&h->spins[i])) != 0)
 			goto fail;
-	for (i = 0; i < h->nselfs; i++)
-		if (json_array_append_new(selfs, self_json(&h->selfs[i])) != 0)
-			goto fail;
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "samples", by_family(h, BY_SAMPLES),
-			 "spin_share", by_family(h, BY_SPIN), "user_spin_share",
-			 by_family(h, BY_USER_SPIN), "paths", paths, "self", selfs, "spin", spins);
+	o = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "samples", by_family(h, BY_SAMPLES),
+		      "spin_share", by_family(h, BY_SPIN), "user_spin_share",
+		      by_family(h, BY_USER_SPIN), "paths", paths, "self", selfs, "spin", spins);
+	if (o != NULL && h->stacks != NULL &&
+	    json_object_set_new(o, "stacks", session_json_stacks(h->stacks)) != 0) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
 fail:
 	json_decref(paths);
 	json_decref(spins);

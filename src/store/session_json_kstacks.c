@@ -3,7 +3,8 @@
  * histogram of kstacks.h, kept in st->kstacks): each family's top stacks
  * by their first frames, with their share of the family's blocked time
  * whose stack was read and the reads each rests on; how many stacks were
- * read and refused, a read's mean cost, and why none could be read.  Its
+ * read and refused, a read's mean cost, why none could be read, and the
+ * whole stacks in milliseconds of blocked time (session_json_stacks.c).  Its
  * own object rather than part of "locks": those are futex words, these any
  * blocked thread's path in the kernel.  session_json.c puts it in the
  * step; session_read_kstacks.c reads it back.  A step none were tried for
@@ -33,7 +34,7 @@ kstack_json(const struct step_kstack *k)
 json_t *
 session_json_kstacks(const struct step_kstacks *k)
 {
-	json_t *top = json_array();
+	json_t *top = json_array(), *o;
 	char why[sizeof(k->unreadable)];
 	int i;
 
@@ -46,9 +47,15 @@ session_json_kstacks(const struct step_kstacks *k)
 		}
 	snprintf(why, sizeof(why), "%s", k->unreadable);
 	snapshot_utf8_scrub(why);
-	return json_pack(
-		"{s:I, s:I, s:o, s:o, s:o}", "reads", (json_int_t)(k->reads > 0 ? k->reads : 0),
-		"failed", (json_int_t)(k->failed > 0 ? k->failed : 0), "read_us",
-		k->read_us >= 0 && isfinite(k->read_us) ? json_real(k->read_us) : json_null(),
-		"unreadable", why[0] != '\0' ? json_string(why) : json_null(), "top", top);
+	o = json_pack("{s:I, s:I, s:o, s:o, s:o}", "reads",
+		      (json_int_t)(k->reads > 0 ? k->reads : 0), "failed",
+		      (json_int_t)(k->failed > 0 ? k->failed : 0), "read_us",
+		      k->read_us >= 0 && isfinite(k->read_us) ? json_real(k->read_us) : json_null(),
+		      "unreadable", why[0] != '\0' ? json_string(why) : json_null(), "top", top);
+	if (o != NULL && k->stacks != NULL &&
+	    json_object_set_new(o, "stacks", session_json_stacks(k->stacks)) != 0) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
 }

@@ -1,12 +1,14 @@
 /*
  * Reading back a step's "hot" (session_json_hot.c): the samples of each
  * sampled family, its lock-spin shares, the paths, the functions' own
- * samples and the spinning callers.  Absent in files from before on-CPU
- * sampling, and in steps it did not run for; the user-spin share, the
- * functions and a spin's "user" are absent in files from before they were
- * kept (read as none: the spin they hold was the kernel's).  Checked as
- * the views use it: known families, names that fit, a family's path (and
- * function) shares summing to at most 1, its user spin within its spin.
+ * samples and the spinning callers, and the whole stacks
+ * (session_read_stacks.c), whose counts must add up to the samples.
+ * Absent in files from before on-CPU sampling, and in steps it did not run
+ * for; the user-spin share, the functions and a spin's "user" are absent
+ * in files from before they were kept (read as none: the spin they hold
+ * was the kernel's).  Checked as the views use it: known families, names
+ * that fit, a family's path (and function) shares summing to at most 1,
+ * its user spin within its spin.
  */
 #include <math.h>
 #include <stdint.h>
@@ -240,6 +242,27 @@ read_sums(struct field_ctx *c, const char *P, const struct step_hot *h)
 	return 0;
 }
 
+/* The whole stacks, if any: each family's counts add up to its samples. */
+static int
+read_stacks_sum(struct field_ctx *c, const json_t *hot, const char *P, struct step_hot *h)
+{
+	uint64_t total[WAIT_NFAMILIES];
+	char Q[128];
+	int f;
+
+	if (session_read_stacks(c, hot, P, &h->stacks, total) != 0)
+		return -1;
+	field_path(Q, sizeof(Q), P, "stacks");
+	for (f = WAIT_WORKLOAD; h->stacks != NULL && f <= WAIT_TARGET; f++)
+		if (total[f] != h->samples[f])
+			return field_fail(c, Q,
+					  "the %s family's stacks count %llu samples and the step "
+					  "%llu; expected the same",
+					  wait_family_names[f], (unsigned long long)total[f],
+					  (unsigned long long)h->samples[f]);
+	return 0;
+}
+
 int
 session_read_hot(struct field_ctx *c, const json_t *step, const char *spath, struct step_hot *h)
 {
@@ -258,7 +281,7 @@ session_read_hot(struct field_ctx *c, const json_t *step, const char *spath, str
 		      &h->nselfs) != 0 ||
 	    read_list(c, hot, P, "spin", false, sizeof(*h->spins), one_spin, (void **)&h->spins,
 		      &h->nspins) != 0 ||
-	    read_sums(c, P, h) != 0)
+	    read_sums(c, P, h) != 0 || read_stacks_sum(c, hot, P, h) != 0)
 		return -1;
 	h->present = true;
 	return 0;

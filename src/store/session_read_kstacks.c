@@ -2,7 +2,8 @@
  * Reading back a step's "kstacks" (session_json_kstacks.c): the reads,
  * their cost, why none could be read, and each family's top stacks.
  * Absent in files from before the histogram and in steps it did not run
- * for (--no-locks).  Checked as the views use it: known families, stacks
+ * for (--no-locks).  The whole stacks, in milliseconds of blocked time,
+ * are session_read_stacks.c's.  Checked as the views use it: known families, stacks
  * that fit and are not empty, at most STEP_KSTACKS a family, a family's
  * shares summing to at most 1.
  */
@@ -68,6 +69,7 @@ session_read_kstacks(struct field_ctx *c, const json_t *step, const char *spath,
 		     struct step_kstacks *k)
 {
 	json_t *ks = json_object_get(step, "kstacks"), *top, *v;
+	uint64_t ms[WAIT_NFAMILIES];
 	long long reads, failed;
 	char P[96], Q[128], q[144];
 	size_t i;
@@ -99,7 +101,7 @@ session_read_kstacks(struct field_ctx *c, const json_t *step, const char *spath,
 			return -1;
 		k->n = (int)i + 1;
 	}
-	if (read_kstack_sums(c, Q, k) != 0)
+	if (read_kstack_sums(c, Q, k) != 0 || session_read_stacks(c, ks, P, &k->stacks, ms) != 0)
 		return -1;
 	k->present = true;
 	return 0;

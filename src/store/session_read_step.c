@@ -452,6 +452,7 @@ session_read_step_free(struct step *st)
 	free(st->cpu);
 	free(st->waits);
 	step_hot_clear(&st->hot);
+	step_kstacks_clear(&st->kstacks);
 	st->iv = NULL;
 	st->cpu = NULL;
 	st->waits = NULL;

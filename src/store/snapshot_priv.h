@@ -156,6 +156,12 @@ struct step_hot;
 /* A step's "hot": its sampled families' paths and spin; NULL on ENOMEM. */
 json_t *session_json_hot(const struct step_hot *h);
 
+/* --- whole stacks, for flame graphs (session_json_stacks.c) ------------ */
+
+struct hot_stacks;
+/* A "stacks" object: the frames' names once, each family's stacks; NULL on ENOMEM. */
+json_t *session_json_stacks(const struct hot_stacks *s);
+
 /* --- the locks waited on (session_json_locks.c) ------------------------ */
 
 struct step_locks;

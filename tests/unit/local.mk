@@ -92,3 +92,13 @@ EXTRA_DIST += tests/cli/names.sh
 # program the test builds, run as --cmd and as --target.
 TESTS += tests/cli/owner.sh
 EXTRA_DIST += tests/cli/owner.sh
+# Whole stacks for flame graphs: the namer's -2 and -1, merges, the cap and [other],
+# counts that add up (hotstacks.c, kstack_tally_stacks).
+check_PROGRAMS += tests/unit/test_hotstacks
+TESTS += tests/unit/test_hotstacks
+tests_unit_test_hotstacks_LDADD = $(TEST_LIBS)
+
+# export --folded end to end: lines, sums against the JSON, -n, -o, older and edited files,
+# refusals, --off-cpu's futex stacks.
+TESTS += tests/cli/folded.sh
+EXTRA_DIST += tests/cli/folded.sh
