@@ -113,9 +113,13 @@ sym_note_process(struct symboliser *s, pid_t pid)
 			return 0;
 	if ((p = sym_proc(s, pid, 0)) == NULL)
 		return -1;
-	/* each file once, however many mappings it has: the cache answers the rest */
+	/*
+	 * Each object by its code's mapping (its data's name the same file): a
+	 * file with none is data (a locale archive, shared memory), named as a
+	 * mapping, never read as ELF.
+	 */
 	for (i = 0; i < p->maps.n; i++)
-		if (p->maps.e[i].inode != 0)
+		if (p->maps.e[i].inode != 0 && (p->maps.e[i].flags & MAP_EXEC) != 0)
 			(void)sym_object(s, pid, &p->maps, &p->maps.e[i]);
 	return 0;
 }

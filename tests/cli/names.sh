@@ -9,6 +9,9 @@
 #    with a .gnu_debuglink file beside it, and stripped with its debug file
 #    found by build ID under SCALETOP_DEBUG_DIR.  The census names all three
 #    (prog:lock_a, prog:lock_b, libx.so:lock_s), lock_a's share above lock_b's;
+#  - the same hot program built as C++ (its functions' names mangled,
+#    _ZL10heavy_workv): named as perf names them, heavy_work, when the build
+#    has a demangler (configure's HAVE_LIBIBERTY);
 #  - a stripped program with no debug file: its frames are offsets, and one
 #    event says why.
 # Live figures: each case is tried at most 3 times, each try logged.  The
@@ -21,6 +24,7 @@ have_python || bail_out "python3 is missing: install python3 (./bootstrap check 
 tap_tmpdir
 T=$TAP_TMP
 CC=${CC:-cc}
+CXX=${CXX:-c++}
 
 if ! command -v "$CC" >/dev/null 2>&1; then
 	skip "no C compiler ($CC) to build the programs" "programs named"
@@ -231,6 +235,15 @@ if [ "$can_sample" -eq 1 ]; then
 		--parse-regex 'ops/s: ([0-9]+)' -n 2
 	start_copy hotprog
 	hot_case "--target comm:hotprog" target -w cpu -n 1 --target comm:hotprog
+	if ! command -v "$CXX" >/dev/null 2>&1; then
+		skip "no C++ compiler ($CXX)" "C++ frames demangled"
+	elif ! grep -q '^#define HAVE_LIBIBERTY 1' "$top_builddir/config.h"; then
+		skip "built without libiberty: names stay mangled" "C++ frames demangled"
+	elif ok "the hot program built as C++" "$CXX" -O2 -g -pthread -x c++ -o "$T/hotcxx" \
+		"$T/hot.c"; then
+		hot_case "C++ --cmd" workload --cmd "$T/hotcxx {n} {duration}" \
+			--parse-regex 'ops/s: ([0-9]+)' -n 2
+	fi
 	run_sweep "$T/strip.json" --cmd "$T/hotstrip {n} {duration}" --parse-regex 'ops/s: ([0-9]+)' -n 1
 	is "$(json_get "$T/strip.json" 'sum(1 for e in d["events"] if e["text"].startswith("hotstrip: no symbols (stripped, no debug file found by build ID or debuglink"))')" \
 		1 "a stripped program without a debug file: one event says why"
