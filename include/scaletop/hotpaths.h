@@ -1,10 +1,12 @@
 /*
- * Where the CPUs went: a step's on-CPU samples by call path, and the share
- * that spun in a lock.  A collapse with the threads "running" is often a
- * spinning kernel lock (the fd table's in the seed study), which only the
- * call chain names: the spin frame (native_queued_spin_lock_slowpath,
- * _raw_spin_lock, osq_lock ...) and, above it, the caller that took the lock
- * (alloc_fd, file_close_fd ...).
+ * Where the CPUs went: a step's on-CPU samples by call path and by function
+ * (its own samples), and the share that spun in a lock.  A collapse with
+ * the threads "running" is often a spinning lock, a kernel one (the fd
+ * table's in the seed study) or one in user space (InnoDB's, a spinlock),
+ * which only the call chain names: the spin frame
+ * (native_queued_spin_lock_slowpath, _raw_spin_lock, pthread_spin_lock,
+ * s_lock ...) and, above it, the caller that took the lock (alloc_fd,
+ * file_close_fd ...).
  *
  * While a window runs the samples are tallied by raw address chain, which
  * costs a hash and no lookup; names are given once at the window's end, by

@@ -1,6 +1,7 @@
 /*
  * On-CPU samples by call path (hotpaths.h): a hash of raw chains while the
- * window runs, then names, merged paths and lock spin at its end.
+ * window runs, then names, merged paths, functions' own samples and lock
+ * spin at its end (user-space spin: hotspin.c).
  */
 #include <errno.h>
 #include <stddef.h>

@@ -140,7 +140,7 @@ hot_chain_user_spin(const char (*name)[HOT_NAME_LEN], int n, int nkernel, struct
 	if (m < 0)
 		return false;
 	if (!hot_frame_is_user_spin(name[m])) {
-		/* a syscall made inline, with no libc stub: the yield is the kernel's */
+		/* sched_yield made with no libc stub (an inline syscall): the leaf is the caller */
 		snprintf(out->spin, sizeof(out->spin), "sched_yield");
 		snprintf(out->caller, sizeof(out->caller), "%s", name[m]);
 		out->user = true;
