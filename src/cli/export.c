@@ -50,7 +50,7 @@ export_usage(FILE *f)
 		"a space, and its count of on-CPU samples.  The steps of one N are added\n"
 		"together; with every N, a root frame N=<n> keeps them apart.\n"
 		"  -n, --n N     the stacks at N alone (default: every N)\n"
-		"  --off-cpu     the blocked threads' kernel stacks instead, counted in\n"
+		"      --off-cpu the blocked threads' kernel stacks instead, counted in\n"
 		"                milliseconds of blocked thread-time\n"
 		"  -o FILE       write to FILE (default: standard output)\n",
 		progname, progname);

@@ -9,6 +9,7 @@
  * family's counts add up to its samples at that N (on-CPU), or to its
  * blocked thread-time in milliseconds (--off-cpu).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,8 +184,10 @@ snapshot_folded_write(const char *path, bool force, const struct snapshot *sn, i
 	if (folded_check(&j, err, errlen) != 0)
 		return -1;
 	if (path == NULL || strcmp(path, "-") == 0) {
+		errno = 0;
 		if (folded_fill(stdout, &j) != 0 || fflush(stdout) != 0)
-			return st_error(err, errlen, "standard output: write failed");
+			return st_error(err, errlen, "standard output: %s",
+					errno ? strerror(errno) : "write failed");
 		return 0;
 	}
 	return snapshot_atomic_write(path, force, folded_fill, &j, err, errlen);

@@ -102,3 +102,10 @@ tests_unit_test_hotstacks_LDADD = $(TEST_LIBS)
 # refusals, --off-cpu's futex stacks.
 TESTS += tests/cli/folded.sh
 EXTRA_DIST += tests/cli/folded.sh
+
+# Whole stacks through a snapshot and a stream: frame for frame, the line's budget, refusals.
+check_PROGRAMS += tests/unit/test_stacks_json
+TESTS += tests/unit/test_stacks_json
+tests_unit_test_stacks_json_SOURCES = tests/unit/test_stacks_json.c tests/unit/json_edit.c \
+	tests/unit/json_edit.h tests/unit/json_steps.c tests/unit/json_steps.h
+tests_unit_test_stacks_json_LDADD = $(TEST_LIBS)
