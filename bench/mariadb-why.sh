@@ -1,11 +1,11 @@
 #!/bin/sh
 # What scaletop names as the why of a real server (issue 39): a sysbench
 # sweep to 32 clients against a private MariaDB, watched with --target
-# comm:mariadbd, and for its largest N the server's hot paths (with the
-# user spin where the snapshot has it) and its locks, each with the name
-# scaletop gives it, read from the sweep's --json output.  It judges
-# nothing: it is there to read the names a user would read, and to quote
-# them (issue 39's note does).
+# comm:mariadbd, and for its largest N the server's hot paths and its
+# locks, each with the name scaletop gives it, read from the sweep's --json
+# output (with the functions' own shares, hot.self, and the user-space spin
+# where the snapshot has them).  It judges nothing: it is there to read
+# the names a user would read, and to quote them (issue 39's note does).
 #
 # The server is private: mariadb-install-db into a folder under /tmp,
 # mariadbd as the mysql user on a Unix socket in that folder with
@@ -132,15 +132,17 @@ hot = last.get("hot")
 if not hot:
     print("  no hot section (no perf_event sampling)")
 else:
-    print("  samples %s, spin share %s" % (hot.get("samples"), hot.get("spin_share")))
-    for key in ("self", "user_spin"):
-        for r in [r for r in hot.get(key) or [] if r.get("family") == "target"][:5]:
-            print("  %-9s %5.1f%%  %s" % (key, 100 * r.get("share", 0), json.dumps(
-                {k: v for k, v in r.items() if k not in ("family", "share")})))
+    fam = lambda d: (d or {}).get("target")
+    print("  %s samples, spin share %s (user space %s)" % (fam(hot.get("samples")),
+          fam(hot.get("spin_share")), fam(hot.get("user_spin_share"))))
+    for r in [r for r in hot.get("self") or [] if r.get("family") == "target"][:8]:
+        print("  self %5.1f%%  %s%s" % (100 * r["share"], r.get("function"),
+              " (kernel)" if r.get("kernel") else ""))
     for p in [p for p in hot.get("paths") or [] if p.get("family") == "target"][:8]:
         print("  path %5.1f%%  %s" % (100 * p["share"], " < ".join(p["frames"])))
     for p in [p for p in hot.get("spin") or [] if p.get("family") == "target"][:5]:
-        print("  spin %5.1f%%  %s, taken by %s" % (100 * p["share"], p["spin"], p.get("caller")))
+        print("  spin %5.1f%%  %s, taken by %s%s" % (100 * p["share"], p["spin"], p.get("caller"),
+              " (user space)" if p.get("user") else ""))
 print("\n== N=%d: the locks the server's blocked threads waited on (census, family target)" % last["n"])
 locks = last.get("locks")
 if not locks:

@@ -306,7 +306,9 @@ def scaletop_locks(case, family):
     locks = step(case).get("locks")
     if not locks:
         return None
-    top = [(l["name"], l["share"]) for l in locks.get("top") or [] if l.get("family") == family]
+    # A lock marked idle (a pool's waiters, not contention) is not a contender.
+    top = [(l["name"], l["share"]) for l in locks.get("top") or []
+           if l.get("family") == family and not l.get("idle")]
     return sorted(top, key=lambda kv: -kv[1])[:2]
 
 def bpf_locks(case, prog):
@@ -325,7 +327,8 @@ def bpf_locks(case, prog):
     binary = "%s/%s" % (tmp, prog)
     dyn, loads, syms = elf(binary)
     base = None
-    for line in open("%s/%s.maps" % (tmp, case)):
+    maps = "%s/%s.maps" % (tmp, case)
+    for line in open(maps) if os.path.exists(maps) else []:
         f = line.split()
         if len(f) >= 6 and os.path.basename(f[5]) == prog and int(f[2], 16) == 0:
             base = int(f[0].split("-")[0], 16)
@@ -376,6 +379,13 @@ def raw_info(prog, named):
         out[sym] = out.get(sym, 0.0) + share
     return sorted(out.items(), key=lambda kv: -kv[1])
 
+def peer_log(case, peer, log):
+    """The peer's own messages, when it gave too little to compare."""
+    path = "%s/%s.%s" % (tmp, case, log)
+    if len(peer) < 2 and os.path.exists(path):
+        for line in open(path).read().strip().splitlines()[-5:]:
+            print("  %s: %s" % (log, line))
+
 def late(case):
     path = "%s/%s.late" % (tmp, case)
     if os.path.exists(path):
@@ -388,6 +398,7 @@ for case, family in (("hot-cmd", "workload"), ("hot-target", "target")):
     print("%s: twohot's leaf functions, perf's self shares vs scaletop's (%s), %% of the process's samples"
           % (case, how or "no hot section"))
     late(case)
+    peer_log(case, peer, "perf.log")
     reasons += judge(case, "functions", peer, ours, hot)
     info = raw_info(hot, [o for o in ours if o[0].startswith(hot + "+")])
     if info:
@@ -399,6 +410,7 @@ for case, family in (("locks-cmd", "workload"), ("locks-target", "target")):
     ours = scaletop_locks(case, family)
     peer = bpf_locks(case, lk)
     late(case)
+    peer_log(case, peer, "bpf.log")
     if ours is None:
         reasons.append("%s: no locks section" % case)
         ours = []
