@@ -123,6 +123,9 @@ session_json_hot(const struct step_hot *h)
 	for (i = 0; i < h->nspins; i++)
 		if (json_array_append_new(spins, spin_json(&h->spins[i])) != 0)
 			goto fail;
+	for (i = 0; i < h->nselfs; i++)
+		if (json_array_append_new(selfs, self_json(&h->selfs[i])) != 0)
+			goto fail;
 	o = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "samples", by_family(h, BY_SAMPLES),
 		      "spin_share", by_family(h, BY_SPIN), "user_spin_share",
 		      by_family(h, BY_USER_SPIN), "paths", paths, "self", selfs, "spin", spins);
