@@ -221,7 +221,7 @@ census_name_callers(struct census *c, struct symboliser *s)
 	size_t i;
 	int named = 0, cond, unnamed;
 
-	for (i = 0; i < census_count(c); i++) {
+	for (i = 0; i < census_count(c) && i < CENSUS_SCAN_LOCKS; i++) {
 		l = census_lock(c, i);
 		unnamed = strcmp(l->how, "mapping") == 0 || strcmp(l->how, "address") == 0;
 		if (l->last.sp == 0 ||

@@ -304,6 +304,59 @@ test_lock(void)
 	session_free(&s);
 }
 
+/*
+ * Idleness is no cause: an idle condvar whose share grew most is passed over
+ * for the contended lock, and an event loop's wait (epoll) that grew names no
+ * wait category while a real one beside it does.
+ */
+static void
+test_idle(void)
+{
+	static const struct w peak[] = {
+		{ WAIT_TARGET, WS_RUNNING, "", 80 },
+		{ WAIT_TARGET, WS_SLEEPING, "do_epoll_wait", 15 },
+		{ WAIT_TARGET, WS_SLEEPING, "futex_wait_queue", 5 },
+	};
+	static const struct w fall[] = {
+		{ WAIT_TARGET, WS_RUNNING, "", 20 },
+		{ WAIT_TARGET, WS_SLEEPING, "do_epoll_wait", 55 },
+		{ WAIT_TARGET, WS_SLEEPING, "futex_wait_queue", 25 },
+	};
+	struct session s;
+	struct analysis a;
+
+	collapsing(&s);
+	censused(at(&s, 4), WAIT_TARGET, "lock_sys+64", 0.03, 2, 0, "");
+	censused(at(&s, 32), WAIT_TARGET, "lock_sys+64", 0.25, 9, 4711, "");
+	censused(at(&s, 4), WAIT_TARGET, "wait_for_tasks (heap)", 0.10, 4, 0, "");
+	censused(at(&s, 32), WAIT_TARGET, "wait_for_tasks (heap)", 0.70, 30, 0, "");
+	at(&s, 4)->ulocks.lock[1].idle = true;
+	at(&s, 32)->ulocks.lock[1].idle = true;
+	verdict_of(&s, &a);
+	ok(a.cause.lock.found && strcmp(a.cause.lock.name, "lock_sys+64") == 0,
+	   "an idle condvar with the larger share and rise is passed over for the lock (%s)",
+	   a.cause.lock.found ? a.cause.lock.name : "none");
+	analysis_free(&a);
+	at(&s, 4)->ulocks.n = at(&s, 32)->ulocks.n = 1;
+	at(&s, 4)->ulocks.lock[0] = at(&s, 4)->ulocks.lock[1];
+	at(&s, 32)->ulocks.lock[0] = at(&s, 32)->ulocks.lock[1];
+	verdict_of(&s, &a);
+	ok(!a.cause.lock.found, "an idle wait alone names no lock");
+	analysis_free(&a);
+	session_free(&s);
+
+	collapsing(&s);
+	profile(at(&s, 4), peak, 3);
+	profile(at(&s, 32), fall, 3);
+	verdict_of(&s, &a);
+	ok(a.cause.found && a.cause.ncat == 1 &&
+		   strcmp(a.cause.cat[0].channel, "futex_wait_queue") == 0,
+	   "epoll's wait grew 40 points and is no cause; the futex wait beside it is: %s",
+	   a.verdict);
+	analysis_free(&a);
+	session_free(&s);
+}
+
 static void
 test_order(void)
 {
@@ -531,6 +584,7 @@ main(void)
 	test_target();
 	test_spin();
 	test_lock();
+	test_idle();
 	test_order();
 	test_limits();
 	test_pooled();
