@@ -103,11 +103,10 @@ void hot_tally_reset(struct hot_tally *t);
 int hot_tally_add(struct hot_tally *t, enum wait_family f, pid_t pid, const uint64_t *ip,
 		  int nkernel, int nframes);
 
-/* Chain i's kernel frames, and its frame j's address (for naming them in one batch). */
-int hot_chain_nkernel(const struct hot_tally *t, int i);
-uint64_t hot_chain_ip(const struct hot_tally *t, int i, int j);
-
-/* Chain i whole, for naming it elsewhere (hotstacks.h): its frames are the tally's. */
+/*
+ * Chain i whole, for naming it elsewhere (hotstacks.h) or its kernel frames
+ * in one batch: its frames are the tally's.
+ */
 struct hot_chain_view {
 	enum wait_family family;
 	pid_t pid;

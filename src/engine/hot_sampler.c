@@ -173,18 +173,23 @@ uint64_t *
 hot_sampler_kernel_addrs(const struct hot_sampler *h, size_t *n)
 {
 	const struct hot_tally *t = &h->tally;
+	struct hot_chain_view c;
 	uint64_t *v;
 	size_t k = 0, total = 0, i, out = 0;
 	int j;
 
 	*n = 0;
-	for (i = 0; i < (size_t)t->nchains; i++)
-		total += (size_t)hot_chain_nkernel(t, (int)i);
+	for (i = 0; i < (size_t)t->nchains; i++) {
+		hot_chain_view(t, (int)i, &c);
+		total += (size_t)c.nkernel;
+	}
 	if (total == 0 || (v = malloc(total * sizeof(*v))) == NULL)
 		return NULL;
-	for (i = 0; i < (size_t)t->nchains; i++)
-		for (j = 0; j < hot_chain_nkernel(t, (int)i); j++)
-			v[k++] = hot_chain_ip(t, (int)i, j);
+	for (i = 0; i < (size_t)t->nchains; i++) {
+		hot_chain_view(t, (int)i, &c);
+		for (j = 0; j < c.nkernel; j++)
+			v[k++] = c.ip[j];
+	}
 	qsort(v, k, sizeof(*v), u64_cmp);
 	for (i = 0; i < k; i++)
 		if (out == 0 || v[out - 1] != v[i])

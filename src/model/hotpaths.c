@@ -228,18 +228,6 @@ hot_tally_add(struct hot_tally *t, enum wait_family f, pid_t pid, const uint64_t
 	return 0;
 }
 
-int
-hot_chain_nkernel(const struct hot_tally *t, int i)
-{
-	return t->chain[i].nkernel;
-}
-
-uint64_t
-hot_chain_ip(const struct hot_tally *t, int i, int j)
-{
-	return t->ips[t->chain[i].at + (uint32_t)j];
-}
-
 void
 hot_chain_view(const struct hot_tally *t, int i, struct hot_chain_view *v)
 {

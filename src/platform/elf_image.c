@@ -119,10 +119,11 @@ elf_symbols(Elf *e, Elf_Scn *scn, struct elf_image *img)
 		if (t == STT_SECTION || t == STT_FILE || t == STT_TLS)
 			continue;
 		name = elf_strptr(e, sh.sh_link, s.st_name);
-		if (name == NULL || name[0] == '\0' || name[0] == '$')
+		if (name == NULL || name[0] == '\0' || name[0] == '$' || name[0] == '@')
 			continue;
+		/* a versioned name ("pthread_mutex_lock@@GLIBC_2.2.5") is the function's */
 		if (symtab_add(&img->syms, s.st_value, s.st_size, elf_sym_type(e, &s), name,
-			       strlen(name), NULL, 0) < 0)
+			       strcspn(name, "@"), NULL, 0) < 0)
 			return -1;
 	}
 	return 0;

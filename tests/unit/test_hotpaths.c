@@ -303,6 +303,7 @@ static void
 test_frame_pool(void)
 {
 	struct hot_tally t;
+	struct hot_chain_view c2, c3;
 	uint64_t ip[HOT_KEY_FRAMES + 4];
 	int i, j, bad = 0;
 
@@ -318,17 +319,21 @@ test_frame_pool(void)
 	       "a prefix, another kernel split and a longer chain are chains of their own");
 	is_u64(t.nips, 3 + 1 + 3 + HOT_KEY_FRAMES,
 	       "each chain's frames kept once, at most HOT_KEY_FRAMES");
-	ok(hot_chain_nkernel(&t, 2) == 2 && hot_chain_ip(&t, 2, 2) == ip[2] &&
-		   hot_chain_ip(&t, 3, HOT_KEY_FRAMES - 1) == ip[HOT_KEY_FRAMES - 1],
+	hot_chain_view(&t, 2, &c2);
+	hot_chain_view(&t, 3, &c3);
+	ok(c2.nkernel == 2 && c2.ip[2] == ip[2] &&
+		   c3.ip[HOT_KEY_FRAMES - 1] == ip[HOT_KEY_FRAMES - 1],
 	   "a chain's frames are its own");
 	hot_tally_reset(&t);
 	for (i = 0; i < 300; i++) {
 		ip[0] = 0x700000 + (uint64_t)i;
 		hot_tally_add(&t, WAIT_TARGET, 9, ip, 0, 1 + i % 5);
 	}
-	for (i = 0; i < t.nchains; i++)
+	for (i = 0; i < t.nchains; i++) {
+		hot_chain_view(&t, i, &c2);
 		for (j = 0; j < 1 + i % 5; j++)
-			bad += hot_chain_ip(&t, i, j) != (j == 0 ? 0x700000 + (uint64_t)i : ip[j]);
+			bad += c2.ip[j] != (j == 0 ? 0x700000 + (uint64_t)i : ip[j]);
+	}
 	is_int(t.nchains, 300, "after a reset, 300 new chains");
 	is_int(bad, 0, "each with its own frames, none of the old ones");
 	hot_tally_free(&t);
