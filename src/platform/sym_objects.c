@@ -244,13 +244,17 @@ sym_image(const struct symboliser *s, const struct sym_object *o)
 static void
 sym_unnamed_why(const struct symboliser *s, const struct sym_object *o, char *buf, size_t len)
 {
+	const struct elf_image *img = sym_image(s, o);
+
 	if (!o->loaded)
 		snprintf(buf, len, "%s: no symbols (not read: %s)", o->name, o->why);
 	else
 		snprintf(buf, len,
-			 "%s: no symbols (stripped, no debug file found by build ID or "
-			 "debuglink%s%s)",
-			 o->name, s->debug_dir[0] != '\0' ? " under " : "", s->debug_dir);
+			 "%s: %s (stripped, no debug file found by build ID or debuglink%s%s)",
+			 o->name,
+			 img != NULL && img->syms.n > 0 ? "only its exported symbols, .dynsym"
+							: "no symbols",
+			 s->debug_dir[0] != '\0' ? " under " : "", s->debug_dir);
 }
 
 int
