@@ -1,11 +1,11 @@
 #!/bin/sh
-# What scaletop names as the why of a real server (issue 39): a sysbench
+# What scaletop names as the why of a real server: a sysbench
 # sweep to 32 clients against a private MariaDB, watched with --target
 # comm:mariadbd, and for its largest N the server's hot paths and its
 # locks, each with the name scaletop gives it, read from the sweep's --json
 # output (with the functions' own shares, hot.self, and the user-space spin
 # where the snapshot has them).  It judges nothing: it is there to read
-# the names a user would read, and to quote them (issue 39's note does).
+# the names a user would read, and to quote them (a closing note does).
 #
 # The server is private: mariadb-install-db into a folder under /tmp,
 # mariadbd as the mysql user on a Unix socket in that folder with

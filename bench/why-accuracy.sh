@@ -1,5 +1,5 @@
 #!/bin/sh
-# The why, named, against perf and bpftrace on the same run (issue 39).
+# The why, named, against perf and bpftrace on the same run.
 #
 # Two programs of known shape, built here with `cc -O2 -g -pthread` from
 # bench/why/ (PIE, not stripped, no frame pointers, as a user builds them):
