@@ -22,22 +22,33 @@ sweep() {
 	is "$(tm_status)" 0 "$_name: the TUI exits 0"
 }
 
-# check NAME INTERVAL WHAT: NAME.json's interval, and its step's intervals that long.
-check() {
-	is "$(json_get "$T/$1.json" 'd["settings"]["interval_s"]')" "$2" "$3"
-	# the window's intervals at that length: as many as fit, give or take one at each edge
-	is "$(json_get "$T/$1.json" \
-		"abs(d['steps'][0]['intervals']['count'] * $2 - d['steps'][0]['window_s']) <= 2 * $2")" \
-		True "  its step's intervals are $2 s long"
-	diag "  $1: $(json_get "$T/$1.json" \
-		"'%d intervals in %.2f s' % (d['steps'][0]['intervals']['count'], d['steps'][0]['window_s'])")"
+# fits NAME INTERVAL: whether NAME.json's step has as many intervals of that length as fit in
+# its window, give or take one at each edge.  A tick a loaded machine delays past its deadline
+# ends no interval, so a starved TUI has fewer: such a sweep is run again (case_run).
+fits() {
+	json_get "$T/$1.json" "abs(d['steps'][0]['intervals']['count'] * $2 - d['steps'][0]['window_s']) <= 2 * $2"
 }
 
-sweep follows -d 4 --refresh 0.5
-check follows 0.5 "a 4 s step at a 0.5 s refresh: intervals of 0.5 s"
-sweep given -d 4 --refresh 0.5 --interval 0.25
-check given 0.25 "--interval 0.25 wins over the refresh"
-sweep short -d 1 --refresh 1
-check short 0.25 "a 1 s step keeps 0.25 s (an eighth of it is less)"
+# case_run NAME INTERVAL WHAT ARGS...: the sweep, tried at most 3 times (each logged) until its
+# intervals fit; then NAME.json's interval, and its step's intervals that long.
+case_run() {
+	_name=$1 _iv=$2 _what=$3
+	shift 3
+	_try=0
+	while [ $_try -lt 3 ]; do
+		_try=$((_try + 1))
+		rm -f "$T/$_name.json" # -o never replaces a file
+		sweep "$_name" "$@"
+		diag "  $_name try $_try: $(json_get "$T/$_name.json" \
+			"'%d intervals in %.2f s' % (d['steps'][0]['intervals']['count'], d['steps'][0]['window_s'])")"
+		[ "$(fits "$_name" "$_iv")" = True ] && break
+	done
+	is "$(json_get "$T/$_name.json" 'd["settings"]["interval_s"]')" "$_iv" "$_what"
+	is "$(fits "$_name" "$_iv")" True "  its step's intervals are $_iv s long"
+}
+
+case_run follows 0.5 "a 4 s step at a 0.5 s refresh: intervals of 0.5 s" -d 4 --refresh 0.5
+case_run given 0.25 "--interval 0.25 wins over the refresh" -d 4 --refresh 0.5 --interval 0.25
+case_run short 0.25 "a 1 s step keeps 0.25 s (an eighth of it is less)" -d 1 --refresh 1
 
 done_testing
