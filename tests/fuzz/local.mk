@@ -15,7 +15,8 @@ FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omi
 FUZZ_CFLAGS = -std=c11 -g -O1 $(FUZZ_SAN) -I$(top_srcdir)/include -I$(top_srcdir)/src/store \
 	-I$(top_builddir) $(ST_OS_CPPFLAGS) $(JANSSON_CFLAGS) $(STATGRAB_CFLAGS) \
 	$(NCURSESW_CFLAGS) $(LIBELF_CFLAGS) $(PTHREAD_CFLAGS)
-FUZZ_LIBS = $(JANSSON_LIBS) $(STATGRAB_LIBS) $(NCURSESW_LIBS) $(LIBELF_LIBS) $(OS_LIBS) $(LIBS) \
+FUZZ_LIBS = $(JANSSON_LIBS) $(STATGRAB_LIBS) $(NCURSESW_LIBS) $(LIBELF_LIBS) $(DEMANGLE_LIBS) \
+	$(OS_LIBS) $(LIBS) \
 	-lm $(PTHREAD_CFLAGS)
 FUZZ_PARSER_TARGETS = tests/fuzz/fuzz_sysbench tests/fuzz/fuzz_pgbench tests/fuzz/fuzz_regex
 FUZZ_FILE_TARGETS = tests/fuzz/fuzz_theme tests/fuzz/fuzz_prefs tests/fuzz/fuzz_syscall \
