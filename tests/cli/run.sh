@@ -367,7 +367,14 @@ is "$(ls "$T" | grep -c '^scaletop-fdtable')" 0 "fdtable's directory and files a
 
 "$SCALETOP" run -w cpu -n 2 -d 30 -q >"$T/int.out" 2>&1 &
 pid=$!
-sleep 0.5
+# A job started with & ignores SIGINT until run catches it, which it does before
+# its first worker: so ^C is sent once a worker runs (a loaded machine took over 0.5 s).
+i=0
+while [ $i -lt 200 ] && ! pgrep -P $pid >/dev/null 2>&1; do
+	sleep 0.05
+	i=$((i + 1))
+done
+diag "  ^C sent after $i waits of 50 ms for the first worker"
 kill -INT $pid
 wait $pid
 is "$?" 130 "^C ends run with status 130"
