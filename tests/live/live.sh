@@ -188,6 +188,24 @@ live_sweep_steady() {
 	tries_steady "${LIVE_TRIES:-5}" "$T/$1.json" "$1" _live_try_aside live_sweep "$@"
 }
 
+# live_sweep_moving NAME CMD PARSE [options]: live_sweep of a --target, tried
+# again, up to 3 times and each try logged, while the target's profile does
+# not move (target_prop moves): another job's load at the small N raises its
+# run delay too, and can leave the rise at the large N just short of 5 points.
+# The last try's status.
+live_sweep_moving() {
+	_lsm_try=1
+	while :; do
+		live_sweep "$@"
+		_lsm_st=$?
+		target_prop "$T/$1.json" moves >"$T/$1.moves$_lsm_try" 2>&1 && return "$_lsm_st"
+		diag "try $_lsm_try of the $1 sweep: the target's profile did not move enough: $(tail -n 1 "$T/$1.moves$_lsm_try")"
+		[ "$_lsm_try" -lt 3 ] || return "$_lsm_st"
+		_lsm_try=$((_lsm_try + 1))
+		rm -f "$T/work/$1"-*.out "$T/work/$1"-*.err
+	done
+}
+
 # _live_try_aside K: a try's own output must not mix with the next one's.
 _live_try_aside() {
 	cp "$T/$_lss_name.json" "$T/$_lss_name.try$1.json" 2>/dev/null

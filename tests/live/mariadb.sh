@@ -89,7 +89,7 @@ sweep_checks $? oltp "sysbench oltp_read_only" sysbench-tps transactions
 ok "no sysbench or wrapper left after the sweep" live_none "$T/work"
 
 # The server's side: mariadbd's threads (one per connection, and its own) and their waits.
-live_sweep oltpt "sysbench oltp_read_only $SB --threads={n} --time={duration} --report-interval=1 run" \
+live_sweep_moving oltpt "sysbench oltp_read_only $SB --threads={n} --time={duration} --report-interval=1 run" \
 	sysbench -n "1,2,$LIVE_BIG_N" -d "$DURATION" --warmup "$WARMUP" --target comm:mariadbd
 is "$?" 0 "sysbench --target comm:mariadbd: the sweep exits 0"
 target_checks oltpt "sysbench --target comm:mariadbd"

@@ -84,7 +84,7 @@ sweep_checks $? pg "pgbench" pgbench transactions
 ok "no pgbench or wrapper left after the sweep" live_none "$T/work"
 
 # The server's side: its backends (one per client) and their waits.
-live_sweep pgt "'$PGBIN/pgbench' -h '$SOCK' -p $PORT -U postgres -n -S -c {n} -j {n} -T {duration} -P 1 $DB" \
+live_sweep_moving pgt "'$PGBIN/pgbench' -h '$SOCK' -p $PORT -U postgres -n -S -c {n} -j {n} -T {duration} -P 1 $DB" \
 	pgbench -n "1,2,$LIVE_BIG_N" -d "$DURATION" --warmup "$WARMUP" --target comm:postgres
 is "$?" 0 "pgbench --target comm:postgres: the sweep exits 0"
 target_checks pgt "pgbench --target comm:postgres"

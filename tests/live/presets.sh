@@ -119,6 +119,15 @@ EOF_PY
 events() {
 	json_get "$1" "sum('$2' in e['text'] for e in d['events'] if e['kind'] == 'warning')"
 }
+# preset_faults JSON: how many --probe events speak of a fault in the preset
+# itself.  A run that ran over its time, a first run unfinished at the
+# window's end, or a line from a backend born since the last find of the
+# target are what a busy machine does, and are only logged (show_events).
+preset_faults() {
+	json_get "$1" "sum('--probe' in e['text'] and not any(x in e['text'] for x in
+		('ran over', 'had not finished its first run', 'unjoined'))
+		for e in d['events'] if e['kind'] == 'warning')"
+}
 show_events() {
 	json_get "$1" "'\n'.join(e['text'] for e in d['events'] if e['kind'] == 'warning')" |
 		while IFS= read -r l; do [ -z "$l" ] || diag "event: $l"; done
@@ -179,7 +188,7 @@ joined_sweep pgp "'$PGBIN/pgbench' -h '$PGSOCK' -p $PORT -U postgres -n -c {n} -
 	--probe "postgres:$CONNINFO"
 is "$?" 0 "postgres: pgbench with --probe postgres:CONNINFO exits 0"
 show_events "$T/pgp.json"
-is "$(events "$T/pgp.json" '--probe')" 0 "postgres: the preset's probe is no event"
+is "$(preset_faults "$T/pgp.json")" 0 "postgres: no event says the preset's probe is at fault"
 ok_shown "postgres: its lines carry TIDs that join the target's backends" \
 	join_prop "$T/pgp.json" lines
 ok_shown "postgres: where they join, the probe family's labels are wait events or CPU" \
@@ -257,7 +266,7 @@ joined_sweep mdbp "sysbench oltp_read_write $SB --threads={n} --time={duration} 
 	sysbench -n 2,4 -d "$DURATION" --warmup "$WARMUP" --target comm:mariadbd --probe "$MOPTS"
 is "$?" 0 "mariadb: sysbench with --probe mariadb:OPTIONS exits 0"
 show_events "$T/mdbp.json"
-is "$(events "$T/mdbp.json" '--probe')" 0 "mariadb: the preset's probe is no event"
+is "$(preset_faults "$T/mdbp.json")" 0 "mariadb: no event says the preset's probe is at fault"
 ok_shown "mariadb: its lines carry THREAD_OS_IDs that join mariadbd's threads" \
 	join_prop "$T/mdbp.json" lines
 ok_shown "mariadb: where they join, the probe family's labels are wait events or CPU" \
