@@ -201,6 +201,33 @@ struct step_kstacks {
 	struct hot_stacks *stacks;
 };
 
+/*
+ * Who else was on the CPUs over a step's window: every process that is not
+ * the workload, the target or scaletop (with its children).  cpus is exact,
+ * from the CPU counters: the machine's busy CPUs less the workload's, the
+ * target's and scaletop's own.  The names are best effort, from a scan of
+ * every process's CPU time about once a second, grouped by command name: a
+ * process that lived less than a scan's period may be missed, and named_cpus
+ * says how much of cpus they cover.  known is false where it was not measured
+ * (an older file, an OS without a process table).
+ */
+#define STEP_OTHERS_TOP 3
+#define STEP_OTHER_PIDS 4
+struct step_other {
+	char comm[32];               /* the command name they share */
+	int procs;                   /* processes of that name seen using CPU in the window */
+	pid_t pid[STEP_OTHER_PIDS];  /* the busiest few of them, busiest first */
+	int npid;
+	double cpus;                 /* CPUs they used: their CPU seconds over the window's */
+};
+struct step_others {
+	bool known;
+	double cpus;       /* CPUs the others used over the window, >= 0 */
+	double named_cpus; /* how much of that the scan's processes cover, >= 0 */
+	struct step_other top[STEP_OTHERS_TOP]; /* by CPU, largest first */
+	int ntop;
+};
+
 enum step_status { STEP_RUNNING, STEP_OK, STEP_UNSTABLE, STEP_FAILED, STEP_INTERRUPTED };
 extern const char *const step_status_names[];
 
@@ -239,6 +266,7 @@ struct step {
 	struct step_hot hot;
 	struct step_locks ulocks;    /* user-space locks (st->locks is the kernel's lock_stat) */
 	struct step_kstacks kstacks; /* the blocked threads' kernel stacks */
+	struct step_others others;   /* who else was on the CPUs */
 };
 
 enum event_kind { EV_INFO, EV_STEP, EV_FAILURE, EV_UNSTABLE, EV_WARNING, EV_COLLAPSE };
