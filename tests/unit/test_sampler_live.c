@@ -264,6 +264,25 @@ process_cpu_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * Waits 200 ms, and then until this process has used 50 ms of CPU since
+ * cpu0, for at most 30 s: on a busy machine the spinning worker may get
+ * little of 200 ms, and the check below needs 20 ms of it.
+ */
+static void
+wait_for_spin(uint64_t cpu0)
+{
+	int waited = 200;
+
+	sleep_ms(200);
+	while (process_cpu_ns() < cpu0 + 50000000u && waited < 30000) {
+		sleep_ms(10);
+		waited += 10;
+	}
+	if (waited > 200)
+		diag("waited %d ms for the spinning thread's 50 ms of CPU", waited);
+}
+
 static void
 check_task_growth(const struct task_counters *c1, const struct task_counters *c2)
 {
@@ -300,14 +319,16 @@ test_tasks(void)
 	pthread_t tid[3];
 	void *(*fn[3])(void *) = { worker_spin, worker_sleep, worker_sleep };
 	int i, started = 0, r1, r2, e;
+	uint64_t cpu0;
 	pid_t gone;
 
 	for (i = 0; i < 3; i++)
 		started += pthread_create(&tid[i], NULL, fn[i], NULL) == 0;
 	is_int(started, 3, "3 worker threads started");
 	sleep_ms(20);
+	cpu0 = process_cpu_ns();
 	r1 = task_counters_read(getpid(), &c1, err, sizeof(err));
-	sleep_ms(200);
+	wait_for_spin(cpu0);
 	r2 = task_counters_read(getpid(), &c2, err, sizeof(err));
 	e = errno;
 	atomic_store(&stop_workers, 1);
@@ -377,14 +398,16 @@ test_task_reader(void)
 	void *(*fn[3])(void *) = { worker_spin, worker_sleep, worker_sleep };
 	int i, started = 0, fd0 = open_fds(), fd1, fd2, rc, lin = OS_IS("linux");
 	pthread_t tid[3], brief;
+	uint64_t cpu0;
 
 	atomic_store(&stop_workers, 0);
 	for (i = 0; i < 3; i++)
 		started += pthread_create(&tid[i], NULL, fn[i], NULL) == 0;
 	sleep_ms(20);
+	cpu0 = process_cpu_ns();
 	rc = task_reader_read(r, getpid(), &c1, err, sizeof(err));
 	fd1 = open_fds();
-	sleep_ms(200);
+	wait_for_spin(cpu0);
 	if (OS_IS("generic")) {
 		is_int(rc, -1, "reader: generic: unsupported, as task_counters_read");
 	} else if (is_int(rc, 0, "reader: first reading") &&
