@@ -140,9 +140,9 @@ test_ranked(void)
 	c.nparts = &a.nparts;
 	verdict_build(&c, a.verdict, sizeof(a.verdict));
 	is_str(a.verdict,
-	       "scales to 2 threads (efficiency >= 90%); peak 250 ops/s at 4; collapse above 4: "
-	       "40% of peak at 8",
-	       "a collapse: the sentence in its own order");
+	       "collapse above 4: 40% of peak at 8; scales to 2 threads (efficiency >= 90%); peak "
+	       "250 ops/s at 4",
+	       "a collapse: the sentence in its own order, the collapse its headline");
 	is_int(a.nparts, 3, "three clauses");
 	list[0] = '\0';
 	for (i = 0; i < a.nparts; i++) {
@@ -151,8 +151,9 @@ test_ranked(void)
 		strncat(list, part, sizeof(list) - strlen(list) - 1);
 	}
 	is_str(list,
-	       "[2]scales to 2 threads (efficiency >= 90%)[1]peak 250 ops/s at 4[0]collapse above "
-	       "4: 40% of peak at 8",
+	       "[0]collapse above 4: 40% of peak at 8[3]scales to 2 threads (efficiency >= "
+	       "90%)[2]peak "
+	       "250 ops/s at 4",
 	       "each clause without its separator, with its rank");
 	analysis_verdict_ranked(&a, buf, sizeof(buf));
 	is_str(buf,
@@ -168,8 +169,8 @@ test_ranked(void)
 	verdict_build(&c, a.verdict, sizeof(a.verdict));
 	is_int(a.nparts, 2, "flat after: a part of the peak's clause");
 	analysis_verdict_ranked(&a, buf, sizeof(buf));
-	is_str(buf, "peak 250 ops/s at 4, flat after; scales to 2 threads (efficiency >= 90%)",
-	       "ranked without a collapse: the peak first");
+	is_str(buf, "scales to 2 threads (efficiency >= 90%); peak 250 ops/s at 4, flat after",
+	       "ranked without a collapse: the headline (how far it scales) first, then the peak");
 	a.nparts = 0;
 	analysis_verdict_ranked(&a, buf, sizeof(buf));
 	is_str(buf, a.verdict, "a verdict without parts (read from a file) as it is");
