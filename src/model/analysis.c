@@ -20,6 +20,11 @@
  * lets one uncertain peak hide an evident fall: a peak CI wider than the
  * peak puts the bar below zero.  An unknown CI counts as 0 there.
  * docs/design-notes.md has the rule and why.
+ *
+ * A busy machine (analysis_busy): the smallest N, at most the CPU count,
+ * whose step had others using half a CPU or its workers waiting for a CPU
+ * a quarter of their time; the verdict says so, and against a starved N=1
+ * makes no super-linear claim.
  */
 #include <math.h>
 #include <stdlib.h>

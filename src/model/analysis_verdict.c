@@ -1,6 +1,9 @@
 /*
  * The verdict: one sentence that says how far a sweep scales, where it
- * peaks and what happens after, from the analysis alone.  The thresholds
+ * peaks and what happens after, from the analysis alone.  Its first clause
+ * is the curve's shape, which one function picks (verdict_shape); a busy
+ * machine comes second, and the rest only add detail, so no two clauses
+ * disagree.  The thresholds
  * that only the wording uses live here; the ones the analysis judges by are
  * in analysis.c.
  */
