@@ -146,13 +146,37 @@ struct analysis_cause {
 };
 
 /*
+ * A step that ran on a busy machine (docs/design-notes.md, "The verdict
+ * knows a busy machine"): at an N no larger than the CPU count, other
+ * processes used at least ANALYSIS_BUSY_OTHERS_CPUS CPUs over its window
+ * (step.others), or its workers waited for a CPU (run delay) at least
+ * ANALYSIS_BUSY_RUN_DELAY_PCT of their time.  Its throughput is then partly
+ * the machine's, and so is every ratio to it.
+ */
+#define ANALYSIS_BUSY_OTHERS_CPUS 0.5
+#define ANALYSIS_BUSY_RUN_DELAY_PCT 25.0
+#define ANALYSIS_BUSY_NAMES 2 /* the others' commands the verdict names */
+struct analysis_busy {
+	int n;                /* the smallest N with a busy step; 0: none */
+	bool by_others;       /* the others' CPU made it busy (else the workers' run delay) */
+	double others_cpus;   /* at that step: CPUs the others used */
+	double run_delay_pct; /* at that step: the workers' run delay, NaN if not known */
+	int ncpus;            /* the machine's CPUs; 0: not known */
+	struct step_other top[ANALYSIS_BUSY_NAMES]; /* the others' busiest commands */
+	int ntop;
+};
+
+/*
  * The verdict's parts, each one clause of the sentence with how much it
  * matters (0 most), so a line too short for the whole sentence can lead with
- * what a user must not miss: a collapse first, then the peak, then how far
- * it scales, then the rest (analysis_verdict_ranked).
+ * what a user must not miss: the headline (the curve's shape: a collapse,
+ * no scaling, sub-linear, linear or super-linear), a busy machine, the
+ * peak, how far it rose before a collapse, then the rest
+ * (analysis_verdict_ranked).
  */
 enum verdict_rank {
-	VERDICT_RANK_COLLAPSE,
+	VERDICT_RANK_HEADLINE,
+	VERDICT_RANK_BUSY,
 	VERDICT_RANK_PEAK,
 	VERDICT_RANK_SCALING,
 	VERDICT_RANK_REST
@@ -181,8 +205,9 @@ struct analysis {
 	bool no_smp;      /* speedup(2) < 1.1 */
 	struct usl_fit usl;
 	struct analysis_cause cause;
-	char verdict[256]; /* one sentence, e.g. "scales to 3 writers; peak ..." */
-	int nparts;        /* its clauses, in the sentence's order; 0 when unknown */
+	struct analysis_busy busy; /* busy.n == 1: N=1 was starved, ratios to it unreliable */
+	char verdict[256];         /* one sentence, e.g. "scales to 3 writers; peak ..." */
+	int nparts;                /* its clauses, in the sentence's order; 0 when unknown */
 	struct verdict_part part[ANALYSIS_VERDICT_PARTS];
 };
 

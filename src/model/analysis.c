@@ -20,6 +20,11 @@
  * lets one uncertain peak hide an evident fall: a peak CI wider than the
  * peak puts the bar below zero.  An unknown CI counts as 0 there.
  * docs/design-notes.md has the rule and why.
+ *
+ * A busy machine (analysis_busy): the smallest N, at most the CPU count,
+ * whose step had others using half a CPU or its workers waiting for a CPU
+ * a quarter of their time; the verdict says so, and against a starved N=1
+ * makes no super-linear claim.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -357,6 +362,72 @@ analysis_cause(const struct session *s, double theta, struct analysis *a)
 	free(from.v);
 }
 
+/* --- a busy machine (analysis.h, struct analysis_busy) -------------------- */
+
+static bool
+analysis_others_busy(const struct step *st)
+{
+	return st->others.known && st->others.cpus >= ANALYSIS_BUSY_OTHERS_CPUS;
+}
+
+static bool
+analysis_delay_busy(const struct step *st)
+{
+	return (st->ct.have & CT_HAVE_RUN_DELAY) != 0 &&
+	       st->ct.run_delay_pct >= ANALYSIS_BUSY_RUN_DELAY_PCT;
+}
+
+/* How busy a step's machine was, for picking the busiest run of an N: others first. */
+static double
+analysis_busy_weight(const struct step *st)
+{
+	if (analysis_others_busy(st))
+		return 1000 + st->others.cpus;
+	return analysis_delay_busy(st) ? st->ct.run_delay_pct / 100 : -1;
+}
+
+static void
+analysis_busy_fill(const struct step *st, struct analysis_busy *b)
+{
+	int i;
+
+	b->n = st->n;
+	b->by_others = analysis_others_busy(st);
+	b->others_cpus = st->others.known ? st->others.cpus : 0;
+	b->run_delay_pct = (st->ct.have & CT_HAVE_RUN_DELAY) != 0 ? st->ct.run_delay_pct : NAN;
+	b->ntop = 0;
+	for (i = 0; i < st->others.ntop && b->ntop < ANALYSIS_BUSY_NAMES; i++) {
+		if (st->others.top[i].comm[0] != '\0' && st->others.top[i].cpus > 0)
+			b->top[b->ntop++] = st->others.top[i];
+	}
+}
+
+/*
+ * The smallest N at most the CPU count with a usable step on a busy
+ * machine, and of its runs the busiest.  Above the CPU count the workers
+ * crowd the CPUs themselves, and a busy machine changes less.
+ */
+static void
+analysis_busy(const struct session *s, struct analysis *a)
+{
+	const struct step *st, *best = NULL;
+	int i;
+
+	memset(&a->busy, 0, sizeof(a->busy));
+	a->busy.ncpus = s->host.ncpus > 0 ? s->host.ncpus : 0;
+	for (i = 0; i < s->nsteps; i++) {
+		st = &s->steps[i];
+		if (!step_usable(st) || analysis_busy_weight(st) < 0 ||
+		    (a->busy.ncpus > 0 && st->n > a->busy.ncpus))
+			continue;
+		if (best == NULL || st->n < best->n ||
+		    (st->n == best->n && analysis_busy_weight(st) > analysis_busy_weight(best)))
+			best = st;
+	}
+	if (best != NULL)
+		analysis_busy_fill(best, &a->busy);
+}
+
 /* --- what the verdict is told (analysis_verdict.c writes it) ------------- */
 
 static const char *
@@ -432,6 +503,7 @@ analysis_run(const struct session *s, const struct analysis_opts *in, struct ana
 		analysis_collapse(a, o.collapse_theta);
 		analysis_cause(s, o.collapse_theta, a);
 		analysis_no_smp(a);
+		analysis_busy(s, a);
 	}
 	if (analysis_usl(a) == -1) {
 		analysis_free(a);

@@ -145,4 +145,21 @@ like "$(cat "$T/long.err")" "^scaletop import: --label 'x{40}\.\.\.' \(Linux 6\.
 	"  naming the column"
 is "$(ls "$T" | grep -c '^long.*json')" 0 "  before any file is written"
 
+# --- the verdict of imported curves ---------------------------------------------------
+# docs/architecture.md's collapse rule: judged against the best lower bound of
+# any point, not the peak's mean; collapse-reference.csv's 8 is a collapse
+# only under the wrong rule (the file says why).
+"$SCALETOP" import --csv "$FX/collapse-reference.csv" --label ref -o "$T/ref.json" 2>/dev/null
+"$SCALETOP" show "$T/ref.json" >"$T/ref.out" 2>&1
+is "$(grep '^verdict: ' "$T/ref.out")" \
+	"verdict: scales to 2 threads (efficiency >= 90%); peak 250 ops/s at 4; 64% of peak at 8, inside the CIs" \
+	"collapse reference: a fall above 0.8 of the best lower bound is a dip inside the CIs"
+# The issue's flat-then-fall curve: one headline, the collapse, and the flat start as its detail.
+printf '1,100\n2,101\n4,102\n8,103\n16,50\n' >"$T/flat.csv"
+"$SCALETOP" import --csv "$T/flat.csv" --label flat -o "$T/flat.json" 2>/dev/null
+"$SCALETOP" show "$T/flat.json" >"$T/flat.out" 2>&1
+is "$(grep '^verdict: ' "$T/flat.out")" \
+	"verdict: collapse above 8: 49% of peak at 16; flat from 1 to 8 threads (speedup 1.03 at 8); peak 103 ops/s at 8" \
+	"flat then a fall: the collapse heads, the flat start follows"
+
 done_testing

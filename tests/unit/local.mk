@@ -109,3 +109,10 @@ TESTS += tests/unit/test_stacks_json
 tests_unit_test_stacks_json_SOURCES = tests/unit/test_stacks_json.c tests/unit/json_edit.c \
 	tests/unit/json_edit.h tests/unit/json_steps.c tests/unit/json_steps.h
 tests_unit_test_stacks_json_LDADD = $(TEST_LIBS)
+
+# The verdict's one headline on a table of shapes (a peak at 1, at the end, linear, sub-linear,
+# super-linear, a dip, a noisy peak, flat then a fall, a starved N=1, a busy machine): the exact
+# sentence each gets, and the collapse judged against the best lower bound, not the peak's mean.
+check_PROGRAMS += tests/unit/test_verdict_shapes
+TESTS += tests/unit/test_verdict_shapes
+tests_unit_test_verdict_shapes_LDADD = $(TEST_LIBS)

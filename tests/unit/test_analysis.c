@@ -183,8 +183,8 @@ test_retrograde(void)
 	is_int(a.last_n, 16, "retrograde: last N");
 	is_double(a.last_frac, 0.41, 1e-12, "retrograde: 41% of peak at 16");
 	is_str(a.verdict,
-	       "scales to 3 writers (efficiency >= 90%); peak 1.10M writes/s at 3; "
-	       "collapse above 4: 41% of peak at 16",
+	       "collapse above 4: 41% of peak at 16; scales to 3 writers (efficiency >= 90%); "
+	       "peak 1.10M writes/s at 3",
 	       "retrograde: verdict");
 	analysis_free(&a);
 	session_free(&s);
@@ -202,8 +202,8 @@ test_collapse_then_recovery(void)
 	run(&s, NULL, &a);
 	ok(a.collapse && a.collapse_n == 8, "a fall at 8 is a collapse");
 	is_str(a.verdict,
-	       "scales to 4 threads (efficiency >= 90%); peak 3.80k ops/s at 4; "
-	       "collapse above 4: 53% of peak at 8, back to 92% at 16",
+	       "collapse above 4: 53% of peak at 8, back to 92% at 16; scales to 4 threads "
+	       "(efficiency >= 90%); peak 3.80k ops/s at 4",
 	       "collapse with a recovery: both named");
 	analysis_free(&a);
 	session_free(&s);
@@ -273,9 +273,10 @@ test_no_smp(void)
 	curve(&s, "ops", "processes", n, fall, 4);
 	run(&s, NULL, &a);
 	is_str(a.verdict,
-	       "does not scale beyond 1 process: speedup 1.02 at 2; "
-	       "collapse above 2: 39% of peak at 8",
-	       "flat then falling: verdict, singular of processes");
+	       "collapse above 2: 39% of peak at 8; flat from 1 to 2 processes (speedup 1.02 at "
+	       "2); "
+	       "peak 1.02k ops/s at 2",
+	       "flat then falling: the collapse heads, the flat start is its detail");
 	analysis_free(&a);
 	session_free(&s);
 
@@ -346,8 +347,8 @@ test_no_x1(void)
 	curve(&s, "ops", "threads", n, none, 4);
 	run(&s, NULL, &a);
 	is_str(a.verdict,
-	       "no N=1 step; no gain beyond 2 threads; peak 2.01k ops/s at 4; "
-	       "collapse above 8: 75% of peak at 16",
+	       "collapse above 8: 75% of peak at 16; no N=1 step; no gain beyond 2 threads; "
+	       "peak 2.01k ops/s at 4",
 	       "no N=1 and no gain: verdict");
 	analysis_free(&a);
 	session_free(&s);
@@ -468,8 +469,8 @@ test_uncertain_peak(void)
 	is_double(a.x_ref_lb, 8.9e6, 1e-6, "uncertain peak: and it is X(1) - ci(1)");
 	ok(a.collapse && a.collapse_n == 4, "uncertain peak: the fall at 4 is a collapse");
 	is_str(a.verdict,
-	       "scales sub-linearly (efficiency < 90% at 2 threads); peak 10.0M ops/s at 2 "
-	       "(uncertain: CI +-500%); collapse above 2: 13% of peak at 16",
+	       "collapse above 2: 13% of peak at 16; scales sub-linearly (efficiency < 90% at 2 "
+	       "threads); peak 10.0M ops/s at 2 (uncertain: CI +-500%)",
 	       "uncertain peak: the verdict names it and the collapse");
 	analysis_free(&a);
 	session_free(&s);
@@ -480,8 +481,8 @@ test_uncertain_peak(void)
 		add(&s, n[i], i == 1 ? 9.5e6 : x[i], i == 1 ? 47.5e6 : ci[i], STEP_OK);
 	run(&s, NULL, &a);
 	is_str(a.verdict,
-	       "does not scale beyond 1 thread: speedup 1.06 at 2; the peak at 2 is uncertain "
-	       "(CI +-500%); collapse above 2: 14% of peak at 16",
+	       "collapse above 2: 14% of peak at 16; flat from 1 to 2 threads (speedup 1.06 at 2); "
+	       "peak 9.50M ops/s at 2 (uncertain: CI +-500%)",
 	       "uncertain peak without SMP gain: both named");
 	analysis_free(&a);
 	session_free(&s);

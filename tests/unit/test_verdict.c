@@ -140,9 +140,9 @@ test_ranked(void)
 	c.nparts = &a.nparts;
 	verdict_build(&c, a.verdict, sizeof(a.verdict));
 	is_str(a.verdict,
-	       "scales to 2 threads (efficiency >= 90%); peak 250 ops/s at 4; collapse above 4: "
-	       "40% of peak at 8",
-	       "a collapse: the sentence in its own order");
+	       "collapse above 4: 40% of peak at 8; scales to 2 threads (efficiency >= 90%); peak "
+	       "250 ops/s at 4",
+	       "a collapse: the sentence in its own order, the collapse its headline");
 	is_int(a.nparts, 3, "three clauses");
 	list[0] = '\0';
 	for (i = 0; i < a.nparts; i++) {
@@ -151,8 +151,9 @@ test_ranked(void)
 		strncat(list, part, sizeof(list) - strlen(list) - 1);
 	}
 	is_str(list,
-	       "[2]scales to 2 threads (efficiency >= 90%)[1]peak 250 ops/s at 4[0]collapse above "
-	       "4: 40% of peak at 8",
+	       "[0]collapse above 4: 40% of peak at 8[3]scales to 2 threads (efficiency >= "
+	       "90%)[2]peak "
+	       "250 ops/s at 4",
 	       "each clause without its separator, with its rank");
 	analysis_verdict_ranked(&a, buf, sizeof(buf));
 	is_str(buf,
@@ -168,11 +169,58 @@ test_ranked(void)
 	verdict_build(&c, a.verdict, sizeof(a.verdict));
 	is_int(a.nparts, 2, "flat after: a part of the peak's clause");
 	analysis_verdict_ranked(&a, buf, sizeof(buf));
-	is_str(buf, "peak 250 ops/s at 4, flat after; scales to 2 threads (efficiency >= 90%)",
-	       "ranked without a collapse: the peak first");
+	is_str(buf, "scales to 2 threads (efficiency >= 90%); peak 250 ops/s at 4, flat after",
+	       "ranked without a collapse: the headline (how far it scales) first, then the peak");
 	a.nparts = 0;
 	analysis_verdict_ranked(&a, buf, sizeof(buf));
 	is_str(buf, a.verdict, "a verdict without parts (read from a file) as it is");
+}
+
+/*
+ * The busy machine's clause on its own: the CPU count unknown or one, no
+ * names, a busy N other than 1 (no word on ratios), and its rank in a line
+ * cut short.
+ */
+static void
+test_busy(void)
+{
+	struct scaling_point p[3];
+	struct analysis a;
+	struct verdict_ctx c;
+	char buf[256];
+
+	peaked(&a, p);
+	ctx_init(&c, &a);
+	c.part = a.part;
+	c.nparts = &a.nparts;
+	a.busy.n = 2;
+	a.busy.by_others = true;
+	a.busy.others_cpus = 0.74;
+	verdict_build(&c, buf, sizeof(buf));
+	is_str(buf,
+	       "scales to 2 threads (efficiency >= 90%); on a busy machine: other processes used "
+	       "0.7 CPUs at N=2; peak 250 ops/s at 4",
+	       "busy, CPU count unknown, no names: the CPUs alone, no word on ratios");
+	a.busy.ncpus = 1;
+	snprintf(a.busy.top[0].comm, sizeof(a.busy.top[0].comm), "gzip");
+	a.busy.top[0].procs = 1;
+	a.busy.ntop = 1;
+	verdict_build(&c, buf, sizeof(buf));
+	is_str(buf,
+	       "scales to 2 threads (efficiency >= 90%); on a busy machine: other processes used "
+	       "0.7 of 1 CPU at N=2 (gzip); peak 250 ops/s at 4",
+	       "one CPU: singular; one process of a name: no count");
+	a.busy.n = 1;
+	a.busy.by_others = false;
+	a.busy.run_delay_pct = 40.4;
+	verdict_build(&c, a.verdict, sizeof(a.verdict));
+	is_str(a.verdict,
+	       "scales to 2 threads (efficiency >= 90%); on a busy machine: the workers waited for "
+	       "a CPU 40% of their time at N=1; ratios to N=1 are unreliable; peak 250 ops/s at 4",
+	       "busy by run delay at N=1: said, with the ratios' warning");
+	analysis_verdict_ranked(&a, buf, 60);
+	is_str(buf, "scales to 2 threads (efficiency >= 90%); on a busy machine:",
+	       "ranked and cut: the headline, then the busy machine");
 }
 
 int
@@ -182,5 +230,6 @@ main(void)
 	test_small();
 	test_peak();
 	test_ranked();
+	test_busy();
 	return done_testing();
 }
