@@ -196,8 +196,8 @@ tr_self_check(FILE *f, const struct snapshot *sn, char l, double noise)
 		cmp_welch_min(&h1, &h2, noise, CMP_SELF_TRIALS, &d);
 		if (cmp_family_significant(&d, m, noise) && k < sizeof(found))
 			k += (size_t)snprintf(found + k, sizeof(found) - k,
-					      "%sN=%d %+.1f%% ± %.1f%%", hits++ ? ", " : "", n[i],
-					      d.pct, d.ci_pct);
+					      "%sN=%d %+.1f%% (%+.1f%% to %+.1f%%)",
+					      hits++ ? ", " : "", n[i], d.pct, d.lo_pct, d.hi_pct);
 	}
 	k1 = cmp_trial_scores(&sn->s, n, m, 0, h, x);
 	k2 = cmp_trial_scores(&sn->s, n, m, h, t, x + k1);
