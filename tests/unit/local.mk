@@ -109,3 +109,6 @@ TESTS += tests/unit/test_stacks_json
 tests_unit_test_stacks_json_SOURCES = tests/unit/test_stacks_json.c tests/unit/json_edit.c \
 	tests/unit/json_edit.h tests/unit/json_steps.c tests/unit/json_steps.h
 tests_unit_test_stacks_json_LDADD = $(TEST_LIBS)
+
+TESTS += tests/cli/compare_log.sh
+EXTRA_DIST += tests/cli/compare_log.sh
