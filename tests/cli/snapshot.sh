@@ -331,6 +331,26 @@ refuses bad-range.json "bad-range.json: steps[0].cpu.per_cpu[0].usr: 250 is out 
 	"a value out of range"
 refuses missing-field.json "missing-field.json: settings: missing; expected an object" \
 	"a missing required field"
+# A step's stats out of order, each of the four orders in turn: two fixtures
+# (median below min, mean above max), two copies edited here.
+refuses order-median.json "order-median.json: steps[1].intervals: min 261764, median 130882, mean 267776, max 279683; expected min <= median, mean <= max" \
+	"a median below the min, by field path"
+refuses order-mean.json "order-mean.json: steps[1].intervals: min 261764, median 266175, mean 419524, max 279683; expected min <= median, mean <= max" \
+	"a mean above the max"
+"$PYTHON" - "$FX/cpu-linux.json" "$T" <<'EOF'
+import json, sys
+for name, field, other in (("median-high", "median", "max"), ("mean-low", "mean", "min")):
+    d = json.load(open(sys.argv[1]))
+    iv = d["steps"][1]["intervals"]
+    iv[field] = iv[other] * (1.5 if other == "max" else 0.5)
+    json.dump(d, open("%s/order-%s.json" % (sys.argv[2], name), "w"))
+EOF
+for o in median-high mean-low; do
+	"$SCALETOP" compare "$FX/cpu-linux.json" "$T/order-$o.json" >/dev/null 2>"$T/ord.err"
+	is "$?" 1 "compare refuses a step whose stats are out of order ($o)"
+	like "$(cat "$T/ord.err")" "^scaletop compare: $T/order-$o\.json: steps\[1\]\.intervals: min [0-9]+, median [0-9]+, mean [0-9]+, max [0-9]+; expected min <= median, mean <= max$" \
+		"  in one line naming the field path"
+done
 head -c 67108865 /dev/zero >"$T/huge.json"
 "$SCALETOP" show "$T/huge.json" >/dev/null 2>"$T/huge.err"
 is "$(cat "$T/huge.err")" "scaletop show: $T/huge.json: over the 64 MiB a snapshot may have; not a snapshot, or a damaged one" \
