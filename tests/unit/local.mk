@@ -112,3 +112,7 @@ tests_unit_test_stacks_json_LDADD = $(TEST_LIBS)
 
 TESTS += tests/cli/compare_log.sh
 EXTRA_DIST += tests/cli/compare_log.sh
+
+check_PROGRAMS += tests/unit/test_compare_load
+TESTS += tests/unit/test_compare_load
+tests_unit_test_compare_load_LDADD = $(TEST_LIBS)
