@@ -96,9 +96,8 @@ cmp_ratio_cell(FILE *f, double r)
 {
 	char buf[32];
 
-	if (isfinite(r))
-		snprintf(buf, sizeof(buf), "%.2fx", r);
-	fprintf(f, " %*s", CMP_COL - 4, isfinite(r) ? buf : "-");
+	snapshot_compare_ratio(buf, sizeof(buf), r);
+	fprintf(f, " %*s", CMP_COL - 4, buf);
 }
 
 /* B-A in % of A, its CI and '*' where significant: the cells of one other snapshot. */

@@ -64,10 +64,8 @@ md_row(FILE *f, struct snapshot *const *v, int k, int n, const struct compare_op
 	}
 	for (i = 1; i < k; i++) {
 		snapshot_compare_diff(v[0], v[i], n, o, &d);
-		if (isfinite(d.ratio))
-			fprintf(f, " %.2fx |", d.ratio);
-		else
-			fputs(" - |", f);
+		snapshot_compare_ratio(buf, sizeof(buf), d.ratio);
+		fprintf(f, " %s |", buf);
 		snapshot_compare_pct(buf, sizeof(buf), d.pct, true);
 		snapshot_compare_ci(ci, sizeof(ci), &d, true);
 		fprintf(f, " %s | %s | %s |", buf, ci, d.significant ? "\\*" : "");

@@ -362,6 +362,17 @@ snapshot_compare_summary_text(FILE *f, struct snapshot *const *v, int k,
 }
 
 void
+snapshot_compare_ratio(char *buf, size_t len, double r)
+{
+	if (!isfinite(r))
+		snprintf(buf, len, "-");
+	else if (r > 0 && r < 0.095)
+		snprintf(buf, len, "%.2gx", r); /* 0.0023x, never 0.00x */
+	else
+		snprintf(buf, len, "%.2fx", r);
+}
+
+void
 snapshot_compare_ci(char *buf, size_t len, const struct cmp_diff *d, bool words)
 {
 	if (!d->tested || !isfinite(d->lo_pct) || !isfinite(d->hi_pct))

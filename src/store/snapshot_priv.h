@@ -265,6 +265,8 @@ void snapshot_compare_explain(const struct snapshot *a, const struct snapshot *b
 			      struct cmp_side_why *why);
 /* "-12.3%" (sign: "+" too) or "-" for NaN: the cells text, CSV's aside, and Markdown share. */
 void snapshot_compare_pct(char *buf, size_t len, double pct, bool sign);
+/* B/A as "0.54x", or with two significant digits below 0.1 ("0.0023x"); "-" for NaN. */
+void snapshot_compare_ratio(char *buf, size_t len, double r);
 /*
  * d's 95% CI in % of A: "-14.0% to -10.5%" (words) or "-14.0..-10.5" (a
  * table's cell); "-" untested.
