@@ -434,8 +434,8 @@ snapshot_compare_diff_words(char *buf, size_t len, const struct cmp_diff *d, cha
 		snapshot_compare_pct(pm, sizeof(pm), d->pct, true);
 		snprintf(buf, len, "%c %s (95%% CI %s)", lb, pm, ci);
 	} else if (d->welch) {
-		snprintf(buf, len, "no difference proven (%c %s, within the %g%% noise floor)", lb,
-			 pm, noise);
+		/* 0 is outside the CI: a difference, too small to count, never "none proven" */
+		snprintf(buf, len, "within the %g%% noise floor (%c %s)", noise, lb, pm);
 	} else {
 		snprintf(buf, len, "no difference proven (%c %s)", lb, pm);
 	}
