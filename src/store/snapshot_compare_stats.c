@@ -255,8 +255,8 @@ cmp_mix(char *buf, size_t len, const struct cmp_geomean *g, const char *fast, co
 
 /* The sentence without its collapse clause. */
 static void
-cmp_verdict(char *buf, size_t len, const struct cmp_geomean *g, const char *differs, char la,
-	    char lb)
+cmp_verdict(char *buf, size_t len, const struct cmp_geomean *g, const char *differs, double noise,
+	    char la, char lb)
 {
 	char span[48];
 
@@ -273,6 +273,13 @@ cmp_verdict(char *buf, size_t len, const struct cmp_geomean *g, const char *diff
 	else if (g->significant)
 		snprintf(buf, len, "%c is %.1f%% faster (95%% CI %.1f-%.1f%%) %s", lb,
 			 100 * (g->ratio - 1), 100 * (g->lo - 1), 100 * (g->hi - 1), span);
+	else if (differs[0] == '\0' && (g->lo > 1 || g->hi < 1))
+		/* 1 is outside the CI: never "no difference proven" */
+		snprintf(
+			buf, len,
+			"%c %+.1f%% %s is within the %g%% noise floor (95%% CI %+.1f%% to %+.1f%%)",
+			lb, 100 * (g->ratio - 1), span, noise, 100 * (g->lo - 1),
+			100 * (g->hi - 1));
 	else if (differs[0] == '\0')
 		snprintf(buf, len, "no difference proven between %c and %c at any N", la, lb);
 	else
@@ -340,7 +347,7 @@ snapshot_compare_summary(char *buf, size_t len, struct snapshot *const *v, int i
 		 cmp_dir_list(slow, sizeof(slow), n, sa, sb, m, noise, -1) > 0)
 		cmp_mix(head, sizeof(head), &g, fast, slow, span, lb);
 	else
-		cmp_verdict(head, sizeof(head), &g, differs, 'A', lb);
+		cmp_verdict(head, sizeof(head), &g, differs, noise, 'A', lb);
 	cmp_collapse_clause(coll, sizeof(coll), &v[0]->now, &v[i]->now, 'A', lb);
 	snprintf(buf, len, "%s%s", head, coll);
 	free(n);

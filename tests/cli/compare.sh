@@ -55,6 +55,7 @@ NOISE="--noise 30"
 TRIES=5
 ABOUT_HALF='(3[5-9]|[45][0-9]|6[0-5])\.[0-9]' # -35 to -65%: about -50%
 # an N line of the same workload twice: an interval that holds 0, or one inside the floor
+SAME_SUM='^(no difference proven between A and B at any N|B [-+][0-9.]+% over N=1\.\.2 is within the 30% noise floor \(95% CI [-+][0-9.]+% to [-+][0-9.]+%\))$'
 SAME_N='^  N=[12]: (no difference proven \(B [-+][0-9.]+%, 95% CI -[0-9.]+% to \+[0-9.]+%\)|within the 30% noise floor \(B [-+][0-9.]+%, 95% CI [-+][0-9.]+% to [-+][0-9.]+%\))$'
 
 
@@ -72,7 +73,7 @@ sweeps_same() {
 	_s=$?
 	wait "$_p" && [ "$_s" -eq 0 ] || bail_out "a sweep failed: $(cat "$T/a.err" "$T/b.err")"
 	"$SCALETOP" compare $NOISE "$T/a.json" "$T/b.json" >"$T/same.out" 2>&1
-	summary "$T/same.out" | grep -q '^no difference proven between A and B at any N$' &&
+	summary "$T/same.out" | grep -qE "$SAME_SUM" &&
 		[ "$(grep -cE "$SAME_N" "$T/same.out")" -eq 2 ]
 }
 
@@ -105,8 +106,8 @@ tries half
 # --- the same workload twice --------------------------------------------------------
 "$SCALETOP" compare $NOISE "$T/a.json" "$T/b.json" >"$T/same.out" 2>&1
 is "$?" 0 "compare of the same workload swept twice exits 0"
-like "$(summary "$T/same.out")" "^no difference proven between A and B at any N$" \
-	"  the summary: no difference proven at any N"
+like "$(summary "$T/same.out")" "$SAME_SUM" \
+	"  the summary: no difference proven at any N, or one inside the floor"
 is "$(grep -cE "$SAME_N" "$T/same.out")" 2 \
 	"  and at each N, in words"
 [ "$(grep -c 'no difference proven' "$T/same.out")" -ge 3 ] || diag "$(cat "$T/same.out")"
@@ -291,6 +292,11 @@ is "$(summary "$T/run.out")" "no difference proven between A and B at any N" "  
 like "$(grep '^  N=1:' "$T/run0.out")" "^  N=1: B \+6\.0% \(95% CI \+[0-9.]+% to \+[0-9.]+%\)$" \
 	"--run-noise 0: the trials alone prove it"
 like "$(summary "$T/run0.out")" "^B is 6\.0% faster" "  over N too"
+"$SCALETOP" compare --run-noise 0 --noise 10 "$T/run-a.json" "$T/run-b.json" >"$T/run10.out"
+like "$(grep '^  N=1:' "$T/run10.out")" "^  N=1: within the 10% noise floor \(B \+6\.0%, 95% CI \+[0-9.]+% to \+[0-9.]+%\)$" \
+	"  --noise 10: +6% whose CI excludes 0 is within the floor, not 'no difference proven'"
+like "$(summary "$T/run10.out")" "^B \+6\.0% over N=1\.\.4 is within the 10% noise floor \(95% CI \+[0-9.]+% to \+[0-9.]+%\)$" \
+	"  the summary says so too"
 is "$(grep -c '^run noise:' "$T/run0.out")" 0 "  and there is no run noise line"
 is "$(grep -c '^run noise:' "$T/run3.out")" 0 "three files a side: no allowance"
 is "$(grep -E '^  N=' "$T/run3.out")" "$(grep -E '^  N=' "$T/run0.out")" \
