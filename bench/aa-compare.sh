@@ -9,7 +9,7 @@
 # alone, without the floor or the allowance for a run's own noise), and the
 # bench counts the summary lines that claim a difference ("B is ...
 # slower/faster", "B differs at", "B is faster at ... and slower at") and
-# the per-N lines that do ("N=2: B -12.3% ± 4.5% (95%)").  Goal (a 95%
+# the per-N lines that do ("N=2: B -12.3% (95% CI -16.0% to -8.4%)").  Goal (a 95%
 # test promises no more): at most 1 summary in 20 pairs, at most 5% of the
 # per-N lines (3 of 60), under both conditions below.
 #

@@ -12,8 +12,15 @@
  * they say how steady a window was, not how much a rerun moves.  A side
  * with fewer than CMP_MIN_TRIALS trials has a point estimate and no test.
  *
- * A difference is significant when Welch's 95% CI excludes 0 AND |B - A|
- * exceeds the noise floor (a % of A).
+ * At one N the test is on the log scale: ln(mean B / mean A), its variance
+ * by the delta method (each side's se / mean, squared), and the interval
+ * shown as percentages of A that can never pass -100%.  A difference is
+ * significant when that 95% CI excludes 0 AND |B - A| exceeds the noise
+ * floor (a % of A).
+ *
+ * With too few trials to test, a ratio beyond CMP_RERUN_BOUND either way
+ * (more than any rerun the A/A bench has seen moved) is still a difference,
+ * labelled as resting on one trial a side.
  *
  * Pure code.
  */
@@ -24,6 +31,13 @@
 
 #include "scaletop/session.h"
 
+/*
+ * The largest factor a rerun of the same sweep is taken to move a figure by:
+ * no A/A pair of bench/aa-compare.sh moved more than 2.2x (docs/statistics.md,
+ * "Too few trials"), and a sweep on a machine at a load of 170 ran at 1/4 of
+ * its quiet rate.  Beyond it, one trial a side is enough to call a difference.
+ */
+#define CMP_RERUN_BOUND 4.0
 /* The default noise floor, % of A (--noise PCT): docs/statistics.md has the figures. */
 #define COMPARE_NOISE_DEFAULT 5.0
 /* Trials a side needs before compare tests (docs/statistics.md: why 3, and not 2). */
@@ -54,16 +68,18 @@ struct cmp_side {
 	enum cmp_unit unit;
 };
 
-/* Welch's comparison of B with A at one N (or of one peak with another). */
+/* Welch's comparison of B with A at one N (or of one peak with another), on the log scale. */
 struct cmp_diff {
-	bool tested;      /* both sides have a mean > 0 (A), a finite se and enough trials */
+	bool tested;      /* both sides have a mean > 0, a finite se and enough trials */
 	bool few;         /* both have a mean, but a side has fewer trials than the test needs */
+	bool beyond;      /* few, yet the ratio is beyond CMP_RERUN_BOUND either way */
 	double ratio;     /* B / A; NaN without both means */
 	double pct;       /* 100 (B - A) / A */
-	double ci_pct;    /* 95% half-width of pct; 0 when both se are 0 */
-	double df;        /* Welch-Satterthwaite (INFINITY when both se are 0) */
+	double lo_pct;    /* the 95% CI of pct, from exp of the log's: > -100; NaN untested */
+	double hi_pct;    /* (both pct when both se are 0) */
+	double df;        /* Welch-Satterthwaite of the logs (INFINITY when both se are 0) */
 	bool welch;       /* the CI excludes 0 */
-	bool significant; /* welch and |pct| > the noise floor */
+	bool significant; /* (welch, or beyond) and |pct| > the noise floor */
 	double p;         /* Welch's two-sided p at the floored df; NaN untested */
 };
 
@@ -80,11 +96,15 @@ struct cmp_geomean {
 	int n_lo, n_hi;   /* the smallest and largest of them */
 	int ka, kb;       /* trials scored on each side */
 	bool few;         /* a side has fewer than the test's trials: a point estimate only */
+	bool beyond;      /* few, yet the ratio is beyond CMP_RERUN_BOUND either way */
 	double ratio;     /* exp(mean ln(B scores) - mean ln(A scores)) */
 	double lo, hi;    /* its 95% CI; NaN when few */
 	double df;        /* Welch-Satterthwaite of the logs */
-	bool significant; /* the CI excludes 1 and |ratio - 1| > the noise floor */
+	bool significant; /* the CI excludes 1 (or beyond) and |ratio - 1| > the noise floor */
 };
+
+/* Whether a ratio B / A lies beyond what a rerun moves (CMP_RERUN_BOUND either way). */
+bool cmp_beyond_rerun(double ratio);
 
 /* Trials [lo, hi) of a session: every trial is CMP_ALL. */
 #define CMP_ALL 0, 1000000000
@@ -114,13 +134,16 @@ void cmp_side_samples(const double *x, int k, struct cmp_side *side);
 double cmp_run_allowance(double mean, double run_pct, int runs);
 
 /*
- * Welch's t of b against a: the difference as % of a's mean, with the CI
- * from t95 at the Welch-Satterthwaite df floored to an integer (stats_t95
- * takes an integer; a smaller df widens the CI, so flooring errs towards
- * "no difference").  Each side's allow joins its variance, with
- * CMP_ALLOW_DF degrees of freedom; the CI is never narrower, nor p
- * smaller, than without it.  Sides with fewer than min_trials trials are
- * not tested (d->few).  noise_pct >= 0.
+ * Welch's t of b against a on the log scale: d = ln(mean b / mean a) with
+ * variance (se_a / mean_a)^2 + (se_b / mean_b)^2 (the delta method), the CI
+ * d +- t95 sqrt(var) at the Welch-Satterthwaite df of those two parts
+ * floored to an integer (stats_t95 takes an integer; a smaller df widens
+ * the CI, so flooring errs towards "no difference"), shown as
+ * 100 (exp(.) - 1) % of a.  Each side's allow (divided by its mean
+ * squared) joins its variance, with CMP_ALLOW_DF degrees of freedom; the
+ * CI is never narrower, nor p smaller, than without it.  Sides with fewer
+ * than min_trials trials are not tested (d->few; d->beyond past
+ * CMP_RERUN_BOUND).  noise_pct >= 0.
  */
 void cmp_welch_min(const struct cmp_side *a, const struct cmp_side *b, double noise_pct,
 		   int min_trials, struct cmp_diff *d);

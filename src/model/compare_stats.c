@@ -1,7 +1,8 @@
 /*
  * compare's statistics with trials as the unit: each side's mean, standard
  * error and degrees of freedom at one N from its trials' means, Welch's t
- * between two sides with a noise floor and an allowance for a run's own
+ * between two sides on the log scale (so that a ratio's interval never
+ * passes -100%) with a noise floor and an allowance for a run's own
  * noise, and each trial's score (its geometric mean across N) compared by
  * Welch's t on the logarithms
  * (compare_stats.h; the reasoning and the measured figures are in
@@ -211,42 +212,61 @@ cmp_interval(double diff, double va, double dfa, double vb, double dfb, double a
 	}
 }
 
+bool
+cmp_beyond_rerun(double ratio)
+{
+	return ratio > 0 && isfinite(ratio) && fabs(log(ratio)) > log(CMP_RERUN_BOUND);
+}
+
+/* d's interval, df, p and whether it excludes 0, from the logs' variance parts. */
+static void
+cmp_log_test(double dl, double va, double dfa, double vb, double dfb, double allow,
+	     struct cmp_diff *d)
+{
+	struct cmp_interval iv;
+
+	if (va + vb + allow == 0) {
+		/* Both sides exact (constant figures): any difference is one. */
+		d->df = INFINITY;
+		d->lo_pct = d->hi_pct = d->pct;
+		d->welch = dl != 0;
+		d->p = d->welch ? 0 : 1;
+		return;
+	}
+	cmp_interval(dl, va, dfa, vb, dfb, allow, &iv);
+	d->df = iv.df;
+	d->lo_pct = 100 * (exp(dl - iv.half) - 1);
+	d->hi_pct = 100 * (exp(dl + iv.half) - 1);
+	d->welch = fabs(dl) > iv.half;
+	d->p = iv.p;
+}
+
 void
 cmp_welch_min(const struct cmp_side *a, const struct cmp_side *b, double noise_pct, int min_trials,
 	      struct cmp_diff *d)
 {
-	struct cmp_interval iv;
-	double va, vb, allow;
+	double ra, rb, allow;
 
 	memset(d, 0, sizeof(*d));
-	d->ratio = d->pct = d->ci_pct = d->df = d->p = NAN;
-	if (a->runs == 0 || b->runs == 0 || !(a->mean > 0) || !isfinite(b->mean))
+	d->ratio = d->pct = d->lo_pct = d->hi_pct = d->df = d->p = NAN;
+	if (a->runs == 0 || b->runs == 0 || !(a->mean > 0) || !(b->mean > 0) ||
+	    !isfinite(a->mean) || !isfinite(b->mean))
 		return;
 	d->ratio = b->mean / a->mean;
 	d->pct = 100 * (b->mean - a->mean) / a->mean;
 	if (a->trials < min_trials || b->trials < min_trials) {
 		d->few = true;
+		d->beyond = cmp_beyond_rerun(d->ratio);
+		d->significant = d->beyond && fabs(d->pct) > noise_pct;
 		return;
 	}
 	if (!cmp_side_known(a) || !cmp_side_known(b))
 		return;
 	d->tested = true;
-	va = a->se * a->se;
-	vb = b->se * b->se;
-	allow = a->allow + b->allow;
-	if (va + vb + allow == 0) {
-		/* Both sides exact (constant figures): any difference is one. */
-		d->df = INFINITY;
-		d->ci_pct = 0;
-		d->welch = b->mean != a->mean;
-		d->p = d->welch ? 0 : 1;
-	} else {
-		cmp_interval(b->mean - a->mean, va, a->df, vb, b->df, allow, &iv);
-		d->df = iv.df;
-		d->ci_pct = 100 * iv.half / a->mean;
-		d->welch = fabs(b->mean - a->mean) > iv.half;
-		d->p = iv.p;
-	}
+	ra = a->se / a->mean;
+	rb = b->se / b->mean;
+	allow = a->allow / (a->mean * a->mean) + b->allow / (b->mean * b->mean);
+	cmp_log_test(log(d->ratio), ra * ra, a->df, rb * rb, b->df, allow, d);
 	d->significant = d->welch && fabs(d->pct) > noise_pct;
 }
 
@@ -310,7 +330,7 @@ cmp_scores(const double *a, int ka, const double *b, int kb, const struct cmp_sc
 
 	g->ka = ka;
 	g->kb = kb;
-	g->few = g->significant = false;
+	g->few = g->beyond = g->significant = false;
 	g->ratio = g->lo = g->hi = g->df = NAN;
 	if (x == NULL || ka < 1 || kb < 1 || !cmp_logs(a, ka, x) || !cmp_logs(b, kb, x + ka)) {
 		free(x);
@@ -323,6 +343,8 @@ cmp_scores(const double *a, int ka, const double *b, int kb, const struct cmp_sc
 	g->ratio = exp(dl);
 	if (ka < t->min_trials || kb < t->min_trials || ka < 2 || kb < 2) {
 		g->few = true;
+		g->beyond = cmp_beyond_rerun(g->ratio);
+		g->significant = g->beyond && 100 * fabs(g->ratio - 1) > t->noise_pct;
 		return;
 	}
 	va = la.se * la.se;

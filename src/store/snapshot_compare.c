@@ -96,9 +96,8 @@ cmp_ratio_cell(FILE *f, double r)
 {
 	char buf[32];
 
-	if (isfinite(r))
-		snprintf(buf, sizeof(buf), "%.2fx", r);
-	fprintf(f, " %*s", CMP_COL - 4, isfinite(r) ? buf : "-");
+	snapshot_compare_ratio(buf, sizeof(buf), r);
+	fprintf(f, " %*s", CMP_COL - 4, buf);
 }
 
 /* B-A in % of A, its CI and '*' where significant: the cells of one other snapshot. */
@@ -107,13 +106,13 @@ cmp_diff_cells(FILE *f, const struct snapshot *a, const struct snapshot *b, int 
 	       const struct compare_opts *o, bool last)
 {
 	struct cmp_diff d;
-	char pct[24], ci[24];
+	char pct[24], ci[48];
 
 	snapshot_compare_diff(a, b, n, o, &d);
 	snapshot_compare_pct(pct, sizeof(pct), d.pct, true);
-	snapshot_compare_pct(ci, sizeof(ci), d.tested ? d.ci_pct : NAN, false);
+	snapshot_compare_ci(ci, sizeof(ci), &d, false);
 	cmp_ratio_cell(f, d.ratio);
-	fprintf(f, " %8s %7s", pct, ci);
+	fprintf(f, " %8s %13s", pct, ci);
 	if (d.significant || !last)
 		fputs(d.significant ? " *" : "  ", f);
 }
@@ -134,8 +133,7 @@ cmp_table(FILE *f, struct snapshot *const *v, int k, const int *n, int nn,
 		snprintf(head, sizeof(head), "%c/%c", cmp_letter(i), cmp_letter(0));
 		fprintf(f, " %*s", CMP_COL - 4, head);
 		snprintf(head, sizeof(head), "%c-%c", cmp_letter(i), cmp_letter(0));
-		/* "±" is two bytes and one column */
-		fprintf(f, " %8s %8s%s", head, "±95%", i + 1 < k ? "  " : "");
+		fprintf(f, " %8s %13s%s", head, "95% CI", i + 1 < k ? "  " : "");
 	}
 	fputc('\n', f);
 	for (j = 0; j < nn; j++) {
@@ -148,7 +146,7 @@ cmp_table(FILE *f, struct snapshot *const *v, int k, const int *n, int nn,
 	}
 }
 
-/* "B peak = 4.00x A peak (A at 3, B at 2); A 1.2M ± 30k, B ...: B +300% ± 9% (95%)". */
+/* "B peak = 4.00x A peak (A at 3, B at 2); A 1.2M ± 30k, B ...: B +300% (95% CI ...)". */
 static void
 cmp_peaks(FILE *f, struct snapshot *const *v, int k, const struct compare_opts *o)
 {
@@ -365,8 +363,9 @@ cmp_csv_head(FILE *f, struct snapshot *const *v, int k)
 	for (i = 0; i < k; i++)
 		fprintf(f, ",%c ci95", cmp_letter(i));
 	for (i = 1; i < k; i++)
-		fprintf(f, ",%c-%c %%,%c-%c ci95 %%,%c significant", cmp_letter(i), cmp_letter(0),
-			cmp_letter(i), cmp_letter(0), cmp_letter(i));
+		fprintf(f, ",%c-%c %%,%c-%c lo95 %%,%c-%c hi95 %%,%c significant", cmp_letter(i),
+			cmp_letter(0), cmp_letter(i), cmp_letter(0), cmp_letter(i), cmp_letter(0),
+			cmp_letter(i));
 	snapshot_compare_fair_csv_head(f, k);
 	fputc('\n', f);
 }
@@ -392,8 +391,9 @@ snapshot_compare_csv(FILE *f, struct snapshot *const *v, int k, const struct com
 		for (i = 1; i < k; i++) {
 			snapshot_compare_diff(v[0], v[i], n[j], o, &d);
 			snapshot_csv_num(f, d.pct);
-			snapshot_csv_num(f, d.tested ? d.ci_pct : NAN);
-			fprintf(f, ",%s", d.tested ? (d.significant ? "1" : "0") : "");
+			snapshot_csv_num(f, d.tested ? d.lo_pct : NAN);
+			snapshot_csv_num(f, d.tested ? d.hi_pct : NAN);
+			fprintf(f, ",%s", d.tested || d.beyond ? (d.significant ? "1" : "0") : "");
 		}
 		snapshot_compare_fair_csv_cells(f, v, k, n[j]);
 		fputc('\n', f);

@@ -40,7 +40,7 @@ md_head(FILE *f, struct snapshot *const *v, int k)
 		fputs("/s |", f);
 	}
 	for (i = 1; i < k; i++)
-		fprintf(f, " %c/A | %c-A | ±95%% | |", (char)('A' + i), (char)('A' + i));
+		fprintf(f, " %c/A | %c-A | 95%% CI | |", (char)('A' + i), (char)('A' + i));
 	fputs("\n|---:|", f);
 	for (i = 0; i < k; i++)
 		fputs("---:|", f);
@@ -54,7 +54,7 @@ md_row(FILE *f, struct snapshot *const *v, int k, int n, const struct compare_op
 {
 	struct cmp_side x;
 	struct cmp_diff d;
-	char buf[32], ci[24];
+	char buf[32], ci[48];
 	int i;
 
 	fprintf(f, "| %d |", n);
@@ -64,12 +64,10 @@ md_row(FILE *f, struct snapshot *const *v, int k, int n, const struct compare_op
 	}
 	for (i = 1; i < k; i++) {
 		snapshot_compare_diff(v[0], v[i], n, o, &d);
-		if (isfinite(d.ratio))
-			fprintf(f, " %.2fx |", d.ratio);
-		else
-			fputs(" - |", f);
+		snapshot_compare_ratio(buf, sizeof(buf), d.ratio);
+		fprintf(f, " %s |", buf);
 		snapshot_compare_pct(buf, sizeof(buf), d.pct, true);
-		snapshot_compare_pct(ci, sizeof(ci), d.tested ? d.ci_pct : NAN, false);
+		snapshot_compare_ci(ci, sizeof(ci), &d, true);
 		fprintf(f, " %s | %s | %s |", buf, ci, d.significant ? "\\*" : "");
 	}
 	fputc('\n', f);
@@ -100,9 +98,9 @@ snapshot_compare_markdown(FILE *f, struct snapshot *const *v, int k, const struc
 		fprintf(f, ", taken %s)%s\n", v[i]->meta.taken, i + 1 < k ? "  " : "");
 	}
 	fprintf(f,
-		"\nB-A: the difference in %% of A, ±95%%: its 95%% confidence interval (Welch's "
-		"t on the trials' means); \\*: significant, outside the interval and beyond the "
-		"%g%% noise floor.\n",
+		"\nB-A: the difference in %% of A; 95%% CI: its 95%% confidence interval (Welch's "
+		"t on the logs of the trials' means); \\*: significant, 0 outside the interval "
+		"and beyond the %g%% noise floor.\n",
 		snapshot_compare_noise(o));
 	snapshot_compare_md_fits(f, v, k);
 	snapshot_compare_locks_md(f, v, k);

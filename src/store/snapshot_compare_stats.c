@@ -60,13 +60,27 @@ snapshot_compare_diff(const struct snapshot *a, const struct snapshot *b, int n,
 	cmp_welch(&sa, &sb, snapshot_compare_noise(o), d);
 }
 
+/*
+ * Decimals for a % of A: one, or as many as keep a fall short of -100% from
+ * rounding to it (a collapse to 0.03% of A is -99.97%, never -100.0%).
+ */
+static int
+cmp_pct_digits(double pct)
+{
+	int dig = 1;
+
+	while (pct > -100 && pct < -100 + 0.5 * pow(10, -dig) && dig < 6)
+		dig++;
+	return dig;
+}
+
 void
 snapshot_compare_pct(char *buf, size_t len, double pct, bool sign)
 {
 	if (!isfinite(pct))
 		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, sign ? "%+.1f%%" : "%.1f%%", pct);
+		snprintf(buf, len, sign ? "%+.*f%%" : "%.*f%%", cmp_pct_digits(pct), pct);
 }
 
 /* The N a and b both have a usable run at, and their sides; how many (-1: ENOMEM). */
@@ -202,17 +216,27 @@ snapshot_compare_few_words(char *buf, size_t len, int ta, int tb, char la, char 
 		snprintf(buf, len, "%c has %d trial%s, %c %d", la, ta, ta == 1 ? "" : "s", lb, tb);
 }
 
-/* "one trial a side: +6.8% cannot be told from rerun noise; give 3 or more (...)". */
+/*
+ * "one trial a side: B +6.8% ... cannot be told from rerun noise; give 3 or
+ * more (...)", or past CMP_RERUN_BOUND "B is 99.4% slower ..., one trial a side".
+ */
 static void
 cmp_few(char *buf, size_t len, const struct cmp_geomean *g, const char *span, char la, char lb)
 {
 	char who[64];
 
 	snapshot_compare_few_words(who, sizeof(who), g->ka, g->kb, la, lb);
-	snprintf(buf, len,
-		 "%s: %c %+.1f%% %s cannot be told from rerun noise; give %d or more (run "
-		 "--trials %d)",
-		 who, lb, 100 * (g->ratio - 1), span, CMP_MIN_TRIALS, CMP_MIN_TRIALS);
+	if (g->beyond)
+		snprintf(buf, len,
+			 "%c is %.1f%% %s %s (%.3gx), %s: more than any rerun moves (%gx); "
+			 "give %d or more for its interval (run --trials %d)",
+			 lb, 100 * fabs(g->ratio - 1), g->ratio < 1 ? "slower" : "faster", span,
+			 g->ratio, who, CMP_RERUN_BOUND, CMP_MIN_TRIALS, CMP_MIN_TRIALS);
+	else
+		snprintf(buf, len,
+			 "%s: %c %+.1f%% %s cannot be told from rerun noise; give %d or more (run "
+			 "--trials %d)",
+			 who, lb, 100 * (g->ratio - 1), span, CMP_MIN_TRIALS, CMP_MIN_TRIALS);
 }
 
 /* "B is faster at N=1, 2 and slower at N=4 (below); as a mix, ...": the shape first. */
@@ -231,8 +255,8 @@ cmp_mix(char *buf, size_t len, const struct cmp_geomean *g, const char *fast, co
 
 /* The sentence without its collapse clause. */
 static void
-cmp_verdict(char *buf, size_t len, const struct cmp_geomean *g, const char *differs, char la,
-	    char lb)
+cmp_verdict(char *buf, size_t len, const struct cmp_geomean *g, const char *differs, double noise,
+	    char la, char lb)
 {
 	char span[48];
 
@@ -249,6 +273,13 @@ cmp_verdict(char *buf, size_t len, const struct cmp_geomean *g, const char *diff
 	else if (g->significant)
 		snprintf(buf, len, "%c is %.1f%% faster (95%% CI %.1f-%.1f%%) %s", lb,
 			 100 * (g->ratio - 1), 100 * (g->lo - 1), 100 * (g->hi - 1), span);
+	else if (differs[0] == '\0' && (g->lo > 1 || g->hi < 1))
+		/* 1 is outside the CI: never "no difference proven" */
+		snprintf(
+			buf, len,
+			"%c %+.1f%% %s is within the %g%% noise floor (95%% CI %+.1f%% to %+.1f%%)",
+			lb, 100 * (g->ratio - 1), span, noise, 100 * (g->lo - 1),
+			100 * (g->hi - 1));
 	else if (differs[0] == '\0')
 		snprintf(buf, len, "no difference proven between %c and %c at any N", la, lb);
 	else
@@ -316,7 +347,7 @@ snapshot_compare_summary(char *buf, size_t len, struct snapshot *const *v, int i
 		 cmp_dir_list(slow, sizeof(slow), n, sa, sb, m, noise, -1) > 0)
 		cmp_mix(head, sizeof(head), &g, fast, slow, span, lb);
 	else
-		cmp_verdict(head, sizeof(head), &g, differs, 'A', lb);
+		cmp_verdict(head, sizeof(head), &g, differs, noise, 'A', lb);
 	cmp_collapse_clause(coll, sizeof(coll), &v[0]->now, &v[i]->now, 'A', lb);
 	snprintf(buf, len, "%s%s", head, coll);
 	free(n);
@@ -337,15 +368,57 @@ snapshot_compare_summary_text(FILE *f, struct snapshot *const *v, int k,
 	}
 }
 
-/* "-12.3% ± 2.1%": d's difference and its CI. */
+void
+snapshot_compare_ratio(char *buf, size_t len, double r)
+{
+	if (!isfinite(r))
+		snprintf(buf, len, "-");
+	else if (r > 0 && r < 0.095)
+		snprintf(buf, len, "%.2gx", r); /* 0.0023x, never 0.00x */
+	else
+		snprintf(buf, len, "%.2fx", r);
+}
+
+void
+snapshot_compare_ci(char *buf, size_t len, const struct cmp_diff *d, bool words)
+{
+	if (!d->tested || !isfinite(d->lo_pct) || !isfinite(d->hi_pct))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, words ? "%+.*f%% to %+.*f%%" : "%+.*f..%+.*f",
+			 cmp_pct_digits(d->lo_pct), d->lo_pct, cmp_pct_digits(d->hi_pct),
+			 d->hi_pct);
+}
+
+/* "-12.3%, 95% CI -14.0% to -10.5%": d's difference and its CI. */
 static void
 cmp_pm(char *buf, size_t len, const struct cmp_diff *d)
 {
-	char p[24], c[24];
+	char p[24], c[48];
 
 	snapshot_compare_pct(p, sizeof(p), d->pct, true);
-	snapshot_compare_pct(c, sizeof(c), d->ci_pct, false);
-	snprintf(buf, len, "%s ± %s", p, c);
+	snapshot_compare_ci(c, sizeof(c), d, true);
+	snprintf(buf, len, "%s, 95%% CI %s", p, c);
+}
+
+/* "no test, one trial a side (3 needed): B +6.8% cannot be told ..." or, past the bound, a
+ * difference. */
+static void
+cmp_few_words(char *buf, size_t len, const struct cmp_diff *d, char la, char lb,
+	      const struct cmp_side_why *why)
+{
+	char who[64];
+
+	snapshot_compare_few_words(who, sizeof(who), why->a_trials, why->b_trials, la, lb);
+	if (d->beyond)
+		snprintf(buf, len,
+			 "%c %+.1f%% (%.3gx), %s: a difference, more than any rerun moves "
+			 "(%gx); %d trials a side give its interval",
+			 lb, d->pct, d->ratio, who, CMP_RERUN_BOUND, CMP_MIN_TRIALS);
+	else
+		snprintf(buf, len,
+			 "no test, %s (%d needed): %c %+.1f%% cannot be told from rerun noise", who,
+			 CMP_MIN_TRIALS, lb, d->pct);
 }
 
 /* One ministat line's words after "N=4: " (or after a peak's figures). */
@@ -353,25 +426,23 @@ void
 snapshot_compare_diff_words(char *buf, size_t len, const struct cmp_diff *d, char la, char lb,
 			    const struct cmp_side_why *why, double noise)
 {
-	char pm[64];
+	char pm[96], ci[48];
 
 	cmp_pm(pm, sizeof(pm), d);
 	if (why->a_runs == 0 || why->b_runs == 0) {
 		snprintf(buf, len, "no test: %c has no usable run", why->a_runs == 0 ? la : lb);
 	} else if (d->few) {
-		snapshot_compare_few_words(pm, sizeof(pm), why->a_trials, why->b_trials, la, lb);
-		snprintf(buf, len,
-			 "no test, %s (%d needed): %c %+.1f%% cannot be told from rerun "
-			 "noise",
-			 pm, CMP_MIN_TRIALS, lb, d->pct);
+		cmp_few_words(buf, len, d, la, lb, why);
 	} else if (!d->tested) {
 		snprintf(buf, len, "no test: %c has no spread across its trials (%c %+.1f%%)",
 			 why->a_spread ? lb : la, lb, d->pct);
 	} else if (d->significant) {
-		snprintf(buf, len, "%c %s (95%%)", lb, pm);
+		snapshot_compare_ci(ci, sizeof(ci), d, true);
+		snapshot_compare_pct(pm, sizeof(pm), d->pct, true);
+		snprintf(buf, len, "%c %s (95%% CI %s)", lb, pm, ci);
 	} else if (d->welch) {
-		snprintf(buf, len, "no difference proven (%c %s, within the %g%% noise floor)", lb,
-			 pm, noise);
+		/* 0 is outside the CI: a difference, too small to count, never "none proven" */
+		snprintf(buf, len, "within the %g%% noise floor (%c %s)", noise, lb, pm);
 	} else {
 		snprintf(buf, len, "no difference proven (%c %s)", lb, pm);
 	}
@@ -402,8 +473,8 @@ snapshot_compare_stats_text(FILE *f, struct snapshot *const *v, int k, const int
 
 	for (i = 1; i < k; i++) {
 		fprintf(f,
-			"%c against A at each N (Welch's t on the trials' means at 95%%, noise "
-			"floor %g%%):\n",
+			"%c against A at each N (Welch's t on the logs of the trials' means at "
+			"95%%, noise floor %g%%):\n",
 			(char)('A' + i), snapshot_compare_noise(o));
 		for (j = 0; j < nn; j++) {
 			snapshot_compare_explain(v[0], v[i], n[j], n[j], o, &d, &why);
@@ -447,12 +518,13 @@ snapshot_compare_too_few(struct snapshot *const *v, int k, const struct compare_
 	for (i = 1; i < k && !few; i++) {
 		if ((m = cmp_common(v[0], v[i], o, &n, &sa, &sb)) < 0)
 			return true; /* out of memory: nothing was measured enough to pass */
+		/* a gap past what a rerun moves is known with one trial a side */
 		for (j = 0; j < m && !few; j++) {
 			cmp_welch(&sa[j], &sb[j], o->noise_pct, &d);
-			few = d.few;
+			few = d.few && !d.beyond;
 		}
 		cmp_summary_scores(v[0], v[i], n, m, o, &g);
-		few = few || g.few;
+		few = few || (g.few && !g.beyond);
 		free(n);
 		free(sa);
 		free(sb);

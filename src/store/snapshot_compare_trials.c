@@ -7,7 +7,8 @@
  * more split into its first and second half and compared with itself, where
  * any difference found is this machine moving more than the test assumes;
  * and where one side's workers waited for a CPU much more than the
- * other's at N up to the CPU count, which is other jobs, not the workload.
+ * other's at N up to the CPU count, which is other jobs, not the workload
+ * (named from the steps' others where the run measured them).
  */
 #include <math.h>
 #include <stdio.h>
@@ -109,23 +110,71 @@ tr_run_delay(const struct snapshot *sn, double *mean)
 	return k;
 }
 
-/* "load: B's workers waited for a CPU 96% of their time ...": other jobs on one side. */
+/* The usable step at N up to the CPUs whose others took the most CPU, or NULL (none known). */
+static const struct step *
+tr_busiest(const struct snapshot *sn)
+{
+	const struct step *st, *best = NULL;
+	int i, ncpu = sn->s.host.ncpus;
+
+	for (i = 0; i < sn->s.nsteps; i++) {
+		st = &sn->s.steps[i];
+		if (!step_usable(st) || !st->others.known || (ncpu > 0 && st->n > ncpu))
+			continue;
+		if (best == NULL || st->others.cpus > best->others.cpus)
+			best = st;
+	}
+	return best;
+}
+
+/*
+ * ": cc1 x3 1.2 CPUs, make 0.1 at N=1 (1.4 CPUs in all)": who took the CPUs
+ * at sn's busiest step, from the step's others; "" where none are named.
+ */
+static void
+tr_others(char *buf, size_t len, const struct snapshot *sn)
+{
+	const struct step *st = tr_busiest(sn);
+	const struct step_other *o;
+	size_t w = 0;
+	int i;
+
+	buf[0] = '\0';
+	if (st == NULL || st->others.ntop <= 0)
+		return;
+	for (i = 0; i < st->others.ntop && i < STEP_OTHERS_TOP && w < len; i++) {
+		o = &st->others.top[i];
+		w += (size_t)snprintf(buf + w, len - w, "%s%s", i == 0 ? ": " : ", ", o->comm);
+		if (o->procs > 1 && w < len)
+			w += (size_t)snprintf(buf + w, len - w, " x%d", o->procs);
+		if (w < len)
+			w += (size_t)snprintf(buf + w, len - w, " %.1f%s", o->cpus,
+					      i == 0 ? " CPUs" : "");
+	}
+	if (w < len)
+		snprintf(buf + w, len - w, " at N=%d (%.1f CPUs in all)", st->n, st->others.cpus);
+}
+
+/* "load: B's workers waited for a CPU 96% of their time ...": other jobs on one side, named. */
 static void
 tr_load(FILE *f, struct snapshot *const *v, int k)
 {
+	char who[200];
 	double a, b;
-	int i;
+	int i, slow;
 
 	if (tr_run_delay(v[0], &a) == 0)
 		return;
 	for (i = 1; i < k; i++) {
 		if (tr_run_delay(v[i], &b) == 0 || !(fabs(b - a) >= CMP_RUN_DELAY))
 			continue;
+		slow = b > a ? i : 0;
+		tr_others(who, sizeof(who), v[slow]);
 		fprintf(f,
 			"load: %c's workers waited for a CPU %.0f%% of their time at N up to the "
-			"CPUs, %c's %.0f%%: other jobs took CPUs from %c; a difference may be "
+			"CPUs, %c's %.0f%%: other jobs took CPUs from %c%s; a difference may be "
 			"theirs (sweep both when the machine is quiet, or in turns)\n",
-			tr_letter(i), b, tr_letter(0), a, tr_letter(b > a ? i : 0));
+			tr_letter(i), b, tr_letter(0), a, tr_letter(slow), who);
 	}
 }
 
@@ -196,8 +245,8 @@ tr_self_check(FILE *f, const struct snapshot *sn, char l, double noise)
 		cmp_welch_min(&h1, &h2, noise, CMP_SELF_TRIALS, &d);
 		if (cmp_family_significant(&d, m, noise) && k < sizeof(found))
 			k += (size_t)snprintf(found + k, sizeof(found) - k,
-					      "%sN=%d %+.1f%% ± %.1f%%", hits++ ? ", " : "", n[i],
-					      d.pct, d.ci_pct);
+					      "%sN=%d %+.1f%% (%+.1f%% to %+.1f%%)",
+					      hits++ ? ", " : "", n[i], d.pct, d.lo_pct, d.hi_pct);
 	}
 	k1 = cmp_trial_scores(&sn->s, n, m, 0, h, x);
 	k2 = cmp_trial_scores(&sn->s, n, m, h, t, x + k1);

@@ -265,9 +265,17 @@ void snapshot_compare_explain(const struct snapshot *a, const struct snapshot *b
 			      struct cmp_side_why *why);
 /* "-12.3%" (sign: "+" too) or "-" for NaN: the cells text, CSV's aside, and Markdown share. */
 void snapshot_compare_pct(char *buf, size_t len, double pct, bool sign);
+/* B/A as "0.54x", or with two significant digits below 0.1 ("0.0023x"); "-" for NaN. */
+void snapshot_compare_ratio(char *buf, size_t len, double r);
 /*
- * "B -12.3% ± 2.1% (95%)", "no difference proven (B -1.2% ± 3.4%)", "no
- * test: A has no usable run" ...: what d says, as ministat says it.
+ * d's 95% CI in % of A: "-14.0% to -10.5%" (words) or "-14.0..-10.5" (a
+ * table's cell); "-" untested.
+ */
+void snapshot_compare_ci(char *buf, size_t len, const struct cmp_diff *d, bool words);
+/*
+ * "B -12.3% (95% CI -14.0% to -10.5%)", "no difference proven (B -1.2%,
+ * 95% CI -4.5% to +2.2%)", "no test: A has no usable run" ...: what d says,
+ * as ministat says it.
  */
 void snapshot_compare_diff_words(char *buf, size_t len, const struct cmp_diff *d, char la, char lb,
 				 const struct cmp_side_why *why, double noise);
@@ -288,7 +296,7 @@ void snapshot_compare_stats_text(FILE *f, struct snapshot *const *v, int k, cons
  */
 void snapshot_compare_trials_text(FILE *f, struct snapshot *const *v, int k,
 				  const struct compare_opts *o);
-/* "A 310k ± 5.57k, B 274k ± 16.5k: B -11.6% ± 6.1% (95%)": peak against peak. */
+/* "A 310k ± 5.57k, B 274k ± 16.5k: B -11.6% (95% CI ...)": peak against peak. */
 void snapshot_compare_peak_words(char *buf, size_t len, struct snapshot *const *v, int i,
 				 const struct compare_opts *o);
 

@@ -54,6 +54,10 @@ summary() {
 NOISE="--noise 30"
 TRIES=5
 ABOUT_HALF='(3[5-9]|[45][0-9]|6[0-5])\.[0-9]' # -35 to -65%: about -50%
+# an N line of the same workload twice: an interval that holds 0, or one inside the floor
+SAME_SUM='^(no difference proven between A and B at any N|B [-+][0-9.]+% over N=1\.\.2 is within the 30% noise floor \(95% CI [-+][0-9.]+% to [-+][0-9.]+%\))$'
+SAME_N='^  N=[12]: (no difference proven \(B [-+][0-9.]+%, 95% CI -[0-9.]+% to \+[0-9.]+%\)|within the 30% noise floor \(B [-+][0-9.]+%, 95% CI [-+][0-9.]+% to [-+][0-9.]+%\))$'
+
 
 # ONE_CPU: the first CPU this test may run on, that both sweeps of a pair share.
 ONE_CPU=$(awk '/^Cpus_allowed_list:/ { split($2, a, "[-,]"); print a[1] }' /proc/self/status)
@@ -69,8 +73,8 @@ sweeps_same() {
 	_s=$?
 	wait "$_p" && [ "$_s" -eq 0 ] || bail_out "a sweep failed: $(cat "$T/a.err" "$T/b.err")"
 	"$SCALETOP" compare $NOISE "$T/a.json" "$T/b.json" >"$T/same.out" 2>&1
-	summary "$T/same.out" | grep -q '^no difference proven between A and B at any N$' &&
-		[ "$(grep -cE '^  N=[12]: no difference proven' "$T/same.out")" -eq 2 ]
+	summary "$T/same.out" | grep -qE "$SAME_SUM" &&
+		[ "$(grep -cE "$SAME_N" "$T/same.out")" -eq 2 ]
 }
 
 # sweeps_half: work=1000 beside work=2000, on one CPU.
@@ -83,7 +87,7 @@ sweeps_half() {
 	_s=$?
 	wait "$_p" && [ "$_s" -eq 0 ] || bail_out "a sweep failed: $(cat "$T/c.err" "$T/h.err")"
 	"$SCALETOP" compare $NOISE "$T/c.json" "$T/h.json" >"$T/half.out" 2>&1
-	[ "$(grep -cE "^  N=[12]: B -$ABOUT_HALF% ± [0-9.]+% \(95%\)$" "$T/half.out")" -eq 2 ]
+	[ "$(grep -cE "^  N=[12]: B -$ABOUT_HALF% \(95% CI -[0-9.]+% to -[0-9.]+%\)$" "$T/half.out")" -eq 2 ]
 }
 
 # tries NAME: runs sweeps_NAME until it holds, at most TRIES times.
@@ -102,9 +106,9 @@ tries half
 # --- the same workload twice --------------------------------------------------------
 "$SCALETOP" compare $NOISE "$T/a.json" "$T/b.json" >"$T/same.out" 2>&1
 is "$?" 0 "compare of the same workload swept twice exits 0"
-like "$(summary "$T/same.out")" "^no difference proven between A and B at any N$" \
-	"  the summary: no difference proven at any N"
-is "$(grep -cE '^  N=[12]: no difference proven \(B [-+][0-9.]+% ± [0-9.]+%' "$T/same.out")" 2 \
+like "$(summary "$T/same.out")" "$SAME_SUM" \
+	"  the summary: no difference proven at any N, or one inside the floor"
+is "$(grep -cE "$SAME_N" "$T/same.out")" 2 \
 	"  and at each N, in words"
 [ "$(grep -c 'no difference proven' "$T/same.out")" -ge 3 ] || diag "$(cat "$T/same.out")"
 "$SCALETOP" compare $NOISE --fail-on-regression 5 "$T/a.json" "$T/b.json" >/dev/null 2>"$T/gate0.err"
@@ -116,7 +120,7 @@ is "$?" 0 "  the gate at 5% exits 0"
 is "$?" 0 "compare of work=1000 against work=2000 exits 0"
 like "$(summary "$T/half.out")" "^B is $ABOUT_HALF% slower \(95% CI [0-9.]+-[0-9.]+%\) over N=1\.\.2" \
 	"  the summary: B is about 50% slower (35 to 65%), with its CI"
-is "$(grep -cE "^  N=[12]: B -$ABOUT_HALF% ± [0-9.]+% \(95%\)$" "$T/half.out")" 2 \
+is "$(grep -cE "^  N=[12]: B -$ABOUT_HALF% \(95% CI -[0-9.]+% to -[0-9.]+%\)$" "$T/half.out")" 2 \
 	"  about -50% at every N, significant"
 [ "$(grep -cE '^  N=[12]: B -' "$T/half.out")" -eq 2 ] || diag "$(cat "$T/half.out")"
 "$SCALETOP" compare $NOISE --fail-on-regression 5 "$T/c.json" "$T/h.json" >/dev/null 2>"$T/gate.err"
@@ -135,7 +139,7 @@ is "$?" 0 "compare --markdown exits 0"
 is "$("$PYTHON" - "$T/half.out" "$T/half.csv" "$T/half.md" <<'EOF'
 import csv, sys
 text = open(sys.argv[1]).read().splitlines()
-# the text table: "N A B B/A B-A ±95% [*]"
+# the text table: "N A B B/A B-A LO..HI [*]"
 start = next(i for i, l in enumerate(text) if l.split()[:1] == ["N"])
 rows = {}
 for l in text[start + 1:]:
@@ -152,13 +156,14 @@ bad = []
 for r in c:
     t = rows[r["n"]]
     got = ("%.2fx" % float(r["B/A"]), "%+.1f%%" % float(r["B-A %"]),
-           "%.1f%%" % float(r["B-A ci95 %"]), r["B significant"] == "1")
+           "%+.1f..%+.1f" % (float(r["B-A lo95 %"]), float(r["B-A hi95 %"])),
+           r["B significant"] == "1")
     if got != t:
         bad.append(("csv", r["n"], got, t))
 for l in md:
     cells = [x.strip() for x in l.strip("|").split("|")]
     t = rows[cells[0]]
-    got = (cells[3], cells[4], cells[5], cells[6] == "\\*")
+    got = (cells[3], cells[4], cells[5].replace("% to ", "..").rstrip("%"), cells[6] == "\\*")
     if got != t:
         bad.append(("md", cells[0], got, t))
 print(bad or ("ok", len(c), len(md)))
@@ -175,7 +180,7 @@ is "$?" 0 "compare of three snapshots exits 0"
 is "$(summary "$T/three.out")" "$(summary "$T/half.out"; summary "$T/ca.out" | sed 's/\bB\b/C/g')" \
 	"  a summary of B against A, then of C against A, as in the pairs"
 is "$(grep -c ' against A at each N' "$T/three.out")" 2 "  a paragraph of N lines for each"
-like "$(grep '^     N ' "$T/three.out")" "B/A +B-A +±95% +C/A +C-A +±95%$" "  columns for each"
+like "$(grep '^     N ' "$T/three.out")" "B/A +B-A +95% CI +C/A +C-A +95% CI$" "  columns for each"
 "$SCALETOP" compare $NOISE --baseline "$T/h.json" "$T/c.json" "$T/a.json" >"$T/base.out" 2>&1
 is "$?" 0 "compare --baseline exits 0"
 like "$(sed -n 1p "$T/base.out")" "^A: .*\(.*/h\.json, taken " "  the baseline is A"
@@ -213,9 +218,10 @@ B4="$FX/cpu-trials-b.json"
 is "$(summary "$T/tr.out")" \
 	"no difference proven between A and B over N=1..4 as a whole; B differs at N=2 (below)" \
 	"4 trials a side: the trials' scores prove nothing; N=2 differs"
-is "$(grep -E '^  N=' "$T/tr.out")" "  N=1: no difference proven (B +18.0% ± 51.8%)
-  N=2: B +32.4% ± 21.2% (95%)
-  N=4: no difference proven (B +17.2% ± 20.9%)" "  each N from the trials' means: N=2 +32.4% ± 21.2%"
+is "$(grep -E '^  N=' "$T/tr.out")" "  N=1: no difference proven (B +18.0%, 95% CI -28.4% to +94.4%)
+  N=2: B +32.4% (95% CI +12.0% to +56.6%)
+  N=4: no difference proven (B +17.2%, 95% CI -3.3% to +42.0%)" \
+	"  each N from the logs of the trials' means: N=2 +32.4%, +12.0% to +56.6%"
 like "$(grep '^trials:' "$T/tr.out")" "^trials: A 4 from 1 file, in 1 boot; B 4 from 1 file, in 1 boot$" \
 	"  4 trials a side, each in one boot"
 like "$(cat "$T/tr.out")" "every trial ran in one boot \(34673e70\.\.\.\): what a reboot moves is not in the test" \
@@ -238,7 +244,7 @@ EOF
 like "$(grep '^load:' "$T/busy.out")" "^load: B's workers waited for a CPU 9[0-9]% of their time at N up to the CPUs, A's 83%: other jobs took CPUs from B" \
 	"B's workers 12 points more runnable, not running: a load line names B"
 "$SCALETOP" compare --noise 35 "$A4" "$B4" >"$T/tr35.out"
-like "$(cat "$T/tr35.out")" "  N=2: no difference proven \(B \+32\.4% ± 21\.2%, within the 35% noise floor\)" \
+like "$(cat "$T/tr35.out")" "  N=2: within the 35% noise floor \(B \+32\.4%, 95% CI \+12\.0% to \+56\.6%\)" \
 	"--noise 35: N=2 is within the noise floor"
 like "$(summary "$T/tr35.out")" "^no difference proven between A and B at any N$" "  nothing proven at any N"
 "$SCALETOP" compare --fail-on-regression 5 "$B4" "$A4" >/dev/null 2>&1
@@ -280,12 +286,17 @@ EOF
 	"$T/run-b1.json" "$T/run-b2.json" "$T/run-b3.json" >"$T/run3.out"
 like "$(grep '^run noise:' "$T/run.out")" "^run noise: A and B come from fewer than 3 runs each, whose trials cannot show what a rerun moves: 3% of each mean is allowed for it \(--run-noise; 3 files a side measure it instead\)$" \
 	"one run a side: the run noise line says what is allowed for and why"
-like "$(grep '^  N=1:' "$T/run.out")" "^  N=1: no difference proven \(B \+6\.0% ± [0-9.]+%\)$" \
+like "$(grep '^  N=1:' "$T/run.out")" "^  N=1: no difference proven \(B \+6\.0%, 95% CI -[0-9.]+% to \+[0-9.]+%\)$" \
 	"  and +6% from trials that agree to 1% is not proven at N=1"
 is "$(summary "$T/run.out")" "no difference proven between A and B at any N" "  nor over N"
-like "$(grep '^  N=1:' "$T/run0.out")" "^  N=1: B \+6\.0% ± [0-9.]+% \(95%\)$" \
+like "$(grep '^  N=1:' "$T/run0.out")" "^  N=1: B \+6\.0% \(95% CI \+[0-9.]+% to \+[0-9.]+%\)$" \
 	"--run-noise 0: the trials alone prove it"
 like "$(summary "$T/run0.out")" "^B is 6\.0% faster" "  over N too"
+"$SCALETOP" compare --run-noise 0 --noise 10 "$T/run-a.json" "$T/run-b.json" >"$T/run10.out"
+like "$(grep '^  N=1:' "$T/run10.out")" "^  N=1: within the 10% noise floor \(B \+6\.0%, 95% CI \+[0-9.]+% to \+[0-9.]+%\)$" \
+	"  --noise 10: +6% whose CI excludes 0 is within the floor, not 'no difference proven'"
+like "$(summary "$T/run10.out")" "^B \+6\.0% over N=1\.\.4 is within the 10% noise floor \(95% CI \+[0-9.]+% to \+[0-9.]+%\)$" \
+	"  the summary says so too"
 is "$(grep -c '^run noise:' "$T/run0.out")" 0 "  and there is no run noise line"
 is "$(grep -c '^run noise:' "$T/run3.out")" 0 "three files a side: no allowance"
 is "$(grep -E '^  N=' "$T/run3.out")" "$(grep -E '^  N=' "$T/run0.out")" \

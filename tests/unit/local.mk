@@ -69,6 +69,8 @@ EXTRA_DIST += tests/cli/host.sh
 # compare's statistics: noise, Welch's t, the gate, CSV and Markdown read back.
 TESTS += tests/cli/compare.sh
 EXTRA_DIST += tests/cli/compare.sh
+TESTS += tests/cli/compare_log.sh
+EXTRA_DIST += tests/cli/compare_log.sh
 # compare's locks: section and Markdown table, on hand-written censuses.
 TESTS += tests/cli/compare_locks.sh
 EXTRA_DIST += tests/cli/compare_locks.sh
@@ -116,3 +118,8 @@ tests_unit_test_stacks_json_LDADD = $(TEST_LIBS)
 check_PROGRAMS += tests/unit/test_verdict_shapes
 TESTS += tests/unit/test_verdict_shapes
 tests_unit_test_verdict_shapes_LDADD = $(TEST_LIBS)
+
+# compare's load line naming who took the CPUs, from sides built in C.
+check_PROGRAMS += tests/unit/test_compare_load
+TESTS += tests/unit/test_compare_load
+tests_unit_test_compare_load_LDADD = $(TEST_LIBS)

@@ -2,7 +2,9 @@
  * compare's statistics with trials as the unit: Welch's t against two
  * published examples (Wikipedia's, checked with python3's statistics
  * module, and R's own t.test example on the sleep data, whose printed
- * output is quoted below), the sides from a session's trials (repeats
+ * output is quoted below), the test at one N on the log scale (the delta
+ * method, by hand; an interval that never passes -100%), a difference past
+ * what a rerun moves with one trial a side, the sides from a session's trials (repeats
  * pooled inside a trial, intervals never a sample, halves for the
  * self-check), too few trials, the trials' scores across N and Welch's t on
  * their logarithms, the noise floor, the allowance for a run's own noise,
@@ -67,6 +69,20 @@ add(struct session *s, int n, int trial, double x, const double *iv, int k)
 	return st;
 }
 
+/* Welch-Satterthwaite's df of two variances with their df, by hand. */
+static double
+ws_df(double va, double dfa, double vb, double dfb)
+{
+	return (va + vb) * (va + vb) / (va * va / dfa + vb * vb / dfb);
+}
+
+/* 100 (exp(ln ratio + sign t95(df floored) sqrt(v)) - 1): a log CI's end in % of A. */
+static double
+log_end(double ratio, double v, double df, int sign)
+{
+	return 100 * (exp(log(ratio) + sign * stats_t95((unsigned long)floor(df)) * sqrt(v)) - 1);
+}
+
 static void
 test_welch_known(void)
 {
@@ -74,6 +90,7 @@ test_welch_known(void)
 	struct cmp_side b = side(22.986666666666668, 1.952605097470215 / sqrt(15), 14, 15);
 	struct cmp_side sa, sb;
 	struct cmp_diff d;
+	double va, vb;
 
 	cmp_side_samples(wel_a, 15, &sa);
 	cmp_side_samples(wel_b, 15, &sb);
@@ -81,14 +98,21 @@ test_welch_known(void)
 		   fabs(sb.mean - b.mean) < 1e-12 && fabs(sb.se - b.se) < 1e-12,
 	   "Wikipedia's 15 samples a side: the means and sd / sqrt(15) (python3)");
 
+	va = a.se * a.se / (a.mean * a.mean);
+	vb = b.se * b.se / (b.mean * b.mean);
 	cmp_welch(&a, &b, 5, &d);
 	ok(d.tested, "Welch: both sides known are tested");
-	is_double(d.df, 24.98852929023142, 1e-9, "Welch-Satterthwaite df is 24.99 (python3)");
+	is_double(d.df, ws_df(va, 14, vb, 14), 1e-9,
+		  "on the logs: the df of (se / mean)^2 a side (the delta method)");
+	ok(fabs(d.df - 24.98852929023142) < 2,
+	   "  near the linear test's 24.99 (python3), the spreads being small (%.2f)", d.df);
 	is_double(d.pct, 10.40666026256805, 1e-9, "B - A is +10.41% of A");
-	/* t95(24) = 2.064: the df floored from 24.99, as stats_t95 takes an integer. */
-	is_double(d.ci_pct, 100 * stats_t95(24) * sqrt(a.se * a.se + b.se * b.se) / a.mean, 1e-12,
-		  "the CI uses t95 of the floored df");
-	is_double(d.ci_pct, 8.748, 0.001, "  +-8.75% of A (t = -2.46, p = 0.021)");
+	is_double(d.lo_pct, log_end(d.ratio, va + vb, d.df, -1), 1e-9,
+		  "the CI is exp(ln B/A -+ t95 se), t95 of the floored df");
+	is_double(d.hi_pct, log_end(d.ratio, va + vb, d.df, 1), 1e-9, "  its top");
+	/* Welch's linear CI is +10.41 +- 8.75% of A: the log's is about as wide. */
+	ok(d.lo_pct < d.pct && d.pct < d.hi_pct && fabs(d.hi_pct - d.lo_pct - 2 * 8.748) < 1.75,
+	   "  about as wide as the linear +-8.75%% (%.2f%% to %.2f%%)", d.lo_pct, d.hi_pct);
 	is_double(d.ratio, 22.986666666666668 / 20.82, 1e-12, "ratio is B/A");
 	ok(d.welch && d.significant, "significant at 95%% and above a 5%% floor");
 	cmp_welch(&a, &b, 15, &d);
@@ -104,7 +128,7 @@ test_welch_r(void)
 	struct cmp_side a, b;
 	struct cmp_geomean g;
 	struct cmp_diff d;
-	double ea[10], eb[10], se;
+	double ea[10], eb[10];
 	int i;
 
 	cmp_side_samples(sleep1, 10, &a);
@@ -113,15 +137,10 @@ test_welch_r(void)
 	   "R sleep: the means 0.75 and 2.33, df 9 a side");
 	cmp_welch(&a, &b, 0, &d);
 	ok(d.tested, "  10 samples a side are tested");
-	is_double(d.df, 17.776, 5e-4, "  Welch's df is R's 17.776");
-	se = d.ci_pct / 100 * 0.75 / stats_t95(17);
-	is_double(1.58 / se, 1.8608, 5e-4, "  |t| = 1.58 / se is R's 1.8608");
-	/* R's half-width, 1.7854832, lies between t95(18) se and t95(17) se (df floored). */
-	ok(stats_t95(18) * se < 1.7854832 && 1.7854832 <= stats_t95(17) * se,
-	   "  R's CI half-width 1.785 is inside ours, t95 of the floored df 17");
-	ok(!d.welch, "  p = 0.079: not significant at 95%%, as R says");
-	ok(d.p > 0.0791887 && d.p < 0.0801592 && d.p > 0.07939,
-	   "  p at the floored df 17 (%.5f) is at least R's 0.07939 at 17.776", d.p);
+	/* A's se is 75% of its mean: a linear CI would pass -100%; the log's never does. */
+	ok(d.lo_pct > -100 && d.lo_pct < d.pct && d.pct < d.hi_pct && isfinite(d.hi_pct),
+	   "  se 75%% of A's mean: the CI %.1f%% to %.1f%% stays above -100%%", d.lo_pct, d.hi_pct);
+	ok(!d.welch && d.p > 0.05, "  and proves nothing (p %.3f)", d.p);
 	/* Simpson's rule on the t density in python3: 0.0801592 at df 17, 0.1393260 at df 3. */
 	is_double(stats_t_p2(1.8608, 17), 0.0801592, 2e-7, "p of t = 1.8608 at df 17");
 	is_double(stats_t_p2(-2, 3), 0.1393260, 2e-7, "p of t = -2 at df 3 (two-sided)");
@@ -145,8 +164,11 @@ test_welch_r(void)
 	   "  the CI is exp of R's (-0.205, 3.365), within 1%% wider (%.4f, %.4f)", g.lo, g.hi);
 	ok(!g.significant && !g.few, "  not significant");
 	cmp_scores(ea, 2, eb, 10, &(struct cmp_score_test){ .min_trials = CMP_MIN_TRIALS }, &g);
-	ok(g.few && isnan(g.lo) && isfinite(g.ratio) && !g.significant,
-	   "  2 scores on one side: too few, a point estimate only");
+	ok(g.few && isnan(g.lo) && isfinite(g.ratio) && g.significant == g.beyond &&
+		   g.beyond == (fabs(log(g.ratio)) > log(CMP_RERUN_BOUND)),
+	   "  2 scores on one side: too few, a point estimate (%.1fx), a difference only "
+	   "past %gx",
+	   g.ratio, CMP_RERUN_BOUND);
 	cmp_scores(ea, 2, eb, 2, &(struct cmp_score_test){ .min_trials = 2 }, &g);
 	ok(!g.few && isfinite(g.lo), "  but 2 a side are tested where 2 may be (the self-check)");
 }
@@ -223,8 +245,62 @@ test_few(void)
 	ok(d.few && !d.tested && d.pct == 0, "one trial a side: too few");
 	cmp_welch_min(&two, &three, 5, 2, &d);
 	ok(d.tested && !d.few, "  2 trials pass a test that takes 2 (the self-check)");
-	is_double(d.df, 169 / (16.0 + 81.0 / 2), 1e-9, "  Welch's df of df 1 and 2");
+	is_double(d.df, ws_df(4e-4, 1, 9.0 / 6400, 2), 1e-9,
+		  "  Welch's df of df 1 and 2, on the logs");
 	ok(CMP_MIN_TRIALS == 3, "compare asks for 3 trials a side");
+}
+
+/* One trial a side: a gap beyond what any rerun moves is a difference, one inside it is not. */
+static void
+test_beyond_rerun(void)
+{
+	struct cmp_side a = side(170000, NAN, NAN, 1), b = side(1000, NAN, NAN, 1);
+	struct cmp_geomean g;
+	static const double x[1] = { 170000 }, y[1] = { 1000 }, z[1] = { 150000 };
+	static const struct cmp_score_test t = { COMPARE_NOISE_DEFAULT, CMP_MIN_TRIALS, 0, 0 };
+	struct cmp_diff d;
+
+	cmp_welch(&a, &b, COMPARE_NOISE_DEFAULT, &d);
+	ok(d.few && d.beyond && d.significant && !d.tested,
+	   "170x with one trial a side: a difference, untested");
+	ok(isnan(d.lo_pct) && fabs(d.pct - 100 * (1000.0 / 170000 - 1)) < 1e-9,
+	   "  a point estimate (%.1f%%), no interval", d.pct);
+	cmp_welch(&b, &a, COMPARE_NOISE_DEFAULT, &d);
+	ok(d.beyond && d.significant && d.pct > 0, "  and the other way round, 170x faster");
+	b.mean = 170000 / (CMP_RERUN_BOUND * 0.99);
+	cmp_welch(&a, &b, COMPARE_NOISE_DEFAULT, &d);
+	ok(d.few && !d.beyond && !d.significant,
+	   "  just inside the %gx a rerun may move: no difference proven", CMP_RERUN_BOUND);
+	b.mean = 170000 / (CMP_RERUN_BOUND * 1.01);
+	cmp_welch(&a, &b, COMPARE_NOISE_DEFAULT, &d);
+	ok(d.beyond && d.significant, "  just beyond it: a difference");
+	ok(!cmp_beyond_rerun(NAN) && !cmp_beyond_rerun(0) && !cmp_beyond_rerun(1),
+	   "no ratio, 0 or 1: not beyond");
+	cmp_scores(x, 1, y, 1, &t, &g);
+	ok(g.few && g.beyond && g.significant && isnan(g.lo),
+	   "scores 170x apart, one a side: a difference without an interval");
+	cmp_scores(x, 1, z, 1, &t, &g);
+	ok(g.few && !g.beyond && !g.significant, "  12%% apart: cannot be told from rerun noise");
+}
+
+/* A fall of 99.4% whose trials spread widely: its interval stays inside -100% and excludes 0. */
+static void
+test_log_scale(void)
+{
+	static const double none[3] = { 170000, 40000, 110000 }, sync[3] = { 700, 500, 900 };
+	struct cmp_side a, b;
+	struct cmp_diff d;
+
+	cmp_side_samples(none, 3, &a);
+	cmp_side_samples(sync, 3, &b);
+	cmp_welch(&a, &b, COMPARE_NOISE_DEFAULT, &d);
+	ok(d.tested && d.pct < -99, "a 99%% fall, 3 trials a side (%.1f%%)", d.pct);
+	ok(100 * stats_t95((unsigned long)floor(d.df)) * a.se / a.mean > 100,
+	   "  A's spread would take a linear CI past -100%%");
+	ok(d.lo_pct > -100 && d.hi_pct > -100 && d.lo_pct < d.pct && d.pct < d.hi_pct &&
+		   d.hi_pct < 0,
+	   "  the log's: %.2f%% to %.2f%%, inside -100%%, 0 excluded", d.lo_pct, d.hi_pct);
+	ok(d.welch && d.significant, "  so it is a difference");
 }
 
 static void
@@ -234,9 +310,9 @@ test_mixed_and_degenerate(void)
 	struct cmp_diff d;
 
 	cmp_welch(&one, &runs, 5, &d);
-	/* (4 + 9)^2 / (16/9 + 81/2) = 3.997 */
-	is_double(d.df, 169 / (16.0 / 9 + 81.0 / 2), 1e-9, "10 trials against 3: Welch's df");
-	is_double(d.ci_pct, 100 * stats_t95(3) * sqrt(13) / 100, 1e-9, "  t95 of df 3 (floored)");
+	is_double(d.df, ws_df(4e-4, 9, 9.0 / 6400, 2), 1e-9, "10 trials against 3: Welch's df");
+	is_double(d.lo_pct, log_end(0.8, 4e-4 + 9.0 / 6400, d.df, -1), 1e-9,
+		  "  t95 of the floored df, on the logs");
 	ok(d.significant && fabs(d.pct + 20) < 1e-12, "  -20%% is significant");
 
 	none = side(100, NAN, NAN, 3);
@@ -253,7 +329,7 @@ test_mixed_and_degenerate(void)
 	zero_a = side(100, 0, 4, 5);
 	zero_b = side(100, 0, 4, 5);
 	cmp_welch(&zero_a, &zero_b, 0, &d);
-	ok(d.tested && isinf(d.df) && d.ci_pct == 0 && !d.welch,
+	ok(d.tested && isinf(d.df) && d.lo_pct == 0 && d.hi_pct == 0 && !d.welch,
 	   "zero variance, same means: no difference");
 	zero_b.mean = 110;
 	cmp_welch(&zero_a, &zero_b, 5, &d);
@@ -335,7 +411,7 @@ test_run_allowance(void)
 	static const double x[3] = { 100, 101, 99 }, y[3] = { 104, 105, 103 };
 	struct cmp_diff d, d0;
 	struct cmp_geomean g;
-	double v = 1 + 1 + 9 + 106 * 106 * 9e-4;
+	double va = 1e-4, vb = 1 / (106.0 * 106), al = 2 * 9e-4, v = va + vb + al;
 
 	is_double(cmp_run_allowance(1000, 3, 1), 900, 1e-9, "one run: (3% of the mean)^2");
 	is_double(cmp_run_allowance(1000, 3, 2), 450, 1e-9, "  two runs: half that");
@@ -346,13 +422,14 @@ test_run_allowance(void)
 	a.allow = cmp_run_allowance(a.mean, 3, 1);
 	b.allow = cmp_run_allowance(b.mean, 3, 1);
 	cmp_welch(&a, &b, 0, &d);
-	is_double(d.df, v * v / (0.5 + 0.5 + (v - 2) * (v - 2) / CMP_ALLOW_DF), 1e-9,
-		  "  with 3% allowed a side: the df of three parts");
-	is_double(d.ci_pct, stats_t95(23) * sqrt(v), 1e-9, "  the CI from t95(23) and all of it");
+	is_double(d.df, v * v / (va * va / 2 + vb * vb / 2 + al * al / CMP_ALLOW_DF), 1e-9,
+		  "  with 3% allowed a side: the df of three parts, on the logs");
+	is_double(d.lo_pct, log_end(1.06, v, d.df, -1), 1e-9,
+		  "  the CI from t95 of that df and all of it");
 	ok(!d.significant && d.p > d0.p, "  and +6%% is no longer proven (p %.3f)", d.p);
 	a.allow = b.allow = 0.25;
 	cmp_welch(&a, &b, 0, &d);
-	ok(d.ci_pct >= d0.ci_pct && d.p >= d0.p && fabs(d.ci_pct - d0.ci_pct) < 1e-12,
+	ok(d.lo_pct <= d0.lo_pct && d.p >= d0.p && fabs(d.lo_pct - d0.lo_pct) < 1e-12,
 	   "a small allowance that would narrow the CI (t95 at df 6) leaves the trials' own");
 	cmp_scores(x, 3, y, 3, &t, &g);
 	ok(g.significant, "scores 4%% apart that agree to 1%%: significant alone");
@@ -368,6 +445,8 @@ main(void)
 	test_welch_r();
 	test_sides_from_steps();
 	test_few();
+	test_beyond_rerun();
+	test_log_scale();
 	test_mixed_and_degenerate();
 	test_noise_floor();
 	test_scores();
