@@ -158,7 +158,7 @@ run_usage_options(FILE *f, const struct run_args *d)
 		"      --realtime[=PRIO]  the monitor's thread at SCHED_FIFO priority PRIO while\n"
 		"                         a step measures (default: on, at 1, where allowed),\n"
 		"                         so its ticks keep time among many runnable workers;\n"
-		"                         dropped if one tick takes over 50 ms of CPU\n"
+		"                         dropped if one tick takes over 200 ms of CPU\n"
 		"      --no-realtime      the monitor at the ordinary policy (its nice raised)\n",
 		d->default_workload, progname, d->duration, d->warmup, parsers, SESSION_MAX_PROBES);
 }

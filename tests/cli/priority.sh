@@ -86,4 +86,25 @@ ok "the monitor ran at SCHED_FIFO while its step's workers ran" \
 	sh -c "printf '%s\n' $mpol | grep -qx 1"
 is "$(printf '%s\n' $wpol | grep -vx 0 | wc -l)" 0 \
 	"every thread of the built-in step runs at the ordinary policy"
+
+# Without the privilege (nobody, no capabilities, which chrt is asked to confirm):
+# --realtime says why on stderr and the sweep goes on; by default the JSON alone says it.
+ST=$(cd "$(dirname "$SCALETOP")" && pwd)/$(basename "$SCALETOP")
+nobody() { (cd / && setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$@"); }
+if ! command -v setpriv >/dev/null || [ "$(id -u)" != 0 ] || nobody chrt -f 1 true 2>/dev/null; then
+	skip "no unprivileged user to run as here (root, setpriv, and chrt refused to nobody)" \
+		"--realtime without the privilege"
+	done_testing
+fi
+nobody "$ST" run --realtime --cmd "sh -c 'true {n}'" --parse elapsed -n 1 -d 1 \
+	>"$T/np.out" 2>"$T/np.err"
+is "$?" 0 "without the privilege, a sweep with --realtime runs"
+is "$(grep -c 'warning: --realtime: .*cannot run at SCHED_FIFO (Operation not permitted)' "$T/np.err")" 1 \
+	"  and one line on stderr says why"
+nobody "$ST" run --cmd "sh -c 'true {n}'" --parse elapsed -n 1 -d 1 --json \
+	>"$T/nd.json" 2>"$T/nd.err"
+is "$?" 0 "without the privilege, a sweep with the default runs"
+is "$(grep -c 'SCHED_FIFO' "$T/nd.err")" 0 "  with nothing on stderr about it"
+is "$(json_get "$T/nd.json" 'sum("cannot run at SCHED_FIFO" in e["text"] for e in d["events"] if e["kind"] == "info")')" 1 \
+	"  and one info event in the JSON"
 done_testing
