@@ -246,9 +246,9 @@ pgroup_raise_monitor(int by)
 }
 
 int
-pgroup_realtime(int prio)
+pgroup_realtime(int prio, uint64_t limit_ns)
 {
-	if (self_realtime(prio) != 0)
+	if (self_realtime(prio, limit_ns) != 0)
 		return -1; /* EPERM without CAP_SYS_NICE: the nice boost alone */
 	pgroup_rt = true;
 	return 0;

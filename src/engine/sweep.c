@@ -41,6 +41,8 @@ const char *const sweep_phase_names[] = {
  * 50-56 ms at 1000 workers on a loaded 2-CPU machine; four times that, and
  * the monitor drops to the ordinary policy for good, so that a real-time
  * monitor never holds a CPU from the machine for long (docs/design-notes.md).
+ * The loop checks after each wake; Linux's RLIMIT_RTTIME, set to the same,
+ * also stops a wake that never ends.
  */
 #define MONITOR_RT_GUARD_NS (UINT64_C(200) * 1000000u)
 
@@ -97,7 +99,7 @@ sweep_rt_take(struct sweep *sw)
 	if (sw->cfg.realtime <= 0 || sw->rt_off || pgroup_is_realtime())
 		return;
 	sw->rt_said = true;
-	if (pgroup_realtime(sw->cfg.realtime) == 0) {
+	if (pgroup_realtime(sw->cfg.realtime, MONITOR_RT_GUARD_NS) == 0) {
 		loop_set_guard(sw->loop, MONITOR_RT_GUARD_NS, sweep_rt_guard, sw);
 		if (!said)
 			session_add_event(

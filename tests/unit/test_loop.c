@@ -7,6 +7,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -314,7 +315,7 @@ test_realtime(void)
 {
 	struct guard_log g;
 
-	if (pgroup_realtime(1) != 0) {
+	if (pgroup_realtime(1, 0) != 0) {
 		diag("SCHED_FIFO refused here: %s", strerror(errno));
 		skip("this machine grants no SCHED_FIFO", "the real-time monitor");
 		return;
@@ -330,6 +331,31 @@ test_realtime(void)
 	       "the tripped guard leaves the thread SCHED_OTHER");
 	ok(!pgroup_is_realtime(), "and pgroup knows it");
 }
+
+/* Linux's own guard: a real-time thread that never blocks is dropped by SIGXCPU at its limit. */
+static void
+test_realtime_limit(void)
+{
+	struct rlimit before, after;
+	uint64_t start, used = 0;
+	int pol = SCHED_FIFO;
+
+	if (getrlimit(RLIMIT_RTTIME, &before) != 0 || pgroup_realtime(1, 50000000u) != 0) {
+		skip("this machine grants no SCHED_FIFO", "the kernel's limit on a real-time wake");
+		return;
+	}
+	start = self_cpu_ns();
+	/* No blocking call in here; 2 s of CPU ends it if the kernel never does. */
+	while (pol == SCHED_FIFO && used < 2000000000u) {
+		used = self_cpu_ns() - start;
+		pol = sched_getscheduler(0) & ~SCHED_RESET_ON_FORK;
+	}
+	is_int(pol, SCHED_OTHER, "RLIMIT_RTTIME drops a real-time thread that never blocks");
+	ok(used >= 50000000u, "  not before its limit of 50 ms of CPU (%.1f ms)", used / 1e6);
+	is_int(pgroup_realtime_drop(), 0, "pgroup drops it after the kernel did");
+	is_int(getrlimit(RLIMIT_RTTIME, &after), 0, "RLIMIT_RTTIME reads");
+	ok(after.rlim_cur == before.rlim_cur, "  and is back as it was");
+}
 #endif
 
 int
@@ -344,6 +370,7 @@ main(void)
 	test_guard();
 #ifdef __linux__
 	test_realtime();
+	test_realtime_limit();
 #endif
 	return done_testing();
 }
