@@ -4,7 +4,8 @@ EXTRA_DIST += bench/README bench/results.md bench/tui-cpu.sh bench/sample-accura
 	bench/fidelity.sh bench/count-overhead bench/until-stable.sh bench/tui-latency.sh \
 	bench/start-line bench/target-cost.sh bench/suite-under-load.sh bench/aa-compare.sh \
 	bench/lock-cost.sh bench/mariadb-sweep.sh bench/wait-accuracy.sh \
-	bench/why-accuracy.sh bench/why/twohot.c bench/why/twolocks.c bench/mariadb-why.sh
+	bench/why-accuracy.sh bench/why/twohot.c bench/why/twolocks.c bench/mariadb-why.sh \
+	bench/tick-realtime.sh
 
 # Built only for `make bench`, never by `make` or `make check`.
 EXTRA_PROGRAMS = bench/sample_cost bench/count_overhead bench/pwrite_loop bench/start_line \
@@ -59,5 +60,9 @@ bench-aa: scaletop$(EXEEXT)
 bench-why: scaletop$(EXEEXT)
 	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/why-accuracy.sh
 .PHONY: bench-why
+# Not in bench: as root, for SCHED_FIFO; 1000 runnable threads for about a minute a round.
+bench-realtime: scaletop$(EXEEXT)
+	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/tick-realtime.sh
+.PHONY: bench-realtime
 .PHONY: bench bench-cost bench-accuracy bench-fidelity bench-overhead bench-stable \
 	bench-latency bench-start bench-target bench-suite

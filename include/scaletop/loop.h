@@ -17,6 +17,8 @@ typedef void (*loop_fd_cb)(struct loop *l, int fd, short revents, void *arg);
 /* tick callback: now is CLOCK_MONOTONIC ns; missed counts deadlines skipped (overrun). */
 typedef void (*loop_tick_cb)(struct loop *l, uint64_t now_ns, uint64_t missed, void *arg);
 typedef void (*loop_signal_cb)(struct loop *l, int signo, void *arg);
+/* guard callback: used_ns is the CPU time the loop's thread took in one wake. */
+typedef void (*loop_guard_cb)(struct loop *l, uint64_t used_ns, void *arg);
 
 /* Creates the loop and its signal self-pipe.  NULL with a message on failure. */
 struct loop *loop_new(char *err, size_t errlen);
@@ -45,6 +47,15 @@ uint64_t loop_tick_late_ns(const struct loop *l);
  * woken late, or was preempted in the middle of its work.
  */
 uint64_t loop_tick_busy_late_ns(const struct loop *l);
+
+/*
+ * A bound on the loop's own work: once one wake of the loop (a tick, a
+ * frame, a key, everything run between two polls) takes more than cpu_ns
+ * of its thread's CPU time (self_cpu_ns), cb runs, once, and the guard is
+ * off.  A monitor at a real-time priority drops it there, so that work
+ * gone long cannot hold a CPU from the machine.  cpu_ns 0 takes it off.
+ */
+void loop_set_guard(struct loop *l, uint64_t cpu_ns, loop_guard_cb cb, void *arg);
 
 /* Routes signo through the self-pipe to cb.  SA_RESTART is not used: poll wakes. */
 int loop_catch_signal(struct loop *l, int signo, loop_signal_cb cb, void *arg);

@@ -26,6 +26,17 @@
  * or -1 with errno when it is not allowed (nothing changed).
  */
 int pgroup_raise_monitor(int by);
+/*
+ * Gives the calling thread (the loop's) SCHED_FIFO at prio (self_realtime,
+ * with the kernel's limit limit_ns), for the same reason, where the system
+ * allows it; every process pgroup_fork starts runs at the ordinary policy.  0, or -1 with errno
+ * (EPERM: not allowed; nothing changed).  pgroup_realtime_drop puts the
+ * thread back at the ordinary policy (0 when it was not real-time), and
+ * pgroup_is_realtime says whether it is.
+ */
+int pgroup_realtime(int prio, uint64_t limit_ns);
+int pgroup_realtime_drop(void);
+bool pgroup_is_realtime(void);
 /* Records a live group; the first call also registers an atexit hook. -1 when full. */
 int pgroup_add(pid_t pgid);
 /* Forgets a group once it has been reaped, so a recycled pid is never killed. */

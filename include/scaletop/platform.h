@@ -100,6 +100,20 @@ uint64_t self_cpu_ns(void);
  */
 int self_sched_open(void);
 int self_run_delay_read(int fd, uint64_t *ns);
+/*
+ * The calling thread at a real-time priority: SCHED_FIFO at prio
+ * (self_realtime), or back to the ordinary policy (self_realtime_drop).
+ * Linux starts every process and thread the caller creates afterwards at
+ * the ordinary policy (SCHED_RESET_ON_FORK); elsewhere a child calls
+ * self_realtime_drop itself.  With limit_ns > 0, where the kernel can
+ * (Linux's RLIMIT_RTTIME and SIGXCPU) the policy is dropped as soon as the
+ * thread has run limit_ns without blocking; self_realtime_drop puts the
+ * limit and the signal back as they were.  0, or -1 with errno (EPERM: not
+ * privileged; EINVAL: prio out of the OS's range; ENOSYS: no real-time
+ * policy here).
+ */
+int self_realtime(int prio, uint64_t limit_ns);
+int self_realtime_drop(void);
 
 /* --- the per-OS backend ------------------------------------------------ */
 

@@ -36,8 +36,10 @@ struct run_args {
 	double duration, warmup, stable_pct, min_time, interval, stall;
 	double collapse_pct, linear_pct; /* analysis thresholds; 0: the defaults */
 	bool duration_set, warmup_set, interval_set, stop_on_failure;
-	bool no_hot;   /* --no-hot: no on-CPU sampling */
-	bool no_locks; /* --no-locks: no lock census */
+	bool no_hot;       /* --no-hot: no on-CPU sampling */
+	bool no_locks;     /* --no-locks: no lock census */
+	long realtime;     /* --realtime[=PRIO]: the monitor at SCHED_FIFO PRIO (1); 0: off */
+	bool realtime_set; /* --realtime or --no-realtime given */
 	long repeat;
 	long trials; /* --trials K: the whole sweep K times */
 	enum run_mode mode;

@@ -35,6 +35,14 @@ struct sweep_config {
 	double time_limit_s;
 	char **setup;    /* run once before the sweep, or NULL; borrowed */
 	char **teardown; /* run once after it, or NULL; borrowed */
+	/*
+	 * The loop's thread at SCHED_FIFO at this priority while the sweep
+	 * runs (pgroup_realtime, with loop_set_guard's bound); 0: the nice
+	 * boost alone.  realtime_asked: --realtime was given, so a refusal is
+	 * a warning rather than a note.
+	 */
+	int realtime;
+	bool realtime_asked;
 };
 
 enum sweep_phase {

@@ -70,6 +70,10 @@ struct loop {
 	int timer_fd;                /* timerfd or kqueue, -1 when using the fallback */
 	loop_tick_cb tick_cb;
 	void *tick_arg;
+	uint64_t guard_ns; /* loop_set_guard's bound on one wake's CPU time; 0: none */
+	uint64_t woke_cpu; /* the thread's CPU time when it came back from poll */
+	loop_guard_cb guard_cb;
+	void *guard_arg;
 
 	int sig_pipe[2];
 	struct loop_sig sigs[LOOP_MAX_SIGNALS];
@@ -345,6 +349,32 @@ loop_tick_busy_late_ns(const struct loop *l)
 	return l->busy_late_ns;
 }
 
+void
+loop_set_guard(struct loop *l, uint64_t cpu_ns, loop_guard_cb cb, void *arg)
+{
+	l->guard_ns = cb != NULL ? cpu_ns : 0;
+	l->guard_cb = cb;
+	l->guard_arg = arg;
+	l->woke_cpu = self_cpu_ns(); /* set from a callback: its wake counts from here */
+}
+
+/* After a wake's work: over the guard's bound, its callback runs and the guard is off. */
+static void
+loop_check_guard(struct loop *l)
+{
+	loop_guard_cb cb = l->guard_cb;
+	uint64_t used;
+
+	if (l->guard_ns == 0)
+		return;
+	used = self_cpu_ns() - l->woke_cpu;
+	if (used <= l->guard_ns)
+		return;
+	l->guard_ns = 0;
+	l->guard_cb = NULL;
+	cb(l, used, l->guard_arg);
+}
+
 /* The fallback: deadlines advanced by whole periods, skipping (and counting) missed ones. */
 static void
 loop_check_deadline(struct loop *l)
@@ -456,7 +486,10 @@ loop_run(struct loop *l, char *err, size_t errlen)
 		if (l->rd_fd >= 0 && l->period_ns > 0 &&
 		    self_run_delay_read(l->rd_fd, &l->woke_rd) != 0)
 			l->woke_rd = UINT64_MAX; /* no stretch measured from it */
+		if (l->guard_ns > 0)
+			l->woke_cpu = self_cpu_ns();
 		loop_dispatch(l, n);
+		loop_check_guard(l);
 	}
 	return 0;
 }

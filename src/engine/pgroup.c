@@ -38,6 +38,8 @@ static int pgroup_hooked;
 /* The nice value the monitor started with, when pgroup_raise_monitor lowered it. */
 static int pgroup_base_nice;
 static bool pgroup_raised;
+/* pgroup_realtime took effect: a child drops it where the OS does not (the BSDs). */
+static bool pgroup_rt;
 
 /* Long enough for SIGKILLed processes to exit; bounded so a D-state one cannot hang us. */
 #define ORPHAN_WAIT_NS 2000000000ull
@@ -243,6 +245,32 @@ pgroup_raise_monitor(int by)
 	return 0;
 }
 
+int
+pgroup_realtime(int prio, uint64_t limit_ns)
+{
+	if (self_realtime(prio, limit_ns) != 0)
+		return -1; /* EPERM without CAP_SYS_NICE: the nice boost alone */
+	pgroup_rt = true;
+	return 0;
+}
+
+int
+pgroup_realtime_drop(void)
+{
+	if (!pgroup_rt)
+		return 0;
+	if (self_realtime_drop() != 0)
+		return -1;
+	pgroup_rt = false;
+	return 0;
+}
+
+bool
+pgroup_is_realtime(void)
+{
+	return pgroup_rt;
+}
+
 pid_t
 pgroup_fork(char *err, size_t errlen)
 {
@@ -261,6 +289,8 @@ pgroup_fork(char *err, size_t errlen)
 		/* What the monitor measures runs at the priority the user gave it. */
 		if (pgroup_raised)
 			(void)setpriority(PRIO_PROCESS, 0, pgroup_base_nice);
+		if (pgroup_rt)
+			(void)pgroup_realtime_drop();
 		(void)setpgid(0, 0);
 		if (pgroup_child_link(parent) == -1)
 			_exit(127);

@@ -43,6 +43,8 @@ enum {
 	OPT_TARGET,
 	OPT_NO_HOT,
 	OPT_NO_LOCKS,
+	OPT_REALTIME,
+	OPT_NO_REALTIME,
 };
 
 static const struct option run_longopts[] = {
@@ -77,6 +79,8 @@ static const struct option run_longopts[] = {
 	{ "target", required_argument, NULL, OPT_TARGET },
 	{ "no-hot", no_argument, NULL, OPT_NO_HOT },
 	{ "no-locks", no_argument, NULL, OPT_NO_LOCKS },
+	{ "realtime", optional_argument, NULL, OPT_REALTIME },
+	{ "no-realtime", no_argument, NULL, OPT_NO_REALTIME },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -150,7 +154,12 @@ run_usage_options(FILE *f, const struct run_args *d)
 		"                         workload's and the target's threads, 99 Hz a CPU)\n"
 		"      --no-locks         no lock census (which futex the blocked threads wait\n"
 		"                         on, its name, waiters and holder) and no kernel\n"
-		"                         stacks of the blocked threads\n",
+		"                         stacks of the blocked threads\n"
+		"      --realtime[=PRIO]  the monitor's thread at SCHED_FIFO priority PRIO while\n"
+		"                         a step measures (default: on, at 1, where allowed),\n"
+		"                         so its ticks keep time among many runnable workers;\n"
+		"                         dropped if one tick takes over 200 ms of CPU\n"
+		"      --no-realtime      the monitor at the ordinary policy (its nice raised)\n",
 		d->default_workload, progname, d->duration, d->warmup, parsers, SESSION_MAX_PROBES);
 }
 
@@ -226,6 +235,16 @@ run_parse_option(int opt, int argc, char **argv, struct run_args *a, const struc
 	case OPT_NO_LOCKS:
 		a->no_locks = true;
 		return 0;
+	case OPT_NO_REALTIME:
+		a->realtime = 0;
+		a->realtime_set = true;
+		return 0;
+	case OPT_REALTIME:
+		a->realtime = 1;
+		a->realtime_set = true;
+		return optarg != NULL
+			       ? arg_parse_int(CMD, "--realtime", optarg, 1, 99, &a->realtime)
+			       : 0;
 	case OPT_CMD:
 		a->cmd = optarg;
 		return 0;
@@ -307,6 +326,7 @@ run_args_defaults(struct run_args *a, const char *cmdname)
 	a->stall = 10;
 	a->repeat = 1;
 	a->trials = 1;
+	a->realtime = 1; /* where allowed: docs/design-notes.md has the figures */
 }
 
 /* The folder a file goes into must take a new file: one is made there and removed. */

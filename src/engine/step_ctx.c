@@ -442,6 +442,8 @@ step_ctx_window_end(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t wai
 	struct sample_delta d;
 	struct window_edges e;
 
+	if (c->closing != NULL)
+		c->closing(c->end_arg);
 	sample_delta_init(&d);
 	step_ctx_edges(c, now, ops, wait, busy, &d, &e);
 	if (e.sys != NULL)
@@ -578,10 +580,7 @@ step_ctx_extend_wide(struct step_ctx *c, uint64_t elapsed)
 	return stats_is_wide(&stt);
 }
 
-/*
- * Fixed duration (extended while the CI is wide), or until the CI is tight
- * enough (never before the minimum time).
- */
+/* A fixed duration (longer while the CI is wide), or a tight CI after the minimum time. */
 bool
 step_ctx_window_complete(struct step_ctx *c, uint64_t now)
 {

@@ -77,6 +77,8 @@ struct step_ctx {
 	const struct raw_sample *cpu; /* the newest CPU sample; NULL before the first */
 	step_end_cb end;
 	void *end_arg;
+	/* The window closes (called with end_arg): its closing work need not keep time. */
+	void (*closing)(void *arg);
 
 	/* The step being run, s->steps[idx]: an index, since steps[] may move. */
 	const struct step_kind *kind;

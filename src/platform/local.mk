@@ -30,7 +30,8 @@ libscaletop_a_SOURCES += \
 	src/platform/demangle.c \
 	src/platform/symbols_priv.h \
 	src/platform/sym_objects.c \
-	src/platform/symbols.c
+	src/platform/symbols.c \
+	src/platform/realtime.c
 
 # The files each OS adds: its backend (Linux's in these: reading /proc,
 # CPU sampling, task counters and the process table, the task counters kept

@@ -3,15 +3,18 @@
 #define _GNU_SOURCE /* sched_setaffinity */
 #include <sched.h>
 #endif
+#include <errno.h>
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "scaletop/error.h"
 #include "scaletop/loop.h"
+#include "scaletop/pgroup.h"
 #include "scaletop/platform.h"
 #include "../tap.h"
 
@@ -223,6 +226,138 @@ test_signal(void)
 	loop_free(l);
 }
 
+struct guard_log {
+	uint64_t spin_ns; /* CPU time each tick works */
+	int ticks, fired;
+	uint64_t used;
+	bool drop; /* the guard drops the real-time policy, as the sweep's does */
+};
+
+static void
+on_guard(struct loop *l, uint64_t used_ns, void *arg)
+{
+	struct guard_log *g = arg;
+
+	(void)l;
+	g->fired++;
+	g->used = used_ns;
+	if (g->drop)
+		(void)pgroup_realtime_drop();
+}
+
+/* A tick that works spin_ns of its thread's CPU time (not wall time: load cannot change it). */
+static void
+on_guard_tick(struct loop *l, uint64_t now, uint64_t missed, void *arg)
+{
+	struct guard_log *g = arg;
+	uint64_t start = self_cpu_ns();
+
+	(void)now;
+	(void)missed;
+	while (self_cpu_ns() - start < g->spin_ns)
+		;
+	if (++g->ticks == 3)
+		loop_quit(l);
+}
+
+/* Three ticks of spin_ns each under a guard of bound_ns. */
+static void
+run_guarded(struct guard_log *g, uint64_t spin_ns, uint64_t bound_ns, bool drop)
+{
+	char err[ST_ERRLEN];
+	struct loop *l = loop_new(err, sizeof(err));
+
+	memset(g, 0, sizeof(*g));
+	g->spin_ns = spin_ns;
+	g->drop = drop;
+	loop_set_tick(l, PERIOD_NS, on_guard_tick, g);
+	loop_set_guard(l, bound_ns, on_guard, g);
+	is_int(loop_run(l, err, sizeof(err)), 0, "a guarded loop runs until quit");
+	loop_free(l);
+}
+
+static void
+test_guard(void)
+{
+	struct guard_log g;
+
+	if (self_cpu_ns() == 0) {
+		skip("no thread CPU clock here", "the guard measures a wake's CPU time");
+		return;
+	}
+	run_guarded(&g, 0, 1000000000u, false);
+	is_int(g.fired, 0, "ticks far under the guard's bound (1 s of CPU) leave it quiet");
+	/* An injected long tick: 30 ms of CPU against a bound of 10 ms, on any load. */
+	run_guarded(&g, 30000000u, 10000000u, false);
+	is_int(g.fired, 1, "a tick over the guard's bound trips it once; it is off after");
+	ok(g.used >= 30000000u, "the guard is told the wake's CPU time (%.1f ms)", g.used / 1e6);
+}
+
+#ifdef __linux__
+/* What policy a child of pgroup_fork starts at: its exit status, 0 for the ordinary one. */
+static int
+child_policy(void)
+{
+	char err[ST_ERRLEN];
+	int st = -1;
+	pid_t pid = pgroup_fork(err, sizeof(err));
+
+	if (pid == 0)
+		_exit(sched_getscheduler(0) == SCHED_OTHER ? 0 : 1);
+	if (pid < 0 || pgroup_reap(pid, true, true, &st) != 1 || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+/* The real-time monitor: FIFO itself, never its children, and dropped by a tripped guard. */
+static void
+test_realtime(void)
+{
+	struct guard_log g;
+
+	if (pgroup_realtime(1, 0) != 0) {
+		diag("SCHED_FIFO refused here: %s", strerror(errno));
+		skip("this machine grants no SCHED_FIFO", "the real-time monitor");
+		return;
+	}
+	/* The flag that keeps it from children is part of the answer. */
+	is_int(sched_getscheduler(0) & ~SCHED_RESET_ON_FORK, SCHED_FIFO,
+	       "the monitor's thread runs at SCHED_FIFO");
+	ok(pgroup_is_realtime(), "pgroup knows it");
+	is_int(child_policy(), 0, "a child of pgroup_fork starts at the ordinary policy");
+	run_guarded(&g, 30000000u, 10000000u, true);
+	is_int(g.fired, 1, "a real-time tick over the bound trips the guard");
+	is_int(sched_getscheduler(0), SCHED_OTHER,
+	       "the tripped guard leaves the thread SCHED_OTHER");
+	ok(!pgroup_is_realtime(), "and pgroup knows it");
+}
+
+/* Linux's own guard: a real-time thread that never blocks is dropped by SIGXCPU at its limit. */
+static void
+test_realtime_limit(void)
+{
+	struct rlimit before, after;
+	uint64_t start, used = 0;
+	int pol = SCHED_FIFO;
+
+	if (getrlimit(RLIMIT_RTTIME, &before) != 0 || pgroup_realtime(1, 50000000u) != 0) {
+		skip("this machine grants no SCHED_FIFO", "the kernel's limit on a real-time wake");
+		return;
+	}
+	start = self_cpu_ns();
+	/* No blocking call in here; 2 s of CPU ends it if the kernel never does. */
+	while (pol == SCHED_FIFO && used < 2000000000u) {
+		used = self_cpu_ns() - start;
+		pol = sched_getscheduler(0) & ~SCHED_RESET_ON_FORK;
+	}
+	is_int(pol, SCHED_OTHER, "RLIMIT_RTTIME drops a real-time thread that never blocks");
+	ok(used >= 50000000u, "  not before its limit of 50 ms of CPU (%.1f ms)", used / 1e6);
+	is_int(pgroup_realtime_drop(), 0, "pgroup drops it after the kernel did");
+	is_int(getrlimit(RLIMIT_RTTIME, &after), 0, "RLIMIT_RTTIME reads");
+	ok(after.rlim_cur == before.rlim_cur, "  and is back as it was");
+}
+#endif
+
 int
 main(void)
 {
@@ -232,5 +367,10 @@ main(void)
 #endif
 	test_fd();
 	test_signal();
+	test_guard();
+#ifdef __linux__
+	test_realtime();
+	test_realtime_limit();
+#endif
 	return done_testing();
 }
