@@ -214,11 +214,11 @@ struct step_kstacks {
 #define STEP_OTHERS_TOP 3
 #define STEP_OTHER_PIDS 4
 struct step_other {
-	char comm[32];               /* the command name they share */
-	int procs;                   /* processes of that name seen using CPU in the window */
-	pid_t pid[STEP_OTHER_PIDS];  /* the busiest few of them, busiest first */
+	char comm[32];              /* the command name they share */
+	int procs;                  /* processes of that name seen using CPU in the window */
+	pid_t pid[STEP_OTHER_PIDS]; /* the busiest few of them, busiest first */
 	int npid;
-	double cpus;                 /* CPUs they used: their CPU seconds over the window's */
+	double cpus; /* CPUs they used: their CPU seconds over the window's */
 };
 struct step_others {
 	bool known;

@@ -109,3 +109,9 @@ TESTS += tests/unit/test_stacks_json
 tests_unit_test_stacks_json_SOURCES = tests/unit/test_stacks_json.c tests/unit/json_edit.c \
 	tests/unit/json_edit.h tests/unit/json_steps.c tests/unit/json_steps.h
 tests_unit_test_stacks_json_LDADD = $(TEST_LIBS)
+
+# Who else was on the CPUs: the book over synthetic scans (reused and exited pids, own and
+# measured processes, groups), a stat line, a live scan (others.c, proc_cpu_read).
+check_PROGRAMS += tests/unit/test_others
+TESTS += tests/unit/test_others
+tests_unit_test_others_LDADD = $(TEST_LIBS)
