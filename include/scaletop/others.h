@@ -53,7 +53,8 @@ int others_book_add(struct others_book *b, const struct proc_cpu *scan, size_t n
 struct others_totals {
 	double seconds;       /* the window's length */
 	double busy_cpus;     /* the machine's busy CPUs over it (not idle, iowait or steal) */
-	double measured_cpus; /* the workload's and the target's, from their own counters */
+	double measured_cpus; /* the workload's and the target's from their own counters; < 0: the
+				 scans' */
 	pid_t self;           /* scaletop: it and its descendants are not others */
 };
 

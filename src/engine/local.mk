@@ -53,6 +53,8 @@ libscaletop_a_SOURCES += \
 	src/engine/step_ctx.h \
 	src/engine/step_ctx.c \
 	src/engine/step_why.c \
+	src/engine/step_lockprof.c \
+	src/engine/step_others.c \
 	src/engine/step_builtin.c \
 	src/engine/step_external.c \
 	src/engine/ext_timing.c \

@@ -225,7 +225,8 @@ others_book_figures(const struct others_book *b, const struct others_totals *t,
 		    struct step_others *out, double *own_cpus)
 {
 	struct others_group *g = NULL;
-	uint64_t named = 0, own = 0, ns;
+	uint64_t named = 0, own = 0, measured = 0, ns;
+	double rest;
 	size_t ng = 0, i;
 
 	memset(out, 0, sizeof(*out));
@@ -237,6 +238,7 @@ others_book_figures(const struct others_book *b, const struct others_totals *t,
 		const struct others_proc *p = &b->p[i];
 
 		ns = p->cpu1 - p->cpu0;
+		measured += p->measured ? ns : 0;
 		if (p->measured || ns == 0)
 			continue;
 		if (others_is_own(b, p, t->self)) {
@@ -264,7 +266,8 @@ others_book_figures(const struct others_book *b, const struct others_totals *t,
 	 * the counters' to the tick) and is above it when short-lived processes
 	 * ran between scans.
 	 */
-	out->cpus = t->busy_cpus - t->measured_cpus - (double)own / 1e9 / t->seconds;
+	rest = t->measured_cpus >= 0 ? t->measured_cpus : (double)measured / 1e9 / t->seconds;
+	out->cpus = t->busy_cpus - rest - (double)own / 1e9 / t->seconds;
 	if (out->cpus < 0)
 		out->cpus = 0;
 }

@@ -87,6 +87,12 @@ test_book(void)
 	t.busy_cpus = 4.0;
 	others_book_figures(&bk, &t, &o, NULL);
 	is_double(o.cpus, 4.0 - 1.0 - 1.125, 1e-9, "busy less measured less own");
+	t.measured_cpus = -1;
+	t.busy_cpus = 6.0;
+	others_book_figures(&bk, &t, &o, NULL);
+	is_double(o.cpus, 6.0 - 4.0 - 1.125, 1e-9,
+		  "not measured: the scans' CPU of the measured pids");
+	t.measured_cpus = 1.0;
 	ok(others_names_text(&o, 3, text, sizeof(text)) > 0 &&
 		   strcmp(text, "cc1 x3 1.38, make 0.25") == 0,
 	   "the names as text: %s", text);
