@@ -38,6 +38,7 @@ struct run_args {
 	bool duration_set, warmup_set, interval_set, stop_on_failure;
 	bool no_hot;   /* --no-hot: no on-CPU sampling */
 	bool no_locks; /* --no-locks: no lock census */
+	double wait_quiet; /* --wait-quiet[=S]: how long to wait for a quiet machine; 0: not */
 	long repeat;
 	long trials; /* --trials K: the whole sweep K times */
 	enum run_mode mode;

@@ -35,6 +35,14 @@ struct sweep_config {
 	double time_limit_s;
 	char **setup;    /* run once before the sweep, or NULL; borrowed */
 	char **teardown; /* run once after it, or NULL; borrowed */
+	/*
+	 * The quiet check before the first step (sweep_quiet.h): who else used
+	 * the CPUs over a second, an event when the machine is busy; and with
+	 * wait_quiet_s > 0 (--wait-quiet) a wait of up to that long for it to be
+	 * quiet.
+	 */
+	bool quiet_check;
+	double wait_quiet_s;
 };
 
 enum sweep_phase {

@@ -56,6 +56,19 @@ run_show_events(struct run_ctx *c, int step)
 	fprintf(stderr, "[%d/%d] %s\n", step + 1, sweep_live(c->sw)->steps_total, ev->text);
 }
 
+/* Warnings before the first step (the quiet check's), said as they come. */
+static void
+run_show_warnings(struct run_ctx *c)
+{
+	for (; c->nshown < c->s->nevents; c->nshown++) {
+		if (c->s->events[c->nshown].kind == EV_WARNING) {
+			progress_clear(&c->prog, stderr);
+			fprintf(stderr, "%s run: warning: %s\n", progname,
+				c->s->events[c->nshown].text);
+		}
+	}
+}
+
 /* A stream write failed (EPIPE, ENOSPC): say so once; the recorder stays quiet after. */
 static void
 run_record_check(struct run_ctx *c, int rc)
@@ -128,6 +141,8 @@ run_observe(void *arg, enum sweep_note note, int step)
 		loop_quit(c->loop);
 		return;
 	}
+	if (!c->quiet && step < 0)
+		run_show_warnings(c);
 	if (c->quiet || step < 0)
 		return;
 	if (note == SWEEP_TICK && c->prog.redraw) {

@@ -50,6 +50,8 @@ tests_unit_test_loop_poll_LDADD = $(TEST_LIBS)
 # and the two kinds (a table of operations each, step_ctx.h).
 libscaletop_a_SOURCES += \
 	src/engine/sweep.c \
+	src/engine/sweep_quiet.h \
+	src/engine/sweep_quiet.c \
 	src/engine/step_ctx.h \
 	src/engine/step_ctx.c \
 	src/engine/step_why.c \

@@ -290,6 +290,8 @@ run_args_apply(const struct run_args *a, struct session *s, struct sweep_config 
 		rc = run_split(a, "--setup", a->setup, &cfg->setup);
 	if (rc == 0)
 		rc = run_split(a, "--teardown", a->teardown, &cfg->teardown);
+	cfg->quiet_check = true;
+	cfg->wait_quiet_s = a->wait_quiet;
 	return rc;
 }
 

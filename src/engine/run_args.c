@@ -43,6 +43,7 @@ enum {
 	OPT_TARGET,
 	OPT_NO_HOT,
 	OPT_NO_LOCKS,
+	OPT_WAIT_QUIET,
 };
 
 static const struct option run_longopts[] = {
@@ -77,6 +78,7 @@ static const struct option run_longopts[] = {
 	{ "target", required_argument, NULL, OPT_TARGET },
 	{ "no-hot", no_argument, NULL, OPT_NO_HOT },
 	{ "no-locks", no_argument, NULL, OPT_NO_LOCKS },
+	{ "wait-quiet", optional_argument, NULL, OPT_WAIT_QUIET },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -150,7 +152,10 @@ run_usage_options(FILE *f, const struct run_args *d)
 		"                         workload's and the target's threads, 99 Hz a CPU)\n"
 		"      --no-locks         no lock census (which futex the blocked threads wait\n"
 		"                         on, its name, waiters and holder) and no kernel\n"
-		"                         stacks of the blocked threads\n",
+		"                         stacks of the blocked threads\n"
+		"      --wait-quiet[=S]   before the first step, wait until other processes use\n"
+		"                         under a quarter of a CPU, for at most S seconds\n"
+		"                         (default 60); then run anyway, saying so\n",
 		d->default_workload, progname, d->duration, d->warmup, parsers, SESSION_MAX_PROBES);
 }
 
@@ -254,6 +259,11 @@ run_parse_option(int opt, int argc, char **argv, struct run_args *a, const struc
 		return run_parse_mode(optarg, a);
 	case OPT_STABLE:
 		return run_parse_stable(argc, argv, a);
+	case OPT_WAIT_QUIET:
+		a->wait_quiet = 60;
+		return optarg != NULL ? arg_parse_seconds(CMD, "--wait-quiet", optarg, 1, 86400,
+							  &a->wait_quiet)
+				      : 0;
 	case OPT_PROBE:
 		if (a->nprobes == SESSION_MAX_PROBES)
 			return arg_usage_error(CMD,
