@@ -36,8 +36,8 @@ struct run_args {
 	double duration, warmup, stable_pct, min_time, interval, stall;
 	double collapse_pct, linear_pct; /* analysis thresholds; 0: the defaults */
 	bool duration_set, warmup_set, interval_set, stop_on_failure;
-	bool no_hot;   /* --no-hot: no on-CPU sampling */
-	bool no_locks; /* --no-locks: no lock census */
+	bool no_hot;       /* --no-hot: no on-CPU sampling */
+	bool no_locks;     /* --no-locks: no lock census */
 	double wait_quiet; /* --wait-quiet[=S]: how long to wait for a quiet machine; 0: not */
 	long repeat;
 	long trials; /* --trials K: the whole sweep K times */

@@ -346,9 +346,8 @@ sweep_tick(struct loop *l, uint64_t now, uint64_t missed, void *arg)
 		step_ctx_sample(&sw->ctx, now);
 		sw->kind->tick(&sw->ctx, now);
 	}
-	if (sw->quieting &&
-	    sweep_quiet_tick(&sw->quiet, sw->s, sw->have_prev ? &sw->prev : NULL, now,
-			     sw->cfg.wait_quiet_s)) {
+	if (sw->quieting && sweep_quiet_tick(&sw->quiet, sw->s, sw->have_prev ? &sw->prev : NULL,
+					     now, sw->cfg.wait_quiet_s)) {
 		sw->quieting = false;
 		sweep_launch_next(sw, now);
 	}

@@ -103,10 +103,11 @@ sweep_quiet_tick(struct sweep_quiet *q, struct session *s, const struct raw_samp
 	sweep_quiet_names(&o, names, sizeof(names));
 	if (o.cpus <= OTHERS_QUIET_CPUS) {
 		if (q->busy_said)
-			session_add_event(s, -1, EV_INFO, t,
-					  "the machine is quiet after %.0f s: others used %.2f CPUs "
-					  "over the last second",
-					  waited, o.cpus);
+			session_add_event(
+				s, -1, EV_INFO, t,
+				"the machine is quiet after %.0f s: others used %.2f CPUs "
+				"over the last second",
+				waited, o.cpus);
 		return true;
 	}
 	if (wait_s <= 0) {

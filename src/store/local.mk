@@ -101,7 +101,8 @@ tests_unit_test_runs_LDADD = $(TEST_LIBS)
 
 # The results table (one row per step) that run, show and the TUI's steps view print.
 libscaletop_a_SOURCES += src/store/step_table.c src/store/step_table_hot.c \
-	src/store/step_table_locks.c src/store/step_table_kstacks.c
+	src/store/step_table_locks.c src/store/step_table_kstacks.c \
+	src/store/step_table_others.c
 noinst_HEADERS += include/scaletop/step_table.h
 
 # The host's fingerprint and a step's frequency: round trips through a
