@@ -115,3 +115,9 @@ tests_unit_test_stacks_json_LDADD = $(TEST_LIBS)
 check_PROGRAMS += tests/unit/test_others
 TESTS += tests/unit/test_others
 tests_unit_test_others_LDADD = $(TEST_LIBS)
+
+# Who else was on the CPUs and the quiet check, end to end: a CPU loop the test builds and
+# starts beside run (steps[].others, the quiet check's warning, --wait-quiet), the stream,
+# show, refusals and the schema.
+TESTS += tests/cli/others.sh
+EXTRA_DIST += tests/cli/others.sh
