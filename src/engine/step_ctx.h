@@ -125,7 +125,7 @@ struct step_ctx {
 	struct freq_sampler freq;  /* the CPUs' frequency over the window */
 	struct others_book others; /* who else was on the CPUs (step_others.c) */
 	uint64_t others_ns;        /* the last scan of every process */
-	uint64_t others_cost_ns;   /* the CPU time the dearest scan of the step took */
+	uint64_t others_cost_ns;   /* the CPU time the dearest scan of the window took: its pace */
 
 	uint64_t live_ct_ns;            /* when live contention was last worked out */
 	uint64_t tg_pass_ns;            /* when the target's processes were last booked */

@@ -78,14 +78,14 @@ sweep_quiet_measure(struct sweep_quiet *q, const struct raw_sample *cpu, struct 
 	return ok;
 }
 
-/* "cc1 x3 0.70", or why no name is given. */
+/* "cc1 x3 0.70, make 0.10": the busiest first; or why no name is given. */
 static void
 sweep_quiet_names(const struct step_others *o, char *buf, size_t len)
 {
 	if (o->ntop == 0)
 		snprintf(buf, len, "none named: processes shorter than a second");
 	else
-		others_names_text(o, 1, buf, len);
+		others_names_text(o, STEP_OTHERS_TOP, buf, len);
 }
 
 bool
@@ -94,7 +94,7 @@ sweep_quiet_tick(struct sweep_quiet *q, struct session *s, const struct raw_samp
 {
 	struct step_others o;
 	double waited = (double)(now - q->first_ns) / 1e9, t = session_time(s, now);
-	char names[96];
+	char names[160];
 
 	if (now < q->t0_ns + QUIET_PERIOD_NS)
 		return false;

@@ -460,11 +460,11 @@ step_table_print(FILE *f, const struct session *s)
 		fprintf(f, "sd: a standard deviation in %% of the mean, given without its count of "
 			   "runs, so no CI; a runs column gives one\n");
 	table_target(f, s);
-	step_table_others(f, s);
 	table_waits(f, s);
 	step_table_hot(f, s);
 	step_table_locks(f, s);
 	step_table_kstacks(f, s);
+	step_table_others(f, s);
 	table_ticks(f, s);
 	table_verdict(f, s);
 }

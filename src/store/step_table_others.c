@@ -1,6 +1,6 @@
 /*
  * The results table's "others:" section (step_table.c prints it after the
- * target's): per step, the CPUs other processes used over its window
+ * kernel stacks): per step, the CPUs other processes used over its window
  * (st->others) and the busiest commands, with how much of the total the
  * names cover: a build's short-lived compilers are in the total but seldom
  * in a scan.
