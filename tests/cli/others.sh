@@ -169,6 +169,32 @@ json.dump(d, open(sys.argv[3], "w"))
 "$SCALETOP" show "$T/bad.json" >"$T/bad.out" 2>&1
 isnt_ok=$?
 like "$isnt_ok $(cat "$T/bad.out")" "^[1-9][0-9]* .*steps\[1\]\.others\.cpus" "a negative others.cpus is refused, naming its path"
+# refuse CASE PATH EDIT: a copy of the run's file edited by EDIT (Python over d) is refused
+# with a message that names PATH.
+refuse() {
+	"$PYTHON" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+o = d["steps"][0]["others"]
+o["top"] = [{"comm": "a", "procs": 2, "pids": [10, 11], "cpus": 0.5},
+            {"comm": "b", "procs": 1, "pids": [12], "cpus": 0.25}]
+exec(sys.argv[3])
+json.dump(d, open(sys.argv[2], "w"))
+' "$T/hog.json" "$T/edit.json" "$3"
+	"$SCALETOP" show "$T/edit.json" >"$T/edit.out" 2>&1
+	_st=$?
+	like "$_st $(cat "$T/edit.out")" "^[1-9][0-9]* .*$2" "$1"
+}
+refuse "commands out of order are refused" 'steps\[0\]\.others\.top\[1\].*busiest command first' \
+	'o["top"][1]["cpus"] = 0.75'
+refuse "more pids than processes are refused" 'steps\[0\]\.others\.top\[1\]\.pids' \
+	'o["top"][1]["pids"] = [12, 13]'
+refuse "an empty command name is refused" 'steps\[0\]\.others\.top\[0\].*comm is empty' \
+	'o["top"][0]["comm"] = ""'
+refuse "a fourth command is refused" 'steps\[0\]\.others\.top.*at most 3' \
+	'o["top"] = o["top"] * 2'
+refuse "a pid of 0 is refused" 'steps\[0\]\.others\.top\[0\]\.pids' \
+	'o["top"][0]["pids"][0] = 0'
 "$SCALETOP" show "$T/none.json" >"$T/none.out" 2>&1
 is "$?" 0 "a file without others loads"
 ok "  and shows no others section" sh -c '! grep -q "^others:" "$1"' sh "$T/none.out"
