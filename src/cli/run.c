@@ -56,15 +56,18 @@ run_show_events(struct run_ctx *c, int step)
 	fprintf(stderr, "[%d/%d] %s\n", step + 1, sweep_live(c->sw)->steps_total, ev->text);
 }
 
-/* Warnings before the first step (the quiet check's), said as they come. */
+/* The events before the first step (the quiet check's), said as they come. */
 static void
 run_show_warnings(struct run_ctx *c)
 {
+	const struct event *ev;
+
 	for (; c->nshown < c->s->nevents; c->nshown++) {
-		if (c->s->events[c->nshown].kind == EV_WARNING) {
+		ev = &c->s->events[c->nshown];
+		if (ev->kind == EV_WARNING || ev->kind == EV_INFO) {
 			progress_clear(&c->prog, stderr);
-			fprintf(stderr, "%s run: warning: %s\n", progname,
-				c->s->events[c->nshown].text);
+			fprintf(stderr, "%s run: %s: %s\n", progname,
+				ev->kind == EV_WARNING ? "warning" : "note", ev->text);
 		}
 	}
 }

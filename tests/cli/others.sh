@@ -127,6 +127,8 @@ sys.exit(0 if ev and ev[0]["kind"] == "warning" and ev[0]["step"] is None and "(
 
 "$SCALETOP" run -w cpu -n 1 -d 1 --wait-quiet=2 --json >"$T/wait.json" 2>"$T/wait.err"
 is "$?" 0 "--wait-quiet=2 beside busyhog runs anyway"
+like "$(cat "$T/wait.err")" "note: the machine is busy: .*waiting up to 2 s for it to be quiet \(--wait-quiet\)" \
+	"  saying on stderr that it waits"
 like "$(cat "$T/wait.err")" "warning: the machine stayed busy for [0-9]+ s \(--wait-quiet\).*running anyway" \
 	"  after saying it gave up waiting"
 ok "  with the wait's start and its end as events" "$PYTHON" -c '
