@@ -24,9 +24,11 @@ step_others_measured(struct step_ctx *c, pid_t *v, size_t cap)
 {
 	const pid_t *tp = NULL;
 	size_t n = 0, ntp = 0, i;
+	int k = 0;
 
 	if (c->kind != NULL && c->kind->task_pids != NULL && c->state != NULL)
-		n = (size_t)c->kind->task_pids(c, v, (int)cap);
+		k = c->kind->task_pids(c, v, (int)cap);
+	n = k > 0 ? (size_t)k : 0;
 	if (c->target != NULL)
 		tp = target_found(c->target, &ntp);
 	for (i = 0; i < ntp && n < cap; i++)

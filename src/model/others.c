@@ -71,11 +71,34 @@ others_find(const struct others_book *b, size_t n, pid_t pid, uint64_t start)
 	return NULL;
 }
 
+static int
+others_pid_cmp(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* A sorted copy of v (NULL when n is 0 or on ENOMEM: then v is searched as it is). */
+static pid_t *
+others_pids_sorted(const pid_t *v, size_t n)
+{
+	pid_t *s;
+
+	if (n == 0 || (s = malloc(n * sizeof(*s))) == NULL)
+		return NULL;
+	memcpy(s, v, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), others_pid_cmp);
+	return s;
+}
+
 static bool
-others_pid_in(const pid_t *v, size_t n, pid_t pid)
+others_pid_in(const pid_t *v, const pid_t *sorted, size_t n, pid_t pid)
 {
 	size_t i;
 
+	if (sorted != NULL)
+		return bsearch(&pid, sorted, n, sizeof(pid), others_pid_cmp) != NULL;
 	for (i = 0; i < n; i++) {
 		if (v[i] == pid)
 			return true;
@@ -89,6 +112,7 @@ others_book_add(struct others_book *b, const struct proc_cpu *scan, size_t n, co
 {
 	size_t old = b->n, i;
 	struct others_proc *p;
+	pid_t *sorted;
 
 	if (b->n + n > b->cap) {
 		size_t cap = b->n + n + 64;
@@ -98,6 +122,7 @@ others_book_add(struct others_book *b, const struct proc_cpu *scan, size_t n, co
 		b->p = p;
 		b->cap = cap;
 	}
+	sorted = others_pids_sorted(measured, nmeasured);
 	for (i = 0; i < n; i++) {
 		const struct proc_cpu *s = &scan[i];
 
@@ -115,9 +140,10 @@ others_book_add(struct others_book *b, const struct proc_cpu *scan, size_t n, co
 			p->cpu1 = s->cpu_ns;
 		if (p->cpu1 < p->cpu0)
 			p->cpu1 = p->cpu0;
-		if (others_pid_in(measured, nmeasured, s->pid))
+		if (others_pid_in(measured, sorted, nmeasured, s->pid))
 			p->measured = true;
 	}
+	free(sorted);
 	if (b->n > old)
 		qsort(b->p, b->n, sizeof(*b->p), others_proc_cmp);
 	b->scans++;

@@ -10,7 +10,10 @@
 #include "scaletop/others.h"
 #include "scaletop/step_table.h"
 
-/* "     1 1.42 CPUs: cc1 x3 0.90, make 0.20 (names cover 77%)" */
+/*
+ * "  N=1    1.42 CPUs: cc1 x3 0.90, make 0.20 (names cover 77%)": N= keeps the
+ * line apart from the step rows, a number and a rate.
+ */
 static void
 others_line(FILE *f, const struct step *st)
 {
@@ -18,7 +21,7 @@ others_line(FILE *f, const struct step *st)
 	char names[160];
 
 	others_names_text(o, STEP_OTHERS_TOP, names, sizeof(names));
-	fprintf(f, "%6d %.2f CPUs", st->n, o->cpus);
+	fprintf(f, "  N=%-4d %.2f CPUs", st->n, o->cpus);
 	if (names[0] != '\0')
 		fprintf(f, ": %s", names);
 	if (o->cpus >= 0.005)
