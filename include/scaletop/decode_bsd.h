@@ -126,6 +126,9 @@ enum bsd_kinfo_field {
 	BSD_KI_CPU_US,   /* time on a CPU in microseconds, these three summed: */
 	BSD_KI_CPU_US2,  /* FreeBSD ki_runtime alone; DragonFly kl_uticks, */
 	BSD_KI_CPU_US3,  /* kl_sticks and kl_iticks (microseconds despite the name) */
+	BSD_KI_PPID,     /* ki_ppid; kp_ppid */
+	BSD_KI_START,    /* ki_start.tv_sec; kp_start.tv_sec: when the process started */
+	BSD_KI_START_US, /* ki_start.tv_usec; kp_start.tv_usec */
 	BSD_KI_NFIELDS
 };
 
@@ -158,7 +161,10 @@ struct bsd_kinfo_layout {
 	X(WMESG, ki_wmesg, 411, 9)         \
 	X(LOCKNAME, ki_lockname, 438, 9)   \
 	X(COMM, ki_comm, 447, 20)          \
-	X(CPU_US, ki_runtime, 328, 8)
+	X(CPU_US, ki_runtime, 328, 8)      \
+	X(PPID, ki_ppid, 76, 4)            \
+	X(START, ki_start.tv_sec, 336, 8)  \
+	X(START_US, ki_start.tv_usec, 344, 8)
 #define BSD_DRAGONFLY6_X86_64_SIZE 992
 #define BSD_DRAGONFLY6_FIELDS(X)              \
 	X(PID, kp_pid, 220, 4)                \
@@ -171,7 +177,10 @@ struct bsd_kinfo_layout {
 	X(COMM, kp_comm, 112, 17)             \
 	X(CPU_US, kp_lwp.kl_uticks, 704, 8)   \
 	X(CPU_US2, kp_lwp.kl_sticks, 712, 8)  \
-	X(CPU_US3, kp_lwp.kl_iticks, 720, 8)
+	X(CPU_US3, kp_lwp.kl_iticks, 720, 8)  \
+	X(PPID, kp_ppid, 224, 4)              \
+	X(START, kp_start.tv_sec, 96, 8)      \
+	X(START_US, kp_start.tv_usec, 104, 8)
 
 /*
  * The kernels' own values the decoders compare with.  FreeBSD's come from
@@ -219,6 +228,17 @@ enum bsd_dragonfly_lwpstat { BSD_DF_LSRUN = 1, BSD_DF_LSSTOP, BSD_DF_LSSLEEP };
  */
 int bsd_threads_decode(const struct bsd_kinfo_layout *lay, const void *buf, size_t len, pid_t pid,
 		       thread_sample_cb cb, void *arg, char *err, size_t errlen);
+
+/*
+ * Every process record in buf (kern.proc.proc on FreeBSD, kern.proc.all on
+ * DragonFly) as a process's CPU line (platform.h): pid, parent, comm, start
+ * (microseconds since the epoch) and CPU time.  DragonFly's kernel threads
+ * (pid -1) are left out; a pid repeated in consecutive records is listed
+ * once.  *out is malloc'ed (the caller frees it), *n may be 0.  0, or -1
+ * with errno (EINVAL and a message for a malformed buffer, ENOMEM).
+ */
+int bsd_proc_cpu_decode(const struct bsd_kinfo_layout *lay, const void *buf, size_t len,
+			struct proc_cpu **out, size_t *n, char *err, size_t errlen);
 
 /*
  * The pids of the process records in buf (kern.proc.proc on FreeBSD,

@@ -107,6 +107,13 @@ struct task_stat {
 /* The comm field may hold spaces and ')', so fields are counted from the last ')'. */
 int task_stat_decode(const char *buf, size_t len, struct task_stat *st);
 
+/*
+ * /proc/PID/stat into a process's CPU line (platform.h): its pid, comm
+ * (cut to the field), parent, start time in ticks and user + system time
+ * at hz ticks a second.  0, or -1 with errno EINVAL.
+ */
+int proc_cpu_stat_decode(const char *buf, size_t len, long hz, struct proc_cpu *out);
+
 /* /proc/PID/task/TID/schedstat. */
 struct task_schedstat {
 	uint64_t cpu_ns;       /* time on a CPU */

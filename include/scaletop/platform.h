@@ -187,6 +187,27 @@ struct proc_link {
 int proc_table_read(struct proc_link **out, size_t *n);
 
 /*
+ * Every process's CPU time, for who else was on the CPUs (others.h): one
+ * pass over the process table.  start tells a reused pid from the process
+ * that had it before (Linux: clock ticks after boot; the BSDs: ki_start in
+ * microseconds); it is compared, never read as a time.
+ */
+struct proc_cpu {
+	pid_t pid, ppid;
+	uint64_t start;
+	uint64_t cpu_ns; /* user + system, since it started */
+	char comm[32];
+};
+
+/*
+ * The table as a malloc'ed array (*out, *n) the caller frees.  A process
+ * that exits during the scan drops out.  Linux /proc/PID/stat (one read a
+ * process), FreeBSD and DragonFly kern.proc's kinfo_proc.  -1 with errno
+ * (ENOSYS on the generic backend).
+ */
+int proc_cpu_read(struct proc_cpu **out, size_t *n);
+
+/*
  * Makes this process the reaper of its orphaned descendants (on) or stops
  * (off): they are re-parented to it rather than to init, so they stay in its
  * tree to be found and killed.  Linux PR_SET_CHILD_SUBREAPER, FreeBSD and

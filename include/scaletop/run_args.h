@@ -40,6 +40,7 @@ struct run_args {
 	bool no_locks;     /* --no-locks: no lock census */
 	long realtime;     /* --realtime[=PRIO]: the monitor at SCHED_FIFO PRIO (1); 0: off */
 	bool realtime_set; /* --realtime or --no-realtime given */
+	double wait_quiet; /* --wait-quiet[=S]: how long to wait for a quiet machine; 0: not */
 	long repeat;
 	long trials; /* --trials K: the whole sweep K times */
 	enum run_mode mode;

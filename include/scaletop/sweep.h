@@ -43,6 +43,14 @@ struct sweep_config {
 	 */
 	int realtime;
 	bool realtime_asked;
+	/*
+	 * The quiet check before the first step (sweep_quiet.h): who else used
+	 * the CPUs over a second, an event when the machine is busy; and with
+	 * wait_quiet_s > 0 (--wait-quiet) a wait of up to that long for it to be
+	 * quiet.
+	 */
+	bool quiet_check;
+	double wait_quiet_s;
 };
 
 enum sweep_phase {

@@ -56,6 +56,22 @@ run_show_events(struct run_ctx *c, int step)
 	fprintf(stderr, "[%d/%d] %s\n", step + 1, sweep_live(c->sw)->steps_total, ev->text);
 }
 
+/* The events before the first step (the quiet check's), said as they come. */
+static void
+run_show_warnings(struct run_ctx *c)
+{
+	const struct event *ev;
+
+	for (; c->nshown < c->s->nevents; c->nshown++) {
+		ev = &c->s->events[c->nshown];
+		if (ev->kind == EV_WARNING || ev->kind == EV_INFO) {
+			progress_clear(&c->prog, stderr);
+			fprintf(stderr, "%s run: %s: %s\n", progname,
+				ev->kind == EV_WARNING ? "warning" : "note", ev->text);
+		}
+	}
+}
+
 /* A stream write failed (EPIPE, ENOSPC): say so once; the recorder stays quiet after. */
 static void
 run_record_check(struct run_ctx *c, int rc)
@@ -128,6 +144,8 @@ run_observe(void *arg, enum sweep_note note, int step)
 		loop_quit(c->loop);
 		return;
 	}
+	if (!c->quiet && step < 0)
+		run_show_warnings(c);
 	if (c->quiet || step < 0)
 		return;
 	if (note == SWEEP_TICK && c->prog.redraw) {

@@ -50,9 +50,13 @@ tests_unit_test_loop_poll_LDADD = $(TEST_LIBS)
 # and the two kinds (a table of operations each, step_ctx.h).
 libscaletop_a_SOURCES += \
 	src/engine/sweep.c \
+	src/engine/sweep_quiet.h \
+	src/engine/sweep_quiet.c \
 	src/engine/step_ctx.h \
 	src/engine/step_ctx.c \
 	src/engine/step_why.c \
+	src/engine/step_lockprof.c \
+	src/engine/step_others.c \
 	src/engine/step_builtin.c \
 	src/engine/step_external.c \
 	src/engine/ext_timing.c \

@@ -292,6 +292,8 @@ run_args_apply(const struct run_args *a, struct session *s, struct sweep_config 
 		rc = run_split(a, "--teardown", a->teardown, &cfg->teardown);
 	cfg->realtime = (int)a->realtime;
 	cfg->realtime_asked = a->realtime_set && a->realtime > 0;
+	cfg->quiet_check = true;
+	cfg->wait_quiet_s = a->wait_quiet;
 	return rc;
 }
 

@@ -45,6 +45,7 @@ enum {
 	OPT_NO_LOCKS,
 	OPT_REALTIME,
 	OPT_NO_REALTIME,
+	OPT_WAIT_QUIET,
 };
 
 static const struct option run_longopts[] = {
@@ -81,6 +82,7 @@ static const struct option run_longopts[] = {
 	{ "no-locks", no_argument, NULL, OPT_NO_LOCKS },
 	{ "realtime", optional_argument, NULL, OPT_REALTIME },
 	{ "no-realtime", no_argument, NULL, OPT_NO_REALTIME },
+	{ "wait-quiet", optional_argument, NULL, OPT_WAIT_QUIET },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -159,7 +161,10 @@ run_usage_options(FILE *f, const struct run_args *d)
 		"                         a step measures (default: on, at 1, where allowed),\n"
 		"                         so its ticks keep time among many runnable workers;\n"
 		"                         dropped if one tick takes over 200 ms of CPU\n"
-		"      --no-realtime      the monitor at the ordinary policy (its nice raised)\n",
+		"      --no-realtime      the monitor at the ordinary policy (its nice raised)\n"
+		"      --wait-quiet[=S]   before the first step, wait until other processes use\n"
+		"                         under a quarter of a CPU, for at most S seconds\n"
+		"                         (default 60); then run anyway, saying so\n",
 		d->default_workload, progname, d->duration, d->warmup, parsers, SESSION_MAX_PROBES);
 }
 
@@ -273,6 +278,11 @@ run_parse_option(int opt, int argc, char **argv, struct run_args *a, const struc
 		return run_parse_mode(optarg, a);
 	case OPT_STABLE:
 		return run_parse_stable(argc, argv, a);
+	case OPT_WAIT_QUIET:
+		a->wait_quiet = 60;
+		return optarg != NULL ? arg_parse_seconds(CMD, "--wait-quiet", optarg, 1, 86400,
+							  &a->wait_quiet)
+				      : 0;
 	case OPT_PROBE:
 		if (a->nprobes == SESSION_MAX_PROBES)
 			return arg_usage_error(CMD,

@@ -11,7 +11,6 @@
 
 #include "scaletop/contention.h"
 #include "scaletop/error.h"
-#include "scaletop/lockprof.h"
 #include "scaletop/runner.h"
 #include "scaletop/stats.h"
 #include "probe.h"
@@ -107,6 +106,7 @@ step_ctx_free(struct step_ctx *c)
 	step_ctx_why_free(c);
 	target_free(c->target);
 	c->target = NULL;
+	others_book_free(&c->others);
 }
 
 int
@@ -232,6 +232,7 @@ step_ctx_sample(struct step_ctx *c, uint64_t now)
 	if (c->live->phase == PHASE_MEASURING) {
 		freq_sampler_tick(&c->freq, now);
 		step_ctx_hot_tick(c);
+		step_ctx_others_tick(c, now);
 	}
 }
 
@@ -262,32 +263,6 @@ step_ctx_note_late(struct step_ctx *c, uint64_t late_ns, uint64_t busy_ns)
 		st->tick_late_ms = ms;
 	if (busy > st->tick_busy_ms)
 		st->tick_busy_ms = busy;
-}
-
-/*
- * The kernel's lock profile at the window's start: every class, since one
- * outside a top list now may be among the most contended by its end.
- */
-static void
-step_ctx_locks_begin(struct step_ctx *c)
-{
-	free(c->w0_locks);
-	c->w0_locks = NULL;
-	if (platform_lock_profile(&c->w0_locks, &c->w0_nlocks) != 0)
-		c->w0_nlocks = -1;
-}
-
-/* The window's most contended kernel locks: the profile's change across it. */
-static void
-step_ctx_locks_end(struct step_ctx *c, struct step *st)
-{
-	struct lockprof_entry *now;
-	int n;
-
-	if (c->w0_nlocks < 0 || platform_lock_profile(&now, &n) != 0)
-		return;
-	lockprof_delta(c->w0_locks, c->w0_nlocks, now, n, st->locks, STEP_TOP_LOCKS, &st->nlocks);
-	free(now);
 }
 
 /* Collects a process's thread ids (thread_samples_read's callback). */
@@ -388,6 +363,7 @@ step_ctx_window_begin(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t w
 	c->w0_reads = c->ws.reads;
 	freq_sampler_begin(&c->freq, now);
 	step_ctx_hot_begin(c, now);
+	step_ctx_others_begin(c, now);
 	if (c->target != NULL) {
 		target_window_begin(c->target, now);
 		/* Its processes were just found; but a warm-up shorter than a tick found none yet.
@@ -468,6 +444,7 @@ step_ctx_window_end(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t wai
 					  st->n, hint);
 		}
 	}
+	step_ctx_others_end(c, st, now, e.sys != NULL);
 	wait_sampler_window(&c->ws, false, now);
 	step_ctx_census_end(c, st);
 	step_ctx_kstacks_end(c, st, now);

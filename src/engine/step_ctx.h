@@ -22,6 +22,7 @@
 
 #include "scaletop/delta.h"
 #include "scaletop/loop.h"
+#include "scaletop/others.h"
 #include "scaletop/platform.h"
 #include "scaletop/session.h"
 #include "scaletop/sweep.h"
@@ -122,8 +123,11 @@ struct step_ctx {
 		*kstacks;    /* the blocked threads' kernel stacks (step_kstacks.c); owned */
 	bool kstack_said[2]; /* a family's stacks were said to be unreadable: once a sweep */
 
-	struct target *target;    /* --target's processes and book, or NULL; owned */
-	struct freq_sampler freq; /* the CPUs' frequency over the window */
+	struct target *target;     /* --target's processes and book, or NULL; owned */
+	struct freq_sampler freq;  /* the CPUs' frequency over the window */
+	struct others_book others; /* who else was on the CPUs (step_others.c) */
+	uint64_t others_ns;        /* the last scan of every process */
+	uint64_t others_cost_ns;   /* the CPU time the dearest scan of the window took: its pace */
 
 	uint64_t live_ct_ns;            /* when live contention was last worked out */
 	uint64_t tg_pass_ns;            /* when the target's processes were last booked */
@@ -163,6 +167,20 @@ void step_ctx_census_free(struct step_ctx *c);
 void step_ctx_kstacks_begin(struct step_ctx *c);
 void step_ctx_kstacks_end(struct step_ctx *c, struct step *st, uint64_t now);
 void step_ctx_kstacks_free(struct step_ctx *c);
+
+/*
+ * Who else was on the CPUs (step_others.c): every process's CPU time read
+ * at the window's start, about once a second in it (the processes that
+ * exit between keep their last reading) and at its end, into st->others.
+ */
+void step_ctx_others_begin(struct step_ctx *c, uint64_t now);
+void step_ctx_others_tick(struct step_ctx *c, uint64_t now);
+/* counted: the CPU counters spanned the window (else the step's others are not known). */
+void step_ctx_others_end(struct step_ctx *c, struct step *st, uint64_t now, bool counted);
+
+/* The kernel's lock profile at the window's edges (step_lockprof.c), into st->locks at its end. */
+void step_ctx_locks_begin(struct step_ctx *c);
+void step_ctx_locks_end(struct step_ctx *c, struct step *st);
 
 /* A context with nothing bound and no step. */
 void step_ctx_init(struct step_ctx *c);

@@ -19,6 +19,7 @@
 #include "scaletop/pgroup.h"
 #include "scaletop/spawn.h"
 #include "step_ctx.h"
+#include "sweep_quiet.h"
 
 const char *const sweep_phase_names[] = {
 	"idle", "starting", "warm-up", "measuring", "stopping", "done",
@@ -64,6 +65,8 @@ struct sweep {
 	struct step_ctx ctx; /* the running step's, bound to this sweep */
 	bool rt_said;        /* the first try at SCHED_FIFO was told (an event) */
 	bool rt_off;         /* refused, or the guard tripped: no more tries */
+	struct sweep_quiet quiet;
+	bool quieting; /* the quiet check runs: no step yet */
 };
 
 static void sweep_step_end(struct sweep *sw, enum step_status status, const char *reason);
@@ -189,6 +192,7 @@ sweep_new(struct session *s, struct loop *l, struct sampler *smp, const struct s
 	raw_sample_init(&sw->prev);
 	raw_sample_init(&sw->cur);
 	sample_delta_init(&sw->live.cpu);
+	sweep_quiet_init(&sw->quiet);
 	return sw;
 }
 
@@ -422,6 +426,11 @@ sweep_tick(struct loop *l, uint64_t now, uint64_t missed, void *arg)
 		step_ctx_sample(&sw->ctx, now);
 		sw->kind->tick(&sw->ctx, now);
 	}
+	if (sw->quieting && sweep_quiet_tick(&sw->quiet, sw->s, sw->have_prev ? &sw->prev : NULL,
+					     now, sw->cfg.wait_quiet_s)) {
+		sw->quieting = false;
+		sweep_launch_next(sw, now);
+	}
 	/* A phase may have begun after this tick's time was taken (a step ended and the next
 	 * began).  A held step's clock stands still: its stopped time is not measured time. */
 	if (!sw->live.held)
@@ -463,6 +472,11 @@ sweep_start(struct sweep *sw, char *err, size_t errlen)
 		session_start_series(sw->s, sw->prev.cpu[sw->prev.ncpu - 1].id + 1,
 				     SERIES_DEFAULT_CAP);
 	loop_set_tick(sw->loop, period, sweep_tick, sw);
+	if (sw->cfg.quiet_check) {
+		sw->quieting = true;
+		sweep_quiet_begin(&sw->quiet, sw->have_prev ? &sw->prev : NULL, mono_now_ns());
+		return 0;
+	}
 	sweep_launch_next(sw, mono_now_ns());
 	return 0;
 }
@@ -478,7 +492,7 @@ sweep_pause(struct sweep *sw, bool pause)
 	sw->live.held = pause && sw->running && sw->kind->pause != NULL;
 	if (sw->running && sw->kind->pause != NULL)
 		sw->kind->pause(&sw->ctx, pause, now);
-	else if (!pause && !sw->running)
+	else if (!pause && !sw->running && !sw->quieting)
 		sweep_launch_next(sw, now);
 }
 
@@ -493,6 +507,7 @@ sweep_interrupt(struct sweep *sw, const char *why)
 		sweep_step_end(sw, STEP_INTERRUPTED, why != NULL ? why : "sweep stopped");
 	}
 	sw->next = session_plan_len(&sw->s->set);
+	sw->quieting = false;
 	if (sw->live.phase != PHASE_DONE)
 		sweep_finish(sw);
 }
@@ -529,6 +544,7 @@ sweep_free(struct sweep *sw)
 	raw_sample_free(&sw->prev);
 	raw_sample_free(&sw->cur);
 	step_ctx_free(&sw->ctx);
+	sweep_quiet_free(&sw->quiet);
 	sample_delta_free(&sw->live.cpu);
 	free(sw->live.waits);
 	free(sw);

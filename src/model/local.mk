@@ -85,3 +85,7 @@ libscaletop_cold_a_SOURCES += src/model/compare_stats.c
 check_PROGRAMS += tests/unit/test_compare_stats
 TESTS += tests/unit/test_compare_stats
 tests_unit_test_compare_stats_LDADD = $(TEST_LIBS)
+
+# Who else was on the CPUs: a book of every process's CPU time over a window.
+noinst_HEADERS += include/scaletop/others.h
+libscaletop_a_SOURCES += src/model/others.c

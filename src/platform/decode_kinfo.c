@@ -16,8 +16,8 @@
 
 /* What one record says, in the kernel's own terms. */
 struct kinfo_rec {
-	int64_t structsize, pid, tid, pstat, tstat, oncpu, kiflag, tdflags, lwpflags;
-	uint64_t cpu_us;
+	int64_t structsize, pid, tid, pstat, tstat, oncpu, kiflag, tdflags, lwpflags, ppid;
+	uint64_t cpu_us, start_us;
 	const char *wmesg, *lockname; /* NUL-terminated inside the buffer, or "" */
 };
 
@@ -25,10 +25,10 @@ struct kinfo_rec {
 static const char *const kinfo_names[2][BSD_KI_NFIELDS] = {
 	[BSD_FREEBSD] = { "ki_structsize", "ki_pid", "ki_tid", "ki_stat", "", "ki_oncpu",
 			  "ki_kiflag", "ki_tdflags", "", "ki_wmesg", "ki_lockname", "ki_comm",
-			  "ki_runtime", "", "" },
+			  "ki_runtime", "", "", "ki_ppid", "ki_start.tv_sec", "ki_start.tv_usec" },
 	[BSD_DRAGONFLY] = { "", "kp_pid", "kl_tid", "kp_stat", "kl_stat", "", "", "kl_tdflags",
 			    "kl_flags", "kl_wmesg", "", "kp_comm", "kl_uticks", "kl_sticks",
-			    "kl_iticks" },
+			    "kl_iticks", "kp_ppid", "kp_start.tv_sec", "kp_start.tv_usec" },
 };
 
 static const char *
@@ -172,6 +172,9 @@ kinfo_read(const struct bsd_kinfo_layout *lay, const unsigned char *buf, size_t 
 	r->lwpflags = f[BSD_KI_LWPFLAGS].len != 0 ? kinfo_number(rec, &f[BSD_KI_LWPFLAGS]) : 0;
 	r->cpu_us = kinfo_us(rec, &f[BSD_KI_CPU_US]) + kinfo_us(rec, &f[BSD_KI_CPU_US2]) +
 		    kinfo_us(rec, &f[BSD_KI_CPU_US3]);
+	r->ppid = f[BSD_KI_PPID].len != 0 ? kinfo_number(rec, &f[BSD_KI_PPID]) : 0;
+	r->start_us =
+		kinfo_us(rec, &f[BSD_KI_START]) * 1000000u + kinfo_us(rec, &f[BSD_KI_START_US]);
 	r->wmesg = kinfo_string(lay, rec, BSD_KI_WMESG);
 	r->lockname = kinfo_string(lay, rec, BSD_KI_LOCKNAME);
 	for (s = BSD_KI_WMESG; s <= BSD_KI_COMM; s++) {
@@ -370,6 +373,44 @@ bsd_comm_find(const struct bsd_kinfo_layout *lay, const void *buf, size_t len, c
 		pids[k++] = (pid_t)r.pid;
 	}
 	*out = pids;
+	*n = k;
+	return 0;
+}
+
+/* --- every process's CPU time ---------------------------------------------- */
+
+int
+bsd_proc_cpu_decode(const struct bsd_kinfo_layout *lay, const void *buf, size_t len,
+		    struct proc_cpu **out, size_t *n, char *err, size_t errlen)
+{
+	struct kinfo_rec r;
+	struct proc_cpu *t;
+	size_t count, i, k = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (kinfo_count(lay, len, &count, err, errlen) != 0)
+		return -1;
+	if ((t = calloc(count > 0 ? count : 1, sizeof(*t))) == NULL)
+		return -1;
+	for (i = 0; i < count; i++) {
+		if (kinfo_read(lay, buf, i, count, &r, err, errlen) != 0) {
+			free(t);
+			errno = EINVAL;
+			return -1;
+		}
+		if (r.pid < 0 || r.pid > INT32_MAX || (k > 0 && t[k - 1].pid == (pid_t)r.pid))
+			continue;
+		t[k].pid = (pid_t)r.pid;
+		t[k].ppid = r.ppid > 0 && r.ppid <= INT32_MAX ? (pid_t)r.ppid : 0;
+		t[k].start = r.start_us;
+		t[k].cpu_ns = r.cpu_us * 1000u;
+		snprintf(
+			t[k].comm, sizeof(t[k].comm), "%s",
+			kinfo_string(lay, (const unsigned char *)buf + i * lay->size, BSD_KI_COMM));
+		k++;
+	}
+	*out = t;
 	*n = k;
 	return 0;
 }

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "scaletop/decode_linux.h"
@@ -188,6 +189,37 @@ task_stat_decode(const char *buf, size_t len, struct task_stat *st)
 	if (stat_field_u64(&p, end, &st->utime_ticks) != 0 ||
 	    stat_field_u64(&p, end, &st->stime_ticks) != 0)
 		return -1;
+	return 0;
+}
+
+/* A process's CPU line: task_stat's fields and thread_stat's start, with the comm between. */
+int
+proc_cpu_stat_decode(const char *buf, size_t len, long hz, struct proc_cpu *out)
+{
+	struct task_stat ts;
+	struct thread_stat th;
+	const char *open, *close;
+	size_t clen;
+	uint64_t pid;
+	const char *p = buf;
+
+	memset(out, 0, sizeof(*out));
+	if (hz <= 0 || task_stat_decode(buf, len, &ts) != 0 ||
+	    thread_stat_decode(buf, len, &th) != 0)
+		return task_fail(EINVAL);
+	if (task_u64(&p, buf + len, &pid) != 0 || pid > INT32_MAX)
+		return task_fail(EINVAL);
+	open = p + 2; /* task_stat_decode saw " (" here */
+	close = stat_comm_end(open, buf + len - 1);
+	clen = (size_t)(close - open);
+	if (clen >= sizeof(out->comm))
+		clen = sizeof(out->comm) - 1;
+	memcpy(out->comm, open, clen);
+	out->comm[clen] = '\0';
+	out->pid = (pid_t)pid;
+	out->ppid = (pid_t)ts.ppid;
+	out->start = th.start_ticks;
+	out->cpu_ns = (ts.utime_ticks + ts.stime_ticks) * (1000000000u / (uint64_t)hz);
 	return 0;
 }
 

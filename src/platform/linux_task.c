@@ -270,3 +270,62 @@ proc_table_read(struct proc_link **out, size_t *n)
 	*n = len;
 	return 0;
 }
+
+/* --- every process's CPU time (others.h) ------------------------------------ */
+
+/* One /proc/PID/stat into t; 0, or -1 when the process is gone or unreadable. */
+static int
+proc_cpu_one(int procfd, const char *name, struct linbuf *b, long hz, struct proc_cpu *t)
+{
+	char path[sizeof("/stat") + 20];
+
+	if (strlen(name) > 20)
+		return -1;
+	snprintf(path, sizeof(path), "%.20s/stat", name);
+	if (linbuf_read_at(procfd, path, b) != 0)
+		return -1;
+	return proc_cpu_stat_decode(b->data, b->len, hz, t);
+}
+
+int
+proc_cpu_read(struct proc_cpu **out, size_t *n)
+{
+	struct linbuf b = { NULL, 0, 0 };
+	struct proc_cpu *t = NULL, *g;
+	size_t cap = 0, len = 0;
+	long hz = sysconf(_SC_CLK_TCK);
+	struct dirent *de;
+	DIR *dir;
+	int e = 0;
+
+	*out = NULL;
+	*n = 0;
+	if ((dir = opendir("/proc")) == NULL)
+		return -1;
+	while ((errno = 0, de = readdir(dir)) != NULL) {
+		if (!proc_is_pid_name(de->d_name))
+			continue;
+		if (len == cap) {
+			cap = cap > 0 ? cap * 2 : 256;
+			if ((g = realloc(t, cap * sizeof(*g))) == NULL) {
+				e = ENOMEM;
+				break;
+			}
+			t = g;
+		}
+		if (proc_cpu_one(dirfd(dir), de->d_name, &b, hz, &t[len]) == 0)
+			len++;
+	}
+	if (e == 0)
+		e = errno;
+	closedir(dir);
+	free(b.data);
+	if (e != 0) {
+		free(t);
+		errno = e;
+		return -1;
+	}
+	*out = t;
+	*n = len;
+	return 0;
+}

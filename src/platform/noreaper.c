@@ -33,3 +33,12 @@ proc_table_read(struct proc_link **out, size_t *n)
 	errno = ENOSYS;
 	return -1;
 }
+
+int
+proc_cpu_read(struct proc_cpu **out, size_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	errno = ENOSYS;
+	return -1;
+}

@@ -203,3 +203,22 @@ thread_samples_read(pid_t pid, thread_sample_cb cb, void *arg)
 	}
 	return 0;
 }
+
+/* Every process's CPU time: the same table, decoded by decode_kinfo.c (EINVAL: another layout). */
+int
+proc_cpu_read(struct proc_cpu **out, size_t *n)
+{
+	struct kinfo_proc *kp;
+	size_t len;
+	int rc, e;
+
+	*out = NULL;
+	*n = 0;
+	if (kinfo_sysctl(proc_mib, sizeof(proc_mib) / sizeof(proc_mib[0]), &kp, &len) != 0)
+		return -1;
+	rc = bsd_proc_cpu_decode(&kinfo_layout, kp, len, out, n, NULL, 0);
+	e = errno;
+	free(kp);
+	errno = e;
+	return rc;
+}

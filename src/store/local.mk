@@ -5,7 +5,7 @@ noinst_HEADERS += include/scaletop/sample_json.h
 libscaletop_a_SOURCES += src/store/session_json.c src/store/session_json_target.c \
 	src/store/session_json_host.c src/store/session_json_hot.c \
 	src/store/session_json_locks.c src/store/session_json_kstacks.c \
-	src/store/session_json_stacks.c
+	src/store/session_json_stacks.c src/store/session_json_others.c
 noinst_HEADERS += include/scaletop/session_json.h
 # Snapshots: save, load, compare, export, import.
 noinst_HEADERS += include/scaletop/snapshot.h src/store/snapshot_priv.h src/store/session_read.h
@@ -24,6 +24,7 @@ libscaletop_cold_a_SOURCES += \
 	src/store/session_read_hot.c \
 	src/store/session_read_locks.c \
 	src/store/session_read_kstacks.c \
+	src/store/session_read_others.c \
 	src/store/session_read_stacks.c \
 	src/store/host_text.c \
 	src/store/snapshot_read.c \
@@ -100,7 +101,8 @@ tests_unit_test_runs_LDADD = $(TEST_LIBS)
 
 # The results table (one row per step) that run, show and the TUI's steps view print.
 libscaletop_a_SOURCES += src/store/step_table.c src/store/step_table_hot.c \
-	src/store/step_table_locks.c src/store/step_table_kstacks.c
+	src/store/step_table_locks.c src/store/step_table_kstacks.c \
+	src/store/step_table_others.c
 noinst_HEADERS += include/scaletop/step_table.h
 
 # The host's fingerprint and a step's frequency: round trips through a

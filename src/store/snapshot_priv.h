@@ -168,6 +168,12 @@ struct step_locks;
 /* A step's "locks": each family's top locks of the census; NULL on ENOMEM. */
 json_t *session_json_locks(const struct step_locks *l);
 
+/* --- who else was on the CPUs (session_json_others.c) ------------------- */
+
+struct step_others;
+/* A step's "others": the CPUs they used and the busiest commands; NULL on ENOMEM. */
+json_t *session_json_others(const struct step_others *o);
+
 /* --- the blocked threads' kernel stacks (session_json_kstacks.c) ------- */
 
 struct step_kstacks;

@@ -464,6 +464,7 @@ step_table_print(FILE *f, const struct session *s)
 	step_table_hot(f, s);
 	step_table_locks(f, s);
 	step_table_kstacks(f, s);
+	step_table_others(f, s);
 	table_ticks(f, s);
 	table_verdict(f, s);
 }

@@ -46,7 +46,7 @@ layout_chart(const struct ui *u, const struct frame *f, struct rect b, struct ui
 static void
 layout_steps(const struct ui *u, const struct frame *f, struct rect b, struct ui_hits *h)
 {
-	int det_h = u->sel_step >= 0 ? 6 : 0;
+	int det_h = u->sel_step >= 0 ? STEP_DETAIL_H : 0;
 	int tab_h = f->s->nsteps + 3;
 	int ev_h;
 
@@ -99,7 +99,7 @@ ui_draw(const struct ui *u, const struct frame *f, struct ui_hits *hits)
 	case VIEW_WAITS:
 		/* the selected step's detail (enter) goes below the view, not over it */
 		if (u->detail && u->sel_step >= 0)
-			body.h -= 6;
+			body.h -= STEP_DETAIL_H;
 		waits_draw(u, f, body);
 		break;
 	case VIEW_HISTORY:
@@ -110,7 +110,7 @@ ui_draw(const struct ui *u, const struct frame *f, struct ui_hits *hits)
 		break;
 	}
 	if (u->view != VIEW_STEPS && u->view != VIEW_HISTORY && u->detail && u->sel_step >= 0)
-		step_detail_draw(u, f, (struct rect){ h - 8, 0, 6, w });
+		step_detail_draw(u, f, (struct rect){ h - 2 - STEP_DETAIL_H, 0, STEP_DETAIL_H, w });
 	verdict_draw(u, f, (struct rect){ h - 2, 0, 1, w });
 	footer_draw(u, f, (struct rect){ h - 1, 0, 1, w }, hits);
 	if (u->help)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "scaletop/format.h"
+#include "scaletop/others.h"
 #include "scaletop/step_table.h"
 #include "ui.h"
 
@@ -169,6 +170,26 @@ detail_contention(const struct contention *c, int y, int x, int w)
 		detail_fig(c, CT_HAVE_OPS_CPU, c->ops_per_cpu_s, -1, opc, sizeof(opc)));
 }
 
+/* Who else used the CPUs over the window (st->others), and how much the names cover. */
+static void
+detail_others(const struct step *st, int y, int x, int w)
+{
+	const struct step_others *o = &st->others;
+	char names[160];
+
+	if (!o->known) {
+		ui_put(y, x, w, theme_attr(ROLE_INACTIVE),
+		       " others: not measured (no process table, or an older file)");
+		return;
+	}
+	others_names_text(o, STEP_OTHERS_TOP, names, sizeof(names));
+	ui_putf(y, x, w, theme_attr(o->cpus > OTHERS_QUIET_CPUS ? ROLE_WARNING : ROLE_MAIN),
+		" others used %.2f CPUs over the window%s%s  (names cover %.0f%%)", o->cpus,
+		names[0] != '\0' ? ": " : "", names,
+		o->cpus > 0 ? 100.0 * (o->named_cpus < o->cpus ? o->named_cpus / o->cpus : 1)
+			    : 100.0);
+}
+
 void
 step_detail_draw(const struct ui *u, const struct frame *f, struct rect r)
 {
@@ -201,6 +222,8 @@ step_detail_draw(const struct ui *u, const struct frame *f, struct rect r)
 		detail_contention(c, in.y + 2, in.x, in.w);
 	if (in.h > 3)
 		detail_fair(st, in.y + 3, in.x, in.w);
-	if (in.h > 4 && st->reason[0] != '\0')
-		ui_putf(in.y + 4, in.x, in.w, theme_attr(steps_role(st)), " %s", st->reason);
+	if (in.h > 4)
+		detail_others(st, in.y + 4, in.x, in.w);
+	if (in.h > 5 && st->reason[0] != '\0')
+		ui_putf(in.y + 5, in.x, in.w, theme_attr(steps_role(st)), " %s", st->reason);
 }

@@ -158,6 +158,8 @@ void contention_draw(const struct ui *u, const struct frame *f, struct rect r);
 void verdict_draw(const struct ui *u, const struct frame *f, struct rect r);
 void events_draw(const struct ui *u, const struct frame *f, struct rect r, struct ui_hits *h);
 void steps_draw(const struct ui *u, const struct frame *f, struct rect r, struct ui_hits *h);
+/* The selected step's detail's height: a title, five lines of figures and its reason. */
+#define STEP_DETAIL_H 7
 void step_detail_draw(const struct ui *u, const struct frame *f, struct rect r);
 void help_draw(const struct ui *u, struct rect screen, struct ui_hits *h);
 /* The help has a line for this key code (input.c's tables are held to it). */

@@ -344,6 +344,19 @@ for p in $(own_procs "$T" 'sleep 97\.[56]' | cut -d' ' -f1); do kill "$p" 2>/dev
 pid=$!
 i=0
 while [ $i -lt 100 ] && ! ls "$T" | grep -q '^scaletop-fileio'; do sleep 0.05; i=$((i + 1)); done
+# The step has begun once the monitor has forked its runner (the quiet check before it forks
+# nothing).
+i=0
+while [ $i -lt 200 ] && ! "$PYTHON" -c '
+import os, sys
+for d in os.listdir("/proc"):
+    try:
+        if d.isdigit() and open("/proc/%s/stat" % d).read().rsplit(")", 1)[1].split()[1] == sys.argv[1]:
+            sys.exit(0)
+    except (OSError, IndexError):
+        pass
+sys.exit(1)
+' "$pid"; do sleep 0.05; i=$((i + 1)); done
 sleep 0.5
 kill -TERM $pid
 wait $pid

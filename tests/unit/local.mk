@@ -123,3 +123,15 @@ tests_unit_test_verdict_shapes_LDADD = $(TEST_LIBS)
 check_PROGRAMS += tests/unit/test_compare_load
 TESTS += tests/unit/test_compare_load
 tests_unit_test_compare_load_LDADD = $(TEST_LIBS)
+
+# Who else was on the CPUs: the book over synthetic scans (reused and exited pids, own and
+# measured processes, groups), a stat line, a live scan (others.c, proc_cpu_read).
+check_PROGRAMS += tests/unit/test_others
+TESTS += tests/unit/test_others
+tests_unit_test_others_LDADD = $(TEST_LIBS)
+
+# Who else was on the CPUs and the quiet check, end to end: a CPU loop the test builds and
+# starts beside run (steps[].others, the quiet check's warning, --wait-quiet), the stream,
+# show, refusals and the schema.
+TESTS += tests/cli/others.sh
+EXTRA_DIST += tests/cli/others.sh

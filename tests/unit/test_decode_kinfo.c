@@ -454,11 +454,67 @@ test_comm(void)
 	free(fx.buf);
 }
 
+/* --- every process's CPU time --------------------------------------------------- */
+
+static void
+test_proc_cpu(void)
+{
+	struct fixture fx;
+	char err[ST_ERRLEN];
+	struct proc_cpu *t;
+	size_t n;
+	unsigned char *rec;
+
+	/* FreeBSD: ki_runtime, ki_ppid and ki_start (seconds, microseconds) of record 3 */
+	fixture_load(&fx, BSD_FREEBSD, "freebsd/procs");
+	rec = fx.buf + 2 * fx.lay.size;
+	put_number(rec, &fx.lay.f[BSD_KI_CPU_US], 2500000);
+	put_number(rec, &fx.lay.f[BSD_KI_PPID], 1);
+	put_number(rec, &fx.lay.f[BSD_KI_START], 1700000000);
+	put_number(rec, &fx.lay.f[BSD_KI_START_US], 250);
+	if (!is_int(bsd_proc_cpu_decode(&fx.lay, fx.buf, fx.len, &t, &n, err, sizeof(err)), 0,
+		    "FreeBSD: the process table decodes"))
+		diag("%s", err);
+	else {
+		is_int((long long)n, 10, "FreeBSD: one line a process");
+		ok(n > 2 && t[2].pid == 812 && t[2].ppid == 1 && strcmp(t[2].comm, "postgres") == 0,
+		   "FreeBSD: pid, parent and comm from their fields");
+		ok(n > 2 && t[2].cpu_ns == 2500000000ull, "FreeBSD: ki_runtime in ns");
+		ok(n > 2 && t[2].start == 1700000000ull * 1000000 + 250,
+		   "FreeBSD: ki_start in microseconds");
+		free(t);
+	}
+	errno = 0;
+	ok(bsd_proc_cpu_decode(&fx.lay, fx.buf, fx.len - 100, &t, &n, err, sizeof(err)) == -1 &&
+		   errno == EINVAL && t == NULL,
+	   "FreeBSD: a truncated table is refused");
+	free(fx.buf);
+
+	/* DragonFly: kernel threads (pid -1) left out, a repeated pid listed once */
+	fixture_load(&fx, BSD_DRAGONFLY, "dragonfly/procs");
+	rec = fx.buf + 3 * fx.lay.size;
+	put_number(rec, &fx.lay.f[BSD_KI_CPU_US], 1000);
+	put_number(rec, &fx.lay.f[BSD_KI_CPU_US2], 2000);
+	put_number(rec, &fx.lay.f[BSD_KI_PPID], 3140);
+	if (!is_int(bsd_proc_cpu_decode(&fx.lay, fx.buf, fx.len, &t, &n, err, sizeof(err)), 0,
+		    "DragonFly: the process table decodes"))
+		diag("%s", err);
+	else {
+		is_int((long long)n, 4, "DragonFly: kernel threads and a repeated pid left out");
+		ok(n > 1 && t[1].pid == 3131 && t[1].ppid == 3140 && t[1].cpu_ns == 3000000 &&
+			   strcmp(t[1].comm, "mariadbd") == 0,
+		   "DragonFly: kl_uticks and kl_sticks summed, the parent and comm");
+		free(t);
+	}
+	free(fx.buf);
+}
+
 int
 main(void)
 {
 	test_threads();
 	test_refusals();
 	test_comm();
+	test_proc_cpu();
 	return done_testing();
 }

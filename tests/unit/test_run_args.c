@@ -207,6 +207,41 @@ test_ext(void)
 	is_str(a.workload, "mutex", "and the shared ones still parse");
 }
 
+/* --wait-quiet: off unless given, 60 s without a value, its value with one, and 0 refused. */
+static void
+test_wait_quiet(void)
+{
+	char *plain[] = { "run", "-w", "cpu", NULL };
+	char *bare[] = { "run", "-w", "cpu", "--wait-quiet", NULL };
+	char *five[] = { "tui", "-w", "cpu", "--wait-quiet=5", NULL };
+	char *zero[] = { "run", "--wait-quiet=0", NULL };
+	struct run_args a;
+	struct session s;
+	struct sweep_config cfg;
+
+	run_args_defaults(&a, "run");
+	is_int(run_args_parse(NARGS(plain), plain, &a, NULL), 0, "without --wait-quiet");
+	session_init(&s);
+	is_int(run_args_apply(&a, &s, &cfg), 0, "  it applies");
+	ok(cfg.quiet_check && cfg.wait_quiet_s == 0,
+	   "  the quiet check runs, and waits for nothing");
+	run_config_free(&cfg);
+	session_free(&s);
+	run_args_defaults(&a, "run");
+	is_int(run_args_parse(NARGS(bare), bare, &a, NULL), 0, "--wait-quiet alone");
+	session_init(&s);
+	is_int(run_args_apply(&a, &s, &cfg), 0, "  applies");
+	ok(cfg.quiet_check && cfg.wait_quiet_s == 60, "  and waits up to 60 s");
+	run_config_free(&cfg);
+	session_free(&s);
+	run_args_defaults(&a, "tui");
+	is_int(run_args_parse(NARGS(five), five, &a, NULL), 0, "the TUI takes --wait-quiet=5");
+	ok(a.wait_quiet == 5, "  and waits up to 5 s");
+	run_args_defaults(&a, "run");
+	is_int(run_args_parse(NARGS(zero), zero, &a, NULL), EXIT_USAGE,
+	       "--wait-quiet=0 is refused");
+}
+
 int
 main(void)
 {
@@ -218,5 +253,6 @@ main(void)
 	test_refused();
 	test_probe();
 	test_ext();
+	test_wait_quiet();
 	return done_testing();
 }
