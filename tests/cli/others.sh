@@ -134,7 +134,7 @@ like "$(cat "$T/wait.err")" "warning: the machine stayed busy for [0-9]+ s \(--w
 ok "  with the wait's start and its end as events" "$PYTHON" -c '
 import json, sys
 ev = json.load(open(sys.argv[1]))["events"]
-t = [e["text"] for e in ev if e["step"] is None]
+t = [e["text"] for e in ev if e["step"] is None and "--wait-quiet" in e["text"]]
 sys.exit(0 if len(t) == 2 and "waiting up to 2 s" in t[0] and "stayed busy" in t[1] else 1)
 ' "$T/wait.json"
 hogs_stop
