@@ -5,7 +5,7 @@ EXTRA_DIST += bench/README bench/results.md bench/tui-cpu.sh bench/sample-accura
 	bench/start-line bench/target-cost.sh bench/suite-under-load.sh bench/aa-compare.sh \
 	bench/lock-cost.sh bench/mariadb-sweep.sh bench/wait-accuracy.sh \
 	bench/why-accuracy.sh bench/why/twohot.c bench/why/twolocks.c bench/mariadb-why.sh \
-	bench/tick-realtime.sh
+	bench/tick-realtime.sh bench/busy-verdict.sh
 
 # Built only for `make bench`, never by `make` or `make check`.
 EXTRA_PROGRAMS = bench/sample_cost bench/count_overhead bench/pwrite_loop bench/start_line \
@@ -64,5 +64,8 @@ bench-why: scaletop$(EXEEXT)
 bench-realtime: scaletop$(EXEEXT)
 	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/tick-realtime.sh
 .PHONY: bench-realtime
+bench-busy: scaletop$(EXEEXT)
+	$(BENCH_ENV) bash $(top_srcdir)/bench/busy-verdict.sh
+.PHONY: bench-busy
 .PHONY: bench bench-cost bench-accuracy bench-fidelity bench-overhead bench-stable \
 	bench-latency bench-start bench-target bench-suite
