@@ -397,7 +397,8 @@ analysis_busy_fill(const struct step *st, struct analysis_busy *b)
 	b->run_delay_pct = (st->ct.have & CT_HAVE_RUN_DELAY) != 0 ? st->ct.run_delay_pct : NAN;
 	b->ntop = 0;
 	for (i = 0; i < st->others.ntop && b->ntop < ANALYSIS_BUSY_NAMES; i++) {
-		if (st->others.top[i].comm[0] != '\0' && st->others.top[i].cpus > 0)
+		if (st->others.top[i].comm[0] != '\0' &&
+		    st->others.top[i].cpus >= ANALYSIS_BUSY_NAME_CPUS)
 			b->top[b->ntop++] = st->others.top[i];
 	}
 }

@@ -368,19 +368,20 @@ verdict_busy(const struct verdict_ctx *c, char *t, size_t len)
 		else
 			verdict_cat(t, len, " CPUs");
 		verdict_cat(t, len, " at N=%d", b->n);
-		for (i = 0; i < b->ntop; i++) {
-			verdict_cat(t, len, "%s%s", i == 0 ? " (" : ", ", b->top[i].comm);
-			if (b->top[i].procs > 1)
-				verdict_cat(t, len, " x%d", b->top[i].procs);
-		}
-		if (b->ntop > 0)
-			verdict_cat(t, len, ")");
 	} else {
 		snprintf(t, len,
 			 "on a busy machine: the workers waited for a CPU %.0f%% of their time at "
 			 "N=%d",
 			 b->run_delay_pct, b->n);
 	}
+	/* Who they were, whenever a scan named them, under the bar or not. */
+	for (i = 0; i < b->ntop; i++) {
+		verdict_cat(t, len, "%s%s", i == 0 ? " (" : ", ", b->top[i].comm);
+		if (b->top[i].procs > 1)
+			verdict_cat(t, len, " x%d", b->top[i].procs);
+	}
+	if (b->ntop > 0)
+		verdict_cat(t, len, ")");
 	if (b->n == 1)
 		verdict_cat(t, len, "; ratios to N=1 are unreliable");
 }

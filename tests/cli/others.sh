@@ -110,12 +110,17 @@ while :; do
 	good=$?
 	quiet=$(grep 'warning: the machine is busy' "$T/hog.err")
 	case "$quiet" in *busyhog*) ;; *) good=1 ;; esac
+	verdict=$(json_get "$T/hog.json" 'd["analysis"]["verdict"]')
+	case "$verdict" in *"on a busy machine"*busyhog*) ;; *) good=1 ;; esac
 	out="$out
-quiet check: $quiet"
+quiet check: $quiet
+verdict: $verdict"
 	diag "with busyhog, try $try of 3 (status $st; the hogs used $c0 -> $c1 CPU s, so more than $least CPUs is asked):" "$out"
 	[ "$st" -ne 0 ] || [ "$good" -eq 0 ] || [ "$try" -ge 3 ] && break
 done
 is "$st" 0 "run with busyhog beside it exits 0"
+like "$verdict" "on a busy machine: [^;]*\(([^)]*, )?busyhog( x[0-9])?(, [^)]*)?\)" \
+	"the verdict says the machine was busy, naming busyhog"
 is "$good" 0 "every step's others and the quiet check name busyhog (> 0.3 CPUs, or half its rate on a crowded machine; its own pids) and hold together"
 like "$(cat "$T/hog.err")" "warning: the machine is busy: others used [0-9.]+ CPUs over 1 s before the first step \(([^)]*, )?busyhog( x[0-9])? [0-9.]+(, [^)]*)?\).*--wait-quiet" \
 	"the quiet check says so on stderr, naming busyhog"

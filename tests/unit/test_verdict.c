@@ -216,8 +216,16 @@ test_busy(void)
 	verdict_build(&c, a.verdict, sizeof(a.verdict));
 	is_str(a.verdict,
 	       "scales to 2 threads (efficiency >= 90%); on a busy machine: the workers waited for "
+	       "a CPU 40% of their time at N=1 (gzip); ratios to N=1 are unreliable; peak 250 "
+	       "ops/s at 4",
+	       "busy by run delay at N=1: said, naming the others a scan saw, with the ratios' "
+	       "warning");
+	a.busy.ntop = 0;
+	verdict_build(&c, a.verdict, sizeof(a.verdict));
+	is_str(a.verdict,
+	       "scales to 2 threads (efficiency >= 90%); on a busy machine: the workers waited for "
 	       "a CPU 40% of their time at N=1; ratios to N=1 are unreliable; peak 250 ops/s at 4",
-	       "busy by run delay at N=1: said, with the ratios' warning");
+	       "busy by run delay, no others named: the delay alone");
 	analysis_verdict_ranked(&a, buf, 60);
 	is_str(buf, "scales to 2 threads (efficiency >= 90%); on a busy machine:",
 	       "ranked and cut: the headline, then the busy machine");
