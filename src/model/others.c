@@ -275,7 +275,8 @@ others_book_figures(const struct others_book *b, const struct others_totals *t,
 		if (!others_group_add(&g, &ng, p, ns))
 			break;
 	}
-	qsort(g, ng, sizeof(*g), others_group_cmp);
+	if (ng > 1)
+		qsort(g, ng, sizeof(*g), others_group_cmp);
 	for (i = 0; i < ng && i < STEP_OTHERS_TOP; i++) {
 		out->top[i] = g[i].o;
 		out->top[i].cpus = (double)g[i].ns / 1e9 / t->seconds;
