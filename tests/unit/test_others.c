@@ -97,6 +97,13 @@ test_book(void)
 		   strcmp(text, "cc1 x3 1.38, make 0.25") == 0,
 	   "the names as text: %s", text);
 
+	/* a window in which no other process used CPU: known, none named, nothing sorted */
+	others_book_reset(&bk);
+	ok(others_book_add(&bk, a, 6, NULL, 0) == 0 && others_book_add(&bk, a, 6, NULL, 0) == 0,
+	   "two scans with no CPU used between them");
+	others_book_figures(&bk, &t, &o, NULL);
+	ok(o.known && o.ntop == 0 && o.named_cpus == 0, "a quiet window: known, no command named");
+
 	others_book_reset(&bk);
 	ok(others_book_add(&bk, a, 6, NULL, 0) == 0, "a new window");
 	others_book_figures(&bk, &t, &o, NULL);
