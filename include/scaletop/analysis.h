@@ -155,7 +155,7 @@ struct analysis_cause {
  */
 #define ANALYSIS_BUSY_OTHERS_CPUS 0.5
 #define ANALYSIS_BUSY_RUN_DELAY_PCT 25.0
-#define ANALYSIS_BUSY_NAMES 2 /* the others' commands the verdict names */
+#define ANALYSIS_BUSY_NAMES 2        /* the others' commands the verdict names */
 #define ANALYSIS_BUSY_NAME_CPUS 0.05 /* ... each only if it used this many CPUs */
 struct analysis_busy {
 	int n;                /* the smallest N with a busy step; 0: none */
