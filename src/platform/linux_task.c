@@ -220,24 +220,19 @@ proc_is_pid_name(const char *s)
 	return true;
 }
 
+/*
+ * Reads one record for each process in /proc through one(procfd, name, buf,
+ * record, arg), into a malloc'ed array of records of size elem (*out, *n):
+ * the walk proc_table_read and proc_cpu_read share.  A process gone or
+ * unreadable mid-walk is left out.
+ */
+typedef int (*proc_one_fn)(int procfd, const char *name, struct linbuf *b, void *rec, void *arg);
+
 static int
-proc_table_grow(struct proc_link **t, size_t *cap)
-{
-	size_t ncap = *cap > 0 ? *cap * 2 : 256;
-	struct proc_link *p = realloc(*t, ncap * sizeof(*p));
-
-	if (p == NULL)
-		return -1;
-	*t = p;
-	*cap = ncap;
-	return 0;
-}
-
-int
-proc_table_read(struct proc_link **out, size_t *n)
+proc_walk(size_t elem, proc_one_fn one, void *arg, void **out, size_t *n)
 {
 	struct linbuf b = { NULL, 0, 0 };
-	struct proc_link *t = NULL;
+	char *t = NULL, *g;
 	size_t cap = 0, len = 0;
 	struct dirent *de;
 	DIR *dir;
@@ -250,11 +245,15 @@ proc_table_read(struct proc_link **out, size_t *n)
 	while ((errno = 0, de = readdir(dir)) != NULL) {
 		if (!proc_is_pid_name(de->d_name))
 			continue;
-		if (len == cap && proc_table_grow(&t, &cap) != 0) {
-			e = ENOMEM;
-			break;
+		if (len == cap) {
+			cap = cap > 0 ? cap * 2 : 256;
+			if ((g = realloc(t, cap * elem)) == NULL) {
+				e = ENOMEM;
+				break;
+			}
+			t = g;
 		}
-		if (proc_link_read(dirfd(dir), de->d_name, &b, &t[len]) == 0)
+		if (one(dirfd(dir), de->d_name, &b, t + len * elem, arg) == 0)
 			len++;
 	}
 	if (e == 0)
@@ -269,6 +268,23 @@ proc_table_read(struct proc_link **out, size_t *n)
 	*out = t;
 	*n = len;
 	return 0;
+}
+
+static int
+proc_link_one(int procfd, const char *name, struct linbuf *b, void *rec, void *arg)
+{
+	(void)arg;
+	return proc_link_read(procfd, name, b, rec);
+}
+
+int
+proc_table_read(struct proc_link **out, size_t *n)
+{
+	void *t;
+	int rc = proc_walk(sizeof(**out), proc_link_one, NULL, &t, n);
+
+	*out = t;
+	return rc;
 }
 
 /* --- every process's CPU time (others.h) ------------------------------------ */
@@ -287,45 +303,19 @@ proc_cpu_one(int procfd, const char *name, struct linbuf *b, long hz, struct pro
 	return proc_cpu_stat_decode(b->data, b->len, hz, t);
 }
 
+static int
+proc_cpu_walk_one(int procfd, const char *name, struct linbuf *b, void *rec, void *arg)
+{
+	return proc_cpu_one(procfd, name, b, *(const long *)arg, rec);
+}
+
 int
 proc_cpu_read(struct proc_cpu **out, size_t *n)
 {
-	struct linbuf b = { NULL, 0, 0 };
-	struct proc_cpu *t = NULL, *g;
-	size_t cap = 0, len = 0;
 	long hz = sysconf(_SC_CLK_TCK);
-	struct dirent *de;
-	DIR *dir;
-	int e = 0;
+	void *t;
+	int rc = proc_walk(sizeof(**out), proc_cpu_walk_one, &hz, &t, n);
 
-	*out = NULL;
-	*n = 0;
-	if ((dir = opendir("/proc")) == NULL)
-		return -1;
-	while ((errno = 0, de = readdir(dir)) != NULL) {
-		if (!proc_is_pid_name(de->d_name))
-			continue;
-		if (len == cap) {
-			cap = cap > 0 ? cap * 2 : 256;
-			if ((g = realloc(t, cap * sizeof(*g))) == NULL) {
-				e = ENOMEM;
-				break;
-			}
-			t = g;
-		}
-		if (proc_cpu_one(dirfd(dir), de->d_name, &b, hz, &t[len]) == 0)
-			len++;
-	}
-	if (e == 0)
-		e = errno;
-	closedir(dir);
-	free(b.data);
-	if (e != 0) {
-		free(t);
-		errno = e;
-		return -1;
-	}
 	*out = t;
-	*n = len;
-	return 0;
+	return rc;
 }
