@@ -188,22 +188,30 @@ live_sweep_steady() {
 	tries_steady "${LIVE_TRIES:-5}" "$T/$1.json" "$1" _live_try_aside live_sweep "$@"
 }
 
-# live_sweep_moving NAME CMD PARSE [options]: live_sweep of a --target, tried
-# again, up to 3 times and each try logged, while the target's profile does
-# not move (target_prop moves): another job's load at the small N raises its
-# run delay too, and can leave the rise at the large N just short of 5 points.
-# The last try's status.
-live_sweep_moving() {
-	_lsm_try=1
+# live_sweep_until CHECK WHY NAME CMD PARSE [options]: live_sweep, tried
+# again, up to 3 times and each try logged with WHY and CHECK's last line,
+# while `CHECK $T/NAME.json` fails.  The last try's status.
+live_sweep_until() {
+	_lsu_check=$1 _lsu_why=$2 _lsu_try=1
+	shift 2
 	while :; do
 		live_sweep "$@"
-		_lsm_st=$?
-		target_prop "$T/$1.json" moves >"$T/$1.moves$_lsm_try" 2>&1 && return "$_lsm_st"
-		diag "try $_lsm_try of the $1 sweep: the target's profile did not move enough: $(tail -n 1 "$T/$1.moves$_lsm_try")"
-		[ "$_lsm_try" -lt 3 ] || return "$_lsm_st"
-		_lsm_try=$((_lsm_try + 1))
+		_lsu_st=$?
+		"$_lsu_check" "$T/$1.json" >"$T/$1.check$_lsu_try" 2>&1 && return "$_lsu_st"
+		diag "try $_lsu_try of the $1 sweep: $_lsu_why: $(tail -n 1 "$T/$1.check$_lsu_try")"
+		[ "$_lsu_try" -lt 3 ] || return "$_lsu_st"
+		_lsu_try=$((_lsu_try + 1))
 		rm -f "$T/work/$1"-*.out "$T/work/$1"-*.err
 	done
+}
+
+# live_sweep_moving NAME CMD PARSE [options]: a --target's sweep, tried again
+# while the target's profile does not move (target_prop moves): another job's
+# load at the small N raises its run delay too, and can leave the rise at the
+# large N just short of 5 points.
+_live_moves() { target_prop "$1" moves; }
+live_sweep_moving() {
+	live_sweep_until _live_moves "the target's profile did not move enough" "$@"
 }
 
 # _live_try_aside K: a try's own output must not mix with the next one's.

@@ -133,19 +133,12 @@ show_events() {
 		while IFS= read -r l; do [ -z "$l" ] || diag "event: $l"; done
 }
 
-# joined_sweep NAME CMD PARSE [options]: live_sweep, up to 3 tries until some
-# line joined (a busy machine may leave a short sweep's few probe runs with
-# no thread caught mid-query), each try logged; the last try's status.
+# joined_sweep NAME CMD PARSE [options]: live_sweep_until some line joined
+# (a busy machine may leave a short sweep's few probe runs with no thread
+# caught mid-query).
+_joined() { join_prop "$1" lines; }
 joined_sweep() {
-	_try=1
-	while :; do
-		live_sweep "$@"
-		_st=$?
-		join_prop "$T/$1.json" lines >"$T/$1.try$_try" 2>&1 && return "$_st"
-		diag "try $_try of the $1 sweep: no probe line joined yet; $(tail -n 1 "$T/$1.try$_try")"
-		[ "$_try" -lt 3 ] || return "$_st"
-		_try=$((_try + 1))
-	done
+	live_sweep_until _joined "no probe line joined yet" "$@"
 }
 
 # probe_only NAME PROBE: a two-step cpu sweep (2 s each) with only that probe, JSON in $T/NAME.json.
