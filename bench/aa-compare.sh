@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # How often compare claims a difference that is not there, and how often it
 # finds one that is: the A/A and power benches of issue 25.
 #

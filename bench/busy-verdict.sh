@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Whether the verdict knows the machine was busy: sweeps of the built-ins
 # with a come-and-go CPU load beside them, and with nothing beside them, in
 # turns.  The load is one CPU loop run as `busyload` (a copy of dash, so that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * What counting costs a worker: the cpu workload's own worker loop (the
  * library's wl_cpu.work, which publishes through wl_pace / wl_count /

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Harness fidelity against sysbench, the peer scaletop's users already trust,
 # on this machine and in the same run.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Benchmarks compare scaletop with a peer in one run and print ratios; they
 # are run by hand (make bench), never as tests.
 EXTRA_DIST += bench/README bench/results.md bench/tui-cpu.sh bench/sample-accuracy.sh bench/sample-cost \

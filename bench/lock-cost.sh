@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # What naming the lock costs (issue 24): the on-CPU sampling (perf_event
 # cpu-clock, 99 Hz a CPU), the futex census and the blocked threads' kernel
 # stacks (4 a tick and family, also off with --no-locks), against a run

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # A real MariaDB sweep to 32 clients, as the seed study ran it (issue 24's
 # acceptance): sysbench OLTP against a private mariadbd in a folder of its
 # own (Unix socket there, no networking, performance_schema ON with the wait

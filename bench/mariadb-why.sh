@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # What scaletop names as the why of a real server: a sysbench
 # sweep to 32 clients against a private MariaDB, watched with --target
 # comm:mariadbd, and for its largest N the server's hot paths and its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The harness-free reference for bench/fidelity.sh: THREADS threads each
  * pwrite() BLOCK bytes at a uniform block of a uniform file of FILE..., with

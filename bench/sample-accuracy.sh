@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Accuracy against mpstat, the tool scaletop's users already trust.
 #
 # Pins a busy loop to CPU 0 with taskset, then runs `mpstat -P ALL 1 N` and

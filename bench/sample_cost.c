@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * What one sample costs: CPU time of sampler_read (the OS read plus decode)
  * and sample_delta_compute, averaged over many back-to-back iterations, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A process of many sleeping threads, for bench/target-cost.sh to watch
  * with --target pid:N: each thread waits on one condition variable that is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * What it costs to gather N workers at the start line and release them: the
  * library's start line (startline.h: workers block in poll() on a pipe the

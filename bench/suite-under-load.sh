@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # The whole suite on a busy machine: a user's machine or a shared CI runner is
 # rarely idle, and a test that holds only on a quiet one is a test of the
 # machine.  This clones the checkout's committed HEAD into a temporary folder,

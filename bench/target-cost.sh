@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # What watching a target costs: 1,000 sleeping threads (bench/sleepers)
 # watched with --target pid:N at the default rate (the wait sampler at every
 # 0.25 s tick, the target's processes booked once a second).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Whether the monitor keeps time among many runnable threads, with and
 # without --realtime, in one run: ROUNDS pairs (default 2) of
 # `run -w mutex -p hold=10 -p think=100000 -n 1000 -d 12 --json`, once

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The TUI's own cost against htop, in the same run and the same tmux
 # geometry (120x40): CPU per second and resident memory.
 #  1. During a sweep, scaletop and htop -d 10 side by side over the same

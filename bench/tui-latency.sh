@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # How soon a key is answered while a sweep runs, against htop in the same run
 # and the same tmux geometry: ms from tmux send-keys until the screen shows
 # the help (scaletop '?' with a 1 s refresh and a cpu sweep on both CPUs;

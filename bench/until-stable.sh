@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # What --until-stable saves, and what it costs in accuracy.
 #
 # Target: on the cpu and mutex workloads, N = 1..8 with `--until-stable 2`

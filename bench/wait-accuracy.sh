@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The wait profile against the kernel's own split of the same threads' time,
 # read by pidstat, the sysstat tool scaletop's users already trust.
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The why, named, against perf and bpftrace on the same run.
 #
 # Two programs of known shape, built here with `cc -O2 -g -pthread` from

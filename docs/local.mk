@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 dist_man_MANS = docs/scaletop.1
 
 EXTRA_DIST += docs/architecture.md docs/design-notes.md docs/snapshot-format.md docs/snapshot.schema.json
@@ -7,7 +8,7 @@ EXTRA_DIST += docs/architecture.md docs/design-notes.md docs/snapshot-format.md 
 # and $PREFIX/share/scaletop; the installed copy says the real $(docdir) and
 # $(pkgdatadir) instead (written through a temporary file, never in place).
 dist_doc_DATA = docs/themes.md docs/config.md docs/tui.md docs/snapshot-format.md \
-	docs/stream-format.md docs/statistics.md
+	docs/stream-format.md docs/statistics.md LICENSE
 install-data-hook: install-man-paths
 install-man-paths:
 	f='$(DESTDIR)$(man1dir)/scaletop.1'; \

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Every test speaks TAP; automake's driver counts each assertion.
 TEST_EXTENSIONS = .sh
 LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Prints the suite's closing line, "N passed, N failed, N skipped", from the
 # per-assertion results that automake's TAP driver leaves in *.trs files.
 # Usage: summary.sh BUILDDIR...   Exit status 1 when anything failed.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #ifdef __linux__
 #define _GNU_SOURCE /* unshare, for private_tmpfs */
 #include <sched.h>

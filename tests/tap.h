@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A small TAP producer for the C unit tests (read by automake's tap-driver.sh). */
 #ifndef SCALETOP_TAP_H
 #define SCALETOP_TAP_H

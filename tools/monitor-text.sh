@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Writes src/monitor.ld: the functions a TUI session runs, which the link
 # places together at the head of .text (docs/design-notes.md, "What a
 # running monitor maps of its own binary").  A running monitor then maps a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A CPU program with a known profile, for bench/why-accuracy.sh to measure
  * with scaletop and perf at once: each of THREADS threads repeats one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A program whose threads contend for two global mutexes, for
  * bench/why-accuracy.sh to measure with scaletop's lock census and with

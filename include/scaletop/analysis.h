@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Scaling analysis: pure functions of the session's steps.  Repeated runs of
  * one N are pooled (their mean) before anything is compared.  No I/O.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Strict command-line numbers and one-line usage errors, shared by every
  * subcommand, the TUI and the run-style option parser.  Each error prints

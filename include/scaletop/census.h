@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The lock census: a family's futex waiters grouped into lock objects, one
  * per (process, futex address), so a step can say "41 of 64 threads waited

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Splitting a command string into argv, with quoting but no shell. */
 #ifndef SCALETOP_CMDLINE_H
 #define SCALETOP_CMDLINE_H

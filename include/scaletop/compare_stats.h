@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Whether two sweeps differ, with whole trials as the unit: at each N the
  * trials' mean throughputs are the samples (Welch's t with a noise floor),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Contention figures for one measurement window: pure arithmetic over counters. */
 #ifndef SCALETOP_CONTENTION_H
 #define SCALETOP_CONTENTION_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A crash of the monitor itself (SIGSEGV, SIGABRT ...) must not leave a
  * workload running: the guard kills every process group (pgroup.h), runs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Decoders for the BSD backends (freebsd.c, dragonfly.c) and the libstatgrab
  * one (generic.c).  They take what the kernel answered as plain bytes or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Decoders of what the OS says about the host, for the fingerprint
  * (host.h): Linux's sysfs and /proc text, and the BSDs' sysctl answers.

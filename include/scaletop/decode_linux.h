@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Decoders of the Linux text formats the sampler reads (/proc/stat, CPU
  * lists, PSI, cpuinfo, per-thread status/stat/schedstat).  Pure functions over

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Decoders of the Linux text that names what a thread waits on, and of the
  * memory it waits on: a thread's syscall line (/proc/PID/task/TID/syscall),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Turning two raw samples into what a person reads: per-CPU percentages and
  * system rates per second.  Portable and pure; every backend shares it.

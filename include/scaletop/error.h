@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* One-line error messages for the user, carried up the call chain in a fixed buffer. */
 #ifndef SCALETOP_ERROR_H
 #define SCALETOP_ERROR_H

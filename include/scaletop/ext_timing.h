@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Where an external command's interval lines lie in time, and which of them
  * the step counts.  Pure arithmetic, so each rule is unit-tested.

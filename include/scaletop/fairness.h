@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * How evenly a step's workers shared its work, from each worker's operation
  * count over the measurement window.  Unfair locks (test-and-set spinlocks,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Small file and directory helpers for the files scaletop reads on its own
  * behalf (themes, preferences, kept runs): whole-file reads with a size cap, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Number formatting shared by every text view. */
 #ifndef SCALETOP_FORMAT_H
 #define SCALETOP_FORMAT_H

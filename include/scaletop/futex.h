@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * What a thread's /proc/PID/task/TID/syscall line says, decoded: the types
  * only, so that the platform's decoder (decode_syscall.c) fills them and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Host identity: what a snapshot needs to say which machine and OS it came
  * from, and the fingerprint that decides whether two snapshots measured the

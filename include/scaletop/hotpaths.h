@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Where the CPUs went: a step's on-CPU samples by call path and by function
  * (its own samples), and the share that spun in a lock.  A collapse with

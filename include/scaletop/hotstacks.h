@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A step's whole stacks, for flame graphs (`export --folded`): every
  * distinct stack a window saw, up to HOT_STACKS_MAX a family, each with its

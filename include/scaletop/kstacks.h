@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A histogram of the kernel stacks blocked threads wait in: where in the
  * kernel a family's blocked thread-time goes, beyond the one function its

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 noinst_HEADERS += \
 	include/scaletop/error.h \
 	include/scaletop/format.h \

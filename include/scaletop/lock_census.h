@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The lock census's reads (engine): who holds each lock, and what its
  * address is called.  The census itself (census.h) is pure; these two

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Lock contention from Linux's /proc/lock_stat (CONFIG_LOCK_STAT; see the
  * kernel's Documentation/locking/lockstat.rst).  Pure functions over a buffer

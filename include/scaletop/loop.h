@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The engine's single event loop: file descriptors, one periodic tick on
  * absolute CLOCK_MONOTONIC deadlines, and signals delivered through a

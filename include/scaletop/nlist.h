@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The thread/client counts of a sweep (-n).  A spec is a comma-separated
  * list of items, blanks around them allowed:

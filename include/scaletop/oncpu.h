@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * On-CPU sampling: where the CPUs are when a clock interrupts them.  Linux
  * gives it through perf_event_open(2) with the software event cpu-clock and

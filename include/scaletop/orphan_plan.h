@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Which processes a step left behind, and what to do with each: chosen from
  * a process table alone, so the choice is the same on every OS and is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Who else was on the CPUs over a window (struct step_others, session.h):
  * a book of every process's CPU time from scans of the process table, and

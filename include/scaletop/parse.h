@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Parsers of an external command's output: they turn the periodic lines a
  * benchmark prints (sysbench --report-interval, pgbench -P, or any line a

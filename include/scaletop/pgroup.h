@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Every process the monitor starts (a step's child, an external command)
  * leads its own process group, and every live group is listed here so that

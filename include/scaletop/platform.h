@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The platform sampler: raw counters from the OS, with no arithmetic on them.
  * One backend is linked per OS (src/platform/linux_*.c, freebsd.c,

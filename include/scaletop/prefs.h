@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Preferences kept between runs: the theme, the interval, the last
  * workload and whether sweeps are kept, in $XDG_CONFIG_HOME/scaletop/config (default

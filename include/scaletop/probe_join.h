@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A --probe line may name the thread it is about: `TID<TAB>label`.  Such a
  * label is joined to the target's threads, so that a database's wait label

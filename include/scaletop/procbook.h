@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The processes of a --target over one measurement window.  A server's
  * processes come and go while it is measured (postgres forks a backend per

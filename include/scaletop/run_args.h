@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The run-style options, shared by `scaletop run` and the TUI: parsed from
  * argv (src/engine/run_args.c), then turned into a session's settings and a

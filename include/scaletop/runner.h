@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The step runner for built-in workloads.  runner_start forks a child that
  * leads its own process group (pgroup.h); the child runs step_init, starts N

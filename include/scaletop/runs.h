@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The kept runs: every sweep the TUI runs is saved as a snapshot in one
  * directory, $XDG_DATA_HOME/scaletop/runs (default

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * JSON Lines encoding of sample deltas: one compact object per interval,
  * {"type":"sample","time":...,"mono":...,"interval":...,"cpus":[...],

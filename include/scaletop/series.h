@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Recent time series: one entry per engine tick, kept in a ring so a long run
  * costs bounded memory.  Live views draw sparklines and the per-CPU heatmap

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The session model: everything known so far about one sweep.  The engine
  * writes it; the text printer, the JSON output, the snapshot and the TUI

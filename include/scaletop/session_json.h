@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The session as one JSON object: `scaletop run --json` prints it, and it is
  * the body of a snapshot ("format": "scaletop-snapshot"); the loader is in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Per-worker counter slots in a MAP_SHARED page.  Each slot has one writer
  * (its worker) and sits on its own 128-byte stretch, so counting never

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Snapshots: one session frozen into a JSON file ("format":
  * "scaletop-snapshot"), so that one machine, OS release or kernel option can

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * External commands (sysbench, pgbench, a --setup script): argv expansion,
  * start with execvp (never a shell), output read through non-blocking pipes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The start line: a step's workers (threads, or processes forked by the
  * step's child) gather here and are released together.

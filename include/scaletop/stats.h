@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Statistics of a step's interval samples (throughput per interval): the
  * spread that tells whether a step's headline figure can be trusted.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The results table, one row per step: what `scaletop run` and `show` print and the TUI's steps
  * view shows. */
 #ifndef SCALETOP_STEP_TABLE_H

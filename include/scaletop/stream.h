@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The JSON Lines stream: `scaletop run --record FILE` writes one line per
  * tick, finished step, event and analysis update, so a run on a headless

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The sweep controller: works through the N list one step at a time
  * (warm-up, measurement for a fixed time or until stable, stop), driven by

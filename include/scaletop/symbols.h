@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The symboliser: names an address in a process (a futex word, a return
  * address) as `object:symbol+0xOFF`, or `object+0xVADDR` where no symbol

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * One thread's time between two readings, into a wait profile (waits.h):
  * the time since the thread was last read goes to the state it is in now,

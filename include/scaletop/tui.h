@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The interactive monitor: the same sweep as `scaletop run`, drawn live with
  * ncursesw (src/tui/).  It reads the session model and never measures.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Where threads wait: a step's profile of thread-time by family (whose
  * threads), state and wait channel.  A collapse is a change in where the

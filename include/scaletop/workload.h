@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A workload is a small table: name, help, parameters, and the functions the
  * runner calls.  Built-in workloads live in src/workload/, one file each,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Subcommands: each parses its own arguments, calls the library and prints. */
 #ifndef SCALETOP_CLI_H
 #define SCALETOP_CLI_H

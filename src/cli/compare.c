@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * scaletop compare: snapshots side by side, aligned on N, the first (or
  * --baseline's) against each of the others; a side may be several files

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * scaletop export: snapshots as a gnuplot data file and script, rendered
  * when gnuplot is here; or one snapshot's stacks as flame-graph input

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * scaletop import: a published table into one snapshot per column of
  * throughput (one per system, as papers print them), or the one --column.

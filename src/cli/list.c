@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* scaletop list: the built-in workloads, their help and parameters. */
 #include <getopt.h>
 #include <stdbool.h>

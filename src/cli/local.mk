@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 scaletop_SOURCES += \
 	src/cli/main.c \
 	src/cli/cli.h

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* scaletop: dispatch to a subcommand. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,7 +68,8 @@ main(int argc, char **argv)
 		return cmd_tui(argc, argv);
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
-		printf("scaletop %s (%s backend)\n", PACKAGE_VERSION, SCALETOP_OS);
+		printf("scaletop %s (%s backend)\nLicence: %s (the LICENSE file)\n",
+		       PACKAGE_VERSION, SCALETOP_OS, PACKAGE_LICENSE);
 		return 0;
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * run's progress line on stderr, written the way the terminal allows.  A
  * terminal whose terminfo can erase a line (el) gets one line redrawn in

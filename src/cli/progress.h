@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Private to src/cli/: run's progress line (progress.c), redrawn in place on
  * a terminal that can erase a line, else not drawn at all (plain lines only).

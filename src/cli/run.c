@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* scaletop run: a headless sweep with progress on stderr and results on stdout. */
 #include <getopt.h>
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* scaletop run: the headless sweep (run.c); its options are scaletop/run_args.h. */
 #ifndef SCALETOP_CLI_RUN_H
 #define SCALETOP_CLI_RUN_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * scaletop runs: the sweeps the TUI kept (store/runs.c), newest first, with
  * the columns of the TUI's history view; --prune DAYS removes the old ones.

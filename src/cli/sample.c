@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * scaletop sample: per-CPU utilisation and system rates every interval, laid
  * out like mpstat -P ALL, or as JSON Lines for other tools.  Its command

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Private to src/cli/: scaletop sample's options (sample_args.c), which
  * sample.c runs.

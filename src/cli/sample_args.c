@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * scaletop sample's command line: the options, and the positionals
  * INTERVAL [COUNT] as mpstat and vmstat take them; -P chooses CPUs as

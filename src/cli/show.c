@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * scaletop show: a saved snapshot, or a recording, as `run` printed it, with
  * its verdict; --save writes what was loaded as a snapshot (a recording's

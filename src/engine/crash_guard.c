@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The crash handlers: kill every workload group before the monitor dies of its signal. */
 #include <signal.h>
 #include <stddef.h>

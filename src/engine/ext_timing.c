@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Placing an external command's interval lines in time (see ext_timing.h). */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * An external step's CPU and contention window, aligned with its throughput.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A step's mean CPU frequency: a handful of reads spread over its window
  * (freq_sampler.h).  The frequency moves with load and temperature, so one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Private to src/engine/: the CPUs' mean frequency over a step's window
  * (host_cpu_freq_mhz), read at the window's start and then at most once a

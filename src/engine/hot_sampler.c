@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The window's on-CPU samples, by family (hot_sampler.h).
  */

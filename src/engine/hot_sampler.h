@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Private to src/engine/: where the CPUs went in a step's window.  The
  * on-CPU sampler (oncpu.h) samples every task on every CPU; this keeps the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The step runner (built-in workloads), external commands, and the registry
 # of process groups every exit path kills (and what escapes them).
 libscaletop_a_SOURCES += \

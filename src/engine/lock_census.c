@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The lock census's OS side (lock_census.h): owners read from the waiters'
  * process while they wait, names from the symboliser.  Kept out of the

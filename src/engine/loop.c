@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The single event loop.  The tick uses the kernel's absolute timers where
  * they exist (timerfd on Linux, kqueue on the BSDs) and otherwise a poll

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Choosing what a step left behind from a process table: every descendant
  * of the monitor, found by walking parent links (a daemon that setsid()s and

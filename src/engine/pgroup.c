@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The registry of live process groups, the fork that creates them, and what
  * a step leaves behind outside them.

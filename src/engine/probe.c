@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The --probe runner (probe.h): one command per probe, started on the
  * window's ticks, read through the loop's fd callbacks, reaped without

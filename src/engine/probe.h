@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * --probe COMMAND: database-level waits, asked of the system under test
  * itself.  While a step's window runs, each probe's command runs about once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * --probe's presets (probe_preset.h): the client commands and their SQL,
  * and the reading of their status line.  The SQL asks only for what is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Private to src/engine/: --probe's presets.  `--probe postgres[:CONNINFO]`
  * and `--probe mariadb[:OPTIONS]` are the two probes most users would

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Parsed run-style options to what a sweep needs: the session's settings
  * and workload text, and the sweep config (a built-in workload, or an

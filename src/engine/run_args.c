@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The run-style options: what to run, the N list, and how each step is
  * measured.  `scaletop run` and the TUI both parse here (the TUI adds its

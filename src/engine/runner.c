@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The step runner, the monitor's side: maps the slots and control block,
  * forks the step's child (runner_child.c), and then only reads: each poll

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The step's child: the process runner_start forks.  It runs step_init,
  * starts the N workers (threads, or processes in its group), releases them

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Private to the step runner: the control block the monitor and the step's
  * child share (in the same MAP_SHARED mapping as the slots), and the runner

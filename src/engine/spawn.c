@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * External commands: expanded argv, execvp in a child that leads its own
  * process group, output through non-blocking pipes, and a one-line account

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The start line (startline.h).  A pipe rather than a futex or a
  * process-shared condition variable: it needs no per-OS call, and

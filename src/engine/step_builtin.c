@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A built-in workload's step: the runner forks the child and its workers;
  * each tick reads their slots, turns the count into an interval rate, and

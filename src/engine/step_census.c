@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Which locks the window's blocked threads waited on (the lock census,
  * census.h): one census a family, fed by the wait sampler while the window

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The step context: what every kind of step shares.  Above all the
  * measurement window, which is one thing whatever runs the step: opened at

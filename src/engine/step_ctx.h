@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * What a kind of step may use of the sweep, and what the sweep asks of a
  * kind.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * An external command's step: {n} and {duration} are put into its argv, it
  * runs in its own process group, and its throughput is read from its own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The kernel stacks of a window's blocked threads (kstacks.h): one tally
  * for the step context, reset when a window opens and fed by the wait

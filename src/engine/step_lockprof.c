@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The kernel's lock profile (Linux /proc/lock_stat) over a step's window: read
  * whole at its start, and its change at the end is the step's most contended

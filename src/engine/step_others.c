@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Who else was on the CPUs over a step's window (others.h): the process
  * table's CPU times read at the window's start, once a second in it, and at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * What a step's window says of why a curve bends, beyond the wait profile:
  * where the CPUs went (the on-CPU sampler, hot_sampler.h), its frames named

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The sweep controller.  Each tick samples the CPUs, lets the running step
  * advance through its kind's table (step_ctx.h: a built-in workload or an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The quiet check (sweep_quiet.h).  A sweep's first steps are the ones every
  * ratio is taken against, so a machine that is busy before the first step

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The quiet check before a sweep's first step (sweep_quiet.c): who else
  * used the CPUs over a second, said as an event when it is more than

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The system under test (target.h): specs, finding its processes, and the
  * window's book of their counters.  A process that exits while it is read

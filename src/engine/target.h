@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Private to src/engine/: the system under test (--target pid:N, comm:NAME,
  * cgroup:PATH).  Its specs are checked when the run options are applied;

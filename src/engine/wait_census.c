@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The wait sampler's lock census (wait_sampler.h): a thread the sampler
  * finds blocked in a futex wait has its syscall line read through the

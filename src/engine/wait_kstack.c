@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The wait sampler's kernel stacks (wait_sampler.h): of each tick's blocked
  * readings of a family, the first WAIT_KSTACK_READS in the sampler's random

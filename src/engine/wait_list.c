@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The wait sampler's thread list (wait_sampler.h): each process of a family
  * listed once, its threads kept between findings and listed again only

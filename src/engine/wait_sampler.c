@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The wait sampler (wait_sampler.h): the workload's and the target's
  * threads, listed once a second and read a random part of a round each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Private to src/engine/: where threads wait.  Every tick of a step (4 Hz by
  * default) the sampler reads threads of the workload's processes and of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The scaling analysis: speedup and efficiency against the single-worker
  * step, the peak, the linear range, collapse, the USL fit and the verdict.

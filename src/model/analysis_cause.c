@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The cause of a collapse: which wait category grew most between the peak
  * and the fall, from the steps' wait profiles.  Throughput says that a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Private to src/model/: the cause of a collapse, which wait category grew
  * between the peak and the fall (analysis.h, struct analysis_cause).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The verdict: one sentence that says how far a sweep scales, where it
  * peaks and what happens after, from the analysis alone.  Its first clause

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Private to src/model/: the verdict, the one sentence that sums up a
  * scaling analysis.  analysis.c fills a verdict_ctx from the session and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The lock census (census.h): futex waiters grouped by (process, address),
  * with each lock's blocked time, most waiters at once and distinct

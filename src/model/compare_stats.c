@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * compare's statistics with trials as the unit: each side's mean, standard
  * error and degrees of freedom at one N from its trials' means, Welch's t

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Contention over a window: switches, run delay, kernel share, ops per
  * CPU-second, lock wait.  A figure per operation needs operations counted

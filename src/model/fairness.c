@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Fairness across a step's workers (fairness.h). */
 #include <math.h>
 #include <stdlib.h>

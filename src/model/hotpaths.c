@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * On-CPU samples by call path (hotpaths.h): a hash of raw chains while the
  * window runs, then names, merged paths, functions' own samples and lock

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * User-space spin (hotpaths.h): a thread spinning on a lock in user space
  * is "running" to every wait channel, and its kernel stack is empty, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A step's whole stacks for flame graphs (hotstacks.h): names kept once in
  * a table, stacks as runs of their indices, both hashed while the set is

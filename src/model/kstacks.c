@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The kernel-stack histogram (kstacks.h): stacks tallied by key, a window
  * of them.  Few distinct stacks come from a few reads a tick (tens in a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Pure model code: -n lists and interval statistics.
 noinst_HEADERS += include/scaletop/nlist.h include/scaletop/stats.h
 libscaletop_a_SOURCES += \

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * -n specs: "1,2,4", "1-16", "1-64x2" and their combinations, into a sorted,
  * de-duplicated list.  Counts are marked in a bitmap of the allowed range,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Who else was on the CPUs (others.h).  The total is exact because it comes
  * from the CPU counters: the machine's busy time less what the workload, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The join of --probe's TID lines to the target's threads (probe_join.h):
  * parsing a line, weighing a run's lines, and counting what joined.  A run

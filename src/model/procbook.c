@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The book of a target's processes over a window (procbook.h): first and
  * last counters per process, exits and pid reuse.  Pure.

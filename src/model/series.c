@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The tick ring. */
 #include <errno.h>
 #include <math.h>

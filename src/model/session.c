@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Session bookkeeping: growing the step and event lists. */
 #include <errno.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Interval statistics and Student's t quantile for the 95% CI.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A --target's figures over a window, measured like the workload's own
  * (contention.c): CPUs used and their user/system split, switches per 1000

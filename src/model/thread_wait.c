@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A thread's time between two readings, by state and channel, into a wait
  * tally (thread_wait.h).  Pure.

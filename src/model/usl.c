@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Fits the Universal Scalability Law X(N) = lambda N / D(N), with
  * D(N) = 1 + sigma (N-1) + kappa N (N-1), by nonlinear least squares.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Levenberg-Marquardt for the USL fit, with the analytic Jacobian,
  * Marquardt's scaling (the normal matrix is scaled to a unit diagonal, so

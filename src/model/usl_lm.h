@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Private to the USL fit: the Levenberg-Marquardt solver (usl_lm.c) and the
  * small dense linear algebra it shares with the standard errors (usl.c).

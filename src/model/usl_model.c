@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The USL model as the fit sees it: which points count, the denominator,
  * the residuals and the Jacobian's normal equations.  The solver

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Private to the USL fit (usl.c, usl_lm.c, usl_model.c): the model
  * X(N) = lambda N / (1 + sigma (N-1) + kappa N (N-1)) over the data as the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * What a USL fit says beyond its parameters: which cost dominates where,
  * and whether its peak N* was measured near or only extrapolated.

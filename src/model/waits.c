@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The wait profile's arithmetic (waits.h): weights tallied by family, state
  * and channel, turned into shares per family.  A linear search is enough:

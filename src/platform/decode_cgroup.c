@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Decoders of a cgroup v2 group's files (--target cgroup:PATH): the pids in
  * cgroup.procs and the CPU counters of cpu.stat.  Its cpu.pressure has

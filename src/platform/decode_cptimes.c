@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * FreeBSD's kern.cp_times, and the counters both BSD backends read the same
  * way (vm.stats.*, per-thread rusage), turned into raw samples.

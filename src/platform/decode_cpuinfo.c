@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The CPU model out of /proc/cpuinfo, whichever key the architecture prints
  * it under, made safe for a terminal (decode_linux.h); and, for the host's

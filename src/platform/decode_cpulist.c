@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The kernel's CPU list format ("0-3,5,7-8\n", as in
  * /sys/devices/system/cpu/online) and the set it decodes into.  Pure and

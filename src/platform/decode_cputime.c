@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * DragonFly's kern.cputime (one struct kinfo_cputime per CPU, microseconds)
  * turned into a raw sample.  Pure code over a buffer, tested on every OS.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The host fingerprint's decoders (decode_host.h): a sysfs or sysctl value
  * made safe to print and to compare, Linux's SMT switch, the topology

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The decoder of /proc/kallsyms, the kernel's symbols, for naming a kernel
  * address (a spinning CPU's frame, a blocked thread's kernel stack).  Without

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * kern.proc's struct kinfo_proc records, FreeBSD's and DragonFly's, turned
  * into thread samples (a state and a wait channel per thread) and into the

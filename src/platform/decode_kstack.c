@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A blocked thread's kernel stack as function names, from the text each
  * kernel gives: Linux's /proc/PID/task/TID/stack ("[<0>] futex_wait_queue+0x6a/0xa0")

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The line scanner of the Linux text decoders: lines, blanks, keys and
  * overflow-checked numbers.  Pure and portable; see decode_line.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Private to src/platform/: the line scanner the Linux text decoders
  * (decode_procstat.c, decode_cpulist.c, decode_psi.c, decode_cpuinfo.c)

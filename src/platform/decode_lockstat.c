@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Decoder for /proc/lock_stat and the difference of two of its snapshots.
  * Pure and portable; see lockprof.h.

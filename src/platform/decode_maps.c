@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The decoder of /proc/PID/maps, a process's mappings, for turning an
  * address (a futex, a return address) into the object that holds it and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * perf_event ring records into samples (oncpu.h).  The record layout and
  * the context markers are the kernel's ABI (include/uapi/linux/perf_event.h),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The decoder of /proc/stat: per-CPU ticks and the system-wide counters,
  * and the offline CPUs added from the sysfs lists.  Pure and portable; see

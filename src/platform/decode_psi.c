@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The decoder of /proc/pressure/cpu, the kernel's CPU pressure stall
  * totals.  Pure and portable; see decode_linux.h.

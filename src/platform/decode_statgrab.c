@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * libstatgrab's machine-wide CPU totals turned into a raw sample with one
  * aggregate CPU, for the generic backend on OSes without a backend of their

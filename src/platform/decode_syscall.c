@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The decoder of a thread's /proc/PID/task/TID/syscall line, and which
  * futex wait it is.  A thread blocked in a futex shows the call, the futex

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Decoders for one Linux thread's /proc/PID/task/TID/{status,stat,schedstat},
  * and the sum of a process's threads.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Decoders for what a --target and the wait sampler read of a Linux thread
  * or process: stat's state, parent, threads and start time, the wait

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The arithmetic between two raw samples: per-CPU shares of each state and
  * system rates per second.  Every figure is bounded here, so no view has to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * C++ names demangled for the symboliser (demangle.h): a hash of the
  * mangled names met, each demangled once by libiberty's cplus_demangle

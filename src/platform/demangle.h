@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * C++ (and other Itanium-ABI) symbol names demangled for the symboliser,
  * as perf report shows them: `ns::cls::method`, without the parameter

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The DragonFly sampler: sysctl(3) calls only, with every MIB looked up once
  * at open.  kern.cputime gives per-CPU microseconds, vm.stats.* the system

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * One ELF object's PT_LOAD segments, build ID and symbols, read with
  * libelf, for the symboliser (symbols.c): the segments turn a mapping's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The FreeBSD sampler: sysctl(3) calls only, with every MIB looked up once at
  * open.  kern.cp_times gives per-CPU ticks, vm.stats.* the system counters,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The fallback sampler for OSes without a backend of their own: machine-wide
  * CPU totals and system counters from libstatgrab, shown as one CPU.  Only

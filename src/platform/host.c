@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Host identity from libstatgrab, plus what it lacks (the CPU model and the
  * fingerprint: linux_host.c, host_bsd.c) from the backend.

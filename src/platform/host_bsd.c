@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The host fingerprint on FreeBSD and DragonFly: sysctl(3) reads by name,
  * once at start, and the CPU's current frequency for a step's mean.  The

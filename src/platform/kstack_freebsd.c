@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * FreeBSD: a thread's kernel stack from sysctl kern.proc.kstack.PID, the
  * source of procstat -kk.  The kernel answers every thread of the process

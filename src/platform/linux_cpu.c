@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The Linux sampler, OS calls only: /proc/stat every sample, the sysfs CPU
  * lists so offline CPUs show, /proc/pressure/cpu when the kernel has PSI,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The Linux host fingerprint: the kernel command line, the topology and
  * SMT switch, NUMA nodes, the cpufreq policy, the vulnerabilities sysfs

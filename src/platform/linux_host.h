@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Private to the Linux backend and its test: the host fingerprint and the
  * CPUs' frequency read under a root directory (rootfd: "/" for the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Linux: what names the lock a thread waits on.  A thread's syscall line
  * (the futex call, its address and op, read without stopping the thread),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The kernel's lock statistics on Linux, OS call only: /proc/lock_stat,
  * present when the kernel is built with CONFIG_LOCK_STAT.  The parsing is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * On-CPU sampling on Linux, OS calls only: one perf_event_open(2) cpu-clock
  * event per online CPU, for every task (pid -1), each with its own mmap'ed

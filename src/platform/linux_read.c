@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * How the Linux backend reads /proc and /sys: each file whole, with pread at
  * offset 0 from a descriptor kept open, into a buffer that grows once to fit

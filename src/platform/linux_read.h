@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Private to the Linux backend (linux_cpu.c, linux_task.c,
  * linux_lockstat.c, linux_introspect.c...): reading a /proc or /sys file whole into a buffer that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Per-process reading on Linux, OS calls only: the summed counters of a
  * process's threads (/proc/PID/task/TID/{status,schedstat,stat}) and the

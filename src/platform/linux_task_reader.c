@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A process's task counters read again and again, on Linux (task_reader in
  * platform.h): the running step's live contention reads every worker

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * What a --target and the wait sampler read on Linux, OS calls only: each
  * thread's state, wait channel and schedstat times

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A thread read again and again, on Linux (thread_handle in platform.h):
  * the wait sampler reads hundreds of threads a tick, and opening and

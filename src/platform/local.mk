@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Portable code: the sample container, the delta arithmetic and every OS's
 # decoders, built on every OS so recorded fixtures from all of them are tested
 # everywhere.  Only the thin file that makes the OS calls is chosen per OS.

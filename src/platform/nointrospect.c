@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The answer of every backend but Linux's to what names a lock: no syscall
  * line, no other process's memory, no maps, no kernel symbols yet (a mapped

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The generic (libstatgrab) backend lists no processes and keeps no
  * orphans: ENOSYS, so the monitor adopts nothing there (pgroup_adopt_orphans

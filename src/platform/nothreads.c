@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The generic backend's answer to a --target: it has no process table, so
  * it can neither find a command's processes nor read a process's threads.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * kern.proc on FreeBSD and DragonFly: the process table (every process's
  * parent and group, to find what a workload left behind), the processes of a

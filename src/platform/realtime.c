@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The monitor's thread at a real-time priority, so that a tick fires on time
  * among hundreds of runnable workers (docs/design-notes.md).  One file for

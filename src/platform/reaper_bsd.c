@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Keeping a workload's descendants on FreeBSD and DragonFly: procctl(2).
  * PROC_REAP_ACQUIRE makes the monitor the reaper of its subtree (orphans are

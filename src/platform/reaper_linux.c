@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Keeping a workload's descendants on Linux: prctl(2) makes the monitor a
  * child subreaper, so orphans of what it starts are re-parented to it rather

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The raw sample container shared by every backend. */
 #include <errno.h>
 #include <stdlib.h>

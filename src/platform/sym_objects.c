@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The symboliser's objects (symbols_priv.h): each ELF file a process maps,
  * read once and kept by device and inode for the symboliser's life (a

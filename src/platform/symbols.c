@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The symboliser (symbols.h): a process's mappings, each file's ELF symbols
  * read once and kept by device and inode (and shared by build ID), and the

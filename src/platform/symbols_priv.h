@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The symboliser's own state, shared by its two files: the lookups and the
  * kernel's symbols (symbols.c) and the object cache, which reads each ELF

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A symbol table sorted by address, shared by the kernel's (kallsyms) and
  * each ELF object's: the lookup that turns an address into the symbol that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The task reader where the backend keeps nothing between readings (the
  * BSDs, whose one sysctl or kvm call a process already reads every thread,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * What only the Linux backend reads so far, answered ENOSYS by every other
  * backend (FreeBSD, DragonFly, generic) from this one place.  (The process

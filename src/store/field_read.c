@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Reading one field of a snapshot or a stream record with its type and range
  * checked.  Every refusal is one line naming the file, the field's path

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The host's fingerprint in a few lines, for `show`: only what the OS said,
  * and the mitigations summed up (how many are mitigated, and which are

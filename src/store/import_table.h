@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A table of published results as snapshot_import_table.c reads it and
  * snapshot_import.c turns it into sessions: its columns, what each one

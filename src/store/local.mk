@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The only code that knows JSON.
 libscaletop_a_SOURCES += \
 	src/store/sample_json.c

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The runs directory: where the TUI keeps every sweep, what `scaletop
  * runs` and the history view list, and the pruning by age.  The files are

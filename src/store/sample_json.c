@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Sample deltas as JSON Lines: the encoding shared by `scaletop sample --json` and recorders. */
 #include <errno.h>
 #include <jansson.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Encoding the session model as JSON: the body of a snapshot and of
  * `run --json`.  A missing figure is null, never NaN, and every null has one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The host's fingerprint in the session's JSON (host.h): what decides
  * whether two snapshots measured the same thing.  Each member is written

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Where the CPUs went, as JSON: a step's "hot" (hotpaths.h), the on-CPU
  * samples of the workload's and the target's threads by call path and by

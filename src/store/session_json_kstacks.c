@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The blocked threads' kernel stacks as JSON: a step's "kstacks" (the
  * histogram of kstacks.h, kept in st->kstacks): each family's top stacks

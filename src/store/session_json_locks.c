@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Which locks the blocked threads waited on, as JSON: a step's "locks"
  * (the lock census, census.h; kept in st->ulocks, since st->locks is the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Who else was on the CPUs as JSON: a step's "others" (struct step_others):
  * the exact CPUs they used, how much of that the named processes cover,

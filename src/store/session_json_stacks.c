@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A step's whole stacks as JSON (hotstacks.h), the "stacks" of its "hot"
  * (on-CPU samples) and of its "kstacks" (milliseconds of blocked time), for

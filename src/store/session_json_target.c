@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The system under test and the wait profile as JSON: a step's "target"
  * (the --target's figures, measured like the workload's contention) and

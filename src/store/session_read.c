@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The session's host, workload, settings and events, read back with every
  * field's type and range checked: the views and the analysis trust the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The one reader of the session's objects, as session_json.c writes them:
  * host, workload and settings (a snapshot's top level, a stream's header),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Reading back what session_json_host.c writes: the host's fingerprint and
  * a step's mean frequency.  Every member is optional, since files from

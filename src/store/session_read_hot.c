@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Reading back a step's "hot" (session_json_hot.c): the samples of each
  * sampled family, its lock-spin shares, the paths, the functions' own

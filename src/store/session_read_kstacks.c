@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Reading back a step's "kstacks" (session_json_kstacks.c): the reads,
  * their cost, why none could be read, and each family's top stacks.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Reading back a step's "locks" (session_json_locks.c): each family's
  * blocked time, the census's cost and its top locks (owner_why, mapping

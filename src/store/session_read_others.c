@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Reading back a step's "others" (session_json_others.c): who else was on
  * the CPUs.  Absent or null in files from before it and where it was not

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Reading back a "stacks" object (session_json_stacks.c), of a step's
  * "hot" or "kstacks".  Absent in files from before flame graphs.  Checked

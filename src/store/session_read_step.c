@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * One step read back: its figures, its interval statistics and samples, its
  * CPU breakdown, contention, kernel locks and fairness.  The figures must

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Reading back what session_json_target.c writes: a step's "target" and
  * "waits", and the settings' "target" and "probe" lists.  Each is optional,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The analysis in a snapshot: written as the writer computed it, so a
  * reader without scaletop sees the verdict; read back so the loader can

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Comparing snapshots: a summary line, then one table aligned on N with each
  * snapshot's pooled throughput, its ratio to the first and the difference

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Comparing the workers' fairness: at each N, each snapshot's Jain's index
  * of the per-worker operations (1: every worker did as much) and how many

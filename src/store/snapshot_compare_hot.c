@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Comparing where the CPUs went: at each N that two snapshots or more
  * sampled on-CPU, each one's share of a family's CPU that spun in a lock,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Comparing the lock census: at each N, each family's top locks of every
  * side, the same lock on one line, with each side's share of the family's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * compare --markdown: the summary and the table as GitHub-flavoured
  * Markdown, to paste into a mailing-list post or a pull request.  The cells

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * compare --markdown's tables below the throughput's: the USL fits, each
  * parameter with its standard error, and, where a snapshot counted each

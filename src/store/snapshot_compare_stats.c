@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * What compare says of noise: B against the baseline at each N (Welch's t
  * on the trials' means with the noise floor, compare_stats.h), as ministat

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * What compare says of the trials beyond the test: how many each side
  * pooled and in how many boots (an OS comparison spans reboots, which only

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Comparing where the threads waited, and what the system under test did:
  * for each N, the largest lines of each family's wait profile with every

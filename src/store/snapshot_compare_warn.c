@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Why two snapshots may not be comparable: one warning line for each
  * difference that can change the result, naming the field and both

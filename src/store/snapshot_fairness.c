@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A step's "fairness" member, written and read back, and pooled at an N for
  * compare and export.  Optional: snapshots and streams from before it, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * export --folded: a snapshot's whole stacks (hotstacks.h) in the
  * collapsed-stack format flamegraph.pl, inferno and speedscope read, one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Export for gnuplot: BASE.dat holds each snapshot's pooled points, one
  * block per snapshot (gnuplot's "index"), and BASE.gp draws throughput

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Import of published results: each column of throughput of a table that
  * snapshot_import_table.c read becomes a snapshot of workload "imported",

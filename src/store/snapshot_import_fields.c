@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The fields of a published table's line, for snapshot_import_table.c:
  * CSV (',' between fields) or blanks between them, a field quoted with '"'

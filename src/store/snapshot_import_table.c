@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The reader of published tables: CSV or whitespace-separated text, with a
  * header naming the columns (one per system, each with an optional stddev

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Loading a snapshot file: at most SNAPSHOT_MAX_BYTES are read, so a wrong
  * file (a disk image, /dev/zero) is refused instead of filling memory.  A

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Shared by the files of src/store/, snapshots' and streams': JSON text,
  * numbers without the locale, the atomic file writer, the checked field

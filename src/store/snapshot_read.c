@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The snapshot loader: from a buffer to a struct session, refusing anything
  * that is not what session_json.c writes.  Every field's type and range is

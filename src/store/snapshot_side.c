@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A side of compare made of several snapshots: an OS comparison is one
  * sweep per boot, so each file's trials join the side as trials of their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * JSON text for snapshots and `run --json`.  jansson's own dump puts every
  * array element on a line of its own and prints reals with a fixed number of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Writing a snapshot so that a reader never sees half a file and a failure
  * never costs the old one: a temp file in the same folder (so the rename

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The results table that `scaletop run` and `show` print, and the TUI's
  * steps view: one row per step; then, when there are any, the target's

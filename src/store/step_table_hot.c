@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The results table's "hot:" section (step_table.c prints it after the
  * waits): per step and sampled family, the samples, the share of its CPU

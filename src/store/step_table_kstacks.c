@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The results table's "kernel stacks:" section (step_table.c prints it
  * after the locks): per step and family, the top kernel stacks its blocked

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The results table's "locks:" section (step_table.c prints it after the
  * hot paths): per step and family, the top locks its blocked threads

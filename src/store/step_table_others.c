@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The results table's "others:" section (step_table.c prints it after the
  * kernel stacks): per step, the CPUs other processes used over its window

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Shared by the stream reader's files in src/store/: the reader's state,
  * its messages, and one decoder per line type.  The layers, lowest first:

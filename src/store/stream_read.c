@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The JSON Lines reader's framing: a stream fed in chunks of any size is cut
  * into lines, each at most STREAM_MAX_LINE bytes, each one JSON object whose

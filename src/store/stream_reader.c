@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The stream reader's state: its life, its messages and notes, and what the
  * viewer reads back from it.  The lowest of the reader's files (see

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The stream's lines that carry the session: the header (host, workload,
  * settings), each finished step, each event, the analysis as it stands, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A recording loaded as a snapshot, so that show, compare, export and the
  * TUI's overlays take a .jsonl wherever they take a .json.  The session is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Tick lines: one engine tick each, kept for scrubbing (up to the reader's
  * limits) and added to the session's recent series, as the live engine

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The JSON Lines recorder.  Each line is encoded whole, then leaves in one
  * write(2): a reader on the other end of ssh never waits for a buffer to fill,

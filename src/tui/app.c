@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The TUI's loop glue: start, end, the terminal, signals and the input fd.
  * One event loop (the engine's) carries everything: the terminal's input

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Throughput against N: this sweep's points, the running step's live point,
  * the ideal line from X(1), the fitted USL curve, peak and collapse marks,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The TUI's command lines: `scaletop [run options]`, `scaletop tui`,
  * `scaletop --compare A.json B.json`, `scaletop replay FILE.jsonl` and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Private to the TUI: what a key or a click asks for.  input.c maps keys to
  * these; control.c runs them.  A new key is a line in input.c's table and,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Contention: the figures for the running step (live when the source has
  * them, else the last finished step's, and the title says which), and each

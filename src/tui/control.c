@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Runs the commands that input.c makes of keys and clicks: the view state
  * (views, help, selection, theme, refresh), the prompts and what their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The per-CPU panel.  Few CPUs: one bar each, split by state as mpstat
  * splits them.  Many: a grid of one shaded cell per CPU (several per cell

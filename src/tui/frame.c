@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The model at this moment as the views want it (struct frame), from the
  * running sweep, the idle sampler or the replay, and the one place a frame

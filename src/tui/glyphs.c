@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Glyphs and the dot canvas.  Under UTF-8, braille gives 2x4 dots per cell,
  * which is what makes a 40-column chart readable; elsewhere every glyph has

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The header: what machine, what workload, where the sweep is, how often we redraw. */
 #include <stdio.h>
 #include <string.h>

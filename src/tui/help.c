@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The help box (? or F1): every key, and what the chart's marks mean.  Each
  * line names the key codes it describes, so a test can hold it to input.c's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The history view: the kept runs (store/runs.c), newest first, with what
  * each measured.  Listing is one readdir; a row's summary is read only when

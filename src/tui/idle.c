@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Sampling between sweeps; see idle.h. */
 #include <math.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * CPU figures while no sweep runs (monitoring, or after a sweep), so the
  * CPU panel stays live.  The sweep samples through the same sampler while

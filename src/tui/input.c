@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Keys and the mouse to commands.  The tables say what each key means: in
  * the history view its keys come first, in the steps view its list's keys,

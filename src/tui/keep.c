@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Nothing a user measured is lost: the sweep's session is kept as a
  * snapshot in the runs directory (store/runs.c) at every point where the

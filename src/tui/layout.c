@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Where each panel goes, per view and terminal size, and the one place a
  * frame reaches the terminal: everything is drawn into stdscr, then one

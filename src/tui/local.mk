@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The interactive monitor (ncursesw): the loop glue in app.c, keys to
 # commands in input.c, commands run by control.c, what runs in sweeps.c, and
 # one file per panel (src/tui/app.h draws the layers).  It is linked into the

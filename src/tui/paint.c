@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Drawing helpers shared by the panels: clipped text, titles, hit regions. */
 #include <stdarg.h>
 #include <stdio.h>

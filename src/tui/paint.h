@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Colours and glyphs for the panels.  Colours come from the theme module
  * (scaletop/theme.h) by role; glyphs are braille and blocks under UTF-8,

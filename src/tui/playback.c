@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The replay's place in the loop: it owns the screen's tick (the clock of a
  * replay moves at the refresh interval) and, for view -, standard input.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Preferences in $XDG_CONFIG_HOME/scaletop/config: read leniently (a bad
  * line costs one key, not the file), written atomically (the old file stays

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * One-line prompts (N list, parameters, file names) and the workload
  * picker.  Editing is plain: printable keys insert, backspace, left/right,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Recording while you watch (--record FILE, and W): the sweep on screen goes
  * into a JSON Lines stream as `run --record` writes one, so `replay` plays it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A recorded or remote run (scaletop replay FILE.jsonl or -, scaletop view -),
  * drawn by the same panels.  The stream reader rebuilds the session; this

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Private to the TUI: a recorded run as frames (replay.c).  The caller owns
  * the loop: it feeds data (view -), advances the clock at its ticks, and

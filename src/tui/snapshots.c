@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * s saves the session as a snapshot; o loads one as an overlay on the
  * chart.  Saving never replaces a file without a yes; the snapshot module

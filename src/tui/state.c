@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The few operations on the app state that several layers share: the
  * one-line message, saving the preferences, the analysis of the sweep, and

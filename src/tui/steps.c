@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The step table (the same columns as `scaletop run`) and one step's detail:
  * its interval statistics, CPU breakdown, contention and fairness.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * What runs: the sweep (r, n, w), the live run at one N outside a sweep
  * (+/-), the session each writes, and the ticks that follow them (the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The theme in use and its curses colour pairs.  The only theme file that
  * calls curses: everything it decides is done by the pure theme_resolve.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Colour arithmetic: 24-bit colours to what the terminal can show, blends
  * for the heat scale, and a theme mapped to colour pairs.  Pure code.

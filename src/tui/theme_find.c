@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Where themes live: the user's directory, the bundled one, then btop's
  * (the user's and the system's, so that every btop theme on the machine can

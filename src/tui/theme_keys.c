@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The theme keys: each role's own keys, the btop keys we borrow colours
  * from, the btop keys we ignore, and the built-in default theme.

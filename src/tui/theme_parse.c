@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The theme file parser: btop's theme[key]="value" lines, read strictly
  * enough that a typo is reported with its file and line instead of silently

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The theme picker (T), as btop's menu has one: a list of every theme the
  * look-up finds (scaletop's, the user's, btop's) with where each is from,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Private to the TUI: the theme picker (T).  Every theme the look-up finds,
  * where each is from, and the selected one applied to the whole screen as a

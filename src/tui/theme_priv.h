@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Shared by the theme files: the key tables and the steps of parsing. */
 #ifndef SCALETOP_THEME_PRIV_H
 #define SCALETOP_THEME_PRIV_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Private to the TUI: what every panel draws from.  A panel reads one frame
  * (the model at one moment, live or replayed) and the view state (const:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The verdict line (always on screen), the event log, and the footer of keys. */
 #include <stdio.h>
 #include <stdlib.h>

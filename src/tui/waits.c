@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The waits view: where the threads spent each step, as one stacked bar
  * per N, so the category that takes over past the peak (runnable, a futex,

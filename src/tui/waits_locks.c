@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The waits view's locks (the lock census, steps' "locks"): a futex wait in
  * the bars says the threads waited, not on what.  Each N's row ends with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The waits view's "why" panel: what the wait profile cannot show, at each
  * N.  A thread that spins in a lock is "running" in the bars above; its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Strict parsing of option values: a number is the whole word or an error,
  * never a prefix, and every error is one line that names the command, the

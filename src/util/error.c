@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The one-line error convention: messages formatted into a caller's buffer, made safe to print. */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Reading the small files scaletop keeps for itself (themes, preferences),
  * and finding where they are; whether a folder takes a new file before a

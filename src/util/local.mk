@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The bottom layer: messages, number formatting, command-line splitting and
 # parsing, and the small file helpers.  Nothing here includes another module.
 libscaletop_a_SOURCES += \

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Private to src/workload/: the small helpers the built-in workloads'
  * worker loops share.  Each workload's table (wl_NAME) is declared by the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cpu: pure computation with no shared state, the baseline of ideal scaling. */
 #include <stdint.h>
 

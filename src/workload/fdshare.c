@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * fdshare: every worker hammers the one file-descriptor table of the
  * process: dup/close allocate and free slots, pread and fstat look a shared

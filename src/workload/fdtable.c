@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * fdtable: every worker allocates and frees descriptors of its own in the
  * one descriptor table its process has: open/close, dup/close or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The names of a workload's numbered files (fileio's file.N, fdtable's
  * fd.N) in its private directory.  Built by hand: a workload's cleanup may

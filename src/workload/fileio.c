@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * fileio: sysbench-style random block writes to a set of pre-filled files in
  * a private directory, to compare filesystems (tmpfs, MFS, md(4), disks) and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Built-in workloads, their registry and parameter parsing.  A new
 # workload's file goes in the bodies' list below.
 libscaletop_a_SOURCES += \

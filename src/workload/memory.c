@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* memory: memcpy bandwidth over a per-worker buffer larger than the caches. */
 #include <sys/mman.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* mutex: one process-shared pthread mutex around a critical section of tunable length. */
 #include <errno.h>
 #include <pthread.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * pagefault: map anonymous memory, touch every page, unmap, again and again.
  * Faults take the address-space lock for reading (or a per-VMA lock),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Workload parameters: defaults, and the -p key=value parser that checks
  * each value against its table entry.  A rejected value leaves the args as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The registry of parsers of external commands' output.  The list below is
  * the one place a parser is named: a new one is its own file

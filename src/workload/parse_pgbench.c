@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * pgbench output.  -P N prints one progress line per interval:
  *

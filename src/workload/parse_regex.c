@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * --parse-regex 'RE': for any other command, every line the POSIX extended
  * regex matches is one interval sample, and its first group is the rate, a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The scanning helpers the parsers share: blanks, words, and numbers read
  * the same whatever the locale (a tool's "5790.62" is never read with a

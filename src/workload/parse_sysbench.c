@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sysbench 1.0/1.1 output.  Interval lines (--report-interval) look like
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The parser object every kind shares: it splits the byte stream into
  * lines (a line too long or holding a NUL is skipped and counted), hands

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Private to src/workload/: the parser object's constructor, which the
  * registry (parse.c) calls with the init of the kind it found by name.

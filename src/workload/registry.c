@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The built-in workloads, in the order `scaletop list` shows them.
  *

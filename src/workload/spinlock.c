@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* spinlock: test-and-set and ticket spinlocks in shared memory, built on C11 atomics. */
 #include <sched.h>
 #include <stdatomic.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * unixsock: request/response round trips over UNIX-domain stream sockets.
  * Each worker has its own socketpair, answered either by an echo thread of

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Compile-checks the sources of a BSD build against a header-only sysroot:
 # clang's FreeBSD or DragonFly target, -fsyntax-only, the project's own
 # warning flags and -Werror.  Nothing is linked or run; it catches a wrong

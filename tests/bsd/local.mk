@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Compile checks of the FreeBSD 14 and DragonFly 6 builds against the
 # header-only sysroots in ../shared/sysroots beside the checkout: every source
 # the BSD build compiles, plus the BSD decoder tests, with the project's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # compare's statistics through the real binary, with trials as the unit:
 # the same workload swept twice (3 trials each) is no difference at any N
 # and passes the gate; half the work per operation is about -50%,

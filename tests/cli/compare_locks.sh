@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # compare's locks: section through the real binary, on snapshots whose lock
 # census is written by hand (tests/fixtures/snapshots/locks-a.json and
 # locks-b.json: mutex-linux.json's steps with steps[].locks added), so no

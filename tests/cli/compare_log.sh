@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # compare of a drop of about 99%: fileio with an fsync after every write
 # against the page cache alone, 3 trials a side.  Every percentage compare
 # prints at each N (the words, the table, the CSV) stays above -100%, and a

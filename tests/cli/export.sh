@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # export --gnuplot as overlays: each snapshot's points with their 95% CI as
 # error bars, and --normalise speedup|efficiency for machines of different
 # absolute speed (X(N)/X(1) and X(N)/(N X(1)), the CIs, the USL curve and the

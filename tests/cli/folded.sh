@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # export --folded through the real binary: flame-graph input from a sweep.
 #  - spinlock at N=1,2: every line is "frame;frame;... count" (a reader splits at the last
 #    space), rooted at N=<n> then the family; each N's counts add up to the samples of its

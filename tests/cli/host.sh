@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The host's fingerprint through the real binary: a short run's snapshot
 # carries what this machine's kernel says (checked against /proc and /sys
 # here, and against the schema), show prints it, and compare warns of a copy

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Where the CPUs went: the on-CPU samples through the real binary.
 #  - spinlock at N=4 spins in user space: its top path holds more than half
 #    of the samples (the chains of one leaf add up: no garbage callers), and

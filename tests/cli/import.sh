@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # import of published tables from the command line: a multi-column table (the
 # MySQL-on-8-cores shape, threads against a Linux and a FreeBSD column) into
 # one snapshot per column whose USL fit matches the column imported alone;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The blocked threads' kernel stacks through the real binary.
 #  - mutex at N=4 with a long hold: the workload's blocked threads wait in
 #    the kernel's futex wait, so a stack with a futex frame is among the

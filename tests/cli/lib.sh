@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # TAP helpers for the shell tests that drive the real binary.  Sourced, not
 # run: each test does `. "$top_srcdir/tests/cli/lib.sh"`, makes assertions,
 # and ends with `done_testing`, which prints the plan (automake's TAP driver

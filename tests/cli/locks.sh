@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The lock census through the real binary.
 #  - mutex at N=4 with a long hold contends on the workload's one global
 #    lock: a lock of kind mutex is found with more than one waiter at once

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Lock-wait % past the CPU count.  An unfair spinlock's waiters spin while
 # the holder is preempted, and more workers per CPU means more of them
 # spinning for each preempted holder, so the waiting share of the workers'

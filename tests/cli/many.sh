@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Steps far wider than the machine: 1024 workers, as threads and as
 # processes, must all be started, released and stopped, and the step must
 # not fail (a mutex starves some of them: a finding, not a failure), and

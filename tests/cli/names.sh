@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Every user frame and lock named, whatever started the program: small C
 # programs built here with the C compiler, each run as the sweep's --cmd
 # (whose process has often exited when its window is named) and watched as

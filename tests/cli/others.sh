@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Who else was on the CPUs (steps[].others) and the quiet check, on a CPU
 # loop this test builds and starts itself, busyhog (four processes, so its
 # share stays large on a busy machine, and under nice 19), beside `run -w cpu -n 1,2`:

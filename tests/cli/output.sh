@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Output a tool can read (issue 21, section 5): each output of compare and
 # export is one table a CSV reader or gnuplot takes whole, its series told
 # apart, its error bars inside the frame; and the figures the snapshot holds

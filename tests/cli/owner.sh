@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The lock census's owner and names, on a C program this test builds: a holder
 # thread takes a lock, announces its TID (gettid, into a file) and sleeps 2 s
 # inside it, again and again, while 3 threads wait for it.

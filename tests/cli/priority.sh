@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The monitor's own priority (pgroup.h): where the system allows it (root),
 # the monitor lowers its nice value by 20, so that its ticks are not left
 # waiting for a CPU behind a thousand runnable workers; what it measures

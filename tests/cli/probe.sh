@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # --probe with the real binary: a probe that prints labels leaves the step
 # ok and says nothing; TID<TAB>label lines join --target's threads or are
 # kept unjoined and said; one that prints none, cannot start, or hangs is one

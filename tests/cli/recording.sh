@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Recordings where snapshots go: show, compare and export read a .jsonl
 # stream (told by its content, not its name) through the stream reader; a
 # recording cut short loads its finished steps with a warning; show --save

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # scaletop run and list, driven as a user would: real short sweeps of
 # built-in workloads and of a real external command, faults in the workload,
 # signals, argument errors, and nothing left behind.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # scaletop sample, driven as a user would: its text and JSON Lines output
 # checked against the machine's own CPU list, its argument errors, and how it
 # ends on ^C, on SIGTERM and when its reader goes away.

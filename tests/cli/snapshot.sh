@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Snapshots from the command line: run -o and --force, show, compare (text
 # and CSV), export to gnuplot (rendered when gnuplot is installed), import,
 # and the loader's one-line refusals, against real short runs and the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # --target and the wait sampler, through `run`'s table.  A built-in mutex
 # sweep past the CPU count, with a long critical section (hold=5000): at N=1
 # the one worker never waits for the lock, and with more workers most of

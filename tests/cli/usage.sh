@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Usage errors and help, over every subcommand: each bad word is one line,
 # exit 2, with one "scaletop CMD: " prefix and never the option's name twice
 # ("scaletop run: -n: -n '0': ..." was); the interactive monitor refuses

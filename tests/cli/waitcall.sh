@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # A blocked thread's syscall beside its wait channel (issue 24): a channel
 # names a kernel function many calls share, so a thread blocked anywhere but
 # in a futex has its /proc/PID/task/TID/syscall read with its wchan, and its

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The wait profile against the kernel's own split (issue 23): over a step's
 # window the kernel counts each worker's time on a CPU and waiting for one
 # (/proc/PID/task/TID/schedstat); the rest of its time it was blocked.  This

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # A wait profile at 256 threads (issue 23): the sampler keeps each process's
 # thread list and reads a random part of every thread each tick, so a step
 # far wider than its per-tick budget still has a profile, whole (each

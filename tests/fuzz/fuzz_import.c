@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * libFuzzer target for the importer of published tables: snapshot_table_read
  * (CSV with quotes, tables separated by blanks, headers naming columns of

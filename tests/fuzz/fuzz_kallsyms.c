@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * libFuzzer target for the /proc/kallsyms decoder (decode_kallsyms.c) and
  * the symbol table's lookup (symtab.c): any bytes.  An accepted table is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * libFuzzer target for the kernel-stack decoders (decode_kstack.c): any
  * bytes as Linux's /proc/PID/task/TID/stack text, and the same bytes as

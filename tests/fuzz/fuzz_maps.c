@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * libFuzzer target for the /proc/PID/maps decoder (decode_maps.c): any
  * bytes.  An accepted list ascends without overlap, every path is a

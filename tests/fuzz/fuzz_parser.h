@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * What the three output-parser fuzz targets share.  A parser reads another
  * program's output, so anything may arrive: each input is parsed twice,

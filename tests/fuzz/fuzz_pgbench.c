@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer target for the pgbench output parser (see fuzz_parser.h). */
 #include "fuzz_parser.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * libFuzzer target for the config file parser: prefs_parse over any bytes.
  * A bad config costs its keys, never the start: the result is 0 or 1 (a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * libFuzzer target for the --parse-regex parser (see fuzz_parser.h).  The
  * regex is the user's and trusted; the output it is matched against is not.

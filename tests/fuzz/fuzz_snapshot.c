@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * libFuzzer target for the snapshot loader: snapshot_parse (the session) and
  * snapshot_read (plus the meta data, the saved analysis and its

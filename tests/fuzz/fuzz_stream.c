@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * libFuzzer target for the JSON Lines stream reader.  Each input is read
  * twice: whole, and in chunks whose sizes the input itself decides.  Beyond

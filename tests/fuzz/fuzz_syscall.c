@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * libFuzzer target for the syscall line decoder (decode_syscall.c) on
  * every arch's table, and the glibc mutex owner over the same bytes.  A

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * libFuzzer target for the theme parser: theme_parse over any bytes, then
  * theme_resolve at every depth.  A theme file is the user's (or btop's), so

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # libFuzzer targets (clang only), kept out of `make check`: they run for minutes.
 #   make fuzz                       builds tests/fuzz/fuzz_stream, fuzz_snapshot, the table
 #                                   importer's fuzz_import, the output parsers'

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The FreeBSD and DragonFly samplers cannot run or even build here, so what
 # they must not do on every tick is checked in their source.  vm.vmtotal
 # walks every process and thread under the scheduler's locks (FreeBSD:

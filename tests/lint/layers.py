@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """The shape of the source tree, checked on every `make check`.
 
 Rules (docs/architecture.md says why):

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The tree's shape (tests/lint/layers.py): file lengths, OS #ifs outside
 # src/platform, the TUI's includes, loops between files, and layers.  Each
 # rule is checked on the tree, and once on a small made-up tree that breaks

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The manual against the program: every command 'scaletop --help' lists is
 # a .Cm entry of docs/scaletop.1, and every long option a command's --help
 # shows is a "Fl Fl NAME" there, so an option added without its page fails

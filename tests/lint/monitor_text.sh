@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # src/monitor.ld, the functions a TUI session runs (tools/monitor-text.sh):
 # every name it lists is still a function of the tree, so that a rename
 # cannot quietly drop a function from the monitor's text; and where

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The suite's closing line and the failures named before it (tests/summary.sh),
 # on a made-up tree of results (logs as automake's TAP driver writes them, a
 # result line after each TAP line): a CI log may keep only its end, so the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The built-in workloads' work survives the optimiser.  clang -O2 once
 # removed every round of the cpu workload (its result went to an unread
 # static, a dead store), so "cpu" did nothing, 20G ops per CPU-second

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Helpers for the live tests, which run real servers and benchmark tools
 # under scaletop.  Sourced after tests/cli/lib.sh, not run.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Live tests: real servers and tools under scaletop (PostgreSQL and pgbench,
 # MariaDB and sysbench's OLTP, sysbench cpu and fileio).  Each starts what it
 # needs in a temporary folder of its own and checks scaletop's figures against

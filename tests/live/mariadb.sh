@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Live: a short sysbench oltp_read_only sweep under scaletop against a
 # private MariaDB server in the test's temporary folder (Unix socket there,
 # no networking).  scaletop's figures are checked against what sysbench

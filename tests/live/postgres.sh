@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Live: a short pgbench sweep under scaletop against a private PostgreSQL
 # cluster in the test's temporary folder (Unix socket there only, no TCP).
 # scaletop's figures are checked against what pgbench itself printed, read

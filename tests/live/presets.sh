@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Live: --probe's presets against private servers in the test's temporary
 # folder (Unix sockets there only, no TCP), as tests/live/postgres.sh and
 # mariadb.sh start them.  `--probe postgres:CONNINFO` beside a pgbench sweep

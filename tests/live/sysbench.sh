@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Live: short sysbench cpu and fileio sweeps under scaletop, each checked
 # against what sysbench itself printed, read from copies of its output that
 # scaletop never sees.  fileio's files are made by --setup and removed by

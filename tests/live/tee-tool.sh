@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # tee-tool.sh PREFIX COMMAND [ARG...]: runs COMMAND with its standard output
 # copied to PREFIX.out and its standard error to PREFIX.err, while both still
 # reach the caller unchanged, each on its own stream.  The live tests run

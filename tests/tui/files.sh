@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Every file the TUI writes loads again.  Random key sequences (n with longer
 # and shorter N lists, r, w, x, space, s, o, a live N with + and x, a kept
 # run opened from the runs view, q) over short sweeps, and every

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Nothing a user measured is lost: every sweep the TUI runs is kept in
 # $XDG_DATA_HOME/scaletop/runs (at its end, and before r, q ... drop it);
 # the history view (R) lists, opens, overlays and deletes them; `scaletop

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The TUI's throughput interval: without --interval it follows the refresh,
 # at most an eighth of a step's window, from 0.25 s to 1 s, so a long step
 # watched at a 1 s refresh is read once a second rather than four times;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Keys in the TUI, as a user presses them in tmux: help, views, pause, the N
 # list, snapshots (s) and overlays (o, --compare), and q leaving nothing.
 . "$top_srcdir/tests/cli/lib.sh"

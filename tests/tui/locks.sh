@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The waits view's locks (the lock census): each N's row ends with its
 # family's top contended lock ("big_lock 87% 7w"), '-' where the census saw
 # none and nothing where none ran; and a panel lists the selected step's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Record and replay: `run --record` streams a real sweep as JSON Lines, and
 # the TUI shows it again from a file (replay) or live from a pipe (view -),
 # as it would over ssh.  A stream cut mid-line still replays, with a note.

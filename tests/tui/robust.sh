@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The TUI under stress: no terminal, TERM=dumb, a tiny window, resize storms,
 # signals, a closed terminal and a crashing workload.  Every exit path must
 # give the terminal back and leave no workload process or file behind.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The TUI's screens, read from tmux: panels, one CPU row per CPU, the grid
 # and heatmap for many CPUs (--fake-cpus, a test hook), a sweep that ends
 # with a verdict, a sweep of two trials, and ASCII when asked or when the

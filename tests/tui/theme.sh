@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Themes never stop the start: a theme with an unknown key, a theme that is
 # not there, a bad config file; t onto a bad theme and the start after it;
 # the picker (T) with a btop theme from $XDG_CONFIG_HOME/btop/themes, Enter

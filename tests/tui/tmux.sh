@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # tmux helpers for the TUI tests.  Sourced after tests/cli/lib.sh.  Every
 # test gets a private tmux server (-L scaletop-test-PID) that is killed on
 # every exit path, so no test can leave a session or a workload behind.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # A short TUI session under valgrind, as a user would run it: a sweep, the
 # help, the other views, the theme picker, a resize, a snapshot saved, a
 # second sweep, the runs view (the two kept sweeps: one overlaid, one

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The waits view's why panel: at each N, the CPU that spun in a lock, in the
 # kernel and in user space, and by whose caller, from the on-CPU samples
 # (fdtable kind=open spins in the fd table's lock from two threads up), and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # What the TUI says is what happened (issue 21, section 4): the header of a
 # paused or stopped sweep, the summary at q, and what the panels show at
 # 80x24 and other sizes.  Each check waits on the screen's content, never on

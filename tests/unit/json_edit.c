@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A session's JSON with one member changed, and the snapshot loader's word on it (json_edit.h). */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * For the tests that refuse a file: the JSON of a session with one member
  * changed, and what the snapshot loader says of it.  Shared by test_stream

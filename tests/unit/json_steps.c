@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The per-step JSON tests' shared frame (json_steps.h). */
 #include <stdio.h>
 #include <stdlib.h>

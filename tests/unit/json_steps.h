@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The frame of the tests of one per-step JSON object (hot, locks, kstacks):
  * a small session for them to fill, its round trip through a snapshot and

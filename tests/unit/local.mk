@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # C unit tests, one program per module.
 UNIT_TESTS = \
 	tests/unit/test_decode_linux \

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The census's test subject (tests/unit/test_lock_census): threads that
  * wait on a global lock, so the census has something to find and name.

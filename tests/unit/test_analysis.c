@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The scaling analysis on hand-made curves: linear, Amdahl, sub-linear and
  * flat after the peak, retrograde with a collapse, a dip inside the CIs,

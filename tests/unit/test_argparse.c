@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The strict option-value parsers (src/util/argparse.c) and their one-line messages. */
 #include <limits.h>
 #include <stdio.h>

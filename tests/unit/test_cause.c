@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The cause a collapse's verdict names (src/model/analysis_cause.c), on
  * hand-built sessions whose steps carry wait profiles made by the real

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The lock census (census.c): waiter readings grouped by (process,
  * address), the blocked total the shares are of, most waiters in one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Splitting --cmd strings into argv without a shell. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * compare's load line on sessions built here: where B's workers waited for a
  * CPU far more than A's at N up to the CPUs, the line names the other

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * compare's statistics with trials as the unit: Welch's t against two
  * published examples (Wikipedia's, checked with python3's statistics

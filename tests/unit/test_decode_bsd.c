@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The BSD and libstatgrab decoders over fixtures (tests/fixtures/freebsd,
  * tests/fixtures/dragonfly), made-up structs, and one live libstatgrab read.

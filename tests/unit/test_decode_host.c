@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The host fingerprint's decoders (decode_host.h) on recorded and
  * hand-written text: sysfs values, the SMT switch, /proc/cpuinfo's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The kinfo_proc decoders (decode_kinfo.c) over fixtures: FreeBSD's and
  * DragonFly's thread records to states and wait channels, process records

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The kernel-stack decoders (decode_kstack.c): Linux's
  * /proc/PID/task/TID/stack text, recorded (tests/fixtures/proc/stack_*) and

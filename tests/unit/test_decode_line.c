@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The line scanner the Linux decoders share (src/platform/decode_line.h):
  * lines, keys and numbers, each over an exact-size heap copy with no NUL

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The Linux decoders over recorded and hand-written fixtures.  Every decoder
  * is handed an exact-size heap copy with no NUL after it, so a read past len

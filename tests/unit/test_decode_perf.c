@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * decode_perf.c on synthetic perf records: samples with kernel and user
  * chains, the context markers, lost and other records, deep chains, and

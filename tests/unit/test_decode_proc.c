@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The decoders of what names a lock (decode_syscall.c, decode_maps.c,
  * decode_kallsyms.c), the symbol table's lookup (symtab.c) and the

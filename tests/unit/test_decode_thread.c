@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The decoders of what a --target and the wait sampler read (decode_thread.c,
  * decode_cgroup.c), over recorded fixtures (tests/fixtures/linux/README) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sample_delta_compute on hand-made raw samples whose answers are worked out
  * by hand in the comments, so a wrong sum, a wrong divisor or a missed flag

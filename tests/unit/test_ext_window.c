@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * An external step's CPU and contention window (ext_window.c): taken between
  * the tick marks nearest the counted intervals' edges, not over the whole

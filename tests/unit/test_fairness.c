@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Fairness across a step's workers: the arithmetic (min, median, max,
  * Jain's index, starved workers), then real sweeps of test workloads: a step

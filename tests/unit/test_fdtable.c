@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * fdtable beyond what test_workloads checks for every workload: the files
  * each step makes and cleanup() removes (also after a step that was killed),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The file helpers (src/util/files.c): capped reads and the marker beside the binary. */
 #include <sys/stat.h>
 

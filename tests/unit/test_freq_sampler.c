@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A step's mean CPU frequency (src/engine/freq_sampler.c) with a reader and
  * a clock of the test's own: reads at the window's start and at most once a

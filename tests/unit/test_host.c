@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host identity on this machine, checked against what the OS says directly. */
 #include <string.h>
 #include <sys/utsname.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The host's fingerprint and each step's frequency in the session's JSON:
  * every field saved and read back equal from a snapshot and a stream; bad

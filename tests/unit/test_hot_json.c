@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A step's "hot" in the session's JSON: paths, functions' own samples and
  * spinning callers (kernel and user) saved and read back equal from a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * hotpaths.c and hotspin.c: tallying raw chains, naming them once, a chain
  * ended by a frame in no code, merging chains that name the same path, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * hotstacks.c and kstack_tally_stacks: whole stacks root first, the namer's
  * -2 ending a stack and -1 leaving an address, chains that name alike

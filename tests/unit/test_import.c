@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The reader of published tables (snapshot_import_table.c) and the sessions
  * made of their columns (snapshot_import.c): CSV with quoted fields, tables

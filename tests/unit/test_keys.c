@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The TUI's keys without a terminal: input.c's tables against help.c's
  * lines (a key bound and not in the help fails here), and what a key or the

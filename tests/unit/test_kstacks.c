@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The kernel-stack histogram (kstacks.c): keys from a stack's first frames
  * after the context switch's, and each tick's stacks weighed by its blocked

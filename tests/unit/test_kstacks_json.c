@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A step's "kstacks" (the blocked threads' kernel stacks) in the session's
  * JSON: saved and read back equal from a snapshot and from a stream, a step

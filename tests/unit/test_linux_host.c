@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The Linux fingerprint reader (linux_host.c) over whole /proc and /sys
  * trees: one recorded on the development VM (host_vm) and three written in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * How the Linux backend reads a file whole (src/platform/linux_read.h):
  * the buffer grows to fit, a read is redone from offset 0, and a decoder's

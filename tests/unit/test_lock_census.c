@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The census end to end on Linux (census.c, lock_census.c, symbols.c,
  * linux_introspect.c): tests/unit/lock_holders makes threads wait on a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A step's "locks" (the lock census) in the session's JSON: the top locks
  * saved and read back equal from a snapshot and from a stream, a step

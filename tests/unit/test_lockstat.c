@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The /proc/lock_stat decoder and snapshot delta over hand-written fixtures
  * in the documented format (tests/fixtures/lockstat/README).  The decoder is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Lock-wait timing (src/workload/builtin.h's wl_lockwait and the lock
  * workloads' use of it): contended waits added exactly, the clock's own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The event loop: ticks on absolute deadlines, fds, signals through the self-pipe. */
 #ifdef __linux__
 #define _GNU_SOURCE /* sched_setaffinity */

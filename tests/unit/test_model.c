@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The session model, contention arithmetic, speedup and efficiency. */
 #include <math.h>
 #include <stdio.h>

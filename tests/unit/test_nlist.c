@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* -n specs: lists, ranges, geometric ranges, their errors, and the default sweep. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The on-CPU sampler (linux_perf.c) over a thread of the test's own that
  * spins in a known function: its samples come with the thread's pid and

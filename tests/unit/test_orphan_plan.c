@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * What a step left behind, chosen from synthetic process tables: the same
  * choice pgroup.c makes on Linux from /proc and on the BSDs from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Who else was on the CPUs (others.c) over synthetic scans: a reused pid is
  * a new process, an exited one keeps its last CPU time, one born in the

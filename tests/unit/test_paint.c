@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Text into curses cells (paint.c): ASCII runs, UTF-8, wide characters,
  * bytes the locale cannot decode and controls, each clipped to its columns;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Output parsers, on sysbench and pgbench output recorded verbatim on a real
  * machine (tests/fixtures/{sysbench,pgbench}/README says how).  Every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The parsers on hostile output: figures each in range that overflow when
  * combined, counts too big for their field.  What fuzzing found

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Preferences: defaults, round trips, bad lines, locales, and saves that
  * fail (a directory we may not write in, a file-size limit) without

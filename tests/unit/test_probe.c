@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The --probe runner (src/engine/probe.c) with real commands of this
  * machine, driven by a real loop as the sweep drives it: fixed labels reach

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * --probe's TID lines (src/model/probe_join.c): which lines name a thread,
  * how a run's lines are weighed into the tally (the probe's period per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The run-style option parser that `scaletop run` and the TUI share (src/engine/run_args.c,
  * run_apply.c). */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The step runner, run for real with workloads defined here: counting,
  * crashing, failing, stalling, hanging.  After each step nothing may be left

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The runs directory (store/runs.c): where it is, how a kept run is named,
  * what is worth keeping, one file per session replaced atomically, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The backend this build links, against the running system: two samples
  * 100 ms apart, the task counters of this very process while three extra

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The tick ring: the oldest overwritten, each tick's CPU row its own, NaN for no row. */
 #include <math.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Snapshots: a session saved and loaded back equal, field by field and
  * null by null; every refusal of the loader with its message; the atomic

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * External commands, run for real: printf, false, sleep, cat, yes, ls.
  * No shell is involved here either.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A step's whole stacks through a snapshot and a stream (session_json_stacks.c,
  * session_read_stacks.c): on-CPU and off-CPU stacks come back frame for frame;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The start line on its own: waiters block until the release and all pass
  * it then; a close without release, or the stop flag, sends them back; a

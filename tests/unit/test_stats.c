@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Interval statistics.  Student's t is checked against the published
  * two-sided 95% table (3 decimals, as printed in every statistics text) and

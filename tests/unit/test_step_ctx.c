@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The step context (step_ctx.c), driven by a fake kind of step instead of
  * the sweep: the kind's state is allocated, reused and released; a step's

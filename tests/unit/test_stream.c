@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The JSON Lines stream: what the recorder writes, the reader rebuilds, field
  * by field, whatever the chunks it arrives in; and a cut, broken or foreign

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The symboliser (symbols.c, elf_image.c) on ELF files this test builds
  * with the C compiler ($CC, else cc): a shared object, a non-PIE and a PIE

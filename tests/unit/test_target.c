@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * --target and the wait sampler: the book of a target's processes (they
  * appear, exit, and their pids are reused), the target's figures, a

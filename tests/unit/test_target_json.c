@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The system under test and the wait profile in the session's JSON: a
  * step's target figures and waits, contention.threads and the settings'

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A workload's CPU time over a window, from recorded /proc buffers: the
  * total is schedstat's exact on-CPU time, and the clock ticks of stat only

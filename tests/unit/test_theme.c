@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Themes: the bundled files, a btop theme, bad lines, colour mapping, the
  * theme directories and cycle, and colour pairs on real terminfo entries

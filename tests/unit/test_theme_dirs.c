@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Where themes are found beyond scaletop's own: btop's folders (the user's,
  * under $XDG_CONFIG_HOME or ~/.config, then the system's), the first found

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The USL fit against published reference fits, on exact synthetic curves,
  * and on degenerate input.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The USL fit's insides (src/model/usl_model.h, usl_lm.h): the model's
  * residuals, the Cholesky solve and the Levenberg-Marquardt solver, on data

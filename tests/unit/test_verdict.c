@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The verdict writer on its own (src/model/analysis_verdict.h): the
  * sentence comes from the analysis and its context alone, with no session.

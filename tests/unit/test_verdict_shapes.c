@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The verdict's one headline, on a table of curves: each row is a shape a
  * user meets (a peak at 1, a peak at the end, linear, sub-linear,

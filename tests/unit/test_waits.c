@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The wait profile's tally and shares (src/model/waits.c). */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The workload tables and the -p key=value parser: every parse path and every rejection. */
 #include <limits.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Every built-in workload, run for real: a tiny harness that does what the
  * runner does (shared slots and state in MAP_SHARED memory, prepare,
