@@ -23,6 +23,7 @@ tests_unit_test_cmdline_LDADD = $(TEST_LIBS)
 
 # Shell tests drive the real binary.
 SHELL_TESTS = \
+	tests/cli/bootstrap.sh \
 	tests/cli/sample.sh \
 	tests/cli/run.sh
 
