@@ -38,11 +38,23 @@ tm_keys q
 tm_wait_exit
 
 # --- signals and a closed terminal: the workload goes too ------------------------
+# workload_beside_tui REGEX: a step's process runs beside the TUI (2 or more
+# of this test's scaletop processes have REGEX in their command line).
+workload_beside_tui() {
+	_n=$(st_procs "$1")
+	diag "scaletop processes matching '$1': $_n"
+	[ "$_n" -ge 2 ]
+}
+
 for sig in TERM:15 HUP:1 INT:2; do
 	num=${sig#*:}
 	sig=${sig%:*}
 	tm_start 100 30 "$ST" -w fileio -n 2 -d 28.5 --warmup 0.2
-	tm_wait_for 'measuring' 150
+	ok "SIG$sig: the step is measuring" tm_wait_for 'measuring' 150
+	# What the signal must end has to exist first: the workload's processes
+	# beside the TUI's own, and fileio's directory.
+	ok "SIG$sig: the workload runs before the signal" workload_beside_tui 'd 28[.]5'
+	ok "SIG$sig: fileio's files exist before the signal" sh -c "ls '$T' | grep -q '^scaletop-fileio'"
 	kill -s $sig "$(tm_pane_pid)"
 	ok "SIG$sig ends the TUI" tm_wait_exit 100
 	is "$(tm_status)" $((128 + num)) "SIG$sig: exit status 128+$sig"
@@ -54,9 +66,8 @@ for sig in TERM:15 HUP:1 INT:2; do
 done
 
 tm_start 100 30 "$ST" -w cpu -n 2 -d 27.5 --warmup 0.2
-tm_wait_for 'measuring' 150
-[ "$(st_procs 'd 27[.]5')" -gt 0 ]
-tap_result $? "the workload runs (its processes are seen)"
+ok "the step is measuring" tm_wait_for 'measuring' 150
+ok "the workload runs beside the TUI" workload_beside_tui 'd 27[.]5'
 tm kill-server
 ok "a closed terminal ends the TUI and its workload" st_gone 'd 27[.]5' 
 
