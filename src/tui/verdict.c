@@ -50,7 +50,11 @@ verdict_draw(const struct ui *u, const struct frame *f, struct rect r)
 	if (u->collapse_flash)
 		a |= A_REVERSE | A_BOLD;
 	ui_fill(r, u->collapse_flash ? a : 0);
-	ui_putf(r.y, r.x, r.w, a, " %s%s", head, text);
+	/* A collapse verdict opens with the word: shout it, do not repeat it. */
+	if (u->collapse_flash && strncmp(text, "collapse ", 9) == 0)
+		ui_putf(r.y, r.x, r.w, a, " COLLAPSE %s", text + 9);
+	else
+		ui_putf(r.y, r.x, r.w, a, " %s%s", head, text);
 }
 
 static enum theme_role
