@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kinfo_bsd.h"
 #include "scaletop/decode_bsd.h"
 #include "scaletop/error.h"
 #include "scaletop/platform.h"
@@ -262,55 +263,6 @@ sampler_close(struct sampler *s)
 	free(s);
 }
 
-static int
-freebsd_proc_error(pid_t pid, int e, char *err, size_t errlen)
-{
-	errno = e;
-	if (e == ESRCH)
-		return st_error(err, errlen, "pid %ld: no such process (the workload exited)",
-				(long)pid);
-	return st_error(err, errlen, "sysctl kern.proc.pid.%ld with threads: %s", (long)pid,
-			strerror(e));
-}
-
-/*
- * Every thread of pid, as one kinfo_proc each.  Threads can start between
- * asking for the size and reading, hence the slack and the retries.
- */
-static int
-freebsd_proc_threads(pid_t pid, struct kinfo_proc **kpp, size_t *np, char *err, size_t errlen)
-{
-	int mib[4] = { CTL_KERN, KERN_PROC, KERN_PROC_PID | KERN_PROC_INC_THREAD, (int)pid };
-	struct kinfo_proc *kp = NULL, *grown;
-	size_t len;
-	int tries, e = ENOMEM;
-
-	for (tries = 0; tries < 8; tries++) {
-		len = 0;
-		if (sysctl(mib, 4, NULL, &len, NULL, 0) != 0) {
-			e = errno;
-			break;
-		}
-		len += len / 8 + 4 * sizeof(*kp);
-		grown = realloc(kp, len);
-		if (grown == NULL) {
-			e = ENOMEM;
-			break;
-		}
-		kp = grown;
-		if (sysctl(mib, 4, kp, &len, NULL, 0) == 0) {
-			*kpp = kp;
-			*np = len / sizeof(*kp);
-			return 0;
-		}
-		e = errno;
-		if (e != ENOMEM)
-			break;
-	}
-	free(kp);
-	return freebsd_proc_error(pid, e, err, errlen);
-}
-
 int
 task_counters_read(pid_t pid, struct task_counters *out, char *err, size_t errlen)
 {
@@ -320,12 +272,8 @@ task_counters_read(pid_t pid, struct task_counters *out, char *err, size_t errle
 	int ksize;
 
 	memset(out, 0, sizeof(*out));
-	if (freebsd_proc_threads(pid, &kp, &n, err, errlen) != 0)
+	if (kinfo_threads_read(pid, &kp, &n, err, errlen) != 0)
 		return -1;
-	if (n == 0) {
-		free(kp);
-		return freebsd_proc_error(pid, ESRCH, err, errlen);
-	}
 	if (kp[0].ki_structsize != (int)sizeof(*kp)) {
 		ksize = kp[0].ki_structsize;
 		free(kp);

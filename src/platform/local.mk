@@ -55,11 +55,13 @@ ST_SRC_LINUX = src/platform/linux_read.h src/platform/linux_read.c src/platform/
 	src/platform/linux_introspect.c
 ST_SRC_FREEBSD = src/platform/freebsd.c src/platform/unsupported.c src/platform/reaper_bsd.c \
 	src/platform/task_reader_plain.c \
-	src/platform/proctable_bsd.c src/platform/host_bsd.c src/platform/nointrospect.c \
+	src/platform/kinfo_bsd.h src/platform/proctable_bsd.c src/platform/host_bsd.c \
+	src/platform/nointrospect.c \
 	src/platform/kstack_freebsd.c
 ST_SRC_DRAGONFLY = src/platform/dragonfly.c src/platform/unsupported.c src/platform/reaper_bsd.c \
 	src/platform/task_reader_plain.c \
-	src/platform/proctable_bsd.c src/platform/host_bsd.c src/platform/nointrospect.c
+	src/platform/kinfo_bsd.h src/platform/proctable_bsd.c src/platform/host_bsd.c \
+	src/platform/nointrospect.c
 ST_SRC_GENERIC = src/platform/generic.c src/platform/unsupported.c src/platform/noreaper.c \
 	src/platform/task_reader_plain.c \
 	src/platform/nothreads.c src/platform/nointrospect.c

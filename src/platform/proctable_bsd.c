@@ -28,8 +28,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "kinfo_bsd.h"
 #include "scaletop/decode_bsd.h"
+#include "scaletop/error.h"
 #include "scaletop/platform.h"
 
 #ifdef __DragonFly__
@@ -90,9 +93,8 @@ _Static_assert(sizeof(struct kinfo_proc) == KINFO_AMD64_SIZE,
 #define PROC_SLACK 16
 #define PROC_TRIES 8
 
-/* One kern.proc answer whole into a malloc'd buffer (*out, *len bytes); -1 with errno. */
-static int
-kinfo_sysctl(const int *mib, u_int miblen, struct kinfo_proc **out, size_t *len)
+int
+kinfo_sysctl(const int *mib, unsigned miblen, struct kinfo_proc **out, size_t *len)
 {
 	struct kinfo_proc *buf = NULL;
 	size_t size;
@@ -118,6 +120,33 @@ kinfo_sysctl(const int *mib, u_int miblen, struct kinfo_proc **out, size_t *len)
 			break;
 	}
 	free(buf);
+	errno = e;
+	return -1;
+}
+
+int
+kinfo_threads_read(pid_t pid, struct kinfo_proc **out, size_t *n, char *err, size_t errlen)
+{
+	int mib[4] = { CTL_KERN, KERN_PROC, KERN_PROC_PID | KINFO_WITH_THREADS, (int)pid };
+	size_t len;
+	int e;
+
+	*n = 0;
+	if (kinfo_sysctl(mib, 4, out, &len) != 0) {
+		e = errno;
+	} else if ((*n = len / sizeof(**out)) > 0) {
+		return 0;
+	} else {
+		/* FreeBSD answers a pid that has gone with ESRCH, DragonFly with no record. */
+		free(*out);
+		*out = NULL;
+		e = ESRCH;
+	}
+	if (e == ESRCH)
+		st_error(err, errlen, "pid %ld: no such process (the workload exited)", (long)pid);
+	else
+		st_error(err, errlen, "sysctl kern.proc.pid.%ld with threads: %s", (long)pid,
+			 strerror(e));
 	errno = e;
 	return -1;
 }
