@@ -54,14 +54,6 @@ probe_preset_name(enum probe_preset kind)
 	return kind == PRESET_POSTGRES ? "postgres" : kind == PRESET_MARIADB ? "mariadb" : "";
 }
 
-const char *
-probe_preset_client(enum probe_preset kind)
-{
-	return kind == PRESET_POSTGRES  ? psql_argv[0]
-	       : kind == PRESET_MARIADB ? mariadb_argv[0]
-					: "";
-}
-
 /* The preset text names, and its options (after the colon; "" when none). */
 static enum probe_preset
 preset_of(const char *text, const char **opts)

@@ -29,9 +29,8 @@ enum probe_preset { PRESET_NONE, PRESET_POSTGRES, PRESET_MARIADB };
 int probe_preset_argv(const char *text, enum probe_preset *kind, char ***argv, char *err,
 		      size_t errlen);
 
-/* The preset's name ("postgres"), and the client program it runs ("psql"). */
+/* The preset's name ("postgres"). */
 const char *probe_preset_name(enum probe_preset kind);
-const char *probe_preset_client(enum probe_preset kind);
 
 /*
  * A status line of preset kind (after PRESET_STATUS): 1 when it says the
