@@ -117,6 +117,42 @@ linbuf_read_at(int dfd, const char *name, struct linbuf *b)
 	return r;
 }
 
+ssize_t
+small_pread(int fd, char *buf, size_t cap)
+{
+	ssize_t n;
+
+	do
+		n = pread(fd, buf, cap, 0);
+	while (n < 0 && errno == EINTR);
+	if (n >= 0 && (size_t)n == cap) {
+		errno = EFBIG;
+		return -1;
+	}
+	return n;
+}
+
+ssize_t
+small_read_at(int dfd, const char *name, char *buf, size_t cap)
+{
+	ssize_t n;
+	int fd, e;
+
+	if ((fd = openat(dfd, name, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	n = small_pread(fd, buf, cap);
+	e = errno;
+	close(fd);
+	errno = e;
+	return n;
+}
+
+bool
+proc_gone(int e)
+{
+	return e == ENOENT || e == ESRCH;
+}
+
 const char *
 decode_why(int e)
 {

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 struct task_one;
 
@@ -37,6 +38,16 @@ int linbuf_pread(int fd, struct linbuf *b);
 int linbuf_read_rest(int fd, struct linbuf *b, size_t max);
 /* Opens name under the directory dfd, reads it whole and closes it. */
 int linbuf_read_at(int dfd, const char *name, struct linbuf *b);
+/*
+ * A small file (a thread's stat, wchan, schedstat) in one pread at offset 0
+ * into a fixed buffer: its length, or -1 with errno (EFBIG when it fills
+ * buf, so may have been cut).  small_read_at opens name under dfd first and
+ * closes it after.
+ */
+ssize_t small_pread(int fd, char *buf, size_t cap);
+ssize_t small_read_at(int dfd, const char *name, char *buf, size_t cap);
+/* Whether a /proc read failed because the process or thread has exited. */
+bool proc_gone(int e);
 /*
  * The descriptors the backend keeps open from one reading to the next (a
  * thread's files, linux_thread_files.c; a process's task counters,

@@ -19,13 +19,6 @@
 #include "scaletop/platform.h"
 #include "linux_read.h"
 
-/* The thread exited while it was read: it drops out of the sum. */
-static int
-task_vanished(int e)
-{
-	return e == ENOENT || e == ESRCH;
-}
-
 /* One line naming the thread's file; why is strerror() for a read, decode_why() for a parse. */
 static int
 task_error(char *err, size_t errlen, long pid, const char *tid, const char *file, const char *what,
@@ -43,7 +36,7 @@ task_error(char *err, size_t errlen, long pid, const char *tid, const char *file
 static int
 task_lost(char *err, size_t errlen, long pid, const char *tid, const char *file)
 {
-	if (task_vanished(errno))
+	if (proc_gone(errno))
 		return 0;
 	return task_error(err, errlen, pid, tid, file, "read", errno);
 }
@@ -90,7 +83,7 @@ task_read_one(int taskfd, const char *tid, long pid, struct linbuf *b, struct ta
 		return task_lost(err, errlen, pid, tid, "");
 	for (i = 0; i < TASK_FILES && r == 1; i++) {
 		if (linbuf_read_at(tfd, task_file_names[i], b) != 0) {
-			if (i == TASK_FILE_SCHEDSTAT && task_vanished(errno))
+			if (i == TASK_FILE_SCHEDSTAT && proc_gone(errno))
 				continue;
 			r = task_lost(err, errlen, pid, tid, task_file_names[i]);
 		} else if (task_file_take(i, b->data, b->len, t) != 0)

@@ -219,7 +219,7 @@ tr_read_one(struct tr_proc *p, struct tr_thread *t, struct linbuf *b, struct tas
 		if (tr_pread(&t->fd[k], path, b) != 0) {
 			if (k == TASK_FILE_SCHEDSTAT && errno == ENOENT && !kept)
 				continue; /* no CONFIG_SCHED_INFO: the run delay is unknown */
-			if (errno == ENOENT || errno == ESRCH)
+			if (proc_gone(errno))
 				return kept ? 2 : 0;
 			return -1;
 		}

@@ -27,34 +27,6 @@
 /* stat is about 300 bytes (the comm is at most 15); wchan and schedstat far less. */
 #define SMALL_FILE 1024
 
-/* The file name under dfd read whole into buf: its length, or -1 with errno. */
-static ssize_t
-small_read_at(int dfd, const char *name, char *buf, size_t cap)
-{
-	ssize_t n;
-	int fd, e;
-
-	if ((fd = openat(dfd, name, O_RDONLY | O_CLOEXEC)) < 0)
-		return -1;
-	do
-		n = pread(fd, buf, cap, 0);
-	while (n < 0 && errno == EINTR);
-	e = errno;
-	close(fd);
-	if (n >= 0 && (size_t)n == cap) {
-		n = -1;
-		e = EFBIG;
-	}
-	errno = e;
-	return n;
-}
-
-static bool
-vanished(int e)
-{
-	return e == ENOENT || e == ESRCH;
-}
-
 static bool
 pid_name(const char *s, long *v)
 {
@@ -181,7 +153,7 @@ task_dir_open(pid_t pid)
 
 	snprintf(path, sizeof(path), "/proc/%ld/task", (long)pid);
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 && vanished(errno))
+	if (fd < 0 && proc_gone(errno))
 		errno = ESRCH;
 	return fd;
 }
@@ -338,7 +310,7 @@ proc_start_ns(pid_t pid, uint64_t *start_ns)
 
 	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
 	if ((n = small_read_at(AT_FDCWD, path, buf, sizeof(buf))) < 0) {
-		if (vanished(errno))
+		if (proc_gone(errno))
 			errno = ESRCH;
 		return -1;
 	}

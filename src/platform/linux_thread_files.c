@@ -437,24 +437,12 @@ tf_read(struct thread_handle *h, size_t i, char *buf, size_t cap)
 		if (kept_fd_take())
 			h->fd[i] = fd;
 	}
-	do
-		n = pread(fd, buf, cap, 0);
-	while (n < 0 && errno == EINTR);
+	n = small_pread(fd, buf, cap);
 	e = errno;
 	if (h->fd[i] != fd)
 		close(fd);
-	if (n >= 0 && (size_t)n == cap) {
-		n = -1;
-		e = EFBIG;
-	}
 	errno = e;
 	return n;
-}
-
-static bool
-tf_vanished(int e)
-{
-	return e == ENOENT || e == ESRCH;
 }
 
 /*
@@ -467,7 +455,7 @@ tf_read_call_first(struct thread_handle *h, struct tf_reading *r, char *buf, siz
 {
 	ssize_t n = tf_read(h, TF_SYSCALL, buf, cap);
 
-	if (n < 0 && tf_vanished(errno))
+	if (n < 0 && proc_gone(errno))
 		return -1;
 	if (n < 0 && (errno == EACCES || errno == EPERM))
 		h->no_syscall = true;
@@ -500,7 +488,7 @@ tf_read_all(struct thread_handle *h, struct thread_sample *t)
 			continue;
 		}
 		kept = h->fd[i] >= 0;
-		if ((n = tf_read(h, i, buf, sizeof(buf))) < 0 && tf_vanished(errno))
+		if ((n = tf_read(h, i, buf, sizeof(buf))) < 0 && proc_gone(errno))
 			return kept ? 2 : 0;
 		if (n < 0 && i == TF_SYSCALL && (errno == EACCES || errno == EPERM))
 			h->no_syscall = true;
