@@ -33,8 +33,9 @@ static void
 export_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: %s export --gnuplot [--normalise speedup|efficiency] [--[no-]log-y]\n"
-		"                      [--svg] [--force] -o BASE A.json [B.json ...]\n"
+		"usage: %s export --gnuplot [--normalise speedup|efficiency]\n"
+		"                      [--log-y|--no-log-y] [--svg] [--force]\n"
+		"                      -o BASE A.json [B.json ...]\n"
 		"       %s export --folded [-n N] [--off-cpu] [-o FILE [--force]] A.json\n\n"
 		"Writes BASE.dat and BASE.gp: throughput against N for each snapshot with\n"
 		"95%% CI error bars, its ideal linear line, its USL curve, and its peak and\n"
