@@ -38,7 +38,7 @@ void gp_num(FILE *f, double x);
 void gp_axes_plan(struct gp_job *job);
 void gp_axes_write(FILE *f, const struct gp_job *job);
 
-/* " left offset 0.8,0.8": a label at (n, y) kept inside the frame, above or below. */
+/* " left offset 1,0.8": a label at (n, y) kept inside the frame, above or below. */
 void gp_label_place(FILE *f, const struct gp_axes *ax, double n, double y, bool below);
 
 /* What N counts, "writers / threads" where the snapshots differ; what they count per second. */

@@ -17,6 +17,7 @@
 #define GP_LOGY_RATIO 10.0 /* maxima further apart than this: log y by default */
 #define GP_XTICS_MAX 12    /* linear x: at most this many tic intervals */
 #define GP_LABEL_EDGE 0.8  /* a label right of this fraction of the width ends at its point */
+#define GP_LABEL_ROOM 0.12 /* a label's offset and height, as a share of the frame's height */
 
 /* What a throughput of sn at n is divided by: 1, X(1), or n X(1). */
 double
@@ -220,14 +221,16 @@ gp_label_place(FILE *f, const struct gp_axes *ax, double n, double y, bool below
 	double fx = gp_fraction(n, ax->x_lo, ax->x_hi, ax->log_x);
 	double fy = gp_fraction(y, ax->y_lo, ax->y_hi, ax->log_y);
 	bool right = fx > GP_LABEL_EDGE;
+	const char *dy = below ? "-0.8" : "0.8";
 
-	/* Below near the floor, or above near the top, a label would leave the frame. */
-	if (below && fy < 0.12)
-		below = false;
-	else if (!below && fy > 0.9)
-		below = true;
-	fprintf(f, " %s offset %s0.8,%s0.8", right ? "right" : "left", right ? "-" : "",
-		below ? "-" : "");
+	/*
+	 * Below near the floor, or above near the top, a label would leave the
+	 * frame: it goes level with its point, beside it, where no other
+	 * snapshot's label at the same N can seem to be its own.
+	 */
+	if ((below && fy < GP_LABEL_ROOM) || (!below && fy > 1 - GP_LABEL_ROOM))
+		dy = "0";
+	fprintf(f, " %s offset %s1,%s", right ? "right" : "left", right ? "-" : "", dy);
 }
 
 /* The distinct strings at offset off of the snapshots, in order, joined by sep. */
