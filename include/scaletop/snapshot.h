@@ -203,11 +203,19 @@ enum snapshot_norm { SNAPSHOT_NORM_NONE, SNAPSHOT_NORM_SPEEDUP, SNAPSHOT_NORM_EF
  * N, the ratio, its CI scaled the same way, then the throughput and its CI)
  * and BASE.gp, a gnuplot script drawing each snapshot against N with CI
  * error bars, its ideal linear line, its USL curve and its peak and collapse
- * marks, into BASE.png or BASE.svg (term "png" or "svg").  Normalised, a
- * snapshot without a point at N = 1 is refused.  0, or -1 with a message.
+ * marks, into BASE.png or BASE.svg (term "png" or "svg").  The y axis is
+ * logarithmic with log_y 1, linear with 0, and with -1 logarithmic when the
+ * series' maxima differ more than tenfold.  Normalised, a snapshot without a
+ * point at N = 1 is refused.  0, or -1 with a message.
  */
-int snapshot_gnuplot_write(const char *base, const char *term, enum snapshot_norm norm,
+int snapshot_gnuplot_write(const char *base, const char *term, enum snapshot_norm norm, int log_y,
 			   struct snapshot *const *v, int k, bool force, char *err, size_t errlen);
+
+/*
+ * Whether the snapshots' workloads or units differ; if so, buf says what each
+ * is: "a.json is fileio (writes/s against writers), b.json is mutex (...)".
+ */
+bool snapshot_gnuplot_mixed(struct snapshot *const *v, int k, char *buf, size_t len);
 
 /* --- export --folded (src/store/snapshot_folded.c) ---------------------- */
 

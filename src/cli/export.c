@@ -21,6 +21,7 @@
 struct export_args {
 	bool gnuplot, folded, force, offcpu;
 	bool gp_only; /* --svg or --normalise: gnuplot's alone */
+	int log_y;    /* 1 --log-y, 0 --no-log-y, -1 when the maxima differ more than tenfold */
 	const char *term;
 	const char *out; /* -o as given */
 	long n;          /* --folded at this N; 0: every N */
@@ -32,17 +33,23 @@ static void
 export_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: %s export --gnuplot [--normalise speedup|efficiency] [--svg] [--force]\n"
+		"usage: %s export --gnuplot [--normalise speedup|efficiency]\n"
+		"                      [--log-y|--no-log-y] [--svg] [--force]\n"
 		"                      -o BASE A.json [B.json ...]\n"
 		"       %s export --folded [-n N] [--off-cpu] [-o FILE [--force]] A.json\n\n"
 		"Writes BASE.dat and BASE.gp: throughput against N for each snapshot with\n"
 		"95%% CI error bars, its ideal linear line, its USL curve, and its peak and\n"
 		"collapse marks.  When gnuplot is installed, also renders BASE.png (or\n"
-		"BASE.svg with --svg).\n"
+		"BASE.svg with --svg).  N is on a log2 axis when that spreads the N values\n"
+		"wider (as when N doubles); snapshots of different workloads or units are\n"
+		"plotted with a warning, each curve titled with its workload.\n"
 		"  -o BASE       output name without extension (.png or .svg picks the format)\n"
 		"      --normalise speedup     plot X(N)/X(1), for machines of different speed\n"
 		"      --normalise efficiency  plot X(N)/(N X(1)); the CIs are divided alike,\n"
 		"                              and each snapshot needs a point at N=1\n"
+		"      --log-y   a log y axis (default: when one series' highest point is\n"
+		"                more than 10 times another's)\n"
+		"      --no-log-y  a linear y axis whatever the series\n"
 		"      --svg     render SVG instead of PNG\n"
 		"      --force   replace files that exist\n\n"
 		"--folded writes the sampled stacks in the collapsed-stack format that\n"
@@ -95,6 +102,9 @@ export_parse_folded(int argc, char **argv, struct export_args *a)
 	if (a->gp_only)
 		return arg_usage_error(CMD,
 				       "--svg and --normalise are --gnuplot's, not --folded's");
+	if (a->log_y >= 0)
+		return arg_usage_error(CMD, "--%slog-y is --gnuplot's, not --folded's",
+				       a->log_y ? "" : "no-");
 	if (a->out != NULL && (a->out[0] == '\0' || a->out[strlen(a->out) - 1] == '/'))
 		return arg_usage_error(CMD, "-o '%s': give a file name, or - for standard output",
 				       a->out);
@@ -121,6 +131,8 @@ export_parse(int argc, char **argv, struct export_args *a)
 		{ "folded", no_argument, NULL, 'F' },
 		{ "n", required_argument, NULL, 'n' },
 		{ "off-cpu", no_argument, NULL, 'O' },
+		{ "log-y", no_argument, NULL, 'l' },
+		{ "no-log-y", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -142,6 +154,10 @@ export_parse(int argc, char **argv, struct export_args *a)
 			break;
 		case 'F':
 			a->folded = true;
+			break;
+		case 'l':
+		case 'L':
+			a->log_y = opt == 'l';
 			break;
 		case 'O':
 			a->offcpu = true;
@@ -242,8 +258,12 @@ export_render(const struct export_args *a)
 static int
 export_write(const struct export_args *a, struct snapshot *const *v, int k)
 {
-	char image[1100], err[ST_ERRLEN];
+	char image[1100], err[ST_ERRLEN], what[2048];
 
+	/* Drawn all the same, since the user asked; said, since one scale suggests alike. */
+	if (snapshot_gnuplot_mixed(v, k, what, sizeof(what)))
+		fprintf(stderr, "%s %s: warning: one plot of different workloads or units: %s\n",
+			progname, CMD, what);
 	snprintf(image, sizeof(image), "%s.%s", a->base, a->term);
 	if (!a->force && access(image, F_OK) == 0) {
 		fprintf(stderr,
@@ -252,8 +272,8 @@ export_write(const struct export_args *a, struct snapshot *const *v, int k)
 			progname, CMD, image);
 		return EXIT_RUNTIME;
 	}
-	if (snapshot_gnuplot_write(a->base, a->term, a->norm, v, k, a->force, err, sizeof(err)) !=
-	    0) {
+	if (snapshot_gnuplot_write(a->base, a->term, a->norm, a->log_y, v, k, a->force, err,
+				   sizeof(err)) != 0) {
 		fprintf(stderr, "%s %s: %s\n", progname, CMD, err);
 		return EXIT_RUNTIME;
 	}
@@ -264,7 +284,7 @@ int
 cmd_export(int argc, char **argv)
 {
 	struct snapshot snaps[SNAPSHOT_COMPARE_MAX], *v[SNAPSHOT_COMPARE_MAX];
-	struct export_args a = { .term = "png" };
+	struct export_args a = { .term = "png", .log_y = -1 };
 	char err[ST_ERRLEN];
 	int rc, i, k = 0;
 

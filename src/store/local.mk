@@ -9,7 +9,8 @@ libscaletop_a_SOURCES += src/store/session_json.c src/store/session_json_target.
 	src/store/session_json_stacks.c src/store/session_json_others.c
 noinst_HEADERS += include/scaletop/session_json.h
 # Snapshots: save, load, compare, export, import.
-noinst_HEADERS += include/scaletop/snapshot.h src/store/snapshot_priv.h src/store/session_read.h
+noinst_HEADERS += include/scaletop/snapshot.h src/store/snapshot_priv.h src/store/session_read.h \
+	src/store/snapshot_gnuplot.h
 libscaletop_a_SOURCES += \
 	src/store/snapshot_text.c \
 	src/store/snapshot_analysis.c \
@@ -38,7 +39,7 @@ libscaletop_cold_a_SOURCES += \
 	src/store/snapshot_compare_trials.c \
 	src/store/snapshot_side.c \
 	src/store/snapshot_compare_md.c src/store/snapshot_compare_md_fit.c \
-	src/store/snapshot_gnuplot.c \
+	src/store/snapshot_gnuplot.c src/store/snapshot_gnuplot_axes.c \
 	src/store/snapshot_folded.c \
 	src/store/snapshot_import.c \
 	src/store/snapshot_import_table.c \

@@ -19,27 +19,10 @@
 #include <unistd.h>
 
 #include "scaletop/snapshot.h"
+#include "snapshot_gnuplot.h"
 #include "snapshot_priv.h"
 
 #define GP_TG_CPU 2 /* snapshot_target_name(2): "cpu_used" */
-
-struct gp_job {
-	const char *base, *term;
-	enum snapshot_norm norm;
-	struct snapshot *const *v;
-	int k;
-};
-
-/* What a throughput of sn at n is divided by: 1, X(1), or n X(1). */
-static double
-gp_div(const struct gp_job *job, const struct snapshot *sn, int n)
-{
-	if (job->norm == SNAPSHOT_NORM_SPEEDUP)
-		return sn->now.x1;
-	if (job->norm == SNAPSHOT_NORM_EFFICIENCY)
-		return n * sn->now.x1;
-	return 1;
-}
 
 /* The y axis: its name, the first column's name in the data file. */
 static const char *
@@ -64,15 +47,6 @@ gp_quoted(FILE *f, const char *s)
 			fputc((unsigned char)*s < 0x20 ? ' ' : *s, f);
 	}
 	fputc('\'', f);
-}
-
-static void
-gp_num(FILE *f, double x)
-{
-	char buf[40];
-
-	snapshot_number(buf, sizeof(buf), x);
-	fputs(buf, f);
 }
 
 /* A figure, or NaN (gnuplot's "missing", set in the script) where it is not known. */
@@ -148,34 +122,6 @@ gp_data(FILE *f, void *arg)
 	return ferror(f) ? -1 : 0;
 }
 
-/*
- * The plot's frame: the largest N, the largest throughput and the top of the
- * highest error bar over every snapshot.  Every error bar fits: a bar cut by
- * the frame would hide how uncertain its point is.
- */
-static void
-gp_extent(const struct gp_job *job, double *nmax, double *xmax, double *barmax)
-{
-	const struct scaling_point *p;
-	const struct analysis *a;
-	double d;
-	int i, j;
-
-	*nmax = 1;
-	*xmax = job->norm == SNAPSHOT_NORM_NONE ? 1 : 0;
-	*barmax = 0;
-	for (i = 0; i < job->k; i++) {
-		a = &job->v[i]->now;
-		for (j = 0; j < a->npoints; j++) {
-			p = &a->pts[j];
-			d = gp_div(job, job->v[i], p->n);
-			*nmax = fmax(*nmax, p->n);
-			*xmax = fmax(*xmax, p->x / d);
-			*barmax = fmax(*barmax, (p->x + (isfinite(p->ci) ? p->ci : 0)) / d);
-		}
-	}
-}
-
 /* The target's CPUs used of snapshot i at some point: it gets a curve on the right axis. */
 static bool
 gp_has_target(const struct gp_job *job, int i)
@@ -203,14 +149,38 @@ gp_any_target(const struct gp_job *job)
 	return false;
 }
 
+/*
+ * "Speedup of mutex against threads": the workload where all ran the same,
+ * and against N where the snapshots count different things.
+ */
+static void
+gp_titles(FILE *f, const struct gp_job *job)
+{
+	const char *what = job->norm == SNAPSHOT_NORM_SPEEDUP      ? "Speedup"
+			   : job->norm == SNAPSHOT_NORM_EFFICIENCY ? "Efficiency"
+								   : "Throughput";
+	const char *wl = gp_workload(job);
+	char nouns[256], title[400], units[300];
+
+	gp_nouns(job, nouns, sizeof(nouns));
+	snprintf(units, sizeof(units), gp_nouns_differ(job) ? "N (%s)" : "%s", nouns);
+	snprintf(title, sizeof(title), "%s%s%s against %s", what, wl != NULL ? " of " : "",
+		 wl != NULL ? wl : "", gp_nouns_differ(job) ? "N" : nouns);
+	fprintf(f, "\nset title ");
+	gp_quoted(f, title);
+	fprintf(f, "\nset xlabel ");
+	gp_quoted(f, units);
+	gp_units(job, units, sizeof(units));
+	fprintf(f, "\nset ylabel ");
+	gp_quoted(f, job->norm == SNAPSHOT_NORM_NONE ? units : gp_what(job));
+	fputc('\n', f);
+}
+
 static void
 gp_header(FILE *f, const struct gp_job *job)
 {
-	const struct session *s = &job->v[0]->s;
-	char out[1100], title[64], unit[48];
-	double nmax, xmax, barmax, ytop;
+	char out[1100];
 
-	gp_extent(job, &nmax, &xmax, &barmax);
 	snprintf(out, sizeof(out), "%s.%s", job->base, job->term);
 	fprintf(f, "# gnuplot script written by scaletop export; run: gnuplot %s.gp\n", job->base);
 	if (strcmp(job->term, "svg") == 0)
@@ -219,34 +189,13 @@ gp_header(FILE *f, const struct gp_job *job)
 		fprintf(f, "set terminal pngcairo size 1000,640 noenhanced\n");
 	fprintf(f, "set output ");
 	gp_quoted(f, out);
-	if (job->norm == SNAPSHOT_NORM_SPEEDUP)
-		snprintf(title, sizeof(title), "Speedup against %s", s->wl.n_unit);
-	else if (job->norm == SNAPSHOT_NORM_EFFICIENCY)
-		snprintf(title, sizeof(title), "Efficiency against %s", s->wl.n_unit);
-	else
-		snprintf(title, sizeof(title), "Throughput against %s", s->wl.n_unit);
-	fprintf(f, "\nset title ");
-	gp_quoted(f, title);
-	fprintf(f, "\nset xlabel ");
-	gp_quoted(f, s->wl.n_unit);
-	snprintf(unit, sizeof(unit), "%s/s", s->wl.unit);
-	fprintf(f, "\nset ylabel ");
-	gp_quoted(f, job->norm == SNAPSHOT_NORM_NONE ? unit : gp_what(job));
-	fprintf(f, "\nset format y '%s'\nset key below\nset grid\nset datafile missing 'NaN'\n",
+	gp_titles(f, job);
+	fprintf(f, "set format y '%s'\nset key below\nset grid\nset datafile missing 'NaN'\n",
 		job->norm == SNAPSHOT_NORM_NONE ? "%.1s%c" : "%g");
 	if (gp_any_target(job))
 		fprintf(f, "set ytics nomirror\nset y2tics\nset y2range [0:*]\n"
 			   "set y2label 'target: CPUs used (dotted)'\n");
-	/* Efficiency's ideal is 1: the frame shows it however far below the points fall. */
-	ytop = fmax(xmax * 1.3, barmax * 1.05);
-	if (job->norm == SNAPSHOT_NORM_EFFICIENCY)
-		ytop = fmax(ytop, 1.1);
-	/* Written exactly: %g's six digits could round the top below the highest bar. */
-	fprintf(f, "set xrange [0:");
-	gp_num(f, nmax * 1.05);
-	fprintf(f, "]\nset yrange [0:");
-	gp_num(f, ytop);
-	fprintf(f, "]\n");
+	gp_axes_write(f, job);
 }
 
 /* A standard error, or "fixed" for a parameter held at a bound, which has none. */
@@ -332,7 +281,9 @@ gp_marks(FILE *f, const struct gp_job *job, const struct snapshot *sn, int i)
 		return;
 	fprintf(f, "set label 'peak %c' at %d,", 'A' + i, a->n_peak);
 	gp_num(f, a->x_peak / gp_div(job, sn, a->n_peak));
-	fprintf(f, " point pointtype 7 pointsize 2 lc %d offset 0.8,0.8\n", i + 1);
+	fprintf(f, " point pointtype 7 pointsize 2 lc %d", i + 1);
+	gp_label_place(f, &job->ax, a->n_peak, a->x_peak / gp_div(job, sn, a->n_peak), false);
+	fputc('\n', f);
 	if (!a->collapse)
 		return;
 	for (j = 0; j < a->npoints && a->pts[j].n != a->collapse_n; j++)
@@ -341,7 +292,10 @@ gp_marks(FILE *f, const struct gp_job *job, const struct snapshot *sn, int i)
 		return;
 	fprintf(f, "set label 'collapse %c' at %d,", 'A' + i, a->collapse_n);
 	gp_num(f, a->pts[j].x / gp_div(job, sn, a->collapse_n));
-	fprintf(f, " point pointtype 9 pointsize 2 lc %d offset 0.8,-0.8\n", i + 1);
+	fprintf(f, " point pointtype 9 pointsize 2 lc %d", i + 1);
+	gp_label_place(f, &job->ax, a->collapse_n, a->pts[j].x / gp_div(job, sn, a->collapse_n),
+		       true);
+	fputc('\n', f);
 }
 
 /* The file's name without its folders, unless another snapshot's has the same one. */
@@ -376,8 +330,9 @@ gp_differs(const struct gp_job *job, size_t off)
 }
 
 /*
- * A series' title says what tells it apart from the others: its file's name,
- * then the label where the labels differ, else the host and the kernel where
+ * A series' title says what tells it apart from the others: its workload
+ * where the snapshots' workloads or units differ (the axes name the units),
+ * its file's name, then the label where the labels differ, else the host and the kernel where
  * they do, and the time it was taken where that differs.  Alone, its label.
  */
 static void
@@ -386,7 +341,11 @@ gp_title(const struct gp_job *job, int i, char *buf, size_t len)
 	const struct snapshot *sn = job->v[i];
 	size_t m;
 
-	m = (size_t)snprintf(buf, len, "%c: %s", 'A' + i, gp_file(job, i));
+	if (gp_mixed(job->v, job->k))
+		m = (size_t)snprintf(buf, len, "%c: %s, %s", 'A' + i, sn->s.wl.name,
+				     gp_file(job, i));
+	else
+		m = (size_t)snprintf(buf, len, "%c: %s", 'A' + i, gp_file(job, i));
 	if (job->k == 1 || gp_differs(job, offsetof(struct snapshot, meta.label))) {
 		m += (size_t)snprintf(buf + m, m < len ? len - m : 0, ", %s", sn->meta.label);
 	} else {
@@ -480,14 +439,15 @@ gp_check(const struct gp_job *job, char *err, size_t errlen)
 }
 
 int
-snapshot_gnuplot_write(const char *base, const char *term, enum snapshot_norm norm,
+snapshot_gnuplot_write(const char *base, const char *term, enum snapshot_norm norm, int log_y,
 		       struct snapshot *const *v, int k, bool force, char *err, size_t errlen)
 {
-	struct gp_job job = { base, term, norm, v, k };
+	struct gp_job job = { base, term, norm, log_y, v, k, { 0 } };
 	char path[1100];
 
 	if (gp_check(&job, err, errlen) != 0)
 		return -1;
+	gp_axes_plan(&job);
 	if ((size_t)snprintf(path, sizeof(path), "%s.gp", base) >= sizeof(path))
 		return st_error(err, errlen, "%s: name too long", base);
 	/* Both names are checked first, so a refusal does not leave one file new, one old. */

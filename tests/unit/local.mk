@@ -137,3 +137,8 @@ tests_unit_test_others_LDADD = $(TEST_LIBS)
 # show, refusals and the schema.
 TESTS += tests/cli/others.sh
 EXTRA_DIST += tests/cli/others.sh
+
+# export --gnuplot's axes and words: integer and log2 x tics, the log y axis and its options,
+# peak labels inside the frame, the warning and curve titles for mixed workloads, gnuplot quiet.
+TESTS += tests/cli/export_axes.sh
+EXTRA_DIST += tests/cli/export_axes.sh

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * What the gnuplot export's files share: the job, its frame, and the way
+ * figures are written into a script.  snapshot_gnuplot.c writes the
+ * data and the curves; snapshot_gnuplot_axes.c picks the axes, places the
+ * marks' labels and names what the snapshots measure.
+ */
+#ifndef SCALETOP_SNAPSHOT_GNUPLOT_H
+#define SCALETOP_SNAPSHOT_GNUPLOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "scaletop/snapshot.h"
+
+/* The frame: its ranges, and whether each axis is logarithmic. */
+struct gp_axes {
+	bool log_x, log_y;
+	double x_lo, x_hi, y_lo, y_hi;
+	int x_step; /* linear x: a tic every x_step from 0 */
+};
+
+struct gp_job {
+	const char *base, *term;
+	enum snapshot_norm norm;
+	int log_y; /* as asked: -1 when the maxima differ more than tenfold, 0 no, 1 yes */
+	struct snapshot *const *v;
+	int k;
+	struct gp_axes ax;
+};
+
+/* What a throughput of sn at n is divided by; a figure written exactly. */
+double gp_div(const struct gp_job *job, const struct snapshot *sn, int n);
+void gp_num(FILE *f, double x);
+
+/* The frame of job's snapshots, into job->ax; then its lines of script. */
+void gp_axes_plan(struct gp_job *job);
+void gp_axes_write(FILE *f, const struct gp_job *job);
+
+/* " left offset 1,0.8": a label at (n, y) kept inside the frame, above or below. */
+void gp_label_place(FILE *f, const struct gp_axes *ax, double n, double y, bool below);
+
+/* What N counts, "writers / threads" where the snapshots differ; what they count per second. */
+void gp_nouns(const struct gp_job *job, char *buf, size_t len);
+void gp_units(const struct gp_job *job, char *buf, size_t len);
+bool gp_nouns_differ(const struct gp_job *job);
+
+/* The workloads or units differ between the snapshots; the one they all ran, or NULL. */
+bool gp_mixed(struct snapshot *const *v, int k);
+const char *gp_workload(const struct gp_job *job);
+
+#endif
