@@ -159,7 +159,7 @@ control_hist(struct app *a, const struct command *c)
 	} else if (c->id == CMD_HIST_OPEN) {
 		if (sweeps_open_run(a, e->path, msg, sizeof(msg)) == 0) {
 			a->ui.view = VIEW_STEPS;
-			app_message(a, false, "opened %s: %s; R lists the runs",
+			app_message(a, false, "opened %s: %s",
 				    strrchr(e->path, '/') != NULL ? strrchr(e->path, '/') + 1
 								  : e->path,
 				    msg);

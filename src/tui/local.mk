@@ -32,6 +32,7 @@ scaletop_SOURCES += \
 	src/tui/header.c \
 	src/tui/cpus.c \
 	src/tui/chart.c \
+	src/tui/chart_legend.c \
 	src/tui/contention.c \
 	src/tui/verdict.c \
 	src/tui/waits.c \
@@ -69,7 +70,8 @@ TUI_TESTS = \
 	tests/tui/why.sh \
 	tests/tui/locks.sh \
 	tests/tui/interval.sh \
-	tests/tui/rerun.sh
+	tests/tui/rerun.sh \
+	tests/tui/small.sh
 # valgrind cannot run an AddressSanitizer build; the plain build runs it.
 if !SANITIZE
 TUI_TESTS += tests/tui/valgrind.sh

@@ -211,8 +211,8 @@ static void
 rerun_unkept(const struct run_args *ra, char *out, size_t len)
 {
 	const char *name[4] = { "--setup", "--teardown", "--realtime", "--wait-quiet" };
-	bool set[4] = { ra->setup != NULL, ra->teardown != NULL, ra->realtime > 0,
-			ra->wait_quiet > 0 };
+	bool set[4] = { ra->setup != NULL, ra->teardown != NULL,
+			ra->realtime_set && ra->realtime > 0, ra->wait_quiet > 0 };
 	size_t o = 0;
 	int i;
 
