@@ -77,6 +77,7 @@ rerun_check(const struct session *s, char *why, size_t len)
 {
 	const struct workload *wl;
 	struct wl_args wa;
+	struct parser *p = NULL;
 	char kv[300];
 	int i;
 
@@ -87,6 +88,10 @@ rerun_check(const struct session *s, char *why, size_t len)
 			return st_error(why, len, "its snapshot keeps no command");
 		if (strcmp(s->wl.parser, "regex") == 0)
 			return st_error(why, len, "its snapshot keeps no --parse-regex pattern");
+		if (strcmp(s->wl.parser, "elapsed") != 0 &&
+		    (p = parser_new(s->wl.parser, NULL, why, len)) == NULL)
+			return -1;
+		parser_free(p);
 		if (!rerun_found(s->wl.argv[0]))
 			return st_error(why, len, "%s: not found, or not executable",
 					s->wl.argv[0]);

@@ -62,6 +62,33 @@ ok "a second r runs the current settings" tm_wait_for 'step 1/1 N=2 ' 100
 tm_keys q
 tm_wait_exit 100
 
+# --- a command's run: r runs the command again ---------------------------------------------
+rm -f "$RUNS"/*.json
+printf '#!/bin/sh\nexit 0\n' >"$T/my cmd.sh"
+chmod +x "$T/my cmd.sh"
+"$ST" run --cmd "'$T/my cmd.sh' {n}" --parse elapsed -n 1,2 -d 0.3 \
+	-o "$RUNS/scaletop-external-h-20250101-000000.json" >"$T/ext.out" 2>&1
+is "$?" 0 "a command's sweep is kept" || diag "$(cat "$T/ext.out")"
+tm_start 120 40 "$ST" -w cpu -n 4 -d 0.3 --warmup 0.1 --monitor --refresh 0.2
+tm_wait_for 'refresh 0.2s' 100
+tm_keys R
+tm_wait_for 'runs kept: 1, newest first' 50
+tm_keys Enter
+ok "the opened run says r runs its command" tm_wait_for 'opened .*: r runs .*my\\ cmd[.]sh \{n\}' 50
+tm_keys r
+# Its steps take a few ms: the new run is seen kept, a second file, rather than on the screen.
+i=0
+while [ "$(ls "$RUNS" | grep -c '[.]json$')" -lt 2 ] && [ "$i" -lt 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+is "$(ls "$RUNS" | grep -c '[.]json$')" 2 "r runs it, and its end is kept" || diag "$(tm_screen)"
+tm_keys q
+tm_wait_exit 100
+new=$(newest_kept)
+is "$(json_get "$new" 'd["workload"]["argv"], [s["n"] for s in d["steps"]]')" \
+	"(['$T/my cmd.sh', '{n}'], [1, 2])" "the new kept run ran the command (a blank in one word) at N=1,2"
+
 # --- a command whose binary is gone -------------------------------------------------
 rm -f "$RUNS"/*.json
 printf '#!/bin/sh\nexit 0\n' >"$T/gone.sh"
