@@ -7,6 +7,7 @@
  *   input.c      a key or click -> a command (command.h); reads the state only
  *   control.c    runs one command
  *   sweeps.c     what runs (the sweep, the live N), its ticks and observer;
+ *   rerun.c      an opened kept run's options become what r runs;
  *   playback.c   the replay's place in the loop; snapshots.c: s and o
  *   keep.c       keeps the sweep in the runs directory before it can be lost
  *   record.c     --record and W: the sweep into a stream
@@ -17,7 +18,8 @@
  *   the views    (layout.c and every panel) read a frame and struct ui
  *
  * Ownership of the fields: sweeps.c writes s, sw, live_s, live_n, switching
- * and args' strings (nspec, wl_name, params); state.c writes an, have_an,
+ * and args' strings (nspec, wl_name, params), which rerun.c also writes
+ * (with args and rerun) when a kept run is opened; state.c writes an, have_an,
  * collapse_seen, flash_until and the message; playback.c sets rp; control.c
  * writes the view state in ui (view, help, sel_step, detail, theme, prompt,
  * and the history list through history.c, which frame.c also fills) and
@@ -72,8 +74,16 @@ struct app {
 	struct run_args args;
 	char nspec[256];
 	char wl_name[64];
-	char params[512]; /* "k=v k=v", split into param_ptr */
+	char params[2048]; /* "k=v k=v", split into param_ptr */
 	char *param_ptr[WL_MAX_PARAMS];
+	/* rerun.c: the rest of an opened kept run's options, and why r cannot run it. */
+	struct {
+		char cmd[4096], parse[32], ops[256];
+		char probe[SESSION_MAX_PROBES][TARGET_SPEC_LEN];
+		char target[SESSION_MAX_TARGETS][TARGET_SPEC_LEN];
+		char why[ST_ERRLEN]; /* "" when r can run the session on screen again */
+		bool told;           /* r said why once: the next r runs the options as they are */
+	} rerun;
 
 	struct replay *rp;    /* replay source, or NULL */
 	char snap_path[1024]; /* s: the name awaiting an overwrite answer */
@@ -151,8 +161,24 @@ void record_at_exit(struct app *a);
 void record_prompt(struct app *a);
 void record_prompt_done(struct app *a, const char *path, bool overwrite);
 
-/* Enter in the history view: the kept run becomes the session on screen. */
-int sweeps_open_run(struct app *a, const char *path);
+/*
+ * Enter in the history view: the kept run becomes the session on screen,
+ * and its options what r runs; msg says what r runs, or why it cannot.
+ */
+int sweeps_open_run(struct app *a, const char *path, char *msg, size_t len);
+
+/*
+ * rerun.c: s's workload, parameters, N list and settings into a->args (0),
+ * or why not into a->rerun.why, the options left as they were (-1); msg
+ * says which for the message line.
+ */
+int rerun_adopt(struct app *a, const struct session *s, char *msg, size_t len);
+/* r on a session that cannot run again: true (and a message) the first time. */
+bool rerun_holds(struct app *a);
+/* A new session: nothing is held. */
+void rerun_forget(struct app *a);
+/* What the options run, for a message: "spinlock kind=ticket N=1,2". */
+void rerun_describe(const struct run_args *ra, char *out, size_t len);
 
 /*
  * keep.c: a new session starts unkept; keep_run saves it in the runs

@@ -189,8 +189,10 @@ chart_ticks(const struct ui *u, const struct frame *f, int *ticks, int max)
 	return k;
 }
 
+/* The y axis's labels (the middle one when there is a row for it), and N's when xlab. */
 static void
-chart_axes(const struct ui *u, const struct axes *ax, const struct frame *f, struct rect plot)
+chart_axes(const struct ui *u, const struct axes *ax, const struct frame *f, struct rect plot,
+	   bool xlab)
 {
 	int k;
 	int y;
@@ -199,13 +201,15 @@ chart_axes(const struct ui *u, const struct axes *ax, const struct frame *f, str
 	int lastx = -100, ticks[256], nticks, len;
 
 	for (k = 0; k <= 2; k++) {
+		if (k == 1 && plot.h < 3)
+			continue;
 		y = plot.y + (plot.h - 1) * k / 2;
 		fmt_si(ax->ymax * (2 - k) / 2.0, buf, sizeof(buf));
 		ui_putf(y, plot.x - 7, 6, theme_attr(ROLE_GRAPH), "%6s", buf);
 	}
 	for (y = plot.y; y < plot.y + plot.h; y++)
 		ui_put(y, plot.x - 1, 1, theme_attr(ROLE_GRAPH), glyph_vline());
-	nticks = chart_ticks(u, f, ticks, 256);
+	nticks = xlab ? chart_ticks(u, f, ticks, 256) : 0;
 	for (i = 0; i < nticks; i++) {
 		int x = plot.x +
 			(int)lround(axes_xpos(ax, ticks[i])) * plot.w / (ax->dw > 0 ? ax->dw : 1);
@@ -220,64 +224,39 @@ chart_axes(const struct ui *u, const struct axes *ax, const struct frame *f, str
 	}
 }
 
-/* "s" or "k" with its standard error, or marked fixed (held at a bound, no error). */
-static int
-chart_param(char *buf, size_t len, const char *name, double v, double se)
+/*
+ * The chart in one line, when it has no rows for a plot: the peak, and how
+ * the last N measured stands against it.
+ */
+static void
+chart_summary(const struct frame *f, const char *unit, struct rect r)
 {
-	if (isnan(se))
-		return snprintf(buf, len, "%s=%.3g(fixed)", name, v);
-	return snprintf(buf, len, "%s=%.3g%s%.2g", name, v, glyph_utf8() ? "±" : "+-", se);
+	const struct analysis *an = f->an;
+	const struct scaling_point *last;
+	char peak[16], lastx[16];
+
+	if (an == NULL || an->npoints == 0) {
+		ui_put(r.y, r.x + 1, r.w - 1, theme_attr(ROLE_INACTIVE), "no finished step yet");
+		return;
+	}
+	last = &an->pts[an->npoints - 1];
+	fmt_si(an->x_peak, peak, sizeof(peak));
+	fmt_si(last->x, lastx, sizeof(lastx));
+	ui_putf(r.y, r.x + 1, r.w - 1, theme_attr(ROLE_OVERLAY1),
+		"peak %s %s at N=%d; N=%d: %s, %.2fx the peak", peak, unit, an->n_peak, last->n,
+		lastx, an->x_peak > 0 ? last->x / an->x_peak : NAN);
 }
 
 /*
- * The fit in the legend: sigma and kappa with their standard errors, N* and
- * whether it is an extrapolation (beyond USL_EXTRAPOLATION_FACTOR times the
- * largest N measured), and the term that dominates at the largest N.
+ * Small panels drop detail in this order: the sparkline's row, the
+ * legend's second row, the legend, the N labels; a plot needs two rows,
+ * and without them the chart is one line (chart_summary), never an empty box.
  */
-static const char *
-chart_usl_label(const struct usl_fit *u, char *buf, size_t len)
-{
-	char s[40], k[40], peak[48];
-
-	chart_param(s, sizeof(s), "s", u->sigma, u->se_sigma);
-	chart_param(k, sizeof(k), "k", u->kappa, u->se_kappa);
-	if (isinf(u->n_star))
-		snprintf(peak, sizeof(peak), "no peak");
-	else
-		snprintf(peak, sizeof(peak), "N*=%.0f%s", u->n_star,
-			 u->n_star_extrapolated ? " (extrapolated)" : "");
-	snprintf(buf, len, "USL %s %s %s, %s%s%s", s, k, peak,
-		 u->bound_measured == USL_TERM_NONE ? "linear" : usl_term_names[u->bound_measured],
-		 u->bound_measured == USL_TERM_NONE ? "" : "-bound",
-		 u->few_points ? " (few points)" : "");
-	return buf;
-}
-
-static void
-chart_legend(const struct ui *u, const struct frame *f, struct rect r)
-{
-	int o;
-	int x = r.x + 1, end = r.x + r.w;
-	const struct analysis *an = f->an;
-	char buf[160];
-
-	x += ui_putf(r.y, x, end - x, theme_attr(ROLE_OVERLAY1), "%s this run ", glyph_point());
-	if (an != NULL && an->have_x1)
-		x += ui_put(r.y, x, end - x, theme_attr(ROLE_IDEAL), ".. ideal ");
-	if (an != NULL && an->usl.ok)
-		x += ui_putf(r.y, x, end - x, theme_attr(ROLE_USL), "%s %s ", glyph_hline(),
-			     chart_usl_label(&an->usl, buf, sizeof(buf)));
-	if (f->step >= 0 && f->have_rate)
-		x += ui_putf(r.y, x, end - x, theme_attr(ROLE_HI), "%s live ", glyph_live());
-	for (o = 0; o < u->nov; o++)
-		x += ui_putf(r.y, x, end - x, theme_attr((enum theme_role)(ROLE_OVERLAY2 + o)),
-			     "%s %s ", glyph_swatch(), u->ov[o].label);
-}
-
 void
 chart_draw(const struct ui *u, const struct frame *f, struct rect r, struct ui_hits *h)
 {
-	int o;
+	int o, avail, spark, lrows;
+	bool xlab;
 	char title[96], unit[48];
 	struct rect in, plot;
 	struct canvas c;
@@ -287,13 +266,21 @@ chart_draw(const struct ui *u, const struct frame *f, struct rect r, struct ui_h
 	snprintf(title, sizeof(title), "throughput (%s) against N (%s)", unit,
 		 f->s->wl.n_unit[0] ? f->s->wl.n_unit : "threads");
 	in = ui_titled(r, title);
-	if (in.h < 4 || in.w < 20)
+	if (in.h < 1)
 		return;
-	chart_legend(u, f, (struct rect){ in.y, in.x, 1, in.w });
-	/* Plot area: left axis labels, N labels below, the sparkline under those. */
-	plot = (struct rect){ in.y + 1, in.x + 8, in.h - 3, in.w - 10 };
-	if (plot.h < 2 || canvas_init(&c, plot.w, plot.h) != 0)
+	avail = in.h;
+	spark = avail >= 6 ? 1 : 0;
+	avail -= spark;
+	lrows = chart_legend_rows(u, f, in.w - 1, avail >= 9 ? 2 : avail >= 4 ? 1 : 0);
+	avail -= lrows;
+	xlab = avail >= 3;
+	plot = (struct rect){ in.y + lrows, in.x + 8, avail - xlab, in.w - 10 };
+	if (plot.h < 2 || in.w < 20 || canvas_init(&c, plot.w, plot.h) != 0) {
+		chart_summary(f, unit, in);
 		return;
+	}
+	if (lrows > 0)
+		chart_legend_draw(u, f, (struct rect){ in.y, in.x, lrows, in.w });
 	axes_fit(&ax, u, f);
 	ax.dw = c.dw, ax.dh = c.dh;
 	if (f->an != NULL && f->an->have_x1)
@@ -306,8 +293,9 @@ chart_draw(const struct ui *u, const struct frame *f, struct rect r, struct ui_h
 	plot_run(h, &c, &ax, f, plot);
 	canvas_draw(&c, plot.y, plot.x);
 	canvas_free(&c);
-	chart_axes(u, &ax, f, plot);
-	sparkline_draw(u, f, (struct rect){ in.y + in.h - 1, in.x, 1, in.w });
+	chart_axes(u, &ax, f, plot, xlab);
+	if (spark)
+		sparkline_draw(u, f, (struct rect){ in.y + in.h - 1, in.x, 1, in.w });
 }
 
 /* The running step's throughput, one cell per tick, newest right. */

@@ -137,6 +137,7 @@ static void
 control_hist(struct app *a, const struct command *c)
 {
 	const struct run_entry *e;
+	char msg[ST_ERRLEN + 64];
 
 	if (a->ui.hist == NULL)
 		return;
@@ -156,11 +157,12 @@ control_hist(struct app *a, const struct command *c)
 	if (c->id == CMD_HIST_OVERLAY) {
 		snap_open(a, e->path);
 	} else if (c->id == CMD_HIST_OPEN) {
-		if (sweeps_open_run(a, e->path) == 0) {
+		if (sweeps_open_run(a, e->path, msg, sizeof(msg)) == 0) {
 			a->ui.view = VIEW_STEPS;
-			app_message(a, false,
-				    "opened %s: r runs a new sweep, R goes back to the runs",
-				    e->path);
+			app_message(a, false, "opened %s: %s",
+				    strrchr(e->path, '/') != NULL ? strrchr(e->path, '/') + 1
+								  : e->path,
+				    msg);
 		}
 	} else if (c->id == CMD_HIST_DELETE) {
 		prompt_open(&a->ui, PR_CONFIRM_DELETE, "", "");
@@ -471,7 +473,8 @@ control_run(struct app *a, const struct command *c)
 		control_refresh(a);
 		break;
 	case CMD_SWEEP:
-		sweeps_start(a);
+		if (!rerun_holds(a))
+			sweeps_start(a);
 		break;
 	case CMD_STOP:
 		control_stop(a);

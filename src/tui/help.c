@@ -29,7 +29,7 @@ struct help_line {
 static const struct help_line help_lines[] = {
 	{ NULL, NULL, "Sweep", { 0 } },
 	{ "space", NULL, "pause/resume (replay: play)", { ' ' } },
-	{ "r  x", NULL, "run the sweep again; stop it", { 'r', 'x' } },
+	{ "r  x", NULL, "rerun what is shown; stop it", { 'r', 'x' } },
 	{ "+ -", NULL, "run at one N, live; change N", { '+', '=', '-', '_' } },
 	{ "w", NULL, "choose the workload", { 'w' } },
 	{ "n", NULL, "edit the N list (1-64x2)", { 'n' } },

@@ -16,6 +16,7 @@ scaletop_SOURCES += \
 	src/tui/input.c \
 	src/tui/control.c \
 	src/tui/sweeps.c \
+	src/tui/rerun.c \
 	src/tui/playback.c \
 	src/tui/snapshots.c \
 	src/tui/keep.c \
@@ -31,6 +32,7 @@ scaletop_SOURCES += \
 	src/tui/header.c \
 	src/tui/cpus.c \
 	src/tui/chart.c \
+	src/tui/chart_legend.c \
 	src/tui/contention.c \
 	src/tui/verdict.c \
 	src/tui/waits.c \
@@ -67,7 +69,9 @@ TUI_TESTS = \
 	tests/tui/files.sh \
 	tests/tui/why.sh \
 	tests/tui/locks.sh \
-	tests/tui/interval.sh
+	tests/tui/interval.sh \
+	tests/tui/rerun.sh \
+	tests/tui/small.sh
 # valgrind cannot run an AddressSanitizer build; the plain build runs it.
 if !SANITIZE
 TUI_TESTS += tests/tui/valgrind.sh

@@ -132,6 +132,60 @@ ui_put(int y, int x, int maxw, attr_t a, const char *s)
 	return cols;
 }
 
+/* Display columns of s, as ui_put counts them. */
+int
+ui_cols(const char *s)
+{
+	mbstate_t ps;
+	size_t left = strlen(s), used;
+	wchar_t wc;
+	int cols = 0, w;
+
+	memset(&ps, 0, sizeof(ps));
+	while (left > 0) {
+		used = mbrtowc(&wc, s, left, &ps);
+		if (used == (size_t)-1 || used == (size_t)-2) {
+			memset(&ps, 0, sizeof(ps));
+			used = 1, w = 1; /* ui_put shows a '?' */
+		} else {
+			w = used == 0 ? 1 : wcwidth(wc);
+			w = w < 0 ? 1 : w;
+			used = used == 0 ? 1 : used;
+		}
+		s += used, left -= used, cols += w;
+	}
+	return cols;
+}
+
+/*
+ * s whole when it fits in maxw columns; else up to the last word that fits
+ * with an ellipsis after it (a word longer than the line is cut inside).
+ */
+int
+ui_put_cut(int y, int x, int maxw, attr_t a, const char *s)
+{
+	const char *ell = glyph_utf8() ? "\u2026" : "...";
+	int ew = glyph_utf8() ? 1 : 3;
+	char buf[1024];
+	char *sp;
+
+	if (maxw <= 0 || ui_cols(s) <= maxw)
+		return ui_put(y, x, maxw, a, s);
+	snprintf(buf, sizeof(buf), "%s", s);
+	while ((sp = strrchr(buf, ' ')) != NULL) {
+		*sp = '\0';
+		while (sp > buf &&
+		       (sp[-1] == ' ' || sp[-1] == ',' || sp[-1] == ';' || sp[-1] == ':'))
+			*--sp = '\0';
+		if (sp > buf && ui_cols(buf) + ew <= maxw)
+			break;
+	}
+	if (sp == NULL || sp == buf) /* one word: cut inside it */
+		return ui_put(y, x, maxw - ew, a, s) + ui_put(y, x + maxw - ew, ew, a, ell);
+	x += ui_put(y, x, maxw - ew, a, buf);
+	return ui_cols(buf) + ui_put(y, x, ew, a, ell);
+}
+
 int
 ui_putf(int y, int x, int maxw, attr_t a, const char *fmt, ...)
 {

@@ -112,6 +112,7 @@ sweeps_new_session(struct app *a)
 	a->ui.detail = false;
 	a->ui.src_label[0] = '\0';
 	keep_reset(a);
+	rerun_forget(a);
 	return 0;
 }
 
@@ -355,11 +356,11 @@ sweeps_set_workload(struct app *a, const char *name, const char *params)
 /*
  * Enter in the history view: the kept run becomes the session every view
  * shows (as `scaletop show` prints it), after the one on screen is kept.
- * The live tick series stays, so the CPU panels run on; r then sweeps anew
- * with the current settings on this machine.  Not while something runs.
+ * The live tick series stays, so the CPU panels run on; r then sweeps it
+ * anew on this machine (rerun.c).  Not while something runs.
  */
 int
-sweeps_open_run(struct app *a, const char *path)
+sweeps_open_run(struct app *a, const char *path, char *msg, size_t len)
 {
 	struct snapshot snap;
 	struct session *s;
@@ -397,6 +398,7 @@ sweeps_open_run(struct app *a, const char *path)
 	a->ui.sel_step = -1;
 	a->ui.detail = false;
 	keep_adopt(a, path);
+	rerun_adopt(a, s, msg, len);
 	snprintf(a->ui.src_label, sizeof(a->ui.src_label), "kept run %s", path);
 	return 0;
 }

@@ -154,6 +154,9 @@ void cpus_draw(const struct ui *u, const struct frame *f, struct rect r, bool wi
 int cpus_rows_wanted(const struct frame *f, int w);
 void heatmap_draw(const struct ui *u, const struct frame *f, struct rect r);
 void chart_draw(const struct ui *u, const struct frame *f, struct rect r, struct ui_hits *h);
+/* The chart's legend (chart_legend.c): the rows it needs at w, at most max; drawn in r. */
+int chart_legend_rows(const struct ui *u, const struct frame *f, int w, int max);
+void chart_legend_draw(const struct ui *u, const struct frame *f, struct rect r);
 void sparkline_draw(const struct ui *u, const struct frame *f, struct rect r);
 void contention_draw(const struct ui *u, const struct frame *f, struct rect r);
 void verdict_draw(const struct ui *u, const struct frame *f, struct rect r);
@@ -218,6 +221,10 @@ void ui_fill(struct rect r, attr_t a);
 int ui_put(int y, int x, int maxw, attr_t a, const char *s);
 int ui_putf(int y, int x, int maxw, attr_t a, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+/* Display columns of s, as ui_put counts them. */
+int ui_cols(const char *s);
+/* ui_put, but a text too long ends at a word, with an ellipsis; columns used. */
+int ui_put_cut(int y, int x, int maxw, attr_t a, const char *s);
 /* A horizontal rule of w columns (the theme's line glyph) at y,x with a. */
 void ui_hrule(int y, int x, int w, attr_t a);
 /* A panel's title on its first row, and the rect below it. */

@@ -150,9 +150,10 @@ footer_draw(const struct ui *u, const struct frame *f, struct rect r, struct ui_
 
 	ui_fill(r, a);
 	if (u->msg[0] != '\0' && ui_now() < u->msg_until) {
-		ui_putf(r.y, r.x, r.w,
-			theme_attr(u->msg_bad ? ROLE_WARNING : ROLE_MAIN) | A_REVERSE, " %s",
-			u->msg);
+		/* a message too long ends at a word, with an ellipsis */
+		ui_put(r.y, r.x, 1, a, " ");
+		ui_put_cut(r.y, r.x + 1, r.w - 1,
+			   theme_attr(u->msg_bad ? ROLE_WARNING : ROLE_MAIN) | A_REVERSE, u->msg);
 		return;
 	}
 	for (i = 0; i < VIEW_COUNT; i++)

@@ -57,6 +57,21 @@ check_put(int y, int maxw, const char *s, int cols, const char *want, const char
 	is_str(row(y, 12, buf, sizeof(buf)), want, "  and the row reads so");
 }
 
+/* ui_put_cut of s on a cleared row 9, maxw columns: the row after, and the columns it said. */
+static void
+check_cut(int maxw, const char *s, const char *want, const char *what)
+{
+	char buf[512];
+	int got;
+
+	move(9, 0);
+	clrtoeol();
+	got = ui_put_cut(9, 0, maxw, A_NORMAL, s);
+	is_str(row(9, 40, buf, sizeof(buf)), want, what);
+	ok(got == ui_cols(want) && got <= maxw, "  in %d columns (said %d, at most %d)",
+	   ui_cols(want), got, maxw);
+}
+
 /* Cell (y, x)'s character and whether it is bold. */
 static wchar_t
 cell(int y, int x, bool *bold)
@@ -142,7 +157,19 @@ main(void)
 	is_str(row(7, 6, buf, sizeof(buf)), "\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80",
 	       "a rule of 4 in the line glyph");
 	check_long();
+	ok(ui_cols("h\xc3\xa9llo") == 5 && ui_cols("\xe6\x97\xa5\xe6\x9c\xac") == 4 &&
+		   ui_cols("a\x01") == 2,
+	   "ui_cols: UTF-8 one a character, wide ones two, a control one (its ?)");
+	check_cut(20, "short", "short", "ui_put_cut: a text that fits is whole");
+	check_cut(12, "opened a long message here", "opened a\xe2\x80\xa6",
+		  "a long one ends at the last word that fits, with an ellipsis");
+	check_cut(16, "opened x.json: r runs", "opened x.json\xe2\x80\xa6",
+		  "  the punctuation before the cut goes too");
+	check_cut(12, "h\xc3\xa9llo w\xc3\xb6rld again", "h\xc3\xa9llo w\xc3\xb6rld\xe2\x80\xa6",
+		  "  counted in columns, not bytes");
+	check_cut(6, "abcdefghijklmnop", "abcde\xe2\x80\xa6", "  one long word is cut inside");
 	glyph_init(false);
+	check_cut(12, "opened a long message", "opened a...", "  in ASCII, three dots");
 	ui_hrule(8, 0, 3, A_NORMAL);
 	is_str(row(8, 5, buf, sizeof(buf)), "---", "  and in ASCII without Unicode");
 
