@@ -41,7 +41,7 @@ test_threshold(void)
 	st = add(&s, 1, 1000, 0.30, STEP_OK);
 	ok(step_noisy(st), "a CI of 30%% of the mean is noisy");
 	is_str(step_status_word(st), "noisy", "  and its status says so");
-	is_double(step_ci_frac(st), 0.30, 1e-12, "  its CI is 30%% of its mean");
+	is_double(step_ci_frac(st), 0.30, 1e-12, "  its CI is 30% of its mean");
 	st = add(&s, 2, 1000, 0.20, STEP_OK);
 	ok(!step_noisy(st), "a CI of 20%% of the mean is not");
 	is_str(step_status_word(st), "ok", "  it is ok");
@@ -50,7 +50,7 @@ test_threshold(void)
 	st = add(&s, 8, 1000, 0.2500001, STEP_OK);
 	ok(step_noisy(st), "  a hair wider is");
 	st = add(&s, 16, 1000, 0.95, STEP_OK);
-	is_str(step_status_word(st), "noisy", "a CI of 95%% (the issue's step) is noisy, not ok");
+	is_str(step_status_word(st), "noisy", "a CI of 95% (the issue's step) is noisy, not ok");
 	st = add(&s, 16, 1000, 1.5, STEP_UNSTABLE);
 	ok(!step_noisy(st), "an unstable step is not called noisy ...");
 	is_str(step_status_word(st), "unstable", "  it keeps its stronger mark");
@@ -78,8 +78,8 @@ test_verdict(void)
 	ok(analysis_run(&s, NULL, &a) == 0, "the analysis runs");
 	is_int(a.noisy.count, 2, "two N have a noisy step");
 	is_int(a.noisy.n[0] * 100 + a.noisy.n[1], 408, "  4 and 8, ascending");
-	is_double(a.noisy.ci_frac, 0.40, 1e-12, "  the widest CI is 40%%");
-	is_double(analysis_noisy_at(&s, 4), 0.40, 1e-12, "N=4 is noisy at 40%%");
+	is_double(a.noisy.ci_frac, 0.40, 1e-12, "  the widest CI is 40%");
+	is_double(analysis_noisy_at(&s, 4), 0.40, 1e-12, "N=4 is noisy at 40%");
 	is_double(analysis_noisy_at(&s, 2), 0, 0, "N=2 is not noisy");
 	ok(strstr(a.verdict, "; low confidence: steps at N=4,8 are noisy (CI up to +-40%)") != NULL,
 	   "the verdict says its confidence is low, and where");
@@ -100,7 +100,7 @@ test_verdict(void)
 	for (i = 0; i < 4; i++)
 		add(&s, n[i], x[i], 0.25, STEP_OK);
 	analysis_run(&s, NULL, &a);
-	is_int(a.noisy.count, 0, "CIs of 25%% make no noisy N");
+	is_int(a.noisy.count, 0, "CIs of 25% make no noisy N");
 	ok(strstr(a.verdict, "noisy") == NULL && strstr(a.verdict, "confidence") == NULL,
 	   "  and the verdict says nothing of noise");
 	analysis_free(&a);
