@@ -19,8 +19,25 @@ double analysis_throughput_at(const struct session *s, int n);
 double analysis_speedup(const struct session *s, int n);
 /* X(N)/(N X(1)); NaN without a usable N=1 step. */
 double analysis_efficiency(const struct session *s, int n);
+
+/* --- a step's status (src/model/step_status.c) -------------------------- */
+
 /* true for the steps whose figures may be used (ok or unstable). */
 bool step_usable(const struct step *st);
+
+/*
+ * An ok step whose reported 95% CI (over its intervals, or an imported
+ * table's runs) is wider than STATS_NOISY_CI_FRAC of its mean
+ * (stats_is_noisy): shown "noisy", not "ok".  An unstable step keeps its
+ * own, stronger mark.
+ */
+bool step_noisy(const struct step *st);
+/* What a step's status column says: "noisy" for a noisy step, else its status's name. */
+const char *step_status_word(const struct step *st);
+/* The step's reported CI as a fraction of its mean; NaN without spread or a mean above 0. */
+double step_ci_frac(const struct step *st);
+/* The widest CI fraction of the noisy steps at N; 0 when none is noisy. */
+double analysis_noisy_at(const struct session *s, int n);
 
 /* --- the Universal Scalability Law (src/model/usl.c) ------------------- */
 
@@ -169,21 +186,34 @@ struct analysis_busy {
 };
 
 /*
+ * The N with a noisy step, ascending, the first ANALYSIS_NOISY_SHOWN of
+ * them named: the verdict says its confidence is low.
+ */
+#define ANALYSIS_NOISY_SHOWN 4
+struct analysis_noisy {
+	int count;                   /* N with a noisy step; 0: none */
+	int n[ANALYSIS_NOISY_SHOWN]; /* the first of them */
+	int steps;                   /* noisy steps at every N */
+	double ci_frac;              /* the widest of their CIs, as a fraction of the mean */
+};
+
+/*
  * The verdict's parts, each one clause of the sentence with how much it
  * matters (0 most), so a line too short for the whole sentence can lead with
  * what a user must not miss: the headline (the curve's shape: a collapse,
- * no scaling, sub-linear, linear or super-linear), a busy machine, the
- * peak, how far it rose before a collapse, then the rest
+ * no scaling, sub-linear, linear or super-linear), a busy machine, noisy
+ * steps, the peak, how far it rose before a collapse, then the rest
  * (analysis_verdict_ranked).
  */
 enum verdict_rank {
 	VERDICT_RANK_HEADLINE,
 	VERDICT_RANK_BUSY,
+	VERDICT_RANK_NOISY,
 	VERDICT_RANK_PEAK,
 	VERDICT_RANK_SCALING,
 	VERDICT_RANK_REST
 };
-#define ANALYSIS_VERDICT_PARTS 8
+#define ANALYSIS_VERDICT_PARTS 10
 struct verdict_part {
 	unsigned short off, len; /* the clause in verdict, without its "; " */
 	enum verdict_rank rank;
@@ -197,7 +227,7 @@ struct analysis {
 	int n_peak;
 	double x_peak, x_peak_ci;
 	int linear_n;        /* largest N with efficiency >= efficiency_min; 0 if none */
-	bool peak_uncertain; /* the peak's CI is wider than 25% of it */
+	bool peak_uncertain; /* the peak's CI is wider than STATS_NOISY_CI_FRAC of it */
 	int n_ref;           /* the point with the highest lower CI bound ... */
 	double x_ref_lb;     /* ... and that bound (>= 0): what a fall is judged against */
 	bool collapse;       /* a fall beyond theta below x_ref_lb, outside the CIs */
@@ -208,8 +238,9 @@ struct analysis {
 	struct usl_fit usl;
 	struct analysis_cause cause;
 	struct analysis_busy busy; /* busy.n == 1: N=1 was starved, ratios to it unreliable */
-	char verdict[256];         /* one sentence, e.g. "scales to 3 writers; peak ..." */
-	int nparts;                /* its clauses, in the sentence's order; 0 when unknown */
+	struct analysis_noisy noisy;
+	char verdict[256]; /* one sentence, e.g. "scales to 3 writers; peak ..." */
+	int nparts;        /* its clauses, in the sentence's order; 0 when unknown */
 	struct verdict_part part[ANALYSIS_VERDICT_PARTS];
 };
 
@@ -219,6 +250,13 @@ void analysis_opts_for(const struct session *s, struct analysis_opts *o);
 /* Analyses the session's usable steps.  0, or -1 on ENOMEM.  Free with analysis_free. */
 int analysis_run(const struct session *s, const struct analysis_opts *o, struct analysis *a);
 void analysis_free(struct analysis *a);
+/* The noisy steps of s at a's points (src/model/step_status.c). */
+void analysis_noisy(const struct session *s, const struct analysis *a, struct analysis_noisy *z);
+/*
+ * "low confidence: steps at N=4,8 are noisy (CI up to +-40%)", or "" when
+ * none is: the verdict's clause.
+ */
+void analysis_noisy_text(const struct analysis_noisy *z, char *buf, size_t len);
 /*
  * The verdict's clauses joined by "; ", the most important first (a stable
  * order within a rank), into buf: the same words as a->verdict, for a line

@@ -74,6 +74,23 @@ bool stats_is_stable(const struct stats *st, double pct);
 bool stats_is_wide(const struct stats *st);
 
 /*
+ * A CI whose half-width is more than this fraction of the mean is noisy: a
+ * step so measured is shown "noisy", not "ok", and a verdict resting on it
+ * says its confidence is low (docs/statistics.md).  Why a quarter: past it,
+ * the true mean may lie 25% away, more than most changes a user measures
+ * for (a patch, a setting), so such a step cannot show them; a healthy step
+ * spreads by a few percent, well inside it.  The same bar calls a
+ * verdict's peak uncertain.  A CI of exactly a quarter is not noisy.
+ */
+#define STATS_NOISY_CI_FRAC 0.25
+
+/*
+ * True when the reported CI is wider than STATS_NOISY_CI_FRAC of a mean
+ * above 0; false without spread.
+ */
+bool stats_is_noisy(const struct stats *st);
+
+/*
  * The CI to report: ci95_ac, or ci95 where that is larger (stats from a
  * source that could not compute ci95_ac, such as imported figures).
  */

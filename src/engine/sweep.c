@@ -253,8 +253,7 @@ sweep_describe_step(struct sweep *sw, const struct step *st, int idx)
 				  st->reason);
 	else
 		session_add_event(sw->s, idx, EV_STEP, t, "N=%d: %s %s/s (%s) over %.1f s", st->n,
-				  rate, sw->s->wl.unit, step_status_names[st->status],
-				  st->window_s);
+				  rate, sw->s->wl.unit, step_status_word(st), st->window_s);
 }
 
 static void sweep_launch_next(struct sweep *sw, uint64_t now);

@@ -38,14 +38,6 @@
 
 #define ANALYSIS_EFFICIENCY_MIN 0.9
 #define ANALYSIS_COLLAPSE_THETA 0.2
-/* A peak whose CI is wider than this share of it is called uncertain in the verdict. */
-#define ANALYSIS_PEAK_UNCERTAIN 0.25
-
-bool
-step_usable(const struct step *st)
-{
-	return (st->status == STEP_OK || st->status == STEP_UNSTABLE) && st->ops_s > 0;
-}
 
 double
 analysis_throughput_at(const struct session *s, int n)
@@ -228,7 +220,7 @@ analysis_peak(struct analysis *a)
 	a->n_peak = a->pts[best].n;
 	a->x_peak = a->pts[best].x;
 	a->x_peak_ci = a->pts[best].ci;
-	a->peak_uncertain = a->pts[best].ci > ANALYSIS_PEAK_UNCERTAIN * a->x_peak;
+	a->peak_uncertain = a->pts[best].ci > STATS_NOISY_CI_FRAC * a->x_peak;
 }
 
 static void
@@ -506,6 +498,7 @@ analysis_run(const struct session *s, const struct analysis_opts *in, struct ana
 		analysis_cause(s, o.collapse_theta, a);
 		analysis_no_smp(a);
 		analysis_busy(s, a);
+		analysis_noisy(s, a, &a->noisy);
 	}
 	if (analysis_usl(a) == -1) {
 		analysis_free(a);

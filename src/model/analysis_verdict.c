@@ -3,8 +3,8 @@
  * The verdict: one sentence that says how far a sweep scales, where it
  * peaks and what happens after, from the analysis alone.  Its first clause
  * is the curve's shape, which one function picks (verdict_shape); a busy
- * machine comes second, and the rest only add detail, so no two clauses
- * disagree.  The thresholds
+ * machine comes second, then noisy steps (low confidence), and the rest
+ * only add detail, so no two clauses disagree.  The thresholds
  * that only the wording uses live here; the ones the analysis judges by are
  * in analysis.c.
  */
@@ -491,6 +491,8 @@ verdict_sentence(const struct verdict_ctx *c, char *buf, size_t len)
 		verdict_add(c, buf, len, VERDICT_RANK_HEADLINE, t);
 		verdict_busy(c, t, sizeof(t));
 		verdict_add(c, buf, len, VERDICT_RANK_BUSY, t);
+		analysis_noisy_text(&a->noisy, t, sizeof(t));
+		verdict_add(c, buf, len, VERDICT_RANK_NOISY, t);
 		return;
 	}
 	shape = verdict_shape(a);
@@ -498,6 +500,8 @@ verdict_sentence(const struct verdict_ctx *c, char *buf, size_t len)
 	verdict_add(c, buf, len, VERDICT_RANK_HEADLINE, t);
 	verdict_busy(c, t, sizeof(t));
 	verdict_add(c, buf, len, VERDICT_RANK_BUSY, t);
+	analysis_noisy_text(&a->noisy, t, sizeof(t));
+	verdict_add(c, buf, len, VERDICT_RANK_NOISY, t);
 	verdict_details(c, shape, buf, len);
 }
 

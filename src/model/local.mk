@@ -54,7 +54,8 @@ libscaletop_a_SOURCES += \
 	src/model/thread_wait.c \
 	src/model/fairness.c
 libscaletop_a_SOURCES += src/model/analysis.c src/model/analysis_verdict.h \
-	src/model/analysis_verdict.c src/model/analysis_cause.h src/model/analysis_cause.c
+	src/model/analysis_verdict.c src/model/analysis_cause.h src/model/analysis_cause.c \
+	src/model/step_status.c
 noinst_HEADERS += include/scaletop/analysis.h
 
 # Scaling analysis and the USL fit.

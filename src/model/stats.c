@@ -245,6 +245,14 @@ stats_is_wide(const struct stats *st)
 	return !(stats_ci(st) <= STATS_WIDE_CI_FRAC * st->mean);
 }
 
+bool
+stats_is_noisy(const struct stats *st)
+{
+	if (!st->have_spread || !(st->mean > 0))
+		return false;
+	return stats_ci(st) > STATS_NOISY_CI_FRAC * st->mean;
+}
+
 void
 stats_fill_ci95_ac(struct stats *st, const double *x, size_t n)
 {

@@ -279,12 +279,12 @@ session_json_step_figures(const struct session *s, const struct step *st)
 	bool use = step_usable(st);
 
 	/* The operation count means nothing without the window it was counted in. */
-	return json_pack("{s:i, s:i, s:i, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, "
-			 "s:o, s:o}",
+	return json_pack("{s:i, s:i, s:i, s:s, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, "
+			 "s:o, s:o, s:o}",
 			 "n", st->n, "rep", st->rep, "trial", st->trial, "status",
-			 step_status_names[st->status], "reason", str_or_null(st->reason),
-			 "start_s", num_or_null(st->start_s), "warmup_s", num_or_null(st->warmup_s),
-			 "window_s", num_or_null(st->window_s), "ops",
+			 step_status_names[st->status], "noisy", step_noisy(st), "reason",
+			 str_or_null(st->reason), "start_s", num_or_null(st->start_s), "warmup_s",
+			 num_or_null(st->warmup_s), "window_s", num_or_null(st->window_s), "ops",
 			 isfinite(st->window_s) ? json_integer((json_int_t)st->ops) : json_null(),
 			 "ops_s", use ? num_or_null(st->ops_s) : json_null(), "no_intervals",
 			 st->no_intervals, "intervals", stats_json(st), "cpu", cpu_json(st),

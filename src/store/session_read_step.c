@@ -410,6 +410,21 @@ read_wait_reads(struct field_ctx *c, const json_t *j, const char *P, struct step
 	return 0;
 }
 
+/*
+ * The noisy mark is written for the file's other readers; scaletop takes it
+ * from the step's CI (step_noisy), so it is only checked, and older files
+ * without it read the same.
+ */
+static int
+read_noisy(struct field_ctx *c, const json_t *j, const char *P)
+{
+	bool noisy;
+
+	if (json_object_get(j, "noisy") == NULL)
+		return 0;
+	return field_bool(c, j, P, "noisy", &noisy);
+}
+
 int
 session_read_step(struct field_ctx *c, const json_t *j, const char *P, struct step *st)
 {
@@ -423,7 +438,8 @@ session_read_step(struct field_ctx *c, const json_t *j, const char *P, struct st
 	    field_int(c, j, P, "rep", 0, 1000000, 0, 0, &rep) != 0 ||
 	    (json_object_get(j, "trial") != NULL &&
 	     field_int(c, j, P, "trial", 0, 1000000, 0, 0, &trial) != 0) ||
-	    field_enum(c, j, P, "status", step_status_names, STEP_INTERRUPTED + 1, &status) != 0)
+	    field_enum(c, j, P, "status", step_status_names, STEP_INTERRUPTED + 1, &status) != 0 ||
+	    read_noisy(c, j, P) != 0)
 		return -1;
 	st->n = (int)n;
 	st->rep = (int)rep;

@@ -2,12 +2,11 @@
 /*
  * Comparing snapshots: a summary line, then one table aligned on N with each
  * snapshot's pooled throughput, its ratio to the first and the difference
- * with its CI and significance (snapshot_compare_stats.c says them in
- * words below the table), then the peaks, collapses, verdicts and USL
- * fits side by side (then the targets and the waits,
- * snapshot_compare_waits.c, the hot paths, snapshot_compare_hot.c, and the
- * locks, snapshot_compare_locks.c).  The figures are the analyses
- * recomputed at load time, so every snapshot is judged by the same rules.
+ * with its CI and significance, and the sides noisy at that N
+ * (snapshot_compare_stats.c says them in words below the table), then the peaks, collapses,
+ * verdicts and USL fits side by side (then the targets and the waits, snapshot_compare_waits.c, the
+ * hot paths, snapshot_compare_hot.c, and the locks, snapshot_compare_locks.c).  The figures are the
+ * analyses recomputed at load time, so every snapshot is judged by the same rules.
  */
 #include <math.h>
 #include <stddef.h>
@@ -118,6 +117,20 @@ cmp_diff_cells(FILE *f, const struct snapshot *a, const struct snapshot *b, int 
 		fputs(d.significant ? " *" : "  ", f);
 }
 
+/* "  noisy: A,C" after a row of the table: the sides with a noisy step at n. */
+static void
+cmp_noisy_cell(FILE *f, struct snapshot *const *v, int k, int n)
+{
+	int i, shown = 0;
+
+	for (i = 0; i < k; i++) {
+		if (!(analysis_noisy_at(&v[i]->s, n) > 0))
+			continue;
+		fprintf(f, "%s%c", shown == 0 ? "  noisy: " : ",", cmp_letter(i));
+		shown++;
+	}
+}
+
 static void
 cmp_table(FILE *f, struct snapshot *const *v, int k, const int *n, int nn,
 	  const struct compare_opts *o)
@@ -143,6 +156,7 @@ cmp_table(FILE *f, struct snapshot *const *v, int k, const int *n, int nn,
 			cmp_cell(f, cmp_x_at(v[i], n[j]));
 		for (i = 1; i < k; i++)
 			cmp_diff_cells(f, v[0], v[i], n[j], o, i + 1 == k);
+		cmp_noisy_cell(f, v, k, n[j]);
 		fputc('\n', f);
 	}
 }

@@ -61,7 +61,8 @@ md_row(FILE *f, struct snapshot *const *v, int k, int n, const struct compare_op
 	fprintf(f, "| %d |", n);
 	for (i = 0; i < k; i++) {
 		cmp_side_at(&v[i]->s, n, &x);
-		fprintf(f, " %s |", x.runs > 0 ? fmt_si(x.mean, buf, sizeof(buf)) : "-");
+		fprintf(f, " %s%s |", x.runs > 0 ? fmt_si(x.mean, buf, sizeof(buf)) : "-",
+			analysis_noisy_at(&v[i]->s, n) > 0 ? " (noisy)" : "");
 	}
 	for (i = 1; i < k; i++) {
 		snapshot_compare_diff(v[0], v[i], n, o, &d);
@@ -101,7 +102,8 @@ snapshot_compare_markdown(FILE *f, struct snapshot *const *v, int k, const struc
 	fprintf(f,
 		"\nB-A: the difference in %% of A; 95%% CI: its 95%% confidence interval (Welch's "
 		"t on the logs of the trials' means); \\*: significant, 0 outside the interval "
-		"and beyond the %g%% noise floor.\n",
+		"and beyond the %g%% noise floor; (noisy): a step there has a 95%% CI wider than a "
+		"quarter of its mean.\n",
 		snapshot_compare_noise(o));
 	snapshot_compare_md_fits(f, v, k);
 	snapshot_compare_locks_md(f, v, k);

@@ -463,13 +463,33 @@ snapshot_compare_explain(const struct snapshot *a, const struct snapshot *b, int
 	cmp_welch(&sa, &sb, snapshot_compare_noise(o), d);
 }
 
+/*
+ * "; B is noisy here (CI +-40%)", "; A and B are noisy here (CI up to
+ * +-95%)": where a or b has a noisy step at n (step_noisy), whose
+ * difference is to be read with care; "" where neither has.
+ */
+static void
+cmp_noisy(char *buf, size_t len, const struct snapshot *a, const struct snapshot *b, int n, char la,
+	  char lb)
+{
+	double fa = analysis_noisy_at(&a->s, n), fb = analysis_noisy_at(&b->s, n);
+
+	buf[0] = '\0';
+	if (fa > 0 && fb > 0)
+		snprintf(buf, len, "; %c and %c are noisy here (CI up to +-%.0f%%)", la, lb,
+			 100 * fmax(fa, fb));
+	else if (fa > 0 || fb > 0)
+		snprintf(buf, len, "; %c is noisy here (CI +-%.0f%%)", fa > 0 ? la : lb,
+			 100 * fmax(fa, fb));
+}
+
 void
 snapshot_compare_stats_text(FILE *f, struct snapshot *const *v, int k, const int *n, int nn,
 			    const struct compare_opts *o)
 {
 	struct cmp_side_why why;
 	struct cmp_diff d;
-	char words[200];
+	char words[200], noisy[64];
 	int i, j;
 
 	for (i = 1; i < k; i++) {
@@ -481,7 +501,8 @@ snapshot_compare_stats_text(FILE *f, struct snapshot *const *v, int k, const int
 			snapshot_compare_explain(v[0], v[i], n[j], n[j], o, &d, &why);
 			snapshot_compare_diff_words(words, sizeof(words), &d, 'A', (char)('A' + i),
 						    &why, snapshot_compare_noise(o));
-			fprintf(f, "  N=%d: %s\n", n[j], words);
+			cmp_noisy(noisy, sizeof(noisy), v[0], v[i], n[j], 'A', (char)('A' + i));
+			fprintf(f, "  N=%d: %s%s\n", n[j], words, noisy);
 		}
 	}
 }

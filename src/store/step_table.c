@@ -18,7 +18,8 @@
 /*
  * The columns of a step's row.  A narrow screen (the TUI at 80 columns) drops
  * them in table_drop_order, the least read first; N, the throughput and the
- * status are never dropped, so "unstable" and "failed" are always seen.
+ * status are never dropped, so "noisy", "unstable" and "failed" are always
+ * seen.
  */
 enum table_col {
 	TC_N,
@@ -180,7 +181,7 @@ table_row(FILE *f, const struct session *s, const struct step *st, const struct 
 	table_fair(&st->fair, cell[TC_JAIN], cell[TC_STARVED]);
 	if (s->set.trials > 1) /* --trials: which pass of the sweep the row is */
 		snprintf(tr, sizeof(tr), " (trial %d)", st->trial + 1);
-	snprintf(status, sizeof(status), "%s%s%s%s", step_status_names[st->status], tr,
+	snprintf(status, sizeof(status), "%s%s%s%s", step_status_word(st), tr,
 		 st->reason[0] ? ": " : "", st->reason);
 	table_line(f, cell, t, status);
 }
@@ -198,7 +199,7 @@ table_fit(const struct session *s, int width, struct table_fit *t)
 	snprintf(t->rate, sizeof(t->rate), "%.*s/s", TABLE_CELL - 3,
 		 s->wl.unit[0] != '\0' ? s->wl.unit : "ops");
 	for (i = 0; i < s->nsteps; i++) {
-		k = 2 + (int)strlen(step_status_names[s->steps[i].status]);
+		k = 2 + (int)strlen(step_status_word(&s->steps[i]));
 		need = k > need ? k : need;
 	}
 	for (i = 0; i < TC_NCOLS; i++) {

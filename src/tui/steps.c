@@ -25,7 +25,7 @@ steps_role(const struct step *st)
 	case STEP_RUNNING:
 		return ROLE_HI;
 	default:
-		return ROLE_MAIN;
+		return step_noisy(st) ? ROLE_WARNING : ROLE_MAIN;
 	}
 }
 
@@ -204,7 +204,7 @@ step_detail_draw(const struct ui *u, const struct frame *f, struct rect r)
 	st = &f->s->steps[u->sel_step];
 	c = &st->ct;
 	snprintf(title, sizeof(title), "step %d: N=%d run %d, %s", u->sel_step + 1, st->n,
-		 st->rep + 1, step_status_names[st->status]);
+		 st->rep + 1, step_status_word(st));
 	in = ui_titled(r, title);
 	if (in.h < 1)
 		return;

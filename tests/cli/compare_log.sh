@@ -56,7 +56,8 @@ for l in lines:
     lo, hi = float(m.group(1)), float(m.group(2))
     if (hi < 0 or lo > 0) and "no difference proven" in l:
         bad.append("0 is outside, yet no difference: " + l)
-    if not re.match(r"^  N=\d+: B -[0-9.]+% \(95% CI -[0-9.]+% to -[0-9.]+%\)$", l):
+    if not re.match(r"^  N=\d+: B -[0-9.]+% \(95% CI -[0-9.]+% to -[0-9.]+%\)"
+                    r"(; (A|B|A and B) (is|are) noisy here \(CI (up to )?\+-[0-9]+%\))?$", l):
         bad.append("not a proven drop: " + l)
 start = next((i for i, l in enumerate(text) if l.split()[:1] == ["N"]), None)
 rows = 0

@@ -50,7 +50,7 @@ done
 
 # --- a short sweep ends with a verdict ------------------------------------------
 # Each step until its CI is within 50% of its mean (0.5 s to 10 s), so that
-# it is ok on a busy machine too.
+# it is ok on a busy machine too, or noisy (wider than 25%), never unstable.
 tm_start 120 40 "$ST" -w cpu -n 1,2 --until-stable 50 --min-time 0.5 -d 10 --warmup 0.2 --refresh 0.2
 ok "the sweep runs: step 1/2 appears" tm_wait_for 'step [12]/2 N=[12]'
 ok "the sweep finishes" tm_wait_for 'sweep done: 2 steps' 300
@@ -58,11 +58,11 @@ scr=$(tm_screen)
 like "$scr" ' verdict: (scales|does not scale|collapse)' "the verdict line is shown, headed by the curve's shape"
 like "$scr" 'throughput \(ops/s\) against N' "the chart is drawn"
 like "$scr" 'contention: N=2' "contention shows the last step"
-like "$scr" 'N=2: .* ops/s \(ok\)' "the event log has the step"
+like "$scr" 'N=2: .* ops/s \((ok|noisy)\)' "the event log has the step"
 tm_keys 4
 sleep 0.3
 like "$(tm_screen)" '^ +N +ops/s +.CI +speedup +eff +CPU% +sys% +vcsw/kop' "steps view: run's columns"
-like "$(tm_screen)" '^ +2 +[0-9.]+[kMG]? .* ok' "steps view: the N=2 row"
+like "$(tm_screen)" '^ +2 +[0-9.]+[kMG]? .* (ok|noisy)' "steps view: the N=2 row"
 tm_keys q
 tm_wait_exit
 is "$(tm_status)" 0 "q exits 0"
@@ -88,11 +88,11 @@ ok "80x24: the verdict line starts with the collapse, then the busy machine" \
 	tm_wait_for '^ verdict: collapse above 4: 26% of peak at 6; on a busy machine: the' 50
 tm_keys q
 tm_wait_exit
-tm_start 250 30 "$ST" replay "$CF"
+tm_start 280 30 "$ST" replay "$CF"
 tm_wait_for ' verdict: ' 50
 like "$(tm_screen | grep ' verdict: ')" \
-	'verdict: collapse above 4: 26% of peak at 6; on a busy machine: .* at N=1; ratios to N=1 are unreliable; scales sub-linearly .*; peak 1.40M ops/s at 3' \
-	"250 columns: the whole sentence in its own order"
+	'verdict: collapse above 4: 26% of peak at 6; on a busy machine: .* at N=1; ratios to N=1 are unreliable; low confidence: steps at N=1,2 are noisy \(CI up to \+-39%\); scales sub-linearly \(efficiency < 90% at 2 processes\) *$' \
+	"280 columns: the whole sentence in its own order, its noisy steps named"
 tm_keys q
 tm_wait_exit
 

@@ -142,3 +142,17 @@ EXTRA_DIST += tests/cli/others.sh
 # peak labels inside the frame, the warning and curve titles for mixed workloads, gnuplot quiet.
 TESTS += tests/cli/export_axes.sh
 EXTRA_DIST += tests/cli/export_axes.sh
+
+# A step whose CI is wider than a quarter of its mean is noisy: show's table, the verdict's
+# confidence, the snapshot's mark and compare's labels, from imported tables.
+TESTS += tests/cli/noisy.sh
+EXTRA_DIST += tests/cli/noisy.sh
+
+# A noisy step: 30% of the mean noisy, 20% and exactly 25% ok, the verdict's low confidence.
+check_PROGRAMS += tests/unit/test_step_status
+TESTS += tests/unit/test_step_status
+tests_unit_test_step_status_LDADD = $(TEST_LIBS)
+
+# The TUI's steps view, step detail and verdict line say "noisy" (a replayed stream).
+TESTS += tests/tui/noisy.sh
+EXTRA_DIST += tests/tui/noisy.sh
