@@ -94,13 +94,13 @@ sum=$(cksum <"$T/snap.json")
 "$SCALETOP" show --save "$T/snap.json" "$FX/cpu-1-2.jsonl" >/dev/null 2>"$T/again.err"
 is "$?" 1 "an existing file is not replaced"
 is "$(grep -c . "$T/again.err")" 1 "  in one line"
-like "$(cat "$T/again.err")" 'snap\.json exists .*--force' "  that says what to do"
+like "$(cat "$T/again.err")" '^scaletop show: --save .*snap\.json: the file exists; give --force' "  that says what to do"
 is "$(cksum <"$T/snap.json")" "$sum" "  and the file is untouched"
 "$SCALETOP" show --save "$T/snap.json" --force "$FX/cpu-1-2.jsonl" >/dev/null 2>&1
 is "$(json_get "$T/snap.json" 'len(d["steps"])')" 2 "--force replaces it"
 "$SCALETOP" show --save "$T/no/such/dir/x.json" "$REC" >/dev/null 2>"$T/dir.err"
 is "$?" 1 "a folder that does not exist is refused"
-like "$(cat "$T/dir.err")" 'cannot write .*x\.json.*check the folder exists' "  saying so"
+like "$(cat "$T/dir.err")" 'x\.json: cannot create a file in .*/no/such/dir: No such file or directory; choose another folder' "  saying so"
 "$SCALETOP" show --save "$T/cut.json" "$T/cut.jsonl" >/dev/null 2>&1
 is "$(json_get "$T/cut.json" 'len(d["steps"])')" 3 "a cut-off recording saves its finished steps"
 "$SCALETOP" show --save "$T/two.json" "$REC" "$REC" >/dev/null 2>"$T/two.err"

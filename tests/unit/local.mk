@@ -136,3 +136,8 @@ tests_unit_test_others_LDADD = $(TEST_LIBS)
 # show, refusals and the schema.
 TESTS += tests/cli/others.sh
 EXTRA_DIST += tests/cli/others.sh
+
+# Every command's output paths checked before its work (compare, show, import, export): one
+# line with the failing create's reason, nothing on standard output, no file made.
+TESTS += tests/cli/outpaths.sh
+EXTRA_DIST += tests/cli/outpaths.sh
