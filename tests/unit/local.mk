@@ -141,3 +141,7 @@ EXTRA_DIST += tests/cli/others.sh
 # line with the failing create's reason, nothing on standard output, no file made.
 TESTS += tests/cli/outpaths.sh
 EXTRA_DIST += tests/cli/outpaths.sh
+
+# The runs list (scaletop runs, the TUI's R) says what ran: parameters, command, label.
+TESTS += tests/tui/runs_params.sh
+EXTRA_DIST += tests/tui/runs_params.sh
