@@ -10,13 +10,18 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "scaletop/runs.h"
 
 #define CMD "runs"
 #define RUNS_DAYS_MAX 36500 /* a hundred years: anything more is a typo */
 #define RUNS_WHAT_MAX 60    /* the workload column's widest: its parameters cut past it */
+#define RUNS_WHAT_MIN 16    /* ... and its narrowest on a terminal: "mutex hold=30..." */
+/* The other columns on a row ("when  ", host, N, steps) and 24 of the verdict. */
+#define RUNS_FIXED_W (16 + 2 + 1 + 14 + 1 + 9 + 1 + 5 + 2 + 24)
 
 static void
 runs_usage(FILE *f)
@@ -31,12 +36,32 @@ runs_usage(FILE *f)
 		progname, progname, progname);
 }
 
-/* The workload column: as wide as its longest row, up to RUNS_WHAT_MAX (longer rows cut). */
+/* The terminal's width when standard output is one; 0 (no limit) for a pipe or a file. */
+static int
+runs_term_width(void)
+{
+	struct progress p;
+
+	if (!isatty(STDOUT_FILENO))
+		return 0;
+	memset(&p, 0, sizeof(p));
+	p.fd = STDOUT_FILENO;
+	return progress_width(&p);
+}
+
+/*
+ * The workload column: as wide as its longest row, up to RUNS_WHAT_MAX and
+ * on a terminal to what the other columns leave of its width, never under
+ * RUNS_WHAT_MIN (longer rows have their parameters cut).
+ */
 static int
 runs_what_width(struct run_list *l)
 {
 	char what[1024];
-	int i, w = (int)strlen("workload");
+	int i, w = (int)strlen("workload"), cols = runs_term_width(), cap = RUNS_WHAT_MAX;
+
+	if (cols > 0 && cols - RUNS_FIXED_W < cap)
+		cap = cols - RUNS_FIXED_W < RUNS_WHAT_MIN ? RUNS_WHAT_MIN : cols - RUNS_FIXED_W;
 
 	for (i = 0; i < l->n; i++) {
 		runs_entry_load(&l->v[i]);
@@ -46,7 +71,7 @@ runs_what_width(struct run_list *l)
 		if ((int)strlen(what) > w)
 			w = (int)strlen(what);
 	}
-	return w < RUNS_WHAT_MAX ? w : RUNS_WHAT_MAX;
+	return w < cap ? w : cap;
 }
 
 static void

@@ -35,6 +35,13 @@ like "$(cat "$T/runs.out")" "^[0-9-]+ [0-9:]+  external: sh -c true [{]n[}] " "t
 like "$(cat "$T/runs.out")" '"paper baseline"' "the imported run with its label"
 is "$(grep -c 'hold=' "$T/runs.out")" 2 "  and no other row with hold="
 
+# On a terminal of 72 columns, scaletop runs cuts the parameters too, not the date or the name.
+tm_start 72 30 sh -c '"$0" runs; sleep 60' "$ST"
+ok "scaletop runs on a 72-column terminal: the parameters cut, the date and name whole" \
+	tm_wait_for '^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{5}  mutex [^ ]*[.]{3} ' 50
+is "$(tm_screen | grep -cE '^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{5}  (mutex|external)')" 3 \
+	"  every row of the three runs with its name"
+
 # --- the TUI's R view ---------------------------------------------------------------------
 tm_start 160 40 "$ST" --monitor --refresh 0.2
 tm_wait_for 'refresh 0.2s' 50
