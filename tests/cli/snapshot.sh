@@ -403,7 +403,7 @@ mkdir -p "$T/stale/scaletop/runs"
 cp "$STALE" "$T/stale/scaletop/runs/scaletop-cpu-vm-20261201-224424.json"
 XDG_DATA_HOME="$T/stale" "$SCALETOP" runs >"$T/stale.runs" 2>&1
 is "$?" 0 "the runs view reads it"
-like "$(sed -n 3p "$T/stale.runs")" ' cpu +vm +1-2 +2 ' "  as a row with its 2 steps"
+like "$(sed -n 3p "$T/stale.runs")" ' cpu work=1000 +vm +1-2 +2 ' "  as a row with its 2 steps"
 like "$(sed -n 5p "$T/stale.runs")" "^  warning: dropped 3 ticks that named a step" \
 	"  and the warning under its file"
 is "$(grep -c 'cannot read' "$T/stale.runs")" 0 "  not as a file it cannot read"
