@@ -7,6 +7,7 @@
 #ifndef SCALETOP_FILES_H
 #define SCALETOP_FILES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -29,6 +30,17 @@ int file_is_regular(const char *path);
  * to root everywhere).  Returns 0, or -1 with errno set.
  */
 int file_dir_takes_file(const char *dir);
+
+/*
+ * Whether a command may write a file at path, asked before it does its work
+ * so that a bad name costs a second, not a sweep or a report: path is no
+ * folder, an existing file is replaced only with force (and, unless
+ * inplace, is a regular file, since a new one is renamed over it), and the
+ * folder of a file to be made takes one (file_dir_takes_file).  inplace: an
+ * existing file is written where it is (a stream to a device).  Returns 0,
+ * or -1 with the reason in why, for the caller to put after "OPT PATH: ".
+ */
+int file_out_check(const char *path, bool force, bool inplace, char *why, size_t len);
 
 /*
  * scaletop's configuration directory: $XDG_CONFIG_HOME/scaletop when

@@ -7,9 +7,9 @@
  * from here, newest first by the file's modification time (when the run
  * was last kept), and prune them by the same age.
  *
- * Listing only stats the files; a run's summary (workload, host, N range,
- * steps, verdict) is read when asked for, one file at a time, so a list of
- * hundreds of runs costs one readdir until its rows are shown.
+ * Listing only stats the files; a run's summary (workload, its parameters
+ * or command, label, host, N range, steps, verdict) is read when asked for, one file at a time, so
+ * a list of hundreds of runs costs one readdir until its rows are shown.
  */
 #ifndef SCALETOP_RUNS_H
 #define SCALETOP_RUNS_H
@@ -28,6 +28,9 @@ struct run_entry {
 	bool loaded; /* runs_entry_load has been called (err says whether it read) */
 	char err[ST_ERRLEN];
 	char workload[64];
+	char params[512]; /* "hold=300 think=100", or the external command; "" for none */
+	bool command;     /* params is the external command line */
+	char label[256];  /* the snapshot's label unless it is the default (host, OS, release) */
 	char host[256];
 	int n_min, n_max, nsteps;
 	bool interrupted; /* a step was cut short: the sweep was stopped */
@@ -75,6 +78,14 @@ void runs_entry_load(struct run_entry *e);
 
 /* "1-64" or "4" into buf: the N range of a loaded entry. */
 void runs_entry_nrange(const struct run_entry *e, char *buf, size_t len);
+
+/*
+ * What ran, in at most width columns (0: no limit): the workload's name,
+ * its parameters or ": " and its command, and its label in quotes.  What
+ * does not fit is cut with "...": the parameters and the label, never the
+ * name.
+ */
+void runs_entry_what(const struct run_entry *e, int width, char *buf, size_t len);
 
 /*
  * Removes the runs in dir whose files are older than days (before now -

@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "scaletop/compare_stats.h"
+#include "scaletop/files.h"
 #include "scaletop/snapshot.h"
 
 #define CMD "compare"
@@ -228,20 +229,31 @@ compare_parse(int argc, char **argv, struct compare_args *a)
 	return compare_distinct_files(a);
 }
 
-/* Before anything is read or printed: a file that exists is kept unless --force. */
+/*
+ * Before anything is read or printed: a file that exists is kept unless
+ * --force, and each file's folder must take it.
+ */
 static int
 compare_check_files(const struct compare_args *a)
 {
+	char why[ST_ERRLEN];
 	int i;
 
 	for (i = 0; i < 3; i++) {
-		if (a->csv_file[i] == NULL || a->force || access(a->csv_file[i], F_OK) != 0)
+		if (a->csv_file[i] == NULL)
 			continue;
-		fprintf(stderr,
-			"%s %s: %s exists and was not replaced; give --force to replace it, or "
-			"another name\n",
-			progname, CMD, a->csv_file[i]);
-		return EXIT_RUNTIME;
+		if (!a->force && access(a->csv_file[i], F_OK) == 0) {
+			fprintf(stderr,
+				"%s %s: %s exists and was not replaced; give --force to replace "
+				"it, or another name\n",
+				progname, CMD, a->csv_file[i]);
+			return EXIT_RUNTIME;
+		}
+		if (file_out_check(a->csv_file[i], a->force, false, why, sizeof(why)) != 0) {
+			fprintf(stderr, "%s %s: %s %s: %s\n", progname, CMD, compare_file_opts[i],
+				a->csv_file[i], why);
+			return EXIT_RUNTIME;
+		}
 	}
 	return 0;
 }

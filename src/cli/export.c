@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "scaletop/files.h"
 #include "scaletop/nlist.h"
 #include "scaletop/snapshot.h"
 #include "scaletop/spawn.h"
@@ -280,6 +281,22 @@ export_write(const struct export_args *a, struct snapshot *const *v, int k)
 	return export_render(a);
 }
 
+/* Where the output goes, checked before any snapshot is read (an existing file: later). */
+static int
+export_check_out(const struct export_args *a)
+{
+	const char *opt = a->folded ? a->out : a->base;
+	char path[1100], why[ST_ERRLEN];
+
+	if (opt == NULL || strcmp(opt, "-") == 0)
+		return 0;
+	snprintf(path, sizeof(path), "%s%s", opt, a->folded ? "" : ".dat");
+	if (file_out_check(path, true, false, why, sizeof(why)) == 0)
+		return 0;
+	fprintf(stderr, "%s %s: -o %s: %s\n", progname, CMD, opt, why);
+	return EXIT_RUNTIME;
+}
+
 int
 cmd_export(int argc, char **argv)
 {
@@ -290,6 +307,8 @@ cmd_export(int argc, char **argv)
 
 	if ((rc = export_parse(argc, argv, &a)) != 0)
 		return rc < 0 ? 0 : rc;
+	if ((rc = export_check_out(&a)) != 0)
+		return rc;
 	for (i = optind; i < argc; i++) {
 		v[k] = &snaps[k];
 		rc = snapshot_load(argv[i], v[k++], err, sizeof(err));

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "scaletop/files.h"
 #include "scaletop/snapshot.h"
 
 #define CMD "import"
@@ -243,19 +244,27 @@ import_plan(const struct import_args *a, const struct snapshot_table *t, struct 
 	return 0;
 }
 
-/* Every file is refused before any is written: a set of snapshots is not left half new. */
+/*
+ * Every file is refused before any is written: a set of snapshots is not
+ * left half new, nor one written into a folder that takes none.
+ */
 static int
 import_clobber(const struct import_args *a, const struct import_plan *p)
 {
+	char why[ST_ERRLEN];
 	struct stat sb;
 	int i;
 
-	for (i = 0; !a->force && i < p->n; i++) {
-		if (stat(p->path[i], &sb) == 0) {
+	for (i = 0; i < p->n; i++) {
+		if (!a->force && stat(p->path[i], &sb) == 0) {
 			fprintf(stderr,
 				"%s %s: %s exists and was not replaced; give --force to "
 				"replace it, or another name\n",
 				progname, CMD, p->path[i]);
+			return EXIT_RUNTIME;
+		}
+		if (file_out_check(p->path[i], a->force, false, why, sizeof(why)) != 0) {
+			fprintf(stderr, "%s %s: -o %s: %s\n", progname, CMD, p->path[i], why);
 			return EXIT_RUNTIME;
 		}
 	}

@@ -1,19 +1,27 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * scaletop runs: the sweeps the TUI kept (store/runs.c), newest first, with
- * the columns of the TUI's history view; --prune DAYS removes the old ones.
+ * the columns of the TUI's history view (what ran: the workload with its
+ * parameters or command, and a label given); --prune DAYS removes the old
+ * ones.
  */
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "scaletop/runs.h"
 
 #define CMD "runs"
 #define RUNS_DAYS_MAX 36500 /* a hundred years: anything more is a typo */
+#define RUNS_WHAT_MAX 60    /* the workload column's widest: its parameters cut past it */
+#define RUNS_WHAT_MIN 16    /* ... and its narrowest on a terminal: "mutex hold=30..." */
+/* The other columns on a row ("when  ", host, N, steps) and 24 of the verdict. */
+#define RUNS_FIXED_W (16 + 2 + 1 + 14 + 1 + 9 + 1 + 5 + 2 + 24)
 
 static void
 runs_usage(FILE *f)
@@ -28,13 +36,50 @@ runs_usage(FILE *f)
 		progname, progname, progname);
 }
 
-static void
-runs_print_row(struct run_entry *e)
+/* The terminal's width when standard output is one; 0 (no limit) for a pipe or a file. */
+static int
+runs_term_width(void)
 {
-	char when[32], nr[32];
+	struct progress p;
+
+	if (!isatty(STDOUT_FILENO))
+		return 0;
+	memset(&p, 0, sizeof(p));
+	p.fd = STDOUT_FILENO;
+	return progress_width(&p);
+}
+
+/*
+ * The workload column: as wide as its longest row, up to RUNS_WHAT_MAX and
+ * on a terminal to what the other columns leave of its width, never under
+ * RUNS_WHAT_MIN (longer rows have their parameters cut).
+ */
+static int
+runs_what_width(struct run_list *l)
+{
+	char what[1024];
+	int i, w = (int)strlen("workload"), cols = runs_term_width(), cap = RUNS_WHAT_MAX;
+
+	if (cols > 0 && cols - RUNS_FIXED_W < cap)
+		cap = cols - RUNS_FIXED_W < RUNS_WHAT_MIN ? RUNS_WHAT_MIN : cols - RUNS_FIXED_W;
+
+	for (i = 0; i < l->n; i++) {
+		runs_entry_load(&l->v[i]);
+		if (l->v[i].err[0] != '\0')
+			continue;
+		runs_entry_what(&l->v[i], 0, what, sizeof(what));
+		if ((int)strlen(what) > w)
+			w = (int)strlen(what);
+	}
+	return w < cap ? w : cap;
+}
+
+static void
+runs_print_row(const struct run_entry *e, int ww)
+{
+	char when[32], nr[32], what[1024];
 	struct tm tm;
 
-	runs_entry_load(e);
 	localtime_r(&e->mtime, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M", &tm);
 	if (e->err[0] != '\0') {
@@ -42,8 +87,9 @@ runs_print_row(struct run_entry *e)
 		return;
 	}
 	runs_entry_nrange(e, nr, sizeof(nr));
-	printf("%-16s  %-10s %-14s %-9s %5d  %s%s\n  %s\n", when, e->workload, e->host, nr,
-	       e->nsteps, e->interrupted ? "(stopped) " : "", e->verdict, e->path);
+	runs_entry_what(e, ww, what, sizeof(what));
+	printf("%-16s  %-*s %-14s %-9s %5d  %s%s\n  %s\n", when, ww, what, e->host, nr, e->nsteps,
+	       e->interrupted ? "(stopped) " : "", e->verdict, e->path);
 	if (e->repair[0] != '\0')
 		printf("  warning: %s\n", e->repair);
 }
@@ -53,7 +99,7 @@ runs_print(const char *dir)
 {
 	struct run_list l;
 	char err[ST_ERRLEN];
-	int i;
+	int i, ww;
 
 	if (runs_list(dir, &l, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s %s: %s\n", progname, CMD, err);
@@ -64,10 +110,11 @@ runs_print(const char *dir)
 		return 0;
 	}
 	printf("%d kept run%s in %s, newest first\n", l.n, l.n == 1 ? "" : "s", dir);
-	printf("%-16s  %-10s %-14s %-9s %5s  %s\n", "kept", "workload", "host", "N", "steps",
+	ww = runs_what_width(&l);
+	printf("%-16s  %-*s %-14s %-9s %5s  %s\n", "kept", ww, "workload", "host", "N", "steps",
 	       "verdict, then the file");
 	for (i = 0; i < l.n; i++)
-		runs_print_row(&l.v[i]);
+		runs_print_row(&l.v[i], ww);
 	runs_list_free(&l);
 	return fflush(stdout) == 0 ? 0 : EXIT_RUNTIME;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "scaletop/files.h"
 #include "scaletop/snapshot.h"
 #include "scaletop/step_table.h"
 
@@ -88,6 +89,8 @@ show_one(const char *path, bool first, const struct show_opts *o)
 static int
 show_check(const struct show_opts *o, int nfiles)
 {
+	char why[ST_ERRLEN];
+
 	if (o->force && o->save == NULL)
 		return arg_usage_error(CMD, "--force goes with --save OUT.json");
 	if (o->save == NULL)
@@ -97,6 +100,11 @@ show_check(const struct show_opts *o, int nfiles)
 	if (nfiles != 1)
 		return arg_usage_error(CMD, "--save writes one snapshot: give one FILE, not %d",
 				       nfiles);
+	/* Before the file is read and shown: a name it cannot save to costs nothing. */
+	if (file_out_check(o->save, o->force, false, why, sizeof(why)) != 0) {
+		fprintf(stderr, "%s %s: --save %s: %s\n", progname, CMD, o->save, why);
+		return EXIT_RUNTIME;
+	}
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "scaletop/argparse.h"
+#include "scaletop/error.h"
 #include "scaletop/files.h"
 #include "scaletop/parse.h"
 #include "scaletop/run_args.h"
@@ -340,25 +341,6 @@ run_args_defaults(struct run_args *a, const char *cmdname)
 	a->realtime = 1; /* where allowed: docs/design-notes.md has the figures */
 }
 
-/* The folder a file goes into must take a new file: one is made there and removed. */
-static int
-run_check_dir(const struct run_args *a, const char *opt, const char *path)
-{
-	char dir[4096];
-	const char *slash;
-
-	if ((slash = strrchr(path, '/')) == NULL)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == path)
-		snprintf(dir, sizeof(dir), "/");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
-	if (file_dir_takes_file(dir) != 0)
-		return arg_usage_error(CMD, "%s %s: cannot write in %s: %s; choose another folder",
-				       opt, path, dir, strerror(errno));
-	return 0;
-}
-
 /*
  * A name an option will write, checked before the sweep, not after it: a
  * folder, a taken name or a folder that takes no file should cost a second,
@@ -368,7 +350,7 @@ run_check_dir(const struct run_args *a, const char *opt, const char *path)
 static int
 run_check_path(const struct run_args *a, const char *opt, const char *path, bool inplace)
 {
-	bool exists = access(path, F_OK) == 0;
+	char why[ST_ERRLEN];
 	size_t len = strlen(path);
 
 	if (file_is_dir(path))
@@ -376,18 +358,9 @@ run_check_path(const struct run_args *a, const char *opt, const char *path, bool
 			CMD, "%s %s: %s is a folder; give a file name, e.g. %s %s%s%s", opt, path,
 			path, opt, path, len > 0 && path[len - 1] == '/' ? "" : "/",
 			strcmp(opt, "-o") == 0 ? "run.json" : "run.jsonl");
-	if (exists && !a->force)
-		return arg_usage_error(CMD,
-				       "%s %s: the file exists; give --force to replace it, "
-				       "or another name",
-				       opt, path);
-	/* A snapshot is renamed over the name: a device or a pipe there would be replaced. */
-	if (exists && !inplace && !file_is_regular(path))
-		return arg_usage_error(CMD,
-				       "%s %s: not a regular file, which a snapshot would replace; "
-				       "give a file name",
-				       opt, path);
-	return exists && inplace ? 0 : run_check_dir(a, opt, path);
+	if (file_out_check(path, a->force, inplace, why, sizeof(why)) != 0)
+		return arg_usage_error(CMD, "%s %s: %s", opt, path, why);
+	return 0;
 }
 
 static int

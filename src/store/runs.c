@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "scaletop/files.h"
+#include "scaletop/session_json.h"
 #include "scaletop/runs.h"
 #include "scaletop/snapshot.h"
 
@@ -196,13 +197,38 @@ runs_list_free(struct run_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
+/* The external command's words, or the parameters as k=v, into e->params. */
+static void
+runs_params(struct run_entry *e, const struct session *s)
+{
+	size_t off = 0, len = sizeof(e->params);
+	int i;
+
+	e->params[0] = '\0';
+	e->command = s->wl.argv != NULL && s->wl.argv[0] != NULL;
+	for (i = 0; e->command && s->wl.argv[i] != NULL && off < len; i++)
+		off += (size_t)snprintf(e->params + off, len - off, "%s%s", i ? " " : "",
+					s->wl.argv[i]);
+	for (i = 0; i < s->wl.nparams && off < len; i++)
+		off += (size_t)snprintf(e->params + off, len - off, "%s%s=%s", off ? " " : "",
+					s->wl.key[i], s->wl.value[i]);
+	st_printable(e->params);
+}
+
 static void
 runs_summarise(struct run_entry *e, const struct snapshot *snap)
 {
 	const struct session *s = &snap->s;
+	char label[512];
 	int i;
 
 	snprintf(e->workload, sizeof(e->workload), "%s", s->wl.name);
+	runs_params(e, s);
+	/* The default label repeats the host column: only a label someone gave is shown. */
+	session_json_label(s, label, sizeof(label));
+	snprintf(e->label, sizeof(e->label), "%s",
+		 strcmp(snap->meta.label, label) != 0 ? snap->meta.label : "");
+	st_printable(e->label);
 	snprintf(e->host, sizeof(e->host), "%s", s->host.hostname);
 	e->nsteps = s->nsteps;
 	for (i = 0; i < s->nsteps; i++) {
@@ -247,6 +273,26 @@ runs_entry_nrange(const struct run_entry *e, char *buf, size_t len)
 		snprintf(buf, len, "%d", e->n_min);
 	else
 		snprintf(buf, len, "%d-%d", e->n_min, e->n_max);
+}
+
+void
+runs_entry_what(const struct run_entry *e, int width, char *buf, size_t len)
+{
+	char full[1024];
+	size_t name = strlen(e->workload) + (e->command ? 1 : 0), n;
+
+	snprintf(full, sizeof(full), "%s%s%s%s%s%s", e->workload,
+		 e->params[0] == '\0' ? ""
+		 : e->command         ? ": "
+				      : " ",
+		 e->params, e->label[0] ? " \"" : "", e->label, e->label[0] ? "\"" : "");
+	n = strlen(full);
+	if (width <= 0 || n <= (size_t)width)
+		snprintf(buf, len, "%s", full);
+	else if ((size_t)width < name + 4)
+		snprintf(buf, len, "%.*s", (int)name, full);
+	else
+		snprintf(buf, len, "%.*s...", width - 3, full);
 }
 
 int

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "scaletop/files.h"
 #include "scaletop/session_json.h"
 #include "scaletop/snapshot.h"
 #include "snapshot_priv.h"
@@ -68,10 +69,23 @@ write_fail(char *err, size_t errlen, const char *path, const char *what, int e)
 	return -1;
 }
 
+/* A file at path that is not to be replaced; errno EEXIST. */
+static int
+write_exists(char *err, size_t errlen, const char *path)
+{
+	st_error(err, errlen,
+		 "%s exists and was not replaced; give --force to replace it, or another name",
+		 path);
+	errno = EEXIST;
+	return -1;
+}
+
 /* Puts tmp at path: rename when replacing is allowed, else link, which refuses to. */
 static int
 write_place(const char *tmp, const char *path, bool force, char *err, size_t errlen)
 {
+	int e;
+
 	if (force) {
 		if (rename(tmp, path) != 0)
 			return write_fail(err, errlen, path, "", errno);
@@ -81,20 +95,13 @@ write_place(const char *tmp, const char *path, bool force, char *err, size_t err
 		unlink(tmp);
 		return 0;
 	}
-	if (errno == EEXIST)
-		return st_error(err, errlen,
-				"%s exists and was not replaced; give --force to "
-				"replace it, or another name",
-				path);
+	if ((e = errno) == EEXIST)
+		return write_exists(err, errlen, path);
 	/* File systems without hard links: check, then rename (a small race, stated). */
-	if (errno != EPERM && errno != ENOTSUP && errno != EOPNOTSUPP && errno != ENOSYS &&
-	    errno != EMLINK)
-		return write_fail(err, errlen, path, "", errno);
+	if (e != EPERM && e != ENOTSUP && e != EOPNOTSUPP && e != ENOSYS && e != EMLINK)
+		return write_fail(err, errlen, path, "", e);
 	if (access(path, F_OK) == 0)
-		return st_error(err, errlen,
-				"%s exists and was not replaced; give --force to "
-				"replace it, or another name",
-				path);
+		return write_exists(err, errlen, path);
 	if (rename(tmp, path) != 0)
 		return write_fail(err, errlen, path, "", errno);
 	return 0;
@@ -126,15 +133,28 @@ write_body(int fd, const char *path, int (*fill)(FILE *, void *), void *arg, cha
 static int
 write_sync_dir(const char *dir, const char *path, char *err, size_t errlen)
 {
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc = 0;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), e = 0;
 
 	if (fd == -1)
 		return write_fail(err, errlen, path, "opening its folder to sync it", errno);
 	/* Some file systems cannot sync a folder (EINVAL): the rename is as safe as it gets. */
 	if (fsync(fd) != 0 && errno != EINVAL && errno != ENOTSUP)
-		rc = write_fail(err, errlen, path, "syncing its folder", errno);
+		e = errno;
 	close(fd);
-	return rc;
+	return e != 0 ? write_fail(err, errlen, path, "syncing its folder", e) : 0;
+}
+
+/* Removes the temp file after a failure, keeping the failure's errno for the caller. */
+static int
+write_undo(int fd, const char *tmp)
+{
+	int e = errno;
+
+	if (fd != -1)
+		close(fd);
+	unlink(tmp);
+	errno = e;
+	return -1;
 }
 
 int
@@ -144,30 +164,36 @@ snapshot_atomic_write(const char *path, bool force, int (*fill)(FILE *, void *),
 	char dir[PATH_MAX], tmp[PATH_MAX + 32];
 	const char *base;
 	mode_t mask;
-	int fd;
+	int fd, e;
 
 	if (path[0] == '\0' || path[strlen(path) - 1] == '/')
 		return write_fail(err, errlen, path[0] ? path : "''", "", EISDIR);
 	write_split(path, dir, sizeof(dir), &base);
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, base) >= sizeof(tmp))
 		return write_fail(err, errlen, path, "", ENAMETOOLONG);
-	if ((fd = mkstemp(tmp)) == -1)
-		return write_fail(err, errlen, path, "cannot make a temporary file next to it",
-				  errno);
+	if ((fd = mkstemp(tmp)) == -1) {
+		/* An existing folder that makes no file says ENOENT (/proc): not a missing folder.
+		 */
+		if ((e = errno) != ENOENT || !file_is_dir(dir))
+			return write_fail(err, errlen, path,
+					  "cannot make a temporary file next to it", e);
+		st_error(err, errlen,
+			 "cannot write %s: cannot make a temporary file in %s, a folder that "
+			 "takes no new files: %s; nothing was replaced; write elsewhere",
+			 path, dir, strerror(e));
+		errno = e;
+		return -1;
+	}
 	/* mkstemp makes 0600; a snapshot is for sharing, so 0644 less the umask. */
 	mask = umask(0);
 	umask(mask);
 	if (fchmod(fd, 0644 & ~mask) != 0) {
 		write_fail(err, errlen, path, "", errno);
-		close(fd);
-		unlink(tmp);
-		return -1;
+		return write_undo(fd, tmp);
 	}
 	if (write_body(fd, path, fill, arg, err, errlen) != 0 ||
-	    write_place(tmp, path, force, err, errlen) != 0) {
-		unlink(tmp);
-		return -1;
-	}
+	    write_place(tmp, path, force, err, errlen) != 0)
+		return write_undo(-1, tmp);
 	return write_sync_dir(dir, path, err, errlen);
 }
 

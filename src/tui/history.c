@@ -17,6 +17,10 @@
 #define HISTORY_READS 8       /* files read for one frame, at most */
 #define HISTORY_BUDGET_S 0.05 /* ... and no more once this long was spent */
 #define HISTORY_TIME_W 16     /* "2026-12-01 17:05" */
+#define HISTORY_WHAT_MIN 16   /* "mutex hold=30..." */
+#define HISTORY_WHAT_MAX 48
+/* The row's other columns (" when  ", host, N, steps) and 24 of the verdict. */
+#define HISTORY_FIXED_W (1 + HISTORY_TIME_W + 2 + 1 + 14 + 1 + 9 + 1 + 5 + 2 + 24)
 
 void
 history_scan(struct history *h)
@@ -132,11 +136,27 @@ history_free(struct history *h)
 	runs_list_free(&h->l);
 }
 
-/* One row: when, workload, host, N, steps, verdict (or why the file could not be read). */
+/*
+ * The workload column's width in a row of w: what the fixed columns and a
+ * short verdict leave, within [HISTORY_WHAT_MIN, HISTORY_WHAT_MAX]; a narrow
+ * window cuts the parameters, not the date or the name.
+ */
+static int
+history_what_width(int w)
+{
+	int ww = w - HISTORY_FIXED_W;
+
+	return ww < HISTORY_WHAT_MIN   ? HISTORY_WHAT_MIN
+	       : ww > HISTORY_WHAT_MAX ? HISTORY_WHAT_MAX
+				       : ww;
+}
+
+/* One row: when, what ran, host, N, steps, verdict (or why the file could not be read). */
 static void
 history_row(const struct run_entry *e, const char *dir, int y, int x, int w, attr_t a)
 {
-	char when[32], nr[32];
+	char when[32], nr[32], what[512];
+	int ww = history_what_width(w);
 	struct tm tm;
 
 	localtime_r(&e->mtime, &tm);
@@ -153,8 +173,9 @@ history_row(const struct run_entry *e, const char *dir, int y, int x, int w, att
 		return;
 	}
 	runs_entry_nrange(e, nr, sizeof(nr));
-	ui_putf(y, x, w, a, " %-*s  %-10.10s %-14.14s %-9s %5d  %s%s%s", HISTORY_TIME_W, when,
-		e->workload, e->host, nr, e->nsteps, e->interrupted ? "(stopped) " : "",
+	runs_entry_what(e, ww, what, sizeof(what));
+	ui_putf(y, x, w, a, " %-*s  %-*s %-14.14s %-9s %5d  %s%s%s", HISTORY_TIME_W, when, ww, what,
+		e->host, nr, e->nsteps, e->interrupted ? "(stopped) " : "",
 		e->repair[0] ? "(read with a warning) " : "", e->verdict);
 }
 
@@ -174,8 +195,9 @@ history_draw(const struct ui *u, const struct frame *f, struct rect r)
 	in = ui_titled(r, title);
 	if (in.h < 2)
 		return;
-	ui_putf(in.y, in.x, in.w, theme_attr(ROLE_INACTIVE), " %-*s  %-10s %-14s %-9s %5s  %s",
-		HISTORY_TIME_W, "kept", "workload", "host", "N", "steps", "verdict");
+	ui_putf(in.y, in.x, in.w, theme_attr(ROLE_INACTIVE), " %-*s  %-*s %-14s %-9s %5s  %s",
+		HISTORY_TIME_W, "kept", history_what_width(in.w), "workload", "host", "N", "steps",
+		"verdict");
 	if (h->err[0] != '\0' || h->l.n == 0) {
 		ui_putf(in.y + 2, in.x, in.w, theme_attr(h->err[0] ? ROLE_WARNING : ROLE_MAIN),
 			" %s", h->err[0] ? h->err : "no kept runs yet");

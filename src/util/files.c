@@ -38,7 +38,7 @@ file_read_all(const char *path, size_t max, char **bufp, size_t *lenp)
 	char *buf;
 	ssize_t got;
 	size_t n = 0;
-	int fd;
+	int fd, e;
 
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
 		return -1;
@@ -55,8 +55,9 @@ file_read_all(const char *path, size_t max, char **bufp, size_t *lenp)
 		if (got == -1 && errno == EINTR)
 			continue;
 		if (got == -1) {
+			e = errno;
 			free(buf);
-			return file_read_fail(fd, errno);
+			return file_read_fail(fd, e);
 		}
 		n += (size_t)got;
 	}
@@ -99,6 +100,50 @@ file_dir_takes_file(const char *dir)
 	close(fd);
 	errno = e;
 	return e == 0 ? 0 : -1;
+}
+
+/* The folder part of path: "." when it has none, "/" for a file at the root. */
+static void
+file_dir_of(const char *path, char *dir, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (slash == NULL)
+		snprintf(dir, len, ".");
+	else if (slash == path)
+		snprintf(dir, len, "/");
+	else
+		snprintf(dir, len, "%.*s", (int)(slash - path), path);
+}
+
+int
+file_out_check(const char *path, bool force, bool inplace, char *why, size_t len)
+{
+	char dir[PATH_MAX];
+	bool exists = access(path, F_OK) == 0;
+	int e;
+
+	if (file_is_dir(path))
+		return st_error(why, len, "%s is a folder; give a file name", path);
+	if (exists && !force)
+		return st_error(why, len,
+				"the file exists; give --force to replace it, or another name");
+	/* A new file is renamed over the name: a device or a pipe there would be replaced. */
+	if (exists && !inplace && !file_is_regular(path))
+		return st_error(why, len,
+				"not a regular file, which the new file would replace; give a "
+				"file name");
+	if (exists && inplace)
+		return 0;
+	file_dir_of(path, dir, sizeof(dir));
+	if (file_dir_takes_file(dir) == 0)
+		return 0;
+	/* An existing folder whose create says ENOENT (/proc) is not a missing one. */
+	e = errno;
+	return st_error(why, len, "cannot create a file in %s: %s%s; choose another folder", dir,
+			strerror(e),
+			e == ENOENT && file_is_dir(dir) ? " (a folder that takes no new files)"
+							: "");
 }
 
 /*
@@ -162,12 +207,15 @@ file_mkdirs(const char *dir, mode_t mode, char *failed, size_t flen)
 			continue;
 		c = *s;
 		*s = '\0';
-		/* Some systems say EACCES, not EEXIST, for a directory we may not write in. */
-		if (mkdir(path, mode) == -1 && !file_is_dir(path)) {
-			e = errno == EEXIST ? ENOTDIR : errno;
+		/*
+		 * Some systems say EACCES, not EEXIST, for a directory we may not
+		 * write in; the mkdir's errno is kept before stat sets its own.
+		 */
+		e = mkdir(path, mode) == -1 ? errno : 0;
+		if (e != 0 && !file_is_dir(path)) {
 			if (failed != NULL && flen > 0)
 				snprintf(failed, flen, "%s", path);
-			errno = e;
+			errno = e == EEXIST ? ENOTDIR : e;
 			return -1;
 		}
 		if ((*s = c) == '\0')

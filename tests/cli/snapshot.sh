@@ -78,8 +78,11 @@ like "$(cat "$T/adirf.err")" "^scaletop run: -o $T/adir: $T/adir is a folder" " 
 # Root may write anywhere by access(2), not in /proc: a file is made there and removed.
 "$SCALETOP" run -w cpu -n 1 $FAST -o /proc/scaletop-x.json >"$T/proc.out" 2>"$T/proc.err"
 is "$?:$(cat "$T/proc.out")" "2:" "-o /proc/x.json: refused before the sweep"
-like "$(cat "$T/proc.err")" "^scaletop run: -o /proc/scaletop-x.json: cannot write in /proc: .*; choose another folder$" \
-	"  naming the folder"
+# The reason is the failing create's own, as touch meets it (ENOENT on Linux's /proc).
+why=$(touch /proc/scaletop-x.json 2>&1 | sed 's/.*: //')
+diag "touch in /proc: $why"
+like "$(cat "$T/proc.err")" "^scaletop run: -o /proc/scaletop-x.json: cannot create a file in /proc: $why( \\(a folder that takes no new files\\))?; choose another folder$" \
+	"  naming the call that failed, the folder and the create's own reason"
 "$SCALETOP" run -w cpu -n 1 $FAST --record "$T/adir" --force >"$T/recd.out" 2>"$T/recd.err"
 is "$?:$(cat "$T/recd.out")" "2:" "--record FOLDER --force: refused before the sweep"
 like "$(cat "$T/recd.err")" "is a folder; give a file name, e.g. --record $T/adir/run.jsonl" "  saying so"
@@ -90,7 +93,7 @@ is "$(ls -A "$T/adir")" "" "the check leaves nothing behind in the folder it tri
 mkfifo "$T/fifo"
 "$SCALETOP" run -w cpu -n 1 $FAST -o "$T/fifo" --force >"$T/fifo.out" 2>"$T/fifo.err"
 is "$?:$(cat "$T/fifo.out")" "2:" "-o PIPE --force: refused before the sweep"
-is "$(cat "$T/fifo.err")" "scaletop run: -o $T/fifo: not a regular file, which a snapshot would replace; give a file name" \
+is "$(cat "$T/fifo.err")" "scaletop run: -o $T/fifo: not a regular file, which the new file would replace; give a file name" \
 	"  saying why"
 ok "  and the pipe is still a pipe" test -p "$T/fifo"
 "$SCALETOP" run -w cpu -n 1 $FAST -o "$T/adir/in.json" >/dev/null 2>&1
@@ -104,7 +107,7 @@ fi
 if [ "$(id -u)" -ne 0 ] || [ -n "$AS" ]; then
 	$AS "$SCALETOP" run -w cpu -n 1 $FAST -o "$T/ro/x.json" >/dev/null 2>"$T/ro.err"
 	is "$?" 2 "-o into a read-only folder is refused before the sweep"
-	is "$(cat "$T/ro.err")" "scaletop run: -o $T/ro/x.json: cannot write in $T/ro: Permission denied; choose another folder" \
+	is "$(cat "$T/ro.err")" "scaletop run: -o $T/ro/x.json: cannot create a file in $T/ro: Permission denied; choose another folder" \
 		"  one line saying why and what to do"
 else
 	skip "root without setpriv (test_snapshot checks EACCES as nobody)" \
@@ -401,7 +404,7 @@ mkdir -p "$T/stale/scaletop/runs"
 cp "$STALE" "$T/stale/scaletop/runs/scaletop-cpu-vm-20261201-224424.json"
 XDG_DATA_HOME="$T/stale" "$SCALETOP" runs >"$T/stale.runs" 2>&1
 is "$?" 0 "the runs view reads it"
-like "$(sed -n 3p "$T/stale.runs")" ' cpu +vm +1-2 +2 ' "  as a row with its 2 steps"
+like "$(sed -n 3p "$T/stale.runs")" ' cpu work=1000 +vm +1-2 +2 ' "  as a row with its 2 steps"
 like "$(sed -n 5p "$T/stale.runs")" "^  warning: dropped 3 ticks that named a step" \
 	"  and the warning under its file"
 is "$(grep -c 'cannot read' "$T/stale.runs")" 0 "  not as a file it cannot read"

@@ -67,8 +67,8 @@ XDG_DATA_HOME="$T/data" "$ST" runs >"$T/runs.out" 2>&1
 is "$?" 0 "scaletop runs exits 0"
 like "$(head -n 1 "$T/runs.out")" "^2 kept runs in $RUNS, newest first$" "it says how many and where"
 like "$(sed -n 2p "$T/runs.out")" '^kept +workload +host +N +steps +verdict' "a header names the columns"
-like "$(sed -n 3p "$T/runs.out")" '^[0-9-]+ [0-9:]+ +cpu +[^ ]+ +1-2 +2 +[(]stopped[)] ' "the stopped sweep is first: time, workload, host, N, steps"
-like "$(sed -n 5p "$T/runs.out")" '^[0-9-]+ [0-9:]+ +cpu +[^ ]+ +1-2 +2 +[^(]' "then the finished one"
+like "$(sed -n 3p "$T/runs.out")" '^[0-9-]+ [0-9:]+ +cpu work=[0-9]+.* +1-2 +2 +[(]stopped[)] ' "the stopped sweep is first: time, workload with its parameters, host, N, steps"
+like "$(sed -n 5p "$T/runs.out")" '^[0-9-]+ [0-9:]+ +cpu work=[0-9]+.* +1-2 +2 +[^(]' "then the finished one"
 like "$(sed -n 6p "$T/runs.out")" "^  $first\$" "each with its file"
 
 # --- the history view: list, delete (after a yes), open, overlay, back ---------------------

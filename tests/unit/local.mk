@@ -156,3 +156,12 @@ tests_unit_test_step_status_LDADD = $(TEST_LIBS)
 # The TUI's steps view, step detail and verdict line say "noisy" (a replayed stream).
 TESTS += tests/tui/noisy.sh
 EXTRA_DIST += tests/tui/noisy.sh
+
+# Every command's output paths checked before its work (compare, show, import, export): one
+# line with the failing create's reason, nothing on standard output, no file made.
+TESTS += tests/cli/outpaths.sh
+EXTRA_DIST += tests/cli/outpaths.sh
+
+# The runs list (scaletop runs, the TUI's R) says what ran: parameters, command, label.
+TESTS += tests/tui/runs_params.sh
+EXTRA_DIST += tests/tui/runs_params.sh

@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The file helpers (src/util/files.c): capped reads and the marker beside the binary. */
+/*
+ * The file helpers (src/util/files.c): capped reads, the marker beside the
+ * binary, and mkdir -p saying why a folder could not be made.
+ */
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -58,6 +62,68 @@ test_beside_self(void)
 	file_set_argv0(NULL);
 }
 
+/*
+ * In the child: mkdir -p under ro (a folder the child may not write in) must
+ * fail with the mkdir's own errno, naming the folder it could not make.  The
+ * exit status is that errno, 100 for a wrong folder, 77 when root stays root.
+ */
+static int
+mkdirs_child(const char *ro)
+{
+	char dir[700], failed[700], want[700];
+	int rc, e;
+
+	if (geteuid() == 0 && (setgid(65534) == -1 || setuid(65534) == -1))
+		return 77;
+	snprintf(dir, sizeof(dir), "%s/scaletop/runs", ro);
+	snprintf(want, sizeof(want), "%s/scaletop", ro);
+	rc = file_mkdirs(dir, 0700, failed, sizeof(failed));
+	e = errno;
+	if (rc == 0)
+		return 0;
+	if (strcmp(failed, want) != 0) {
+		printf("# failed at '%s', not '%s'\n", failed, want);
+		return 100;
+	}
+	return e;
+}
+
+static void
+test_mkdirs_errno(void)
+{
+	char ro[600], sysdir[64];
+	int status, e;
+	pid_t pid;
+
+	/* A folder of root's (or, not root, one without write permission), as nobody. */
+	snprintf(ro, sizeof(ro), "%s/ro", tmpdir);
+	mkdir(ro, 0755);
+	chmod(tmpdir, 0711);
+	if (geteuid() != 0)
+		chmod(ro, 0555);
+	fflush(stdout);
+	if ((pid = fork()) == 0)
+		_exit(mkdirs_child(ro));
+	waitpid(pid, &status, 0);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 77)
+		skip("root cannot become nobody here", "mkdir -p: EACCES");
+	else
+		is_str(strerror(WIFEXITED(status) ? WEXITSTATUS(status) : 0), strerror(EACCES),
+		       "mkdir -p in a folder not ours: Permission denied");
+	/* A folder the kernel keeps (sysfs): the errno a plain mkdir gets there. */
+	snprintf(sysdir, sizeof(sysdir), "/sys/scaletop-test-%ld", (long)getpid());
+	if (!file_is_dir("/sys") || mkdir(sysdir, 0700) == 0 || errno == ENOENT) {
+		rmdir(sysdir);
+		skip("no /sys refusing a new folder here", "mkdir -p: the mkdir's errno");
+		return;
+	}
+	e = errno;
+	strcat(sysdir, "/x");
+	errno = 0;
+	is_int(file_mkdirs(sysdir, 0700, NULL, 0), -1, "mkdir -p under /sys fails");
+	is_str(strerror(errno), strerror(e), "... with the mkdir's errno, not a later call's");
+}
+
 int
 main(void)
 {
@@ -67,6 +133,7 @@ main(void)
 	}
 	test_read();
 	test_beside_self();
+	test_mkdirs_errno();
 	remove_tree(tmpdir);
 	return done_testing();
 }

@@ -225,6 +225,52 @@ test_not_a_dir(void)
 	session_free(&s);
 }
 
+/* In the child, as nobody: runs_keep under a folder of root's; 0 when err says EACCES, 77: cannot.
+ */
+static int
+not_ours_child(const char *data)
+{
+	char dir[600], path[4096] = "", err[ST_ERRLEN], want[700];
+	struct session s;
+
+	if (geteuid() == 0 && (setgid(65534) == -1 || setuid(65534) == -1))
+		return 77;
+	snprintf(dir, sizeof(dir), "%s/scaletop/runs", data);
+	snprintf(want, sizeof(want), "%s/scaletop: %s", data, strerror(EACCES));
+	make_session(&s, "cpu", 1, STEP_OK);
+	if (runs_keep(dir, &s, time(NULL), path, sizeof(path), err, sizeof(err)) == 0 ||
+	    strcmp(err, want) != 0) {
+		printf("# got '%s', want '%s'\n", err, want);
+		return 1;
+	}
+	session_free(&s);
+	return 0;
+}
+
+/* XDG_DATA_HOME a folder of root's, 755, as nobody: the mkdir's EACCES, not a later ENOENT. */
+static void
+test_not_ours(void)
+{
+	char data[512];
+	int status;
+	pid_t pid;
+
+	snprintf(data, sizeof(data), "%s/notours", tmpdir);
+	mkdir(data, 0755);
+	chmod(tmpdir, 0711);
+	if (geteuid() != 0)
+		chmod(data, 0555);
+	fflush(stdout);
+	if ((pid = fork()) == 0)
+		_exit(not_ours_child(data));
+	waitpid(pid, &status, 0);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 77)
+		skip("root cannot become nobody here", "a runs directory not ours");
+	else
+		is_int(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0,
+		       "a runs directory not ours: \"DATA/scaletop: Permission denied\"");
+}
+
 #ifdef __linux__
 /* In a private mount namespace: a read-only tmpfs as the runs directory.  77: cannot. */
 static int
@@ -347,6 +393,7 @@ main(void)
 	test_keep_and_list();
 	test_prune();
 	test_not_a_dir();
+	test_not_ours();
 	test_read_only();
 	test_full();
 	remove_tree(tmpdir);
