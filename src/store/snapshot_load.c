@@ -82,16 +82,15 @@ load_open(const char *path, const char *name, struct stat *sb, char *err, size_t
 	if (fd == -1)
 		return st_error(err, errlen, "cannot read %s: %s; check the path", path,
 				strerror(errno));
-	if (fstat(fd, sb) != 0 || S_ISDIR(sb->st_mode)) {
-		if (S_ISDIR(sb->st_mode))
-			st_error(err, errlen, "%s is a folder; give a file", name);
-		else
-			st_error(err, errlen, "cannot read %s: %s", name, strerror(errno));
-		if (!std)
-			close(fd);
-		return -1;
-	}
-	return fd;
+	if (fstat(fd, sb) != 0)
+		st_error(err, errlen, "cannot read %s: %s", name, strerror(errno));
+	else if (S_ISDIR(sb->st_mode))
+		st_error(err, errlen, "%s is a folder; give a file", name);
+	else
+		return fd;
+	if (!std)
+		close(fd);
+	return -1;
 }
 
 /* The rest of a snapshot after head, within SNAPSHOT_MAX_BYTES; 0 or -1 with a message. */
