@@ -68,8 +68,9 @@ main(int argc, char **argv)
 		return cmd_tui(argc, argv);
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
-		printf("scaletop %s (%s backend)\nLicence: %s (the LICENSE file)\n",
-		       PACKAGE_VERSION, SCALETOP_OS, PACKAGE_LICENSE);
+		/* The licence is LICENSE's, as configure.ac's PACKAGE_LICENSE says. */
+		printf("scaletop %s (%s backend)\nLicence: BSD-2-Clause (the LICENSE file)\n",
+		       PACKAGE_VERSION, SCALETOP_OS);
 		return 0;
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||

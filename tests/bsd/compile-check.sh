@@ -79,8 +79,7 @@ done
 # header it checks for (AC_CHECK_HEADERS) defined when the sysroot has it.
 {
 	echo "/* what configure.ac defines on $os: made by tests/bsd/compile-check.sh */"
-	for v in PACKAGE PACKAGE_NAME PACKAGE_VERSION PACKAGE_STRING PACKAGE_TARNAME VERSION \
-		PACKAGE_LICENSE; do
+	for v in PACKAGE PACKAGE_NAME PACKAGE_VERSION PACKAGE_STRING PACKAGE_TARNAME VERSION; do
 		eval "val=\${$v:-}"
 		echo "#define $v \"$val\""
 	done
