@@ -2,8 +2,8 @@
 scaletop_SOURCES += \
 	src/cli/main.c \
 	src/cli/cli.h
-# The commands: the monitor (main's cmd_tui) runs none of them.
-libscaletop_cold_a_SOURCES += \
+# The commands other than the monitor (main's cmd_tui).
+libscaletop_a_SOURCES += \
 	src/cli/sample.h \
 	src/cli/sample.c \
 	src/cli/sample_args.c \
@@ -11,8 +11,7 @@ libscaletop_cold_a_SOURCES += \
 	src/cli/run.c \
 	src/cli/progress.h \
 	src/cli/progress.c \
-	src/cli/list.c
-libscaletop_cold_a_SOURCES += \
+	src/cli/list.c \
 	src/cli/show.c \
 	src/cli/compare.c \
 	src/cli/export.c \

@@ -8,9 +8,8 @@ libscaletop_a_SOURCES += \
 	src/engine/runner_priv.h \
 	src/engine/runner.c \
 	src/engine/startline.c \
-	src/engine/lock_census.c
-# What the forked child runs: not the monitor's.
-libscaletop_cold_a_SOURCES += src/engine/runner_child.c
+	src/engine/lock_census.c \
+	src/engine/runner_child.c
 noinst_HEADERS += \
 	include/scaletop/lock_census.h \
 	include/scaletop/pgroup.h \

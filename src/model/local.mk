@@ -83,7 +83,7 @@ tests_unit_test_cause_LDADD = $(TEST_LIBS)
 
 # compare's statistics: Welch's t per N, the noise floor, the geometric mean (compare_stats.h).
 noinst_HEADERS += include/scaletop/compare_stats.h
-libscaletop_cold_a_SOURCES += src/model/compare_stats.c
+libscaletop_a_SOURCES += src/model/compare_stats.c
 check_PROGRAMS += tests/unit/test_compare_stats
 TESTS += tests/unit/test_compare_stats
 tests_unit_test_compare_stats_LDADD = $(TEST_LIBS)

@@ -16,8 +16,8 @@ libscaletop_a_SOURCES += \
 	src/store/snapshot_analysis.c \
 	src/store/snapshot_fairness.c \
 	src/store/snapshot_write.c
-# Reading a snapshot, comparing, exporting and importing: not a running monitor's.
-libscaletop_cold_a_SOURCES += \
+# Reading a snapshot, comparing, exporting and importing.
+libscaletop_a_SOURCES += \
 	src/store/field_read.c \
 	src/store/session_read.c \
 	src/store/session_read_step.c \
@@ -50,8 +50,7 @@ noinst_HEADERS += src/store/import_table.h
 # behind replay and live viewing.
 libscaletop_a_SOURCES += \
 	src/store/stream_write.c \
-	src/store/stream_tick.c
-libscaletop_cold_a_SOURCES += \
+	src/store/stream_tick.c \
 	src/store/stream_reader.c \
 	src/store/stream_records.c \
 	src/store/stream_read.c \

@@ -1,13 +1,12 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# Built-in workloads, their registry and parameter parsing.  A new
-# workload's file goes in the bodies' list below.
+# Built-in workloads, their registry and parameter parsing, then the
+# workloads' bodies (the forked child runs them): a new workload's file
+# goes at the end of the list.
 libscaletop_a_SOURCES += \
 	src/workload/builtin.h \
 	src/workload/params.c \
 	src/workload/file_path.c \
-	src/workload/registry.c
-# The workloads' bodies run in the forked child, never in the monitor.
-libscaletop_cold_a_SOURCES += \
+	src/workload/registry.c \
 	src/workload/cpu.c \
 	src/workload/memory.c \
 	src/workload/mutex.c \

@@ -13,7 +13,7 @@ BSD_SYSROOTS = $(abs_top_srcdir)/../shared/sysroots
 BSD_CHECK = srcdir='$(top_srcdir)' WARN_CFLAGS='$(ST_WARN_CFLAGS)' PACKAGE='$(PACKAGE)' \
 	PACKAGE_NAME='$(PACKAGE_NAME)' PACKAGE_VERSION='$(PACKAGE_VERSION)' \
 	PACKAGE_STRING='$(PACKAGE_STRING)' PACKAGE_TARNAME='$(PACKAGE_TARNAME)' \
-	VERSION='$(VERSION)' BUILD_SRC='$(libscaletop_a_SOURCES) $(libscaletop_cold_a_SOURCES) $(scaletop_SOURCES)' \
+	VERSION='$(VERSION)' BUILD_SRC='$(libscaletop_a_SOURCES) $(scaletop_SOURCES)' \
 	PER_OS_SRC='$(ST_SRC_LINUX) $(ST_SRC_FREEBSD) $(ST_SRC_DRAGONFLY) $(ST_SRC_GENERIC)' \
 	TEST_SRC='tests/tap.c tests/unit/test_decode_bsd.c tests/unit/test_decode_kinfo.c tests/unit/test_decode_host.c \
 	tests/unit/test_decode_proc.c tests/unit/test_census.c' \

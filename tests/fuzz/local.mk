@@ -35,10 +35,10 @@ EXTRA_DIST += tests/fuzz/fuzz_stream.c tests/fuzz/fuzz_snapshot.c tests/fuzz/str
 CLEANFILES += $(FUZZ_TARGETS) tests/fuzz/libfuzz.a tests/fuzz/obj/*.o
 
 # Every library source, each compiled once; the archive lets a target pull only what it uses.
-tests/fuzz/libfuzz.a: $(libscaletop_a_SOURCES) $(libscaletop_cold_a_SOURCES) $(noinst_HEADERS) config.h
+tests/fuzz/libfuzz.a: $(libscaletop_a_SOURCES) $(noinst_HEADERS) config.h
 	@$(MKDIR_P) tests/fuzz/obj
 	@rm -f tests/fuzz/obj/*.o $@
-	@for f in $(libscaletop_a_SOURCES) $(libscaletop_cold_a_SOURCES); do \
+	@for f in $(libscaletop_a_SOURCES); do \
 		case $$f in *.c) ;; *) continue ;; esac; \
 		echo "  FUZZCC   $$f"; \
 		$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c \

@@ -2,8 +2,8 @@
 # Every source file says its licence in an SPDX line within its first three
 # lines, and that licence is the LICENSE file's (BSD-2-Clause).  Source files
 # are the C, shell, make, Python and autoconf files and the scripts with a
-# "#!" line; the generated ones (configure, Makefile.in, the link script
-# src/monitor.ld, build directories) are not.  The checker is run once on a
+# "#!" line; the generated ones (configure, Makefile.in, build directories)
+# are not.  The checker is run once on a
 # made-up tree with a file that lacks the line, so it can be seen to fail.
 . "$top_srcdir/tests/cli/lib.sh"
 

@@ -2,8 +2,7 @@
 # What the BSD samplers, which cannot run here, must not do (in their source),
 # and the shape of the tree (layers.py: lengths, loops, layers).
 LINT_TESTS = tests/lint/bsd_samplers.sh tests/lint/layers.sh tests/lint/licence.sh \
-	tests/lint/manpage.sh \
-	tests/lint/monitor_text.sh tests/lint/summary.sh \
+	tests/lint/manpage.sh tests/lint/summary.sh \
 	tests/lint/workload_work.sh
 TESTS += $(LINT_TESTS)
 EXTRA_DIST += $(LINT_TESTS) tests/lint/layers.py
