@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "kinfo_bsd.h"
+#include "sysctl_bsd.h"
 #include "scaletop/decode_bsd.h"
 #include "scaletop/error.h"
 #include "scaletop/platform.h"
@@ -40,35 +41,12 @@ _Static_assert(DFLY_SAME(cp_user) && DFLY_SAME(cp_nice) && DFLY_SAME(cp_sys) &&
 		       DFLY_SAME(cp_intr) && DFLY_SAME(cp_idle),
 	       "kern.cputime: struct kinfo_cputime moved a state");
 
-struct mib {
-	int name[CTL_MAXNAME];
-	u_int len;
-	bool ok;
-};
-
 struct sampler {
-	struct mib cputime;
+	struct bsd_mib cputime;
 	struct kinfo_cputime *times; /* one per CPU */
 	size_t times_len;            /* bytes */
-	struct mib vm[BSD_V_NSTATS];
-	struct bsd_vmstats vmstats; /* kept across reads to widen 32-bit answers */
+	struct bsd_vm vm;
 };
-
-static bool
-mib_lookup(struct mib *m, const char *name)
-{
-	size_t len = CTL_MAXNAME;
-
-	m->ok = sysctlnametomib(name, m->name, &len) == 0;
-	m->len = m->ok ? (u_int)len : 0;
-	return m->ok;
-}
-
-static int
-mib_read(const struct mib *m, void *buf, size_t *len)
-{
-	return sysctl(m->name, m->len, buf, len, NULL, 0);
-}
 
 /* kern.cputime answers ncpus entries, a number fixed at boot: size the buffer once. */
 static int
@@ -76,12 +54,12 @@ dragonfly_open_cpu(struct sampler *s, char *err, size_t errlen)
 {
 	size_t len = 0;
 
-	if (!mib_lookup(&s->cputime, "kern.cputime"))
+	if (!bsd_mib_lookup(&s->cputime, "kern.cputime"))
 		return st_error(err, errlen,
 				"sysctl kern.cputime: %s; per-CPU times cannot be read, "
 				"report the DragonFly release",
 				strerror(errno));
-	if (mib_read(&s->cputime, NULL, &len) != 0)
+	if (bsd_mib_read(&s->cputime, NULL, &len) != 0)
 		return st_error(err, errlen, "sysctl kern.cputime: cannot size it: %s",
 				strerror(errno));
 	if (len < sizeof(struct kinfo_cputime))
@@ -100,7 +78,6 @@ struct sampler *
 sampler_open(char *err, size_t errlen)
 {
 	struct sampler *s;
-	int i;
 
 	s = calloc(1, sizeof(*s));
 	if (s == NULL) {
@@ -111,32 +88,8 @@ sampler_open(char *err, size_t errlen)
 		sampler_close(s);
 		return NULL;
 	}
-	/* A counter this kernel lacks is left out of every sample, not an error. */
-	for (i = 0; i < BSD_V_NSTATS; i++)
-		mib_lookup(&s->vm[i], bsd_vmstat_names[i]);
-	bsd_vmstats_init(&s->vmstats);
+	bsd_vm_open(&s->vm);
 	return s;
-}
-
-/*
- * A counter that fails to read is absent from this sample only.  No run
- * queue: vm.vmtotal walks every thread under the scheduler's locks, the
- * paths a sweep measures (docs/design-notes.md).
- */
-static void
-dragonfly_read_counters(struct sampler *s, struct sys_sample *sys)
-{
-	uint64_t v;
-	size_t len;
-	int i;
-
-	bsd_vmstats_begin(&s->vmstats);
-	for (i = 0; i < BSD_V_NSTATS; i++) {
-		len = sizeof(v);
-		if (s->vm[i].ok && mib_read(&s->vm[i], &v, &len) == 0)
-			bsd_vmstats_fold(&s->vmstats, i, &v, len);
-	}
-	bsd_vmstats_to_sys(&s->vmstats, sys);
 }
 
 int
@@ -144,7 +97,7 @@ sampler_read(struct sampler *s, struct raw_sample *out, char *err, size_t errlen
 {
 	size_t len = s->times_len;
 
-	if (mib_read(&s->cputime, s->times, &len) != 0)
+	if (bsd_mib_read(&s->cputime, s->times, &len) != 0)
 		return st_error(err, errlen, "sysctl kern.cputime (%zu bytes): %s", s->times_len,
 				strerror(errno));
 	out->mono_ns = mono_now_ns();
@@ -154,7 +107,7 @@ sampler_read(struct sampler *s, struct raw_sample *out, char *err, size_t errlen
 				"of %zu (%s); rebuild scaletop on this release",
 				len, sizeof(struct kinfo_cputime), strerror(errno));
 	memset(&out->sys, 0, sizeof(out->sys));
-	dragonfly_read_counters(s, &out->sys);
+	bsd_vm_read(&s->vm, &out->sys);
 	return 0;
 }
 
@@ -204,29 +157,6 @@ task_counters_read(pid_t pid, struct task_counters *out, char *err, size_t errle
 	}
 	free(kp);
 	return 0;
-}
-
-int
-platform_cpu_model(char *buf, size_t len)
-{
-	size_t need = 0;
-	char *tmp;
-
-	if (buf == NULL || len == 0)
-		return -1;
-	if (sysctlbyname("hw.model", NULL, &need, NULL, 0) != 0 || need == 0)
-		return -1;
-	tmp = malloc(need + 1);
-	if (tmp == NULL)
-		return -1;
-	if (sysctlbyname("hw.model", tmp, &need, NULL, 0) != 0) {
-		free(tmp);
-		return -1;
-	}
-	tmp[need] = '\0';
-	snprintf(buf, len, "%s", tmp);
-	free(tmp);
-	return buf[0] != '\0' ? 0 : -1;
 }
 
 /*

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "kinfo_bsd.h"
+#include "sysctl_bsd.h"
 #include "scaletop/decode_bsd.h"
 #include "scaletop/error.h"
 #include "scaletop/platform.h"
@@ -33,37 +34,14 @@ _Static_assert(CP_USER == BSD_CP_USER && CP_NICE == BSD_CP_NICE && CP_SYS == BSD
 		       CP_INTR == BSD_CP_INTR && CP_IDLE == BSD_CP_IDLE,
 	       "kern.cp_times: state order");
 
-struct mib {
-	int name[CTL_MAXNAME];
-	u_int len;
-	bool ok;
-};
-
 struct sampler {
-	struct mib cp_times;
+	struct bsd_mib cp_times;
 	long *times;      /* maxcpus slots of CPUSTATES longs */
 	size_t times_len; /* bytes */
 	int maxcpus;
 	kvm_t *kd; /* only when kern.cp_times is missing */
-	struct mib vm[BSD_V_NSTATS];
-	struct bsd_vmstats vmstats; /* kept across reads to widen 32-bit answers */
+	struct bsd_vm vm;
 };
-
-static bool
-mib_lookup(struct mib *m, const char *name)
-{
-	size_t len = CTL_MAXNAME;
-
-	m->ok = sysctlnametomib(name, m->name, &len) == 0;
-	m->len = m->ok ? (u_int)len : 0;
-	return m->ok;
-}
-
-static int
-mib_read(const struct mib *m, void *buf, size_t *len)
-{
-	return sysctl(m->name, m->len, buf, len, NULL, 0);
-}
 
 static int
 freebsd_maxcpus(const struct sampler *s)
@@ -76,7 +54,7 @@ freebsd_maxcpus(const struct sampler *s)
 		return n;
 	/* Without kern.smp.maxcpus, kern.cp_times itself says how long it is. */
 	len = 0;
-	if (mib_read(&s->cp_times, NULL, &len) == 0 && len >= CPUSTATES * sizeof(long))
+	if (bsd_mib_read(&s->cp_times, NULL, &len) == 0 && len >= CPUSTATES * sizeof(long))
 		return (int)(len / (CPUSTATES * sizeof(long)));
 	return -1;
 }
@@ -126,7 +104,7 @@ freebsd_open_kvm(struct sampler *s, char *err, size_t errlen)
 static int
 freebsd_open_cpu(struct sampler *s, char *err, size_t errlen)
 {
-	if (!mib_lookup(&s->cp_times, "kern.cp_times"))
+	if (!bsd_mib_lookup(&s->cp_times, "kern.cp_times"))
 		return freebsd_open_kvm(s, err, errlen);
 	s->maxcpus = freebsd_maxcpus(s);
 	return freebsd_alloc_times(s, err, errlen);
@@ -136,7 +114,6 @@ struct sampler *
 sampler_open(char *err, size_t errlen)
 {
 	struct sampler *s;
-	int i;
 
 	s = calloc(1, sizeof(*s));
 	if (s == NULL) {
@@ -147,10 +124,7 @@ sampler_open(char *err, size_t errlen)
 		sampler_close(s);
 		return NULL;
 	}
-	/* A counter this kernel lacks is left out of every sample, not an error. */
-	for (i = 0; i < BSD_V_NSTATS; i++)
-		mib_lookup(&s->vm[i], bsd_vmstat_names[i]);
-	bsd_vmstats_init(&s->vmstats);
+	bsd_vm_open(&s->vm);
 	return s;
 }
 
@@ -158,7 +132,7 @@ static int
 freebsd_read_cptimes(struct sampler *s, size_t *len, char *err, size_t errlen)
 {
 	*len = s->times_len;
-	if (mib_read(&s->cp_times, s->times, len) != 0)
+	if (bsd_mib_read(&s->cp_times, s->times, len) != 0)
 		return st_error(err, errlen,
 				"sysctl kern.cp_times (buffer for %d CPUs): %s; "
 				"report the FreeBSD release and `sysctl kern.smp`",
@@ -196,27 +170,6 @@ freebsd_read_pcpu(struct sampler *s, size_t *len, char *err, size_t errlen)
 	return 0;
 }
 
-/*
- * A counter that fails to read is absent from this sample only.  No run
- * queue: vm.vmtotal walks every thread under the scheduler's locks, the
- * paths a sweep measures (docs/design-notes.md).
- */
-static void
-freebsd_read_counters(struct sampler *s, struct sys_sample *sys)
-{
-	uint64_t v;
-	size_t len;
-	int i;
-
-	bsd_vmstats_begin(&s->vmstats);
-	for (i = 0; i < BSD_V_NSTATS; i++) {
-		len = sizeof(v);
-		if (s->vm[i].ok && mib_read(&s->vm[i], &v, &len) == 0)
-			bsd_vmstats_fold(&s->vmstats, i, &v, len);
-	}
-	bsd_vmstats_to_sys(&s->vmstats, sys);
-}
-
 int
 sampler_read(struct sampler *s, struct raw_sample *out, char *err, size_t errlen)
 {
@@ -236,7 +189,7 @@ sampler_read(struct sampler *s, struct raw_sample *out, char *err, size_t errlen
 				"CPU has ticked (%s); report the FreeBSD release",
 				len, CPUSTATES, strerror(errno));
 	memset(&out->sys, 0, sizeof(out->sys));
-	freebsd_read_counters(s, &out->sys);
+	bsd_vm_read(&s->vm, &out->sys);
 	return 0;
 }
 
@@ -295,27 +248,4 @@ task_counters_read(pid_t pid, struct task_counters *out, char *err, size_t errle
 	}
 	free(kp);
 	return 0;
-}
-
-int
-platform_cpu_model(char *buf, size_t len)
-{
-	size_t need = 0;
-	char *tmp;
-
-	if (buf == NULL || len == 0)
-		return -1;
-	if (sysctlbyname("hw.model", NULL, &need, NULL, 0) != 0 || need == 0)
-		return -1;
-	tmp = malloc(need + 1);
-	if (tmp == NULL)
-		return -1;
-	if (sysctlbyname("hw.model", tmp, &need, NULL, 0) != 0) {
-		free(tmp);
-		return -1;
-	}
-	tmp[need] = '\0';
-	snprintf(buf, len, "%s", tmp);
-	free(tmp);
-	return buf[0] != '\0' ? 0 : -1;
 }

@@ -40,28 +40,26 @@ libscaletop_a_SOURCES += \
 # thread's kept files,
 # processes and cgroup, lock statistics, the subreaper, the host's
 # fingerprint, a thread's syscall line with another process's memory, maps
-# the kernel's symbols and a thread's kernel stack (linux_introspect.c; nointrospect.c elsewhere); the BSDs' fingerprint in host_bsd.c, FreeBSD's kernel stacks in kstack_freebsd.c), plus the ENOSYS answers of every backend but Linux's, kept in
+# the kernel's symbols and a thread's kernel stack (linux_introspect.c; nointrospect.c elsewhere); the BSDs' fingerprint in host_bsd.c, the sysctl reads both BSD samplers share in sysctl_bsd.c, FreeBSD's kernel stacks in kstack_freebsd.c), plus the ENOSYS answers of every backend but Linux's, kept in
 # one place.  Named, so the BSD compile checks (tests/bsd/local.mk) take
 # their lists from here.  The BSDs' proctable_bsd.c also answers
 # thread_samples_read and proc_find_comm, so an ENOSYS answer of those
 # belongs in a file of the generic list alone, never in unsupported.c, which
 # the BSD lists share (a duplicate symbol there fails only the BSD link,
-# which nothing here runs).
+# which nothing here runs).  ST_SRC_BSD is what FreeBSD and DragonFly share.
 ST_SRC_LINUX = src/platform/linux_read.h src/platform/linux_read.c src/platform/linux_cpu.c \
 	src/platform/linux_task.c src/platform/linux_task_reader.c src/platform/linux_thread.c \
 	src/platform/linux_thread_files.c \
 	src/platform/linux_lockstat.c src/platform/linux_perf.c \
 	src/platform/reaper_linux.c src/platform/linux_host.h src/platform/linux_host.c \
 	src/platform/linux_introspect.c
-ST_SRC_FREEBSD = src/platform/freebsd.c src/platform/unsupported.c src/platform/reaper_bsd.c \
+ST_SRC_BSD = src/platform/unsupported.c src/platform/reaper_bsd.c \
 	src/platform/task_reader_plain.c \
 	src/platform/kinfo_bsd.h src/platform/proctable_bsd.c src/platform/host_bsd.c \
-	src/platform/nointrospect.c \
-	src/platform/kstack_freebsd.c
-ST_SRC_DRAGONFLY = src/platform/dragonfly.c src/platform/unsupported.c src/platform/reaper_bsd.c \
-	src/platform/task_reader_plain.c \
-	src/platform/kinfo_bsd.h src/platform/proctable_bsd.c src/platform/host_bsd.c \
+	src/platform/sysctl_bsd.h src/platform/sysctl_bsd.c \
 	src/platform/nointrospect.c
+ST_SRC_FREEBSD = src/platform/freebsd.c $(ST_SRC_BSD) src/platform/kstack_freebsd.c
+ST_SRC_DRAGONFLY = src/platform/dragonfly.c $(ST_SRC_BSD)
 ST_SRC_GENERIC = src/platform/generic.c src/platform/unsupported.c src/platform/noreaper.c \
 	src/platform/task_reader_plain.c \
 	src/platform/nothreads.c src/platform/nointrospect.c
