@@ -208,17 +208,10 @@ int
 platform_cpu_model(char *buf, size_t len)
 {
 	struct linbuf b = { NULL, 0, 0 };
-	int fd, r = -1, e;
+	int r = -1;
 
-	fd = open(PROC_CPUINFO, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
 	/* generated a CPU at a time, in pieces; the model is in the first, so a prefix will do */
-	if (linbuf_read_rest(fd, &b, CPUINFO_MAX) == 0 || errno == EFBIG)
+	if (linbuf_read_path(PROC_CPUINFO, &b, CPUINFO_MAX) == 0 || errno == EFBIG)
 		r = cpuinfo_model(b.data, b.len, buf, len);
-	e = errno;
-	close(fd);
-	free(b.data);
-	errno = e;
-	return r;
+	return linbuf_release(&b, r);
 }

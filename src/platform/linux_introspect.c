@@ -61,14 +61,12 @@ thread_syscall_read_fd(int fd, struct syscall_line *out)
 int
 thread_syscall_read(pid_t pid, pid_t tid, struct syscall_line *out)
 {
-	int fd = thread_syscall_open(pid, tid), r, e;
+	int fd = thread_syscall_open(pid, tid), r;
 
 	if (fd < 0)
 		return errno == ENOENT ? (errno = ESRCH, -1) : -1;
 	r = thread_syscall_read_fd(fd, out);
-	e = errno;
-	close(fd);
-	errno = e;
+	close_keep_errno(fd);
 	return r;
 }
 
@@ -138,60 +136,41 @@ proc_maps_read(pid_t pid, struct map_list *out)
 {
 	struct linbuf b = { NULL, 0, 0 };
 	char path[64];
-	int fd, r, e;
+	int r;
 
 	snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT ? (errno = ESRCH, -1) : -1;
-	r = linbuf_read_rest(fd, &b, MAPS_MAX);
+	r = linbuf_read_path(path, &b, MAPS_MAX);
+	if (r != 0 && errno == ENOENT)
+		errno = ESRCH;
 	if (r == 0 && b.len == 0) { /* a zombie, or a kernel thread: nothing mapped */
 		out->n = 0;
 		out->plen = 0;
 	} else if (r == 0) {
 		r = maps_decode(b.data, b.len, out);
 	}
-	e = errno;
-	close(fd);
-	free(b.data);
-	errno = e;
-	return r;
+	return linbuf_release(&b, r);
 }
 
 int
 kernel_symbols_read_for(const uint64_t *addr, size_t n, struct symtab *out, int *hidden)
 {
 	struct linbuf b = { NULL, 0, 0 };
-	int fd, r, e;
+	int r;
 
-	fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	r = linbuf_read_rest(fd, &b, KALLSYMS_MAX);
+	r = linbuf_read_path("/proc/kallsyms", &b, KALLSYMS_MAX);
 	if (r == 0)
 		r = kallsyms_decode_for(b.data, b.len, addr, n, out, hidden);
-	e = errno;
-	close(fd);
-	free(b.data);
-	errno = e;
-	return r;
+	return linbuf_release(&b, r);
 }
 
 int
 kernel_symbols_read(struct symtab *out, int *hidden)
 {
 	struct linbuf b = { NULL, 0, 0 };
-	int fd, r, e;
+	int r;
 
-	fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	r = linbuf_read_rest(fd, &b, KALLSYMS_MAX);
+	r = linbuf_read_path("/proc/kallsyms", &b, KALLSYMS_MAX);
 	if (r == 0)
 		r = kallsyms_decode(b.data, b.len, out, hidden);
-	e = errno;
-	close(fd);
-	free(b.data);
-	errno = e;
-	return r;
+	return linbuf_release(&b, r);
 }

@@ -19,18 +19,11 @@ int
 platform_lock_profile(struct lockprof_entry **out, int *n)
 {
 	struct linbuf b = { NULL, 0, 0 };
-	int fd, r = -1, e;
+	int r = -1;
 
 	*out = NULL;
 	*n = 0;
-	fd = open(PROC_LOCK_STAT, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	if (linbuf_pread(fd, &b) == 0)
+	if (linbuf_read_at(AT_FDCWD, PROC_LOCK_STAT, &b) == 0)
 		r = lockstat_decode_all(b.data, b.len, out, n);
-	e = errno;
-	close(fd);
-	free(b.data);
-	errno = e;
-	return r;
+	return linbuf_release(&b, r);
 }

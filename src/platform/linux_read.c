@@ -105,15 +105,37 @@ linbuf_pread(int fd, struct linbuf *b)
 int
 linbuf_read_at(int dfd, const char *name, struct linbuf *b)
 {
-	int fd, r, saved;
+	int fd, r;
 
 	fd = openat(dfd, name, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	r = linbuf_pread(fd, b);
-	saved = errno;
-	close(fd);
-	errno = saved;
+	close_keep_errno(fd);
+	return r;
+}
+
+int
+linbuf_read_path(const char *path, struct linbuf *b, size_t max)
+{
+	int fd, r;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	r = linbuf_read_rest(fd, b, max);
+	close_keep_errno(fd);
+	return r;
+}
+
+int
+linbuf_release(struct linbuf *b, int r)
+{
+	int e = errno;
+
+	free(b->data);
+	b->data = NULL;
+	b->cap = b->len = 0;
+	errno = e;
 	return r;
 }
 
@@ -136,15 +158,22 @@ ssize_t
 small_read_at(int dfd, const char *name, char *buf, size_t cap)
 {
 	ssize_t n;
-	int fd, e;
+	int fd;
 
 	if ((fd = openat(dfd, name, O_RDONLY | O_CLOEXEC)) < 0)
 		return -1;
 	n = small_pread(fd, buf, cap);
-	e = errno;
+	close_keep_errno(fd);
+	return n;
+}
+
+void
+close_keep_errno(int fd)
+{
+	int e = errno;
+
 	close(fd);
 	errno = e;
-	return n;
 }
 
 bool

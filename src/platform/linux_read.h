@@ -38,6 +38,10 @@ int linbuf_pread(int fd, struct linbuf *b);
 int linbuf_read_rest(int fd, struct linbuf *b, size_t max);
 /* Opens name under the directory dfd, reads it whole and closes it. */
 int linbuf_read_at(int dfd, const char *name, struct linbuf *b);
+/* Opens path, reads it as linbuf_read_rest does (max as there) and closes it. */
+int linbuf_read_path(const char *path, struct linbuf *b, size_t max);
+/* Frees b's bytes, errno kept, and returns r: a reader's last line. */
+int linbuf_release(struct linbuf *b, int r);
 /*
  * A small file (a thread's stat, wchan, schedstat) in one pread at offset 0
  * into a fixed buffer: its length, or -1 with errno (EFBIG when it fills
@@ -46,6 +50,8 @@ int linbuf_read_at(int dfd, const char *name, struct linbuf *b);
  */
 ssize_t small_pread(int fd, char *buf, size_t cap);
 ssize_t small_read_at(int dfd, const char *name, char *buf, size_t cap);
+/* close(fd), errno kept: the error of what went before it. */
+void close_keep_errno(int fd);
 /* Whether a /proc read failed because the process or thread has exited. */
 bool proc_gone(int e);
 /*

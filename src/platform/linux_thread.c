@@ -197,7 +197,7 @@ thread_samples_read_from(pid_t pid, pid_t after, int max, thread_sample_cb cb, v
 int
 proc_thread_list(pid_t pid, pid_t **tids, size_t *n)
 {
-	int fd, r, e;
+	int fd, r;
 
 	*tids = NULL;
 	*n = 0;
@@ -208,9 +208,7 @@ proc_thread_list(pid_t pid, pid_t **tids, size_t *n)
 	if ((fd = task_dir_open(pid)) < 0)
 		return -1;
 	r = thread_list(fd, tids, n);
-	e = errno;
-	close(fd);
-	errno = e;
+	close_keep_errno(fd);
 	return r;
 }
 

@@ -46,20 +46,31 @@ struct unixsock_peer {
 	int error;
 };
 
+/*
+ * After a send or recv failed: 0 to try again (interrupted, or the socket's
+ * timeout with no stop asked), else what the caller returns.
+ */
+static int
+sock_again(const struct wl_worker *w)
+{
+	if (errno == EINTR)
+		return 0;
+	if (errno != EAGAIN && errno != EWOULDBLOCK)
+		return errno;
+	return wl_should_stop(w) ? ECANCELED : 0;
+}
+
 /* Sends all of buf: 0, an errno, or ECANCELED when stop came while blocked. */
 static int
 sock_send(int fd, const unsigned char *buf, size_t len, const struct wl_worker *w)
 {
 	ssize_t n;
+	int e;
 
 	while (len > 0) {
 		if ((n = send(fd, buf, len, SOCK_SEND_FLAGS)) == -1) {
-			if (errno == EINTR)
-				continue;
-			if (errno != EAGAIN && errno != EWOULDBLOCK)
-				return errno;
-			if (wl_should_stop(w))
-				return ECANCELED;
+			if ((e = sock_again(w)) != 0)
+				return e;
 			continue;
 		}
 		buf += n;
@@ -73,15 +84,12 @@ static int
 sock_recv(int fd, unsigned char *buf, size_t len, const struct wl_worker *w)
 {
 	ssize_t n;
+	int e;
 
 	while (len > 0) {
 		if ((n = recv(fd, buf, len, 0)) == -1) {
-			if (errno == EINTR)
-				continue;
-			if (errno != EAGAIN && errno != EWOULDBLOCK)
-				return errno;
-			if (wl_should_stop(w))
-				return ECANCELED;
+			if ((e = sock_again(w)) != 0)
+				return e;
 			continue;
 		}
 		if (n == 0)
