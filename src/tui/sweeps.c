@@ -37,7 +37,7 @@ sweeps_stamp(struct session *s)
  * Each tick reads everything (the CPUs, the threads, the perf ring, the
  * counters) while a frame shows one a refresh: at a 1 s refresh a long
  * 1-thread step cost the monitor 1.0 ms of CPU a second at four ticks, 0.6
- * at one (bench/results.md); short steps keep 0.25 s, which their CI needs.
+ * at one (bench/tui-cpu.sh); short steps keep 0.25 s, which their CI needs.
  */
 static double
 sweeps_interval(const struct app *a, const struct run_args *ra)
