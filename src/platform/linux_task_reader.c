@@ -1,5 +1,22 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
+ * A process's task counters read again and again, on Linux (task_reader
+ * in platform.h), through its kept thread list and files.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "scaletop/decode_linux.h"
+#include "scaletop/error.h"
+#include "scaletop/platform.h"
+#include "linux_read.h"
+
+/*
  * A process's task counters read again and again, on Linux (task_reader in
  * platform.h): the running step's live contention reads every worker
  * thread's status, schedstat and stat once a second, and listing the task
@@ -17,18 +34,6 @@
  * opened, read and closed each time.  Decoding and the
  * sum are linux_task.c's and decode_task.c's, as task_counters_read.
  */
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-
-#include "scaletop/decode_linux.h"
-#include "scaletop/error.h"
-#include "scaletop/platform.h"
-#include "linux_read.h"
 
 struct tr_thread {
 	pid_t tid;

@@ -3,9 +3,7 @@
  * What runs: the sweep (r, n, w), the live run at one N outside a sweep
  * (+/-), the session each writes, and the ticks that follow them (the
  * sweep's observer, and the idle tick at the refresh interval while nothing
- * runs).  A live run gets a session of its own, so its endless step never
- * mixes with the sweep's results; the tick series moves to it and back so
- * the heatmap runs on (each session's file holds only its own ticks).
+ * runs).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +15,12 @@
 #include "scaletop/snapshot.h"
 #include "scaletop/workload.h"
 #include "app.h"
+
+/*
+ * A live run gets a session of its own, so its endless step never mixes with
+ * the sweep's results; the tick series moves to it and back so the heatmap
+ * runs on (each session's file holds only its own ticks).
+ */
 
 static struct sweep_config sweeps_cfg, sweeps_live_cfg;
 
