@@ -13,18 +13,21 @@
 #include "analysis_cause.h"
 
 /*
- * The rule (docs/design-notes.md): - the families are asked in turn, the
- * target's threads, then the workload's, then the probes' labels, and the
- * first with a category that grew enough is named, alone; - a category is a
- * state and channel of the family, other than running (work, not waiting),
- * other (stopped, idle, the folded rest) and an event loop's wait for work
- * (epoll, poll, select: idleness); - its share at an N is the mean over the
- * usable runs at that N that have a profile of the family, a run without the
- * category adding 0; - it grew enough when its share at the fall exceeds
- * that at the peak by ANALYSIS_CAUSE_MIN_RISE (share points); of those, the
- * ANALYSIS_CAUSE_MAX with the largest rise are named, the larger share at
- * the fall and then the name breaking ties.  Pure code over the runs
- * analysis.c hands it.
+ * The rule (docs/design-notes.md, "The verdict names what grew at a
+ * collapse"):
+ *  - the families are asked in turn, the target's threads, then the
+ *    workload's, then the probes' labels, and the first with a category
+ *    that grew enough is named, alone;
+ *  - a category is a state and channel of the family, other than running
+ *    (work, not waiting), other (stopped, idle, the folded rest) and an
+ *    event loop's wait for work (epoll, poll, select: idleness);
+ *  - its share at an N is the mean over the usable runs at that N that have
+ *    a profile of the family, a run without the category adding 0;
+ *  - it grew enough when its share at the fall exceeds that at the peak by
+ *    ANALYSIS_CAUSE_MIN_RISE (share points); of those, the
+ *    ANALYSIS_CAUSE_MAX with the largest rise are named, the larger share
+ *    at the fall and then the name breaking ties.
+ * Pure code over the runs analysis.c hands it.
  */
 
 /* A rise of exactly the minimum, as printed, counts: reals are not exact. */
