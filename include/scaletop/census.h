@@ -5,7 +5,18 @@
  * on one futex".  Pure (model): the caller reads the threads' syscall lines
  * (platform.h), hands each blocked reading in, and later names the locks and
  * reads their owners (lock_census.h, in the engine).
- *
+ */
+#ifndef SCALETOP_CENSUS_H
+#define SCALETOP_CENSUS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "scaletop/futex.h"
+
+#define CENSUS_NAME_LEN 160
+/*
  * Feeding it, on the wait sampler's ticks (thread_syscall_read_fd from a
  * kept fd gives the line; census_resolve_waitv first, for futex_waitv):
  *   census_add(c, pid, tid, &line, weight)   for every blocked reading of
@@ -21,16 +32,7 @@
  * census_reset or census_free.  Strings given to census_set_name are
  * copied.
  */
-#ifndef SCALETOP_CENSUS_H
-#define SCALETOP_CENSUS_H
 
-#include <stddef.h>
-#include <stdint.h>
-#include <sys/types.h>
-
-#include "scaletop/futex.h"
-
-#define CENSUS_NAME_LEN 160
 /* Room for why an owner is not known: "TID 123456 is not a thread of 654321". */
 #define CENSUS_WHY_LEN 64
 /* Distinct threads kept per lock; past it the count stops growing (tids_full set). */

@@ -4,8 +4,17 @@
  * trials' mean throughputs are the samples (Welch's t with a noise floor),
  * and over N each trial is scored by its geometric mean across the N, and
  * the scores of A and B are compared by Welch's t on their logarithms.
- * docs/statistics.md says which samples are compared, which test is used
- * and why.
+ */
+#ifndef SCALETOP_COMPARE_STATS_H
+#define SCALETOP_COMPARE_STATS_H
+
+#include <stdbool.h>
+
+#include "scaletop/session.h"
+
+/*
+ * docs/statistics.md says which samples are compared, which test is used and
+ * why.
  *
  * A trial (run --trials) is one pass of the whole sweep; its mean at one N
  * is the mean of its usable runs there (--repeat's back-to-back runs are
@@ -25,12 +34,6 @@
  *
  * Pure code.
  */
-#ifndef SCALETOP_COMPARE_STATS_H
-#define SCALETOP_COMPARE_STATS_H
-
-#include <stdbool.h>
-
-#include "scaletop/session.h"
 
 /*
  * The largest factor a rerun of the same sweep is taken to move a figure by:

@@ -4,10 +4,6 @@
  * one (generic.c).  They take what the kernel answered as plain bytes or
  * numbers and include no BSD header, so recorded buffers are tested on every
  * OS; the backends only make the calls and check the layouts at compile time.
- *
- * Every decoder that can fail returns 0, or -1 with errno EINVAL (malformed or
- * empty buffer), ERANGE (more CPUs than any kernel has) or ENOMEM.  On failure
- * the outputs hold unspecified values but remain safe to free.
  */
 #ifndef SCALETOP_DECODE_BSD_H
 #define SCALETOP_DECODE_BSD_H
@@ -20,6 +16,12 @@
 #include <statgrab.h>
 
 #include "scaletop/platform.h"
+
+/*
+ * Every decoder that can fail returns 0, or -1 with errno EINVAL (malformed or
+ * empty buffer), ERANGE (more CPUs than any kernel has) or ENOMEM.  On failure
+ * the outputs hold unspecified values but remain safe to free.
+ */
 
 /* CPU slots beyond this are rejected: FreeBSD's MAXCPU is 1024, DragonFly's 256. */
 #define BSD_CPU_SLOTS_MAX 65536

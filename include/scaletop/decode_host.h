@@ -4,8 +4,7 @@
  * (host.h): Linux's sysfs and /proc text, and the BSDs' sysctl answers.
  * Pure functions over a buffer and its length, built on every OS so
  * recorded and synthetic fixtures are tested everywhere; the OS calls are in
- * linux_host.c and host_bsd.c.  Failures return -1 with errno EINVAL
- * (malformed, empty) or ERANGE (a number out of range).
+ * linux_host.c and host_bsd.c.
  */
 #ifndef SCALETOP_DECODE_HOST_H
 #define SCALETOP_DECODE_HOST_H
@@ -14,6 +13,11 @@
 #include <stddef.h>
 
 #include "scaletop/host.h"
+
+/*
+ * Failures return -1 with errno EINVAL (malformed, empty) or ERANGE (a
+ * number out of range).
+ */
 
 /*
  * One line of text (a sysfs value, /proc/cmdline, a sysctl string) into

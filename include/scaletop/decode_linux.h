@@ -4,12 +4,6 @@
  * lists, PSI, cpuinfo, per-thread status/stat/schedstat).  Pure functions over
  * a buffer and its length: no I/O, no NUL terminator needed, nothing read past
  * len.  They build on every OS so recorded fixtures are tested everywhere.
- *
- * Every decoder returns 0, or -1 with errno EINVAL when the text is malformed
- * or truncated (a kernel always ends its last line with '\n', so text that does
- * not is treated as cut short), ERANGE for a number or CPU id out of range, or
- * ENOMEM.  On failure the outputs hold unspecified values but remain safe to
- * free.
  */
 #ifndef SCALETOP_DECODE_LINUX_H
 #define SCALETOP_DECODE_LINUX_H
@@ -19,6 +13,14 @@
 #include <sys/types.h>
 
 #include "scaletop/platform.h"
+
+/*
+ * Every decoder returns 0, or -1 with errno EINVAL when the text is malformed
+ * or truncated (a kernel always ends its last line with '\n', so text that does
+ * not is treated as cut short), ERANGE for a number or CPU id out of range, or
+ * ENOMEM.  On failure the outputs hold unspecified values but remain safe to
+ * free.
+ */
 
 /* CPU ids above this are rejected: far beyond any kernel's NR_CPUS (8192). */
 #define DECODE_CPU_ID_MAX 65535

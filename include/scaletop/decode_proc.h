@@ -3,16 +3,7 @@
  * Decoders of the Linux text that names what a thread waits on, and of the
  * memory it waits on: a thread's syscall line (/proc/PID/task/TID/syscall),
  * a process's mappings (/proc/PID/maps), the kernel's symbols
- * (/proc/kallsyms) and a glibc mutex's words.  Pure functions over a buffer
- * and its length, as decode_linux.h's: no I/O, no NUL terminator needed,
- * nothing read past len, built on every OS so the recorded fixtures are
- * tested everywhere.  Errors as decode_linux.h says: -1 with EINVAL
- * (malformed or cut short), ERANGE (a number out of range) or ENOMEM; the
- * outputs are then safe to free.
- *
- * The symbol table (struct symtab) is shared by the kallsyms decoder and
- * the ELF reader (symbols.h): symbols sorted by address, their names in one
- * pool.
+ * (/proc/kallsyms) and a glibc mutex's words.
  */
 #ifndef SCALETOP_DECODE_PROC_H
 #define SCALETOP_DECODE_PROC_H
@@ -23,6 +14,18 @@
 
 #include "scaletop/futex.h"
 #include "scaletop/platform.h"
+
+/*
+ * Pure functions over a buffer and its length, as decode_linux.h's: no I/O,
+ * no NUL terminator needed, nothing read past len, built on every OS so the
+ * recorded fixtures are tested everywhere.  Errors as decode_linux.h says:
+ * -1 with EINVAL (malformed or cut short), ERANGE (a number out of range) or
+ * ENOMEM; the outputs are then safe to free.
+ *
+ * The symbol table (struct symtab) is shared by the kallsyms decoder and
+ * the ELF reader (symbols.h): symbols sorted by address, their names in one
+ * pool.
+ */
 
 /* --- syscall lines ------------------------------------------------------ */
 

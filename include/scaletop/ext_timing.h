@@ -2,7 +2,15 @@
 /*
  * Where an external command's interval lines lie in time, and which of them
  * the step counts.  Pure arithmetic, so each rule is unit-tested.
- *
+ */
+#ifndef SCALETOP_EXT_TIMING_H
+#define SCALETOP_EXT_TIMING_H
+
+#include <stdbool.h>
+
+#include "scaletop/parse.h"
+
+/*
  * Two clocks meet here.  The step's clock is the monitor's CLOCK_MONOTONIC
  * in seconds since the command was started.  The tool's clock is the one its
  * stamps are on ("[ 3s ]", "progress: 3.0 s").
@@ -22,12 +30,6 @@
  * Each span is also given on the step's clock (the line's arrival, and that
  * less its length), where the monitor's CPU and contention samples are.
  */
-#ifndef SCALETOP_EXT_TIMING_H
-#define SCALETOP_EXT_TIMING_H
-
-#include <stdbool.h>
-
-#include "scaletop/parse.h"
 
 /* A stamp this far ahead of the step's clock is on a clock of another origin. */
 #define EXT_FOREIGN_STAMP_S 60.0

@@ -5,13 +5,16 @@
  * some mutexes) at N well above the CPU count let a few workers take nearly
  * every operation while the rest starve: that is the collapse a user came to
  * see, so it is measured and shown, never a reason to fail the step.
- * Pure arithmetic, no I/O.
  */
 #ifndef SCALETOP_FAIRNESS_H
 #define SCALETOP_FAIRNESS_H
 
 #include <stdbool.h>
 #include <stdint.h>
+
+/*
+ * Pure arithmetic, no I/O.
+ */
 
 struct fairness {
 	bool have; /* per-worker counts were taken (built-in workloads only) */

@@ -3,14 +3,18 @@
  * What a thread's /proc/PID/task/TID/syscall line says, decoded: the types
  * only, so that the platform's decoder (decode_syscall.c) fills them and the
  * model's lock census (census.h) reads them without either calling the
- * other.  Which futex call and op a waiter used is decided by the decoder
- * (the syscall numbers are per architecture), so the census only reads the
- * kind and the address.
+ * other.
  */
 #ifndef SCALETOP_FUTEX_H
 #define SCALETOP_FUTEX_H
 
 #include <stdint.h>
+
+/*
+ * Which futex call and op a waiter used is decided by the decoder (the
+ * syscall numbers are per architecture), so the census only reads the kind
+ * and the address.
+ */
 
 /* What the line says the thread is doing. */
 enum syscall_state {

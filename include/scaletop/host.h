@@ -3,16 +3,19 @@
  * Host identity: what a snapshot needs to say which machine and OS it came
  * from, and the fingerprint that decides whether two snapshots measured the
  * same thing (SMT, the frequency policy, mitigations, the hypervisor, the
- * clocksource ...).  Read once at start.  What the OS does not say is "" or
- * 0 here (as ncpus has always been: no count or frequency is ever 0, and a
- * session zeroed by session_init then knows nothing) and null in the JSON:
- * never a guess.
+ * clocksource ...).  Read once at start.
  */
 #ifndef SCALETOP_HOST_H
 #define SCALETOP_HOST_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+/*
+ * What the OS does not say is "" or 0 here (as ncpus has always been: no
+ * count or frequency is ever 0, and a session zeroed by session_init then
+ * knows nothing) and null in the JSON: never a guess.
+ */
 
 /* Whether sibling hardware threads run. */
 enum host_smt {

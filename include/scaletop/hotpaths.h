@@ -1,18 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Where the CPUs went: a step's on-CPU samples by call path and by function
- * (its own samples), and the share that spun in a lock.  A collapse with
- * the threads "running" is often a spinning lock, a kernel one (the fd
- * table's in the seed study) or one in user space (InnoDB's, a spinlock),
- * which only the call chain names: the spin frame
- * (native_queued_spin_lock_slowpath, _raw_spin_lock, pthread_spin_lock,
- * s_lock ...) and, above it, the caller that took the lock (alloc_fd,
- * file_close_fd ...).
- *
- * While a window runs the samples are tallied by raw address chain, which
- * costs a hash and no lookup; names are given once at the window's end, by
- * a namer the caller supplies (the symboliser), so each distinct address is
- * named once.  Pure code: no I/O.
+ * (its own samples), and the share that spun in a lock.
  */
 #ifndef SCALETOP_HOTPATHS_H
 #define SCALETOP_HOTPATHS_H
@@ -29,6 +18,20 @@
 	    */
 #define HOT_NAME_LEN 64
 #define HOT_MAX_CHAINS 8192 /* distinct chains a window tallies; the rest count as "(other)" */
+
+/*
+ * A collapse with the threads "running" is often a spinning lock, a kernel
+ * one (the fd table's in the seed study) or one in user space (InnoDB's, a
+ * spinlock), which only the call chain names: the spin frame
+ * (native_queued_spin_lock_slowpath, _raw_spin_lock, pthread_spin_lock,
+ * s_lock ...) and, above it, the caller that took the lock (alloc_fd,
+ * file_close_fd ...).
+ *
+ * While a window runs the samples are tallied by raw address chain, which
+ * costs a hash and no lookup; names are given once at the window's end, by
+ * a namer the caller supplies (the symboliser), so each distinct address is
+ * named once.  Pure code: no I/O.
+ */
 
 /* A path and its share of a family's samples. */
 struct hot_path {

@@ -5,14 +5,6 @@
  * count, and what lies past the cap as one count a family ("[other]"), so
  * the counts add up to the family's samples.  The hot paths (hotpaths.h)
  * keep a step's top few paths for the views; these keep them all.
- *
- * Frames are stored once each in a table of names; a stack is a run of
- * indices into it, root (outermost) first, its last nkernel frames the
- * kernel's (the leaf end).  The on-CPU stacks come from the window's tally
- * and the same namer as the hot paths: a user address the namer answers -2
- * for (in no executable mapping) ends the stack there, that frame and the
- * outer ones dropped; -1 leaves the frame unnamed, printed as its address.
- * Chains whose names are equal are one stack.  Pure code: no I/O.
  */
 #ifndef SCALETOP_HOTSTACKS_H
 #define SCALETOP_HOTSTACKS_H
@@ -25,6 +17,16 @@
 #define HOT_STACKS_MAX 2048    /* distinct stacks kept a family; the rest count as "[other]" */
 #define HOT_STACK_NAME_LEN 256 /* a frame's name, cut to fit (C++ names are long) */
 #define HOT_STACK_DEPTH 128    /* frames a stack may have */
+
+/*
+ * Frames are stored once each in a table of names; a stack is a run of
+ * indices into it, root (outermost) first, its last nkernel frames the
+ * kernel's (the leaf end).  The on-CPU stacks come from the window's tally
+ * and the same namer as the hot paths: a user address the namer answers -2
+ * for (in no executable mapping) ends the stack there, that frame and the
+ * outer ones dropped; -1 leaves the frame unnamed, printed as its address.
+ * Chains whose names are equal are one stack.  Pure code: no I/O.
+ */
 
 /* One stack: frame[at .. at + nframes) of its set, root first. */
 struct hot_stack {

@@ -2,22 +2,7 @@
 /*
  * A histogram of the kernel stacks blocked threads wait in: where in the
  * kernel a family's blocked thread-time goes, beyond the one function its
- * wait channel names.  Pure (model): the caller reads the stacks
- * (platform.h's thread_kstack_read) of a few of each tick's blocked
- * readings and hands them in; a stack is tallied by its first
- * KSTACK_KEY_FRAMES frames after the context switch's own (__schedule,
- * mi_switch, sleepq_switch ...), joined by ';'.
- *
- * Weights: a tick reads the stacks of k of its m blocked readings of a
- * family, the first k in the sampler's random order, so each stands for
- * m / k readings; each counts its reading's blocked time times m / k
- * (closed by kstack_tally_tick), which makes a stack's share an unbiased
- * estimate of its share of the family's blocked thread-time.
- *
- * Feeding it, each tick and family:
- *   kstack_tally_blocked(t, f)            for every blocked reading (m);
- *   kstack_tally_add(t, f, &ks, weight)   for each stack read (k);
- *   kstack_tally_tick(t, f)               after the family's readings.
+ * wait channel names.
  */
 #ifndef SCALETOP_KSTACKS_H
 #define SCALETOP_KSTACKS_H
@@ -32,6 +17,25 @@
 #define KSTACK_MAX_KEYS 512   /* distinct stacks a window tallies; the rest count in the total */
 #define KSTACK_TICK_MAX 64    /* stacks one tick may add, all families */
 #define KSTACK_MAX_WHOLE 4096 /* distinct whole stacks a window tallies, for flame graphs */
+
+/*
+ * Pure (model): the caller reads the stacks (platform.h's
+ * thread_kstack_read) of a few of each tick's blocked readings and hands
+ * them in; a stack is tallied by its first KSTACK_KEY_FRAMES frames after
+ * the context switch's own (__schedule, mi_switch, sleepq_switch ...),
+ * joined by ';'.
+ *
+ * Weights: a tick reads the stacks of k of its m blocked readings of a
+ * family, the first k in the sampler's random order, so each stands for
+ * m / k readings; each counts its reading's blocked time times m / k
+ * (closed by kstack_tally_tick), which makes a stack's share an unbiased
+ * estimate of its share of the family's blocked thread-time.
+ *
+ * Feeding it, each tick and family:
+ *   kstack_tally_blocked(t, f)            for every blocked reading (m);
+ *   kstack_tally_add(t, f, &ks, weight)   for each stack read (k);
+ *   kstack_tally_tick(t, f)               after the family's readings.
+ */
 
 struct kstack_tally;
 

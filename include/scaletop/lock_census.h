@@ -3,7 +3,16 @@
  * The lock census's reads (engine): who holds each lock, and what its
  * address is called.  The census itself (census.h) is pure; these two
  * calls make it say "big_lock, held by thread 4711".
- *
+ */
+#ifndef SCALETOP_LOCK_CENSUS_H
+#define SCALETOP_LOCK_CENSUS_H
+
+#include <sys/types.h>
+
+#include "scaletop/census.h"
+#include "scaletop/symbols.h"
+
+/*
  *   census_read_owners(c)  right after a round of census_add, while the
  *       waiters still wait: each mutex-like lock waited on in that round
  *       (last_waiters) has its words read from its
@@ -15,13 +24,6 @@
  *       symbols (symbols.h).
  * Both leave the census's order alone and may be called with any census.
  */
-#ifndef SCALETOP_LOCK_CENSUS_H
-#define SCALETOP_LOCK_CENSUS_H
-
-#include <sys/types.h>
-
-#include "scaletop/census.h"
-#include "scaletop/symbols.h"
 
 /*
  * Before census_add, for a futex_waitv waiter: its vector's first futex

@@ -1,5 +1,17 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
+ * The thread/client counts of a sweep (-n): a spec such as "1,2,4",
+ * "1-16" or "1-64x2" into a sorted list.
+ */
+#ifndef SCALETOP_NLIST_H
+#define SCALETOP_NLIST_H
+
+#include <stddef.h>
+
+#define NLIST_MIN 1
+#define NLIST_MAX 4096
+
+/*
  * The thread/client counts of a sweep (-n).  A spec is a comma-separated
  * list of items, blanks around them allowed:
  *
@@ -14,13 +26,6 @@
  *
  * Pure code.  The caller owns the struct; nlist_free releases its array.
  */
-#ifndef SCALETOP_NLIST_H
-#define SCALETOP_NLIST_H
-
-#include <stddef.h>
-
-#define NLIST_MIN 1
-#define NLIST_MAX 4096
 
 struct nlist {
 	int *v; /* ascending, no duplicates; owned, malloc'd */

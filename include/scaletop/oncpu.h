@@ -1,18 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/*
- * On-CPU sampling: where the CPUs are when a clock interrupts them.  Linux
- * gives it through perf_event_open(2) with the software event cpu-clock and
- * PERF_SAMPLE_CALLCHAIN: a sample is a thread's kernel and user call chain at
- * that moment, so a lock that spins shows as the spin frames and the caller
- * that took the lock, which no wait channel shows (a spinning thread is
- * "running").
- *
- * Two halves, as with the other sources: perf_records_decode() is portable
- * code over a buffer of records (the kernel's ABI, whose numbers are fixed),
- * tested on synthetic buffers everywhere; oncpu_*() is the OS call, in
- * linux_perf.c, and answers ENOSYS on every other backend (unsupported.c,
- * since FreeBSD's hwpmc and DragonFly have no equivalent that scaletop reads).
- */
+/* On-CPU sampling: where the CPUs are when a clock interrupts them. */
 #ifndef SCALETOP_ONCPU_H
 #define SCALETOP_ONCPU_H
 
@@ -20,6 +7,20 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+
+/*
+ * Linux gives it through perf_event_open(2) with the software event
+ * cpu-clock and PERF_SAMPLE_CALLCHAIN: a sample is a thread's kernel and
+ * user call chain at that moment, so a lock that spins shows as the spin
+ * frames and the caller that took the lock, which no wait channel shows (a
+ * spinning thread is "running").
+ *
+ * Two halves, as with the other sources: perf_records_decode() is portable
+ * code over a buffer of records (the kernel's ABI, whose numbers are fixed),
+ * tested on synthetic buffers everywhere; oncpu_*() is the OS call, in
+ * linux_perf.c, and answers ENOSYS on every other backend (unsupported.c,
+ * since FreeBSD's hwpmc and DragonFly have no equivalent that scaletop reads).
+ */
 
 /*
  * The deepest call chain kept: the kernel's default limit

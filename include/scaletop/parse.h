@@ -4,17 +4,6 @@
  * benchmark prints (sysbench --report-interval, pgbench -P, or any line a
  * user's --parse-regex matches) into throughput samples, and its closing
  * report into a summary.
- *
- * A parser is fed whatever a read() from the command's pipe returned: chunks
- * of any size, split anywhere, even mid-line or between '\r' and '\n'.  It
- * keeps the partial line until its end arrives.  Either '\n' or '\r' ends a
- * line, so CRLF output and '\r'-redrawn progress lines both work; empty lines
- * are skipped.  A line longer than PARSE_LINE_MAX bytes is dropped whole and
- * counted, rather than parsed from a truncated prefix, because a number cut in
- * half would be read as a wrong rate.  Numbers are read with '.' as the decimal
- * point whatever the locale, as the tools print them.
- *
- * Pure code: no I/O.  The caller owns the parser and the events it copies out.
  */
 #ifndef SCALETOP_PARSE_H
 #define SCALETOP_PARSE_H
@@ -26,6 +15,19 @@
 #define PARSE_LINE_MAX 4096   /* longest line parsed, without its terminator */
 #define PARSE_QUEUE_MAX 65536 /* events held when the caller does not drain them */
 #define PARSE_UNIT_MAX 16
+
+/*
+ * A parser is fed whatever a read() from the command's pipe returned: chunks
+ * of any size, split anywhere, even mid-line or between '\r' and '\n'.  It
+ * keeps the partial line until its end arrives.  Either '\n' or '\r' ends a
+ * line, so CRLF output and '\r'-redrawn progress lines both work; empty lines
+ * are skipped.  A line longer than PARSE_LINE_MAX bytes is dropped whole and
+ * counted, rather than parsed from a truncated prefix, because a number cut in
+ * half would be read as a wrong rate.  Numbers are read with '.' as the decimal
+ * point whatever the locale, as the tools print them.
+ *
+ * Pure code: no I/O.  The caller owns the parser and the events it copies out.
+ */
 
 /* parse_interval.have and parse_summary.have: which optional fields are valid */
 #define PARSE_HAVE_T 0x01        /* t_end */

@@ -4,9 +4,7 @@
  * leads its own process group, and every live group is listed here so that
  * each exit path can kill them all: the engine's signal path, atexit, and
  * the normal teardown.  The list is a fixed array of pids, so killing from a
- * signal handler is safe (kill(2) only).  What a step leaves running outside
- * its groups (a daemon) is found and killed here too: pgroup_adopt_orphans
- * and pgroup_kill_descendants.
+ * signal handler is safe (kill(2) only).
  */
 #ifndef SCALETOP_PGROUP_H
 #define SCALETOP_PGROUP_H
@@ -17,6 +15,11 @@
 #include <sys/types.h>
 
 #define PGROUP_MAX 64
+
+/*
+ * What a step leaves running outside its groups (a daemon) is found and
+ * killed here too: pgroup_adopt_orphans and pgroup_kill_descendants.
+ */
 
 /*
  * Lowers the calling thread's nice value by `by` (the loop's thread: on Linux

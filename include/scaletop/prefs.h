@@ -4,9 +4,6 @@
  * workload and whether sweeps are kept, in $XDG_CONFIG_HOME/scaletop/config (default
  * ~/.config/scaletop/config).  The file is "key = value" lines with '#'
  * comments; docs/config.md describes it.
- *
- * The caller owns the struct.  Strings are NUL-terminated and hold no
- * control characters.
  */
 #ifndef SCALETOP_PREFS_H
 #define SCALETOP_PREFS_H
@@ -16,6 +13,11 @@
 #define PREFS_INTERVAL_DEFAULT 1.0 /* the TUI's screen refresh, which d changes */
 #define PREFS_INTERVAL_MIN 0.01
 #define PREFS_INTERVAL_MAX 60.0
+
+/*
+ * The caller owns the struct.  Strings are NUL-terminated and hold no
+ * control characters.
+ */
 
 struct prefs {
 	char theme[64];    /* a theme name for theme_use; "default" by default */

@@ -5,7 +5,17 @@
  * counts as thread-time, as the wait sampler's channels do, rather than as
  * one per line.  Pure code: the parsing of a line, and a run's lines into the
  * window's tally once the engine has said which TIDs are the target's.
- *
+ */
+#ifndef SCALETOP_PROBE_JOIN_H
+#define SCALETOP_PROBE_JOIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "scaletop/waits.h"
+
+/*
  * The weighting rule (docs/design-notes.md): a run that finds thread T
  * waiting on L stands for the time since the probe's last clean run (its
  * period, about 1 s; the window's first clean run stands for one period),
@@ -16,14 +26,6 @@
  * with the same weight, but counted as unjoined.  Lines without a TID weigh
  * 1 each, as they always did (about one period of one waiting thing).
  */
-#ifndef SCALETOP_PROBE_JOIN_H
-#define SCALETOP_PROBE_JOIN_H
-
-#include <stdbool.h>
-#include <stddef.h>
-#include <sys/types.h>
-
-#include "scaletop/waits.h"
 
 /* A step's TID lines, from the clean runs of its probes; lines == 0: none came. */
 struct probe_join {

@@ -1,13 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/*
- * The processes of a --target over one measurement window.  A server's
- * processes come and go while it is measured (postgres forks a backend per
- * connection), so the window's counters are not one reading at each edge but
- * a book: each process counts from when it was first seen in the window, or
- * from 0 when it started inside it; one that exits keeps its last counters;
- * a pid seen again with another start time is a new process, never the old
- * one twice.  Pure bookkeeping over readings the engine makes.
- */
+/* The processes of a --target over one measurement window. */
 #ifndef SCALETOP_PROCBOOK_H
 #define SCALETOP_PROCBOOK_H
 
@@ -16,6 +8,15 @@
 #include <sys/types.h>
 
 #include "scaletop/platform.h"
+
+/*
+ * A server's processes come and go while it is measured (postgres forks a
+ * backend per connection), so the window's counters are not one reading at
+ * each edge but a book: each process counts from when it was first seen in
+ * the window, or from 0 when it started inside it; one that exits keeps its
+ * last counters; a pid seen again with another start time is a new process,
+ * never the old one twice.  Pure bookkeeping over readings the engine makes.
+ */
 
 struct procbook_entry {
 	pid_t pid;

@@ -5,11 +5,6 @@
  * workers (threads, or processes in the same group), and releases them
  * together once all are ready.  Each worker counts in its own slot (slot.h)
  * of a MAP_SHARED mapping; the monitor only reads the slots.
- *
- * Nothing here blocks for long except runner_free: the engine's loop calls
- * runner_poll on each tick, which also drains the child's output.  A worker that
- * crashes, fails or will not stop ends the step with a one-line reason; the
- * monitor is never harmed, and no process is left behind.
  */
 #ifndef SCALETOP_RUNNER_H
 #define SCALETOP_RUNNER_H
@@ -24,6 +19,13 @@
 #define RUNNER_MAX_WORKERS 4096
 #define RUNNER_GRACE_NS UINT64_C(2000000000) /* default time workers get to return after stop */
 #define RUNNER_REASONLEN 256
+
+/*
+ * Nothing here blocks for long except runner_free: the engine's loop calls
+ * runner_poll on each tick, which also drains the child's output.  A worker that
+ * crashes, fails or will not stop ends the step with a one-line reason; the
+ * monitor is never harmed, and no process is left behind.
+ */
 
 enum runner_mode { RUNNER_THREADS, RUNNER_PROCESSES };
 

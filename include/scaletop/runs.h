@@ -3,13 +3,7 @@
  * The kept runs: every sweep the TUI runs is saved as a snapshot in one
  * directory, $XDG_DATA_HOME/scaletop/runs (default
  * ~/.local/share/scaletop/runs, made 0700), so that no key can throw a
- * measurement away.  The TUI's history view and `scaletop runs` list them
- * from here, newest first by the file's modification time (when the run
- * was last kept), and prune them by the same age.
- *
- * Listing only stats the files; a run's summary (workload, its parameters
- * or command, label, host, N range, steps, verdict) is read when asked for, one file at a time, so
- * a list of hundreds of runs costs one readdir until its rows are shown.
+ * measurement away.
  */
 #ifndef SCALETOP_RUNS_H
 #define SCALETOP_RUNS_H
@@ -20,6 +14,16 @@
 
 #include "scaletop/error.h"
 #include "scaletop/session.h"
+
+/*
+ * The TUI's history view and `scaletop runs` list them from here, newest
+ * first by the file's modification time (when the run was last kept), and
+ * prune them by the same age.
+ *
+ * Listing only stats the files; a run's summary (workload, its parameters
+ * or command, label, host, N range, steps, verdict) is read when asked for, one file at a time, so
+ * a list of hundreds of runs costs one readdir until its rows are shown.
+ */
 
 /* One kept run: its file, and once runs_entry_load has read it, its summary. */
 struct run_entry {

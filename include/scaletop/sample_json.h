@@ -3,9 +3,7 @@
  * JSON Lines encoding of sample deltas: one compact object per interval,
  * {"type":"sample","time":...,"mono":...,"interval":...,"cpus":[...],
  * "all":{...},"sys":{...},"note":...}.  Figures that are unavailable are
- * null, never NaN.  Callers outside src/store/ see no JSON type: they use
- * sample_json_write; the store's own writers (the JSON Lines recorder, the
- * snapshot) build on the object encoders, which return jansson objects.
+ * null, never NaN.
  */
 #ifndef SCALETOP_SAMPLE_JSON_H
 #define SCALETOP_SAMPLE_JSON_H
@@ -15,6 +13,12 @@
 #include <time.h>
 
 #include "scaletop/delta.h"
+
+/*
+ * Callers outside src/store/ see no JSON type: they use sample_json_write;
+ * the store's own writers (the JSON Lines recorder, the snapshot) build on
+ * the object encoders, which return jansson objects.
+ */
 
 struct json_t; /* jansson's json_t, known only inside src/store/ */
 

@@ -5,11 +5,6 @@
  * shares a cache line (adjacent-line prefetch pairs 64-byte lines).  The
  * monitor only reads.  A sequence number makes a torn read detectable and a
  * check word makes garbage detectable, so neither is ever reported.
- *
- * The slot keeps two copies and the writer alternates between them: seq
- * names the latest complete one, so a worker preempted in the middle of an
- * update (common when workers outnumber CPUs) never hides its last total
- * from the monitor, as an odd-while-writing seqlock would.
  */
 #ifndef SCALETOP_SLOT_H
 #define SCALETOP_SLOT_H
@@ -20,6 +15,13 @@
 
 #define SLOT_STRIDE 128
 #define SLOT_MAGIC UINT64_C(0x5ca1e70f5ca1e70f)
+
+/*
+ * The slot keeps two copies and the writer alternates between them: seq
+ * names the latest complete one, so a worker preempted in the middle of an
+ * update (common when workers outnumber CPUs) never hides its last total
+ * from the monitor, as an odd-while-writing seqlock would.
+ */
 
 /* wl_slot.state */
 enum slot_state { SLOT_IDLE, SLOT_READY, SLOT_RUNNING, SLOT_DONE, SLOT_FAILED };

@@ -4,11 +4,6 @@
  * "scaletop-snapshot"), so that one machine, OS release or kernel option can
  * later be compared with another.  docs/snapshot-format.md describes every
  * field and docs/snapshot.schema.json is its JSON Schema.
- *
- * The writer replaces a file atomically (temp file in the same folder, fsync,
- * rename, fsync of the folder) and never replaces one unless asked.  The
- * reader checks every field's type and range and fills a struct session, so
- * every view works on a loaded snapshot exactly as on a live sweep.
  */
 #ifndef SCALETOP_SNAPSHOT_H
 #define SCALETOP_SNAPSHOT_H
@@ -20,6 +15,13 @@
 #include "scaletop/analysis.h"
 #include "scaletop/error.h"
 #include "scaletop/session.h"
+
+/*
+ * The writer replaces a file atomically (temp file in the same folder, fsync,
+ * rename, fsync of the folder) and never replaces one unless asked.  The
+ * reader checks every field's type and range and fills a struct session, so
+ * every view works on a loaded snapshot exactly as on a live sweep.
+ */
 
 /* A snapshot bigger than this is refused unread: damaged, or not a snapshot. */
 #define SNAPSHOT_MAX_BYTES ((size_t)64 << 20)

@@ -2,7 +2,17 @@
 /*
  * The start line: a step's workers (threads, or processes forked by the
  * step's child) gather here and are released together.
- *
+ */
+#ifndef SCALETOP_STARTLINE_H
+#define SCALETOP_STARTLINE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define STARTLINE_RECHECK_MS 1000
+
+/*
  * Waiting costs nothing: a worker blocks in poll() on the read end of a
  * pipe that nobody writes to, and the child releases everyone at once by
  * closing the only write end, which wakes every poller (threads and
@@ -15,14 +25,6 @@
  * monitor reads them; the gate's descriptors are each process's own, since
  * a worker process must drop its inherited copy of the write end.
  */
-#ifndef SCALETOP_STARTLINE_H
-#define SCALETOP_STARTLINE_H
-
-#include <stdatomic.h>
-#include <stdbool.h>
-#include <stdint.h>
-
-#define STARTLINE_RECHECK_MS 1000
 
 /* In shared memory: written by the child and its workers, read by the monitor. */
 struct startline_state {

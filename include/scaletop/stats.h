@@ -2,7 +2,14 @@
 /*
  * Statistics of a step's interval samples (throughput per interval): the
  * spread that tells whether a step's headline figure can be trusted.
- *
+ */
+#ifndef SCALETOP_STATS_H
+#define SCALETOP_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
  * n = 0: every figure is 0 and have_spread is false.
  * n = 1: mean, median, min and max are the sample; stddev and ci95 are 0
  *        and have_spread is false, since one sample says nothing of spread.
@@ -11,11 +18,6 @@
  *
  * Pure code.
  */
-#ifndef SCALETOP_STATS_H
-#define SCALETOP_STATS_H
-
-#include <stdbool.h>
-#include <stddef.h>
 
 struct stats {
 	size_t n;

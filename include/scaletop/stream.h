@@ -4,12 +4,6 @@
  * tick, finished step, event and analysis update, so a run on a headless
  * machine can be watched or replayed elsewhere.  docs/stream-format.md
  * documents every line.
- *
- * The recorder (src/store/stream_write.c) writes the lines; the reader
- * (src/store/stream_read.c and the stream_*.c files beside it) rebuilds a
- * session from them, fed in chunks of any size, so it serves a whole file
- * and a live pipe alike.  It reads the session's objects with the snapshot
- * loader's own code, so both refuse the same data in the same words.
  */
 #ifndef SCALETOP_STREAM_H
 #define SCALETOP_STREAM_H
@@ -24,6 +18,14 @@
 
 #define STREAM_FORMAT "scaletop-stream"
 #define STREAM_VERSION 1 /* bumped only for changes an older reader would misread */
+
+/*
+ * The recorder (src/store/stream_write.c) writes the lines; the reader
+ * (src/store/stream_read.c and the stream_*.c files beside it) rebuilds a
+ * session from them, fed in chunks of any size, so it serves a whole file
+ * and a live pipe alike.  It reads the session's objects with the snapshot
+ * loader's own code, so both refuse the same data in the same words.
+ */
 
 /* The stream's words for enum sweep_phase, indexed by it. */
 extern const char *const stream_phase_names[PHASE_DONE + 1];

@@ -2,11 +2,22 @@
 /*
  * The symboliser: names an address in a process (a futex word, a return
  * address) as `object:symbol+0xOFF`, or `object+0xVADDR` where no symbol
- * covers it, and a kernel address from /proc/kallsyms.  One module for
- * every caller (the lock census, the on-CPU sampler), so each object's
- * symbol table is read once: objects are cached by device and inode, and an
- * object met again under another name (same build ID) shares the first
- * one's table.
+ * covers it, and a kernel address from /proc/kallsyms.
+ */
+#ifndef SCALETOP_SYMBOLS_H
+#define SCALETOP_SYMBOLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "scaletop/decode_proc.h"
+
+/*
+ * One module for every caller (the lock census, the on-CPU sampler), so each
+ * object's symbol table is read once: objects are cached by device and
+ * inode, and an object met again under another name (same build ID) shares
+ * the first one's table.
  *
  * ELF files are read with libelf (elfutils on Linux, the base system's on
  * the BSDs): the PT_LOAD segments turn a mapping's file offset into the
@@ -31,14 +42,6 @@
  * then.  Copy the answer out (sym_format) to keep it.  Not thread-safe: one
  * caller at a time.
  */
-#ifndef SCALETOP_SYMBOLS_H
-#define SCALETOP_SYMBOLS_H
-
-#include <stddef.h>
-#include <stdint.h>
-#include <sys/types.h>
-
-#include "scaletop/decode_proc.h"
 
 /* --- one ELF object (elf_image.c) -------------------------------------- */
 

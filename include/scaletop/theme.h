@@ -1,7 +1,14 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
+/* Colour themes: what each thing on screen looks like. */
+#ifndef SCALETOP_THEME_H
+#define SCALETOP_THEME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <curses.h>
+
 /*
- * Colour themes: what each thing on screen looks like.
- *
  * A theme file uses btop's line syntax, theme[key]="value", so a btop theme
  * loads for the keys we share; docs/themes.md lists every key.  The TUI asks
  * for a role (ROLE_PEAK, ROLE_HEAT3 ...) and gets curses attributes that are
@@ -18,13 +25,6 @@
  * Colour pairs 1 .. ROLE_COUNT belong to this module: the TUI must not
  * init_pair them.
  */
-#ifndef SCALETOP_THEME_H
-#define SCALETOP_THEME_H
-
-#include <stddef.h>
-#include <stdint.h>
-
-#include <curses.h>
 
 enum theme_role {
 	ROLE_MAIN,     /* ordinary text and the screen background */

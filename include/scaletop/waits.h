@@ -4,15 +4,18 @@
  * threads), state and wait channel.  A collapse is a change in where the
  * threads spend their time (runnable instead of running, futex waits
  * instead of work), so the profile is kept per step and compared across N.
- * The tally is built while a window runs, from whatever the samplers and
- * probes report, weighted by thread-seconds (or by count, for probe labels);
- * the shares it yields sum to 1 within each family.  Pure arithmetic.
  */
 #ifndef SCALETOP_WAITS_H
 #define SCALETOP_WAITS_H
 
 #include <stdbool.h>
 #include <stddef.h>
+
+/*
+ * The tally is built while a window runs, from whatever the samplers and
+ * probes report, weighted by thread-seconds (or by count, for probe labels);
+ * the shares it yields sum to 1 within each family.  Pure arithmetic.
+ */
 
 /* Whose threads: the workload's (built-in or --cmd), --target's, or a --probe's labels. */
 enum wait_family { WAIT_WORKLOAD, WAIT_TARGET, WAIT_PROBE, WAIT_NFAMILIES };

@@ -3,15 +3,6 @@
  * A workload is a small table: name, help, parameters, and the functions the
  * runner calls.  Built-in workloads live in src/workload/, one file each,
  * and are listed in src/workload/registry.c.
- *
- * Where things run:
- *   prepare/cleanup  in the monitor, once per sweep (create/remove files)
- *   step_init/fini   in the step's child process, once per step, before the
- *                    workers start and after they stop
- *   work             in each worker (a thread, or a process in process mode)
- * Shared per-step state lives in `shared`, MAP_SHARED memory of shared_size
- * bytes that the runner maps before forking, so it is shared by threads and
- * by processes alike (use PTHREAD_PROCESS_SHARED for pthread objects).
  */
 #ifndef SCALETOP_WORKLOAD_H
 #define SCALETOP_WORKLOAD_H
@@ -26,6 +17,17 @@
 
 #define WL_MAX_PARAMS 8
 #define WL_PATH_MAX 4096
+
+/*
+ * Where things run:
+ *   prepare/cleanup  in the monitor, once per sweep (create/remove files)
+ *   step_init/fini   in the step's child process, once per step, before the
+ *                    workers start and after they stop
+ *   work             in each worker (a thread, or a process in process mode)
+ * Shared per-step state lives in `shared`, MAP_SHARED memory of shared_size
+ * bytes that the runner maps before forking, so it is shared by threads and
+ * by processes alike (use PTHREAD_PROCESS_SHARED for pthread objects).
+ */
 
 enum wl_param_type {
 	WP_INT,  /* integer in [min, max] */

@@ -1,12 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/*
- * run's progress line on stderr, written the way the terminal allows.  A
- * terminal whose terminfo can erase a line (el) gets one line redrawn in
- * place, cut to its width in display columns, so it never wraps into a
- * scroll of half lines; a dumb terminal, or one unknown to terminfo, gets
- * plain lines, one per step, with no escape in them; a file or a pipe gets
- * the same plain lines (what run always wrote there).
- */
+/* run's progress line on stderr, written the way the terminal allows. */
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +12,14 @@
 #include <term.h>
 
 #include "progress.h"
+
+/*
+ * A terminal whose terminfo can erase a line (el) gets one line redrawn in
+ * place, cut to its width in display columns, so it never wraps into a
+ * scroll of half lines; a dumb terminal, or one unknown to terminfo, gets
+ * plain lines, one per step, with no escape in them; a file or a pipe gets
+ * the same plain lines (what run always wrote there).
+ */
 
 /* The terminal's erase-to-end-of-line, or "" when it has none (or is no terminal). */
 static void

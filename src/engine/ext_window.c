@@ -1,7 +1,15 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
+/* An external step's CPU and contention window, aligned with its throughput. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "scaletop/contention.h"
+#include "scaletop/pgroup.h"
+#include "ext_window.h"
+
 /*
- * An external step's CPU and contention window, aligned with its throughput.
- *
  * Throughput comes from the intervals the step counts, which begin after the
  * command has started (fork, exec, a tool's set-up, pgbench's connections)
  * and may end before it exits (its closing report, its clean-up).  The CPU
@@ -22,14 +30,6 @@
  * what the monitor's own --probe runs used (pgroup_side_usage).  Run
  * delay is not in those figures, so it is not reported for such a run.
  */
-#include <math.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/resource.h>
-
-#include "scaletop/contention.h"
-#include "scaletop/pgroup.h"
-#include "ext_window.h"
 
 /* Marks kept: 16 s at the default 0.25 s tick, more than any tool's report interval. */
 #define EXT_MARKS 64

@@ -4,8 +4,7 @@
  * (host_cpu_freq_mhz), read at the window's start and then at most once a
  * second, and never more than 0.5% of the time: a read that cost 10 ms
  * waits 2 s for the next.  A machine that does not say is asked once a
- * window.  The step context owns one; test_freq_sampler drives it with a
- * reader and a clock of its own.
+ * window.
  */
 #ifndef SCALETOP_ENGINE_FREQ_SAMPLER_H
 #define SCALETOP_ENGINE_FREQ_SAMPLER_H
@@ -15,6 +14,11 @@
 
 #define FREQ_PERIOD_NS 1000000000u /* at most one read a second */
 #define FREQ_COST_SHARE 200        /* the next read waits at least 200 times the last one's cost */
+
+/*
+ * The step context owns one; test_freq_sampler drives it with a reader and a
+ * clock of its own.
+ */
 
 struct freq_sampler {
 	int (*read)(double *mhz); /* NULL: host_cpu_freq_mhz */

@@ -4,11 +4,6 @@
  * on-CPU sampler (oncpu.h) samples every task on every CPU; this keeps the
  * samples of the workload's and the target's processes, by family, in the
  * window's tally (hotpaths.h), and names them at the window's end.
- *
- * It opens its events at the first window of a sweep and keeps them for
- * the sweep's life, enabled only while a window is open, so a step's
- * samples are its window's alone.  Where the events cannot be opened (no
- * permission, not Linux) it says why once and samples nothing after.
  */
 #ifndef SCALETOP_ENGINE_HOT_SAMPLER_H
 #define SCALETOP_ENGINE_HOT_SAMPLER_H
@@ -20,6 +15,13 @@
 #include "scaletop/hotpaths.h"
 #include "scaletop/oncpu.h"
 #include "scaletop/session.h"
+
+/*
+ * It opens its events at the first window of a sweep and keeps them for
+ * the sweep's life, enabled only while a window is open, so a step's
+ * samples are its window's alone.  Where the events cannot be opened (no
+ * permission, not Linux) it says why once and samples nothing after.
+ */
 
 /* Samples a second on each CPU: not a multiple of the kernel's HZ, so no tick lines up with it. */
 #define HOT_SAMPLE_HZ 99

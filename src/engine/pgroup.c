@@ -2,16 +2,6 @@
 /*
  * The registry of live process groups, the fork that creates them, and what
  * a step leaves behind outside them.
- *
- * Killing a group misses a command that daemonises (setsid, then fork): its
- * child sits in a group and session of its own, and once its parent exits it
- * is adopted by init, beyond any kill the monitor could make.  So while a
- * step runs the monitor is its orphans' reaper (proc_reaper: Linux's child
- * subreaper, procctl's PROC_REAP_ACQUIRE on the BSDs): they are re-parented
- * to it, stay in its process tree, and are found (orphan_plan) and killed at
- * the step's end.  Both halves live here because each needs the other: the
- * registry tells the orphan walk which groups are the monitor's own, and the
- * exit path that kills the groups also kills what escaped them.
  */
 #include "config.h"
 
@@ -31,6 +21,18 @@
 #include "scaletop/orphan_plan.h"
 #include "scaletop/pgroup.h"
 #include "scaletop/platform.h"
+
+/*
+ * Killing a group misses a command that daemonises (setsid, then fork): its
+ * child sits in a group and session of its own, and once its parent exits it
+ * is adopted by init, beyond any kill the monitor could make.  So while a
+ * step runs the monitor is its orphans' reaper (proc_reaper: Linux's child
+ * subreaper, procctl's PROC_REAP_ACQUIRE on the BSDs): they are re-parented
+ * to it, stay in its process tree, and are found (orphan_plan) and killed at
+ * the step's end.  Both halves live here because each needs the other: the
+ * registry tells the orphan walk which groups are the monitor's own, and the
+ * exit path that kills the groups also kills what escaped them.
+ */
 
 /* sig_atomic_t, not pid_t: the signal path reads these while the loop may write them. */
 static volatile sig_atomic_t pgroup_ids[PGROUP_MAX];

@@ -2,10 +2,7 @@
 /*
  * The --probe runner (probe.h): one command per probe, started on the
  * window's ticks, read through the loop's fd callbacks, reaped without
- * waiting, and bounded in time and output.  A run's labels are gathered in
- * a tally of its own and join the window's only when the run exits with
- * status 0 (or was cut off at the cap): what a failing command printed is
- * an error message more often than a wait label.
+ * waiting, and bounded in time and output.
  */
 #include <poll.h>
 #include <signal.h>
@@ -22,6 +19,12 @@
 #include "scaletop/spawn.h"
 #include "probe.h"
 #include "probe_preset.h"
+
+/*
+ * A run's labels are gathered in a tally of its own and join the window's
+ * only when the run exits with status 0 (or was cut off at the cap): what a
+ * failing command printed is an error message more often than a wait label.
+ */
 
 /* The kinds of trouble, each said once per probe in a step. */
 enum probe_trouble { PT_START, PT_EXIT, PT_TIMEOUT, PT_CAP, PT_EMPTY, PT_OFF, PT_UNJOINED };

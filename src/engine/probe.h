@@ -4,18 +4,7 @@
  * itself.  While a step's window runs, each probe's command runs about once
  * a second (never two runs of one probe at once), split by cmdline.c and
  * started with execvp (no shell) in a process group of its own that pgroup.c
- * knows, so every exit path kills it.  Each line it prints is the wait label
- * of one waiting thing (a pg_stat_activity row's wait event, say); a run
- * that exits with status 0 adds weight 1 per label to the window's tally,
- * under family WAIT_PROBE and state WS_REPORTED.  A line `TID<TAB>label`
- * names the thread that waits: it is joined to the target's threads and
- * weighs the thread-time since the probe's last clean run (probe_join.h);
- * the presets postgres[:CONNINFO] and mariadb[:OPTIONS] print such lines
- * (probe_preset.h), and say once when the server's instrumentation is off.  A run is bounded:
- * killed after PROBE_TIMEOUT_NS, cut off past PROBE_MAX_LINES labels or PROBE_MAX_BYTES of output.
- * Output is read through the loop's fd callbacks and runs are reaped on the tick, never waited for.
- * What goes wrong (cannot start, a non-zero exit, a time-out, the cap, no label in the whole
- * window) is an EV_WARNING event, once per probe and kind in a step, and never fails the step.
+ * knows, so every exit path kills it.
  */
 #ifndef SCALETOP_ENGINE_PROBE_H
 #define SCALETOP_ENGINE_PROBE_H
@@ -33,6 +22,23 @@
 #define PROBE_TIMEOUT_NS 2000000000u /* a run still going after this is killed */
 #define PROBE_MAX_LINES 1000         /* labels kept from one run ... */
 #define PROBE_MAX_BYTES 65536        /* ... and bytes of output (both streams) read */
+
+/*
+ * Each line it prints is the wait label of one waiting thing (a
+ * pg_stat_activity row's wait event, say); a run that exits with status 0
+ * adds weight 1 per label to the window's tally, under family WAIT_PROBE and
+ * state WS_REPORTED.  A line `TID<TAB>label` names the thread that waits: it
+ * is joined to the target's threads and weighs the thread-time since the
+ * probe's last clean run (probe_join.h); the presets postgres[:CONNINFO] and
+ * mariadb[:OPTIONS] print such lines (probe_preset.h), and say once when the
+ * server's instrumentation is off.  A run is bounded: killed after
+ * PROBE_TIMEOUT_NS, cut off past PROBE_MAX_LINES labels or PROBE_MAX_BYTES
+ * of output.  Output is read through the loop's fd callbacks and runs are
+ * reaped on the tick, never waited for.  What goes wrong (cannot start, a
+ * non-zero exit, a time-out, the cap, no label in the whole window) is an
+ * EV_WARNING event, once per probe and kind in a step, and never fails the
+ * step.
+ */
 
 struct probes;
 

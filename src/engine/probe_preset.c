@@ -1,11 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * --probe's presets (probe_preset.h): the client commands and their SQL,
- * and the reading of their status line.  The SQL asks only for what is
- * waiting or working now: PostgreSQL's active backends other than the
- * probe's own, MariaDB's foreground threads running a command; a thread
- * working with no wait event is labelled CPU, as pg_stat_activity's users
- * do.
+ * and the reading of their status line.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +28,13 @@
 	"w.END_EVENT_ID IS NULL WHERE t.TYPE = 'FOREGROUND' AND t.THREAD_OS_ID IS NOT NULL AND " \
 	"t.PROCESSLIST_COMMAND NOT IN ('Sleep', 'Daemon') AND "                                  \
 	"t.PROCESSLIST_ID <> CONNECTION_ID()"
+
+/*
+ * The SQL asks only for what is waiting or working now: PostgreSQL's active
+ * backends other than the probe's own, MariaDB's foreground threads running
+ * a command; a thread working with no wait event is labelled CPU, as
+ * pg_stat_activity's users do.
+ */
 
 static const char *const psql_argv[] = {
 	"psql", "-X", "-q", "-A", "-t", "-F", "\t", "-v", "ON_ERROR_STOP=1", NULL,

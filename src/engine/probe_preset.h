@@ -4,16 +4,19 @@
  * and `--probe mariadb[:OPTIONS]` are the two probes most users would
  * otherwise write by hand, and the ones that can name each waiting thread:
  * a PostgreSQL backend is a process (its pid is its one thread's TID), and
- * MariaDB's performance_schema.threads.THREAD_OS_ID is the kernel's TID.  A
- * preset is expanded into its client's argv here (no shell), prints
- * `TID<TAB>label` lines, and first one status line (`#scaletop ...`) that
- * says whether the server's instrumentation is on; what that line means,
- * and how to turn the instrumentation on, is said here too.
+ * MariaDB's performance_schema.threads.THREAD_OS_ID is the kernel's TID.
  */
 #ifndef SCALETOP_ENGINE_PROBE_PRESET_H
 #define SCALETOP_ENGINE_PROBE_PRESET_H
 
 #include <stddef.h>
+
+/*
+ * A preset is expanded into its client's argv here (no shell), prints
+ * `TID<TAB>label` lines, and first one status line (`#scaletop ...`) that
+ * says whether the server's instrumentation is on; what that line means, and
+ * how to turn the instrumentation on, is said here too.
+ */
 
 enum probe_preset { PRESET_NONE, PRESET_POSTGRES, PRESET_MARIADB };
 

@@ -3,9 +3,7 @@
  * The step's child: the process runner_start forks.  It runs step_init,
  * starts the N workers (threads, or processes in its group), releases them
  * together at the start line, watches them until the monitor sets stop (or
- * one fails), gives them the grace to return, and forces the rest.  It talks
- * to the monitor only through the control block and the slots
- * (runner_priv.h) and its exit status; it dies with the monitor.
+ * one fails), gives them the grace to return, and forces the rest.
  */
 #include "config.h"
 
@@ -24,6 +22,11 @@
 #include "scaletop/pgroup.h"
 #include "scaletop/platform.h"
 #include "runner_priv.h"
+
+/*
+ * It talks to the monitor only through the control block and the slots
+ * (runner_priv.h) and its exit status; it dies with the monitor.
+ */
 
 /* One per worker thread. */
 struct runner_task {

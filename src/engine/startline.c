@@ -4,8 +4,7 @@
  * process-shared condition variable: it needs no per-OS call, and
  * DragonFly's pthread objects are pointers into the creating process's
  * heap, so a "process-shared" condvar in the shared mapping would not reach
- * worker processes there.  A condvar's mutex could also be left held by a
- * worker process killed at the line; a pipe has nothing to hold.
+ * worker processes there.
  */
 #include "config.h"
 
@@ -17,6 +16,11 @@
 #include "scaletop/platform.h"
 #include "scaletop/spawn.h"
 #include "scaletop/startline.h"
+
+/*
+ * A condvar's mutex could also be left held by a worker process killed at
+ * the line; a pipe has nothing to hold.
+ */
 
 /* Only if poll() itself fails: then the wait degrades to looking every millisecond. */
 #define STARTLINE_FALLBACK_NAP_NS 1000000L

@@ -1,13 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Which locks the window's blocked threads waited on (the lock census,
- * census.h): one census a family, fed by the wait sampler while the window
- * is open (wait_census.c, which notes each waiter's process to the step
- * context's symboliser when first met), then sorted, named by that
- * symboliser (the on-CPU paths' own, made here when --no-hot left none),
- * its idle locks (a condition variable's waiters: lock_census.h) put after
- * the contended, and kept in the step, each family's first STEP_ULOCKS
- * (st->ulocks).  Off with --no-locks.
+ * census.h): one census a family, fed by the wait sampler, named at the
+ * window's end and kept in the step (st->ulocks).  Off with --no-locks.
  */
 #include <stdio.h>
 #include <string.h>
@@ -17,6 +12,17 @@
 #include "scaletop/lock_census.h"
 #include "scaletop/symbols.h"
 #include "step_ctx.h"
+
+/*
+ * Which locks the window's blocked threads waited on (the lock census,
+ * census.h): one census a family, fed by the wait sampler while the window
+ * is open (wait_census.c, which notes each waiter's process to the step
+ * context's symboliser when first met), then sorted, named by that
+ * symboliser (the on-CPU paths' own, made here when --no-hot left none),
+ * its idle locks (a condition variable's waiters: lock_census.h) put after
+ * the contended, and kept in the step, each family's first STEP_ULOCKS
+ * (st->ulocks).  Off with --no-locks.
+ */
 
 /* A thread state as a word of the step's JSON (the owner's). */
 static const char *

@@ -2,16 +2,6 @@
 /*
  * What a kind of step may use of the sweep, and what the sweep asks of a
  * kind.
- *
- * A kind of step (a built-in workload's runner, an external command) is a
- * table of operations, struct step_kind, with a private state of its own
- * that only its file knows.  The sweep drives it through the table; the kind
- * works on the step through a step context: the session and settings, the
- * live figures, the newest CPU sample, and the measurement window, which is
- * the same for every kind (opened at the end of warm-up, closed into the
- * step's figures).  The kind says the step is over with step_ctx_end, which
- * calls back into whoever bound the context.  So the calls point one way:
- * the sweep calls the kinds and the context, the kinds call the context.
  */
 #ifndef SCALETOP_STEP_CTX_H
 #define SCALETOP_STEP_CTX_H
@@ -31,6 +21,18 @@
 #include "freq_sampler.h"
 #include "hot_sampler.h"
 #include "wait_sampler.h"
+
+/*
+ * A kind of step (a built-in workload's runner, an external command) is a
+ * table of operations, struct step_kind, with a private state of its own
+ * that only its file knows.  The sweep drives it through the table; the kind
+ * works on the step through a step context: the session and settings, the
+ * live figures, the newest CPU sample, and the measurement window, which is
+ * the same for every kind (opened at the end of warm-up, closed into the
+ * step's figures).  The kind says the step is over with step_ctx_end, which
+ * calls back into whoever bound the context.  So the calls point one way:
+ * the sweep calls the kinds and the context, the kinds call the context.
+ */
 
 struct lockprof_entry;
 struct symboliser;

@@ -4,9 +4,7 @@
  * for the step context, reset when a window opens and fed by the wait
  * sampler (wait_kstack.c), its families' top STEP_KSTACKS and their whole
  * stacks (for flame graphs) kept in the step with the reads' count and mean
- * cost when it closes.  Off with --no-locks:
- * it reads blocked threads' files as the lock census does.  A family whose
- * stacks the OS refuses is said so once a sweep, in an event.
+ * cost when it closes.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,6 +12,12 @@
 
 #include "scaletop/kstacks.h"
 #include "step_ctx.h"
+
+/*
+ * Off with --no-locks: it reads blocked threads' files as the lock census
+ * does.  A family whose stacks the OS refuses is said so once a sweep, in an
+ * event.
+ */
 
 void
 step_ctx_kstacks_begin(struct step_ctx *c)

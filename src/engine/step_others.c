@@ -2,11 +2,7 @@
 /*
  * Who else was on the CPUs over a step's window (others.h): the process
  * table's CPU times read at the window's start, once a second in it, and at
- * its end, into the step's others.  A scan reads one file a process (1.1 to
- * 2.5 ms of CPU for 132 processes on the 2-CPU development VM, about 0.2% of
- * a CPU at once a second), so it comes at the same cadence as the target's
- * find and costs nothing on the ticks between; a table so large that a scan
- * costs more than 1% of the time is read less often.
+ * its end, into the step's others.
  */
 #include <stdlib.h>
 #include <unistd.h>
@@ -16,6 +12,14 @@
 #include "target.h"
 
 #define OTHERS_PERIOD_NS 1000000000u
+/*
+ * A scan reads one file a process (1.1 to 2.5 ms of CPU for 132 processes on
+ * the 2-CPU development VM, about 0.2% of a CPU at once a second), so it
+ * comes at the same cadence as the target's find and costs nothing on the
+ * ticks between; a table so large that a scan costs more than 1% of the time
+ * is read less often.
+ */
+
 /* A scan waits at least this many times its CPU time (1%). */
 #define OTHERS_SHARE 100u
 

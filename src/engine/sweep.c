@@ -3,9 +3,6 @@
  * The sweep controller.  Each tick samples the CPUs, lets the running step
  * advance through its kind's table (step_ctx.h: a built-in workload or an
  * external command), and when a step ends records it and starts the next.
- * The measurement window the kinds share lives in the step context
- * (step_ctx.c); the sweep owns the plan, the CPU samples, the pause and the
- * events that describe each step.
  */
 #include <errno.h>
 #include <math.h>
@@ -21,6 +18,12 @@
 #include "scaletop/spawn.h"
 #include "step_ctx.h"
 #include "sweep_quiet.h"
+
+/*
+ * The measurement window the kinds share lives in the step context
+ * (step_ctx.c); the sweep owns the plan, the CPU samples, the pause and the
+ * events that describe each step.
+ */
 
 const char *const sweep_phase_names[] = {
 	"idle", "starting", "warm-up", "measuring", "stopping", "done",

@@ -1,12 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Private to src/engine/: the system under test (--target pid:N, comm:NAME,
- * cgroup:PATH).  Its specs are checked when the run options are applied;
- * during a step its processes are found afresh about once a second (a
- * server forks and reaps as it serves), read into the window's book
- * (procbook.h), and at the window's end made into the step's target
- * figures.  The wait sampler asks it for the processes whose threads it
- * reads.
+ * cgroup:PATH).
  */
 #ifndef SCALETOP_ENGINE_TARGET_H
 #define SCALETOP_ENGINE_TARGET_H
@@ -17,6 +12,14 @@
 #include <sys/types.h>
 
 #include "scaletop/session.h"
+
+/*
+ * Its specs are checked when the run options are applied; during a step its
+ * processes are found afresh about once a second (a server forks and reaps
+ * as it serves), read into the window's book (procbook.h), and at the
+ * window's end made into the step's target figures.  The wait sampler asks
+ * it for the processes whose threads it reads.
+ */
 
 enum target_kind { TARGET_PID, TARGET_COMM, TARGET_CGROUP };
 

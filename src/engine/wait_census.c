@@ -1,5 +1,21 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
+ * The wait sampler's lock census (wait_sampler.h): each futex waiter it
+ * finds has its syscall line read and counted in its family's census.
+ */
+#include <string.h>
+
+#include "scaletop/census.h"
+#include "scaletop/decode_linux.h"
+#include "scaletop/futex.h"
+#include "scaletop/lock_census.h"
+#include "scaletop/platform.h"
+#include "scaletop/symbols.h"
+#include "wait_sampler.h"
+
+#define CENSUS_LINES_TICK 16
+
+/*
  * The wait sampler's lock census (wait_sampler.h): a thread the sampler
  * finds blocked in a futex wait has its syscall line read through the
  * syscall file its handle keeps (the futex word's address, the op, the value it waits
@@ -19,17 +35,6 @@
  * its locks are read while it runs, not at the window's end, when a
  * command's process may have exited.
  */
-#include <string.h>
-
-#include "scaletop/census.h"
-#include "scaletop/decode_linux.h"
-#include "scaletop/futex.h"
-#include "scaletop/lock_census.h"
-#include "scaletop/platform.h"
-#include "scaletop/symbols.h"
-#include "wait_sampler.h"
-
-#define CENSUS_LINES_TICK 16
 
 void
 ws_census_add(struct wait_sampler *w, int fi, struct ws_thread *th, const struct thread_sample *t,

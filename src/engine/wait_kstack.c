@@ -1,5 +1,16 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
+ * The wait sampler's kernel stacks (wait_sampler.h): the first few blocked
+ * readings of a family each tick have their kernel stack read into the
+ * window's histogram (kstacks.h).
+ */
+#include <errno.h>
+
+#include "scaletop/kstacks.h"
+#include "scaletop/platform.h"
+#include "wait_sampler.h"
+
+/*
  * The wait sampler's kernel stacks (wait_sampler.h): of each tick's blocked
  * readings of a family, the first WAIT_KSTACK_READS in the sampler's random
  * order have their kernel stack read (platform.h's thread_kstack_read) and
@@ -13,11 +24,6 @@
  * check of one process: root may be refused one in another user namespace
  * and read the rest).
  */
-#include <errno.h>
-
-#include "scaletop/kstacks.h"
-#include "scaletop/platform.h"
-#include "wait_sampler.h"
 
 static bool
 ws_kstack_blocked(enum thread_state s)

@@ -4,20 +4,7 @@
  * default) the sampler reads threads of the workload's processes and of
  * the target's, and adds to the window's tally (waits.h) the thread-time
  * since each thread was last read, in the state it is in now
- * (thread_wait.h).  Each process's thread list is kept, and listed again
- * when the processes are found again (once a second), unless a reading
- * since the last listing showed the same thread count in its stat, or
- * at once when a reading shows another count or a thread gone; the hot
- * path lists no directory.  The
- * threads are read in rounds: each round is a fresh random order of every
- * thread, and a tick reads the next part of it, as many as a round of
- * WAIT_SAMPLE_ROUND_NS needs, so a tick's threads are a uniformly random
- * subset and every thread is read once a round.  Since a reading counts
- * the thread's whole time since its last one, its weight is that time, and
- * the shares are unbiased (docs/design-notes.md says with what error).
- * A tick's reading stops at WAIT_SAMPLE_MAX_CPU_NS whatever is left; the
- * round then just lasts longer.  A backend that reads whole processes (the BSDs)
- * is read a process a tick, in rotation.
+ * (thread_wait.h).
  */
 #ifndef SCALETOP_ENGINE_WAIT_SAMPLER_H
 #define SCALETOP_ENGINE_WAIT_SAMPLER_H
@@ -29,6 +16,22 @@
 
 #include "scaletop/thread_wait.h"
 #include "scaletop/waits.h"
+
+/*
+ * Each process's thread list is kept, and listed again when the processes
+ * are found again (once a second), unless a reading since the last listing
+ * showed the same thread count in its stat, or at once when a reading shows
+ * another count or a thread gone; the hot path lists no directory.  The
+ * threads are read in rounds: each round is a fresh random order of every
+ * thread, and a tick reads the next part of it, as many as a round of
+ * WAIT_SAMPLE_ROUND_NS needs, so a tick's threads are a uniformly random
+ * subset and every thread is read once a round.  Since a reading counts the
+ * thread's whole time since its last one, its weight is that time, and the
+ * shares are unbiased (docs/design-notes.md says with what error).  A tick's
+ * reading stops at WAIT_SAMPLE_MAX_CPU_NS whatever is left; the round then
+ * just lasts longer.  A backend that reads whole processes (the BSDs) is
+ * read a process a tick, in rotation.
+ */
 
 struct census;
 struct symboliser;

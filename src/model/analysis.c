@@ -2,7 +2,20 @@
 /*
  * The scaling analysis: speedup and efficiency against the single-worker
  * step, the peak, the linear range, collapse, the USL fit and the verdict.
- *
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scaletop/analysis.h"
+#include "scaletop/stats.h"
+#include "analysis_cause.h"
+#include "analysis_verdict.h"
+
+#define ANALYSIS_EFFICIENCY_MIN 0.9
+#define ANALYSIS_COLLAPSE_THETA 0.2
+
+/*
  * Pooling repeated runs of one N: the throughput is the mean of the usable
  * runs.  Its 95% CI half-width is the larger of
  *  - the between-run interval, t95(r-1) * sd(run means) / sqrt(r), r >= 2,
@@ -27,17 +40,6 @@
  * a quarter of their time; the verdict says so, and against a starved N=1
  * makes no super-linear claim.
  */
-#include <math.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "scaletop/analysis.h"
-#include "scaletop/stats.h"
-#include "analysis_cause.h"
-#include "analysis_verdict.h"
-
-#define ANALYSIS_EFFICIENCY_MIN 0.9
-#define ANALYSIS_COLLAPSE_THETA 0.2
 
 double
 analysis_throughput_at(const struct session *s, int n)

@@ -4,7 +4,17 @@
  * and the fall, from the steps' wait profiles.  Throughput says that a
  * sweep collapsed; where its threads spent their time says why: runnable
  * instead of running is a want of CPUs, futex waits a contended lock, a
- * database's lock waits its own.  The rule (docs/design-notes.md):
+ * database's lock waits its own.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_cause.h"
+
+/*
+ * The rule (docs/design-notes.md, "The verdict names what grew at a
+ * collapse"):
  *  - the families are asked in turn, the target's threads, then the
  *    workload's, then the probes' labels, and the first with a category
  *    that grew enough is named, alone;
@@ -19,11 +29,6 @@
  *    at the fall and then the name breaking ties.
  * Pure code over the runs analysis.c hands it.
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "analysis_cause.h"
 
 /* A rise of exactly the minimum, as printed, counts: reals are not exact. */
 #define CAUSE_EPS 1e-9

@@ -4,9 +4,7 @@
  * peaks and what happens after, from the analysis alone.  Its first clause
  * is the curve's shape, which one function picks (verdict_shape); a busy
  * machine comes second, then noisy steps (low confidence), and the rest
- * only add detail, so no two clauses disagree.  The thresholds
- * that only the wording uses live here; the ones the analysis judges by are
- * in analysis.c.
+ * only add detail, so no two clauses disagree.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -18,6 +16,11 @@
 #include "analysis_verdict.h"
 
 #define ANALYSIS_FLAT_FRAC 0.95
+/*
+ * The thresholds that only the wording uses live here; the ones the analysis
+ * judges by are in analysis.c.
+ */
+
 /*
  * Efficiency above this is super-linear beyond noise: N=1 paid a cost that
  * more workers hide (wake-up latency of idle CPUs, a cache that more CPUs

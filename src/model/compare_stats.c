@@ -1,5 +1,17 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
+ * compare's statistics with trials as the unit (compare_stats.h; the
+ * reasoning and the measured figures are in docs/statistics.md).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scaletop/analysis.h"
+#include "scaletop/compare_stats.h"
+#include "scaletop/stats.h"
+
+/*
  * compare's statistics with trials as the unit: each side's mean, standard
  * error and degrees of freedom at one N from its trials' means, Welch's t
  * between two sides on the log scale (so that a ratio's interval never
@@ -9,13 +21,6 @@
  * (compare_stats.h; the reasoning and the measured figures are in
  * docs/statistics.md).
  */
-#include <math.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "scaletop/analysis.h"
-#include "scaletop/compare_stats.h"
-#include "scaletop/stats.h"
 
 static bool
 cmp_usable(const struct step *st)

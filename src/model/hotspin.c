@@ -2,19 +2,22 @@
 /*
  * User-space spin (hotpaths.h): a thread spinning on a lock in user space
  * is "running" to every wait channel, and its kernel stack is empty, so
- * only the name of its user leaf says it spins.  The names are kept in one
- * table, below; a sample whose user leaf (or one of the two frames above
- * it: a pause helper, a delay loop) is in it counts as spin, attributed to
- * the first frame above the lock code.
- *
- * To add a function: one line in user_spin[], its name as the symboliser
- * gives it (the symbol alone; a C++ name demangled, or its mangled prefix),
- * and a case in tests/unit/test_hotpaths.c.
+ * only the name of its user leaf says it spins.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "scaletop/hotpaths.h"
+
+/*
+ * The names are kept in one table, below; a sample whose user leaf (or one
+ * of the two frames above it: a pause helper, a delay loop) is in it counts
+ * as spin, attributed to the first frame above the lock code.
+ *
+ * To add a function: one line in user_spin[], its name as the symboliser
+ * gives it (the symbol alone; a C++ name demangled, or its mangled prefix),
+ * and a case in tests/unit/test_hotpaths.c.
+ */
 
 /* How many user frames from the leaf may sit inside the lock function: the leaf and two helpers. */
 #define USER_SPIN_DEPTH 3

@@ -4,9 +4,7 @@
  * of them.  Few distinct stacks come from a few reads a tick (tens in a
  * window), so they are kept in an array searched linearly; a tick's reads
  * wait in a small list until its end says how many blocked readings they
- * stand for.  Each read is also tallied by its whole stack (up to
- * KSTACK_MAX_WHOLE of them, found by a hash and a compare) for the
- * step's flame graph of blocked time.
+ * stand for.
  */
 #include <errno.h>
 #include <math.h>
@@ -17,6 +15,12 @@
 
 #include "scaletop/hotstacks.h"
 #include "scaletop/kstacks.h"
+
+/*
+ * Each read is also tallied by its whole stack (up to KSTACK_MAX_WHOLE of
+ * them, found by a hash and a compare) for the step's flame graph of blocked
+ * time.
+ */
 
 struct kstack_count {
 	enum wait_family family;

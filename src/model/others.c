@@ -2,17 +2,21 @@
 /*
  * Who else was on the CPUs (others.h).  The total is exact because it comes
  * from the CPU counters: the machine's busy time less what the workload, the
- * target and scaletop used.  The names come from scans about a second apart,
- * so they are best effort: a process that lived between two scans (a
- * build's compilers) is in the total but in no name, and named_cpus says how
- * much the names cover.  A process is keyed by pid and start time, so a
- * reused pid is a new process, not a continuation.
+ * target and scaletop used.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "scaletop/others.h"
+
+/*
+ * The names come from scans about a second apart, so they are best effort: a
+ * process that lived between two scans (a build's compilers) is in the total
+ * but in no name, and named_cpus says how much the names cover.  A process
+ * is keyed by pid and start time, so a reused pid is a new process, not a
+ * continuation.
+ */
 
 /* How far up the parents a process is followed to find scaletop. */
 #define OTHERS_DEPTH 64

@@ -1,13 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/*
- * Interval statistics and Student's t quantile for the 95% CI.
- *
- * The t quantile is computed, not looked up: for integer df, P(|T| < t) has
- * a closed form in theta = atan(t / sqrt(df)) (Abramowitz & Stegun 26.7.3
- * and 26.7.4), a finite series of df/2 terms, which bisection inverts to full
- * double precision.  Beyond df = 300 the series gets long and the
- * Cornish-Fisher expansion (A&S 26.7.5) is already exact to ~1e-13.
- */
+/* Interval statistics and Student's t quantile for the 95% CI. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +9,14 @@
 #define STATS_EXACT_DF 300
 #define STATS_Z975 1.959963984540054 /* normal quantile of 0.975 */
 #define STATS_PI 3.14159265358979323846
+
+/*
+ * The t quantile is computed, not looked up: for integer df, P(|T| < t) has
+ * a closed form in theta = atan(t / sqrt(df)) (Abramowitz & Stegun 26.7.3
+ * and 26.7.4), a finite series of df/2 terms, which bisection inverts to full
+ * double precision.  Beyond df = 300 the series gets long and the
+ * Cornish-Fisher expansion (A&S 26.7.5) is already exact to ~1e-13.
+ */
 
 /* P(|T| < t) for Student's t with df degrees of freedom, df >= 1. */
 static double

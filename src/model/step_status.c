@@ -3,10 +3,7 @@
  * Whether a step's figures may be used, and the status it is shown with:
  * how it ended (session.h), except that an
  * ok step whose 95% CI is wider than a quarter of its mean is "noisy"
- * (STATS_NOISY_CI_FRAC), so that "ok" means a figure to rely on.  It is
- * derived from the step's figures, never stored apart from them, so a file
- * written before the mark existed reads the same; and the N at which a
- * sweep is noisy, which the verdict and compare name.
+ * (STATS_NOISY_CI_FRAC), so that "ok" means a figure to rely on.
  */
 #include <math.h>
 #include <stdio.h>
@@ -14,6 +11,12 @@
 
 #include "scaletop/analysis.h"
 #include "scaletop/stats.h"
+
+/*
+ * It is derived from the step's figures, never stored apart from them, so a
+ * file written before the mark existed reads the same; and the N at which a
+ * sweep is noisy, which the verdict and compare name.
+ */
 
 bool
 step_usable(const struct step *st)

@@ -2,7 +2,18 @@
 /*
  * Fits the Universal Scalability Law X(N) = lambda N / D(N), with
  * D(N) = 1 + sigma (N-1) + kappa N (N-1), by nonlinear least squares.
- *
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "scaletop/analysis.h"
+#include "usl_lm.h"
+
+#define USL_MIN_DISTINCT 4
+#define USL_FEW_DISTINCT 6
+
+/*
  * Method:
  * - Throughput is divided by its largest value first, so lambda is of
  *   order 1 whatever the unit; the statistics are computed afterwards in
@@ -33,15 +44,6 @@
  * This file holds the start, the bounds, the errors and the public calls;
  * the model and its residuals are in usl_model.c, the solver in usl_lm.c.
  */
-#include <math.h>
-#include <stdio.h>
-#include <string.h>
-
-#include "scaletop/analysis.h"
-#include "usl_lm.h"
-
-#define USL_MIN_DISTINCT 4
-#define USL_FEW_DISTINCT 6
 
 /* The least-squares lambda (scaled) for the current sigma and kappa: the model is linear in it. */
 static double

@@ -3,12 +3,7 @@
  * Levenberg-Marquardt for the USL fit, with the analytic Jacobian,
  * Marquardt's scaling (the normal matrix is scaled to a unit diagonal, so
  * sigma, kappa and lambda, which differ by orders of magnitude, are damped
- * alike) and Nielsen's update of the damping.  It stops on the gradient
- * (the cosine between the residual and each column of J), on the relative
- * step, on a relative fall in the sum of squares below rounding, or when no
- * step can lower it; 500 iterations at most (random data needs up to ~300
- * on a curved valley near sigma = 1).  Each trial point is projected into
- * the bounds (sigma in [0, 1], kappa >= 0).  See usl.c for the whole method.
+ * alike) and Nielsen's update of the damping.
  */
 #include <math.h>
 #include <string.h>
@@ -21,6 +16,15 @@
 #define USL_FTOL 1e-15
 #define USL_MU_MAX 1e20
 #define USL_MU_MIN 1e-15
+
+/*
+ * It stops on the gradient (the cosine between the residual and each column
+ * of J), on the relative step, on a relative fall in the sum of squares
+ * below rounding, or when no step can lower it; 500 iterations at most
+ * (random data needs up to ~300 on a curved valley near sigma = 1).  Each
+ * trial point is projected into the bounds (sigma in [0, 1], kappa >= 0).
+ * See usl.c for the whole method.
+ */
 
 /* Cholesky factor of a symmetric m x m matrix in place (lower); -1 if not positive definite. */
 int

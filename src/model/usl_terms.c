@@ -2,16 +2,18 @@
 /*
  * What a USL fit says beyond its parameters: which cost dominates where,
  * and whether its peak N* was measured near or only extrapolated.
- *
+ */
+#include <math.h>
+
+#include "scaletop/analysis.h"
+
+/*
  * sigma against kappa alone says little: kappa multiplies N (N-1) and sigma
  * only N-1, so a kappa a hundred times smaller than sigma still dominates
  * beyond N = 100.  The terms are compared at the largest measured N (what
  * limited the run) and at N* (what limits the model's peak); n_cross = sigma
  * / kappa is where they are equal.
  */
-#include <math.h>
-
-#include "scaletop/analysis.h"
 
 const char *const usl_term_names[USL_TERM_COUNT] = { "none", "contention", "coherency" };
 

@@ -4,13 +4,16 @@
  * address (a spinning CPU's frame, a blocked thread's kernel stack).  Without
  * root, or with kptr_restrict set, the kernel prints every address as 0:
  * then the table stays empty and the caller says the addresses are hidden,
- * rather than naming everything after the first symbol.  Pure;
- * decode_proc.h.
+ * rather than naming everything after the first symbol.
  */
 #include <stdlib.h>
 
 #include "scaletop/decode_proc.h"
 #include "decode_line.h"
+
+/*
+ * Pure; decode_proc.h.
+ */
 
 /* The kernel's KSYM_NAME_LEN (512 since 6.1); a longer name is not kallsyms. */
 #define KSYM_NAME_MAX 512

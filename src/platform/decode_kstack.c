@@ -3,11 +3,7 @@
  * A blocked thread's kernel stack as function names, from the text each
  * kernel gives: Linux's /proc/PID/task/TID/stack ("[<0>] futex_wait_queue+0x6a/0xa0")
  * and FreeBSD's kern.proc.kstack records (struct kinfo_kstack, whose trace
- * reads "#0 0xffffffff80bb9f3e at mi_switch+0xbe").  The offsets go, since a
- * histogram of stacks counts the same path as one whatever the return
- * address inside each function.  Pure code over a buffer (decode_proc.h,
- * decode_bsd.h), built on every OS so that recorded and synthetic text is
- * tested here.
+ * reads "#0 0xffffffff80bb9f3e at mi_switch+0xbe").
  */
 #include <errno.h>
 #include <stdint.h>
@@ -18,6 +14,13 @@
 #include "scaletop/decode_proc.h"
 #include "scaletop/error.h"
 #include "decode_line.h"
+
+/*
+ * The offsets go, since a histogram of stacks counts the same path as one
+ * whatever the return address inside each function.  Pure code over a buffer
+ * (decode_proc.h, decode_bsd.h), built on every OS so that recorded and
+ * synthetic text is tested here.
+ */
 
 /* Appends the frame named [p, e) (cut to fit); frames past KSTACK_FRAMES are dropped. */
 static void

@@ -3,14 +3,18 @@
  * The decoder of a thread's /proc/PID/task/TID/syscall line, and which
  * futex wait it is.  A thread blocked in a futex shows the call, the futex
  * address (exactly &mutex for a pthread mutex), the op and its user SP and
- * PC; reading the line does not stop the thread.  The numbers are per
- * architecture, so the calls are named from a table of the decoding arch's
- * (the build's own by default, any for a fixture).  Pure; decode_proc.h.
+ * PC; reading the line does not stop the thread.
  */
 #include <stddef.h>
 
 #include "scaletop/decode_proc.h"
 #include "decode_line.h"
+
+/*
+ * The numbers are per architecture, so the calls are named from a table of
+ * the decoding arch's (the build's own by default, any for a fixture).
+ * Pure; decode_proc.h.
+ */
 
 /* futex(2)'s ops and flags (linux/futex.h), kept here so any OS decodes them. */
 #define FOP_WAIT 0

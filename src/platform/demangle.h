@@ -2,15 +2,18 @@
 /*
  * C++ (and other Itanium-ABI) symbol names demangled for the symboliser,
  * as perf report shows them: `ns::cls::method`, without the parameter
- * list, so a hot path's frame or a lock's caller fits its line.  The
- * demangling is libiberty's (cplus_demangle), linked statically when
- * configure finds it; without it (the BSD builds) names stay mangled and
- * demangle_missing says why.  Each name is demangled once and kept.
+ * list, so a hot path's frame or a lock's caller fits its line.
  */
 #ifndef SCALETOP_DEMANGLE_H
 #define SCALETOP_DEMANGLE_H
 
 #include <stddef.h>
+
+/*
+ * The demangling is libiberty's (cplus_demangle), linked statically when
+ * configure finds it; without it (the BSD builds) names stay mangled and
+ * demangle_missing says why.  Each name is demangled once and kept.
+ */
 
 /* Mangled names (pointers into a symbol table, stable) and what they demangle to. */
 struct demangle_cache {

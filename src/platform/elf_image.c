@@ -2,12 +2,7 @@
 /*
  * One ELF object's PT_LOAD segments, build ID and symbols, read with
  * libelf, for the symboliser (symbols.c): the segments turn a mapping's
- * file offset into an ELF address, the symbols name it.  .symtab is taken
- * when the file has one (an unstripped build), else .dynsym (what a
- * distribution's stripped binary keeps: its exported names); the
- * .gnu_debuglink section names a separate debug file and its CRC.  Built
- * without libelf (no gelf.h, as in the BSD compile checks' sysroots) the
- * load fails with ENOSYS and the pure arithmetic below still builds.
+ * file offset into an ELF address, the symbols name it.
  */
 #include "config.h"
 
@@ -25,6 +20,14 @@
 #include <unistd.h>
 
 #define NT_BUILD_ID 3 /* NT_GNU_BUILD_ID, owner "GNU" */
+
+/*
+ * .symtab is taken when the file has one (an unstripped build), else .dynsym
+ * (what a distribution's stripped binary keeps: its exported names); the
+ * .gnu_debuglink section names a separate debug file and its CRC.  Built
+ * without libelf (no gelf.h, as in the BSD compile checks' sysroots) the
+ * load fails with ENOSYS and the pure arithmetic below still builds.
+ */
 
 static int
 elf_fail(char *why, size_t whylen, int e, const char *path, const char *what)

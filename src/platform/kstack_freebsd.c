@@ -5,12 +5,6 @@
  * at once (a struct kinfo_kstack each: its tid, whether the stack could be
  * read, the trace as text); bsd_kstack_decode (decode_kstack.c) picks the
  * one thread asked for through the layout built here from <sys/user.h>.
- * The kernel lets only a process that may debug the target read it
- * (p_candebug), and needs its STACK option (GENERIC has it).  Since one
- * answer walks every thread's stack, the last one is kept for
- * KSTACK_KEEP_NS: the wait sampler's few reads of one process on a tick
- * (a few ms, ticks 250 ms apart) cost one sysctl, not one each.
- * Compile-checked against the sysroot (make check-bsd); not run here.
  */
 #include <sys/param.h>
 #include <sys/types.h>
@@ -25,6 +19,15 @@
 
 #include "scaletop/decode_bsd.h"
 #include "scaletop/platform.h"
+
+/*
+ * The kernel lets only a process that may debug the target read it
+ * (p_candebug), and needs its STACK option (GENERIC has it).  Since one
+ * answer walks every thread's stack, the last one is kept for
+ * KSTACK_KEEP_NS: the wait sampler's few reads of one process on a tick (a
+ * few ms, ticks 250 ms apart) cost one sysctl, not one each.
+ * Compile-checked against the sysroot (make check-bsd); not run here.
+ */
 
 _Static_assert(KKST_STATE_STACKOK == BSD_KKST_STACKOK && KKST_STATE_SWAPPED == BSD_KKST_SWAPPED &&
 		       KKST_STATE_RUNNING == BSD_KKST_RUNNING,

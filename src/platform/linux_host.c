@@ -4,8 +4,7 @@
  * SMT switch, NUMA nodes, the cpufreq policy, the vulnerabilities sysfs
  * reports, the hypervisor, the clocksource, a sched_ext scheduler and the
  * boot's id; and the CPUs' current frequency for a step's mean.  Only
- * reads: the decoding is decode_host.c's and decode_cpuinfo.c's.  A file that is missing or odd
- * leaves its field unknown.
+ * reads: the decoding is decode_host.c's and decode_cpuinfo.c's.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -22,6 +21,10 @@
 #include "linux_read.h"
 
 #define SYS_CPU "sys/devices/system/cpu/"
+
+/*
+ * A file that is missing or odd leaves its field unknown.
+ */
 
 /* The file at path under rootfd, whole, into b (which the caller frees). */
 static int

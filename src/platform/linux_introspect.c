@@ -4,9 +4,7 @@
  * (the futex call, its address and op, read without stopping the thread),
  * another process's memory by process_vm_readv (a glibc mutex's owner,
  * while its waiters sleep), its mappings, the kernel's symbols, and a
- * blocked thread's kernel stack.  The text is decoded by decode_syscall.c,
- * decode_maps.c, decode_kallsyms.c and decode_kstack.c; platform.h has the
- * contracts.
+ * blocked thread's kernel stack.
  */
 #define _GNU_SOURCE /* process_vm_readv */
 
@@ -22,6 +20,11 @@
 #include "scaletop/decode_proc.h"
 #include "scaletop/platform.h"
 #include "linux_read.h"
+
+/*
+ * The text is decoded by decode_syscall.c, decode_maps.c, decode_kallsyms.c
+ * and decode_kstack.c; platform.h has the contracts.
+ */
 
 /* A syscall line is at most 10 + 8 * 19 bytes; this leaves room. */
 #define SYSCALL_LINE_MAX 256

@@ -2,11 +2,7 @@
 /*
  * On-CPU sampling on Linux, OS calls only: one perf_event_open(2) cpu-clock
  * event per online CPU, for every task (pid -1), each with its own mmap'ed
- * ring that the monitor empties on its ticks.  One event a CPU rather than a
- * thread: at 1024 threads a per-thread event would be 1024 descriptors and
- * rings, and threads made after the window opened would be missed (an
- * inherited per-task event cannot be mmap'ed).  The records are decoded by
- * decode_perf.c.
+ * ring that the monitor empties on its ticks.
  */
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -19,6 +15,13 @@
 #include <unistd.h>
 
 #include "scaletop/oncpu.h"
+
+/*
+ * One event a CPU rather than a thread: at 1024 threads a per-thread event
+ * would be 1024 descriptors and rings, and threads made after the window
+ * opened would be missed (an inherited per-task event cannot be mmap'ed).
+ * The records are decoded by decode_perf.c.
+ */
 
 struct ring {
 	int fd;

@@ -1,21 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * A process's task counters read again and again, on Linux (task_reader in
- * platform.h): the running step's live contention reads every worker
- * thread's status, schedstat and stat once a second, and listing the task
- * directory, opening each thread's directory and its three files and
- * closing them all was most of a reading's system calls (11 a thread,
- * and 4 a process for its directory).
- * Here each process's thread list is kept, and each thread's files are
- * kept open and read with pread at offset 0 (3 calls a thread).  The list
- * is made again when the process's own stat shows another thread count,
- * or when a kept file reads ESRCH (a thread exited, and another may have
- * come with the count unchanged): the reading then lists at once and
- * starts again.  The descriptors are kept only while a quarter of the
- * backend's cap is taken (kept_fd_take_spare): the wait sampler reads
- * every thread every second and needs them more; past that a file is
- * opened, read and closed each time.  Decoding and the
- * sum are linux_task.c's and decode_task.c's, as task_counters_read.
+ * A process's task counters read again and again, on Linux (task_reader
+ * in platform.h), through its kept thread list and files.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -29,6 +15,22 @@
 #include "scaletop/error.h"
 #include "scaletop/platform.h"
 #include "linux_read.h"
+
+/*
+ * The running step's live contention reads every worker thread's status,
+ * schedstat and stat once a second.  Each process's thread list is kept,
+ * and each thread's files are kept open and read with pread at offset 0: 3
+ * system calls a thread, where listing the task directory and opening and
+ * closing each thread's files takes 11 a thread and 4 a process.  The list
+ * is made again when the process's own stat shows another thread count,
+ * or when a kept file reads ESRCH (a thread exited, and another may have
+ * come with the count unchanged): the reading then lists at once and
+ * starts again.  The descriptors are kept only while a quarter of the
+ * backend's cap is taken (kept_fd_take_spare): the wait sampler reads
+ * every thread every second and needs them more; past that a file is
+ * opened, read and closed each time.  Decoding and the sum are
+ * linux_task.c's and decode_task.c's, as task_counters_read.
+ */
 
 struct tr_thread {
 	pid_t tid;

@@ -4,11 +4,7 @@
  * thread's state, wait channel and schedstat times
  * (/proc/PID/task/TID/{stat,wchan,schedstat}), the processes of a command
  * name (/proc/PID/comm), a process's start time, and a cgroup v2 group's
- * tasks and CPU.  Each file is read with one openat relative to a directory
- * opened once per call, and only what the thread's state needs: the channel
- * of a sleeper, the times of a runnable thread.  A thread or process that
- * exits while it is read is skipped, as is normal.  Parsing is in
- * decode_thread.c and decode_cgroup.c.
+ * tasks and CPU.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -23,6 +19,14 @@
 #include "scaletop/decode_linux.h"
 #include "scaletop/platform.h"
 #include "linux_read.h"
+
+/*
+ * Each file is read with one openat relative to a directory opened once per
+ * call, and only what the thread's state needs: the channel of a sleeper,
+ * the times of a runnable thread.  A thread or process that exits while it
+ * is read is skipped, as is normal.  Parsing is in decode_thread.c and
+ * decode_cgroup.c.
+ */
 
 /* stat is about 300 bytes (the comm is at most 15); wchan and schedstat far less. */
 #define SMALL_FILE 1024

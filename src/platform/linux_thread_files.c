@@ -1,47 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A thread read again and again, on Linux (thread_handle in platform.h):
- * the wait sampler reads hundreds of threads a tick, and opening and
- * closing /proc/PID/task/TID/{schedstat,stat,wchan} every time was two
- * thirds of its system calls.  Each file is opened once and read with
- * pread at offset 0 from then on (measured on the 2-CPU VM, per read: stat
- * 2.5 us kept against 5.9 us opened and closed, schedstat 0.44 against 2.8,
- * wchan 2.6 against 5.6).  The files are read in the order of the table
- * below, each on its condition: schedstat always (0.44 us), and stat and
- * wchan only when schedstat shows the thread ran or waited for a CPU since
- * its last reading, since a thread that has not run cannot have changed
- * its state or left its wait channel.  A thread that ran since a reading
- * that found it blocked, or runnable, has its wchan read before its stat:
- * found back in the same channel (a mutex worker back on its futex), or in
- * the one it was last read blocked in (the handle remembers its hash and
- * state), it is in the state it was in there, since a kernel function
- * sleeps in one state (futex_do_wait interruptibly, io_schedule not); with
- * wchan "0" it is runnable; and stat, whose formatting was the dearest part
- * of a reading (do_task_stat, 15% of the monitor's CPU among 256 mutex
- * workers, and still 11% when only a thread where it was skipped it), is
- * not read.  A "0" counts only from a thread whose wchan has
- * named a channel before (a refused wchan reads "0" whatever the state)
- * and that is not its process's main thread (a zombie's reads "0" too:
- * the other threads of a process are gone when they exit).  A thread blocked in any other
- * channel than a futex's has its syscall file read with its wchan, and the
- * call's name goes beside the channel, "rwsem_down_read_slowpath (munmap)"
- * (the mmap_lock), "poll_schedule_timeout.constprop.0 (poll)": a wait
- * channel alone names a kernel function that many calls share (0.7 us a
- * read kept, only when the wchan was read; a futex waiter's call is the
- * lock census's, which reads the same kept file).  That file is read once
- * for a futex waiter too, to learn its call, and then first and alone
- * while the thread is runnable or back in that call (tf_call_first): it
- * says "running" or the call, so wchan and stat are not read, and the
- * census takes the line without reading it again; reads cost about the
- * same whichever file (3-5 us each among 256 live workers), so fewer reads
- * is the whole gain.  stat's own wchan field (35) is only
- * a 0/1 flag on kernels since 5.16 (1 here on 6.18 for a sleeper), so the
- * channel's name needs the wchan file.  A kept file of an exited thread
- * reads ESRCH: the handle then closes its files and opens the path once
- * more, in case the tid is now a new thread's.  The files kept are capped
- * at half of RLIMIT_NOFILE's soft limit (less a reserve); past that a file
- * is opened, read and closed each time, as before.  Decoding is in
- * decode_thread.c.
+ * its /proc/PID/task/TID files kept open, each read only when it can have
+ * changed (docs/design-notes.md, "A thread's files are kept open and read
+ * on conditions").
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -54,6 +16,31 @@
 #include "scaletop/decode_proc.h"
 #include "scaletop/platform.h"
 #include "linux_read.h"
+
+/*
+ * Each file is opened once and read with pread at offset 0, in the order of
+ * the table below, each on its condition: schedstat always; stat and wchan
+ * only when schedstat shows the thread ran or waited for a CPU since its last
+ * reading.  A thread that ran since it was found blocked or runnable has its
+ * wchan read first: back in the same channel, or in the one it was last
+ * blocked in (the handle keeps its hash and state), it is in the state it
+ * had there, since a kernel function sleeps in one state; with a trusted
+ * wchan "0" it is runnable; either way stat, the dearest file, is not read.
+ * A "0" is trusted only from a thread whose wchan has named a channel before
+ * (a refused wchan reads "0") that is not its process's main thread (a
+ * zombie's reads "0").  A thread blocked in a channel other than a futex's
+ * has its syscall file read with its wchan, and the call goes beside the
+ * channel, "rwsem_down_read_slowpath (munmap)": a channel alone names a
+ * kernel function many calls share.  A futex waiter's syscall file is read
+ * once to learn its call, then first and alone while the thread is runnable
+ * or back in that call (tf_call_first), and the lock census takes that line
+ * without a read of its own.  stat's own wchan field (35) is only a 0/1 flag
+ * since Linux 5.16, so the channel's name needs the wchan file.  A kept file
+ * of an exited thread reads ESRCH: the handle closes its files and opens the
+ * path once more, in case the tid is a new thread's.  The files kept are
+ * capped at half of RLIMIT_NOFILE's soft limit (less a reserve); past that a
+ * file is opened, read and closed each time.  Decoding is in decode_thread.c.
+ */
 
 /* stat is about 300 bytes (the comm is at most 15); wchan and schedstat far less. */
 #define TF_BUF 1024

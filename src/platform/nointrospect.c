@@ -2,16 +2,19 @@
 /*
  * The answer of every backend but Linux's to what names a lock: no syscall
  * line, no other process's memory, no maps, no kernel symbols yet (a mapped
- * file's path is its own).  (The
- * FreeBSD equivalents would be kern.proc.kstack, ptrace PT_IO and
- * kern.proc.vmmap; none is built.)  Shared by the FreeBSD, DragonFly and
- * generic lists, which is why nothing here is in unsupported.c's way.
+ * file's path is its own).
  */
 #include <errno.h>
 #include <stddef.h>
 #include <string.h>
 
 #include "scaletop/platform.h"
+
+/*
+ * (The FreeBSD equivalents would be kern.proc.kstack, ptrace PT_IO and
+ * kern.proc.vmmap; none is built.) Shared by the FreeBSD, DragonFly and
+ * generic lists, which is why nothing here is in unsupported.c's way.
+ */
 
 int
 proc_comm(pid_t pid, char *out, size_t len)

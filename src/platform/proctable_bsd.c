@@ -3,13 +3,17 @@
  * kern.proc on FreeBSD and DragonFly: the process table (every process's
  * parent and group, to find what a workload left behind), the processes of a
  * command name, and one process's threads with their states and wait
- * channels (--target).  Each is one sysctl of struct kinfo_proc records,
- * read whole into a buffer that grows until it fits; the records are decoded
- * by decode_kinfo.c through this OS's layout, built here from the real
- * header.  The two differ only in field names and MIBs.  Compile-checked
- * against both sysroots (make check-bsd); not run here.
+ * channels (--target).
  */
 #ifdef __DragonFly__
+/*
+ * Each is one sysctl of struct kinfo_proc records, read whole into a buffer
+ * that grows until it fits; the records are decoded by decode_kinfo.c
+ * through this OS's layout, built here from the real header.  The two differ
+ * only in field names and MIBs.  Compile-checked against both sysroots (make
+ * check-bsd); not run here.
+ */
+
 /* kinfo_proc is a kernel structure that userland asks for by name. */
 #define _KERNEL_STRUCTURES
 #endif

@@ -1,14 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The monitor's thread at a real-time priority, so that a tick fires on time
- * among hundreds of runnable workers (docs/design-notes.md).  One file for
- * every OS, since the call is POSIX's but for one flag: Linux sets the
- * calling thread's policy (pid 0 there is the thread) with
- * SCHED_RESET_ON_FORK, so no process or thread it creates inherits it; the
- * BSDs set the thread's by pthread_setschedparam, and a child drops it.
- * Linux also guards it itself: RLIMIT_RTTIME sends SIGXCPU once the thread
- * has run limit_ns at the real-time policy without blocking, and the
- * handler drops the policy there, in the middle of the work gone long.
+ * among hundreds of runnable workers (docs/design-notes.md).
  */
 #ifdef __linux__
 #define _GNU_SOURCE /* SCHED_RESET_ON_FORK */
@@ -27,6 +20,16 @@
 #include "scaletop/platform.h"
 
 #if defined(__linux__) && defined(SCHED_RESET_ON_FORK)
+/*
+ * One file for every OS, since the call is POSIX's but for one flag: Linux
+ * sets the calling thread's policy (pid 0 there is the thread) with
+ * SCHED_RESET_ON_FORK, so no process or thread it creates inherits it; the
+ * BSDs set the thread's by pthread_setschedparam, and a child drops it.
+ * Linux also guards it itself: RLIMIT_RTTIME sends SIGXCPU once the thread
+ * has run limit_ns at the real-time policy without blocking, and the handler
+ * drops the policy there, in the middle of the work gone long.
+ */
+
 static int
 realtime_set(int policy, int prio)
 {

@@ -4,10 +4,7 @@
  * PROC_REAP_ACQUIRE makes the monitor the reaper of its subtree (orphans are
  * re-parented to it, as with Linux's child subreaper), PROC_REAP_RELEASE gives
  * that up, and PROC_PDEATHSIG_CTL asks for a signal when the parent dies
- * (FreeBSD 11.2 and later, DragonFly 6).  FreeBSD's PROC_REAP_KILL could kill
- * the subtree in one call, but the monitor must spare the groups it still has
- * to reap for their exit status and count what escaped them, so it walks the
- * process table (proctable_bsd.c) on every OS alike.
+ * (FreeBSD 11.2 and later, DragonFly 6).
  */
 #include <sys/types.h>
 #include <sys/procctl.h>
@@ -18,6 +15,13 @@
 #include <unistd.h>
 
 #include "scaletop/platform.h"
+
+/*
+ * FreeBSD's PROC_REAP_KILL could kill the subtree in one call, but the
+ * monitor must spare the groups it still has to reap for their exit status
+ * and count what escaped them, so it walks the process table
+ * (proctable_bsd.c) on every OS alike.
+ */
 
 int
 proc_reaper(bool on)

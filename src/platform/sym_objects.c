@@ -3,13 +3,6 @@
  * The symboliser's objects (symbols_priv.h): each ELF file a process maps,
  * read once and kept by device and inode for the symboliser's life (a
  * sweep), with its symbols from the file itself or a separate debug file.
- * A file is read through /proc/PID/root while its process runs, so a
- * process in a container has its own file read; a process noted when first
- * seen (sym_note_process) has all its objects read then, since a command
- * of a sweep has often exited when its window's frames and locks are
- * named.  An object first asked about after its process exited is read
- * from the path that was mapped if that file is still the one mapped (same
- * device and inode), and is tried again from another process otherwise.
  */
 #include "config.h"
 
@@ -26,6 +19,16 @@
 
 #include "scaletop/platform.h"
 #include "symbols_priv.h"
+
+/*
+ * A file is read through /proc/PID/root while its process runs, so a process
+ * in a container has its own file read; a process noted when first seen
+ * (sym_note_process) has all its objects read then, since a command of a
+ * sweep has often exited when its window's frames and locks are named.  An
+ * object first asked about after its process exited is read from the path
+ * that was mapped if that file is still the one mapped (same device and
+ * inode), and is tried again from another process otherwise.
+ */
 
 const char *
 sym_base_name(const char *path)

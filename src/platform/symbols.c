@@ -2,10 +2,7 @@
 /*
  * The symboliser (symbols.h): a process's mappings, each file's ELF symbols
  * read once and kept by device and inode (and shared by build ID), and the
- * kernel's symbols, turned into `object:symbol+0xOFF`.  Portable: the reads
- * are the backend's (proc_maps_read, kernel_symbols_read in platform.h) and
- * libelf's (elf_image.c); the objects are sym_objects.c's; what is here is
- * the processes' mappings and the arithmetic.
+ * kernel's symbols, turned into `object:symbol+0xOFF`.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,6 +11,13 @@
 
 #include "scaletop/platform.h"
 #include "symbols_priv.h"
+
+/*
+ * Portable: the reads are the backend's (proc_maps_read, kernel_symbols_read
+ * in platform.h) and libelf's (elf_image.c); the objects are
+ * sym_objects.c's; what is here is the processes' mappings and the
+ * arithmetic.
+ */
 
 /* Where distributions put separate debug files, by build ID (Debian's *-dbgsym, libc6-dbg). */
 #define SYM_DEBUG_DIR "/usr/lib/debug"

@@ -4,7 +4,17 @@
  * backend (FreeBSD, DragonFly, generic) from this one place.  (The process
  * table and the reaper: proctable_bsd.c and reaper_bsd.c on the BSDs,
  * noreaper.c for generic.)
- *
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "scaletop/oncpu.h"
+#include "scaletop/platform.h"
+
+/*
  * The kernel lock profile: FreeBSD's debug.lock.prof.stats needs a kernel
  * built with LOCK_PROFILING and its text is not decoded yet; DragonFly has
  * none that scaletop reads; no portable interface exists.
@@ -23,14 +33,6 @@
  * no such sum per thread (kinfo_proc has the CPU time, ki_runtime, not the
  * wait for one), so the loop counts all of a late tick's work as its own.
  */
-#include <errno.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <string.h>
-
-#include "scaletop/oncpu.h"
-#include "scaletop/platform.h"
 
 int
 platform_lock_profile(struct lockprof_entry **out, int *n)

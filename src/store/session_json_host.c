@@ -4,9 +4,7 @@
  * whether two snapshots measured the same thing.  Each member is written
  * always, null where the OS did not say, so a reader tells "unknown" from
  * "absent in an older file" only by the latter's lack of the member; both
- * load as unknown.  Text from the kernel (the command line above all) is
- * scrubbed to UTF-8 here, since jansson refuses anything else.  Read back by
- * session_read_host.c.
+ * load as unknown.
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -14,6 +12,12 @@
 #include "scaletop/host.h"
 #include "scaletop/session.h"
 #include "snapshot_priv.h"
+
+/*
+ * Text from the kernel (the command line above all) is scrubbed to UTF-8
+ * here, since jansson refuses anything else.  Read back by
+ * session_read_host.c.
+ */
 
 static json_t *
 fp_str(const char *s)

@@ -4,9 +4,7 @@
  * samples of the workload's and the target's threads by call path and by
  * function (its own samples), the share that spun in a lock, kernel or
  * user, by the caller that names it, and its whole stacks
- * (session_json_stacks.c).  session_json.c
- * puts it in the step; session_read_hot.c reads it back.  A step that was
- * not sampled has no "hot" at all.
+ * (session_json_stacks.c).
  */
 #include <jansson.h>
 #include <math.h>
@@ -15,6 +13,11 @@
 
 #include "scaletop/session.h"
 #include "snapshot_priv.h"
+
+/*
+ * session_json.c puts it in the step; session_read_hot.c reads it back.  A
+ * step that was not sampled has no "hot" at all.
+ */
 
 /* The sampled families: the probe's labels have no call chains. */
 static bool

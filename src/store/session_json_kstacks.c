@@ -1,6 +1,17 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The blocked threads' kernel stacks as JSON: a step's "kstacks" (the
+ * histogram of kstacks.h, kept in st->kstacks).
+ */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "scaletop/session.h"
+#include "snapshot_priv.h"
+
+/*
+ * The blocked threads' kernel stacks as JSON: a step's "kstacks" (the
  * histogram of kstacks.h, kept in st->kstacks): each family's top stacks
  * by their first frames, with their share of the family's blocked time
  * whose stack was read and the reads each rests on; how many stacks were
@@ -11,12 +22,6 @@
  * step; session_read_kstacks.c reads it back.  A step none were tried for
  * (--no-locks) has no "kstacks".
  */
-#include <jansson.h>
-#include <math.h>
-#include <stdio.h>
-
-#include "scaletop/session.h"
-#include "snapshot_priv.h"
 
 static json_t *
 kstack_json(const struct step_kstack *k)

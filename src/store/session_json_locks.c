@@ -2,11 +2,7 @@
 /*
  * Which locks the blocked threads waited on, as JSON: a step's "locks"
  * (the lock census, census.h; kept in st->ulocks, since st->locks is the
- * kernel's lock_stat, written as "kernel_locks").  Each family's top locks
- * with their name (a call site's, then the mapping it lies in), kind, share
- * of the family's blocked time, waiters, holder (or why none was verified)
- * and whether they are idle waits rather than contention.  session_json.c puts it in the step;
- * session_read_locks.c reads it back.  A step no census ran for has no "locks" at all.
+ * kernel's lock_stat, written as "kernel_locks").
  */
 #include <jansson.h>
 #include <math.h>
@@ -14,6 +10,14 @@
 
 #include "scaletop/session.h"
 #include "snapshot_priv.h"
+
+/*
+ * Each family's top locks with their name (a call site's, then the mapping
+ * it lies in), kind, share of the family's blocked time, waiters, holder (or
+ * why none was verified) and whether they are idle waits rather than
+ * contention. session_json.c puts it in the step; session_read_locks.c reads
+ * it back.  A step no census ran for has no "locks" at all.
+ */
 
 /* A string as JSON can hold it: a symbol or a comm may be in any encoding. */
 static json_t *

@@ -2,13 +2,7 @@
 /*
  * A step's whole stacks as JSON (hotstacks.h), the "stacks" of its "hot"
  * (on-CPU samples) and of its "kstacks" (milliseconds of blocked time), for
- * `export --folded`.  Each frame's name is written once, in "names"; a
- * stack is an array [count, kernel_frames, name index, ...], root first, so
- * a step of 2,000 stacks costs tens of kB rather than hundreds; only the
- * names the written stacks use are written, and a family's stacks stop at
- * a budget of bytes, the rest counted in "other" (a stream's step is one
- * line, which its reader takes up to 1 MB).  session_read_stacks.c reads
- * it back.
+ * `export --folded`.
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -18,6 +12,15 @@
 #include "scaletop/hotstacks.h"
 #include "scaletop/session.h"
 #include "snapshot_priv.h"
+
+/*
+ * Each frame's name is written once, in "names"; a stack is an array [count,
+ * kernel_frames, name index, ...], root first, so a step of 2,000 stacks
+ * costs tens of kB rather than hundreds; only the names the written stacks
+ * use are written, and a family's stacks stop at a budget of bytes, the rest
+ * counted in "other" (a stream's step is one line, which its reader takes up
+ * to 1 MB). session_read_stacks.c reads it back.
+ */
 
 /* The families that have stacks: the probe's labels have none. */
 static const enum wait_family stack_families[] = { WAIT_WORKLOAD, WAIT_TARGET };

@@ -4,8 +4,6 @@
  * (the --target's figures, measured like the workload's contention) and
  * "waits" (shares of thread-time by family, state and channel), and the
  * settings' "target" and "probe" lists (the specs and commands as given).
- * session_json.c puts them in place; session_read_target.c reads them
- * back.  A figure the step could not measure is null, as in "contention".
  */
 #include <jansson.h>
 #include <math.h>
@@ -14,6 +12,11 @@
 #include "scaletop/session.h"
 #include "scaletop/waits.h"
 #include "snapshot_priv.h"
+
+/*
+ * session_json.c puts them in place; session_read_target.c reads them back.
+ * A figure the step could not measure is null, as in "contention".
+ */
 
 /* A figure when its have-bit is set (and it is finite), else null. */
 static json_t *

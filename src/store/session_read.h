@@ -3,10 +3,7 @@
  * The one reader of the session's objects, as session_json.c writes them:
  * host, workload and settings (a snapshot's top level, a stream's header),
  * one step (an element of a snapshot's "steps", a stream's step line) and
- * one event.  The snapshot loader and the stream reader both call it, so a
- * file is refused for the same reason, in the same words, whichever of the
- * two carries it; they add only their framing.  Messages go through the
- * field_ctx (snapshot_priv.h), which names the file or the stream's record.
+ * one event.
  */
 #ifndef SCALETOP_SESSION_READ_H
 #define SCALETOP_SESSION_READ_H
@@ -16,6 +13,13 @@
 
 #include "scaletop/session.h"
 #include "snapshot_priv.h"
+
+/*
+ * The snapshot loader and the stream reader both call it, so a file is
+ * refused for the same reason, in the same words, whichever of the two
+ * carries it; they add only their framing.  Messages go through the
+ * field_ctx (snapshot_priv.h), which names the file or the stream's record.
+ */
 
 /* Most steps a file may hold: far more than any sweep makes. */
 #define SESSION_READ_MAX_STEPS 100000

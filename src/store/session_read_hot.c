@@ -4,12 +4,6 @@
  * sampled family, its lock-spin shares, the paths, the functions' own
  * samples and the spinning callers, and the whole stacks
  * (session_read_stacks.c), whose counts must add up to the samples.
- * Absent in files from before on-CPU sampling, and in steps it did not run
- * for; the user-spin share, the functions and a spin's "user" are absent
- * in files from before they were kept (read as none: the spin they hold
- * was the kernel's).  Checked as the views use it: known families, names
- * that fit, a family's path (and function) shares summing to at most 1,
- * its user spin within its spin.
  */
 #include <math.h>
 #include <stdint.h>
@@ -17,6 +11,15 @@
 #include <string.h>
 
 #include "session_read.h"
+
+/*
+ * Absent in files from before on-CPU sampling, and in steps it did not run
+ * for; the user-spin share, the functions and a spin's "user" are absent in
+ * files from before they were kept (read as none: the spin they hold was the
+ * kernel's).  Checked as the views use it: known families, names that fit, a
+ * family's path (and function) shares summing to at most 1, its user spin
+ * within its spin.
+ */
 
 /* Most paths or spinning callers a step may hold: far more than the engine keeps. */
 #define READ_MAX_HOT 256

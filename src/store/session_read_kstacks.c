@@ -4,15 +4,19 @@
  * their cost, why none could be read, and each family's top stacks.
  * Absent in files from before the histogram and in steps it did not run
  * for (--no-locks).  The whole stacks, in milliseconds of blocked time,
- * are session_read_stacks.c's.  Checked as the views use it: known families, stacks
- * that fit and are not empty, at most STEP_KSTACKS a family, a family's
- * shares summing to at most 1.
+ * are session_read_stacks.c's.
  */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "session_read.h"
+
+/*
+ * Checked as the views use it: known families, stacks that fit and are not
+ * empty, at most STEP_KSTACKS a family, a family's shares summing to at most
+ * 1.
+ */
 
 /* How far shares may sum past 1 (hand-edited files round them). */
 #define READ_KSTACKS_SUM_TOL 1e-3

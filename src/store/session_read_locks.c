@@ -4,15 +4,17 @@
  * blocked time, the census's cost and its top locks (owner_why, mapping
  * and idle may be missing: older files, read as "", "" and false).  Absent in files from
  * before the lock census and in steps it did not run for (--no-locks).
- * Checked as the views use it: known families and kinds, names that fit,
- * at most STEP_ULOCKS locks a family, a family's shares summing to at most
- * 1.
  */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "session_read.h"
+
+/*
+ * Checked as the views use it: known families and kinds, names that fit, at
+ * most STEP_ULOCKS locks a family, a family's shares summing to at most 1.
+ */
 
 /* How far shares may sum past 1 (hand-edited files round them). */
 #define READ_LOCKS_SUM_TOL 1e-3

@@ -2,16 +2,19 @@
 /*
  * Reading back a step's "others" (session_json_others.c): who else was on
  * the CPUs.  Absent or null in files from before it and where it was not
- * measured: known is false.  Checked as the views use it: CPUs that are not
- * negative, at most STEP_OTHERS_TOP commands, largest first, each with a
- * name, at least one process and at most STEP_OTHER_PIDS pids, no more than
- * its processes.
+ * measured: known is false.
  */
 #include <limits.h>
 #include <math.h>
 #include <string.h>
 
 #include "session_read.h"
+
+/*
+ * Checked as the views use it: CPUs that are not negative, at most
+ * STEP_OTHERS_TOP commands, largest first, each with a name, at least one
+ * process and at most STEP_OTHER_PIDS pids, no more than its processes.
+ */
 
 /* More CPUs than any machine has: a number past it is not a measurement. */
 #define READ_OTHERS_MAX_CPUS 1e6

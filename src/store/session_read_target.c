@@ -2,11 +2,7 @@
 /*
  * Reading back what session_json_target.c writes: a step's "target" and
  * "waits", and the settings' "target" and "probe" lists.  Each is optional,
- * since files from before --target lack them.  The waits are checked as the
- * views and the verdict use them: known families and states, channels that
- * fit, no line twice, and each family's shares summing to 1, so a profile
- * drawn as stacked shares is whole.  Shared by snapshots and streams; see
- * session_read.h.
+ * since files from before --target lack them.
  */
 #include <limits.h>
 #include <math.h>
@@ -15,6 +11,13 @@
 #include <string.h>
 
 #include "session_read.h"
+
+/*
+ * The waits are checked as the views and the verdict use them: known
+ * families and states, channels that fit, no line twice, and each family's
+ * shares summing to 1, so a profile drawn as stacked shares is whole.
+ * Shared by snapshots and streams; see session_read.h.
+ */
 
 /* Target figures come in groups sharing one have-bit: all numbers, or all null. */
 static const struct {

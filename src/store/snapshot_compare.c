@@ -1,12 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Comparing snapshots: a summary line, then one table aligned on N with each
- * snapshot's pooled throughput, its ratio to the first and the difference
- * with its CI and significance, and the sides noisy at that N
- * (snapshot_compare_stats.c says them in words below the table), then the peaks, collapses,
- * verdicts and USL fits side by side (then the targets and the waits, snapshot_compare_waits.c, the
- * hot paths, snapshot_compare_hot.c, and the locks, snapshot_compare_locks.c).  The figures are the
- * analyses recomputed at load time, so every snapshot is judged by the same rules.
+ * Comparing snapshots: a summary line, a table aligned on N of each
+ * snapshot's throughput against the first's, then the peaks, collapses,
+ * verdicts and USL fits side by side.
  */
 #include <math.h>
 #include <stddef.h>
@@ -20,6 +16,16 @@
 #include "snapshot_priv.h"
 
 #define CMP_COL 11 /* width of one figure column */
+
+/*
+ * Comparing snapshots: a summary line, then one table aligned on N with each
+ * snapshot's pooled throughput, its ratio to the first and the difference
+ * with its CI and significance, and the sides noisy at that N
+ * (snapshot_compare_stats.c says them in words below the table), then the peaks, collapses,
+ * verdicts and USL fits side by side (then the targets and the waits, snapshot_compare_waits.c, the
+ * hot paths, snapshot_compare_hot.c, and the locks, snapshot_compare_locks.c).  The figures are the
+ * analyses recomputed at load time, so every snapshot is judged by the same rules.
+ */
 
 static char
 cmp_letter(int i)

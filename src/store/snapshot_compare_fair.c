@@ -3,10 +3,7 @@
  * Comparing the workers' fairness: at each N, each snapshot's Jain's index
  * of the per-worker operations (1: every worker did as much) and how many
  * workers did none, since an unfair lock can raise throughput by starving
- * some workers, and a throughput table alone would call that a gain.  Only
- * built-in workloads count per worker; the section is left out when no
- * snapshot has any.  Repeats of an N are pooled: the mean index and the most
- * starved (snapshot_fairness_at).  Called by snapshot_compare.c.
+ * some workers, and a throughput table alone would call that a gain.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -17,6 +14,12 @@
 #include "snapshot_priv.h"
 
 #define CF_COL 11 /* as the throughput table's columns */
+
+/*
+ * Only built-in workloads count per worker; the section is left out when no
+ * snapshot has any.  Repeats of an N are pooled: the mean index and the most
+ * starved (snapshot_fairness_at).  Called by snapshot_compare.c.
+ */
 
 static bool
 cf_any(struct snapshot *const *v, int k, const int *n, int nn)

@@ -3,11 +3,7 @@
  * Comparing where the CPUs went: at each N that two snapshots or more
  * sampled on-CPU, each one's share of a family's CPU that spun in a lock,
  * in the kernel and in user space, with the caller that spun most, its
- * hottest function (by its own samples) and its hottest path.  A lock that spins
- * in B and not in A is the kernel or server change a comparison looks for
- * (the seed study's fd table).  Repeats of an N are pooled by their mean;
- * the caller and path are the sampled step's with the most samples.
- * Called by snapshot_compare.c after the waits.
+ * hottest function (by its own samples) and its hottest path.
  */
 #include <math.h>
 #include <stdio.h>
@@ -16,6 +12,13 @@
 
 #include "scaletop/snapshot.h"
 #include "snapshot_priv.h"
+
+/*
+ * A lock that spins in B and not in A is the kernel or server change a
+ * comparison looks for (the seed study's fd table).  Repeats of an N are
+ * pooled by their mean; the caller and path are the sampled step's with the
+ * most samples.  Called by snapshot_compare.c after the waits.
+ */
 
 static char
 ch_letter(int i)

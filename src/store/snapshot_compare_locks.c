@@ -2,16 +2,7 @@
 /*
  * Comparing the lock census: at each N, each family's top locks of every
  * side, the same lock on one line, with each side's share of the family's
- * blocked time and the most waiters it saw at once.  A lock is matched by
- * its name and its process's command name, since its address and pid
- * change from run to run and those do not: "big_lock" at 87% in A and 12%
- * in B is the change that moved the wait.  '-' is a side whose census did
- * not see the lock; "no census" a side that ran none at that N
- * (--no-locks, not Linux, a file from before the census).  Repeats and
- * trials of an N pool as the hot section's do: a lock's share is its mean
- * over the steps that ran a census (0 in one whose top lacks it), its
- * waiters the most any saw.  Text after compare's hot section, and a
- * table for --markdown.
+ * blocked time and the most waiters it saw at once.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +13,18 @@
 
 #define CL_SHOWN 3      /* each side's top locks shown at an N */
 #define CL_LABEL_MAX 48 /* the text's lock column grows to this, longer labels push their cells */
+
+/*
+ * A lock is matched by its name and its process's command name, since its
+ * address and pid change from run to run and those do not: "big_lock" at 87%
+ * in A and 12% in B is the change that moved the wait. '-' is a side whose
+ * census did not see the lock; "no census" a side that ran none at that N
+ * (--no-locks, not Linux, a file from before the census).  Repeats and
+ * trials of an N pool as the hot section's do: a lock's share is its mean
+ * over the steps that ran a census (0 in one whose top lacks it), its
+ * waiters the most any saw.  Text after compare's hot section, and a table
+ * for --markdown.
+ */
 
 /* One lock at an N, across the sides. */
 struct cl_row {

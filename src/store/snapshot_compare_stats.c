@@ -1,13 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * What compare says of noise: B against the baseline at each N (Welch's t
- * on the trials' means with the noise floor, compare_stats.h), as ministat
- * says it, the one-line summary over N (its shape first: faster at some N
- * and slower at others; else each trial's geometric mean across N, A's
- * against B's; each side's collapse), peak against peak, and the gate of
- * --fail-on-regression with its third answer, too few trials.  The table's
- * cells (snapshot_compare.c, snapshot_compare_md.c) use the same figures,
- * so text, CSV and Markdown agree.
+ * What compare says of noise: B against the baseline at each N, the
+ * one-line summary over N, peak against peak, and the gate of
+ * --fail-on-regression.
  */
 #include <math.h>
 #include <stdio.h>
@@ -18,6 +13,17 @@
 #include "scaletop/format.h"
 #include "scaletop/snapshot.h"
 #include "snapshot_priv.h"
+
+/*
+ * What compare says of noise: B against the baseline at each N (Welch's t
+ * on the trials' means with the noise floor, compare_stats.h), as ministat
+ * says it, the one-line summary over N (its shape first: faster at some N
+ * and slower at others; else each trial's geometric mean across N, A's
+ * against B's; each side's collapse), peak against peak, and the gate of
+ * --fail-on-regression with its third answer, too few trials.  The table's
+ * cells (snapshot_compare.c, snapshot_compare_md.c) use the same figures,
+ * so text, CSV and Markdown agree.
+ */
 
 void
 compare_opts_default(struct compare_opts *o)

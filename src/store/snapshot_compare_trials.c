@@ -1,15 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * What compare says of the trials beyond the test: how many each side
- * pooled and in how many boots (an OS comparison spans reboots, which only
- * a trial per boot measures), the runs whose intervals swing (pyperf's rule:
- * a standard deviation of 10% of the mean or more; steadiness, which the
- * test never takes as samples), and the self-check: a side of 4 trials or
- * more split into its first and second half and compared with itself, where
- * any difference found is this machine moving more than the test assumes;
- * and where one side's workers waited for a CPU much more than the
- * other's at N up to the CPU count, which is other jobs, not the workload
- * (named from the steps' others where the run measured them).
+ * What compare says of the trials beyond the test: how many a side pooled
+ * and in how many boots, the runs that swing, the self-check of halves, and
+ * the load line naming who else took the CPUs.
  */
 #include <math.h>
 #include <stdio.h>
@@ -25,6 +18,19 @@
 #define CMP_SELF_MIN 4    /* trials a side needs for the self-check */
 #define CMP_SELF_TRIALS 2 /* and each half then has at least */
 #define CMP_RUN_DELAY 10  /* points of run delay between sides that say other jobs ran */
+
+/*
+ * What compare says of the trials beyond the test: how many each side
+ * pooled and in how many boots (an OS comparison spans reboots, which only
+ * a trial per boot measures), the runs whose intervals swing (pyperf's rule:
+ * a standard deviation of 10% of the mean or more; steadiness, which the
+ * test never takes as samples), and the self-check: a side of 4 trials or
+ * more split into its first and second half and compared with itself, where
+ * any difference found is this machine moving more than the test assumes;
+ * and where one side's workers waited for a CPU much more than the
+ * other's at N up to the CPU count, which is other jobs, not the workload
+ * (named from the steps' others where the run measured them).
+ */
 
 static char
 tr_letter(int i)

@@ -3,11 +3,7 @@
  * Comparing where the threads waited, and what the system under test did:
  * for each N, the largest lines of each family's wait profile with every
  * snapshot's share and its difference from the first's in points, and the
- * target's figures of each snapshot one under the other.  A collapse is a
- * change in where the threads spend their time, so this is what says why
- * B fell where A did not.  Repeats of an N are pooled by their mean.  Only
- * usable steps count, as in the throughput table.  Called by
- * snapshot_compare.c after its own table, and only when a snapshot has any.
+ * target's figures of each snapshot one under the other.
  */
 #include <math.h>
 #include <stddef.h>
@@ -22,6 +18,13 @@
 #define CW_LINES 5    /* lines of each family shown at an N */
 #define CW_CHANNEL 28 /* a channel's column */
 #define CW_COL 7      /* a share's column */
+
+/*
+ * A collapse is a change in where the threads spend their time, so this is
+ * what says why B fell where A did not.  Repeats of an N are pooled by their
+ * mean.  Only usable steps count, as in the throughput table.  Called by
+ * snapshot_compare.c after its own table, and only when a snapshot has any.
+ */
 
 /* One line of the profiles being compared at an N. */
 struct cw_line {

@@ -3,14 +3,6 @@
  * Why two snapshots may not be comparable: one warning line for each
  * difference that can change the result, naming the field and both
  * values.  compare still compares; the warnings say what to keep in mind.
- *
- * What an OS comparison changes on purpose (the kernel, its command line
- * and mitigations, the clocksource and scheduler it picked) and what says
- * another machine (CPU model, hypervisor) are not warnings: a kernel
- * engineer comparing 6.1 with 6.8 wants the difference, not a scolding.
- * They go on one "note:" line per snapshot, so nothing differs unsaid.
- * A field that either side does not know (older files, imports, another
- * OS) is not compared.
  */
 #include <math.h>
 #include <stdio.h>
@@ -19,6 +11,16 @@
 #include "scaletop/decode_host.h"
 #include "scaletop/snapshot.h"
 #include "snapshot_priv.h"
+
+/*
+ * What an OS comparison changes on purpose (the kernel, its command line
+ * and mitigations, the clocksource and scheduler it picked) and what says
+ * another machine (CPU model, hypervisor) are not warnings: a kernel
+ * engineer comparing 6.1 with 6.8 wants the difference, not a scolding.
+ * They go on one "note:" line per snapshot, so nothing differs unsaid.
+ * A field that either side does not know (older files, imports, another
+ * OS) is not compared.
+ */
 
 /* Steps' mean frequencies further apart than this warn: turbo, thermal limits, a busy host. */
 #define WARN_FREQ_PCT 5.0

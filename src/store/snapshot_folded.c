@@ -3,12 +3,6 @@
  * export --folded: a snapshot's whole stacks (hotstacks.h) in the
  * collapsed-stack format flamegraph.pl, inferno and speedscope read, one
  * line a stack: its frames root first joined by ';', a space, its count.
- * The root frame is the family ("workload" or "target"), as perf's
- * collapsers put the command first; with every N, a frame "N=4" above it
- * keeps the steps apart.  The steps of one N (repeats, trials) are added
- * together, and what lay past a step's cap is one "[other]" frame, so a
- * family's counts add up to its samples at that N (on-CPU), or to its
- * blocked thread-time in milliseconds (--off-cpu).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,6 +12,15 @@
 #include "scaletop/hotstacks.h"
 #include "scaletop/snapshot.h"
 #include "snapshot_priv.h"
+
+/*
+ * The root frame is the family ("workload" or "target"), as perf's
+ * collapsers put the command first; with every N, a frame "N=4" above it
+ * keeps the steps apart.  The steps of one N (repeats, trials) are added
+ * together, and what lay past a step's cap is one "[other]" frame, so a
+ * family's counts add up to its samples at that N (on-CPU), or to its
+ * blocked thread-time in milliseconds (--off-cpu).
+ */
 
 struct folded_job {
 	const struct snapshot *sn;

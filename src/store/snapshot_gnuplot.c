@@ -4,11 +4,6 @@
  * block per snapshot (gnuplot's "index"), and BASE.gp draws throughput
  * against N with, per snapshot, the ideal linear line, the USL curve and
  * the peak and collapse marks, each point with its 95% CI as an error bar.
- * Normalised (speedup X(N)/X(1), or efficiency X(N)/(N X(1))), machines of
- * different absolute speed share one scale: every figure of a snapshot, its
- * CIs, curve and marks included, is divided by the same X(1), which is
- * taken as exact.  The script is plain text a reader may edit and rerun;
- * the USL parameters are written into it as numbers.
  */
 #include <errno.h>
 #include <math.h>
@@ -23,6 +18,14 @@
 #include "snapshot_priv.h"
 
 #define GP_TG_CPU 2 /* snapshot_target_name(2): "cpu_used" */
+
+/*
+ * Normalised (speedup X(N)/X(1), or efficiency X(N)/(N X(1))), machines of
+ * different absolute speed share one scale: every figure of a snapshot, its
+ * CIs, curve and marks included, is divided by the same X(1), which is taken
+ * as exact.  The script is plain text a reader may edit and rerun; the USL
+ * parameters are written into it as numbers.
+ */
 
 /* The y axis: its name, the first column's name in the data file. */
 static const char *

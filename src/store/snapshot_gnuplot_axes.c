@@ -3,10 +3,6 @@
  * The gnuplot export's frame and words.  N is a count, so its tics are
  * integers: at each N on a log2 axis when that spreads the N values wider
  * than a linear one (as when N doubles), else every 1, 2, 5, 10... from 0.
- * The y axis is logarithmic when asked, or by default when one series'
- * highest point is more than ten times another's, which a linear axis would
- * flatten near 0.  Labels stay inside the frame, and snapshots that count
- * different things are named so, not drawn as if they were alike.
  */
 #include <math.h>
 #include <stdio.h>
@@ -18,6 +14,13 @@
 #define GP_XTICS_MAX 12    /* linear x: at most this many tic intervals */
 #define GP_LABEL_EDGE 0.8  /* a label right of this fraction of the width ends at its point */
 #define GP_LABEL_ROOM 0.12 /* a label's offset and height, as a share of the frame's height */
+
+/*
+ * The y axis is logarithmic when asked, or by default when one series'
+ * highest point is more than ten times another's, which a linear axis would
+ * flatten near 0.  Labels stay inside the frame, and snapshots that count
+ * different things are named so, not drawn as if they were alike.
+ */
 
 /* What a throughput of sn at n is divided by: 1, X(1), or n X(1). */
 double

@@ -3,9 +3,7 @@
  * The reader of published tables: CSV or whitespace-separated text, with a
  * header naming the columns (one per system, each with an optional stddev
  * and runs column) or, as before tables, lines of
- * "N,throughput[,stddev[,runs]]".  Every refusal names the file, the line
- * and the column (in bytes, from 1) and what to do: a published figure is
- * taken only when its field reads whole, never guessed.
+ * "N,throughput[,stddev[,runs]]".
  */
 #include <ctype.h>
 #include <math.h>
@@ -18,6 +16,12 @@
 #include "snapshot_priv.h"
 
 #define IMPORT_MAX_RUNS 1000000
+
+/*
+ * Every refusal names the file, the line and the column (in bytes, from 1)
+ * and what to do: a published figure is taken only when its field reads
+ * whole, never guessed.
+ */
 
 /* The reader's state and a line's fields: import_table.h. */
 

@@ -4,11 +4,7 @@
  * that is not what session_json.c writes.  Every field's type and range is
  * checked, because the views and the analysis trust the model's invariants
  * (ascending N, percentages within 0..100, no NaN where a count is meant)
- * and a snapshot may come from anyone's mailing-list post.  No I/O here, so
- * a fuzzer can drive it.  The session's own objects are read by
- * session_read.c and session_read_step.c, which the stream reader shares;
- * here are the snapshot's frame (format, label, tool), its steps and events
- * arrays, and its tick series.
+ * and a snapshot may come from anyone's mailing-list post.
  */
 #include <errno.h>
 #include <limits.h>
@@ -24,6 +20,13 @@
 #include "scaletop/sweep.h"
 #include "session_read.h"
 #include "snapshot_priv.h"
+
+/*
+ * No I/O here, so a fuzzer can drive it.  The session's own objects are read
+ * by session_read.c and session_read_step.c, which the stream reader shares;
+ * here are the snapshot's frame (format, label, tool), its steps and events
+ * arrays, and its tick series.
+ */
 
 /* A tick read that names a step the file does not hold, until read_series drops it. */
 #define TICK_NO_STEP (-2)

@@ -4,9 +4,7 @@
  * sweep per boot, so each file's trials join the side as trials of their
  * own (compare_stats.h takes each trial's mean as a sample).  The steps
  * move, not copy; the N lists join; the analysis is recomputed over all the
- * steps, so the table and the verdict are the side's.  The boots are
- * counted, for the line that says whether a reboot's variation was
- * measured at all.
+ * steps, so the table and the verdict are the side's.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,6 +13,11 @@
 
 #include "scaletop/analysis.h"
 #include "scaletop/snapshot.h"
+
+/*
+ * The boots are counted, for the line that says whether a reboot's variation
+ * was measured at all.
+ */
 
 /* Adds one file's boot id to the side's tally. */
 static void

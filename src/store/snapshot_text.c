@@ -3,11 +3,7 @@
  * JSON text for snapshots and `run --json`.  jansson's own dump puts every
  * array element on a line of its own and prints reals with a fixed number of
  * digits: either lossy (a saved figure that does not load back equal) or
- * 17 digits of noise ("0.50000727100000004").  Here each real gets the
- * fewest digits that read back as the same double, and a row of plain values
- * (samples, one CPU, one tick) stays on one line.  Strings are still encoded
- * by jansson, which takes only UTF-8: snapshot_utf8_scrub makes text from the
- * outside (a hostname, a probe's label) fit it.
+ * 17 digits of noise ("0.50000727100000004").
  */
 #include <errno.h>
 #include <locale.h>
@@ -20,6 +16,14 @@
 #include "snapshot_priv.h"
 
 #define TEXT_OBJECT_WIDTH 160 /* an object of plain values this short goes on one line */
+
+/*
+ * Here each real gets the fewest digits that read back as the same double,
+ * and a row of plain values (samples, one CPU, one tick) stays on one line.
+ * Strings are still encoded by jansson, which takes only UTF-8:
+ * snapshot_utf8_scrub makes text from the outside (a hostname, a probe's
+ * label) fit it.
+ */
 
 struct text {
 	char *p;

@@ -2,15 +2,21 @@
 /*
  * The results table's "locks:" section (step_table.c prints it after the
  * hot paths): per step and family, the top locks its blocked threads
+ * waited on, then its idle waits.
+ */
+#include <stdio.h>
+
+#include "scaletop/step_table.h"
+
+/*
+ * The results table's "locks:" section (step_table.c prints it after the
+ * hot paths): per step and family, the top locks its blocked threads
  * waited on (the lock census, st->ulocks), each with its share of the
  * family's blocked time, its name and process, its kind, the most waiters
  * at once, the distinct threads, where a lock named by its call site lies,
  * and its holder where one was verified, else why not; then the family's
  * idle waits (lock_census.h), apart, marked "idle wait".
  */
-#include <stdio.h>
-
-#include "scaletop/step_table.h"
 
 /* Locks shown per step and family. */
 #define TABLE_LOCKS_SHOWN 3

@@ -1,11 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Shared by the stream reader's files in src/store/: the reader's state,
- * its messages, and one decoder per line type.  The layers, lowest first:
- * stream_reader.c (state, messages, accessors), stream_tick.c (tick lines),
- * stream_records.c (header, step, event, analysis and end lines, read with
- * the snapshot's own session_read.h), stream_read.c (the line framing that
- * dispatches to them).  Nothing outside src/store/ includes it.
+ * its messages, and one decoder per line type.
  */
 #ifndef SCALETOP_STREAM_PRIV_H
 #define SCALETOP_STREAM_PRIV_H
@@ -21,6 +17,14 @@
 #include "scaletop/stream.h"
 
 #define STREAM_MAX_NOTES 16
+
+/*
+ * The layers, lowest first: stream_reader.c (state, messages, accessors),
+ * stream_tick.c (tick lines), stream_records.c (header, step, event,
+ * analysis and end lines, read with the snapshot's own session_read.h),
+ * stream_read.c (the line framing that dispatches to them).  Nothing outside
+ * src/store/ includes it.
+ */
 
 struct stream_reader {
 	char *name; /* starts every message; NULL for none */

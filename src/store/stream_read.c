@@ -3,9 +3,7 @@
  * The JSON Lines reader's framing: a stream fed in chunks of any size is cut
  * into lines, each at most STREAM_MAX_LINE bytes, each one JSON object whose
  * "type" picks its decoder (stream_tick.c for ticks, stream_records.c for
- * the rest).  Nothing in the input is trusted: every index and count is
- * range-checked and what is kept is capped, so a hostile file costs bounded
- * memory.
+ * the rest).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +16,11 @@
 #include "stream_priv.h"
 
 #define STREAM_READ_CHUNK 65536
+
+/*
+ * Nothing in the input is trusted: every index and count is range-checked
+ * and what is kept is capped, so a hostile file costs bounded memory.
+ */
 
 /* --- lines ---------------------------------------------------------------- */
 

@@ -2,10 +2,7 @@
 /*
  * The stream's lines that carry the session: the header (host, workload,
  * settings), each finished step, each event, the analysis as it stands, and
- * the end.  Their objects are the snapshot's, read by the snapshot's own
- * reader (session_read.h, snapshot_analysis.c), so a stream is refused
- * wherever a snapshot with the same data would be, in the same words after
- * the line: "x.jsonl: line 1: header: settings.n[2]: 2 after 4; ...".
+ * the end.
  */
 #include <limits.h>
 #include <math.h>
@@ -16,6 +13,13 @@
 #include "session_read.h"
 #include "snapshot_priv.h"
 #include "stream_priv.h"
+
+/*
+ * Their objects are the snapshot's, read by the snapshot's own reader
+ * (session_read.h, snapshot_analysis.c), so a stream is refused wherever a
+ * snapshot with the same data would be, in the same words after the line:
+ * "x.jsonl: line 1: header: settings.n[2]: 2 after 4; ...".
+ */
 
 /* Messages about one record name it; stream_fail puts "name: line N: " first. */
 #define RECORD_CTX(rec, buf)                                                       \

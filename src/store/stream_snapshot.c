@@ -1,15 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A recording loaded as a snapshot, so that show, compare, export and the
- * TUI's overlays take a .jsonl wherever they take a .json.  The session is
- * rebuilt by the one stream reader (the replay's), which checks every line
- * by the snapshot's own rules; this file only moves what it rebuilt into a
- * struct snapshot and says, in the snapshot's one warning line, how the
- * recording ended when it did not end well.
- *
- * No tick is kept for scrubbing (only the recent series a snapshot saves),
- * so memory is the reader's other bounds: lines of 1 MiB, 100,000 steps,
- * 1,000,000 events, whatever the file's size.
+ * TUI's overlays take a .jsonl wherever they take a .json.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,6 +13,17 @@
 #include "stream_priv.h"
 
 #define STREAM_SNAPSHOT_CHUNK 65536
+
+/*
+ * The session is rebuilt by the one stream reader (the replay's), which
+ * checks every line by the snapshot's own rules; this file only moves what
+ * it rebuilt into a struct snapshot and says, in the snapshot's one warning
+ * line, how the recording ended when it did not end well.
+ *
+ * No tick is kept for scrubbing (only the recent series a snapshot saves),
+ * so memory is the reader's other bounds: lines of 1 MiB, 100,000 steps,
+ * 1,000,000 events, whatever the file's size.
+ */
 
 static int
 stream_snapshot_feed(struct stream_reader *r, int fd, const char *head, size_t len,

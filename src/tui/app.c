@@ -3,10 +3,7 @@
  * The TUI's loop glue: start, end, the terminal, signals and the input fd.
  * One event loop (the engine's) carries everything: the terminal's input
  * fd, the sweep's tick (or, with no sweep, an idle tick at the refresh
- * interval: sweeps.c), the replay's (playback.c), and signals.  Nothing
- * polls: the screen is redrawn when a tick or a key says something changed,
- * so an idle TUI sleeps in poll(2) and a key is answered as soon as it
- * arrives.  app.h says how the rest of the TUI is layered.
+ * interval: sweeps.c), the replay's (playback.c), and signals.
  */
 #include <errno.h>
 #include <langinfo.h>
@@ -26,6 +23,12 @@
 #include "scaletop/pgroup.h"
 #include "scaletop/step_table.h"
 #include "app.h"
+
+/*
+ * Nothing polls: the screen is redrawn when a tick or a key says something
+ * changed, so an idle TUI sleeps in poll(2) and a key is answered as soon as
+ * it arrives. app.h says how the rest of the TUI is layered.
+ */
 
 static void
 app_on_signal(struct loop *l, int signo, void *arg)

@@ -1,7 +1,26 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
+/* Private to the TUI: the application state, and who may change what. */
+#ifndef SCALETOP_TUI_APP_H
+#define SCALETOP_TUI_APP_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "scaletop/error.h"
+#include "scaletop/host.h"
+
+#include "scaletop/loop.h"
+#include "scaletop/platform.h"
+#include "scaletop/run_args.h"
+#include "scaletop/sweep.h"
+#include "scaletop/tui.h"
+#include "scaletop/workload.h"
+#include "command.h"
+#include "idle.h"
+#include "ui.h"
+
 /*
- * Private to the TUI: the application state, and who may change what.
- *
  * The TUI is layered, and calls only go down this list:
  *   app.c        the loop glue: start, end, terminal, signals, the input fd
  *   input.c      a key or click -> a command (command.h); reads the state only
@@ -27,25 +46,6 @@
  * app.c everything else (loop, smp, tty, status, host).  Everyone else
  * reads.
  */
-#ifndef SCALETOP_TUI_APP_H
-#define SCALETOP_TUI_APP_H
-
-#include <stdbool.h>
-#include <stdio.h>
-#include <time.h>
-
-#include "scaletop/error.h"
-#include "scaletop/host.h"
-
-#include "scaletop/loop.h"
-#include "scaletop/platform.h"
-#include "scaletop/run_args.h"
-#include "scaletop/sweep.h"
-#include "scaletop/tui.h"
-#include "scaletop/workload.h"
-#include "command.h"
-#include "idle.h"
-#include "ui.h"
 
 struct replay;
 

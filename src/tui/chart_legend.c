@@ -1,11 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The chart's legend: this run, the ideal line, the USL fit in words, the
- * live point and the overlays.  It is drawn whole where it can be: on one
- * line, else on two when the panel has rows to spare, else in shorter
- * words (the fit without its standard errors, and without the labels of
- * this run's points and the ideal line), and only then cut, with an
- * ellipsis, so a narrow terminal never shows "(few" with no sign.
+ * live point and the overlays.
  */
 #include <math.h>
 #include <stdio.h>
@@ -14,6 +10,14 @@
 #include "ui.h"
 
 #define LEGEND_MAX 12
+
+/*
+ * It is drawn whole where it can be: on one line, else on two when the panel
+ * has rows to spare, else in shorter words (the fit without its standard
+ * errors, and without the labels of this run's points and the ideal line),
+ * and only then cut, with an ellipsis, so a narrow terminal never shows
+ * "(few" with no sign.
+ */
 
 struct legend_item {
 	char full[200], brief[200];

@@ -3,9 +3,7 @@
  * Contention: the figures for the running step (live when the source has
  * them, else the last finished step's, and the title says which), and each
  * figure as a small multiple against N, so a rise in involuntary switches
- * or run delay lines up with the fall in throughput.  With --target the
- * server's own figures follow, from the finished steps (its processes are
- * counted over the whole window).
+ * or run delay lines up with the fall in throughput.
  */
 #include <math.h>
 #include <stddef.h>
@@ -14,6 +12,11 @@
 
 #include "scaletop/format.h"
 #include "ui.h"
+
+/*
+ * With --target the server's own figures follow, from the finished steps
+ * (its processes are counted over the whole window).
+ */
 
 static const struct metric {
 	const char *name;

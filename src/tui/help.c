@@ -3,9 +3,6 @@
  * The help box (? or F1): every key, and what the chart's marks mean.  Each
  * line names the key codes it describes, so a test can hold it to input.c's
  * tables (help_lists_key): a key bound there and left out here fails it.
- * The lines flow down two columns when the box is wide enough, else one;
- * what does not fit goes on further pages, and the last row then says so:
- * a small terminal shows fewer keys at a time, never fewer keys.
  */
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +13,12 @@
 #define HELP_KEY_W 9  /* the key column */
 #define HELP_COL_W 38 /* a column: the keys, a space, 28 columns of words */
 #define HELP_MAX_W 100
+
+/*
+ * The lines flow down two columns when the box is wide enough, else one;
+ * what does not fit goes on further pages, and the last row then says so: a
+ * small terminal shows fewer keys at a time, never fewer keys.
+ */
 
 struct help_line {
 	const char *keys;  /* NULL: a heading */

@@ -4,8 +4,7 @@
  * each measured.  Listing is one readdir; a row's summary is read only when
  * the row is on screen, and at most a few files a frame (HISTORY_READS,
  * HISTORY_BUDGET_S), so hundreds of runs, or one huge snapshot, never hold
- * up a key.  control.c moves, scans and deletes; frame.c fills the rows the
- * next frame shows; history_draw only reads.
+ * up a key.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -19,6 +18,11 @@
 #define HISTORY_TIME_W 16     /* "2026-12-01 17:05" */
 #define HISTORY_WHAT_MIN 16   /* "mutex hold=30..." */
 #define HISTORY_WHAT_MAX 48
+/*
+ * control.c moves, scans and deletes; frame.c fills the rows the next frame
+ * shows; history_draw only reads.
+ */
+
 /* The row's other columns (" when  ", host, N, steps) and 24 of the verdict. */
 #define HISTORY_FIXED_W (1 + HISTORY_TIME_W + 2 + 1 + 14 + 1 + 9 + 1 + 5 + 2 + 24)
 

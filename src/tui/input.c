@@ -4,14 +4,18 @@
  * the history view its keys come first, in the steps view its list's keys,
  * then in a replay the replay's, then everywhere's; an open prompt takes
  * every key, and open help closes on any key but space, which turns its
- * page.  So Home and End move the list in the steps and history views, and
- * elsewhere the replay's clock or the event log.  Nothing here changes the
- * state: control.c runs what comes out.  Every key bound here has a line in
- * help.c (tests/unit/test_keys holds them to it).
+ * page.
  */
 #include <stddef.h>
 
 #include "app.h"
+
+/*
+ * So Home and End move the list in the steps and history views, and
+ * elsewhere the replay's clock or the event log.  Nothing here changes the
+ * state: control.c runs what comes out.  Every key bound here has a line in
+ * help.c (tests/unit/test_keys holds them to it).
+ */
 
 struct binding {
 	int key;

@@ -5,11 +5,6 @@
  * TUI could drop it -- the end of a sweep, x, r, n, w, +/- and every exit
  * (sweeps.c and app.c call keep_run there).  One file per sweep: a later
  * keep of the same session replaces its file, atomically.
- *
- * Nothing is written while a step measures: a snapshot's write and fsync
- * in the middle of a sweep would be measured as part of the next step (a
- * fileio workload shares the disk), so the running sweep is kept when it
- * ends or is stopped, not after each step.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -17,6 +12,13 @@
 
 #include "scaletop/runs.h"
 #include "app.h"
+
+/*
+ * Nothing is written while a step measures: a snapshot's write and fsync
+ * in the middle of a sweep would be measured as part of the next step (a
+ * fileio workload shares the disk), so the running sweep is kept when it
+ * ends or is stopped, not after each step.
+ */
 
 void
 keep_reset(struct app *a)

@@ -3,10 +3,6 @@
  * Preferences in $XDG_CONFIG_HOME/scaletop/config: read leniently (a bad
  * line costs one key, not the file), written atomically (the old file stays
  * whole until the new one is complete on disk).
- *
- * Numbers are read and written by hand, not with strtod and printf: the
- * TUI runs under setlocale(LC_ALL, ""), and a German locale would write
- * "0,25" and then refuse "0.25".
  */
 #include <sys/stat.h>
 
@@ -26,6 +22,12 @@
 #include "scaletop/prefs.h"
 
 #define PREFS_FILE_MAX (64 * 1024)
+
+/*
+ * Numbers are read and written by hand, not with strtod and printf: the
+ * TUI runs under setlocale(LC_ALL, ""), and a German locale would write
+ * "0,25" and then refuse "0.25".
+ */
 
 struct prefs_ctx {
 	const char *file;

@@ -2,18 +2,7 @@
 /*
  * Recording while you watch (--record FILE, and W): the sweep on screen goes
  * into a JSON Lines stream as `run --record` writes one, so `replay` plays it
- * and show, compare and export read it.  A stream holds one run, so a
- * recording follows one sweep's session: started mid-sweep it first writes
- * what that session already holds (its finished steps, events and
- * analysis), then every tick as it comes; when r, n or w replace the
- * session it ends with the sweep it recorded.  Started with no sweep to
- * follow, it waits for the next one (the file exists from the start, so a
- * bad name fails at once).  A live N (+/-) runs outside the sweep and is
- * not recorded.
- *
- * Each line leaves in one write(2), so every exit loses nothing: q and the
- * signals the loop catches write the end line; a crash leaves the lines
- * written, which replay and show read with a note.
+ * and show, compare and export read it.
  */
 #include <stdio.h>
 #include <string.h>
@@ -24,6 +13,20 @@
 #include "scaletop/error.h"
 #include "scaletop/stream.h"
 #include "app.h"
+
+/*
+ * A stream holds one run, so a recording follows one sweep's session:
+ * started mid-sweep it first writes what that session already holds (its
+ * finished steps, events and analysis), then every tick as it comes; when r,
+ * n or w replace the session it ends with the sweep it recorded.  Started
+ * with no sweep to follow, it waits for the next one (the file exists from
+ * the start, so a bad name fails at once).  A live N (+/-) runs outside the
+ * sweep and is not recorded.
+ *
+ * Each line leaves in one write(2), so every exit loses nothing: q and the
+ * signals the loop catches write the end line; a crash leaves the lines
+ * written, which replay and show read with a note.
+ */
 
 /* The analysis as app_analyse made it, with the same options. */
 static void

@@ -4,9 +4,7 @@
  * parameters, N list and settings (as its snapshot keeps them) become the
  * options r, +/- and n start from.  What a snapshot does not keep (--setup,
  * --teardown, --realtime, --wait-quiet) stays as it is, and the message
- * says so.  A run that cannot run again here (an imported table, a
- * workload this scaletop lacks, a command whose binary is gone, a regex
- * not kept) leaves the options alone, and r says why before it runs them.
+ * says so.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +13,12 @@
 
 #include "scaletop/parse.h"
 #include "app.h"
+
+/*
+ * A run that cannot run again here (an imported table, a workload this
+ * scaletop lacks, a command whose binary is gone, a regex not kept) leaves
+ * the options alone, and r says why before it runs them.
+ */
 
 /* Whether argv0 names a program that can run: by its path, or found in PATH. */
 static bool

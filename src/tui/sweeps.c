@@ -3,9 +3,7 @@
  * What runs: the sweep (r, n, w), the live run at one N outside a sweep
  * (+/-), the session each writes, and the ticks that follow them (the
  * sweep's observer, and the idle tick at the refresh interval while nothing
- * runs).  A live run gets a session of its own, so its endless step never
- * mixes with the sweep's results; the tick series moves to it and back so
- * the heatmap runs on (each session's file holds only its own ticks).
+ * runs).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +15,12 @@
 #include "scaletop/snapshot.h"
 #include "scaletop/workload.h"
 #include "app.h"
+
+/*
+ * A live run gets a session of its own, so its endless step never mixes with
+ * the sweep's results; the tick series moves to it and back so the heatmap
+ * runs on (each session's file holds only its own ticks).
+ */
 
 static struct sweep_config sweeps_cfg, sweeps_live_cfg;
 
@@ -37,7 +41,7 @@ sweeps_stamp(struct session *s)
  * Each tick reads everything (the CPUs, the threads, the perf ring, the
  * counters) while a frame shows one a refresh: at a 1 s refresh a long
  * 1-thread step cost the monitor 1.0 ms of CPU a second at four ticks, 0.6
- * at one (bench/results.md); short steps keep 0.25 s, which their CI needs.
+ * at one (bench/tui-cpu.sh); short steps keep 0.25 s, which their CI needs.
  */
 static double
 sweeps_interval(const struct app *a, const struct run_args *ra)

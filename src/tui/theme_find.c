@@ -4,12 +4,6 @@
  * (the user's and the system's, so that every btop theme on the machine can
  * be picked by name), and the cycle of names that the 't' key walks
  * through and the picker lists.  File-system code; no curses.
- *
- * The bundled directory is $SCALETOP_THEMES_DIR when set (tests, odd
- * installs); else, for a binary run from the build tree, the themes/ of the
- * source tree named by the marker file the build writes beside it
- * (THEME_SRCDIR_MARKER, never installed); else the installed
- * $(pkgdatadir)/themes.  No build-tree path is compiled in.
  */
 #include <sys/stat.h>
 
@@ -29,6 +23,14 @@
 #ifndef ST_THEMES_DIR
 #define ST_THEMES_DIR "/usr/local/share/scaletop/themes"
 #endif
+
+/*
+ * The bundled directory is $SCALETOP_THEMES_DIR when set (tests, odd
+ * installs); else, for a binary run from the build tree, the themes/ of the
+ * source tree named by the marker file the build writes beside it
+ * (THEME_SRCDIR_MARKER, never installed); else the installed
+ * $(pkgdatadir)/themes.  No build-tree path is compiled in.
+ */
 
 /* Written by the build next to the built binary (src/tui/local.mk): the source tree's path. */
 #define THEME_SRCDIR_MARKER "scaletop.srcdir"

@@ -2,10 +2,6 @@
 /*
  * The theme keys: each role's own keys, the btop keys we borrow colours
  * from, the btop keys we ignore, and the built-in default theme.
- *
- * The defaults here are themes/default.theme; test_theme checks that the
- * two agree, so that a missing themes directory or a bad line in any theme
- * falls back to the same colours that the bundled file shows.
  */
 #include <string.h>
 
@@ -15,6 +11,12 @@
 #define D THEME_A_DIM
 #define R THEME_A_REVERSE
 #define U THEME_A_UNDERLINE
+
+/*
+ * The defaults here are themes/default.theme; test_theme checks that the
+ * two agree, so that a missing themes directory or a bad line in any theme
+ * falls back to the same colours that the bundled file shows.
+ */
 
 struct theme_role_info {
 	const char *base;   /* "cpu_user": the role's name, and prefix of _attr and _mono */

@@ -3,12 +3,7 @@
  * The waits view: where the threads spent each step, as one stacked bar
  * per N, so the category that takes over past the peak (runnable, a futex,
  * a lock) stands out next to the N where throughput fell; and below it the
- * running step's profile so far.  Each family has its panel, the target's
- * first when there is one (the server is where a client-driven collapse
- * lives), then the workload's and a probe's.  Each category has its own colour and its own glyph,
- * so the bars read on a monochrome or an ASCII terminal too.  Where a lock census ran, each row
- * ends with the family's top lock at N, and a panel below lists one step's locks and their
- * holders (waits_locks.c).
+ * running step's profile so far.
  */
 #include <math.h>
 #include <stdio.h>
@@ -20,6 +15,15 @@
 #define WV_LABEL_W 30     /* after each bar: the largest share and its name */
 #define WV_LOCK_W 22      /* then the family's top lock at N (waits_locks.c) */
 #define WV_LOCK_W_WIDE 32 /* ... from 120 columns */
+
+/*
+ * Each family has its panel, the target's first when there is one (the
+ * server is where a client-driven collapse lives), then the workload's and a
+ * probe's.  Each category has its own colour and its own glyph, so the bars
+ * read on a monochrome or an ASCII terminal too.  Where a lock census ran,
+ * each row ends with the family's top lock at N, and a panel below lists one
+ * step's locks and their holders (waits_locks.c).
+ */
 
 struct wv_cat {
 	enum wait_state state;

@@ -1,21 +1,24 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The waits view's locks (the lock census, steps' "locks"): a futex wait in
- * the bars says the threads waited, not on what.  Each N's row ends with
- * its family's top lock, "big_lock 87% 7w" (its mean share of the blocked
- * time, the most waiters at once), '-' where the census saw none and
- * nothing where none ran; and a panel lists one step's locks with how they
- * were named (a stack scan is a heuristic, and says so) and who held them
- * (or why that is not known): the selected step's (up/down), else the last
- * censused one's.  An idle wait (a pool's workers on a condition variable,
- * lock_census.h) is listed after the contended, marked "idle", and never
- * ends a row.  The census
- * keeps a step's locks when it ends, so the running step has none yet.
+ * the bars says the threads waited, not on what.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "ui.h"
+
+/*
+ * Each N's row ends with its family's top lock, "big_lock 87% 7w" (its mean
+ * share of the blocked time, the most waiters at once), '-' where the census
+ * saw none and nothing where none ran; and a panel lists one step's locks
+ * with how they were named (a stack scan is a heuristic, and says so) and
+ * who held them (or why that is not known): the selected step's (up/down),
+ * else the last censused one's.  An idle wait (a pool's workers on a
+ * condition variable, lock_census.h) is listed after the contended, marked
+ * "idle", and never ends a row.  The census keeps a step's locks when it
+ * ends, so the running step has none yet.
+ */
 
 /* A lock's panel lines fit on one row from this width; below, two rows a lock. */
 #define LK_WIDE 150

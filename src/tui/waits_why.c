@@ -4,13 +4,16 @@
  * N.  A thread that spins in a lock is "running" in the bars above; its
  * call chain says which lock (steps' "hot": the CPU that spun, in the
  * kernel and in user space, by the caller that took the lock), and the
- * hottest path says where the rest of the CPU went.  The server's threads come first when a target
- * was sampled.
+ * hottest path says where the rest of the CPU went.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "ui.h"
+
+/*
+ * The server's threads come first when a target was sampled.
+ */
 
 /* The step at n with the most samples of family fam, or NULL. */
 static const struct step *

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
+/* Splitting a --cmd string into argv, with shell-like quoting but no shell (cmdline.h). */
 #include <stdlib.h>
 #include <string.h>
 

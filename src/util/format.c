@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
+/* Number formatting shared by every text view (format.h): SI prefixes for counts and rates. */
 #include <math.h>
 #include <stdio.h>
 

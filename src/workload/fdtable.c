@@ -5,11 +5,6 @@
  * socketpair/close.  Unlike fdshare, no descriptor, open file or inode is
  * shared between workers, so with threads the table's own lock (FreeBSD's
  * filedesc lock, Linux's files_struct file_lock) is what they contend on.
- *
- * kind=open and kind=dup need files: prepare() makes a private directory
- * with mkdtemp (under dir=, $TMPDIR or /tmp), each step_init() makes one
- * empty file per worker in it (kept for the next step), and cleanup(),
- * which the monitor runs on every way out, removes them and the directory.
  */
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -25,6 +20,13 @@
 #include "scaletop/error.h"
 #include "scaletop/workload.h"
 #include "builtin.h"
+
+/*
+ * kind=open and kind=dup need files: prepare() makes a private directory
+ * with mkdtemp (under dir=, $TMPDIR or /tmp), each step_init() makes one
+ * empty file per worker in it (kept for the next step), and cleanup(),
+ * which the monitor runs on every way out, removes them and the directory.
+ */
 
 enum { P_KIND, P_DIR };
 enum { KIND_OPEN, KIND_DUP, KIND_SOCKETPAIR };

@@ -1,5 +1,16 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
+ * The parser of pgbench output: its -P progress lines and its closing
+ * report.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scaletop/error.h"
+#include "scaletop/parse.h"
+
+/*
  * pgbench output.  -P N prints one progress line per interval:
  *
  *   progress: 1.0 s, 2157.8 tps, lat 0.922 ms stddev 0.450, 0 failed
@@ -16,12 +27,6 @@
  * The rate that leaves out connection set-up is preferred, as it is the one
  * the progress lines measure.
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "scaletop/error.h"
-#include "scaletop/parse.h"
 
 struct pgbench {
 	size_t intervals;

@@ -4,9 +4,7 @@
  * regex matches is one interval sample, and its first group is the rate, a
  * plain decimal number ("1234", "56.7", "1.2e3"; blanks around it are
  * allowed).  A match whose group is empty, or is not such a number, counts as
- * a bad line rather than a sample of 0.  The tool's time and unit are not
- * known, so samples carry neither t_end nor a unit beyond "ops/s", and there
- * is no summary: a command that prints one final line gives one sample.
+ * a bad line rather than a sample of 0.
  */
 #include <regex.h>
 #include <stdio.h>
@@ -15,6 +13,12 @@
 
 #include "scaletop/error.h"
 #include "scaletop/parse.h"
+
+/*
+ * The tool's time and unit are not known, so samples carry neither t_end nor
+ * a unit beyond "ops/s", and there is no summary: a command that prints one
+ * final line gives one sample.
+ */
 
 struct rx {
 	regex_t re;

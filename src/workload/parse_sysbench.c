@@ -1,5 +1,17 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
+ * The parser of sysbench 1.0/1.1 output: its --report-interval lines and
+ * its closing report.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scaletop/error.h"
+#include "scaletop/parse.h"
+
+/*
  * sysbench 1.0/1.1 output.  Interval lines (--report-interval) look like
  *
  *   [ 1s ] thds: 2 eps: 5790.62 lat (ms,95%): 0.37                 cpu, threads, mutex
@@ -24,13 +36,6 @@
  * and mutex print none, so their rate is total events / total time, both as
  * sysbench counted them.
  */
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "scaletop/error.h"
-#include "scaletop/parse.h"
 
 enum sb_mode {
 	SB_IO_UNKNOWN,

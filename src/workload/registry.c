@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
+/* The built-in workloads, in the order `scaletop list` shows them. */
+#include <stddef.h>
+#include <string.h>
+
+#include "scaletop/workload.h"
+
 /*
- * The built-in workloads, in the order `scaletop list` shows them.
- *
  * The list below is the one place a workload is named: a new one is its
  * own file (src/workload/NAME.c, defining `const struct workload wl_NAME`)
  * plus one line here, and its file in local.mk beside this one.  The list
  * declares each wl_NAME and fills the table, so nothing else needs editing.
  */
-#include <stddef.h>
-#include <string.h>
-
-#include "scaletop/workload.h"
 
 /* Simplest first: ideal scaling, then memory, locks, and the kernel paths. */
 #define WL_BUILTINS(X) \

@@ -8,7 +8,7 @@
 # summed) shares against the kernel's.  On a quiet machine the main before
 # issue 23 missed by 7-12 points at 64 threads and by 65-75 at 256 (and had
 # no profile at 256 on a busy one); this sampler came within 2
-# (bench/wait-accuracy.sh, bench/results.md).  A 5 s step and a tolerance
+# (bench/results.md, wait-accuracy).  A 5 s step and a tolerance
 # of 6 points leave room for the edges on a busy machine, where the split
 # moves as neighbours come and go and the sampler's first and last readings
 # of a thread are up to a round inside the window (a 3 s step missed by up

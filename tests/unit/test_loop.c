@@ -116,7 +116,7 @@ on_shared_tick(struct loop *l, uint64_t now, uint64_t missed, void *arg)
  * A loop whose work ran past a deadline while it shared its CPU with a
  * process that computes: about half of that stretch it waited for the CPU,
  * which is the scheduler's lateness, not its own (the preempted loop among
- * 600 runnable workers, bench/results.md).  Both are pinned to one CPU so
+ * 600 runnable workers: bench/results.md, target-cost).  Both are pinned to one CPU so
  * that they share it on any machine; more load only adds to the wait.
  */
 static void
