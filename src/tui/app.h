@@ -43,9 +43,10 @@
 #include "scaletop/sweep.h"
 #include "scaletop/tui.h"
 #include "scaletop/workload.h"
-#include "command.h"
+#include "commands.h"
 #include "idle.h"
 #include "ui.h"
+#include "views.h"
 
 struct replay;
 
@@ -116,8 +117,13 @@ struct command input_mouse_event(const struct app *a, const MEVENT *ev);
 /* Every key code the tables bind (repeats included) into out; how many. */
 int input_bound_keys(int *out, int max);
 
-/* control.c: runs one command. */
-void control_run(struct app *a, const struct command *c);
+/* commands.c: runs one command, by its handler in the command table. */
+void command_run(struct app *a, const struct command *c);
+/* The command table has a handler for id. */
+bool command_known(enum command_id id);
+/* commands_prompts.c: a key for the open prompt; the runs view's commands. */
+void commands_prompt_key(struct app *a, const struct command *c);
+void commands_hist(struct app *a, const struct command *c);
 
 /* sweeps.c: sweeps, the live N, and the session they write. */
 int sweeps_start(struct app *a);

@@ -4,7 +4,8 @@
  * (the model at one moment, live or replayed) and the view state (const:
  * views never change it), and draws into its rectangle of stdscr; the only
  * thing a panel writes is where it put clickable things (struct ui_hits).
- * frame.c builds the frame and decides when to draw.
+ * frame.c builds the frame and decides when to draw; views.h lists the
+ * views, each a layout of panels.
  */
 #ifndef SCALETOP_TUI_UI_H
 #define SCALETOP_TUI_UI_H
@@ -51,17 +52,6 @@ struct frame {
 	const struct tick *(*hist_at)(void *ctx, int i);
 	void *hist_ctx;
 };
-
-enum ui_view {
-	VIEW_OVERVIEW,
-	VIEW_CPUS,
-	VIEW_CHART,
-	VIEW_STEPS,
-	VIEW_WAITS,
-	VIEW_HISTORY, /* the kept runs (history.c) */
-	VIEW_COUNT
-};
-extern const char *const ui_view_names[VIEW_COUNT];
 
 /* The live run is ROLE_OVERLAY1; snapshots take ROLE_OVERLAY2 .. 6. */
 #define UI_MAX_OVERLAYS 5
@@ -118,12 +108,12 @@ struct history {
 	char err[ST_ERRLEN]; /* the directory could not be listed */
 	int sel, top;        /* the selected row; the first row shown */
 	int rows;            /* how many rows the last frame showed */
-	enum ui_view back;   /* where Esc and q go */
+	int back;            /* where Esc and q go (a view's index, views.h) */
 };
 
 /* View state: what the user chose to look at. */
 struct ui {
-	enum ui_view view;
+	int view; /* the view on screen: its index in views.h's table */
 	bool help;
 	int help_page; /* the help's page on screen (space turns it) */
 	bool paused;   /* the display is frozen; the model keeps going */
