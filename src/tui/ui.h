@@ -156,7 +156,7 @@ void steps_draw(const struct ui *u, const struct frame *f, struct rect r, struct
 #define STEP_DETAIL_H 7
 void step_detail_draw(const struct ui *u, const struct frame *f, struct rect r);
 void help_draw(const struct ui *u, struct rect screen, struct ui_hits *h);
-/* The help has a line for this key code (input.c's tables are held to it). */
+/* The help has a line for this key code (the bound keys are held to it). */
 bool help_lists_key(int key);
 /* The first help line wider than its column at 80x24 (it would be cut), or NULL. */
 const char *help_too_wide(void);
@@ -170,7 +170,7 @@ void prompt_pick_open(struct ui *u, const char *current);
 void prompt_draw(const struct ui *u, struct rect screen);
 void theme_pick_draw(const struct ui *u, struct rect screen);
 void waits_draw(const struct ui *u, const struct frame *f, struct rect r);
-/* history.c: the list's operations (control.c, frame.c) and its view. */
+/* history.c: the list's operations (commands_prompts.c, frame.c) and its view. */
 void history_scan(struct history *h);
 void history_fill(struct history *h, int rows);
 void history_move(struct history *h, enum history_move m);
