@@ -19,10 +19,11 @@ static const double refresh_steps[] = { 0.1, 0.25, 0.5, 1, 2, 5 };
 #define NREFRESH (int)(sizeof(refresh_steps) / sizeof(refresh_steps[0]))
 
 static void
-do_refresh(struct app *a)
+do_refresh(struct app *a, const struct command *c)
 {
 	int i = 0;
 
+	(void)c;
 	while (i < NREFRESH && refresh_steps[i] <= a->ui.refresh_s + 1e-9)
 		i++;
 	sweeps_set_refresh(a, refresh_steps[i % NREFRESH]);
@@ -44,11 +45,12 @@ do_theme_kept(struct app *a, const char *name, int rc, const char *warn)
 
 /* t: the next theme that can be read; one that cannot is skipped, so t never sticks on it. */
 static void
-do_theme(struct app *a)
+do_theme(struct app *a, const struct command *c)
 {
 	char cur[sizeof(a->ui.theme)], err[ST_ERRLEN], skipped[ST_ERRLEN] = "";
 	int tries, rc = -1;
 
+	(void)c;
 	snprintf(cur, sizeof(cur), "%s", a->ui.theme);
 	for (tries = 0; tries < TP_MAX && rc < 0; tries++) {
 		snprintf(cur, sizeof(cur), "%s", theme_next(cur));
@@ -68,11 +70,11 @@ do_theme(struct app *a)
 
 /* A key for the open picker: each move applies the theme; Esc puts the old one back. */
 static void
-do_theme_pick(struct app *a, int ch)
+do_theme_pick(struct app *a, const struct command *c)
 {
 	struct theme_pick *tp = a->ui.tp;
 	char err[ST_ERRLEN];
-	int rc;
+	int rc, ch = c->arg;
 
 	if (tp == NULL)
 		return;
@@ -132,9 +134,10 @@ do_select(struct app *a, int delta)
 
 /* Home, End: the first or the last step shown. */
 static void
-do_select_edge(struct app *a, int dir)
+do_select_edge(struct app *a, const struct command *c)
 {
 	const struct session *s = app_shown_session(a);
+	int dir = c->arg;
 
 	if (s != NULL && s->nsteps > 0)
 		a->ui.sel_step = dir < 0 ? 0 : s->nsteps - 1;
@@ -157,20 +160,21 @@ do_events(struct app *a, int delta)
 
 /* +/-: the first press starts at the sweep's peak (or N=1), then steps by one. */
 static void
-do_live(struct app *a, int delta)
+do_live(struct app *a, const struct command *c)
 {
-	int n = a->live_s != NULL ? a->live_n + delta
+	int n = a->live_s != NULL ? a->live_n + c->arg
 				  : (a->have_an && a->an.n_peak > 0 ? a->an.n_peak : 1);
 
 	sweeps_live(a, n);
 }
 
 static void
-do_nlist(struct app *a)
+do_nlist(struct app *a, const struct command *c)
 {
 	char buf[256];
 	struct nlist nl = { a->s->set.n, (size_t)a->s->set.nn };
 
+	(void)c;
 	nlist_format(&nl, buf, sizeof(buf));
 	prompt_open(&a->ui, PR_NLIST, "N list (1,2,4 or 1-64x2; enter restarts the sweep):", buf);
 }
@@ -180,8 +184,9 @@ do_nlist(struct app *a)
  * re-measured on resume); with no sweep running it freezes the display.
  */
 static void
-do_pause(struct app *a)
+do_pause(struct app *a, const struct command *c)
 {
+	(void)c;
 	if (app_sweeping(a)) {
 		sweep_pause(a->sw, !sweep_live(a->sw)->paused);
 		app_message(a, false, "%s",
@@ -195,8 +200,9 @@ do_pause(struct app *a)
 }
 
 static void
-do_stop(struct app *a)
+do_stop(struct app *a, const struct command *c)
 {
+	(void)c;
 	if (a->sw == NULL)
 		return;
 	sweeps_stop(a, "stopped by the user");
@@ -211,7 +217,7 @@ do_replay(struct app *a, enum replay_move m)
 		replay_move(a->rp, m);
 }
 
-/* --- the handlers: one per command, each given the command's c->arg ----------- */
+/* --- the handlers: one per command, each given the command -------------------- */
 
 typedef void cmd_fn(struct app *a, const struct command *c);
 
@@ -321,20 +327,6 @@ do_detail_close(struct app *a, const struct command *c)
 	a->ui.detail = false;
 }
 
-static void
-do_pause_key(struct app *a, const struct command *c)
-{
-	(void)c;
-	do_pause(a);
-}
-
-static void
-do_theme_next(struct app *a, const struct command *c)
-{
-	(void)c;
-	do_theme(a);
-}
-
 /* T: the picker, allocated when first opened (a monitor never shown it does without). */
 static void
 do_theme_open(struct app *a, const struct command *c)
@@ -349,25 +341,11 @@ do_theme_open(struct app *a, const struct command *c)
 }
 
 static void
-do_refresh_next(struct app *a, const struct command *c)
-{
-	(void)c;
-	do_refresh(a);
-}
-
-static void
 do_sweep(struct app *a, const struct command *c)
 {
 	(void)c;
 	if (!rerun_holds(a))
 		sweeps_start(a);
-}
-
-static void
-do_stop_key(struct app *a, const struct command *c)
-{
-	(void)c;
-	do_stop(a);
 }
 
 /* w: the picker on the workload on screen, else the one a sweep starts with. */
@@ -378,13 +356,6 @@ do_pick_workload(struct app *a, const struct command *c)
 	prompt_pick_open(&a->ui, a->s != NULL && workload_find(a->s->wl.name) != NULL
 					 ? a->s->wl.name
 					 : a->args.default_workload);
-}
-
-static void
-do_edit_nlist(struct app *a, const struct command *c)
-{
-	(void)c;
-	do_nlist(a);
 }
 
 static void
@@ -459,27 +430,9 @@ do_not_in_replay(struct app *a, const struct command *c)
 }
 
 static void
-do_select_edge_key(struct app *a, const struct command *c)
-{
-	do_select_edge(a, c->arg);
-}
-
-static void
 do_events_scroll(struct app *a, const struct command *c)
 {
 	do_events(a, c->arg);
-}
-
-static void
-do_live_key(struct app *a, const struct command *c)
-{
-	do_live(a, c->arg);
-}
-
-static void
-do_theme_pick_key(struct app *a, const struct command *c)
-{
-	do_theme_pick(a, c->arg);
 }
 
 /* Each command's handler, by its id; CMD_NONE has none. */
@@ -487,19 +440,19 @@ static cmd_fn *const cmd_table[CMD_COUNT] = {
 	[CMD_QUIT] = do_quit,
 	[CMD_HELP] = do_help,
 	[CMD_HELP_CLOSE] = do_help_close,
-	[CMD_PAUSE] = do_pause_key,
+	[CMD_PAUSE] = do_pause,
 	[CMD_VIEW_NEXT] = do_view_next,
 	[CMD_VIEW_PREV] = do_view_prev,
 	[CMD_VIEW] = do_view,
-	[CMD_THEME_NEXT] = do_theme_next,
+	[CMD_THEME_NEXT] = do_theme,
 	[CMD_THEME_PICK] = do_theme_open,
-	[CMD_THEME_PICK_KEY] = do_theme_pick_key,
-	[CMD_REFRESH_NEXT] = do_refresh_next,
+	[CMD_THEME_PICK_KEY] = do_theme_pick,
+	[CMD_REFRESH_NEXT] = do_refresh,
 	[CMD_SWEEP] = do_sweep,
-	[CMD_STOP] = do_stop_key,
-	[CMD_LIVE] = do_live_key,
+	[CMD_STOP] = do_stop,
+	[CMD_LIVE] = do_live,
 	[CMD_PICK_WORKLOAD] = do_pick_workload,
-	[CMD_EDIT_NLIST] = do_edit_nlist,
+	[CMD_EDIT_NLIST] = do_nlist,
 	[CMD_SAVE] = do_save,
 	[CMD_RECORD] = do_record,
 	[CMD_OPEN] = do_open,
@@ -507,7 +460,7 @@ static cmd_fn *const cmd_table[CMD_COUNT] = {
 	[CMD_SELECT_MOVE] = do_select_move,
 	[CMD_SELECT_STEP] = do_select_step,
 	[CMD_SELECT_PAGE] = do_select_page,
-	[CMD_SELECT_EDGE] = do_select_edge_key,
+	[CMD_SELECT_EDGE] = do_select_edge,
 	[CMD_EVENTS_SCROLL] = do_events_scroll,
 	[CMD_EVENTS_PAGE] = do_events_page,
 	[CMD_EVENTS_EDGE] = do_events_edge,
