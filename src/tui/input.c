@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Keys and the mouse to commands.  The tables say what each key means: the
- * view's own keys come first (views.h), then in a replay the replay's, then
- * the keymap's everywhere's, the event log's, and the views' tabs
- * (keymap.c); an open prompt takes every key, and open help closes on any
+ * view's own keys come first (view.h), then keymap.c's, a replay's (in a
+ * replay), everywhere's and the event log's, then the views' tabs
+ * (views.c); an open prompt takes every key, and open help closes on any
  * key but space, which turns its page.  So Home and End move the list in
  * the steps and runs views, and elsewhere the replay's clock or the event
  * log.  Nothing here changes the state: commands.c runs what comes out.
