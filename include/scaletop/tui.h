@@ -46,7 +46,7 @@ int tui_check_terminal(bool input_is_data, char *err, size_t errlen);
 int tui_main(struct run_args *a, const struct tui_opts *o);
 
 /*
- * The subcommands the TUI answers (src/tui/cmd.c): `scaletop tui` (and a
+ * The subcommands the TUI answers (src/tui/args.c): `scaletop tui` (and a
  * bare `scaletop` or one with only options), `replay FILE.jsonl` and
  * `view -`.  Each parses its own arguments and returns an exit status.
  */

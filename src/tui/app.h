@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Private to the TUI: the application state, and who may change what. */
+/*
+ * Private to the TUI: the application state, and who may change what.
+ */
 #ifndef SCALETOP_TUI_APP_H
 #define SCALETOP_TUI_APP_H
 
@@ -16,15 +18,19 @@
 #include "scaletop/sweep.h"
 #include "scaletop/tui.h"
 #include "scaletop/workload.h"
-#include "command.h"
+#include "commands.h"
 #include "idle.h"
 #include "ui.h"
+#include "views.h"
 
 /*
  * The TUI is layered, and calls only go down this list:
+ *   args.c       the command lines: `scaletop tui`, replay, view (options only)
  *   app.c        the loop glue: start, end, terminal, signals, the input fd
- *   input.c      a key or click -> a command (command.h); reads the state only
- *   control.c    runs one command
+ *   input.c      a key or click -> a command (commands.h), from keymap.c's
+ *                table and the view's own keys; reads the state only
+ *   commands.c   runs one command by its handler (commands_prompts.c: the
+ *                prompts' answers and the runs view's commands)
  *   sweeps.c     what runs (the sweep, the live N), its ticks and observer;
  *   rerun.c      an opened kept run's options become what r runs;
  *   playback.c   the replay's place in the loop; snapshots.c: s and o
@@ -34,12 +40,14 @@
  *   state.c      the small shared operations on the state (messages, prefs,
  *                analysis)
  *   replay.c     a recorded run (knows nothing of struct app)
- *   the views    (layout.c and every panel) read a frame and struct ui
+ *   the views    (layout.c, views.c's table, a file per view and per panel)
+ *                read a frame and struct ui; a view's enter op alone writes
+ *                its own state (the runs view's list)
  *
  * Ownership of the fields: sweeps.c writes s, sw, live_s, live_n, switching
  * and args' strings (nspec, wl_name, params), which rerun.c also writes
  * (with args and rerun) when a kept run is opened; state.c writes an, have_an,
- * collapse_seen, flash_until and the message; playback.c sets rp; control.c
+ * collapse_seen, flash_until and the message; playback.c sets rp; commands*.c
  * writes the view state in ui (view, help, sel_step, detail, theme, prompt,
  * and the history list through history.c, which frame.c also fills) and
  * quit; keep.c writes keep; record.c writes rec, rec_* and ui.recording;
@@ -116,8 +124,13 @@ struct command input_mouse_event(const struct app *a, const MEVENT *ev);
 /* Every key code the tables bind (repeats included) into out; how many. */
 int input_bound_keys(int *out, int max);
 
-/* control.c: runs one command. */
-void control_run(struct app *a, const struct command *c);
+/* commands.c: runs one command, by its handler in the command table. */
+void command_run(struct app *a, const struct command *c);
+/* The command table has a handler for id. */
+bool command_known(enum command_id id);
+/* commands_prompts.c: a key for the open prompt; the runs view's commands. */
+void commands_prompt_key(struct app *a, const struct command *c);
+void commands_hist(struct app *a, const struct command *c);
 
 /* sweeps.c: sweeps, the live N, and the session they write. */
 int sweeps_start(struct app *a);

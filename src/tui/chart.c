@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "scaletop/format.h"
-#include "ui.h"
+#include "view.h"
 
 struct axes {
 	double nmin, nmax, ymax;
@@ -328,3 +328,20 @@ sparkline_draw(const struct ui *u, const struct frame *f, struct rect r)
 		ui_put(r.y, r.x + lw + c, 1, theme_attr(ROLE_OVERLAY1), glyph_level(t->rate / max));
 	}
 }
+
+/* The chart view: the curve large, the contention panel under it. */
+static void
+layout_chart(const struct ui *u, const struct frame *f, struct rect b, struct ui_hits *h)
+{
+	int ct_h = b.h / 3 < 8 ? 8 : b.h / 3;
+
+	if (ct_h > b.h - 6)
+		ct_h = b.h - 6;
+	chart_draw(u, f, (struct rect){ b.y, b.x, b.h - ct_h, b.w }, h);
+	contention_draw(u, f, (struct rect){ b.y + b.h - ct_h, b.x, ct_h, b.w });
+}
+
+const struct view view_chart = {
+	.name = "chart",
+	.draw = layout_chart,
+};

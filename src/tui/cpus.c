@@ -8,7 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "ui.h"
+#include "view.h"
 
 /* The states a bar shows, in mpstat order; irq and softirq share a colour. */
 static const struct {
@@ -270,3 +270,16 @@ heatmap_draw(const struct ui *u, const struct frame *f, struct rect r)
 		}
 	}
 }
+
+/* The cpus view: every CPU's bar, with the heatmap of their history. */
+static void
+cpus_view_draw(const struct ui *u, const struct frame *f, struct rect b, struct ui_hits *h)
+{
+	(void)h;
+	cpus_draw(u, f, b, true);
+}
+
+const struct view view_cpus = {
+	.name = "cpus",
+	.draw = cpus_view_draw,
+};

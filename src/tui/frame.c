@@ -78,7 +78,7 @@ app_redraw(struct app *a)
 
 	a->ui.collapse_flash = ui_now() < a->flash_until;
 	/* the rows this frame shows: the title, a header, then them */
-	if (a->ui.view == VIEW_HISTORY && a->ui.hist != NULL)
+	if (ui_view(&a->ui) == &view_history && a->ui.hist != NULL)
 		history_fill(a->ui.hist, LINES - 6);
 	frame_build(a, &f);
 	ui_draw(&a->ui, &f, &a->hits);

@@ -1,28 +1,29 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The history view: the kept runs (store/runs.c), newest first, with what
- * each measured.  Listing is one readdir; a row's summary is read only when
- * the row is on screen, and at most a few files a frame (HISTORY_READS,
- * HISTORY_BUDGET_S), so hundreds of runs, or one huge snapshot, never hold
- * up a key.
+ * each measured.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "ui.h"
+#include "view.h"
+
+/*
+ * Listing is one readdir; a row's summary is read only when the row is on
+ * screen, and at most a few files a frame (HISTORY_READS,
+ * HISTORY_BUDGET_S), so hundreds of runs, or one huge snapshot, never hold
+ * up a key.  commands_prompts.c moves and deletes; frame.c fills the rows the
+ * next frame shows; history_draw only reads.
+ */
 
 #define HISTORY_READS 8       /* files read for one frame, at most */
 #define HISTORY_BUDGET_S 0.05 /* ... and no more once this long was spent */
 #define HISTORY_TIME_W 16     /* "2026-12-01 17:05" */
 #define HISTORY_WHAT_MIN 16   /* "mutex hold=30..." */
 #define HISTORY_WHAT_MAX 48
-/*
- * control.c moves, scans and deletes; frame.c fills the rows the next frame
- * shows; history_draw only reads.
- */
-
 /* The row's other columns (" when  ", host, N, steps) and 24 of the verdict. */
 #define HISTORY_FIXED_W (1 + HISTORY_TIME_W + 2 + 1 + 14 + 1 + 9 + 1 + 5 + 2 + 24)
 
@@ -217,3 +218,58 @@ history_draw(const struct ui *u, const struct frame *f, struct rect r)
 					: theme_attr(ROLE_MAIN));
 	(void)f;
 }
+
+/* The runs view's keys: its list's come before all others. */
+static const struct binding history_keys[] = {
+	{ KEY_UP, CMD_HIST_MOVE, HM_UP },
+	{ 'k', CMD_HIST_MOVE, HM_UP },
+	{ KEY_DOWN, CMD_HIST_MOVE, HM_DOWN },
+	{ 'j', CMD_HIST_MOVE, HM_DOWN },
+	{ KEY_PPAGE, CMD_HIST_MOVE, HM_PGUP },
+	{ KEY_NPAGE, CMD_HIST_MOVE, HM_PGDN },
+	{ KEY_HOME, CMD_HIST_MOVE, HM_HOME },
+	{ 'g', CMD_HIST_MOVE, HM_HOME },
+	{ KEY_END, CMD_HIST_MOVE, HM_END },
+	{ 'G', CMD_HIST_MOVE, HM_END },
+	{ '\n', CMD_HIST_OPEN, 0 },
+	{ '\r', CMD_HIST_OPEN, 0 },
+	{ KEY_ENTER, CMD_HIST_OPEN, 0 },
+	{ 'o', CMD_HIST_OVERLAY, 0 },
+	{ 'D', CMD_HIST_DELETE, 0 },
+	{ KEY_DC, CMD_HIST_DELETE, 0 },
+	{ KEY_ESC, CMD_HIST_BACK, 0 },
+	{ 'q', CMD_HIST_BACK, 0 },
+};
+
+/*
+ * The list is read anew each time the view opens; its state is allocated
+ * the first time, so a monitor never shown the runs does without it.
+ */
+static int
+history_view_enter(struct ui *u, int before)
+{
+	if (u->hist == NULL && (u->hist = calloc(1, sizeof(*u->hist))) == NULL)
+		return -1;
+	u->hist->back = before;
+	history_scan(u->hist);
+	return 0;
+}
+
+static void
+history_view_draw(const struct ui *u, const struct frame *f, struct rect b, struct ui_hits *h)
+{
+	(void)h;
+	history_draw(u, f, b);
+}
+
+const struct view view_history = {
+	.name = "runs",
+	.key = 'R',
+	.help = "kept runs: Enter o D Del",
+	.help_codes = { 'D', KEY_DC },
+	.draw = history_view_draw,
+	.keys = history_keys,
+	.nkeys = (int)(sizeof(history_keys) / sizeof(history_keys[0])),
+	.has_detail = true,
+	.enter = history_view_enter,
+};

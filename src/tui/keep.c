@@ -71,7 +71,8 @@ keep_run(struct app *a)
 	a->keep.failed = false;
 	a->keep.nsteps = a->s->nsteps;
 	a->keep.nevents = a->s->nevents;
-	if (a->ui.view == VIEW_HISTORY && a->ui.hist != NULL) /* the list shows the run just kept */
+	if (ui_view(&a->ui) == &view_history &&
+	    a->ui.hist != NULL) /* the list shows the run just kept */
 		history_scan(a->ui.hist);
 	return 0;
 }

@@ -1,20 +1,25 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# The interactive monitor (ncursesw): the loop glue in app.c, keys to
-# commands in input.c, commands run by control.c, what runs in sweeps.c, and
-# one file per panel (src/tui/app.h draws the layers).  It is linked into the
+# The interactive monitor (ncursesw): the loop glue in app.c, its command
+# lines in args.c, keys to commands in input.c (keymap.c's table), commands
+# run by commands.c's table, what runs in sweeps.c, one file per view
+# (views.c's table) and per panel (src/tui/app.h draws the layers).  It is linked into the
 # program only: the unit tests need no terminal.
 noinst_HEADERS += include/scaletop/tui.h
 scaletop_SOURCES += \
 	src/tui/ui.h \
 	src/tui/app.h \
-	src/tui/command.h \
+	src/tui/commands.h \
+	src/tui/view.h \
+	src/tui/views.h \
 	src/tui/replay.h \
 	src/tui/paint.h \
 	src/tui/idle.h \
 	src/tui/app.c \
-	src/tui/cmd.c \
+	src/tui/args.c \
 	src/tui/input.c \
-	src/tui/control.c \
+	src/tui/keymap.c \
+	src/tui/commands.c \
+	src/tui/commands_prompts.c \
 	src/tui/sweeps.c \
 	src/tui/rerun.c \
 	src/tui/playback.c \
@@ -27,6 +32,8 @@ scaletop_SOURCES += \
 	src/tui/replay.c \
 	src/tui/idle.c \
 	src/tui/layout.c \
+	src/tui/views.c \
+	src/tui/overview.c \
 	src/tui/paint.c \
 	src/tui/glyphs.c \
 	src/tui/header.c \
@@ -35,6 +42,7 @@ scaletop_SOURCES += \
 	src/tui/chart_legend.c \
 	src/tui/contention.c \
 	src/tui/verdict.c \
+	src/tui/footer.c \
 	src/tui/waits.c \
 	src/tui/waits_why.c \
 	src/tui/waits_locks.c \
@@ -44,12 +52,17 @@ scaletop_SOURCES += \
 	src/tui/theme_pick.h \
 	src/tui/theme_pick.c
 
-# The keys against the help, and what a key or the wheel means where: input.c
-# and the help built into a test of their own (control.c is the test's).
+# The keys against the help, the views' table held to its rules, and what a
+# key or the wheel means where: input.c, the tables and the views built into
+# a test of their own (command_run is the test's).
+TUI_VIEW_SOURCES = src/tui/views.c src/tui/overview.c src/tui/cpus.c src/tui/chart.c \
+	src/tui/chart_legend.c src/tui/contention.c src/tui/verdict.c src/tui/steps.c \
+	src/tui/waits.c src/tui/waits_why.c src/tui/waits_locks.c src/tui/history.c \
+	src/tui/header.c src/tui/paint.c src/tui/glyphs.c
 check_PROGRAMS += tests/unit/test_keys
 TESTS += tests/unit/test_keys
-tests_unit_test_keys_SOURCES = tests/unit/test_keys.c src/tui/input.c src/tui/help.c \
-	src/tui/paint.c src/tui/glyphs.c
+tests_unit_test_keys_SOURCES = tests/unit/test_keys.c src/tui/input.c src/tui/keymap.c \
+	src/tui/help.c $(TUI_VIEW_SOURCES)
 tests_unit_test_keys_LDADD = $(TEST_LIBS)
 # Text into curses cells: ASCII runs, UTF-8, wide characters, controls, rules.
 check_PROGRAMS += tests/unit/test_paint

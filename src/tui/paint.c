@@ -8,9 +8,6 @@
 
 #include "ui.h"
 
-const char *const ui_view_names[VIEW_COUNT] = { "overview", "cpus",  "chart",
-						"steps",    "waits", "runs" };
-
 void
 ui_fill(struct rect r, attr_t a)
 {

@@ -11,7 +11,7 @@
 #include "scaletop/format.h"
 #include "scaletop/others.h"
 #include "scaletop/step_table.h"
-#include "ui.h"
+#include "view.h"
 
 static enum theme_role
 steps_role(const struct step *st)
@@ -228,3 +228,35 @@ step_detail_draw(const struct ui *u, const struct frame *f, struct rect r)
 	if (in.h > 5 && st->reason[0] != '\0')
 		ui_putf(in.y + 5, in.x, in.w, theme_attr(steps_role(st)), " %s", st->reason);
 }
+
+/* The steps view: its list's keys come before the replay's and the event log's. */
+static const struct binding steps_keys[] = {
+	{ KEY_PPAGE, CMD_SELECT_PAGE, -1 }, { KEY_NPAGE, CMD_SELECT_PAGE, +1 },
+	{ KEY_HOME, CMD_SELECT_EDGE, -1 },  { 'g', CMD_SELECT_EDGE, -1 },
+	{ KEY_END, CMD_SELECT_EDGE, +1 },   { 'G', CMD_SELECT_EDGE, +1 },
+};
+
+/* The steps view: the table, the selected step's detail, the event log. */
+static void
+layout_steps(const struct ui *u, const struct frame *f, struct rect b, struct ui_hits *h)
+{
+	int det_h = u->sel_step >= 0 ? STEP_DETAIL_H : 0;
+	int tab_h = f->s->nsteps + 3;
+	int ev_h;
+
+	if (tab_h > b.h - det_h - 3)
+		tab_h = b.h - det_h - 3;
+	ev_h = b.h - tab_h - det_h;
+	steps_draw(u, f, (struct rect){ b.y, b.x, tab_h, b.w }, h);
+	if (det_h > 0)
+		step_detail_draw(u, f, (struct rect){ b.y + tab_h, b.x, det_h, b.w });
+	events_draw(u, f, (struct rect){ b.y + tab_h + det_h, b.x, ev_h, b.w }, h);
+}
+
+const struct view view_steps = {
+	.name = "steps",
+	.draw = layout_steps,
+	.keys = steps_keys,
+	.nkeys = (int)(sizeof(steps_keys) / sizeof(steps_keys[0])),
+	.has_detail = true,
+};

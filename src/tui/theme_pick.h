@@ -3,7 +3,7 @@
  * Private to the TUI: the theme picker (T).  Every theme the look-up finds,
  * where each is from, and the selected one applied to the whole screen as a
  * preview; Enter keeps it, Esc goes back to the one in use before.
- * theme_pick.c keeps this state and draws the box; control.c saves the
+ * theme_pick.c keeps this state and draws the box; commands.c saves the
  * choice and writes the message.
  */
 #ifndef SCALETOP_TUI_THEME_PICK_H

@@ -1,10 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Private to the TUI: what every panel draws from.  A panel reads one frame
- * (the model at one moment, live or replayed) and the view state (const:
- * views never change it), and draws into its rectangle of stdscr; the only
- * thing a panel writes is where it put clickable things (struct ui_hits).
- * frame.c builds the frame and decides when to draw.
+ * Private to the TUI: what every panel draws from.
  */
 #ifndef SCALETOP_TUI_UI_H
 #define SCALETOP_TUI_UI_H
@@ -18,6 +14,14 @@
 #include "scaletop/sweep.h"
 #include "paint.h"
 #include "theme_pick.h"
+
+/*
+ * A panel reads one frame (the model at one moment, live or replayed) and
+ * the view state (const: views never change it), and draws into its rectangle of stdscr; the only
+ * thing a panel writes is where it put clickable things (struct ui_hits).
+ * frame.c builds the frame and decides when to draw; views.h lists the
+ * views, each a layout of panels.
+ */
 
 struct rect {
 	int y, x, h, w;
@@ -51,17 +55,6 @@ struct frame {
 	const struct tick *(*hist_at)(void *ctx, int i);
 	void *hist_ctx;
 };
-
-enum ui_view {
-	VIEW_OVERVIEW,
-	VIEW_CPUS,
-	VIEW_CHART,
-	VIEW_STEPS,
-	VIEW_WAITS,
-	VIEW_HISTORY, /* the kept runs (history.c) */
-	VIEW_COUNT
-};
-extern const char *const ui_view_names[VIEW_COUNT];
 
 /* The live run is ROLE_OVERLAY1; snapshots take ROLE_OVERLAY2 .. 6. */
 #define UI_MAX_OVERLAYS 5
@@ -118,12 +111,12 @@ struct history {
 	char err[ST_ERRLEN]; /* the directory could not be listed */
 	int sel, top;        /* the selected row; the first row shown */
 	int rows;            /* how many rows the last frame showed */
-	enum ui_view back;   /* where Esc and q go */
+	int back;            /* where Esc and q go (a view's index, views.h) */
 };
 
 /* View state: what the user chose to look at. */
 struct ui {
-	enum ui_view view;
+	int view; /* the view on screen: its index in views.h's table */
 	bool help;
 	int help_page; /* the help's page on screen (space turns it) */
 	bool paused;   /* the display is frozen; the model keeps going */
@@ -166,7 +159,7 @@ void steps_draw(const struct ui *u, const struct frame *f, struct rect r, struct
 #define STEP_DETAIL_H 7
 void step_detail_draw(const struct ui *u, const struct frame *f, struct rect r);
 void help_draw(const struct ui *u, struct rect screen, struct ui_hits *h);
-/* The help has a line for this key code (input.c's tables are held to it). */
+/* The help has a line for this key code (the bound keys are held to it). */
 bool help_lists_key(int key);
 /* The first help line wider than its column at 80x24 (it would be cut), or NULL. */
 const char *help_too_wide(void);
@@ -180,7 +173,7 @@ void prompt_pick_open(struct ui *u, const char *current);
 void prompt_draw(const struct ui *u, struct rect screen);
 void theme_pick_draw(const struct ui *u, struct rect screen);
 void waits_draw(const struct ui *u, const struct frame *f, struct rect r);
-/* history.c: the list's operations (control.c, frame.c) and its view. */
+/* history.c: the list's operations (commands_prompts.c, frame.c) and its view. */
 void history_scan(struct history *h);
 void history_fill(struct history *h, int rows);
 void history_move(struct history *h, enum history_move m);

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ui.h"
+#include "view.h"
 
 #define WV_CATS 6         /* the largest five categories of the sweep, then the rest */
 #define WV_LABEL_W 30     /* after each bar: the largest share and its name */
@@ -337,3 +337,18 @@ waits_draw(const struct ui *u, const struct frame *f, struct rect r)
 	if (live_h > 0)
 		wv_live(f, (struct rect){ r.y + r.h - live_h, r.x, live_h, r.w });
 }
+
+/* The waits view; the selected step's detail (Enter) goes below it, not over it. */
+static void
+waits_view_draw(const struct ui *u, const struct frame *f, struct rect b, struct ui_hits *h)
+{
+	(void)h;
+	if (u->detail && u->sel_step >= 0)
+		b.h -= STEP_DETAIL_H;
+	waits_draw(u, f, b);
+}
+
+const struct view view_waits = {
+	.name = "waits",
+	.draw = waits_view_draw,
+};

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The TUI's keys without a terminal: input.c's tables against help.c's
- * lines (a key bound and not in the help fails here), and what a key or the
- * wheel means where: the list's keys in the steps view, the replay's clock
- * elsewhere in a replay, the event log otherwise.  control_run is this
- * file's: it keeps the command input.c asked for.
+ * The TUI's keys without a terminal: the bound keys against the help made
+ * from the tables (a key bound and not in the help fails here), the views'
+ * table against its rules (a view with keys and no help, or a key that
+ * opens two things, fails), and what a key or the wheel means where: the
+ * list's keys in the steps view, the replay's clock elsewhere in a replay,
+ * the event log otherwise.  command_run is this file's: it keeps the
+ * command input.c asked for.
  */
 #include <stdio.h>
 #include <string.h>
@@ -16,7 +18,7 @@ static struct command last;
 static int nrun;
 
 void
-control_run(struct app *a, const struct command *c)
+command_run(struct app *a, const struct command *c)
 {
 	(void)a;
 	last = *c;
@@ -94,7 +96,7 @@ test_lists_and_replay(void)
 	ok(c.id == CMD_EVENTS_EDGE && c.arg == +1, "End outside a replay: the newest events");
 	c = key(&a, KEY_PPAGE);
 	ok(c.id == CMD_EVENTS_PAGE && c.arg == -1, "PgUp: the event log a page back");
-	a.ui.view = VIEW_STEPS;
+	a.ui.view = view_index(&view_steps);
 	c = key(&a, KEY_NPAGE);
 	ok(c.id == CMD_SELECT_PAGE && c.arg == +1, "PgDn in the steps view: a page of steps");
 	c = key(&a, KEY_HOME);
@@ -102,7 +104,7 @@ test_lists_and_replay(void)
 	a.rp = (struct replay *)&a; /* input.c only asks whether there is one */
 	c = key(&a, 'G');
 	ok(c.id == CMD_SELECT_EDGE && c.arg == +1, "G in a replay's steps view: still the list");
-	a.ui.view = VIEW_OVERVIEW;
+	a.ui.view = view_index(&view_overview);
 	c = key(&a, KEY_END);
 	is_int(c.id, CMD_REPLAY_END, "End in a replay's other views: the replay's end");
 	c = key(&a, 'g');
@@ -145,7 +147,7 @@ test_wheel(void)
 	ev.y = 3;
 	c = input_mouse_event(&a, &ev);
 	ok(c.id == CMD_EVENTS_SCROLL && c.arg > 0, "the wheel down in the overview: newer events");
-	a.ui.view = VIEW_STEPS;
+	a.ui.view = view_index(&view_steps);
 	c = input_mouse_event(&a, &ev);
 	ok(c.id == CMD_SELECT_MOVE && c.arg == +1, "over the steps table: the next step");
 	ev.bstate = BUTTON4_PRESSED;
@@ -161,9 +163,79 @@ test_wheel(void)
 	ok(c.id == CMD_SELECT_STEP && c.arg == 3, "a click on an event still selects its step");
 }
 
+/* Every line of the keymap that binds a key says so in the help, and each view's key is its own. */
+static void
+test_tables(void)
+{
+	static const struct binding one_key[] = { { 'Z', CMD_SELECT_MOVE, -1 } };
+	struct view quiet = view_waits, keyed = view_history, twin = view_history;
+	const struct view *t[VIEW_MAX + 1];
+	char why[256] = "";
+	int i, bad = 0;
+
+	for (i = 0; i < nkeymap; i++) {
+		if (keymap[i].bind[0].key != 0 &&
+		    (keymap[i].keys == NULL || keymap[i].what == NULL))
+			bad++;
+	}
+	is_int(bad, 0, "every keymap line that binds a key has its keys and words in the help");
+	ok(views_check(views, nviews, why, sizeof(why)) == 0, "the views' table holds%s%s",
+	   why[0] ? ": " : "", why);
+	memcpy(t, views, (size_t)nviews * sizeof(t[0]));
+	quiet.keys = one_key;
+	quiet.nkeys = 1;
+	t[4] = &quiet;
+	ok(views_check(t, nviews, why, sizeof(why)) != 0,
+	   "a view with a key no line explains fails: %s", why);
+	t[4] = views[4];
+	keyed.help = NULL;
+	t[5] = &keyed;
+	ok(views_check(t, nviews, why, sizeof(why)) != 0,
+	   "a view with a key of its own and no help fails: %s", why);
+	t[5] = views[5];
+	t[nviews] = &twin;
+	ok(views_check(t, nviews + 1, why, sizeof(why)) != 0, "two views on one key fail: %s", why);
+	twin.key = 'q';
+	ok(views_check(t, nviews + 1, why, sizeof(why)) != 0,
+	   "a view on a key the keymap binds fails: %s", why);
+	twin.key = '7';
+	ok(views_check(t, nviews + 1, why, sizeof(why)) != 0, "a view on a tab's digit fails: %s",
+	   why);
+	twin.key = 'Z';
+	ok(views_check(t, nviews + 1, why, sizeof(why)) == 0,
+	   "a seventh view on its own key holds");
+	twin.name = "";
+	ok(views_check(t, nviews + 1, why, sizeof(why)) != 0, "a view without a name fails: %s",
+	   why);
+}
+
+/* A view's digit and its key open it; v and V go round the table. */
+static void
+test_view_keys(void)
+{
+	struct app a;
+	struct command c;
+	int i;
+
+	memset(&a, 0, sizeof(a));
+	for (i = 0; i < nviews; i++) {
+		c = key(&a, '1' + i);
+		ok(c.id == CMD_VIEW && c.arg == i, "%c opens the %s view", '1' + i, views[i]->name);
+	}
+	c = key(&a, 'R');
+	ok(c.id == CMD_VIEW && c.arg == view_index(&view_history), "R opens the runs view");
+	c = key(&a, '1' + nviews);
+	is_int(c.id, CMD_NONE, "the digit after the last view opens nothing");
+	a.ui.view = view_index(&view_history);
+	c = key(&a, 'q');
+	is_int(c.id, CMD_HIST_BACK, "q in the runs view: its own key, back");
+}
+
 int
 main(void)
 {
+	test_tables();
+	test_view_keys();
 	test_help_lists_every_key();
 	test_help_headings();
 	test_lists_and_replay();

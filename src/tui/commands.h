@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Private to the TUI: what a key or a click asks for.  input.c maps keys to
- * these; control.c runs them.  A new key is a line in input.c's table and,
- * if it does something new, a command here and a case in control.c.
+ * Private to the TUI: what a key or a click asks for (a command), and the
+ * tables that say so.  keymap.c binds keys to commands, each with its line
+ * of help; a view (views.h) may bind keys of its own; commands.c runs a
+ * command through its entry in the command table.
  */
-#ifndef SCALETOP_TUI_COMMAND_H
-#define SCALETOP_TUI_COMMAND_H
+#ifndef SCALETOP_TUI_COMMANDS_H
+#define SCALETOP_TUI_COMMANDS_H
+
+#include <stdbool.h>
 
 enum command_id {
 	CMD_NONE,
@@ -52,11 +55,53 @@ enum command_id {
 	CMD_HIST_OVERLAY,  /* o: it as an overlay */
 	CMD_HIST_DELETE,   /* D, Delete: asks, then deletes it */
 	CMD_HIST_BACK,     /* Esc, q: the view before */
+	CMD_COUNT
 };
 
 struct command {
 	enum command_id id;
 	int arg;
 };
+
+/* A key and the command it gives (a view's own keys, struct view). */
+struct binding {
+	int key;
+	enum command_id id;
+	int arg;
+};
+
+/*
+ * Where a binding of the keymap holds.  input.c looks in this order, after
+ * the view's own keys: a replay's (only in a replay), everywhere's, then
+ * the event log's and the screen's; the views' tabs come last.
+ */
+enum key_context { KC_REPLAY, KC_ANY, KC_LOG };
+
+struct key_bind {
+	enum key_context ctx;
+	int key; /* 0 ends a line's bindings */
+	enum command_id id;
+	int arg;
+};
+
+#define KEY_MAX_BINDS 8
+/*
+ * One line of the help and the keys it describes (keymap.c).  keys NULL:
+ * a heading (what is its title); views: the views' lines go here (views.c
+ * makes them).  A binding without a line of its own is one of another
+ * line's keys in another context, as r in a replay is in "r  x".
+ */
+struct key_entry {
+	const char *keys;  /* the key column as the help shows it */
+	const char *ascii; /* the same in ASCII, when keys is not */
+	const char *what;  /* what they do, in a few words */
+	struct key_bind bind[KEY_MAX_BINDS];
+	bool views;
+};
+extern const struct key_entry keymap[];
+extern const int nkeymap;
+
+#define KEY_CTRL_L ('L' & 0x1f)
+#define KEY_ESC 27
 
 #endif
