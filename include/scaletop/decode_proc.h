@@ -22,7 +22,7 @@
 #include <sys/types.h>
 
 #include "scaletop/futex.h"
-#include "scaletop/platform.h"
+#include "scaletop/sample_types.h"
 
 /* --- syscall lines ------------------------------------------------------ */
 

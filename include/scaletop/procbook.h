@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "scaletop/platform.h"
+#include "scaletop/sample_types.h"
 
 struct procbook_entry {
 	pid_t pid;

@@ -24,6 +24,7 @@
 #include <sys/mount.h>
 #endif
 
+#include "scaletop/platform.h"
 #include "scaletop/session_json.h"
 #include "scaletop/snapshot.h"
 #include "../tap.h"
