@@ -26,7 +26,7 @@
 
 #include "scaletop/platform.h"
 #include "scaletop/session_json.h"
-#include "scaletop/snapshot.h"
+#include "scaletop/report.h"
 #include "../tap.h"
 
 static char tmpdir[256];

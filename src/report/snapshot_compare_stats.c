@@ -16,8 +16,8 @@
 
 #include "scaletop/compare_stats.h"
 #include "scaletop/format.h"
-#include "scaletop/snapshot.h"
-#include "snapshot_priv.h"
+#include "scaletop/report.h"
+#include "compare_priv.h"
 
 void
 compare_opts_default(struct compare_opts *o)

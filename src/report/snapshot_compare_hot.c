@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scaletop/snapshot.h"
-#include "snapshot_priv.h"
+#include "scaletop/report.h"
+#include "compare_priv.h"
 
 static char
 ch_letter(int i)

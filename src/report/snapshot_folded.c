@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "scaletop/hotstacks.h"
-#include "scaletop/snapshot.h"
-#include "snapshot_priv.h"
+#include "scaletop/report.h"
+#include "compare_priv.h"
 
 struct folded_job {
 	const struct snapshot *sn;

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "scaletop/analysis.h"
-#include "scaletop/snapshot.h"
+#include "scaletop/report.h"
 
 /* Adds one file's boot id to the side's tally. */
 static void

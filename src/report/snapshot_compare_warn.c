@@ -17,8 +17,8 @@
 #include <string.h>
 
 #include "scaletop/decode_host.h"
-#include "scaletop/snapshot.h"
-#include "snapshot_priv.h"
+#include "scaletop/report.h"
+#include "compare_priv.h"
 
 /* Steps' mean frequencies further apart than this warn: turbo, thermal limits, a busy host. */
 #define WARN_FREQ_PCT 5.0
