@@ -5,8 +5,7 @@
 
 #include <stdint.h>
 
-#include "scaletop/delta.h"
-#include "scaletop/platform.h"
+#include "scaletop/sample_types.h"
 #include "scaletop/session.h"
 
 /* Everything measured at the two edges of a window. */

@@ -13,7 +13,7 @@
 #include <sys/types.h>
 
 #include "scaletop/futex.h"
-#include "scaletop/platform.h"
+#include "scaletop/sample_types.h"
 
 /*
  * Pure functions over a buffer and its length, as decode_linux.h's: no I/O,

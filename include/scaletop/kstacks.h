@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "scaletop/platform.h"
+#include "scaletop/sample_types.h"
 #include "scaletop/session.h"
 #include "scaletop/waits.h"
 

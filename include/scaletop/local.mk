@@ -5,6 +5,7 @@ noinst_HEADERS += \
 	include/scaletop/cmdline.h \
 	include/scaletop/sweep.h \
 	include/scaletop/platform.h \
+	include/scaletop/sample_types.h \
 	include/scaletop/decode_linux.h \
 	include/scaletop/decode_proc.h \
 	include/scaletop/futex.h \

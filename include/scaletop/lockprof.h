@@ -10,21 +10,8 @@
 #define SCALETOP_LOCKPROF_H
 
 #include <stddef.h>
-#include <stdint.h>
 
-/*
- * One line of per-class statistics.  A read/write lock that was taken both
- * ways has two, named with the kernel's "-W" and "-R" suffixes; each is kept
- * as its own entry.  Times are in microseconds, as the kernel prints them.
- */
-struct lockprof_entry {
-	char name[96];
-	uint64_t contentions;
-	double wait_total_us;
-	double wait_max_us;
-	uint64_t acquisitions;
-	double hold_total_us;
-};
+#include "scaletop/sample_types.h"
 
 /*
  * /proc/lock_stat text into out: the max entries with the most contentions,

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "scaletop/platform.h"
+#include "scaletop/sample_types.h"
 
 #define ORPHAN_KILL_GROUP 0x1 /* it leads a group other than the monitor's: kill the group */
 #define ORPHAN_KILL 0x2       /* still alive: kill it */

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "scaletop/platform.h"
+#include "scaletop/sample_types.h"
 #include "scaletop/session.h"
 
 /*

@@ -13,72 +13,14 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* CPU states, in the order every view prints them.  An OS that lacks a state leaves it 0. */
-enum cpu_state {
-	CPU_USER,
-	CPU_NICE,
-	CPU_SYS,
-	CPU_IRQ,
-	CPU_SOFTIRQ,
-	CPU_IOWAIT,
-	CPU_STEAL,
-	CPU_IDLE,
-	CPU_NSTATES
-};
+#include "scaletop/sample_types.h"
 
-/* Short column names ("usr", "nice", ... "idle"), indexed by enum cpu_state. */
+/*
+ * Short column names ("usr", "nice", ... "idle"), indexed by enum cpu_state;
+ * the system counters' names, indexed by enum sys_counter.
+ */
 extern const char *const cpu_state_names[CPU_NSTATES];
-
-/* cpu_ticks.flags */
-#define CPU_RAW_OFFLINE 0x1 /* the OS knows this CPU but it is not running: ticks are 0 */
-
-/*
- * Cumulative time per state for one CPU.  Units are the OS's own (USER_HZ
- * ticks, stathz ticks, microseconds): only ratios within one sample pair are
- * meaningful, so no conversion is done.
- */
-struct cpu_ticks {
-	int id;         /* the OS's CPU number, not the position in the array */
-	unsigned flags; /* CPU_RAW_* */
-	uint64_t tick[CPU_NSTATES];
-};
-
-/* System-wide cumulative counters; `have` has bit (1u << i) for each one the OS provides. */
-enum sys_counter {
-	SYS_CTXSW,   /* context switches */
-	SYS_INTR,    /* hardware interrupts */
-	SYS_SOFTIRQ, /* soft interrupts */
-	SYS_SYSCALL, /* system calls (not on Linux) */
-	SYS_FORK,    /* processes created */
-	SYS_NCOUNTERS
-};
 extern const char *const sys_counter_names[SYS_NCOUNTERS];
-
-#define SYS_HAVE_RUNQ 0x1 /* running/blocked are valid */
-#define SYS_HAVE_PSI_SOME 0x2
-#define SYS_HAVE_PSI_FULL 0x4
-
-struct sys_sample {
-	uint64_t count[SYS_NCOUNTERS];
-	unsigned have;        /* bit i set when count[i] is valid */
-	unsigned flags;       /* SYS_HAVE_* */
-	uint32_t running;     /* runnable tasks now (instantaneous, includes the sampler) */
-	uint32_t blocked;     /* tasks in uninterruptible wait now */
-	uint64_t psi_some_us; /* cumulative time some runnable task waited for a CPU */
-	uint64_t psi_full_us; /* cumulative time all non-idle tasks waited */
-};
-
-/*
- * One raw sample.  cpu[] holds ncpu entries sorted by id; the array is owned
- * by the sample and grown by the backend as needed (raw_sample_reserve).
- */
-struct raw_sample {
-	uint64_t mono_ns; /* CLOCK_MONOTONIC when the counters were read */
-	int ncpu;
-	int cap;
-	struct cpu_ticks *cpu;
-	struct sys_sample sys;
-};
 
 void raw_sample_init(struct raw_sample *s);
 void raw_sample_free(struct raw_sample *s);
@@ -132,22 +74,6 @@ void sampler_close(struct sampler *s);
 
 /* --- per-task counters (every thread of one process) ------------------- */
 
-#define TASK_HAVE_CSW 0x1       /* vol_csw / invol_csw valid */
-#define TASK_HAVE_CPU 0x2       /* user_ns / sys_ns valid */
-#define TASK_HAVE_RUN_DELAY 0x4 /* run_delay_ns valid (Linux schedstat) */
-#define TASK_HAVE_CPU_EXACT 0x8 /* cpu_ns valid (Linux schedstat) */
-
-struct task_counters {
-	uint64_t vol_csw;   /* voluntary switches: the task blocked */
-	uint64_t invol_csw; /* involuntary switches: the task was preempted */
-	uint64_t user_ns;   /* on Linux from clock ticks (10 ms): good for the split only */
-	uint64_t sys_ns;
-	uint64_t cpu_ns;       /* the exact time on a CPU, where the kernel keeps it */
-	uint64_t run_delay_ns; /* time runnable but waiting for a CPU */
-	unsigned have;         /* TASK_HAVE_* */
-	int nthreads;          /* threads summed */
-};
-
 /*
  * Sums the counters of every live thread of pid.  Threads that exited
  * between two reads drop out of the sum, so callers keep their workers alive
@@ -171,13 +97,6 @@ void task_reader_free(struct task_reader *r);
 
 /* --- the process table (to find what a workload left behind) ------------ */
 
-struct proc_link {
-	pid_t pid;
-	pid_t ppid;
-	pid_t pgid;
-	bool zombie; /* exited, waiting to be reaped */
-};
-
 /*
  * Every process's parent and group, as a malloc'ed array (*out, *n) the
  * caller frees.  A process that exits during the scan drops out.  Linux
@@ -186,19 +105,6 @@ struct proc_link {
  * read.
  */
 int proc_table_read(struct proc_link **out, size_t *n);
-
-/*
- * Every process's CPU time, for who else was on the CPUs (others.h): one
- * pass over the process table.  start tells a reused pid from the process
- * that had it before (Linux: clock ticks after boot; the BSDs: ki_start in
- * microseconds); it is compared, never read as a time.
- */
-struct proc_cpu {
-	pid_t pid, ppid;
-	uint64_t start;
-	uint64_t cpu_ns; /* user + system, since it started */
-	char comm[32];
-};
 
 /*
  * The table as a malloc'ed array (*out, *n) the caller frees.  A process
@@ -225,38 +131,6 @@ int proc_reaper(bool on);
 int proc_parent_death_signal(int sig);
 
 /* --- the system under test (--target): its processes and its threads ---- */
-
-/*
- * What one thread was doing when read.  Linux's "R" does not say whether a
- * thread is on a CPU or waiting for one, so there it is THREAD_RUNNABLE
- * and the split comes from the cumulative schedstat times (cpu_ns,
- * run_delay_ns) between two reads; FreeBSD says which by ki_oncpu.
- */
-enum thread_state {
-	THREAD_RUNNING,  /* on a CPU */
-	THREAD_RUNNABLE, /* runnable (Linux: running or waiting; see above) */
-	THREAD_SLEEPING, /* blocked in the kernel, interruptibly (the channel says where) */
-	THREAD_DISK,     /* uninterruptible: disk or similar */
-	THREAD_LOCK,     /* FreeBSD: blocked on a kernel lock; the channel is its name */
-	THREAD_STOPPED,  /* stopped or traced */
-	THREAD_ZOMBIE,
-	THREAD_IDLE, /* idle kernel thread, or a new process not yet running */
-	THREAD_OTHER
-};
-
-#define THREAD_CHANNEL_LEN 64
-#define THREAD_HAVE_TIMES 0x1 /* cpu_ns and run_delay_ns valid */
-#define THREAD_HAVE_NEW 0x2   /* thread_handle_read: the tid is a new thread's (reused) */
-
-struct thread_sample {
-	pid_t pid, tid;
-	enum thread_state state;
-	char channel[THREAD_CHANNEL_LEN]; /* wchan (Linux), wmesg or lock name (BSD); "" if none */
-	uint64_t cpu_ns;                  /* cumulative time on a CPU */
-	uint64_t run_delay_ns;            /* cumulative time runnable but not running */
-	unsigned have;                    /* THREAD_HAVE_* */
-	int nthreads;                     /* its process's thread count when read; 0: not known */
-};
 
 /* Called once per thread read; the sample is the callee's to copy. */
 typedef void (*thread_sample_cb)(const struct thread_sample *t, void *arg);
@@ -363,16 +237,6 @@ uint64_t proc_clock_ns(void);
 
 /* --- cgroup v2 (--target cgroup:PATH): its tasks and its CPU ------------- */
 
-#define CGROUP_HAVE_CPU 0x1 /* usage_us, user_us, system_us valid */
-#define CGROUP_HAVE_PSI 0x2 /* psi_some_us valid */
-
-/* A cgroup's cumulative CPU counters (cpu.stat) and CPU pressure (cpu.pressure "some"). */
-struct cgroup_cpu {
-	uint64_t usage_us, user_us, system_us;
-	uint64_t psi_some_us;
-	unsigned have; /* CGROUP_HAVE_* */
-};
-
 /*
  * The processes of the cgroup v2 group at dir (a path such as
  * /sys/fs/cgroup/unified/x), as a malloc'ed array the caller frees.  0, or
@@ -403,18 +267,6 @@ struct lockprof_entry;
 int platform_lock_profile(struct lockprof_entry **out, int *n);
 
 /* --- a blocked thread's kernel stack ------------------------------------ */
-
-#define KSTACK_FRAMES 24   /* frames kept, innermost first; deeper ones are dropped */
-#define KSTACK_NAME_LEN 64 /* a frame's function name, cut to fit */
-#define KSTACK_RUNNING 0x1 /* the kernel gave no stack: the thread was on a CPU */
-#define KSTACK_SWAPPED 0x2 /* FreeBSD: its kernel stack was swapped out */
-
-/* One thread's kernel stack: function names without offsets, innermost first. */
-struct kstack {
-	int nframes;
-	unsigned flags; /* KSTACK_* */
-	char frame[KSTACK_FRAMES][KSTACK_NAME_LEN];
-};
 
 /*
  * Thread tid of pid's kernel stack: Linux /proc/PID/task/TID/stack

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "scaletop/platform.h"
+#include "scaletop/sample_types.h"
 
 /*
  * A server's processes come and go while it is measured (postgres forks a

@@ -10,11 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "scaletop/delta.h"
 #include "scaletop/fairness.h"
-#include "scaletop/host.h"
-#include "scaletop/lockprof.h"
-#include "scaletop/platform.h"
+#include "scaletop/sample_types.h"
 #include "scaletop/probe_join.h"
 #include "scaletop/series.h"
 #include "scaletop/stats.h"

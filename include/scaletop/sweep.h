@@ -13,6 +13,7 @@
 
 #include "scaletop/delta.h"
 #include "scaletop/loop.h"
+#include "scaletop/phase.h"
 #include "scaletop/platform.h"
 #include "scaletop/contention.h"
 #include "scaletop/runner.h"
@@ -53,16 +54,6 @@ struct sweep_config {
 	bool quiet_check;
 	double wait_quiet_s;
 };
-
-enum sweep_phase {
-	PHASE_IDLE,     /* before the first step */
-	PHASE_STARTING, /* the step's child is starting its workers */
-	PHASE_WARMUP,
-	PHASE_MEASURING,
-	PHASE_STOPPING,
-	PHASE_DONE /* every step ran, or the sweep was stopped */
-};
-extern const char *const sweep_phase_names[];
 
 /* What a live view shows between steps' results. */
 struct sweep_live {

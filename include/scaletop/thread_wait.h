@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "scaletop/platform.h"
+#include "scaletop/sample_types.h"
 #include "scaletop/waits.h"
 
 /* What the sampler keeps of a thread between readings. */

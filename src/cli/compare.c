@@ -16,7 +16,7 @@
 #include "cli.h"
 #include "scaletop/compare_stats.h"
 #include "scaletop/files.h"
-#include "scaletop/snapshot.h"
+#include "scaletop/report.h"
 
 #define CMD "compare"
 #define EXIT_REGRESSION 3 /* --fail-on-regression: some B is significantly worse */

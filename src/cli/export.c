@@ -13,7 +13,7 @@
 #include "cli.h"
 #include "scaletop/files.h"
 #include "scaletop/nlist.h"
-#include "scaletop/snapshot.h"
+#include "scaletop/report.h"
 #include "scaletop/spawn.h"
 
 #define CMD "export"

@@ -11,7 +11,7 @@
 
 #include "cli.h"
 #include "scaletop/files.h"
-#include "scaletop/snapshot.h"
+#include "scaletop/report.h"
 
 #define CMD "import"
 

@@ -10,7 +10,7 @@
 
 #include "cli.h"
 #include "scaletop/files.h"
-#include "scaletop/snapshot.h"
+#include "scaletop/report.h"
 #include "scaletop/step_table.h"
 
 #define CMD "show"

@@ -25,10 +25,6 @@
  * events that describe each step.
  */
 
-const char *const sweep_phase_names[] = {
-	"idle", "starting", "warm-up", "measuring", "stopping", "done",
-};
-
 #define SETUP_TIMEOUT_NS (UINT64_C(600) * 1000000000u)
 /*
  * How far the monitor raises its own priority where it may (pgroup.h): at

@@ -12,6 +12,7 @@
 
 #include "scaletop/contention.h"
 #include "scaletop/error.h"
+#include "scaletop/platform.h"
 #include "scaletop/procbook.h"
 #include "target.h"
 

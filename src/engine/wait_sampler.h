@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "scaletop/platform.h"
 #include "scaletop/thread_wait.h"
 #include "scaletop/waits.h"
 

@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# Pure model code: -n lists and interval statistics.
+# Pure model code: -n lists, interval statistics and a sweep's phases.
+noinst_HEADERS += include/scaletop/phase.h
 noinst_HEADERS += include/scaletop/nlist.h include/scaletop/stats.h
 libscaletop_a_SOURCES += \
 	src/model/nlist.c \
+	src/model/phase.c \
 	src/model/stats.c
 
 # Where threads wait: the profile's tally and shares.

@@ -8,15 +8,14 @@ libscaletop_a_SOURCES += src/store/session_json.c src/store/session_json_target.
 	src/store/session_json_locks.c src/store/session_json_kstacks.c \
 	src/store/session_json_stacks.c src/store/session_json_others.c
 noinst_HEADERS += include/scaletop/session_json.h
-# Snapshots: save, load, compare, export, import.
-noinst_HEADERS += include/scaletop/snapshot.h src/store/snapshot_priv.h src/store/session_read.h \
-	src/store/snapshot_gnuplot.h
+# Snapshots: save and load.
+noinst_HEADERS += include/scaletop/snapshot.h src/store/snapshot_priv.h src/store/session_read.h
 libscaletop_a_SOURCES += \
 	src/store/snapshot_text.c \
 	src/store/snapshot_analysis.c \
 	src/store/snapshot_fairness.c \
 	src/store/snapshot_write.c
-# Reading a snapshot, comparing, exporting and importing.
+# Reading a snapshot back.
 libscaletop_a_SOURCES += \
 	src/store/field_read.c \
 	src/store/session_read.c \
@@ -28,23 +27,8 @@ libscaletop_a_SOURCES += \
 	src/store/session_read_kstacks.c \
 	src/store/session_read_others.c \
 	src/store/session_read_stacks.c \
-	src/store/host_text.c \
 	src/store/snapshot_read.c \
-	src/store/snapshot_load.c \
-	src/store/snapshot_compare.c \
-	src/store/snapshot_compare_warn.c \
-	src/store/snapshot_compare_waits.c src/store/snapshot_compare_fair.c \
-	src/store/snapshot_compare_hot.c src/store/snapshot_compare_locks.c \
-	src/store/snapshot_compare_stats.c \
-	src/store/snapshot_compare_trials.c \
-	src/store/snapshot_side.c \
-	src/store/snapshot_compare_md.c src/store/snapshot_compare_md_fit.c \
-	src/store/snapshot_gnuplot.c src/store/snapshot_gnuplot_axes.c \
-	src/store/snapshot_folded.c \
-	src/store/snapshot_import.c \
-	src/store/snapshot_import_table.c \
-	src/store/snapshot_import_fields.c
-noinst_HEADERS += src/store/import_table.h
+	src/store/snapshot_load.c
 
 # The JSON Lines stream: the recorder behind `run --record`, and the reader
 # behind replay and live viewing.
@@ -99,12 +83,6 @@ noinst_HEADERS += include/scaletop/runs.h
 check_PROGRAMS += tests/unit/test_runs
 TESTS += tests/unit/test_runs
 tests_unit_test_runs_LDADD = $(TEST_LIBS)
-
-# The results table (one row per step) that run, show and the TUI's steps view print.
-libscaletop_a_SOURCES += src/store/step_table.c src/store/step_table_hot.c \
-	src/store/step_table_locks.c src/store/step_table_kstacks.c \
-	src/store/step_table_others.c
-noinst_HEADERS += include/scaletop/step_table.h
 
 # The host's fingerprint and a step's frequency: round trips through a
 # snapshot and a stream, refusals alike, older files, show's lines and

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scaletop/platform.h"
 #include "scaletop/sample_json.h"
 
 /*

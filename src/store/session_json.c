@@ -13,10 +13,10 @@
 
 #include "config.h"
 #include "scaletop/analysis.h"
+#include "scaletop/phase.h"
 #include "scaletop/sample_json.h"
 #include "scaletop/session_json.h"
 #include "scaletop/snapshot.h"
-#include "scaletop/sweep.h"
 #include "snapshot_priv.h"
 
 static json_t *

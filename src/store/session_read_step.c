@@ -15,6 +15,7 @@
 
 #include "scaletop/contention.h"
 #include "scaletop/nlist.h"
+#include "scaletop/platform.h"
 #include "session_read.h"
 
 /* A tick a day late is an error in the file, not a measurement. */

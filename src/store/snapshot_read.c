@@ -15,9 +15,9 @@
 #include <string.h>
 
 #include "scaletop/nlist.h"
+#include "scaletop/phase.h"
 #include "scaletop/session_json.h"
 #include "scaletop/snapshot.h"
-#include "scaletop/sweep.h"
 #include "session_read.h"
 #include "snapshot_priv.h"
 

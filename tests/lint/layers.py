@@ -8,8 +8,11 @@ Rules (docs/architecture.md says why):
   tui-cli  nothing under src/tui includes a file from src/cli;
   circles  no two source files call each other in a loop (nm symbols of the
            built objects), and no headers include each other in a loop;
-  layers   calls and includes point down: cli > tui > store > engine >
-           model, platform, workload > util.
+  layers   calls and includes point down: cli > tui > report > store > engine >
+           model, platform, workload > util, and so do the headers a file
+           reaches through other headers: a model file that includes a model
+           header that includes platform.h uses platform.  A problem
+           names the chain of includes.
 
 usage: layers.py [--only RULE] SRCDIR BUILDDIR
 Prints TAP, one result a rule with its problems as comments; exits 1 when a
@@ -24,7 +27,7 @@ MAX_LINES = 600
 OS_MACROS = ("__linux__", "__FreeBSD__", "__DragonFly__")
 # Higher calls lower.  Folders of one rank may not call each other.
 RANK = {"util": 0, "model": 1, "platform": 1, "workload": 1,
-        "engine": 2, "store": 3, "tui": 4, "cli": 5}
+        "engine": 2, "store": 3, "report": 4, "tui": 5, "cli": 6}
 
 COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
@@ -61,6 +64,19 @@ def resolve(src, rel, name):
         if os.path.isfile(os.path.join(src, cand)):
             return cand
     return None
+
+
+def reached(incl, f):
+    """Every header f reaches through its includes, each with the chain that
+    reaches it first (breadth first, so the shortest): {header: [f, .., header]}."""
+    chain, todo = {}, [[f]]
+    while todo:
+        path = todo.pop(0)
+        for h in incl.get(path[-1], ()):
+            if h.endswith(".h") and h not in chain and h != f:
+                chain[h] = path + [h]
+                todo.append(chain[h])
+    return chain
 
 
 def symbols(src, build, files):
@@ -206,10 +222,13 @@ def check(src, build):
                              (f, t, calls.get(f, {}).get(t, "#include"), a, b))
     for f in files:
         a = folder(f)
-        for h in incl[f]:
+        if a not in RANK:
+            continue
+        for h, path in reached(incl, f).items():
             for b in sorted(({folder(o) for o in owners.get(h, ())} | {folder(h)}) - {None}):
-                if a != b and a in RANK and b in RANK and RANK[a] <= RANK[b]:
-                    layer.append("%s includes %s (%s): %s may not use %s" % (f, h, b, a, b))
+                if a != b and b in RANK and RANK[a] <= RANK[b]:
+                    layer.append("%s (%s): %s may not use %s" %
+                                 (" includes ".join(path), b, a, b))
     results.append(("layers", sorted(set(layer))))
     return results
 

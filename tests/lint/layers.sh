@@ -45,6 +45,13 @@ put src/engine/os.c '#if defined(__linux__)
 int engine_os;
 #endif'
 put include/h1.h '#include "h2.h"'
+put include/p.h 'int plat_read(void);'
+put include/m.h '#include "p.h"
+int model_sum(void);'
+put src/platform/p.c '#include "p.h"
+int plat_read(void) { return 1; }'
+put src/model/m.c '#include "m.h"
+int model_sum(void) { return 2; }'
 put include/h2.h '#include "h1.h"'
 i=0
 while [ "$i" -le 600 ]; do echo "/* $i */"; i=$((i + 1)); done >"$tmp/src/engine/long.h"
@@ -52,6 +59,8 @@ while [ "$i" -le 600 ]; do echo "/* $i */"; i=$((i + 1)); done >"$tmp/src/engine
 ok "a loop of calls is found" breaks circles "src/engine/a.c -> src/engine/b.c (engine_b)"
 ok "headers that include each other are found" breaks circles "headers including each other: include/h1.h, include/h2.h"
 ok "a call up the layers is found" breaks layers "src/util/u.c -> src/cli/c.c (cli_c): util may not use cli"
+ok "a model header that includes a platform header is found, with its chain" breaks layers \
+	"src/model/m.c includes include/m.h includes include/p.h (platform): model may not use platform"
 ok "a TUI file including a CLI file is found" breaks tui-cli "src/tui/t.c includes src/cli/c.h"
 ok "an OS #if outside src/platform is found" breaks os-ifdef "src/engine/os.c:1:"
 ok "a file over 600 lines is found" breaks length "src/engine/long.h: 601 lines"

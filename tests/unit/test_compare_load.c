@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "scaletop/analysis.h"
-#include "scaletop/snapshot.h"
+#include "scaletop/report.h"
 #include "../tap.h"
 
 /* A side of 3 trials at N=1, 2 and 4 on 2 CPUs whose workers waited delay% for a CPU. */

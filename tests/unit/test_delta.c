@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "scaletop/delta.h"
+#include "scaletop/platform.h"
 #include "../tap.h"
 
 #define TOL 1e-9

@@ -17,7 +17,7 @@
 #include "config.h"
 #include "scaletop/decode_host.h"
 #include "scaletop/session_json.h"
-#include "scaletop/snapshot.h"
+#include "scaletop/report.h"
 #include "scaletop/stream.h"
 #include "../tap.h"
 #include "json_edit.h"

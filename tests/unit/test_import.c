@@ -11,7 +11,7 @@
 #include <time.h>
 
 #include "../tap.h"
-#include "scaletop/snapshot.h"
+#include "scaletop/report.h"
 
 static struct snapshot_table *
 table(const char *text)

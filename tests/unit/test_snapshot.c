@@ -24,8 +24,9 @@
 #include <sys/mount.h>
 #endif
 
+#include "scaletop/platform.h"
 #include "scaletop/session_json.h"
-#include "scaletop/snapshot.h"
+#include "scaletop/report.h"
 #include "../tap.h"
 
 static char tmpdir[256];

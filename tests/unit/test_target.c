@@ -17,6 +17,7 @@
 #include "scaletop/contention.h"
 #include "scaletop/futex.h"
 #include "scaletop/procbook.h"
+#include "scaletop/platform.h"
 #include "scaletop/thread_wait.h"
 #include "target.h"
 #include "wait_sampler.h"

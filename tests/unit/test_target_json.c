@@ -16,7 +16,7 @@
 
 #include "scaletop/files.h"
 #include "scaletop/session_json.h"
-#include "scaletop/snapshot.h"
+#include "scaletop/report.h"
 #include "scaletop/stream.h"
 #include "../tap.h"
 #include "json_edit.h"

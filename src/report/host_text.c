@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "scaletop/host.h"
-#include "scaletop/snapshot.h"
+#include "scaletop/report.h"
 
 #define HT_CMDLINE_SHOWN 160
 

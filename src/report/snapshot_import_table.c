@@ -13,7 +13,7 @@
 #include <strings.h>
 
 #include "import_table.h"
-#include "snapshot_priv.h"
+#include "compare_priv.h"
 
 #define IMPORT_MAX_RUNS 1000000
 

@@ -12,8 +12,8 @@
 #include <time.h>
 
 #include "import_table.h"
-#include "scaletop/snapshot.h"
-#include "snapshot_priv.h"
+#include "scaletop/report.h"
+#include "compare_priv.h"
 
 struct imp {
 	const char *name;

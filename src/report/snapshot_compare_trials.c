@@ -11,8 +11,8 @@
 
 #include "scaletop/analysis.h"
 #include "scaletop/compare_stats.h"
-#include "scaletop/snapshot.h"
-#include "snapshot_priv.h"
+#include "scaletop/report.h"
+#include "compare_priv.h"
 
 #define CMP_SWING 0.10    /* a run's intervals swing: sd >= 10% of their mean */
 #define CMP_SELF_MIN 4    /* trials a side needs for the self-check */

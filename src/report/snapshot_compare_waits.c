@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "scaletop/format.h"
-#include "scaletop/snapshot.h"
-#include "snapshot_priv.h"
+#include "scaletop/report.h"
+#include "compare_priv.h"
 
 #define CW_LINES 5    /* lines of each family shown at an N */
 #define CW_CHANNEL 28 /* a channel's column */

@@ -13,9 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "scaletop/snapshot.h"
+#include "scaletop/report.h"
 #include "snapshot_gnuplot.h"
-#include "snapshot_priv.h"
+#include "compare_priv.h"
 
 #define GP_TG_CPU 2 /* snapshot_target_name(2): "cpu_used" */
 

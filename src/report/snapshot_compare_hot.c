@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scaletop/snapshot.h"
-#include "snapshot_priv.h"
+#include "scaletop/report.h"
+#include "compare_priv.h"
 
 /*
  * A lock that spins in B and not in A is the kernel or server change a

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "scaletop/decode_host.h"
-#include "scaletop/snapshot.h"
-#include "snapshot_priv.h"
+#include "scaletop/report.h"
+#include "compare_priv.h"
 
 /*
  * What an OS comparison changes on purpose (the kernel, its command line

@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "scaletop/nlist.h"
-#include "scaletop/snapshot.h"
+#include "scaletop/report.h"
 
 /* What a column holds; its header's name says (docs/snapshot-format.md). */
 enum import_kind { IMPORT_N, IMPORT_X, IMPORT_SD, IMPORT_RUNS };

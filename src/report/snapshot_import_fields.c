@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "import_table.h"
-#include "snapshot_priv.h"
+#include "compare_priv.h"
 
 /* "name:LINE:COLUMN: 'field': why", the field shown when len > 0, at most 40 bytes of it. */
 int

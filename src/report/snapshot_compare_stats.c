@@ -11,8 +11,8 @@
 
 #include "scaletop/compare_stats.h"
 #include "scaletop/format.h"
-#include "scaletop/snapshot.h"
-#include "snapshot_priv.h"
+#include "scaletop/report.h"
+#include "compare_priv.h"
 
 /*
  * What compare says of noise: B against the baseline at each N (Welch's t

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "scaletop/analysis.h"
-#include "scaletop/snapshot.h"
+#include "scaletop/report.h"
 
 /*
  * The boots are counted, for the line that says whether a reboot's variation

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "scaletop/snapshot.h"
+#include "scaletop/report.h"
 
 /* The frame: its ranges, and whether each axis is logarithmic. */
 struct gp_axes {

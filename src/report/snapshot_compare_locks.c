@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scaletop/snapshot.h"
-#include "snapshot_priv.h"
+#include "scaletop/report.h"
+#include "compare_priv.h"
 
 #define CL_SHOWN 3      /* each side's top locks shown at an N */
 #define CL_LABEL_MAX 48 /* the text's lock column grows to this, longer labels push their cells */

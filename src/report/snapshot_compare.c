@@ -12,8 +12,8 @@
 
 #include "scaletop/compare_stats.h"
 #include "scaletop/format.h"
-#include "scaletop/snapshot.h"
-#include "snapshot_priv.h"
+#include "scaletop/report.h"
+#include "compare_priv.h"
 
 #define CMP_COL 11 /* width of one figure column */
 

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "scaletop/hotstacks.h"
-#include "scaletop/snapshot.h"
-#include "snapshot_priv.h"
+#include "scaletop/report.h"
+#include "compare_priv.h"
 
 /*
  * The root frame is the family ("workload" or "target"), as perf's
