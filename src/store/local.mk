@@ -18,7 +18,6 @@ libscaletop_a_SOURCES += \
 	src/store/snapshot_write.c
 # Reading a snapshot, comparing, exporting and importing: not a running monitor's.
 libscaletop_cold_a_SOURCES += \
-	src/store/field_read.c \
 	src/store/session_read.c \
 	src/store/session_read_step.c \
 	src/store/session_read_target.c \

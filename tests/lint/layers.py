@@ -8,8 +8,8 @@ Rules (docs/architecture.md says why):
   tui-cli  nothing under src/tui includes a file from src/cli;
   circles  no two source files call each other in a loop (nm symbols of the
            built objects), and no headers include each other in a loop;
-  layers   calls and includes point down: cli > tui > store > engine >
-           model, platform, workload > util.
+  layers   calls and includes point down: cli > tui > store > measure >
+           engine > model, platform, workload > util.
 
 usage: layers.py [--only RULE] SRCDIR BUILDDIR
 Prints TAP, one result a rule with its problems as comments; exits 1 when a
@@ -24,7 +24,7 @@ MAX_LINES = 600
 OS_MACROS = ("__linux__", "__FreeBSD__", "__DragonFly__")
 # Higher calls lower.  Folders of one rank may not call each other.
 RANK = {"util": 0, "model": 1, "platform": 1, "workload": 1,
-        "engine": 2, "store": 3, "tui": 4, "cli": 5}
+        "engine": 2, "measure": 3, "store": 4, "tui": 5, "cli": 6}
 
 COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
