@@ -16,6 +16,7 @@ extern const struct collector census_collector;
 extern const struct collector kstacks_collector;
 extern const struct collector hot_collector;
 extern const struct collector freq_collector;
+extern const struct collector freq_range_collector;
 extern const struct collector others_collector;
 extern const struct collector target_collector;
 
@@ -27,6 +28,7 @@ const struct collector *const collectors[] = {
 	&kstacks_collector,      /* the blocked threads' kernel stacks */
 	&hot_collector,          /* where the CPUs went */
 	&freq_collector,         /* the CPUs' mean frequency */
+	&freq_range_collector,   /* ... and its range */
 	&others_collector,       /* who else was on the CPUs */
 	&target_collector,       /* --target's processes */
 };

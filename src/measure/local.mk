@@ -11,6 +11,7 @@ libscaletop_a_SOURCES += \
 	src/measure/kstacks.c \
 	src/measure/hot.c \
 	src/measure/freq.c \
+	src/measure/freq_range.c \
 	src/measure/others.c \
 	src/measure/target.c
 noinst_HEADERS += include/scaletop/collector.h include/scaletop/measures.h \
