@@ -226,6 +226,17 @@ struct step_others {
 	int ntop;
 };
 
+/*
+ * A measure's own figures (collector.h): slot i is the collector table's
+ * i-th entry's, with how to free them, so the model frees what it never
+ * reads.  data NULL: none.
+ */
+#define STEP_SLOTS 16
+struct step_slot {
+	void *data;
+	void (*free)(void *data);
+};
+
 enum step_status { STEP_RUNNING, STEP_OK, STEP_UNSTABLE, STEP_FAILED, STEP_INTERRUPTED };
 extern const char *const step_status_names[];
 
@@ -265,6 +276,7 @@ struct step {
 	struct step_locks ulocks;    /* user-space locks (st->locks is the kernel's lock_stat) */
 	struct step_kstacks kstacks; /* the blocked threads' kernel stacks */
 	struct step_others others;   /* who else was on the CPUs */
+	struct step_slot slot[STEP_SLOTS];
 };
 
 enum event_kind { EV_INFO, EV_STEP, EV_FAILURE, EV_UNSTABLE, EV_WARNING, EV_COLLAPSE };
@@ -304,6 +316,8 @@ void session_init(struct session *s);
 void step_hot_clear(struct step_hot *h);
 /* Frees a step's kernel stacks' whole stacks and marks them absent. */
 void step_kstacks_clear(struct step_kstacks *k);
+/* Frees the figures in a step's slots and empties them. */
+void step_slots_free(struct step *st);
 void session_free(struct session *s);
 /*
  * The plan's i-th step (0 .. trials * nn * repeat - 1): its N index, repeat

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "scaletop/collector.h"
 #include "scaletop/delta.h"
 #include "scaletop/loop.h"
 #include "scaletop/phase.h"
@@ -53,6 +54,12 @@ struct sweep_config {
 	 */
 	bool quiet_check;
 	double wait_quiet_s;
+	/*
+	 * The per-step measurements each window runs (collector.h), in order:
+	 * the caller's, borrowed (measures.h's table); NULL: none.
+	 */
+	const struct collector *const *collectors;
+	int ncollectors;
 };
 
 /* What a live view shows between steps' results. */

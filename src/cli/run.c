@@ -15,6 +15,7 @@
 #include "scaletop/error.h"
 #include "scaletop/format.h"
 #include "scaletop/host.h"
+#include "scaletop/measures.h"
 #include "scaletop/pgroup.h"
 #include "scaletop/session_json.h"
 #include "scaletop/snapshot.h"
@@ -379,6 +380,8 @@ cmd_run(int argc, char **argv)
 		return rc < 0 ? 0 : rc;
 	session_init(&s);
 	rc = run_args_apply(&a, &s, &cfg);
+	cfg.collectors = collectors;
+	cfg.ncollectors = ncollectors;
 	if (rc == 0)
 		rc = run_args_targets_alive(&a);
 	if (rc == 0 && host_info_read(&s.host, err, sizeof(err)) != 0) {

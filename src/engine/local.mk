@@ -54,7 +54,7 @@ libscaletop_a_SOURCES += \
 	src/engine/sweep_quiet.c \
 	src/engine/step_ctx.h \
 	src/engine/step_ctx.c \
-	src/engine/step_why.c \
+	src/engine/step_hot.c \
 	src/engine/step_lockprof.c \
 	src/engine/step_others.c \
 	src/engine/step_builtin.c \

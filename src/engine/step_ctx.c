@@ -37,6 +37,41 @@ step_ctx_init(struct step_ctx *c)
 	hot_sampler_init(&c->hot);
 }
 
+/* The sweep's collectors, each with its state: cfg's table, once per context. */
+static int
+step_ctx_collectors(struct step_ctx *c)
+{
+	const struct collector *k;
+	int i;
+
+	if (c->coll != NULL || c->cfg == NULL || c->cfg->collectors == NULL)
+		return 0;
+	c->coll = c->cfg->collectors;
+	c->ncoll = c->cfg->ncollectors < COLLECTORS_MAX ? c->cfg->ncollectors : COLLECTORS_MAX;
+	for (i = 0; i < c->ncoll; i++) {
+		k = c->coll[i];
+		if (k->size > 0 && (c->cstate[i] = calloc(1, k->size)) == NULL)
+			return -1;
+	}
+	return 0;
+}
+
+/* Each collector's state freed, after its release. */
+static void
+step_ctx_collectors_free(struct step_ctx *c)
+{
+	int i;
+
+	for (i = 0; i < c->ncoll; i++) {
+		if (c->coll[i]->release != NULL)
+			c->coll[i]->release(c, c->cstate[i]);
+		free(c->cstate[i]);
+		c->cstate[i] = NULL;
+	}
+	c->coll = NULL;
+	c->ncoll = 0;
+}
+
 /* The last step's state: its kind frees what it holds; the block is kept for reuse. */
 static void
 step_ctx_release(struct step_ctx *c)
@@ -77,6 +112,8 @@ step_ctx_begin(struct step_ctx *c, const struct step_kind *k, int idx, int n, ui
 	sample_delta_init(&c->live_delta);
 	wait_sampler_reset(&c->ws);
 	c->ws_pids_ns = 0;
+	if (step_ctx_collectors(c) != 0)
+		return -1;
 	/* The same kind's block is zeroed, not freed: one step's state follows the last's. */
 	if (c->state != NULL)
 		memset(c->state, 0, k->size);
@@ -102,9 +139,10 @@ step_ctx_free(struct step_ctx *c)
 	hot_sampler_free(&c->hot);
 	task_reader_free(c->tasks);
 	c->tasks = NULL;
+	step_ctx_collectors_free(c);
 	step_ctx_census_free(c);
 	step_ctx_kstacks_free(c);
-	step_ctx_why_free(c);
+	step_ctx_hot_free(c);
 	target_free(c->target);
 	c->target = NULL;
 	others_book_free(&c->others);
@@ -210,6 +248,7 @@ step_ctx_sample(struct step_ctx *c, uint64_t now)
 {
 	const pid_t *tp;
 	size_t ntp;
+	int i;
 
 	if (c->live->phase != PHASE_WARMUP && c->live->phase != PHASE_MEASURING)
 		return;
@@ -230,10 +269,9 @@ step_ctx_sample(struct step_ctx *c, uint64_t now)
 	}
 	wait_sampler_tick(&c->ws, &c->waits, now);
 	step_ctx_step(c)->wait_read_ms = (double)c->ws.worst_ns / 1e6;
-	if (c->live->phase == PHASE_MEASURING) {
-		freq_sampler_tick(&c->freq, now);
-		step_ctx_hot_tick(c);
-		step_ctx_others_tick(c, now);
+	for (i = 0; c->live->phase == PHASE_MEASURING && i < c->ncoll; i++) {
+		if (c->coll[i]->tick != NULL)
+			c->coll[i]->tick(c, c->cstate[i], now);
 	}
 }
 
@@ -266,88 +304,11 @@ step_ctx_note_late(struct step_ctx *c, uint64_t late_ns, uint64_t busy_ns)
 		st->tick_busy_ms = busy;
 }
 
-/* Collects a process's thread ids (thread_samples_read's callback). */
-struct tid_list {
-	pid_t *v;
-	size_t n, cap;
-};
-
-static void
-step_ctx_note_tid(const struct thread_sample *t, void *arg)
-{
-	struct tid_list *l = arg;
-	pid_t *v;
-
-	if (l->n == l->cap) {
-		size_t cap = l->cap > 0 ? l->cap * 2 : 256;
-
-		if ((v = realloc(l->v, cap * sizeof(*v))) == NULL)
-			return;
-		l->v = v;
-		l->cap = cap;
-	}
-	l->v[l->n++] = t->tid;
-}
-
-static bool
-tid_in(const pid_t *v, size_t n, pid_t tid)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (v[i] == tid)
-			return true;
-	}
-	return false;
-}
-
-/*
- * The join's question (probe.h): which TIDs are threads of the target's
- * processes, as its last find found them.  A PostgreSQL backend's TID is
- * its pid, so the pids answer first; only a TID they do not name makes the
- * processes' threads be listed, once for the run.  The wait sampler reads
- * the same threads, and could answer from its marks instead.
- */
-static int
-step_ctx_target_threads(void *arg, const pid_t *tids, size_t n, bool *is_target)
-{
-	struct step_ctx *c = arg;
-	struct tid_list all = { NULL, 0, 0 };
-	const pid_t *tp;
-	size_t ntp, i, left = 0;
-
-	if (c->target == NULL)
-		return -1;
-	tp = target_found(c->target, &ntp);
-	for (i = 0; i < n; i++) {
-		is_target[i] = tid_in(tp, ntp, tids[i]);
-		left += !is_target[i];
-	}
-	for (i = 0; left > 0 && i < ntp; i++)
-		(void)thread_samples_read(tp[i], step_ctx_note_tid, &all);
-	for (i = 0; left > 0 && i < n; i++) {
-		if (!is_target[i])
-			is_target[i] = tid_in(all.v, all.n, tids[i]);
-	}
-	free(all.v);
-	return 0;
-}
-
-/* --probe: its commands run while the window is open and add to its tally (probe.h). */
-static void
-step_ctx_probes_begin(struct step_ctx *c, uint64_t now)
-{
-	if (c->probes == NULL && c->s->set.nprobes > 0 && c->loop != NULL) {
-		c->probes = probes_new(c->s, c->loop);
-		if (c->target != NULL)
-			probes_set_threads(c->probes, step_ctx_target_threads, c);
-	}
-	probes_begin(c->probes, c->idx, &c->waits, now);
-}
-
 void
 step_ctx_window_begin(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t wait, uint64_t busy)
 {
+	int i;
+
 	c->w0_ns = now;
 	c->w0_ops = ops;
 	c->w0_wait = wait;
@@ -355,22 +316,11 @@ step_ctx_window_begin(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t w
 	if (c->cpu != NULL)
 		raw_sample_copy(&c->w0_raw, c->cpu);
 	c->w0_have_task = step_ctx_read_tasks(c, &c->w0_task);
-	step_ctx_locks_begin(c);
-	wait_tally_reset(&c->waits);
-	step_ctx_probes_begin(c, now);
 	wait_sampler_window(&c->ws, true, now);
-	step_ctx_census_begin(c);
-	step_ctx_kstacks_begin(c);
 	c->w0_reads = c->ws.reads;
-	freq_sampler_begin(&c->freq, now);
-	step_ctx_hot_begin(c, now);
-	step_ctx_others_begin(c, now);
-	if (c->target != NULL) {
-		target_window_begin(c->target, now);
-		/* Its processes were just found; but a warm-up shorter than a tick found none yet.
-		 */
-		if (c->ws_pids_ns != 0)
-			c->ws_pids_ns = now;
+	for (i = 0; i < c->ncoll; i++) {
+		if (c->coll[i]->begin != NULL)
+			c->coll[i]->begin(c, c->cstate[i], now);
 	}
 	step_ctx_step(c)->warmup_s = (double)(now - c->go_ns) / 1e9;
 	step_ctx_enter(c, PHASE_MEASURING, now);
@@ -400,24 +350,13 @@ step_ctx_edges(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t wait, ui
 		e->sys = d;
 }
 
-/* The window's wait profile into the step; without memory the step just has none. */
-static void
-step_ctx_waits_end(struct step_ctx *c, struct step *st)
-{
-	free(st->waits);
-	st->waits = NULL;
-	st->nwaits = 0;
-	if (wait_tally_shares(&c->waits, WAITS_PER_FAMILY, &st->waits, &st->nwaits) != 0)
-		session_add_event(c->s, c->idx, EV_WARNING, st->start_s,
-				  "the step's wait profile was lost: out of memory");
-}
-
 void
 step_ctx_window_end(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t wait, uint64_t busy)
 {
 	struct step *st = step_ctx_step(c);
 	struct sample_delta d;
 	struct window_edges e;
+	int i;
 
 	if (c->closing != NULL)
 		c->closing(c->end_arg);
@@ -433,29 +372,17 @@ step_ctx_window_end(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t wai
 		e.have_tasks = true;
 	}
 	contention_compute(&st->ct, &e);
-	if (c->target != NULL) {
-		target_window_end(c->target, now, e.seconds, e.ops, &st->ct,
-				  st->ncpu > 0 ? st->ncpu : c->s->host.ncpus, &st->tg);
-		if (st->tg.procs == 0) {
-			char hint[160];
-
-			target_missing_hint(c->target, hint, sizeof(hint));
-			session_add_event(c->s, c->idx, EV_WARNING, session_time(c->s, now),
-					  "N=%d: --target found no process in the window: %s?",
-					  st->n, hint);
-		}
-	}
-	step_ctx_others_end(c, st, now, e.sys != NULL);
-	wait_sampler_window(&c->ws, false, now);
-	step_ctx_census_end(c, st);
-	step_ctx_kstacks_end(c, st, now);
-	st->wait_reads = (int64_t)(c->ws.reads - c->w0_reads);
-	st->freq_mhz = freq_sampler_end(&c->freq, now);
-	step_ctx_hot_end(c, st, now);
 	sample_delta_free(&d);
-	step_ctx_locks_end(c, st);
-	probes_end(c->probes, now);
-	step_ctx_waits_end(c, st);
+	wait_sampler_window(&c->ws, false, now);
+	st->wait_reads = (int64_t)(c->ws.reads - c->w0_reads);
+	c->close.seconds = e.seconds;
+	c->close.ops = e.ops;
+	c->close.counted = e.sys != NULL;
+	/* In reverse: the last begun ends first, so the window's edges nest. */
+	for (i = c->ncoll - 1; i >= 0; i--) {
+		if (c->coll[i]->end != NULL)
+			c->coll[i]->end(c, c->cstate[i], st, &st->slot[i], now);
+	}
 
 	st->window_s = e.seconds;
 	st->ops = e.ops;
@@ -504,7 +431,6 @@ step_ctx_live_contention(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_
 	struct window_edges e;
 	uint64_t c0;
 
-	probes_tick(c->probes, now);
 	step_ctx_live_target(c, now, ops);
 	if (c->live->phase != PHASE_MEASURING || now < c->live_ct_ns + LIVE_CT_PERIOD_NS)
 		return;

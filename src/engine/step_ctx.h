@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "scaletop/collector.h"
 #include "scaletop/delta.h"
 #include "scaletop/loop.h"
 #include "scaletop/others.h"
@@ -126,6 +127,20 @@ struct step_ctx {
 		*kstacks;    /* the blocked threads' kernel stacks (step_kstacks.c); owned */
 	bool kstack_said[2]; /* a family's stacks were said to be unreadable: once a sweep */
 
+	/*
+	 * The sweep's collectors (collector.h; cfg's table, NULL in a bare
+	 * context) and each one's own state, kept for the context's life.
+	 */
+	const struct collector *const *coll;
+	int ncoll;
+	void *cstate[COLLECTORS_MAX];
+	/* What the window's core measured at its end, for the collectors' ends. */
+	struct step_ctx_close {
+		double seconds; /* the window's length */
+		uint64_t ops;   /* operations counted in it */
+		bool counted;   /* the CPU counters spanned it (else the others are not known) */
+	} close;
+
 	struct target *target;     /* --target's processes and book, or NULL; owned */
 	struct freq_sampler freq;  /* the CPUs' frequency over the window */
 	struct others_book others; /* who else was on the CPUs (step_others.c) */
@@ -143,7 +158,7 @@ struct step_ctx {
 #define WAITS_PER_FAMILY 12
 
 /*
- * Why, beyond the waits (step_why.c): the on-CPU sampling opened with the
+ * Why, beyond the waits (step_hot.c): the on-CPU sampling opened with the
  * window (unless --no-hot; a refusal said once a sweep), emptied on its
  * ticks, and its paths named into the step at its end; the symboliser
  * freed with the context.
@@ -151,7 +166,7 @@ struct step_ctx {
 void step_ctx_hot_begin(struct step_ctx *c, uint64_t now);
 void step_ctx_hot_tick(struct step_ctx *c);
 void step_ctx_hot_end(struct step_ctx *c, struct step *st, uint64_t now);
-void step_ctx_why_free(struct step_ctx *c);
+void step_ctx_hot_free(struct step_ctx *c);
 /*
  * The lock census (step_census.c): the wait sampler feeds each family's
  * while the window is open (unless --no-locks); at its end its top locks
@@ -221,7 +236,9 @@ bool step_ctx_read_tasks(struct step_ctx *c, struct task_counters *out);
 /*
  * The measurement window.  ops, wait and busy are the step's running totals
  * (an external command counts only ops).  Begin ends the warm-up; end writes
- * the step's headline, CPU breakdown, contention and statistics.
+ * the step's headline, CPU breakdown, contention and statistics.  Between
+ * the edges and the rest, the collectors (cfg's table, collector.h) begin
+ * in order, tick in step_ctx_sample, and end in reverse.
  */
 void step_ctx_window_begin(struct step_ctx *c, uint64_t now, uint64_t ops, uint64_t wait,
 			   uint64_t busy);

@@ -41,9 +41,23 @@ step_kstacks_clear(struct step_kstacks *k)
 	k->read_us = -1;
 }
 
+void
+step_slots_free(struct step *st)
+{
+	int i;
+
+	for (i = 0; i < STEP_SLOTS; i++) {
+		if (st->slot[i].data != NULL && st->slot[i].free != NULL)
+			st->slot[i].free(st->slot[i].data);
+		st->slot[i].data = NULL;
+		st->slot[i].free = NULL;
+	}
+}
+
 static void
 step_free(struct step *st)
 {
+	step_slots_free(st);
 	free(st->iv);
 	free(st->cpu);
 	free(st->waits);

@@ -12,6 +12,7 @@
 
 #include "scaletop/compare_stats.h"
 #include "scaletop/format.h"
+#include "scaletop/measures.h"
 #include "scaletop/report.h"
 #include "compare_priv.h"
 
@@ -324,6 +325,24 @@ snapshot_compare_usl_csv(FILE *f, struct snapshot *const *v, int k)
 	}
 }
 
+/* The lines the collector table's measures give (measures.h), over the sides' sessions. */
+static void
+cmp_collectors(FILE *f, struct snapshot *const *v, int k)
+{
+	const struct session **s;
+	int i;
+
+	if ((s = calloc((size_t)k, sizeof(*s))) == NULL)
+		return;
+	for (i = 0; i < k; i++)
+		s[i] = &v[i]->s;
+	for (i = 0; i < ncollectors; i++) {
+		if (collectors[i]->compare != NULL)
+			collectors[i]->compare(f, s, k, i);
+	}
+	free(s);
+}
+
 void
 snapshot_compare_text(FILE *f, struct snapshot *const *v, int k, const struct compare_opts *o)
 {
@@ -351,6 +370,7 @@ snapshot_compare_text(FILE *f, struct snapshot *const *v, int k, const struct co
 	snapshot_compare_waits_text(f, v, k);
 	snapshot_compare_hot_text(f, v, k);
 	snapshot_compare_locks_text(f, v, k);
+	cmp_collectors(f, v, k);
 }
 
 /* The pooled 95% CI of a snapshot's throughput at n (the one show prints), or NaN. */

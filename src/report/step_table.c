@@ -10,6 +10,7 @@
 
 #include "scaletop/analysis.h"
 #include "scaletop/format.h"
+#include "scaletop/measures.h"
 #include "scaletop/step_table.h"
 
 /* Wait profile lines shown per step and family. */
@@ -467,6 +468,10 @@ step_table_print(FILE *f, const struct session *s)
 	step_table_locks(f, s);
 	step_table_kstacks(f, s);
 	step_table_others(f, s);
+	for (i = 0; i < ncollectors; i++) {
+		if (collectors[i]->table != NULL)
+			collectors[i]->table(f, s, i);
+	}
 	table_ticks(f, s);
 	table_verdict(f, s);
 }

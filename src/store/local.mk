@@ -17,7 +17,6 @@ libscaletop_a_SOURCES += \
 	src/store/snapshot_write.c
 # Reading a snapshot back.
 libscaletop_a_SOURCES += \
-	src/store/field_read.c \
 	src/store/session_read.c \
 	src/store/session_read_step.c \
 	src/store/session_read_target.c \

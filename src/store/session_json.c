@@ -13,6 +13,7 @@
 
 #include "config.h"
 #include "scaletop/analysis.h"
+#include "scaletop/measures.h"
 #include "scaletop/phase.h"
 #include "scaletop/sample_json.h"
 #include "scaletop/session_json.h"
@@ -234,6 +235,23 @@ locks_json(const struct step *st)
 	return a;
 }
 
+/* The sections the collector table writes (measures.h), in its order, after the rest. */
+static int
+session_json_collectors(json_t *j, const struct step *st)
+{
+	json_t *v;
+	int i;
+
+	for (i = 0; i < ncollectors; i++) {
+		if (collectors[i]->write == NULL)
+			continue;
+		if ((v = collectors[i]->write(st, &st->slot[i])) != NULL &&
+		    json_object_set_new(j, collectors[i]->key, v) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 json_t *
 session_json_step(const struct session *s, const struct step *st)
 {
@@ -266,7 +284,8 @@ session_json_step(const struct session *s, const struct step *st)
 	    (st->ulocks.present && set_new(j, "locks", session_json_locks(&st->ulocks)) != 0) ||
 	    (st->kstacks.present &&
 	     set_new(j, "kstacks", session_json_kstacks(&st->kstacks)) != 0) ||
-	    (st->others.known && set_new(j, "others", session_json_others(&st->others)) != 0)) {
+	    (st->others.known && set_new(j, "others", session_json_others(&st->others)) != 0) ||
+	    session_json_collectors(j, st) != 0) {
 		json_decref(j);
 		return NULL;
 	}

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "scaletop/contention.h"
+#include "scaletop/measures.h"
 #include "scaletop/nlist.h"
 #include "scaletop/platform.h"
 #include "session_read.h"
@@ -426,6 +427,28 @@ read_noisy(struct field_ctx *c, const json_t *j, const char *P)
 	return field_bool(c, j, P, "noisy", &noisy);
 }
 
+/*
+ * The sections the collector table reads (measures.h), each from its key
+ * (NULL when absent).  A key no collector and no reader here knows is left
+ * alone, so a newer file's sections load.
+ */
+static int
+read_collectors(struct field_ctx *c, const json_t *j, const char *P, struct step *st)
+{
+	char p[256];
+	int i;
+
+	for (i = 0; i < ncollectors; i++) {
+		if (collectors[i]->read == NULL)
+			continue;
+		field_path(p, sizeof(p), P, collectors[i]->key);
+		if (collectors[i]->read(c, json_object_get(j, collectors[i]->key), p,
+					&st->slot[i]) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 int
 session_read_step(struct field_ctx *c, const json_t *j, const char *P, struct step *st)
 {
@@ -458,7 +481,7 @@ session_read_step(struct field_ctx *c, const json_t *j, const char *P, struct st
 	    read_wait_reads(c, j, P, st) != 0 || session_read_hot(c, j, P, &st->hot) != 0 ||
 	    session_read_locks(c, j, P, &st->ulocks) != 0 ||
 	    session_read_kstacks(c, j, P, &st->kstacks) != 0 ||
-	    session_read_others(c, j, P, &st->others) != 0)
+	    session_read_others(c, j, P, &st->others) != 0 || read_collectors(c, j, P, st) != 0)
 		return -1;
 	read_step_per_op(st);
 	return 0;
@@ -472,6 +495,7 @@ session_read_step_free(struct step *st)
 	free(st->waits);
 	step_hot_clear(&st->hot);
 	step_kstacks_clear(&st->kstacks);
+	step_slots_free(st);
 	st->iv = NULL;
 	st->cpu = NULL;
 	st->waits = NULL;

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "scaletop/error.h"
+#include "scaletop/measures.h"
 #include "scaletop/nlist.h"
 #include "scaletop/snapshot.h"
 #include "scaletop/workload.h"
@@ -73,6 +74,8 @@ sweeps_session(const struct app *a, const struct run_args *ra, struct sweep_conf
 		free(s);
 		return NULL;
 	}
+	cfg->collectors = collectors;
+	cfg->ncollectors = ncollectors;
 	if (!ra->interval_set)
 		s->set.interval_s = sweeps_interval(a, ra);
 	if (like != NULL) {

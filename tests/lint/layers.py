@@ -8,8 +8,8 @@ Rules (docs/architecture.md says why):
   tui-cli  nothing under src/tui includes a file from src/cli;
   circles  no two source files call each other in a loop (nm symbols of the
            built objects), and no headers include each other in a loop;
-  layers   calls and includes point down: cli > tui > report > store > engine >
-           model, platform, workload > util, and so do the headers a file
+  layers   calls and includes point down: cli > tui > report > store > measure >
+           engine > model, platform, workload > util, and so do the headers a file
            reaches through other headers: a model file that includes a model
            header that includes platform.h uses platform.  A problem
            names the chain of includes.
@@ -27,7 +27,7 @@ MAX_LINES = 600
 OS_MACROS = ("__linux__", "__FreeBSD__", "__DragonFly__")
 # Higher calls lower.  Folders of one rank may not call each other.
 RANK = {"util": 0, "model": 1, "platform": 1, "workload": 1,
-        "engine": 2, "store": 3, "report": 4, "tui": 5, "cli": 6}
+        "engine": 2, "measure": 3, "store": 4, "report": 5, "tui": 6, "cli": 7}
 
 COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)

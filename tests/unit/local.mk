@@ -165,3 +165,12 @@ EXTRA_DIST += tests/cli/outpaths.sh
 # The runs list (scaletop runs, the TUI's R) says what ran: parameters, command, label.
 TESTS += tests/tui/runs_params.sh
 EXTRA_DIST += tests/tui/runs_params.sh
+
+# The collector table (measures.h): keys named and unique, the frequency range's section
+# written and read back, a step with an unknown section loads, its report lines; and the
+# range live, in a short run's snapshot and show.
+check_PROGRAMS += tests/unit/test_collectors
+TESTS += tests/unit/test_collectors tests/cli/freq_range.sh
+EXTRA_DIST += tests/cli/freq_range.sh
+tests_unit_test_collectors_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/store
+tests_unit_test_collectors_LDADD = $(TEST_LIBS)

@@ -21,6 +21,7 @@
 
 #include "scaletop/platform.h"
 #include "probe.h"
+#include "scaletop/measures.h"
 #include "step_ctx.h"
 #include "../tap.h"
 
@@ -44,9 +45,11 @@ drive_tick(struct loop *l, uint64_t now, uint64_t missed, void *arg)
 
 	(void)missed;
 	d->ticks++;
-	if (d->c != NULL)
+	if (d->c != NULL) {
+		/* as the sweep ticks a step: the collectors' tick, then the kind's */
+		step_ctx_sample(d->c, now);
 		step_ctx_live_contention(d->c, now, 0, 0, 0);
-	else
+	} else
 		probes_tick(p, now);
 	if ((pid = probes_running_pid(p, 0)) > 0)
 		d->seen_pid = pid;
@@ -477,10 +480,27 @@ no_end(void *arg, enum step_status status, const char *reason)
 
 static const struct step_kind quiet_kind = { .name = "quiet", .per_worker = true };
 
+/* The collector table's waits and probes alone, in its order, into cfg. */
+static void
+probe_collectors(struct sweep_config *cfg, const struct collector **v)
+{
+	int i;
+
+	memset(cfg, 0, sizeof(*cfg));
+	for (i = 0; i < ncollectors; i++) {
+		if (strcmp(collectors[i]->key, "waits") == 0 ||
+		    strcmp(collectors[i]->key, "probe_join") == 0)
+			v[cfg->ncollectors++] = collectors[i];
+	}
+	cfg->collectors = v;
+}
+
 /* The step context opens the probes with its window and closes them into the step's shares. */
 static void
 test_step_window(void)
 {
+	const struct collector *table[COLLECTORS_MAX];
+	struct sweep_config cfg;
 	struct sweep_live live;
 	struct step_ctx c;
 	struct session s;
@@ -494,6 +514,9 @@ test_step_window(void)
 	s.set.interval_s = 0.05;
 	memset(&live, 0, sizeof(live));
 	step_ctx_init(&c);
+	probe_collectors(&cfg, table);
+	is_int(cfg.ncollectors, 2, "the table has the waits and the probes");
+	c.cfg = &cfg;
 	c.s = &s;
 	c.loop = l;
 	c.live = &live;

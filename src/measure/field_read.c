@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "snapshot_priv.h"
+#include "scaletop/error.h"
+#include "scaletop/field_read.h"
 
 void
 field_path(char *buf, size_t len, const char *path, const char *key)

@@ -106,7 +106,7 @@ step_ctx_hot_tick(struct step_ctx *c)
 }
 
 void
-step_ctx_why_free(struct step_ctx *c)
+step_ctx_hot_free(struct step_ctx *c)
 {
 	sym_free(c->sym);
 	c->sym = NULL;

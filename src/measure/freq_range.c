@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The CPUs' frequency range over a step's window: the lowest and highest of
+ * the CPUs' mean frequency (host_cpu_freq_mhz) read at the window's start,
+ * at most once a second in it and at its end.  A range that moves says the
+ * clock moved under the measurement (turbo, thermal or power capping), which
+ * a mean alone hides.  null where the OS does not say.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include <jansson.h>
+
+#include "scaletop/field_read.h"
+#include "scaletop/host.h"
+#include "scaletop/measures.h"
+#include "scaletop/platform.h"
+
+#define FREQ_RANGE_PERIOD_NS 1000000000u
+/* compare says two ranges differ when an end moved by more than this share. */
+#define FREQ_RANGE_NOTABLE 0.05
+
+/* The window's readings (the collector's state), and a step's figures (its slot). */
+struct freq_range {
+	bool known; /* the OS said, at least once */
+	double min_mhz, max_mhz;
+	uint64_t next_ns;
+};
+
+static void
+freq_range_read(struct freq_range *r, uint64_t now)
+{
+	double mhz = 0;
+
+	r->next_ns = now + FREQ_RANGE_PERIOD_NS;
+	if (host_cpu_freq_mhz(&mhz) != 0 || !(mhz > 0))
+		return;
+	if (!r->known || mhz < r->min_mhz)
+		r->min_mhz = mhz;
+	if (!r->known || mhz > r->max_mhz)
+		r->max_mhz = mhz;
+	r->known = true;
+}
+
+static void
+freq_range_begin(struct step_ctx *c, void *state, uint64_t now)
+{
+	struct freq_range *r = state;
+
+	r->known = false;
+	freq_range_read(r, now);
+}
+
+static void
+freq_range_tick(struct step_ctx *c, void *state, uint64_t now)
+{
+	struct freq_range *r = state;
+
+	if (now >= r->next_ns)
+		freq_range_read(r, now);
+}
+
+/* The step keeps a copy: the state is the next window's. */
+static void
+freq_range_end(struct step_ctx *c, void *state, struct step *st, struct step_slot *slot,
+	       uint64_t now)
+{
+	struct freq_range *r = state, *out;
+
+	freq_range_read(r, now);
+	if (slot->data != NULL && slot->free != NULL)
+		slot->free(slot->data);
+	slot->data = NULL;
+	if ((out = malloc(sizeof(*out))) == NULL)
+		return;
+	*out = *r;
+	slot->data = out;
+	slot->free = free;
+}
+
+static json_t *
+freq_range_write(const struct step *st, const struct step_slot *slot)
+{
+	const struct freq_range *r = slot->data;
+
+	if (r == NULL)
+		return NULL;
+	if (!r->known)
+		return json_null();
+	return json_pack("{s:f, s:f}", "min_mhz", r->min_mhz, "max_mhz", r->max_mhz);
+}
+
+/* Absent: not measured; null: the OS did not say; else both ends, min <= max. */
+static int
+freq_range_parse(struct field_ctx *f, const json_t *v, const char *path, struct step_slot *slot)
+{
+	struct freq_range r = { 0 };
+	struct freq_range *out;
+
+	if (v == NULL)
+		return 0;
+	if (!json_is_null(v)) {
+		if (field_type(f, v, path, F_OBJ) != 0 ||
+		    field_num(f, v, path, "min_mhz", 1, 1e7, 0, &r.min_mhz) != 0 ||
+		    field_num(f, v, path, "max_mhz", r.min_mhz, 1e7, 0, &r.max_mhz) != 0)
+			return -1;
+		r.known = true;
+	}
+	if ((out = malloc(sizeof(*out))) == NULL)
+		return field_fail(f, path, "out of memory");
+	*out = r;
+	slot->data = out;
+	slot->free = free;
+	return 0;
+}
+
+static const struct freq_range *
+freq_range_of(const struct step *st, int slot)
+{
+	const struct freq_range *r = st->slot[slot].data;
+
+	return r != NULL && r->known ? r : NULL;
+}
+
+/* One line after the table, when any step has a range. */
+static void
+freq_range_table(FILE *f, const struct session *s, int slot)
+{
+	const struct freq_range *r;
+	bool any = false;
+	int i;
+
+	for (i = 0; i < s->nsteps; i++) {
+		if ((r = freq_range_of(&s->steps[i], slot)) == NULL)
+			continue;
+		fprintf(f, "%s N=%d %.0f-%.0f",
+			any ? "," : "CPU MHz over the window:", s->steps[i].n, r->min_mhz,
+			r->max_mhz);
+		any = true;
+	}
+	if (any)
+		fputc('\n', f);
+}
+
+/* The whole sweep's range of s; false when no step has one. */
+static bool
+freq_range_sweep(const struct session *s, int slot, double *lo, double *hi)
+{
+	const struct freq_range *r;
+	bool any = false;
+	int i;
+
+	for (i = 0; i < s->nsteps; i++) {
+		if ((r = freq_range_of(&s->steps[i], slot)) == NULL)
+			continue;
+		if (!any || r->min_mhz < *lo)
+			*lo = r->min_mhz;
+		if (!any || r->max_mhz > *hi)
+			*hi = r->max_mhz;
+		any = true;
+	}
+	return any;
+}
+
+static bool
+freq_range_apart(double a, double b)
+{
+	return fabs(a - b) > FREQ_RANGE_NOTABLE * fmax(a, b);
+}
+
+/* A line when a side's sweep ran at a notably other frequency range than the first's. */
+static void
+freq_range_compare(FILE *f, const struct session *const *v, int k, int slot)
+{
+	double lo[2] = { 0, 0 }, hi[2] = { 0, 0 };
+	bool differ = false;
+	int i;
+
+	if (k < 2 || !freq_range_sweep(v[0], slot, &lo[0], &hi[0]))
+		return;
+	for (i = 1; i < k && !differ; i++) {
+		if (freq_range_sweep(v[i], slot, &lo[1], &hi[1]))
+			differ = freq_range_apart(lo[0], lo[1]) || freq_range_apart(hi[0], hi[1]);
+	}
+	if (!differ)
+		return;
+	fprintf(f, "\nCPU frequency range (MHz) differs:");
+	for (i = 0; i < k; i++) {
+		if (freq_range_sweep(v[i], slot, &lo[1], &hi[1]))
+			fprintf(f, " %c %.0f-%.0f", 'A' + i % 26, lo[1], hi[1]);
+		else
+			fprintf(f, " %c not known", 'A' + i % 26);
+	}
+	fputc('\n', f);
+}
+
+const struct collector freq_range_collector = {
+	.key = "freq_range",
+	.size = sizeof(struct freq_range),
+	.begin = freq_range_begin,
+	.tick = freq_range_tick,
+	.end = freq_range_end,
+	.write = freq_range_write,
+	.read = freq_range_parse,
+	.table = freq_range_table,
+	.compare = freq_range_compare,
+};
