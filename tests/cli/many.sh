@@ -35,7 +35,7 @@ for mode in threads processes; do
 		[ "$st" -eq 0 ] && has_profile "$T/$mode.json" &&
 			[ "$(json_get "$T/$mode.json" 'd["steps"][0]["ops"] > 0')" = True ] && break
 		diag "$WIDE $mode: try $try of 3: status $st, $(json_get "$T/$mode.json" \
-			'"ops %s, reads %s, ticks at most %s ms late, waits %s" % (d["steps"][0]["ops"], d["steps"][0].get("wait_reads"),
+			'"%s (%s), ops %s, reads %s, ticks at most %s ms late, waits %s" % (d["steps"][0]["status"], d["steps"][0]["reason"], d["steps"][0]["ops"], d["steps"][0].get("wait_reads"),
 			d["steps"][0].get("tick_late_ms"), d["steps"][0]["waits"])' 2>&1 | head -n 3)"
 		[ "$st" -ne 0 ] || [ "$try" -ge 3 ] && break
 	done
