@@ -16,6 +16,7 @@ bench_sample_cost_LDADD = $(ST_LIBS)
 bench_count_overhead_SOURCES = bench/count_overhead.c
 bench_count_overhead_LDADD = $(ST_LIBS)
 bench_pwrite_loop_SOURCES = bench/pwrite_loop.c
+bench_pwrite_loop_LDADD =
 bench_start_line_SOURCES = bench/start_line.c
 bench_start_line_LDADD = $(ST_LIBS)
 bench_sleepers_SOURCES = bench/sleepers.c

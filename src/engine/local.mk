@@ -26,25 +26,16 @@ ENGINE_TESTS = \
 	tests/unit/test_spawn
 check_PROGRAMS += $(ENGINE_TESTS)
 TESTS += $(ENGINE_TESTS)
-tests_unit_test_orphan_plan_LDADD = $(TEST_LIBS)
-tests_unit_test_runner_LDADD = $(TEST_LIBS)
-tests_unit_test_startline_LDADD = $(TEST_LIBS)
-tests_unit_test_fairness_LDADD = $(TEST_LIBS)
-tests_unit_test_spawn_LDADD = $(TEST_LIBS)
 
 # The event loop.
 libscaletop_a_SOURCES += src/engine/loop.c
 noinst_HEADERS += include/scaletop/loop.h include/scaletop/slot.h include/scaletop/workload.h
-check_PROGRAMS += tests/unit/test_loop
-TESTS += tests/unit/test_loop
-tests_unit_test_loop_LDADD = $(TEST_LIBS)
+UNIT_TESTS += tests/unit/test_loop
 # The same test over the poll-deadline fallback alone (DragonFly's clock), so
 # it is checked here too; its own loop.o comes before the library's.
-check_PROGRAMS += tests/unit/test_loop_poll
-TESTS += tests/unit/test_loop_poll
+UNIT_TESTS += tests/unit/test_loop_poll
 tests_unit_test_loop_poll_SOURCES = tests/unit/test_loop.c src/engine/loop.c
 tests_unit_test_loop_poll_CPPFLAGS = $(AM_CPPFLAGS) -DLOOP_POLL_ONLY
-tests_unit_test_loop_poll_LDADD = $(TEST_LIBS)
 
 # The sweep controller, the step context it shares with the kinds of step,
 # and the two kinds (a table of operations each, step_ctx.h).
@@ -76,31 +67,21 @@ libscaletop_a_SOURCES += \
 	src/engine/freq_sampler.h \
 	src/engine/freq_sampler.c
 noinst_HEADERS += include/scaletop/ext_timing.h
-check_PROGRAMS += tests/unit/test_ext_timing
-TESTS += tests/unit/test_ext_timing
-tests_unit_test_ext_timing_LDADD = $(TEST_LIBS)
-check_PROGRAMS += tests/unit/test_ext_window
-TESTS += tests/unit/test_ext_window
+UNIT_TESTS += tests/unit/test_ext_timing
+UNIT_TESTS += tests/unit/test_ext_window
 tests_unit_test_ext_window_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/engine
-tests_unit_test_ext_window_LDADD = $(TEST_LIBS)
-check_PROGRAMS += tests/unit/test_step_ctx
-TESTS += tests/unit/test_step_ctx
+UNIT_TESTS += tests/unit/test_step_ctx
 tests_unit_test_step_ctx_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/engine
-tests_unit_test_step_ctx_LDADD = $(TEST_LIBS)
 
 # A step's mean CPU frequency: reads at most once a second, within 0.5% of the time.
-check_PROGRAMS += tests/unit/test_freq_sampler
-TESTS += tests/unit/test_freq_sampler
+UNIT_TESTS += tests/unit/test_freq_sampler
 tests_unit_test_freq_sampler_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/engine
-tests_unit_test_freq_sampler_LDADD = $(TEST_LIBS)
 
 # --probe: database-level waits, a command run about once a second in the window.
 libscaletop_a_SOURCES += src/engine/probe.h src/engine/probe.c \
 	src/engine/probe_preset.h src/engine/probe_preset.c
-check_PROGRAMS += tests/unit/test_probe
-TESTS += tests/unit/test_probe
+UNIT_TESTS += tests/unit/test_probe
 tests_unit_test_probe_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/engine
-tests_unit_test_probe_LDADD = $(TEST_LIBS)
 
 # The run-style options that `scaletop run` and the TUI share (parsed, then
 # applied to a session and a sweep config), and the crash handlers that kill
@@ -110,17 +91,13 @@ libscaletop_a_SOURCES += \
 	src/engine/run_apply.c \
 	src/engine/crash_guard.c
 noinst_HEADERS += include/scaletop/run_args.h include/scaletop/crash_guard.h
-check_PROGRAMS += tests/unit/test_run_args
-TESTS += tests/unit/test_run_args
-tests_unit_test_run_args_LDADD = $(TEST_LIBS)
+UNIT_TESTS += tests/unit/test_run_args
 
 # --target and the wait sampler: the model's book and figures, the specs,
 # and the Linux reader and the sampler live on the test's own threads.
 if OS_LINUX
-check_PROGRAMS += tests/unit/test_target
-TESTS += tests/unit/test_target
+UNIT_TESTS += tests/unit/test_target
 tests_unit_test_target_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/engine
-tests_unit_test_target_LDADD = $(TEST_LIBS)
 endif
 TESTS += tests/cli/target.sh tests/cli/waits_wide.sh tests/cli/priority.sh tests/cli/waitcall.sh \
 	tests/cli/waits_kernel.sh
@@ -133,5 +110,4 @@ EXTRA_DIST += tests/cli/target.sh tests/cli/waits_wide.sh tests/cli/priority.sh 
 if OS_LINUX
 check_PROGRAMS += tests/unit/lock_holders tests/unit/test_lock_census
 TESTS += tests/unit/test_lock_census
-tests_unit_test_lock_census_LDADD = $(TEST_LIBS)
 endif

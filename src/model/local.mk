@@ -12,35 +12,24 @@ noinst_HEADERS += include/scaletop/waits.h include/scaletop/probe_join.h
 libscaletop_a_SOURCES += src/model/waits.c src/model/probe_join.c
 check_PROGRAMS += tests/unit/test_waits tests/unit/test_probe_join
 TESTS += tests/unit/test_waits tests/unit/test_probe_join
-tests_unit_test_waits_LDADD = $(TEST_LIBS)
-tests_unit_test_probe_join_LDADD = $(TEST_LIBS)
 
 # The lock census: futex waiters grouped into locks per (process, address).
 noinst_HEADERS += include/scaletop/census.h
 libscaletop_a_SOURCES += src/model/census.c
-check_PROGRAMS += tests/unit/test_census
-TESTS += tests/unit/test_census
-tests_unit_test_census_LDADD = $(TEST_LIBS)
+UNIT_TESTS += tests/unit/test_census
 
 # The blocked threads' kernel stacks: a histogram by their first frames.
 noinst_HEADERS += include/scaletop/kstacks.h
 libscaletop_a_SOURCES += src/model/kstacks.c
-check_PROGRAMS += tests/unit/test_kstacks
-TESTS += tests/unit/test_kstacks
-tests_unit_test_kstacks_LDADD = $(TEST_LIBS)
+UNIT_TESTS += tests/unit/test_kstacks
 
 # Where the CPUs went: on-CPU samples by call path, and lock spin.
 noinst_HEADERS += include/scaletop/hotpaths.h include/scaletop/hotstacks.h
 libscaletop_a_SOURCES += src/model/hotpaths.c src/model/hotspin.c src/model/hotstacks.c
-check_PROGRAMS += tests/unit/test_hotpaths
-TESTS += tests/unit/test_hotpaths
-tests_unit_test_hotpaths_LDADD = $(TEST_LIBS)
+UNIT_TESTS += tests/unit/test_hotpaths
 
 check_PROGRAMS += tests/unit/test_nlist tests/unit/test_stats tests/unit/test_series
 TESTS += tests/unit/test_nlist tests/unit/test_stats tests/unit/test_series
-tests_unit_test_nlist_LDADD = $(TEST_LIBS)
-tests_unit_test_series_LDADD = $(TEST_LIBS)
-tests_unit_test_stats_LDADD = $(TEST_LIBS)
 
 # The session model and contention arithmetic; a --target's book of
 # processes and figures, and a thread's time into the wait profile.
@@ -65,30 +54,20 @@ libscaletop_a_SOURCES += src/model/usl.c src/model/usl_terms.c \
 	src/model/usl_lm.h src/model/usl_lm.c src/model/usl_model.h src/model/usl_model.c
 check_PROGRAMS += tests/unit/test_analysis tests/unit/test_usl
 TESTS += tests/unit/test_analysis tests/unit/test_usl
-tests_unit_test_analysis_LDADD = $(TEST_LIBS)
-tests_unit_test_usl_LDADD = $(TEST_LIBS)
 
 # The USL fit's model and solver (usl_model.h, usl_lm.h).
-check_PROGRAMS += tests/unit/test_usl_lm
-TESTS += tests/unit/test_usl_lm
-tests_unit_test_usl_lm_LDADD = $(TEST_LIBS)
+UNIT_TESTS += tests/unit/test_usl_lm
 
 # The verdict writer (analysis_verdict.h).
-check_PROGRAMS += tests/unit/test_verdict
-TESTS += tests/unit/test_verdict
-tests_unit_test_verdict_LDADD = $(TEST_LIBS)
+UNIT_TESTS += tests/unit/test_verdict
 
 # The cause a collapse's verdict names, from the steps' wait profiles (analysis_cause.h).
-check_PROGRAMS += tests/unit/test_cause
-TESTS += tests/unit/test_cause
-tests_unit_test_cause_LDADD = $(TEST_LIBS)
+UNIT_TESTS += tests/unit/test_cause
 
 # compare's statistics: Welch's t per N, the noise floor, the geometric mean (compare_stats.h).
 noinst_HEADERS += include/scaletop/compare_stats.h
 libscaletop_a_SOURCES += src/model/compare_stats.c
-check_PROGRAMS += tests/unit/test_compare_stats
-TESTS += tests/unit/test_compare_stats
-tests_unit_test_compare_stats_LDADD = $(TEST_LIBS)
+UNIT_TESTS += tests/unit/test_compare_stats
 
 # Who else was on the CPUs: a book of every process's CPU time over a window.
 noinst_HEADERS += include/scaletop/others.h

@@ -81,72 +81,50 @@ libscaletop_a_SOURCES += src/platform/decode_lockstat.c
 
 # The kinfo_proc decoders (decode_kinfo.c) on synthetic FreeBSD and DragonFly
 # records: thread states and wait channels, processes by name.
-check_PROGRAMS += tests/unit/test_decode_kinfo
-TESTS += tests/unit/test_decode_kinfo
-tests_unit_test_decode_kinfo_LDADD = $(TEST_LIBS)
+UNIT_TESTS += tests/unit/test_decode_kinfo
 
 # The shared line scanner of the Linux decoders (decode_line.h).
-check_PROGRAMS += tests/unit/test_decode_line
-TESTS += tests/unit/test_decode_line
-tests_unit_test_decode_line_LDADD = $(TEST_LIBS)
+UNIT_TESTS += tests/unit/test_decode_line
 
 # How the Linux backend reads a file whole (linux_read.h); Linux only.
 if OS_LINUX
-check_PROGRAMS += tests/unit/test_linux_read
-TESTS += tests/unit/test_linux_read
-tests_unit_test_linux_read_LDADD = $(TEST_LIBS)
+UNIT_TESTS += tests/unit/test_linux_read
 endif
 
 # The decoders of a target's and the wait sampler's files (decode_thread.c,
 # decode_cgroup.c), on recorded fixtures.
-check_PROGRAMS += tests/unit/test_decode_thread
-TESTS += tests/unit/test_decode_thread
-tests_unit_test_decode_thread_LDADD = $(TEST_LIBS)
+UNIT_TESTS += tests/unit/test_decode_thread
 
 # The host fingerprint's decoders (decode_host.c, decode_cpuinfo.c) on
 # recorded and synthetic text, every OS's.
-check_PROGRAMS += tests/unit/test_decode_host
-TESTS += tests/unit/test_decode_host
-tests_unit_test_decode_host_LDADD = $(TEST_LIBS)
+UNIT_TESTS += tests/unit/test_decode_host
 
 # The Linux fingerprint reader over recorded /proc and /sys trees
 # (tests/fixtures/linux/host_*), and over this machine; Linux only.
 if OS_LINUX
-check_PROGRAMS += tests/unit/test_linux_host
-TESTS += tests/unit/test_linux_host
-tests_unit_test_linux_host_LDADD = $(TEST_LIBS)
+UNIT_TESTS += tests/unit/test_linux_host
 endif
 
 # perf_event records into on-CPU samples (decode_perf.c) on synthetic
 # buffers, everywhere; and, on Linux, the sampler itself over a spinning
 # thread of the test's own (a skip, saying why, without the permission).
 noinst_HEADERS += include/scaletop/oncpu.h
-check_PROGRAMS += tests/unit/test_decode_perf
-TESTS += tests/unit/test_decode_perf
-tests_unit_test_decode_perf_LDADD = $(TEST_LIBS)
+UNIT_TESTS += tests/unit/test_decode_perf
 if OS_LINUX
-check_PROGRAMS += tests/unit/test_oncpu
-TESTS += tests/unit/test_oncpu
-tests_unit_test_oncpu_LDADD = $(TEST_LIBS)
+UNIT_TESTS += tests/unit/test_oncpu
 endif
 
 # The decoders of what names a lock (decode_syscall.c, decode_maps.c,
 # decode_kallsyms.c) and the symbol table, on recorded text (tests/fixtures/proc).
-check_PROGRAMS += tests/unit/test_decode_proc
-TESTS += tests/unit/test_decode_proc
-tests_unit_test_decode_proc_LDADD = $(TEST_LIBS)
+UNIT_TESTS += tests/unit/test_decode_proc
 
 # The symboliser on ELF files the test builds with the compiler (a shared
 # object, non-PIE and PIE programs, stripped copies), and the kernel's
 # symbols; Linux only, it reads /proc.
 if OS_LINUX
-check_PROGRAMS += tests/unit/test_symbols
-TESTS += tests/unit/test_symbols
-tests_unit_test_symbols_LDADD = $(TEST_LIBS)
+UNIT_TESTS += tests/unit/test_symbols
 endif
 
 # The kernel-stack decoders (decode_kstack.c): Linux's stack text, recorded
 # (tests/fixtures/proc/stack_*) and odd; FreeBSD's kinfo_kstack records, synthetic.
-check_PROGRAMS += tests/unit/test_decode_kstack
-TESTS += tests/unit/test_decode_kstack
-tests_unit_test_decode_kstack_LDADD = $(TEST_LIBS)
+UNIT_TESTS += tests/unit/test_decode_kstack

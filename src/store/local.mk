@@ -40,38 +40,28 @@ libscaletop_a_SOURCES += \
 	src/store/stream_snapshot.c
 noinst_HEADERS += include/scaletop/stream.h src/store/stream_priv.h
 
-check_PROGRAMS += tests/unit/test_stream
-TESTS += tests/unit/test_stream
+UNIT_TESTS += tests/unit/test_stream
 tests_unit_test_stream_SOURCES = tests/unit/test_stream.c tests/unit/json_edit.c tests/unit/json_edit.h
-tests_unit_test_stream_LDADD = $(TEST_LIBS)
 
 # A step's target and waits, the settings' specs: both files, refusals, compare.
-check_PROGRAMS += tests/unit/test_target_json
-TESTS += tests/unit/test_target_json
+UNIT_TESTS += tests/unit/test_target_json
 tests_unit_test_target_json_SOURCES = tests/unit/test_target_json.c tests/unit/json_edit.c \
 	tests/unit/json_edit.h
-tests_unit_test_target_json_LDADD = $(TEST_LIBS)
 
 # A step's on-CPU paths and lock spin: both files, refusals.
-check_PROGRAMS += tests/unit/test_hot_json
-TESTS += tests/unit/test_hot_json
+UNIT_TESTS += tests/unit/test_hot_json
 tests_unit_test_hot_json_SOURCES = tests/unit/test_hot_json.c tests/unit/json_edit.c \
 	tests/unit/json_edit.h tests/unit/json_steps.c tests/unit/json_steps.h
-tests_unit_test_hot_json_LDADD = $(TEST_LIBS)
 
 # A step's lock census: both files, refusals, the table's lines.
-check_PROGRAMS += tests/unit/test_locks_json
-TESTS += tests/unit/test_locks_json
+UNIT_TESTS += tests/unit/test_locks_json
 tests_unit_test_locks_json_SOURCES = tests/unit/test_locks_json.c tests/unit/json_edit.c \
 	tests/unit/json_edit.h tests/unit/json_steps.c tests/unit/json_steps.h
-tests_unit_test_locks_json_LDADD = $(TEST_LIBS)
 
 # A step's kernel stacks: both files, refusals, older files, the table's lines.
-check_PROGRAMS += tests/unit/test_kstacks_json
-TESTS += tests/unit/test_kstacks_json
+UNIT_TESTS += tests/unit/test_kstacks_json
 tests_unit_test_kstacks_json_SOURCES = tests/unit/test_kstacks_json.c tests/unit/json_edit.c \
 	tests/unit/json_edit.h tests/unit/json_steps.c tests/unit/json_steps.h
-tests_unit_test_kstacks_json_LDADD = $(TEST_LIBS)
 
 EXTRA_DIST += docs/stream-format.md
 
@@ -79,15 +69,11 @@ EXTRA_DIST += docs/stream-format.md
 # listing and pruning, for the history view and `scaletop runs`.
 libscaletop_a_SOURCES += src/store/runs.c
 noinst_HEADERS += include/scaletop/runs.h
-check_PROGRAMS += tests/unit/test_runs
-TESTS += tests/unit/test_runs
-tests_unit_test_runs_LDADD = $(TEST_LIBS)
+UNIT_TESTS += tests/unit/test_runs
 
 # The host's fingerprint and a step's frequency: round trips through a
 # snapshot and a stream, refusals alike, older files, show's lines and
 # compare's warnings on copies that differ in one field.
-check_PROGRAMS += tests/unit/test_host_json
-TESTS += tests/unit/test_host_json
+UNIT_TESTS += tests/unit/test_host_json
 tests_unit_test_host_json_SOURCES = tests/unit/test_host_json.c tests/unit/json_edit.c \
 	tests/unit/json_edit.h
-tests_unit_test_host_json_LDADD = $(TEST_LIBS)

@@ -59,16 +59,12 @@ TUI_VIEW_SOURCES = src/tui/views.c src/tui/overview.c src/tui/cpus.c src/tui/cha
 	src/tui/chart_legend.c src/tui/contention.c src/tui/verdict.c src/tui/steps.c \
 	src/tui/waits.c src/tui/waits_why.c src/tui/waits_locks.c src/tui/history.c \
 	src/tui/header.c src/tui/paint.c src/tui/glyphs.c
-check_PROGRAMS += tests/unit/test_keys
-TESTS += tests/unit/test_keys
+UNIT_TESTS += tests/unit/test_keys
 tests_unit_test_keys_SOURCES = tests/unit/test_keys.c src/tui/input.c src/tui/keymap.c \
 	src/tui/help.c $(TUI_VIEW_SOURCES)
-tests_unit_test_keys_LDADD = $(TEST_LIBS)
 # Text into curses cells: ASCII runs, UTF-8, wide characters, controls, rules.
-check_PROGRAMS += tests/unit/test_paint
-TESTS += tests/unit/test_paint
+UNIT_TESTS += tests/unit/test_paint
 tests_unit_test_paint_SOURCES = tests/unit/test_paint.c src/tui/paint.c src/tui/glyphs.c
-tests_unit_test_paint_LDADD = $(TEST_LIBS)
 
 # TUI tests drive the real binary in tmux.
 TUI_TESTS = \
@@ -137,6 +133,3 @@ libscaletop_a_SOURCES += \
 
 check_PROGRAMS += tests/unit/test_theme tests/unit/test_theme_dirs tests/unit/test_prefs
 TESTS += tests/unit/test_theme tests/unit/test_theme_dirs tests/unit/test_prefs
-tests_unit_test_theme_LDADD = $(TEST_LIBS)
-tests_unit_test_theme_dirs_LDADD = $(TEST_LIBS)
-tests_unit_test_prefs_LDADD = $(TEST_LIBS)

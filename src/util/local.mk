@@ -12,5 +12,3 @@ noinst_HEADERS += include/scaletop/argparse.h include/scaletop/files.h
 UTIL_TESTS = tests/unit/test_argparse tests/unit/test_files
 check_PROGRAMS += $(UTIL_TESTS)
 TESTS += $(UTIL_TESTS)
-tests_unit_test_argparse_LDADD = $(TEST_LIBS)
-tests_unit_test_files_LDADD = $(TEST_LIBS)

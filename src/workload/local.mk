@@ -25,10 +25,6 @@ WORKLOAD_TESTS = \
 
 check_PROGRAMS += $(WORKLOAD_TESTS)
 TESTS += $(WORKLOAD_TESTS)
-tests_unit_test_workload_params_LDADD = $(TEST_LIBS)
-tests_unit_test_workloads_LDADD = $(TEST_LIBS)
-tests_unit_test_fdtable_LDADD = $(TEST_LIBS)
-tests_unit_test_lockwait_LDADD = $(TEST_LIBS)
 
 # Parsers of external commands' throughput lines: the registry (parse.c),
 # one file per kind, the parser object they share (parser.c) and their
@@ -43,10 +39,6 @@ libscaletop_a_SOURCES += \
 	src/workload/parser.c \
 	src/workload/parse_scan.c
 
-check_PROGRAMS += tests/unit/test_parse
-TESTS += tests/unit/test_parse
-tests_unit_test_parse_LDADD = $(TEST_LIBS)
+UNIT_TESTS += tests/unit/test_parse
 
-check_PROGRAMS += tests/unit/test_parse_limits
-TESTS += tests/unit/test_parse_limits
-tests_unit_test_parse_limits_LDADD = $(TEST_LIBS)
+UNIT_TESTS += tests/unit/test_parse_limits

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # C unit tests, one program per module.
-UNIT_TESTS = \
+UNIT_TESTS += \
 	tests/unit/test_decode_linux \
 	tests/unit/test_task_cpu \
 	tests/unit/test_decode_bsd \
@@ -12,14 +12,6 @@ UNIT_TESTS = \
 
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
-tests_unit_test_decode_linux_LDADD = $(TEST_LIBS)
-tests_unit_test_task_cpu_LDADD = $(TEST_LIBS)
-tests_unit_test_decode_bsd_LDADD = $(TEST_LIBS)
-tests_unit_test_delta_LDADD = $(TEST_LIBS)
-tests_unit_test_sampler_live_LDADD = $(TEST_LIBS)
-tests_unit_test_host_LDADD = $(TEST_LIBS)
-tests_unit_test_model_LDADD = $(TEST_LIBS)
-tests_unit_test_cmdline_LDADD = $(TEST_LIBS)
 
 # Shell tests drive the real binary.
 SHELL_TESTS = \
@@ -48,9 +40,7 @@ TESTS += tests/cli/probe.sh
 EXTRA_DIST += tests/cli/probe.sh
 
 # Snapshots: round trip, loader refusals, atomic writes, import.
-check_PROGRAMS += tests/unit/test_snapshot
-TESTS += tests/unit/test_snapshot
-tests_unit_test_snapshot_LDADD = $(TEST_LIBS)
+UNIT_TESTS += tests/unit/test_snapshot
 TESTS += tests/cli/snapshot.sh
 EXTRA_DIST += tests/cli/snapshot.sh
 # Recordings where snapshots go: show, compare, export, show --save; the TUI's -o and --record.
@@ -58,9 +48,7 @@ TESTS += tests/cli/recording.sh
 EXTRA_DIST += tests/cli/recording.sh
 
 # Import of published tables (one snapshot per column) and export's overlays.
-check_PROGRAMS += tests/unit/test_import
-TESTS += tests/unit/test_import
-tests_unit_test_import_LDADD = $(TEST_LIBS)
+UNIT_TESTS += tests/unit/test_import
 TESTS += tests/cli/import.sh tests/cli/export.sh
 EXTRA_DIST += tests/cli/import.sh tests/cli/export.sh
 
@@ -83,9 +71,7 @@ TESTS += tests/cli/output.sh
 EXTRA_DIST += tests/cli/output.sh
 
 # /proc/lock_stat decoding and snapshot deltas.
-check_PROGRAMS += tests/unit/test_lockstat
-TESTS += tests/unit/test_lockstat
-tests_unit_test_lockstat_LDADD = $(TEST_LIBS)
+UNIT_TESTS += tests/unit/test_lockstat
 
 # Every user frame and lock named, whatever started the program: C programs the test builds
 # (hot functions; global locks in PIE, non-PIE and stripped builds with debug files, and a
@@ -98,9 +84,7 @@ TESTS += tests/cli/owner.sh
 EXTRA_DIST += tests/cli/owner.sh
 # Whole stacks for flame graphs: the namer's -2 and -1, merges, the cap and [other],
 # counts that add up (hotstacks.c, kstack_tally_stacks).
-check_PROGRAMS += tests/unit/test_hotstacks
-TESTS += tests/unit/test_hotstacks
-tests_unit_test_hotstacks_LDADD = $(TEST_LIBS)
+UNIT_TESTS += tests/unit/test_hotstacks
 
 # export --folded end to end: lines, sums against the JSON, -n, -o, older and edited files,
 # refusals, --off-cpu's futex stacks.
@@ -108,29 +92,21 @@ TESTS += tests/cli/folded.sh
 EXTRA_DIST += tests/cli/folded.sh
 
 # Whole stacks through a snapshot and a stream: frame for frame, the line's budget, refusals.
-check_PROGRAMS += tests/unit/test_stacks_json
-TESTS += tests/unit/test_stacks_json
+UNIT_TESTS += tests/unit/test_stacks_json
 tests_unit_test_stacks_json_SOURCES = tests/unit/test_stacks_json.c tests/unit/json_edit.c \
 	tests/unit/json_edit.h tests/unit/json_steps.c tests/unit/json_steps.h
-tests_unit_test_stacks_json_LDADD = $(TEST_LIBS)
 
 # The verdict's one headline on a table of shapes (a peak at 1, at the end, linear, sub-linear,
 # super-linear, a dip, a noisy peak, flat then a fall, a starved N=1, a busy machine): the exact
 # sentence each gets, and the collapse judged against the best lower bound, not the peak's mean.
-check_PROGRAMS += tests/unit/test_verdict_shapes
-TESTS += tests/unit/test_verdict_shapes
-tests_unit_test_verdict_shapes_LDADD = $(TEST_LIBS)
+UNIT_TESTS += tests/unit/test_verdict_shapes
 
 # compare's load line naming who took the CPUs, from sides built in C.
-check_PROGRAMS += tests/unit/test_compare_load
-TESTS += tests/unit/test_compare_load
-tests_unit_test_compare_load_LDADD = $(TEST_LIBS)
+UNIT_TESTS += tests/unit/test_compare_load
 
 # Who else was on the CPUs: the book over synthetic scans (reused and exited pids, own and
 # measured processes, groups), a stat line, a live scan (others.c, proc_cpu_read).
-check_PROGRAMS += tests/unit/test_others
-TESTS += tests/unit/test_others
-tests_unit_test_others_LDADD = $(TEST_LIBS)
+UNIT_TESTS += tests/unit/test_others
 
 # Who else was on the CPUs and the quiet check, end to end: a CPU loop the test builds and
 # starts beside run (steps[].others, the quiet check's warning, --wait-quiet), the stream,
@@ -149,9 +125,7 @@ TESTS += tests/cli/noisy.sh
 EXTRA_DIST += tests/cli/noisy.sh
 
 # A noisy step: 30% of the mean noisy, 20% and exactly 25% ok, the verdict's low confidence.
-check_PROGRAMS += tests/unit/test_step_status
-TESTS += tests/unit/test_step_status
-tests_unit_test_step_status_LDADD = $(TEST_LIBS)
+UNIT_TESTS += tests/unit/test_step_status
 
 # The TUI's steps view, step detail and verdict line say "noisy" (a replayed stream).
 TESTS += tests/tui/noisy.sh
@@ -173,4 +147,3 @@ check_PROGRAMS += tests/unit/test_collectors
 TESTS += tests/unit/test_collectors tests/cli/freq_range.sh
 EXTRA_DIST += tests/cli/freq_range.sh
 tests_unit_test_collectors_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/store
-tests_unit_test_collectors_LDADD = $(TEST_LIBS)
