@@ -25,6 +25,10 @@ freq_read(struct freq_sampler *f, uint64_t now)
 		f->off = true;
 		return;
 	}
+	if (f->n == 0 || mhz < f->min_mhz)
+		f->min_mhz = mhz;
+	if (f->n == 0 || mhz > f->max_mhz)
+		f->max_mhz = mhz;
 	f->sum += mhz;
 	f->n++;
 	f->next_ns = now + (cost * FREQ_COST_SHARE > FREQ_PERIOD_NS ? cost * FREQ_COST_SHARE

@@ -24,6 +24,7 @@ struct freq_sampler {
 	int (*read)(double *mhz); /* NULL: host_cpu_freq_mhz */
 	uint64_t (*clock)(void);  /* NULL: mono_now_ns; times the reads */
 	double sum;
+	double min_mhz, max_mhz; /* the window's lowest and highest read, when n > 0 */
 	int n;
 	bool off;         /* the machine did not say this window */
 	uint64_t next_ns; /* the next read is due */

@@ -27,8 +27,8 @@ const struct collector *const collectors[] = {
 	&census_collector,       /* the user-space locks waited on */
 	&kstacks_collector,      /* the blocked threads' kernel stacks */
 	&hot_collector,          /* where the CPUs went */
+	&freq_range_collector,   /* the range of the frequency's readings (ends after them) */
 	&freq_collector,         /* the CPUs' mean frequency */
-	&freq_range_collector,   /* ... and its range */
 	&others_collector,       /* who else was on the CPUs */
 	&target_collector,       /* --target's processes */
 };

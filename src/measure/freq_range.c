@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The CPUs' frequency range over a step's window: the lowest and highest of
- * the CPUs' mean frequency (host_cpu_freq_mhz) read at the window's start,
- * at most once a second in it and at its end.  A range that moves says the
- * clock moved under the measurement (turbo, thermal or power capping), which
- * a mean alone hides.  null where the OS does not say.
+ * the readings the frequency collector takes for its mean.  A range that
+ * moves says the clock moved under the measurement (turbo, thermal or power
+ * capping), which a mean alone hides.  null where the OS does not say.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -13,68 +12,38 @@
 #include <jansson.h>
 
 #include "scaletop/field_read.h"
-#include "scaletop/host.h"
 #include "scaletop/measures.h"
-#include "scaletop/platform.h"
+#include "../engine/step_ctx.h"
 
-#define FREQ_RANGE_PERIOD_NS 1000000000u
 /* compare says two ranges differ when an end moved by more than this share. */
 #define FREQ_RANGE_NOTABLE 0.05
 
-/* The window's readings (the collector's state), and a step's figures (its slot). */
+/* A step's figures (its slot). */
 struct freq_range {
 	bool known; /* the OS said, at least once */
 	double min_mhz, max_mhz;
-	uint64_t next_ns;
 };
 
-static void
-freq_range_read(struct freq_range *r, uint64_t now)
-{
-	double mhz = 0;
-
-	r->next_ns = now + FREQ_RANGE_PERIOD_NS;
-	if (host_cpu_freq_mhz(&mhz) != 0 || !(mhz > 0))
-		return;
-	if (!r->known || mhz < r->min_mhz)
-		r->min_mhz = mhz;
-	if (!r->known || mhz > r->max_mhz)
-		r->max_mhz = mhz;
-	r->known = true;
-}
-
-static void
-freq_range_begin(struct step_ctx *c, void *state, uint64_t now)
-{
-	struct freq_range *r = state;
-
-	r->known = false;
-	freq_range_read(r, now);
-}
-
-static void
-freq_range_tick(struct step_ctx *c, void *state, uint64_t now)
-{
-	struct freq_range *r = state;
-
-	if (now >= r->next_ns)
-		freq_range_read(r, now);
-}
-
-/* The step keeps a copy: the state is the next window's. */
+/*
+ * The range of the readings the frequency collector made for its mean, so
+ * the CPUs' files are read once; it ends after this one (collectors.c), so
+ * its last reading is in.
+ */
 static void
 freq_range_end(struct step_ctx *c, void *state, struct step *st, struct step_slot *slot,
 	       uint64_t now)
 {
-	struct freq_range *r = state, *out;
+	const struct freq_sampler *fs = &c->freq;
+	struct freq_range *out;
 
-	freq_range_read(r, now);
 	if (slot->data != NULL && slot->free != NULL)
 		slot->free(slot->data);
 	slot->data = NULL;
 	if ((out = malloc(sizeof(*out))) == NULL)
 		return;
-	*out = *r;
+	out->known = fs->n > 0;
+	out->min_mhz = out->known ? fs->min_mhz : 0;
+	out->max_mhz = out->known ? fs->max_mhz : 0;
 	slot->data = out;
 	slot->free = free;
 }
@@ -197,9 +166,6 @@ freq_range_compare(FILE *f, const struct session *const *v, int k, int slot)
 
 const struct collector freq_range_collector = {
 	.key = "freq_range",
-	.size = sizeof(struct freq_range),
-	.begin = freq_range_begin,
-	.tick = freq_range_tick,
 	.end = freq_range_end,
 	.write = freq_range_write,
 	.read = freq_range_parse,
