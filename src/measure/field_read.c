@@ -177,6 +177,11 @@ field_num_of(struct field_ctx *c, const json_t *v, const char *path, double min,
 		return 0;
 	}
 	x = json_number_value(v);
+	/* A ratio of equal figures can round a few ulps past its bound: take the bound. */
+	if (x > max && x <= max + fabs(max) * 1e-12)
+		x = max;
+	if (x < min && x >= min - fabs(min) * 1e-12)
+		x = min;
 	if (!(x >= min && x <= max)) {
 		field_range(range, sizeof(range), min, max);
 		return field_fail(c, path, "%g is out of range; expected a number%s", x, range);

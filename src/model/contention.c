@@ -6,6 +6,7 @@
  * failed step's count is not its throughput, so those are left unset
  * (null, '-'), never 0.
  */
+#include <math.h>
 #include <string.h>
 
 #include "scaletop/contention.h"
@@ -50,7 +51,8 @@ contention_cpu(struct contention *c, const struct window_edges *e, unsigned have
 		total = (double)udiff(a->cpu_ns, b->cpu_ns) / 1e9;
 	c->cpu_used = total / e->seconds;
 	if (ticks > 0) {
-		c->kernel_pct = 100.0 * sys / ticks;
+		/* 100*x/x can round to one ulp above 100 */
+		c->kernel_pct = fmin(100.0 * sys / ticks, 100.0);
 		c->have |= CT_HAVE_KERNEL;
 	}
 	if (total > 0 && e->ops > 0) {

@@ -150,6 +150,16 @@ test_contention(void)
 	is_double(c.vcsw_s, 0, 0, "a counter that went down counts as 0, never negative");
 	ok(!(c.have & CT_HAVE_RUN_DELAY), "run delay missing in one edge: not reported");
 	ok(!(c.have & CT_HAVE_LOCK_WAIT), "no lock sampling: no lock-wait figure");
+	/* All time in the kernel: 100*x/x rounds one ulp above 100 for 6% of x; one is 0.7 s. */
+	e.t1.user_ns = 0;
+	for (unsigned i = 0, over = 0; i < 2000 && !over; i++) {
+		e.t1.sys_ns = 700000000u + i * 7919u;
+		contention_compute(&c, &e);
+		over = c.kernel_pct > 100.0;
+		if (over || i == 1999)
+			ok(!over, "kernel only: the kernel share is at most 100%% (sys_ns %llu)",
+			   (unsigned long long)e.t1.sys_ns);
+	}
 	e.seconds = 0;
 	contention_compute(&c, &e);
 	is_int(c.have, 0, "an empty window reports nothing");

@@ -680,6 +680,22 @@ rejects_edit(const char *path, json_t *val, const char *want, const char *name)
 	free(text);
 }
 
+/* The edited snapshot loads, and the edited figure reads within its bounds. */
+static void
+accepts_edit(const char *path, json_t *val, const char *name)
+{
+	char err[ST_ERRLEN] = "", *text = edited(path, val);
+	struct session s;
+	int rc = snapshot_parse(text, strlen(text), "x.json", &s, err, sizeof(err));
+
+	if (!ok(rc == 0, "loads %s", name))
+		diag("  got:  %s", err);
+	else
+		is_double(s.steps[0].cpu[0].pct[CPU_USER], 100.0, 0, "  as the bound");
+	session_free(&s);
+	free(text);
+}
+
 #define TRUNCATED "{\n  \"format\": \"scaletop-snapshot\",\n  \"version\": [1,\n"
 
 static void
@@ -737,6 +753,13 @@ test_rejects(void)
 		     "steps[0].cpu.per_cpu[0].usr: 150.5 is out of range; expected a number from "
 		     "0 to 100",
 		     "a percentage over 100");
+	rejects_edit("steps.0.cpu.per_cpu.0.usr", json_real(100.0000001),
+		     "x.json: "
+		     "steps[0].cpu.per_cpu[0].usr: 100 is out of range; expected a number from "
+		     "0 to 100",
+		     "a percentage over 100 by more than rounding");
+	accepts_edit("steps.0.cpu.per_cpu.0.usr", json_real(nextafter(100.0, 200.0)),
+		     "a percentage one ulp over 100 (a ratio of equal sums) is read as 100");
 	rejects_edit("settings.n.1", json_integer(1),
 		     "x.json: settings.n[1]: 1 after 1; expected "
 		     "ascending values",
