@@ -37,6 +37,7 @@
 
 #include "scaletop/error.h"
 #include "scaletop/loop.h"
+#include "scaletop/grow.h"
 #include "scaletop/platform.h"
 
 #define LOOP_MAX_SIGNALS 8
@@ -159,15 +160,8 @@ loop_add_fd(struct loop *l, int fd, short events, loop_fd_cb cb, void *arg)
 			return 0;
 		}
 	}
-	if (l->nfds == l->capfds) {
-		int cap = l->capfds ? l->capfds * 2 : 8;
-		struct loop_fd *p = realloc(l->fds, (size_t)cap * sizeof(*p));
-
-		if (p == NULL)
-			return -1;
-		l->fds = p;
-		l->capfds = cap;
-	}
+	if (grow_array_int(&l->fds, &l->capfds, l->nfds + 1, sizeof(*l->fds), 8) != 0)
+		return -1;
 	l->fds[l->nfds++] = (struct loop_fd){ fd, events, cb, arg };
 	return 0;
 }

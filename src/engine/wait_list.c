@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scaletop/grow.h"
 #include "scaletop/platform.h"
 #include "wait_sampler.h"
 
@@ -25,19 +26,7 @@ ws_thread_cmp(const void *a, const void *b)
 int
 ws_reserve(struct ws_thread **v, size_t *cap, size_t n)
 {
-	struct ws_thread *p;
-	size_t ncap;
-
-	if (n <= *cap)
-		return 0;
-	ncap = *cap > 0 ? *cap : 128 * 1024 / sizeof(*p) + 1;
-	while (ncap < n)
-		ncap *= 2;
-	if ((p = realloc(*v, ncap * sizeof(*p))) == NULL)
-		return -1;
-	*v = p;
-	*cap = ncap;
-	return 0;
+	return grow_array(v, cap, n, sizeof(**v), 128 * 1024 / sizeof(**v) + 1);
 }
 
 /* The kept threads of pid in the sorted list: *first and how many. */

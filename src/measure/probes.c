@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 
+#include "scaletop/grow.h"
 #include "scaletop/measures.h"
 #include "../engine/probe.h"
 #include "../engine/step_ctx.h"
@@ -21,16 +22,9 @@ static void
 probes_note_tid(const struct thread_sample *t, void *arg)
 {
 	struct tid_list *l = arg;
-	pid_t *v;
 
-	if (l->n == l->cap) {
-		size_t cap = l->cap > 0 ? l->cap * 2 : 256;
-
-		if ((v = realloc(l->v, cap * sizeof(*v))) == NULL)
-			return;
-		l->v = v;
-		l->cap = cap;
-	}
+	if (grow_array(&l->v, &l->cap, l->n + 1, sizeof(*l->v), 256) != 0)
+		return;
 	l->v[l->n++] = t->tid;
 }
 

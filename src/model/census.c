@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "scaletop/census.h"
+#include "scaletop/grow.h"
 
 struct census {
 	struct census_lock *lock;
@@ -74,7 +75,7 @@ lock_key_cmp(const void *a, const void *b)
 static struct census_lock *
 census_find(struct census *c, pid_t pid, uint64_t addr)
 {
-	size_t lo = 0, hi, mid, cap;
+	size_t lo = 0, hi, mid;
 	struct census_lock *p;
 	int r;
 
@@ -93,14 +94,8 @@ census_find(struct census *c, pid_t pid, uint64_t addr)
 		else
 			hi = mid;
 	}
-	if (c->n == c->cap) {
-		cap = c->cap ? c->cap * 2 : 16;
-		p = realloc(c->lock, cap * sizeof *p);
-		if (p == NULL)
-			return NULL;
-		c->lock = p;
-		c->cap = cap;
-	}
+	if (grow_array(&c->lock, &c->cap, c->n + 1, sizeof(*p), 16) != 0)
+		return NULL;
 	memmove(&c->lock[lo + 1], &c->lock[lo], (c->n - lo) * sizeof c->lock[0]);
 	c->n++;
 	p = &c->lock[lo];
@@ -115,8 +110,7 @@ census_find(struct census *c, pid_t pid, uint64_t addr)
 static int
 lock_add_tid(struct census_lock *l, pid_t tid)
 {
-	size_t lo = 0, hi = l->ntids, mid, cap;
-	pid_t *p;
+	size_t lo = 0, hi = l->ntids, mid;
 
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
@@ -131,14 +125,8 @@ lock_add_tid(struct census_lock *l, pid_t tid)
 		l->tids_full = 1;
 		return 0;
 	}
-	if (l->ntids == l->captids) {
-		cap = l->captids ? l->captids * 2 : 8;
-		p = realloc(l->tids, cap * sizeof *p);
-		if (p == NULL)
-			return -1;
-		l->tids = p;
-		l->captids = cap;
-	}
+	if (grow_array(&l->tids, &l->captids, l->ntids + 1, sizeof(*l->tids), 8) != 0)
+		return -1;
 	memmove(&l->tids[lo + 1], &l->tids[lo], (l->ntids - lo) * sizeof l->tids[0]);
 	l->tids[lo] = tid;
 	l->ntids++;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "scaletop/hotpaths.h"
+#include "scaletop/grow.h"
 
 /*
  * A distinct chain; its frames are ips[at .. at + nframes) of the tally's
@@ -156,18 +157,8 @@ tally_grow(struct hot_tally *t)
 static int
 ips_reserve(struct hot_tally *t, size_t n)
 {
-	size_t cap = t->capips ? t->capips : 128 * 1024 / sizeof *t->ips;
-	uint64_t *p;
-
-	if (t->nips + n <= t->capips)
-		return 0;
-	while (cap < t->nips + n)
-		cap *= 2;
-	if ((p = realloc(t->ips, cap * sizeof *p)) == NULL)
-		return -1;
-	t->ips = p;
-	t->capips = cap;
-	return 0;
+	return grow_array(&t->ips, &t->capips, t->nips + n, sizeof(*t->ips),
+			  128 * 1024 / sizeof(*t->ips));
 }
 
 /* A new chain for k, its frames copied to the pool: 0, or -1 (ENOMEM). */

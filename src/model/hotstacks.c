@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "scaletop/hotstacks.h"
+#include "scaletop/grow.h"
 
 /* The hashes of a set being built: open addressing, -1 empty, at most half full. */
 struct stacks_index {
@@ -182,18 +183,7 @@ stack_is(const struct hot_stacks *s, int i, enum wait_family f, const uint32_t *
 static int
 frames_room(struct hot_stacks *s, size_t n)
 {
-	size_t cap = s->capframe > 0 ? s->capframe : 1024;
-	uint32_t *p;
-
-	if (s->nframe + n <= s->capframe)
-		return 0;
-	while (cap < s->nframe + n)
-		cap *= 2;
-	if ((p = realloc(s->frame, cap * sizeof(*p))) == NULL)
-		return -1;
-	s->frame = p;
-	s->capframe = cap;
-	return 0;
+	return grow_array(&s->frame, &s->capframe, s->nframe + n, sizeof(*s->frame), 1024);
 }
 
 /* A new stack at slot j of the index: 0 or -1. */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "scaletop/probe_join.h"
+#include "scaletop/grow.h"
 
 /* The TID the line [s, end) starts with, and where its label starts; 0 when it has none. */
 static pid_t
@@ -86,7 +87,6 @@ static int
 join_note_thread(struct probe_join_acc *a, pid_t tid)
 {
 	size_t lo = 0, hi = a->ntids, mid;
-	pid_t *v;
 
 	while (lo < hi) {
 		mid = (lo + hi) / 2;
@@ -97,14 +97,8 @@ join_note_thread(struct probe_join_acc *a, pid_t tid)
 		else
 			hi = mid;
 	}
-	if (a->ntids == a->cap) {
-		size_t cap = a->cap > 0 ? a->cap * 2 : 64;
-
-		if ((v = realloc(a->tids, cap * sizeof(*v))) == NULL)
-			return -1;
-		a->tids = v;
-		a->cap = cap;
-	}
+	if (grow_array(&a->tids, &a->cap, a->ntids + 1, sizeof(*a->tids), 64) != 0)
+		return -1;
 	memmove(&a->tids[lo + 1], &a->tids[lo], (a->ntids - lo) * sizeof(*a->tids));
 	a->tids[lo] = tid;
 	a->ntids++;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "scaletop/procbook.h"
+#include "scaletop/grow.h"
 
 void
 procbook_init(struct procbook *b)
@@ -78,17 +79,9 @@ static struct procbook_entry *
 procbook_add(struct procbook *b)
 {
 	struct procbook_entry *p;
-	int ncap;
 
-	if (b->n == b->cap) {
-		ncap = b->cap > 0 ? b->cap * 2 : 16;
-		if ((p = realloc(b->e, (size_t)ncap * sizeof(*p))) == NULL) {
-			errno = ENOMEM;
-			return NULL;
-		}
-		b->e = p;
-		b->cap = ncap;
-	}
+	if (grow_array_int(&b->e, &b->cap, b->n + 1, sizeof(*p), 16) != 0)
+		return NULL;
 	p = &b->e[b->n++];
 	memset(p, 0, sizeof(*p));
 	return p;

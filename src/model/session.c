@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scaletop/grow.h"
 #include "scaletop/hotstacks.h"
 #include "scaletop/session.h"
 
@@ -84,28 +85,6 @@ session_free(struct session *s)
 	session_init(s);
 }
 
-/* Grows *p (of *cap elements of size) to hold at least need; -1 on ENOMEM. */
-static int
-grow(void **p, int *cap, int need, size_t size)
-{
-	int ncap;
-	void *np;
-
-	if (need <= *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 16;
-	while (ncap < need)
-		ncap *= 2;
-	np = realloc(*p, (size_t)ncap * size);
-	if (np == NULL) {
-		errno = ENOMEM;
-		return -1;
-	}
-	*p = np;
-	*cap = ncap;
-	return 0;
-}
-
 /* A settings' trials, 1 for files and tests that predate them. */
 static int
 plan_trials(const struct sweep_settings *set)
@@ -135,7 +114,7 @@ session_add_step(struct session *s, int n, int rep)
 {
 	struct step *st;
 
-	if (grow((void **)&s->steps, &s->capsteps, s->nsteps + 1, sizeof(*s->steps)) != 0)
+	if (grow_array_int(&s->steps, &s->capsteps, s->nsteps + 1, sizeof(*s->steps), 16) != 0)
 		return NULL;
 	st = &s->steps[s->nsteps++];
 	memset(st, 0, sizeof(*st));
@@ -152,7 +131,7 @@ session_add_step(struct session *s, int n, int rep)
 int
 step_add_interval(struct step *st, double rate)
 {
-	if (grow((void **)&st->iv, &st->capiv, st->niv + 1, sizeof(*st->iv)) != 0)
+	if (grow_array_int(&st->iv, &st->capiv, st->niv + 1, sizeof(*st->iv), 16) != 0)
 		return -1;
 	st->iv[st->niv++] = rate;
 	return 0;
@@ -182,7 +161,7 @@ session_add_event(struct session *s, int step, enum event_kind kind, double t, c
 	struct event *ev;
 	va_list ap;
 
-	if (grow((void **)&s->events, &s->capevents, s->nevents + 1, sizeof(*s->events)) != 0)
+	if (grow_array_int(&s->events, &s->capevents, s->nevents + 1, sizeof(*s->events), 16) != 0)
 		return -1;
 	ev = &s->events[s->nevents++];
 	ev->t = t;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "scaletop/waits.h"
+#include "scaletop/grow.h"
 
 const char *const wait_family_names[] = { "workload", "target", "probe" };
 const char *const wait_state_names[] = { "running",         "runnable", "sleeping",
@@ -63,15 +64,8 @@ wait_tally_add(struct wait_tally *t, enum wait_family f, enum wait_state s, cons
 		t->e[i].readings++;
 		return 0;
 	}
-	if (t->n == t->cap) {
-		int cap = t->cap ? t->cap * 2 : 16;
-
-		e = realloc(t->e, (size_t)cap * sizeof(*e));
-		if (e == NULL)
-			return -1;
-		t->e = e;
-		t->cap = cap;
-	}
+	if (grow_array_int(&t->e, &t->cap, t->n + 1, sizeof(*e), 16) != 0)
+		return -1;
 	e = &t->e[t->n++];
 	e->family = f;
 	e->state = s;

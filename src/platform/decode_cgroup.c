@@ -9,21 +9,14 @@
 #include <stdlib.h>
 
 #include "scaletop/decode_linux.h"
+#include "scaletop/grow.h"
 #include "decode_line.h"
 
 static int
 pid_list_push(pid_t **v, size_t *n, size_t *cap, pid_t pid)
 {
-	size_t ncap;
-	pid_t *p;
-
-	if (*n == *cap) {
-		ncap = *cap > 0 ? *cap * 2 : 64;
-		if ((p = realloc(*v, ncap * sizeof(*p))) == NULL)
-			return decode_fail(ENOMEM);
-		*v = p;
-		*cap = ncap;
-	}
+	if (grow_array(v, cap, *n + 1, sizeof(**v), 64) != 0)
+		return decode_fail(ENOMEM);
 	(*v)[(*n)++] = pid;
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "scaletop/decode_linux.h"
+#include "scaletop/grow.h"
 #include "decode_line.h"
 
 void
@@ -44,17 +45,8 @@ cpu_list_has(const struct cpu_list *l, int id)
 static int
 cpu_list_push(struct cpu_list *l, int id)
 {
-	int *p;
-	int ncap;
-
-	if (l->n == l->cap) {
-		ncap = l->cap > 0 ? l->cap * 2 : 64;
-		p = realloc(l->id, (size_t)ncap * sizeof(*p));
-		if (p == NULL)
-			return decode_fail(ENOMEM);
-		l->id = p;
-		l->cap = ncap;
-	}
+	if (grow_array_int(&l->id, &l->cap, l->n + 1, sizeof(*l->id), 64) != 0)
+		return decode_fail(ENOMEM);
 	l->id[l->n++] = id;
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scaletop/grow.h"
 #include "scaletop/lockprof.h"
 
 #define LOCKSTAT_MAX_COLUMNS 12
@@ -304,18 +305,11 @@ struct lockstat_sink {
 static int
 lockstat_append(struct lockstat_sink *k, const struct lockprof_entry *e)
 {
-	struct lockprof_entry *grown;
-	int cap;
-
 	if (*k->n == k->max) {
 		if (k->max >= LOCKPROF_MAX_CLASSES)
 			return lockstat_fail(ERANGE);
-		cap = k->max > 0 ? k->max * 2 : 256;
-		grown = realloc(k->out, (size_t)cap * sizeof(*grown));
-		if (grown == NULL)
+		if (grow_array_int(&k->out, &k->max, k->max + 1, sizeof(*k->out), 256) != 0)
 			return lockstat_fail(ENOMEM);
-		k->out = grown;
-		k->max = cap;
 	}
 	k->out[(*k->n)++] = *e;
 	return 0;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "scaletop/decode_proc.h"
+#include "scaletop/grow.h"
 #include "decode_line.h"
 
 /* A path longer than PATH_MAX is not one the kernel prints. */
@@ -74,14 +75,8 @@ map_list_grow(struct map_list *l, size_t n)
 	size_t cap;
 	void *p;
 
-	if (l->n == l->cap) {
-		cap = l->cap ? l->cap * 2 : 64;
-		p = realloc(l->e, cap * sizeof *l->e);
-		if (p == NULL)
-			return -1;
-		l->e = p;
-		l->cap = cap;
-	}
+	if (grow_array(&l->e, &l->cap, l->n + 1, sizeof(*l->e), 64) != 0)
+		return -1;
 	if (l->pcap - l->plen < n + 1) {
 		cap = l->pcap ? l->pcap : 4096;
 		while (cap - l->plen < n + 1)

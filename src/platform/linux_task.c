@@ -16,6 +16,7 @@
 
 #include "scaletop/decode_linux.h"
 #include "scaletop/error.h"
+#include "scaletop/grow.h"
 #include "scaletop/platform.h"
 #include "linux_read.h"
 
@@ -226,7 +227,7 @@ static int
 proc_walk(size_t elem, proc_one_fn one, void *arg, void **out, size_t *n)
 {
 	struct linbuf b = { NULL, 0, 0 };
-	char *t = NULL, *g;
+	char *t = NULL;
 	size_t cap = 0, len = 0;
 	struct dirent *de;
 	DIR *dir;
@@ -239,13 +240,9 @@ proc_walk(size_t elem, proc_one_fn one, void *arg, void **out, size_t *n)
 	while ((errno = 0, de = readdir(dir)) != NULL) {
 		if (!proc_is_pid_name(de->d_name))
 			continue;
-		if (len == cap) {
-			cap = cap > 0 ? cap * 2 : 256;
-			if ((g = realloc(t, cap * elem)) == NULL) {
-				e = ENOMEM;
-				break;
-			}
-			t = g;
+		if (grow_array(&t, &cap, len + 1, elem, 256) != 0) {
+			e = ENOMEM;
+			break;
 		}
 		if (one(dirfd(dir), de->d_name, &b, t + len * elem, arg) == 0)
 			len++;

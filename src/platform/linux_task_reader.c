@@ -13,6 +13,7 @@
 
 #include "scaletop/decode_linux.h"
 #include "scaletop/error.h"
+#include "scaletop/grow.h"
 #include "scaletop/platform.h"
 #include "linux_read.h"
 
@@ -107,13 +108,8 @@ tr_find(struct task_reader *r, pid_t pid)
 	for (i = 0; i < r->np; i++)
 		if (r->p[i].pid == pid)
 			return &r->p[i];
-	if (r->np == r->cap) {
-		v = realloc(r->p, (r->cap > 0 ? r->cap * 2 : 16) * sizeof(*v));
-		if (v == NULL)
-			return NULL;
-		r->p = v;
-		r->cap = r->cap > 0 ? r->cap * 2 : 16;
-	}
+	if (grow_array(&r->p, &r->cap, r->np + 1, sizeof(*r->p), 16) != 0)
+		return NULL;
 	v = &r->p[r->np++];
 	memset(v, 0, sizeof(*v));
 	v->pid = pid;
@@ -164,7 +160,7 @@ tr_count(struct tr_proc *p, struct linbuf *b)
 static int
 tr_list(struct tr_proc *p, long count)
 {
-	struct tr_thread *v = NULL, *old;
+	struct tr_thread *v = NULL;
 	size_t n = 0, cap = 0, i, j;
 	pid_t *tids = NULL;
 	size_t ntids = 0;
@@ -173,15 +169,10 @@ tr_list(struct tr_proc *p, long count)
 	if (proc_thread_list(p->pid, &tids, &ntids) != 0)
 		return -1;
 	for (i = 0; i < ntids; i++) {
-		if (n == cap) {
-			cap = cap > 0 ? cap * 2 : 8;
-			if ((old = realloc(v, cap * sizeof(*v))) == NULL) {
-				free(v);
-				free(tids);
-				errno = ENOMEM;
-				return -1;
-			}
-			v = old;
+		if (grow_array(&v, &cap, n + 1, sizeof(*v), 8) != 0) {
+			free(v);
+			free(tids);
+			return -1;
 		}
 		v[n].tid = tids[i];
 		for (k = 0; k < TASK_FILES; k++)

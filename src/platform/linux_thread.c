@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "scaletop/decode_linux.h"
+#include "scaletop/grow.h"
 #include "scaletop/platform.h"
 #include "linux_read.h"
 
@@ -117,7 +118,7 @@ thread_list(int taskfd, pid_t **out, size_t *n)
 {
 	size_t cap = 0;
 	struct dirent *de;
-	pid_t *v = NULL, *p;
+	pid_t *v = NULL;
 	DIR *dir;
 	long id;
 	int fd;
@@ -131,15 +132,10 @@ thread_list(int taskfd, pid_t **out, size_t *n)
 	while ((de = readdir(dir)) != NULL) {
 		if (!pid_name(de->d_name, &id))
 			continue;
-		if (*n == cap) {
-			cap = cap > 0 ? cap * 2 : 64;
-			if ((p = realloc(v, cap * sizeof(*v))) == NULL) {
-				free(v);
-				closedir(dir);
-				errno = ENOMEM;
-				return -1;
-			}
-			v = p;
+		if (grow_array(&v, &cap, *n + 1, sizeof(*v), 64) != 0) {
+			free(v);
+			closedir(dir);
+			return -1;
 		}
 		v[(*n)++] = (pid_t)id;
 	}
@@ -261,7 +257,7 @@ proc_find_comm(const char *comm, pid_t **out, size_t *n)
 {
 	size_t cap = 0;
 	struct dirent *de;
-	pid_t *v = NULL, *p;
+	pid_t *v = NULL;
 	DIR *dir;
 	long id;
 	int e = 0;
@@ -273,13 +269,9 @@ proc_find_comm(const char *comm, pid_t **out, size_t *n)
 	while ((errno = 0, de = readdir(dir)) != NULL) {
 		if (!pid_name(de->d_name, &id) || !comm_is(dirfd(dir), de->d_name, comm))
 			continue;
-		if (*n == cap) {
-			cap = cap > 0 ? cap * 2 : 16;
-			if ((p = realloc(v, cap * sizeof(*v))) == NULL) {
-				e = ENOMEM;
-				break;
-			}
-			v = p;
+		if (grow_array(&v, &cap, *n + 1, sizeof(*v), 16) != 0) {
+			e = ENOMEM;
+			break;
 		}
 		v[(*n)++] = (pid_t)id;
 	}

@@ -17,6 +17,7 @@
 #include <sys/sysmacros.h>
 #endif
 
+#include "scaletop/grow.h"
 #include "scaletop/platform.h"
 #include "symbols_priv.h"
 
@@ -195,8 +196,8 @@ sym_object_read(struct symboliser *s, struct sym_object *o, pid_t pid)
 struct sym_object *
 sym_object(struct symboliser *s, pid_t pid, const struct map_list *l, const struct map_entry *e)
 {
-	struct sym_object *o, *no;
-	size_t i, cap;
+	struct sym_object *o;
+	size_t i;
 
 	for (i = 0; i < s->nobj; i++) {
 		o = &s->obj[i];
@@ -209,14 +210,8 @@ sym_object(struct symboliser *s, pid_t pid, const struct map_list *l, const stru
 	}
 	if (s->nobj >= SYM_OBJECTS_MAX)
 		return NULL;
-	if (s->nobj == s->capobj) {
-		cap = s->capobj ? s->capobj * 2 : 16;
-		no = realloc(s->obj, cap * sizeof *no);
-		if (no == NULL)
-			return NULL;
-		s->obj = no;
-		s->capobj = cap;
-	}
+	if (grow_array(&s->obj, &s->capobj, s->nobj + 1, sizeof(*s->obj), 16) != 0)
+		return NULL;
 	o = &s->obj[s->nobj];
 	memset(o, 0, sizeof *o);
 	o->name = strdup(sym_base_name(map_path(l, e)));

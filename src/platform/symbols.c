@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scaletop/grow.h"
 #include "scaletop/platform.h"
 #include "symbols_priv.h"
 
@@ -73,8 +74,8 @@ sym_free(struct symboliser *s)
 struct sym_proc *
 sym_proc(struct symboliser *s, pid_t pid, int reread)
 {
-	struct sym_proc *p = NULL, *np;
-	size_t i, cap;
+	struct sym_proc *p = NULL;
+	size_t i;
 
 	for (i = 0; i < s->nproc && p == NULL; i++)
 		if (s->proc[i].pid == pid)
@@ -82,14 +83,8 @@ sym_proc(struct symboliser *s, pid_t pid, int reread)
 	if (p != NULL && !reread)
 		return p;
 	if (p == NULL) {
-		if (s->nproc == s->capproc) {
-			cap = s->capproc ? s->capproc * 2 : 8;
-			np = realloc(s->proc, cap * sizeof *np);
-			if (np == NULL)
-				return NULL;
-			s->proc = np;
-			s->capproc = cap;
-		}
+		if (grow_array(&s->proc, &s->capproc, s->nproc + 1, sizeof(*s->proc), 8) != 0)
+			return NULL;
 		p = &s->proc[s->nproc];
 		memset(p, 0, sizeof *p);
 		p->pid = pid;

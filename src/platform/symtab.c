@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "scaletop/decode_proc.h"
+#include "scaletop/grow.h"
 
 /* How far back a lookup looks for an enclosing symbol when the nearest does not cover. */
 #define SYMTAB_NEST 16
@@ -61,16 +62,9 @@ symtab_add(struct symtab *t, uint64_t addr, uint64_t size, char type, const char
 	   const char *module, size_t mlen)
 {
 	struct symbol *s;
-	size_t cap;
 
-	if (t->n == t->cap) {
-		cap = t->cap ? t->cap * 2 : 256;
-		s = realloc(t->sym, cap * sizeof *s);
-		if (s == NULL)
-			return -1;
-		t->sym = s;
-		t->cap = cap;
-	}
+	if (grow_array(&t->sym, &t->cap, t->n + 1, sizeof(*t->sym), 256) != 0)
+		return -1;
 	if (symtab_names_grow(t, nlen + 1 + (module != NULL ? mlen + 1 : 0)) < 0)
 		return -1;
 	s = &t->sym[t->n++];

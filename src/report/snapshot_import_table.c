@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "scaletop/grow.h"
 #include "import_table.h"
 #include "compare_priv.h"
 
@@ -330,15 +331,11 @@ imp_row(struct import_reader *im, const char *p, const char *end)
 {
 	struct snapshot_table *t = im->t;
 	struct import_field f, pos[SNAPSHOT_TABLE_MAX_COLUMNS];
-	struct import_row *r, *grown;
+	struct import_row *r;
 	int i, rc;
 
-	if (t->nrows == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 16;
-		if ((grown = realloc(t->rows, sizeof(*grown) * (size_t)t->cap)) == NULL)
-			return st_error(im->err, im->errlen, "%s: out of memory", t->name);
-		t->rows = grown;
-	}
+	if (grow_array_int(&t->rows, &t->cap, t->nrows + 1, sizeof(*t->rows), 16) != 0)
+		return st_error(im->err, im->errlen, "%s: out of memory", t->name);
 	r = &t->rows[t->nrows];
 	if ((r->v = malloc(sizeof(double) * (size_t)t->ncols)) == NULL)
 		return st_error(im->err, im->errlen, "%s: out of memory", t->name);

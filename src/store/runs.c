@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "scaletop/files.h"
+#include "scaletop/grow.h"
 #include "scaletop/session_json.h"
 #include "scaletop/runs.h"
 #include "scaletop/snapshot.h"
@@ -148,15 +149,11 @@ runs_newest_first(const void *pa, const void *pb)
 static int
 runs_add(struct run_list *l, int *cap, const char *dir, const char *name)
 {
-	struct run_entry *e, *nv;
+	struct run_entry *e;
 	struct stat sb;
 
-	if (l->n == *cap) {
-		*cap = *cap ? *cap * 2 : 64;
-		if ((nv = realloc(l->v, (size_t)*cap * sizeof(*nv))) == NULL)
-			return -1;
-		l->v = nv;
-	}
+	if (grow_array_int(&l->v, cap, l->n + 1, sizeof(*l->v), 64) != 0)
+		return -1;
 	e = &l->v[l->n];
 	memset(e, 0, sizeof(*e));
 	if ((size_t)snprintf(e->path, sizeof(e->path), "%s/%s", dir, name) >= sizeof(e->path) ||

@@ -70,8 +70,6 @@ int stream_fail(struct stream_reader *r, const char *fmt, ...)
 /* One more note, "name: why" (at most STREAM_MAX_NOTES). */
 void stream_note(struct stream_reader *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Grows *p (of *cap elements of size) to hold need; -1 on overflow or ENOMEM. */
-int stream_grow(void **p, size_t *cap, size_t need, size_t size);
 
 /* --- one decoder per line type: 0, or -1 after stream_fail ---------------- */
 

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "scaletop/grow.h"
 #include "stream_priv.h"
 
 #define STREAM_READ_CHUNK 65536
@@ -107,7 +108,7 @@ stream_reader_feed(struct stream_reader *r, const void *data, size_t len)
 			return stream_fail(r, "longer than %d bytes: not a scaletop stream",
 					   STREAM_MAX_LINE);
 		}
-		if (stream_grow((void **)&r->buf, &r->cap, r->len + take, 1) != 0)
+		if (grow_array(&r->buf, &r->cap, r->len + take, 1, 16) != 0)
 			return stream_fail(r, "out of memory");
 		if (take > 0)
 			memcpy(r->buf + r->len, p, take);

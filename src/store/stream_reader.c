@@ -57,28 +57,6 @@ stream_note(struct stream_reader *r, const char *fmt, ...)
 		r->nnotes++;
 }
 
-/* --- growing arrays ------------------------------------------------------- */
-
-int
-stream_grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	size_t ncap = *cap ? *cap : 16;
-	void *np;
-
-	if (need <= *cap)
-		return 0;
-	while (ncap < need) {
-		if (ncap > SIZE_MAX / 2)
-			return -1;
-		ncap *= 2;
-	}
-	if (ncap > SIZE_MAX / size || (np = realloc(*p, ncap * size)) == NULL)
-		return -1;
-	*p = np;
-	*cap = ncap;
-	return 0;
-}
-
 /* --- the reader's life and accessors -------------------------------------- */
 
 struct stream_reader *

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "scaletop/contention.h"
+#include "scaletop/grow.h"
 #include "session_read.h"
 #include "stream_priv.h"
 
@@ -306,7 +307,7 @@ stream_read_rows(struct jget *g, json_t *a, struct stream_reader *r)
 	json_t *v;
 	size_t i;
 
-	if (stream_grow((void **)&r->row, &r->caprow, json_array_size(a), sizeof(*r->row)) != 0) {
+	if (grow_array(&r->row, &r->caprow, json_array_size(a), sizeof(*r->row), 16) != 0) {
 		jbad(g, "cpus", "does not fit in memory");
 		return -1;
 	}
@@ -383,7 +384,7 @@ stream_keep_target(struct stream_reader *r, struct stream_tick *t, const struct 
 		t->tg_idx = (int64_t)r->ntgs - 1;
 		return 0;
 	}
-	if (stream_grow((void **)&r->tgs, &r->captgs, r->ntgs + 1, sizeof(*r->tgs)) != 0)
+	if (grow_array(&r->tgs, &r->captgs, r->ntgs + 1, sizeof(*r->tgs), 16) != 0)
 		return stream_fail(r, "tick: out of memory");
 	r->tgs[r->ntgs] = *tg;
 	t->tg_idx = (int64_t)r->ntgs++;
@@ -420,8 +421,8 @@ stream_keep_waits(struct stream_reader *r, struct stream_tick *t, const struct s
 		r->waits_full = true;
 		return 0;
 	}
-	if (stream_grow((void **)&r->wcells, &r->capwcells, r->nwcells + (size_t)w->nwaits,
-			sizeof(*r->wcells)) != 0)
+	if (grow_array(&r->wcells, &r->capwcells, r->nwcells + (size_t)w->nwaits,
+		       sizeof(*r->wcells), 16) != 0)
 		return stream_fail(r, "tick: out of memory");
 	memcpy(r->wcells + r->nwcells, w->waits, (size_t)w->nwaits * sizeof(*w->waits));
 	t->waits_off = r->nwcells;
@@ -445,10 +446,9 @@ stream_keep_tick(struct stream_reader *r, struct stream_tick *t, int nrows,
 	}
 	if (r->ticks_full)
 		return 0;
-	if (stream_grow((void **)&r->ticks, &r->capticks, r->nticks + 1, sizeof(*r->ticks)) ||
-	    stream_grow((void **)&r->cells, &r->capcells, r->ncells + (size_t)nrows,
-			sizeof(*r->cells)) ||
-	    (ct != NULL && stream_grow((void **)&r->cts, &r->capcts, r->ncts + 1, sizeof(*r->cts))))
+	if (grow_array(&r->ticks, &r->capticks, r->nticks + 1, sizeof(*r->ticks), 16) ||
+	    grow_array(&r->cells, &r->capcells, r->ncells + (size_t)nrows, sizeof(*r->cells), 16) ||
+	    (ct != NULL && grow_array(&r->cts, &r->capcts, r->ncts + 1, sizeof(*r->cts), 16)))
 		return stream_fail(r, "tick: out of memory");
 	t->cpu_off = r->ncells;
 	t->ncpu = nrows;
