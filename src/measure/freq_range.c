@@ -84,12 +84,18 @@ freq_range_parse(struct field_ctx *f, const json_t *v, const char *path, struct 
 	return 0;
 }
 
+/* The next step from *i on with a known range, or NULL; *i moves past it. */
 static const struct freq_range *
-freq_range_of(const struct step *st, int slot)
+freq_range_next(const struct session *s, int slot, int *i)
 {
-	const struct freq_range *r = st->slot[slot].data;
+	const struct freq_range *r;
 
-	return r != NULL && r->known ? r : NULL;
+	while (*i < s->nsteps) {
+		r = s->steps[(*i)++].slot[slot].data;
+		if (r != NULL && r->known)
+			return r;
+	}
+	return NULL;
 }
 
 /* One line after the table, when any step has a range. */
@@ -98,13 +104,11 @@ freq_range_table(FILE *f, const struct session *s, int slot)
 {
 	const struct freq_range *r;
 	bool any = false;
-	int i;
+	int i = 0;
 
-	for (i = 0; i < s->nsteps; i++) {
-		if ((r = freq_range_of(&s->steps[i], slot)) == NULL)
-			continue;
+	while ((r = freq_range_next(s, slot, &i)) != NULL) {
 		fprintf(f, "%s N=%d %.0f-%.0f",
-			any ? "," : "CPU MHz over the window:", s->steps[i].n, r->min_mhz,
+			any ? "," : "CPU MHz over the window:", s->steps[i - 1].n, r->min_mhz,
 			r->max_mhz);
 		any = true;
 	}
@@ -117,16 +121,12 @@ static bool
 freq_range_sweep(const struct session *s, int slot, double *lo, double *hi)
 {
 	const struct freq_range *r;
+	int i = 0;
 	bool any = false;
-	int i;
 
-	for (i = 0; i < s->nsteps; i++) {
-		if ((r = freq_range_of(&s->steps[i], slot)) == NULL)
-			continue;
-		if (!any || r->min_mhz < *lo)
-			*lo = r->min_mhz;
-		if (!any || r->max_mhz > *hi)
-			*hi = r->max_mhz;
+	while ((r = freq_range_next(s, slot, &i)) != NULL) {
+		*lo = any ? fmin(*lo, r->min_mhz) : r->min_mhz;
+		*hi = any ? fmax(*hi, r->max_mhz) : r->max_mhz;
 		any = true;
 	}
 	return any;

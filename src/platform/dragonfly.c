@@ -158,18 +158,3 @@ task_counters_read(pid_t pid, struct task_counters *out, char *err, size_t errle
 	free(kp);
 	return 0;
 }
-
-/*
- * DragonFly has no sysctl of a thread's kernel stack (kern.proc has no
- * KSTACK, and procstat is FreeBSD's), and kvm(3) reading of kernel memory
- * would need the monitor to run with /dev/kmem: no kernel-stack histogram.
- */
-int
-thread_kstack_read(pid_t pid, pid_t tid, struct kstack *out)
-{
-	(void)pid;
-	(void)tid;
-	memset(out, 0, sizeof(*out));
-	errno = ENOSYS;
-	return -1;
-}

@@ -383,18 +383,6 @@ static const size_t tf_order_state_first[NFILES] = { 0, TF_STAT, TF_WCHAN, TF_SY
 static const size_t tf_order_channel_first[NFILES] = { 0, TF_WCHAN, TF_STAT, TF_SYSCALL };
 
 void
-thread_handle_init(struct thread_handle *h, pid_t pid, pid_t tid)
-{
-	size_t i;
-
-	memset(h, 0, sizeof(*h));
-	h->pid = pid;
-	h->tid = tid;
-	for (i = 0; i < THREAD_FILES; i++)
-		h->fd[i] = -1;
-}
-
-void
 thread_handle_close(struct thread_handle *h)
 {
 	size_t i;

@@ -34,19 +34,16 @@ libscaletop_a_SOURCES += \
 	src/platform/symbols.c \
 	src/platform/realtime.c
 
-# The files each OS adds: its backend (Linux's in these: reading /proc,
-# CPU sampling, task counters and the process table, the task counters kept
-# between readings (task_reader_plain.c elsewhere), a target's threads, a
-# thread's kept files,
-# processes and cgroup, lock statistics, the subreaper, the host's
-# fingerprint, a thread's syscall line with another process's memory, maps
-# the kernel's symbols and a thread's kernel stack (linux_introspect.c; nointrospect.c elsewhere); the BSDs' fingerprint in host_bsd.c, the sysctl reads both BSD samplers share in sysctl_bsd.c, FreeBSD's kernel stacks in kstack_freebsd.c), plus the ENOSYS answers of every backend but Linux's, kept in
-# one place.  Named, so the BSD compile checks (tests/bsd/local.mk) take
-# their lists from here.  The BSDs' proctable_bsd.c also answers
-# thread_samples_read and proc_find_comm, so an ENOSYS answer of those
-# belongs in a file of the generic list alone, never in unsupported.c, which
-# the BSD lists share (a duplicate symbol there fails only the BSD link,
-# which nothing here runs).  ST_SRC_BSD is what FreeBSD and DragonFly share.
+# The files each OS adds.  Linux's backend reads /proc, sysfs and
+# perf_event (linux_*.c); linux_introspect.c maps symbols and reads kernel
+# stacks, which nointrospect.c and nokstack.c answer with ENOSYS elsewhere.
+# The BSDs share sysctl_bsd.c, proctable_bsd.c, host_bsd.c and the ENOSYS
+# answers in unsupported.c; FreeBSD adds kstack_freebsd.c.  The BSDs'
+# proctable_bsd.c answers thread_samples_read and proc_find_comm, so the
+# generic ENOSYS answers of those live in nothreads.c, never in
+# unsupported.c (a duplicate symbol would fail only the BSD link, which
+# nothing here runs).  The lists are named so that the BSD compile checks
+# (tests/bsd/local.mk) take them from here.
 ST_SRC_LINUX = src/platform/linux_read.h src/platform/linux_read.c src/platform/linux_cpu.c \
 	src/platform/linux_task.c src/platform/linux_task_reader.c src/platform/linux_thread.c \
 	src/platform/linux_thread_files.c \
@@ -59,10 +56,10 @@ ST_SRC_BSD = src/platform/unsupported.c src/platform/reaper_bsd.c \
 	src/platform/sysctl_bsd.h src/platform/sysctl_bsd.c \
 	src/platform/nointrospect.c
 ST_SRC_FREEBSD = src/platform/freebsd.c $(ST_SRC_BSD) src/platform/kstack_freebsd.c
-ST_SRC_DRAGONFLY = src/platform/dragonfly.c $(ST_SRC_BSD)
+ST_SRC_DRAGONFLY = src/platform/dragonfly.c $(ST_SRC_BSD) src/platform/nokstack.c
 ST_SRC_GENERIC = src/platform/generic.c src/platform/unsupported.c src/platform/noreaper.c \
 	src/platform/task_reader_plain.c \
-	src/platform/nothreads.c src/platform/nointrospect.c
+	src/platform/nothreads.c src/platform/nointrospect.c src/platform/nokstack.c
 if OS_LINUX
 libscaletop_a_SOURCES += $(ST_SRC_LINUX)
 endif

@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <stddef.h>
-#include <string.h>
 
 #include "scaletop/platform.h"
 
@@ -26,17 +25,6 @@ proc_find_comm(const char *comm, pid_t **out, size_t *n)
 	(void)comm;
 	*out = NULL;
 	*n = 0;
-	errno = ENOSYS;
-	return -1;
-}
-
-/* No kernel stacks either. */
-int
-thread_kstack_read(pid_t pid, pid_t tid, struct kstack *out)
-{
-	(void)pid;
-	(void)tid;
-	memset(out, 0, sizeof(*out));
 	errno = ENOSYS;
 	return -1;
 }

@@ -94,3 +94,16 @@ self_cpu_ns(void)
 		return 0;
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
+
+/* A handle of no open file: every backend opens its files on the first read. */
+void
+thread_handle_init(struct thread_handle *h, pid_t pid, pid_t tid)
+{
+	size_t i;
+
+	memset(h, 0, sizeof(*h));
+	h->pid = pid;
+	h->tid = tid;
+	for (i = 0; i < THREAD_FILES; i++)
+		h->fd[i] = -1;
+}

@@ -57,18 +57,6 @@ thread_samples_read_from(pid_t pid, pid_t after, int max, thread_sample_cb cb, v
 	return -1;
 }
 
-void
-thread_handle_init(struct thread_handle *h, pid_t pid, pid_t tid)
-{
-	size_t i;
-
-	memset(h, 0, sizeof(*h));
-	h->pid = pid;
-	h->tid = tid;
-	for (i = 0; i < THREAD_FILES; i++)
-		h->fd[i] = -1;
-}
-
 int
 thread_handle_read(struct thread_handle *h, struct thread_sample *t)
 {
