@@ -50,6 +50,15 @@ int field_fail(struct field_ctx *c, const char *path, const char *fmt, ...)
 /* obj[key] when its type is in types; NULL after a message when missing or not. */
 json_t *field_get(struct field_ctx *c, const json_t *obj, const char *path, const char *key,
 		  unsigned types);
+/*
+ * The array v, at path, holds lo to hi items, called what in the message
+ * ("12 frames; expected at most 8"): 0, or -1 after the message.
+ */
+int field_count(struct field_ctx *c, const json_t *v, const char *path, size_t lo, size_t hi,
+		const char *what);
+/* obj[key] as an array of lo to hi items; NULL after a message when it is not. */
+json_t *field_array(struct field_ctx *c, const json_t *obj, const char *path, const char *key,
+		    size_t lo, size_t hi, const char *what);
 /* A type check of v itself (path names it). */
 int field_type(struct field_ctx *c, const json_t *v, const char *path, unsigned types);
 

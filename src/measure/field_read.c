@@ -149,6 +149,30 @@ field_get(struct field_ctx *c, const json_t *obj, const char *path, const char *
 	return field_type(c, v, p, types) == 0 ? v : NULL;
 }
 
+int
+field_count(struct field_ctx *c, const json_t *v, const char *path, size_t lo, size_t hi,
+	    const char *what)
+{
+	size_t n = json_array_size(v);
+
+	if (n >= lo && n <= hi)
+		return 0;
+	if (lo == 0)
+		return field_fail(c, path, "%zu %s; expected at most %zu", n, what, hi);
+	return field_fail(c, path, "%zu %s; expected %zu to %zu", n, what, lo, hi);
+}
+
+json_t *
+field_array(struct field_ctx *c, const json_t *obj, const char *path, const char *key, size_t lo,
+	    size_t hi, const char *what)
+{
+	json_t *v = field_get(c, obj, path, key, F_ARR);
+	char p[256];
+
+	field_path(p, sizeof(p), path, key);
+	return v != NULL && field_count(c, v, p, lo, hi, what) == 0 ? v : NULL;
+}
+
 /* "from 0 to 100", ">= 0", or "" for any value. */
 static void
 field_range(char *buf, size_t len, double min, double max)

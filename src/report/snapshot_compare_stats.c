@@ -156,8 +156,9 @@ cmp_tested(const struct cmp_side *sa, const struct cmp_side *sb, int m, double n
 }
 
 /*
- * The N where B is faster (sign > 0) or slower (sign < 0) than A beyond the
- * family's correction, as "N=2, 4" into buf ("" for none); how many.
+ * The N where B is faster (sign > 0), slower (sign < 0) or either (0) than
+ * A beyond the family's correction, as "N=2, 4" into buf ("" for none); how
+ * many.
  */
 static int
 cmp_dir_list(char *buf, size_t len, const int *n, const struct cmp_side *sa,
@@ -170,7 +171,8 @@ cmp_dir_list(char *buf, size_t len, const int *n, const struct cmp_side *sa,
 	buf[0] = '\0';
 	for (i = 0; i < m; i++) {
 		cmp_welch(&sa[i], &sb[i], noise, &d);
-		if (cmp_family_significant(&d, fam, noise) && (sign > 0 ? d.pct > 0 : d.pct < 0))
+		if (cmp_family_significant(&d, fam, noise) &&
+		    (sign == 0 || (sign > 0 ? d.pct > 0 : d.pct < 0)))
 			cmp_list_n(buf, len, &k, hits++, n[i]);
 	}
 	return hits;
@@ -184,22 +186,11 @@ static void
 cmp_differs(char *buf, size_t len, const int *n, const struct cmp_side *sa,
 	    const struct cmp_side *sb, int m, double noise, char lb)
 {
-	struct cmp_diff d;
-	size_t k = 0;
-	int i, hits = 0, fam = cmp_tested(sa, sb, m, noise);
+	char list[128];
 
 	buf[0] = '\0';
-	for (i = 0; i < m && k < len; i++) {
-		cmp_welch(&sa[i], &sb[i], noise, &d);
-		if (!cmp_family_significant(&d, fam, noise))
-			continue;
-		if (hits++ == 0)
-			k += (size_t)snprintf(buf + k, len - k, "%c differs at N=%d", lb, n[i]);
-		else
-			k += (size_t)snprintf(buf + k, len - k, ", %d", n[i]);
-	}
-	if (hits > 0 && k < len)
-		snprintf(buf + k, len - k, " (below)");
+	if (cmp_dir_list(list, sizeof(list), n, sa, sb, m, noise, 0) > 0)
+		snprintf(buf, len, "%c differs at %s (below)", lb, list);
 }
 
 /* "over N=1..32", or "at N=4" for one N. */

@@ -124,14 +124,11 @@ static int
 read_nlist(struct field_ctx *c, const json_t *set, struct sweep_settings *ss)
 {
 	char p[64];
-	json_t *n = field_get(c, set, "settings", "n", F_ARR), *v;
+	json_t *n = field_array(c, set, "settings", "n", 1, NLIST_MAX, "values"), *v;
 	size_t i;
 
 	if (n == NULL)
 		return -1;
-	if (json_array_size(n) == 0 || json_array_size(n) > NLIST_MAX)
-		return field_fail(c, "settings.n", "%zu values; expected 1 to %d",
-				  json_array_size(n), NLIST_MAX);
 	if ((ss->n = calloc(json_array_size(n), sizeof(*ss->n))) == NULL)
 		return field_fail(c, "settings.n", "out of memory");
 	json_array_foreach(n, i, v)

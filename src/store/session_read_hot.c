@@ -52,9 +52,8 @@ read_frames(struct field_ctx *c, const json_t *v, const char *p, struct hot_path
 	if (arr == NULL)
 		return -1;
 	field_path(P, sizeof(P), p, "frames");
-	if (json_array_size(arr) > HOT_FRAMES)
-		return field_fail(c, P, "%zu frames; expected at most %d", json_array_size(arr),
-				  HOT_FRAMES);
+	if (field_count(c, arr, P, 0, HOT_FRAMES, "frames") != 0)
+		return -1;
 	json_array_foreach(arr, i, e)
 	{
 		field_index(q, sizeof(q), P, i);
@@ -134,12 +133,9 @@ read_list(struct field_ctx *c, const json_t *hot, const char *P, const char *key
 
 	if (optional && json_object_get(hot, key) == NULL)
 		return 0;
-	if ((arr = field_get(c, hot, P, key, F_ARR)) == NULL)
+	if ((arr = field_array(c, hot, P, key, 0, READ_MAX_HOT, "entries")) == NULL)
 		return -1;
 	field_path(Q, sizeof(Q), P, key);
-	if (json_array_size(arr) > READ_MAX_HOT)
-		return field_fail(c, Q, "%zu entries; expected at most %d", json_array_size(arr),
-				  READ_MAX_HOT);
 	if (json_array_size(arr) == 0)
 		return 0;
 	if ((*out = calloc(json_array_size(arr), sz)) == NULL)

@@ -96,9 +96,8 @@ session_read_kstacks(struct field_ctx *c, const json_t *step, const char *spath,
 	if (isnan(k->read_us))
 		k->read_us = -1;
 	field_path(Q, sizeof(Q), P, "top");
-	if (json_array_size(top) > 2 * STEP_KSTACKS)
-		return field_fail(c, Q, "%zu stacks; expected at most %d", json_array_size(top),
-				  2 * STEP_KSTACKS);
+	if (field_count(c, top, Q, 0, 2 * STEP_KSTACKS, "stacks") != 0)
+		return -1;
 	json_array_foreach(top, i, v)
 	{
 		field_index(q, sizeof(q), Q, i);

@@ -79,9 +79,8 @@ session_read_others(struct field_ctx *c, const json_t *step, const char *spath,
 	    (top = field_get(c, j, P, "top", F_ARR)) == NULL)
 		return -1;
 	field_path(Q, sizeof(Q), P, "top");
-	if (json_array_size(top) > STEP_OTHERS_TOP)
-		return field_fail(c, Q, "%zu commands; expected at most %d", json_array_size(top),
-				  STEP_OTHERS_TOP);
+	if (field_count(c, top, Q, 0, STEP_OTHERS_TOP, "commands") != 0)
+		return -1;
 	json_array_foreach(top, i, v)
 	{
 		field_index(q, sizeof(q), Q, i);

@@ -31,9 +31,8 @@ read_names(struct field_ctx *c, const json_t *o, const char *P, struct hot_stack
 	if (arr == NULL)
 		return -1;
 	field_path(Q, sizeof(Q), P, "names");
-	if (json_array_size(arr) > READ_MAX_NAMES)
-		return field_fail(c, Q, "%zu names; expected at most %d", json_array_size(arr),
-				  READ_MAX_NAMES);
+	if (field_count(c, arr, Q, 0, READ_MAX_NAMES, "names") != 0)
+		return -1;
 	*nmap = json_array_size(arr);
 	if (*nmap > 0 && (*map = malloc(*nmap * sizeof(**map))) == NULL)
 		return field_fail(c, Q, "out of memory");
@@ -112,9 +111,8 @@ read_family(struct field_ctx *c, const json_t *o, const char *P, enum wait_famil
 	if (arr == NULL || (other = field_get(c, o, P, "other", F_OBJ)) == NULL)
 		return -1;
 	field_path(Q, sizeof(Q), P, wait_family_names[f]);
-	if (json_array_size(arr) > HOT_STACKS_MAX)
-		return field_fail(c, Q, "%zu stacks; expected at most %d", json_array_size(arr),
-				  HOT_STACKS_MAX);
+	if (field_count(c, arr, Q, 0, HOT_STACKS_MAX, "stacks") != 0)
+		return -1;
 	*sum = 0;
 	json_array_foreach(arr, i, v)
 	{

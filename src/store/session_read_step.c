@@ -210,9 +210,8 @@ read_cpus(struct field_ctx *c, const json_t *step, const char *spath, struct ste
 	    (per = field_get(c, j, P, "per_cpu", F_ARR)) == NULL)
 		return -1;
 	field_path(p, sizeof(p), P, "per_cpu");
-	if (json_array_size(per) == 0 || json_array_size(per) > SESSION_READ_MAX_CPUS)
-		return field_fail(c, p, "%zu CPUs; expected 1 to %d", json_array_size(per),
-				  SESSION_READ_MAX_CPUS);
+	if (field_count(c, per, p, 1, SESSION_READ_MAX_CPUS, "CPUs") != 0)
+		return -1;
 	if ((st->cpu = calloc(json_array_size(per), sizeof(*st->cpu))) == NULL)
 		return field_fail(c, p, "out of memory");
 	json_array_foreach(per, i, v)
@@ -315,9 +314,8 @@ read_locks(struct field_ctx *c, const json_t *step, const char *spath, struct st
 	field_path(P, sizeof(P), spath, "kernel_locks");
 	if (field_type(c, arr, P, F_ARR) != 0)
 		return -1;
-	if (json_array_size(arr) > STEP_TOP_LOCKS)
-		return field_fail(c, P, "%zu entries; expected at most %d", json_array_size(arr),
-				  STEP_TOP_LOCKS);
+	if (field_count(c, arr, P, 0, STEP_TOP_LOCKS, "entries") != 0)
+		return -1;
 	json_array_foreach(arr, i, v)
 	{
 		struct lockprof_entry *l = &st->locks[i];

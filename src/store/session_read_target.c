@@ -240,9 +240,8 @@ read_specs(struct field_ctx *c, const json_t *set, const char *key, char (*out)[
 	field_path(P, sizeof(P), "settings", key);
 	if (field_type(c, arr, P, F_ARR) != 0)
 		return -1;
-	if (json_array_size(arr) > (size_t)max)
-		return field_fail(c, P, "%zu entries; expected at most %d", json_array_size(arr),
-				  max);
+	if (field_count(c, arr, P, 0, (size_t)max, "entries") != 0)
+		return -1;
 	for (i = 0; i < json_array_size(arr); i++) {
 		field_index(p, sizeof(p), P, i);
 		if (field_str_of(c, json_array_get(arr, i), p, 0, out[i], TARGET_SPEC_LEN) != 0)

@@ -52,15 +52,12 @@ static int
 read_steps(struct field_ctx *c, const json_t *root, struct session *s)
 {
 	char p[64];
-	json_t *arr = field_get(c, root, "", "steps", F_ARR), *v;
+	json_t *arr = field_array(c, root, "", "steps", 0, SESSION_READ_MAX_STEPS, "steps"), *v;
 	struct step st, *slot;
 	size_t i;
 
 	if (arr == NULL)
 		return -1;
-	if (json_array_size(arr) > SESSION_READ_MAX_STEPS)
-		return field_fail(c, "steps", "%zu steps; expected at most %d",
-				  json_array_size(arr), SESSION_READ_MAX_STEPS);
 	json_array_foreach(arr, i, v)
 	{
 		field_index(p, sizeof(p), "steps", i);
