@@ -388,38 +388,9 @@ do_clear_overlays(struct app *a, const struct command *c)
 }
 
 static void
-do_replay_play(struct app *a, const struct command *c)
+do_replay_move(struct app *a, const struct command *c)
 {
-	(void)c;
-	do_replay(a, REPLAY_PLAY);
-}
-
-static void
-do_replay_back(struct app *a, const struct command *c)
-{
-	(void)c;
-	do_replay(a, REPLAY_BACK);
-}
-
-static void
-do_replay_on(struct app *a, const struct command *c)
-{
-	(void)c;
-	do_replay(a, REPLAY_ON);
-}
-
-static void
-do_replay_start(struct app *a, const struct command *c)
-{
-	(void)c;
-	do_replay(a, REPLAY_START);
-}
-
-static void
-do_replay_end(struct app *a, const struct command *c)
-{
-	(void)c;
-	do_replay(a, REPLAY_END);
+	do_replay(a, (enum replay_move)c->arg);
 }
 
 static void
@@ -469,11 +440,7 @@ static cmd_fn *const cmd_table[CMD_COUNT] = {
 	[CMD_DETAIL_TOGGLE] = do_detail_toggle,
 	[CMD_DETAIL_CLOSE] = do_detail_close,
 	[CMD_PROMPT_KEY] = commands_prompt_key,
-	[CMD_REPLAY_PLAY] = do_replay_play,
-	[CMD_REPLAY_BACK] = do_replay_back,
-	[CMD_REPLAY_ON] = do_replay_on,
-	[CMD_REPLAY_START] = do_replay_start,
-	[CMD_REPLAY_END] = do_replay_end,
+	[CMD_REPLAY] = do_replay_move,
 	[CMD_NOT_IN_REPLAY] = do_not_in_replay,
 	[CMD_HIST_MOVE] = commands_hist,
 	[CMD_HIST_OPEN] = commands_hist,

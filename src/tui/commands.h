@@ -43,12 +43,8 @@ enum command_id {
 	CMD_HELP_PAGE,     /* the help's next page */
 	CMD_DETAIL_TOGGLE,
 	CMD_DETAIL_CLOSE,
-	CMD_PROMPT_KEY, /* arg: the key, for the open prompt */
-	CMD_REPLAY_PLAY,
-	CMD_REPLAY_BACK,
-	CMD_REPLAY_ON,
-	CMD_REPLAY_START,
-	CMD_REPLAY_END,
+	CMD_PROMPT_KEY,    /* arg: the key, for the open prompt */
+	CMD_REPLAY,        /* arg: an enum replay_move */
 	CMD_NOT_IN_REPLAY, /* a key that runs something, pressed in a replay */
 	CMD_HIST_MOVE,     /* the history view: arg an enum history_move */
 	CMD_HIST_OPEN,     /* Enter: the kept run on screen */

@@ -8,6 +8,7 @@
 #include <curses.h>
 
 #include "commands.h"
+#include "replay.h"
 
 #define NOT_HERE(k)                                  \
 	{                                            \
@@ -19,7 +20,7 @@ const struct key_entry keymap[] = {
 	{ "space",
 	  NULL,
 	  "pause/resume (replay: play)",
-	  { { KC_ANY, ' ', CMD_PAUSE, 0 }, { KC_REPLAY, ' ', CMD_REPLAY_PLAY, 0 } },
+	  { { KC_ANY, ' ', CMD_PAUSE, 0 }, { KC_REPLAY, ' ', CMD_REPLAY, REPLAY_PLAY } },
 	  false },
 	{ "r  x",
 	  NULL,
@@ -113,24 +114,24 @@ const struct key_entry keymap[] = {
 	{ "< , \u2190",
 	  "< , left",
 	  "step back in time",
-	  { { KC_REPLAY, '<', CMD_REPLAY_BACK, 0 },
-	    { KC_REPLAY, ',', CMD_REPLAY_BACK, 0 },
-	    { KC_REPLAY, KEY_LEFT, CMD_REPLAY_BACK, 0 } },
+	  { { KC_REPLAY, '<', CMD_REPLAY, REPLAY_BACK },
+	    { KC_REPLAY, ',', CMD_REPLAY, REPLAY_BACK },
+	    { KC_REPLAY, KEY_LEFT, CMD_REPLAY, REPLAY_BACK } },
 	  false },
 	{ "> . \u2192",
 	  "> . right",
 	  "step on in time",
-	  { { KC_REPLAY, '>', CMD_REPLAY_ON, 0 },
-	    { KC_REPLAY, '.', CMD_REPLAY_ON, 0 },
-	    { KC_REPLAY, KEY_RIGHT, CMD_REPLAY_ON, 0 } },
+	  { { KC_REPLAY, '>', CMD_REPLAY, REPLAY_ON },
+	    { KC_REPLAY, '.', CMD_REPLAY, REPLAY_ON },
+	    { KC_REPLAY, KEY_RIGHT, CMD_REPLAY, REPLAY_ON } },
 	  false },
 	{ "g G",
 	  NULL,
 	  "to the start / end; Home End",
-	  { { KC_REPLAY, KEY_HOME, CMD_REPLAY_START, 0 },
-	    { KC_REPLAY, 'g', CMD_REPLAY_START, 0 },
-	    { KC_REPLAY, KEY_END, CMD_REPLAY_END, 0 },
-	    { KC_REPLAY, 'G', CMD_REPLAY_END, 0 } },
+	  { { KC_REPLAY, KEY_HOME, CMD_REPLAY, REPLAY_START },
+	    { KC_REPLAY, 'g', CMD_REPLAY, REPLAY_START },
+	    { KC_REPLAY, KEY_END, CMD_REPLAY, REPLAY_END },
+	    { KC_REPLAY, 'G', CMD_REPLAY, REPLAY_END } },
 	  false },
 	{ NULL, NULL, "Screen", { { 0 } }, false },
 	{ "t  T",

@@ -12,6 +12,7 @@
 #include "ui.h"
 
 struct replay;
+struct stream_reader;
 
 enum replay_move { REPLAY_PLAY, REPLAY_BACK, REPLAY_ON, REPLAY_START, REPLAY_END };
 
