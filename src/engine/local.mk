@@ -1,29 +1,15 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # The step runner (built-in workloads), external commands, and the registry
 # of process groups every exit path kills (and what escapes them).
-libscaletop_a_SOURCES += \
-	src/engine/pgroup.c \
-	src/engine/orphan_plan.c \
-	src/engine/spawn.c \
-	src/engine/runner_priv.h \
-	src/engine/runner.c \
-	src/engine/startline.c \
-	src/engine/lock_census.c \
-	src/engine/runner_child.c
-noinst_HEADERS += \
-	include/scaletop/lock_census.h \
-	include/scaletop/pgroup.h \
-	include/scaletop/orphan_plan.h \
-	include/scaletop/spawn.h \
-	include/scaletop/runner.h \
+libscaletop_a_SOURCES += src/engine/pgroup.c src/engine/orphan_plan.c src/engine/spawn.c \
+	src/engine/runner_priv.h src/engine/runner.c src/engine/startline.c \
+	src/engine/lock_census.c src/engine/runner_child.c
+noinst_HEADERS += include/scaletop/lock_census.h include/scaletop/pgroup.h \
+	include/scaletop/orphan_plan.h include/scaletop/spawn.h include/scaletop/runner.h \
 	include/scaletop/startline.h
 
-ENGINE_TESTS = \
-	tests/unit/test_orphan_plan \
-	tests/unit/test_runner \
-	tests/unit/test_startline \
-	tests/unit/test_fairness \
-	tests/unit/test_spawn
+ENGINE_TESTS = tests/unit/test_orphan_plan tests/unit/test_runner tests/unit/test_startline \
+	tests/unit/test_fairness tests/unit/test_spawn
 check_PROGRAMS += $(ENGINE_TESTS)
 TESTS += $(ENGINE_TESTS)
 
@@ -39,32 +25,14 @@ tests_unit_test_loop_poll_CPPFLAGS = $(AM_CPPFLAGS) -DLOOP_POLL_ONLY
 
 # The sweep controller, the step context it shares with the kinds of step,
 # and the two kinds (a table of operations each, step_ctx.h).
-libscaletop_a_SOURCES += \
-	src/engine/sweep.c \
-	src/engine/sweep_quiet.h \
-	src/engine/sweep_quiet.c \
-	src/engine/step_ctx.h \
-	src/engine/step_ctx.c \
-	src/engine/step_hot.c \
-	src/engine/step_lockprof.c \
-	src/engine/step_others.c \
-	src/engine/step_builtin.c \
-	src/engine/step_external.c \
-	src/engine/ext_timing.c \
-	src/engine/ext_window.h \
-	src/engine/ext_window.c \
-	src/engine/target.h \
-	src/engine/target.c \
-	src/engine/wait_sampler.h \
-	src/engine/wait_sampler.c \
-	src/engine/wait_census.c \
-	src/engine/wait_list.c \
-	src/engine/wait_kstack.c \
-	src/engine/step_kstacks.c \
-	src/engine/step_census.c \
-	src/engine/hot_sampler.h \
-	src/engine/hot_sampler.c \
-	src/engine/freq_sampler.h \
+libscaletop_a_SOURCES += src/engine/sweep.c src/engine/sweep_quiet.h src/engine/sweep_quiet.c \
+	src/engine/step_ctx.h src/engine/step_ctx.c src/engine/step_hot.c \
+	src/engine/step_lockprof.c src/engine/step_others.c src/engine/step_builtin.c \
+	src/engine/step_external.c src/engine/ext_timing.c src/engine/ext_window.h \
+	src/engine/ext_window.c src/engine/target.h src/engine/target.c src/engine/wait_sampler.h \
+	src/engine/wait_sampler.c src/engine/wait_census.c src/engine/wait_list.c \
+	src/engine/wait_kstack.c src/engine/step_kstacks.c src/engine/step_census.c \
+	src/engine/hot_sampler.h src/engine/hot_sampler.c src/engine/freq_sampler.h \
 	src/engine/freq_sampler.c
 noinst_HEADERS += include/scaletop/ext_timing.h
 UNIT_TESTS += tests/unit/test_ext_timing
@@ -86,10 +54,7 @@ tests_unit_test_probe_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/engine
 # The run-style options that `scaletop run` and the TUI share (parsed, then
 # applied to a session and a sweep config), and the crash handlers that kill
 # every group before the monitor dies.
-libscaletop_a_SOURCES += \
-	src/engine/run_args.c \
-	src/engine/run_apply.c \
-	src/engine/crash_guard.c
+libscaletop_a_SOURCES += src/engine/run_args.c src/engine/run_apply.c src/engine/crash_guard.c
 noinst_HEADERS += include/scaletop/run_args.h include/scaletop/crash_guard.h
 UNIT_TESTS += tests/unit/test_run_args
 

@@ -2,10 +2,7 @@
 # Pure model code: -n lists, interval statistics and a sweep's phases.
 noinst_HEADERS += include/scaletop/phase.h
 noinst_HEADERS += include/scaletop/nlist.h include/scaletop/stats.h
-libscaletop_a_SOURCES += \
-	src/model/nlist.c \
-	src/model/phase.c \
-	src/model/stats.c
+libscaletop_a_SOURCES += src/model/nlist.c src/model/phase.c src/model/stats.c
 
 # Where threads wait: the profile's tally and shares.
 noinst_HEADERS += include/scaletop/waits.h include/scaletop/probe_join.h
@@ -36,13 +33,8 @@ TESTS += tests/unit/test_nlist tests/unit/test_stats tests/unit/test_series
 noinst_HEADERS += include/scaletop/session.h include/scaletop/contention.h \
 	include/scaletop/series.h include/scaletop/fairness.h \
 	include/scaletop/procbook.h include/scaletop/thread_wait.h
-libscaletop_a_SOURCES += \
-	src/model/session.c \
-	src/model/series.c \
-	src/model/contention.c \
-	src/model/target_figures.c \
-	src/model/procbook.c \
-	src/model/thread_wait.c \
+libscaletop_a_SOURCES += src/model/session.c src/model/series.c src/model/contention.c \
+	src/model/target_figures.c src/model/procbook.c src/model/thread_wait.c \
 	src/model/fairness.c
 libscaletop_a_SOURCES += src/model/analysis.c src/model/analysis_verdict.h \
 	src/model/analysis_verdict.c src/model/analysis_cause.h src/model/analysis_cause.c \

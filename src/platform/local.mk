@@ -2,37 +2,16 @@
 # Portable code: the sample container, the delta arithmetic and every OS's
 # decoders, built on every OS so recorded fixtures from all of them are tested
 # everywhere.  Only the thin file that makes the OS calls is chosen per OS.
-libscaletop_a_SOURCES += \
-	src/platform/sample.c \
-	src/platform/delta.c \
-	src/platform/host.c \
-	src/platform/decode_line.h \
-	src/platform/decode_line.c \
-	src/platform/decode_procstat.c \
-	src/platform/decode_cpulist.c \
-	src/platform/decode_psi.c \
-	src/platform/decode_cpuinfo.c \
-	src/platform/decode_host.c \
-	src/platform/decode_task.c \
-	src/platform/decode_cptimes.c \
-	src/platform/decode_cputime.c \
-	src/platform/decode_kinfo.c \
-	src/platform/decode_statgrab.c \
-	src/platform/decode_thread.c \
-	src/platform/decode_cgroup.c \
-	src/platform/decode_perf.c \
-	src/platform/decode_syscall.c \
-	src/platform/decode_maps.c \
-	src/platform/decode_kallsyms.c \
-	src/platform/decode_kstack.c \
-	src/platform/symtab.c \
-	src/platform/elf_image.c \
-	src/platform/demangle.h \
-	src/platform/demangle.c \
-	src/platform/symbols_priv.h \
-	src/platform/sym_objects.c \
-	src/platform/symbols.c \
-	src/platform/realtime.c
+libscaletop_a_SOURCES += src/platform/sample.c src/platform/delta.c src/platform/host.c \
+	src/platform/decode_line.h src/platform/decode_line.c src/platform/decode_procstat.c \
+	src/platform/decode_cpulist.c src/platform/decode_psi.c src/platform/decode_cpuinfo.c \
+	src/platform/decode_host.c src/platform/decode_task.c src/platform/decode_cptimes.c \
+	src/platform/decode_cputime.c src/platform/decode_kinfo.c src/platform/decode_statgrab.c \
+	src/platform/decode_thread.c src/platform/decode_cgroup.c src/platform/decode_perf.c \
+	src/platform/decode_syscall.c src/platform/decode_maps.c src/platform/decode_kallsyms.c \
+	src/platform/decode_kstack.c src/platform/symtab.c src/platform/elf_image.c \
+	src/platform/demangle.h src/platform/demangle.c src/platform/symbols_priv.h \
+	src/platform/sym_objects.c src/platform/symbols.c src/platform/realtime.c
 
 # The files each OS adds.  Linux's backend reads /proc, sysfs and
 # perf_event (linux_*.c); linux_introspect.c maps symbols and reads kernel

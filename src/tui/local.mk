@@ -5,52 +5,16 @@
 # (views.c's table) and per panel (src/tui/app.h draws the layers).  It is linked into the
 # program only: the unit tests need no terminal.
 noinst_HEADERS += include/scaletop/tui.h
-scaletop_SOURCES += \
-	src/tui/ui.h \
-	src/tui/app.h \
-	src/tui/commands.h \
-	src/tui/view.h \
-	src/tui/views.h \
-	src/tui/replay.h \
-	src/tui/paint.h \
-	src/tui/idle.h \
-	src/tui/app.c \
-	src/tui/args.c \
-	src/tui/input.c \
-	src/tui/keymap.c \
-	src/tui/commands.c \
-	src/tui/commands_prompts.c \
-	src/tui/sweeps.c \
-	src/tui/rerun.c \
-	src/tui/playback.c \
-	src/tui/snapshots.c \
-	src/tui/keep.c \
-	src/tui/history.c \
-	src/tui/record.c \
-	src/tui/frame.c \
-	src/tui/state.c \
-	src/tui/replay.c \
-	src/tui/idle.c \
-	src/tui/layout.c \
-	src/tui/views.c \
-	src/tui/overview.c \
-	src/tui/paint.c \
-	src/tui/glyphs.c \
-	src/tui/header.c \
-	src/tui/cpus.c \
-	src/tui/chart.c \
-	src/tui/chart_legend.c \
-	src/tui/contention.c \
-	src/tui/verdict.c \
-	src/tui/footer.c \
-	src/tui/waits.c \
-	src/tui/waits_why.c \
-	src/tui/waits_locks.c \
-	src/tui/steps.c \
-	src/tui/help.c \
-	src/tui/prompt.c \
-	src/tui/theme_pick.h \
-	src/tui/theme_pick.c
+scaletop_SOURCES += src/tui/ui.h src/tui/app.h src/tui/commands.h src/tui/view.h src/tui/views.h \
+	src/tui/replay.h src/tui/paint.h src/tui/idle.h src/tui/app.c src/tui/args.c \
+	src/tui/input.c src/tui/keymap.c src/tui/commands.c src/tui/commands_prompts.c \
+	src/tui/sweeps.c src/tui/rerun.c src/tui/playback.c src/tui/snapshots.c src/tui/keep.c \
+	src/tui/history.c src/tui/record.c src/tui/frame.c src/tui/state.c src/tui/replay.c \
+	src/tui/idle.c src/tui/layout.c src/tui/views.c src/tui/overview.c src/tui/paint.c \
+	src/tui/glyphs.c src/tui/header.c src/tui/cpus.c src/tui/chart.c src/tui/chart_legend.c \
+	src/tui/contention.c src/tui/verdict.c src/tui/footer.c src/tui/waits.c \
+	src/tui/waits_why.c src/tui/waits_locks.c src/tui/steps.c src/tui/help.c src/tui/prompt.c \
+	src/tui/theme_pick.h src/tui/theme_pick.c
 
 # The keys against the help, the views' table held to its rules, and what a
 # key or the wheel means where: input.c, the tables and the views built into
@@ -67,19 +31,9 @@ UNIT_TESTS += tests/unit/test_paint
 tests_unit_test_paint_SOURCES = tests/unit/test_paint.c src/tui/paint.c src/tui/glyphs.c
 
 # TUI tests drive the real binary in tmux.
-TUI_TESTS = \
-	tests/tui/screen.sh \
-	tests/tui/keys.sh \
-	tests/tui/robust.sh \
-	tests/tui/replay.sh \
-	tests/tui/theme.sh \
-	tests/tui/history.sh \
-	tests/tui/words.sh \
-	tests/tui/files.sh \
-	tests/tui/why.sh \
-	tests/tui/locks.sh \
-	tests/tui/interval.sh \
-	tests/tui/rerun.sh \
+TUI_TESTS = tests/tui/screen.sh tests/tui/keys.sh tests/tui/robust.sh tests/tui/replay.sh \
+	tests/tui/theme.sh tests/tui/history.sh tests/tui/words.sh tests/tui/files.sh \
+	tests/tui/why.sh tests/tui/locks.sh tests/tui/interval.sh tests/tui/rerun.sh \
 	tests/tui/small.sh
 # valgrind cannot run an AddressSanitizer build; the plain build runs it.
 if !SANITIZE
@@ -121,13 +75,8 @@ scaletop.srcdir: Makefile
 	$(AM_V_GEN)echo '$(abs_top_srcdir)' >$@
 
 noinst_HEADERS += include/scaletop/theme.h include/scaletop/prefs.h src/tui/theme_priv.h
-libscaletop_a_SOURCES += \
-	src/tui/theme.c \
-	src/tui/theme_keys.c \
-	src/tui/theme_parse.c \
-	src/tui/theme_color.c \
-	src/tui/theme_find.c \
-	src/tui/prefs.c
+libscaletop_a_SOURCES += src/tui/theme.c src/tui/theme_keys.c src/tui/theme_parse.c \
+	src/tui/theme_color.c src/tui/theme_find.c src/tui/prefs.c
 
 # docs/themes.md and docs/config.md are installed and shipped by docs/local.mk.
 

@@ -12,10 +12,7 @@
 # loaders are what makes a neighbour that bad.  `make check-alone` runs them
 # one at a time, after the rest, as ./bootstrap check does; their results
 # count in its closing line like any.
-LIVE_TESTS = \
-	tests/live/postgres.sh \
-	tests/live/mariadb.sh \
-	tests/live/presets.sh \
+LIVE_TESTS = tests/live/postgres.sh tests/live/mariadb.sh tests/live/presets.sh \
 	tests/live/sysbench.sh
 LOAD_TESTS = \
 	tests/cli/many.sh \

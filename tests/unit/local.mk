@@ -1,23 +1,14 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # C unit tests, one program per module.
-UNIT_TESTS += \
-	tests/unit/test_decode_linux \
-	tests/unit/test_task_cpu \
-	tests/unit/test_decode_bsd \
-	tests/unit/test_delta \
-	tests/unit/test_sampler_live \
-	tests/unit/test_host \
-	tests/unit/test_model \
-	tests/unit/test_cmdline
+UNIT_TESTS += tests/unit/test_decode_linux tests/unit/test_task_cpu tests/unit/test_decode_bsd \
+	tests/unit/test_delta tests/unit/test_sampler_live tests/unit/test_host \
+	tests/unit/test_model tests/unit/test_cmdline
 
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 
 # Shell tests drive the real binary.
-SHELL_TESTS = \
-	tests/cli/bootstrap.sh \
-	tests/cli/sample.sh \
-	tests/cli/run.sh
+SHELL_TESTS = tests/cli/bootstrap.sh tests/cli/sample.sh tests/cli/run.sh
 
 TESTS += $(SHELL_TESTS)
 EXTRA_DIST += $(SHELL_TESTS) tests/cli/lib.sh
@@ -93,8 +84,7 @@ EXTRA_DIST += tests/cli/folded.sh
 
 # Whole stacks through a snapshot and a stream: frame for frame, the line's budget, refusals.
 UNIT_TESTS += tests/unit/test_stacks_json
-tests_unit_test_stacks_json_SOURCES = tests/unit/test_stacks_json.c tests/unit/json_edit.c \
-	tests/unit/json_edit.h tests/unit/json_steps.c tests/unit/json_steps.h
+tests_unit_test_stacks_json_SOURCES = tests/unit/test_stacks_json.c $(JSON_STEPS_SOURCES)
 
 # The verdict's one headline on a table of shapes (a peak at 1, at the end, linear, sub-linear,
 # super-linear, a dip, a noisy peak, flat then a fall, a starved N=1, a busy machine): the exact
