@@ -41,10 +41,11 @@ struct collector {
 	/*
 	 * The step's section of a snapshot or a stream line (store): write's
 	 * NULL result writes nothing; read gets the member (NULL when absent)
-	 * and fills the slot, 0 or -1 with a message through f.
+	 * and fills the slot, or the step's own field for a measure the rest of
+	 * the program reads (st->others); 0 or -1 with a message through f.
 	 */
 	struct json_t *(*write)(const struct step *st, const struct step_slot *slot);
-	int (*read)(struct field_ctx *f, const struct json_t *v, const char *path,
+	int (*read)(struct field_ctx *f, const struct json_t *v, const char *path, struct step *st,
 		    struct step_slot *slot);
 	/* Reports: lines after run's and show's table; lines in compare of k sessions. */
 	void (*table)(FILE *f, const struct session *s, int slot);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Number formatting shared by every text view. */
+/* Text shared by every view and file: numbers with SI prefixes, text made valid UTF-8. */
 #ifndef SCALETOP_FORMAT_H
 #define SCALETOP_FORMAT_H
 
@@ -7,5 +7,11 @@
 
 /* 1234567 -> "1.23M", 999 -> "999", 0.5 -> "0.50"; NaN -> "-".  Returns buf. */
 char *fmt_si(double v, char *buf, size_t len);
+
+/*
+ * JSON strings are UTF-8, and jansson refuses anything else: each byte of s
+ * that does not start a valid UTF-8 sequence becomes '?', in place.
+ */
+void utf8_scrub(char *s);
 
 #endif

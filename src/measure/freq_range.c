@@ -62,11 +62,13 @@ freq_range_write(const struct step *st, const struct step_slot *slot)
 
 /* Absent: not measured; null: the OS did not say; else both ends, min <= max. */
 static int
-freq_range_parse(struct field_ctx *f, const json_t *v, const char *path, struct step_slot *slot)
+freq_range_parse(struct field_ctx *f, const json_t *v, const char *path, struct step *st,
+		 struct step_slot *slot)
 {
 	struct freq_range r = { 0 };
 	struct freq_range *out;
 
+	(void)st;
 	if (v == NULL)
 		return 0;
 	if (!json_is_null(v)) {

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "scaletop/format.h"
 #include "scaletop/grow.h"
 #include "import_table.h"
 #include "compare_priv.h"
@@ -133,7 +134,7 @@ imp_column(struct import_reader *im, const struct import_field *f, int i)
 				      SNAPSHOT_COLUMN_MAX);
 	memcpy(c->name, f->text, f->len);
 	c->name[f->len] = '\0';
-	snapshot_utf8_scrub(c->name);
+	utf8_scrub(c->name);
 	c->sd = c->runs = c->owner = -1;
 	c->kind = i == 0 ? IMPORT_N : IMPORT_X;
 	if (i == 0)

@@ -284,7 +284,6 @@ session_json_step(const struct session *s, const struct step *st)
 	    (st->ulocks.present && set_new(j, "locks", session_json_locks(&st->ulocks)) != 0) ||
 	    (st->kstacks.present &&
 	     set_new(j, "kstacks", session_json_kstacks(&st->kstacks)) != 0) ||
-	    (st->others.known && set_new(j, "others", session_json_others(&st->others)) != 0) ||
 	    session_json_collectors(j, st) != 0) {
 		json_decref(j);
 		return NULL;

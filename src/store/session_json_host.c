@@ -9,6 +9,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "scaletop/format.h"
 #include "scaletop/host.h"
 #include "scaletop/session.h"
 #include "snapshot_priv.h"
@@ -27,7 +28,7 @@ fp_str(const char *s)
 	if (s[0] == '\0')
 		return json_null();
 	snprintf(buf, sizeof(buf), "%s", s);
-	snapshot_utf8_scrub(buf);
+	utf8_scrub(buf);
 	return json_string(buf);
 }
 
@@ -52,7 +53,7 @@ fp_mitigations(const struct host_info *h)
 		char name[HOST_MITIGATION_NAME_LEN];
 
 		snprintf(name, sizeof(name), "%s", h->mitigations[i].name);
-		snapshot_utf8_scrub(name);
+		utf8_scrub(name);
 		if (json_object_set_new(m, name, fp_str(h->mitigations[i].text)) != 0) {
 			json_decref(m);
 			return NULL;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "scaletop/format.h"
 #include "scaletop/session.h"
 #include "snapshot_priv.h"
 
@@ -33,7 +34,7 @@ name_json(const char *name)
 	char buf[HOT_NAME_LEN];
 
 	snprintf(buf, sizeof(buf), "%s", name);
-	snapshot_utf8_scrub(buf);
+	utf8_scrub(buf);
 	return json_string(buf);
 }
 

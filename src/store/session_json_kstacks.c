@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "scaletop/format.h"
 #include "scaletop/session.h"
 #include "snapshot_priv.h"
 
@@ -31,7 +32,7 @@ kstack_json(const struct step_kstack *k)
 	if (k->family != WAIT_WORKLOAD && k->family != WAIT_TARGET)
 		return NULL;
 	snprintf(buf, sizeof(buf), "%s", k->stack);
-	snapshot_utf8_scrub(buf);
+	utf8_scrub(buf);
 	return json_pack("{s:s, s:s, s:o, s:I}", "family", wait_family_names[k->family], "stack",
 			 buf, "share", isfinite(k->share) ? json_real(k->share) : json_null(),
 			 "readings", (json_int_t)k->readings);
@@ -52,7 +53,7 @@ session_json_kstacks(const struct step_kstacks *k)
 			return NULL;
 		}
 	snprintf(why, sizeof(why), "%s", k->unreadable);
-	snapshot_utf8_scrub(why);
+	utf8_scrub(why);
 	o = json_pack("{s:I, s:I, s:o, s:o, s:o}", "reads",
 		      (json_int_t)(k->reads > 0 ? k->reads : 0), "failed",
 		      (json_int_t)(k->failed > 0 ? k->failed : 0), "read_us",

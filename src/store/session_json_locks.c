@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "scaletop/format.h"
 #include "scaletop/session.h"
 #include "snapshot_priv.h"
 
@@ -26,7 +27,7 @@ text_json(const char *s, size_t cap)
 	char buf[STEP_ULOCK_NAME];
 
 	snprintf(buf, sizeof(buf) < cap ? sizeof(buf) : cap, "%s", s);
-	snapshot_utf8_scrub(buf);
+	utf8_scrub(buf);
 	return json_string(buf);
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scaletop/format.h"
 #include "scaletop/hotstacks.h"
 #include "scaletop/session.h"
 #include "snapshot_priv.h"
@@ -95,7 +96,7 @@ names_json(const struct stacks_out *o)
 
 	for (i = 0; a != NULL && i < o->nused; i++) {
 		snprintf(buf, sizeof(buf), "%s", o->s->name[o->order[i]]);
-		snapshot_utf8_scrub(buf);
+		utf8_scrub(buf);
 		if (json_array_append_new(a, json_string(buf)) != 0) {
 			json_decref(a);
 			return NULL;

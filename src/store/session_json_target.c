@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "scaletop/format.h"
 #include "scaletop/session.h"
 #include "scaletop/waits.h"
 #include "snapshot_priv.h"
@@ -51,7 +52,7 @@ text_json(const char *s, size_t size)
 	size_t max = size < sizeof(buf) ? size : sizeof(buf);
 
 	snprintf(buf, max, "%.*s", (int)(max - 1), s);
-	snapshot_utf8_scrub(buf);
+	utf8_scrub(buf);
 	return json_string(buf);
 }
 

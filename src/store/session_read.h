@@ -94,13 +94,6 @@ int session_read_hot(struct field_ctx *c, const json_t *step, const char *P, str
 int session_read_locks(struct field_ctx *c, const json_t *step, const char *P,
 		       struct step_locks *l);
 /*
- * A step's optional "others" (absent or null: not measured, known false)
- * into o: CPUs not negative, at most STEP_OTHERS_TOP commands, busiest
- * first.  session_read_others.c.
- */
-int session_read_others(struct field_ctx *c, const json_t *step, const char *P,
-			struct step_others *o);
-/*
  * A step's optional "kstacks" (absent or null: not tried) into k: known
  * families, non-empty stacks, at most STEP_KSTACKS a family, shares summing
  * to at most 1.  session_read_kstacks.c.

@@ -33,12 +33,6 @@ void snapshot_csv_num(FILE *f, double x);
 void snapshot_md_text(FILE *f, const char *s);
 
 /*
- * JSON strings are UTF-8, and jansson refuses anything else: each byte of s
- * that does not start a valid UTF-8 sequence becomes '?', in place.
- */
-void snapshot_utf8_scrub(char *s);
-
-/*
  * Writes path through fill(f, arg): a temp file in the same folder, fsync,
  * rename over path (only if force when path exists), fsync of the folder.
  * fill returns 0 or -1 (errno).  0, or -1 with "path: why; what to do".
@@ -104,12 +98,6 @@ json_t *session_json_stacks(const struct hot_stacks *s);
 struct step_locks;
 /* A step's "locks": each family's top locks of the census; NULL on ENOMEM. */
 json_t *session_json_locks(const struct step_locks *l);
-
-/* --- who else was on the CPUs (session_json_others.c) ------------------- */
-
-struct step_others;
-/* A step's "others": the CPUs they used and the busiest commands; NULL on ENOMEM. */
-json_t *session_json_others(const struct step_others *o);
 
 /* --- the blocked threads' kernel stacks (session_json_kstacks.c) ------- */
 

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "scaletop/error.h"
+#include "scaletop/format.h"
 #include "scaletop/sample_json.h"
 #include "scaletop/session_json.h"
 #include "scaletop/stream.h"
@@ -195,7 +196,7 @@ recorder_scrub_argv(char **argv)
 			free(out);
 			return NULL;
 		}
-		snapshot_utf8_scrub(out[i]);
+		utf8_scrub(out[i]);
 	}
 	return out;
 }
@@ -223,10 +224,10 @@ recorder_header(struct recorder *rec, const struct session *s)
 	if (rec->failed)
 		return 0;
 	for (i = 0; i < sizeof(text) / sizeof(text[0]); i++)
-		snapshot_utf8_scrub(text[i]);
+		utf8_scrub(text[i]);
 	for (i = 0; i < (size_t)c.wl.nparams && i < SESSION_MAX_PARAMS; i++) {
-		snapshot_utf8_scrub(c.wl.key[i]);
-		snapshot_utf8_scrub(c.wl.value[i]);
+		utf8_scrub(c.wl.key[i]);
+		utf8_scrub(c.wl.value[i]);
 	}
 	c.wl.argv = s->wl.argv != NULL ? recorder_scrub_argv(s->wl.argv) : NULL;
 	if (s->wl.argv == NULL || c.wl.argv != NULL)
@@ -370,7 +371,7 @@ recorder_step(struct recorder *rec, const struct session *s, int idx)
 		return recorder_fail(rec, "step %d does not exist (the session has %d)", idx,
 				     s->nsteps);
 	st = s->steps[idx];
-	snapshot_utf8_scrub(st.reason);
+	utf8_scrub(st.reason);
 	o = session_json_step(s, &st);
 	if (o != NULL && json_object_set_new(o, "index", json_integer(idx)) != 0) {
 		json_decref(o);
@@ -387,7 +388,7 @@ recorder_event(struct recorder *rec, const struct event *e)
 	if (rec->failed)
 		return 0;
 	c = *e;
-	snapshot_utf8_scrub(c.text);
+	utf8_scrub(c.text);
 	return recorder_emit(rec, "event", session_json_event(&c));
 }
 
@@ -404,8 +405,8 @@ recorder_analysis(struct recorder *rec, const struct analysis *a, const struct a
 		o = &dflt;
 	}
 	c = *a;
-	snapshot_utf8_scrub(c.verdict);
-	snapshot_utf8_scrub(c.usl.why);
+	utf8_scrub(c.verdict);
+	utf8_scrub(c.usl.why);
 	return recorder_emit(rec, "analysis", snapshot_analysis_json(&c, o));
 }
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Number formatting shared by every text view (format.h): SI prefixes for counts and rates. */
+/* Text for every view and file: SI prefixes for counts and rates, UTF-8 safe for JSON. */
 #include <math.h>
 #include <stdio.h>
 
@@ -30,4 +30,55 @@ fmt_si(double v, char *buf, size_t len)
 				   : "%.2f%c",
 			 v, suffix[i]);
 	return buf;
+}
+
+/* Length of the valid UTF-8 sequence at p (1-4), or 0 if p starts an invalid one. */
+static size_t
+utf8_seq(const unsigned char *p)
+{
+	unsigned c = p[0];
+	size_t n, i;
+	unsigned long cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, cp = c & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (p[i] & 0x3f);
+	}
+	/* Overlong forms, surrogates, and beyond U+10FFFF. */
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/*
+ * JSON strings are UTF-8, and jansson refuses anything else.  A hostname, a
+ * path parameter or an external command's stderr in Latin-1 must not cost the
+ * whole line, so each invalid byte becomes '?'.
+ */
+void
+utf8_scrub(char *s)
+{
+	unsigned char *p = (unsigned char *)s;
+	size_t n;
+
+	while (*p != '\0') {
+		n = utf8_seq(p);
+		if (n == 0) {
+			*p++ = '?';
+			continue;
+		}
+		p += n;
+	}
 }

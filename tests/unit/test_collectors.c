@@ -60,7 +60,7 @@ round_trip(const struct collector *k, const char *text, const char *want, const 
 	char *got = NULL;
 
 	memset(&st, 0, sizeof(st));
-	if (!ok(k->read(&f, in, "steps[0].x", &st.slot[0]) == 0, "%s: read", name))
+	if (!ok(k->read(&f, in, "steps[0].x", &st, &st.slot[0]) == 0, "%s: read", name))
 		diag("%s", err);
 	out = k->write(&st, &st.slot[0]);
 	if (out != NULL)
@@ -86,8 +86,8 @@ test_freq_range_json(int i)
 	round_trip(k, "null", "null", "null (the OS did not say) comes back null");
 	round_trip(k, NULL, "(nothing)", "absent (not measured) writes nothing");
 	memset(&st, 0, sizeof(st));
-	ok(k->read(&f, bad, "steps[0].freq_range", &st.slot[0]) != 0 && strchr(err, '\n') == NULL &&
-		   strstr(err, "steps[0].freq_range.max_mhz") != NULL,
+	ok(k->read(&f, bad, "steps[0].freq_range", &st, &st.slot[0]) != 0 &&
+		   strchr(err, '\n') == NULL && strstr(err, "steps[0].freq_range.max_mhz") != NULL,
 	   "a range whose max is below its min is refused in one line: %s", err);
 	step_slots_free(&st);
 	json_decref(bad);
@@ -110,7 +110,7 @@ step_json(struct session *s, int slot, double lo, double hi)
 		struct field_ctx f = { "t.json", NULL, 0, false, 0, 0 };
 		json_t *v = json_pack("{s:f, s:f}", "min_mhz", lo, "max_mhz", hi);
 
-		collectors[slot]->read(&f, v, "x", &st->slot[slot]);
+		collectors[slot]->read(&f, v, "x", st, &st->slot[slot]);
 		json_decref(v);
 	}
 	j = session_json_step(s, st);
@@ -198,6 +198,46 @@ test_reports(int slot)
 	session_free(&none);
 }
 
+/* A collector whose figures live in the step (st->others): its section and table lines. */
+static void
+test_others(int i)
+{
+	const struct collector *k = collectors[i];
+	static const char *const one =
+		"{\"cpus\":1.5,\"named_cpus\":1.25,\"top\":[{\"comm\":\"cc1\",\"cpus\":1.25,"
+		"\"pids\":[41,42],\"procs\":3}]}";
+	char err[256] = "", buf[512];
+	struct field_ctx f = { "t.json", err, sizeof(err), false, 0, 0 };
+	struct session s;
+	struct step *st;
+	json_t *v;
+	FILE *out;
+
+	round_trip(k, one, one, "others: a step's section comes back the same");
+	round_trip(k, "null", "(nothing)", "others: null (not measured) writes nothing");
+	session_init(&s);
+	st = session_add_step(&s, 2, 0);
+	v = json_loads(one, 0, NULL);
+	if (!ok(st != NULL && k->read(&f, v, "steps[0].others", st, &st->slot[i]) == 0 &&
+			st->others.known && st->others.ntop == 1 && st->others.top[0].npid == 2,
+		"others: read into the step's own field, where the analysis reads it"))
+		diag("%s", err);
+	json_decref(v);
+	out = mem_open(buf, sizeof(buf));
+	k->table(out, &s, i);
+	fclose(out);
+	ok(strstr(buf, "others:") == buf && strstr(buf, "N=2    1.50 CPUs: cc1") != NULL,
+	   "others: the table's section: %s", buf);
+	v = json_pack("{s:f, s:f, s:[{s:s, s:i, s:[i], s:f}, {s:s, s:i, s:[i], s:f}]}", "cpus", 2.0,
+		      "named_cpus", 2.0, "top", "comm", "a", "procs", 1, "pids", 7, "cpus", 0.5,
+		      "comm", "b", "procs", 1, "pids", 8, "cpus", 1.5);
+	ok(k->read(&f, v, "steps[0].others", st, &st->slot[i]) != 0 &&
+		   strstr(err, "steps[0].others.top[1]") != NULL && strchr(err, '\n') == NULL,
+	   "others: the busiest command not first is refused in one line: %s", err);
+	json_decref(v);
+	session_free(&s);
+}
+
 int
 main(void)
 {
@@ -210,5 +250,7 @@ main(void)
 	test_freq_range_json(fr);
 	test_step(fr);
 	test_reports(fr);
+	if (ok(find("others") >= 0, "who else was on the CPUs is in the table"))
+		test_others(find("others"));
 	return done_testing();
 }
