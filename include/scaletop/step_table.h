@@ -18,7 +18,5 @@ void step_table_steps(FILE *f, const struct session *s, int width);
 void step_table_hot(FILE *f, const struct session *s);
 /* The "locks:" section alone: each step's top futexes by family (step_table_locks.c). */
 void step_table_locks(FILE *f, const struct session *s);
-/* The "kernel stacks:" section alone: each step's top kernel stacks (step_table_kstacks.c). */
-void step_table_kstacks(FILE *f, const struct session *s);
 
 #endif

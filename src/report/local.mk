@@ -5,7 +5,7 @@
 
 # The results table (one row per step) that run, show and the TUI's steps view print.
 libscaletop_a_SOURCES += src/report/step_table.c src/report/step_table_hot.c \
-	src/report/step_table_locks.c src/report/step_table_kstacks.c
+	src/report/step_table_locks.c
 noinst_HEADERS += include/scaletop/step_table.h include/scaletop/report.h
 
 # Comparing, exporting and importing.

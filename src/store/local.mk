@@ -5,8 +5,7 @@ libscaletop_a_SOURCES += \
 noinst_HEADERS += include/scaletop/sample_json.h
 libscaletop_a_SOURCES += src/store/session_json.c src/store/session_json_target.c \
 	src/store/session_json_host.c src/store/session_json_hot.c \
-	src/store/session_json_locks.c src/store/session_json_kstacks.c \
-	src/store/session_json_stacks.c
+	src/store/session_json_locks.c
 noinst_HEADERS += include/scaletop/session_json.h
 # Snapshots: save and load.
 noinst_HEADERS += include/scaletop/snapshot.h src/store/snapshot_priv.h src/store/session_read.h
@@ -15,8 +14,7 @@ libscaletop_a_SOURCES += src/store/snapshot_text.c src/store/snapshot_analysis.c
 # Reading a snapshot back.
 libscaletop_a_SOURCES += src/store/session_read.c src/store/session_read_step.c \
 	src/store/session_read_target.c src/store/session_read_host.c src/store/session_read_hot.c \
-	src/store/session_read_locks.c src/store/session_read_kstacks.c \
-	src/store/session_read_stacks.c src/store/snapshot_read.c \
+	src/store/session_read_locks.c src/store/snapshot_read.c \
 	src/store/snapshot_load.c
 
 # The JSON Lines stream: the recorder behind `run --record`, and the reader

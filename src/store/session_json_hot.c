@@ -4,13 +4,14 @@
  * samples of the workload's and the target's threads by call path and by
  * function (its own samples), the share that spun in a lock, kernel or
  * user, by the caller that names it, and its whole stacks
- * (session_json_stacks.c).
+ * (stacks_write.c).
  */
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "scaletop/stacks_json.h"
 #include "scaletop/format.h"
 #include "scaletop/session.h"
 #include "snapshot_priv.h"
@@ -135,7 +136,7 @@ session_json_hot(const struct step_hot *h)
 		      "spin_share", by_family(h, BY_SPIN), "user_spin_share",
 		      by_family(h, BY_USER_SPIN), "paths", paths, "self", selfs, "spin", spins);
 	if (o != NULL && h->stacks != NULL &&
-	    json_object_set_new(o, "stacks", session_json_stacks(h->stacks)) != 0) {
+	    json_object_set_new(o, "stacks", stacks_write(h->stacks)) != 0) {
 		json_decref(o);
 		return NULL;
 	}

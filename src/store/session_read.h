@@ -93,24 +93,6 @@ int session_read_hot(struct field_ctx *c, const json_t *step, const char *P, str
  */
 int session_read_locks(struct field_ctx *c, const json_t *step, const char *P,
 		       struct step_locks *l);
-/*
- * A step's optional "kstacks" (absent or null: not tried) into k: known
- * families, non-empty stacks, at most STEP_KSTACKS a family, shares summing
- * to at most 1.  session_read_kstacks.c.
- */
-int session_read_kstacks(struct field_ctx *c, const json_t *step, const char *P,
-			 struct step_kstacks *k);
-
-/*
- * parent's optional "stacks" (absent or null: none, *out NULL) into *out
- * (free with hot_stacks_free), with each family's counts and other summed
- * in total[]: names that fit, indices that name one, at most
- * HOT_STACKS_MAX a family.  0, or -1 with a message.
- * session_read_stacks.c.
- */
-struct hot_stacks;
-int session_read_stacks(struct field_ctx *c, const json_t *parent, const char *P,
-			struct hot_stacks **out, uint64_t total[WAIT_NFAMILIES]);
 
 /*
  * One event object j into e.  Its "step" must be null or 0..max_step.  An

@@ -3,13 +3,14 @@
  * Reading back a step's "hot" (session_json_hot.c): the samples of each
  * sampled family, its lock-spin shares, the paths, the functions' own
  * samples and the spinning callers, and the whole stacks
- * (session_read_stacks.c), whose counts must add up to the samples.
+ * (stacks_read.c), whose counts must add up to the samples.
  */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "scaletop/stacks_json.h"
 #include "session_read.h"
 
 /*
@@ -250,7 +251,7 @@ read_stacks_sum(struct field_ctx *c, const json_t *hot, const char *P, struct st
 	char Q[128];
 	int f;
 
-	if (session_read_stacks(c, hot, P, &h->stacks, total) != 0)
+	if (stacks_read(c, hot, P, &h->stacks, total) != 0)
 		return -1;
 	field_path(Q, sizeof(Q), P, "stacks");
 	for (f = WAIT_WORKLOAD; h->stacks != NULL && f <= WAIT_TARGET; f++)

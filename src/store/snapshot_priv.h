@@ -87,23 +87,11 @@ struct step_hot;
 /* A step's "hot": its sampled families' paths and spin; NULL on ENOMEM. */
 json_t *session_json_hot(const struct step_hot *h);
 
-/* --- whole stacks, for flame graphs (session_json_stacks.c) ------------ */
-
-struct hot_stacks;
-/* A "stacks" object: the frames' names once, each family's stacks; NULL on ENOMEM. */
-json_t *session_json_stacks(const struct hot_stacks *s);
-
 /* --- the locks waited on (session_json_locks.c) ------------------------ */
 
 struct step_locks;
 /* A step's "locks": each family's top locks of the census; NULL on ENOMEM. */
 json_t *session_json_locks(const struct step_locks *l);
-
-/* --- the blocked threads' kernel stacks (session_json_kstacks.c) ------- */
-
-struct step_kstacks;
-/* A step's "kstacks": each family's top kernel stacks; NULL on ENOMEM. */
-json_t *session_json_kstacks(const struct step_kstacks *k);
 
 /* --- fairness at an N (snapshot_fairness.c) ------------------------------ */
 

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "scaletop/measures.h"
 #include "scaletop/snapshot.h"
-#include "scaletop/step_table.h"
 #include "scaletop/stream.h"
 #include "../tap.h"
 #include "json_edit.h"
@@ -133,14 +133,19 @@ test_refusals(void)
 	session_free(&s);
 }
 
+/* The kernel stacks collector's lines in the table. */
 static char *
 table_of(const struct session *s)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
+	int i;
 
-	step_table_kstacks(f, s);
+	for (i = 0; i < ncollectors && strcmp(collectors[i]->key, "kstacks") != 0; i++)
+		;
+	if (i < ncollectors)
+		collectors[i]->table(f, s, i);
 	fclose(f);
 	return buf;
 }

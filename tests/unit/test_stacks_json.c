@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * A step's whole stacks through a snapshot and a stream (session_json_stacks.c,
- * session_read_stacks.c): on-CPU and off-CPU stacks come back frame for frame;
+ * A step's whole stacks through a snapshot and a stream (stacks_write.c,
+ * stacks_read.c): on-CPU and off-CPU stacks come back frame for frame;
  * a set too large for a stream's line is written down to its budget, the rest in
  * "other", and still reads back with its counts adding up to the samples.
  */

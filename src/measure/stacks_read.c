@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Reading back a "stacks" object (session_json_stacks.c), of a step's
+ * Reading back a "stacks" object (stacks_write.c), of a step's
  * "hot" or "kstacks".  Absent in files from before flame graphs.  Checked
  * as the export uses it: names that fit, at most HOT_STACKS_MAX stacks a
  * family, each of at most HOT_STACK_DEPTH frames whose indices name a
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "scaletop/hotstacks.h"
-#include "session_read.h"
+#include "scaletop/stacks_json.h"
 
 /* Most names a "stacks" may hold: every frame of every stack of both families. */
 #define READ_MAX_NAMES (2 * HOT_STACKS_MAX * HOT_STACK_DEPTH)
@@ -134,8 +134,8 @@ read_family(struct field_ctx *c, const json_t *o, const char *P, enum wait_famil
 }
 
 int
-session_read_stacks(struct field_ctx *c, const json_t *parent, const char *P,
-		    struct hot_stacks **out, uint64_t total[WAIT_NFAMILIES])
+stacks_read(struct field_ctx *c, const json_t *parent, const char *P, struct hot_stacks **out,
+	    uint64_t total[WAIT_NFAMILIES])
 {
 	json_t *o = json_object_get(parent, "stacks");
 	struct hot_stacks *s;

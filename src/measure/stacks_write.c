@@ -12,7 +12,7 @@
 #include "scaletop/format.h"
 #include "scaletop/hotstacks.h"
 #include "scaletop/session.h"
-#include "snapshot_priv.h"
+#include "scaletop/stacks_json.h"
 
 /*
  * Each frame's name is written once, in "names"; a stack is an array [count,
@@ -20,7 +20,7 @@
  * costs tens of kB rather than hundreds; only the names the written stacks
  * use are written, and a family's stacks stop at a budget of bytes, the rest
  * counted in "other" (a stream's step is one line, which its reader takes up
- * to 1 MB). session_read_stacks.c reads it back.
+ * to 1 MB). stacks_read.c reads it back.
  */
 
 /* The families that have stacks: the probe's labels have none. */
@@ -167,7 +167,7 @@ fail:
 }
 
 json_t *
-session_json_stacks(const struct hot_stacks *s)
+stacks_write(const struct hot_stacks *s)
 {
 	struct stacks_out o = { s, NULL, NULL, 0, NULL, { 0 } };
 	json_t *j = NULL;
