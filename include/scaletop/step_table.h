@@ -16,7 +16,5 @@ void step_table_print(FILE *f, const struct session *s);
 void step_table_steps(FILE *f, const struct session *s, int width);
 /* The "hot:" section alone: each step's on-CPU paths and lock spin (step_table_hot.c). */
 void step_table_hot(FILE *f, const struct session *s);
-/* The "locks:" section alone: each step's top futexes by family (step_table_locks.c). */
-void step_table_locks(FILE *f, const struct session *s);
 
 #endif

@@ -4,8 +4,7 @@
 # No JSON here: the store reads and writes the files.
 
 # The results table (one row per step) that run, show and the TUI's steps view print.
-libscaletop_a_SOURCES += src/report/step_table.c src/report/step_table_hot.c \
-	src/report/step_table_locks.c
+libscaletop_a_SOURCES += src/report/step_table.c src/report/step_table_hot.c
 noinst_HEADERS += include/scaletop/step_table.h include/scaletop/report.h
 
 # Comparing, exporting and importing.

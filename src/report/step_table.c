@@ -465,7 +465,6 @@ step_table_print(FILE *f, const struct session *s)
 	table_target(f, s);
 	table_waits(f, s);
 	step_table_hot(f, s);
-	step_table_locks(f, s);
 	for (i = 0; i < ncollectors; i++) {
 		if (collectors[i]->table != NULL)
 			collectors[i]->table(f, s, i);

@@ -4,8 +4,7 @@ libscaletop_a_SOURCES += \
 	src/store/sample_json.c
 noinst_HEADERS += include/scaletop/sample_json.h
 libscaletop_a_SOURCES += src/store/session_json.c src/store/session_json_target.c \
-	src/store/session_json_host.c src/store/session_json_hot.c \
-	src/store/session_json_locks.c
+	src/store/session_json_host.c src/store/session_json_hot.c
 noinst_HEADERS += include/scaletop/session_json.h
 # Snapshots: save and load.
 noinst_HEADERS += include/scaletop/snapshot.h src/store/snapshot_priv.h src/store/session_read.h
@@ -14,8 +13,7 @@ libscaletop_a_SOURCES += src/store/snapshot_text.c src/store/snapshot_analysis.c
 # Reading a snapshot back.
 libscaletop_a_SOURCES += src/store/session_read.c src/store/session_read_step.c \
 	src/store/session_read_target.c src/store/session_read_host.c src/store/session_read_hot.c \
-	src/store/session_read_locks.c src/store/snapshot_read.c \
-	src/store/snapshot_load.c
+	src/store/snapshot_read.c src/store/snapshot_load.c
 
 # The JSON Lines stream: the recorder behind `run --record`, and the reader
 # behind replay and live viewing.

@@ -281,7 +281,6 @@ session_json_step(const struct session *s, const struct step *st)
 	    set_new(j, "wait_reads",
 		    st->wait_reads >= 0 ? json_integer(st->wait_reads) : json_null()) != 0 ||
 	    (st->hot.present && set_new(j, "hot", session_json_hot(&st->hot)) != 0) ||
-	    (st->ulocks.present && set_new(j, "locks", session_json_locks(&st->ulocks)) != 0) ||
 	    session_json_collectors(j, st) != 0) {
 		json_decref(j);
 		return NULL;

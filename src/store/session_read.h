@@ -86,13 +86,6 @@ int session_read_freq(struct field_ctx *c, const json_t *step, const char *P, st
  * (step_hot_clear).  session_read_hot.c.
  */
 int session_read_hot(struct field_ctx *c, const json_t *step, const char *P, struct step_hot *h);
-/*
- * A step's optional "locks" (absent or null: no census) into l: known
- * families and kinds, at most STEP_ULOCKS a family, shares summing to at
- * most 1.  session_read_locks.c.
- */
-int session_read_locks(struct field_ctx *c, const json_t *step, const char *P,
-		       struct step_locks *l);
 
 /*
  * One event object j into e.  Its "step" must be null or 0..max_step.  An

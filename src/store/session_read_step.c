@@ -477,7 +477,7 @@ session_read_step(struct field_ctx *c, const json_t *j, const char *P, struct st
 	    read_loop_ms(c, j, P, "tick_busy_ms", &st->tick_busy_ms) != 0 ||
 	    read_loop_ms(c, j, P, "wait_read_ms", &st->wait_read_ms) != 0 ||
 	    read_wait_reads(c, j, P, st) != 0 || session_read_hot(c, j, P, &st->hot) != 0 ||
-	    session_read_locks(c, j, P, &st->ulocks) != 0 || read_collectors(c, j, P, st) != 0)
+	    read_collectors(c, j, P, st) != 0)
 		return -1;
 	read_step_per_op(st);
 	return 0;

@@ -87,12 +87,6 @@ struct step_hot;
 /* A step's "hot": its sampled families' paths and spin; NULL on ENOMEM. */
 json_t *session_json_hot(const struct step_hot *h);
 
-/* --- the locks waited on (session_json_locks.c) ------------------------ */
-
-struct step_locks;
-/* A step's "locks": each family's top locks of the census; NULL on ENOMEM. */
-json_t *session_json_locks(const struct step_locks *l);
-
 /* --- fairness at an N (snapshot_fairness.c) ------------------------------ */
 
 struct snapshot;
