@@ -93,6 +93,27 @@ int snapshot_load(const char *path, struct snapshot *snap, char *err, size_t err
 void snapshot_init(struct snapshot *snap);
 void snapshot_free(struct snapshot *snap);
 
+/* CSV cells: text quoted (a '"' doubled), and ",number" (empty when not finite), C locale. */
+void snapshot_csv_text(FILE *f, const char *s);
+void snapshot_csv_num(FILE *f, double x);
+/* Text for a Markdown cell or line: '|', '\' and the emphasis marks escaped, newlines spaces. */
+void snapshot_md_text(FILE *f, const char *s);
+
+/*
+ * Writes path through fill(f, arg): a temp file in the same folder, fsync,
+ * rename over path (only if force when path exists), fsync of the folder.
+ * fill returns 0 or -1 (errno).  0, or -1 with "path: why; what to do".
+ */
+int snapshot_atomic_write(const char *path, bool force, int (*fill)(FILE *, void *), void *arg,
+			  char *err, size_t errlen);
+
+/*
+ * Fairness at n: the mean Jain's index and the most starved workers over the
+ * usable steps at n that counted per-worker operations; false when none did.
+ * snapshot_fairness.c.
+ */
+bool snapshot_fairness_at(const struct snapshot *sn, int n, double *jain, int *starved);
+
 /* The shortest decimal text that reads back as v, with '.' whatever the locale. */
 void snapshot_number(char *buf, size_t len, double v);
 /* strtod with '.' as the decimal point whatever the locale. */

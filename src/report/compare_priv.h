@@ -10,7 +10,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "../store/snapshot_priv.h"
 #include "scaletop/report.h"
 
 /* --- comparing targets and waits (snapshot_compare_waits.c) ------------- */

@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Shared by the files of src/store/, snapshots' and streams': JSON text,
- * numbers without the locale, the atomic file writer, the checked field
- * readers, and the analysis as JSON.  Outside src/store/ only src/report/
- * includes it (compare_priv.h), for the CSV and Markdown text, the atomic
- * writer and fairness at an N.
+ * the sections' writers, and the analysis as JSON.  Nothing outside
+ * src/store/ includes it.
  */
 #ifndef SCALETOP_SNAPSHOT_PRIV_H
 #define SCALETOP_SNAPSHOT_PRIV_H
@@ -25,20 +23,6 @@
  * stream's errno).
  */
 int snapshot_text_write(FILE *f, const json_t *v);
-
-/* CSV cells: text quoted (a '"' doubled), and ",number" (empty when not finite), C locale. */
-void snapshot_csv_text(FILE *f, const char *s);
-void snapshot_csv_num(FILE *f, double x);
-/* Text for a Markdown cell or line: '|', '\' and the emphasis marks escaped, newlines spaces. */
-void snapshot_md_text(FILE *f, const char *s);
-
-/*
- * Writes path through fill(f, arg): a temp file in the same folder, fsync,
- * rename over path (only if force when path exists), fsync of the folder.
- * fill returns 0 or -1 (errno).  0, or -1 with "path: why; what to do".
- */
-int snapshot_atomic_write(const char *path, bool force, int (*fill)(FILE *, void *), void *arg,
-			  char *err, size_t errlen);
 
 /* --- reading checked fields (field_read.c) ------------------------------- */
 
@@ -88,14 +72,6 @@ struct step_hot;
 json_t *session_json_hot(const struct step_hot *h);
 
 /* --- fairness at an N (snapshot_fairness.c) ------------------------------ */
-
-struct snapshot;
-/*
- * Fairness at n: the mean Jain's index and the most starved workers over the
- * usable steps at n that counted per-worker operations; false when none did.
- * snapshot_fairness.c.
- */
-bool snapshot_fairness_at(const struct snapshot *sn, int n, double *jain, int *starved);
 
 /* --- the analysis member (snapshot_analysis.c) --------------------------- */
 
