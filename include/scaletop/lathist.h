@@ -46,24 +46,24 @@ lathist_index(uint64_t v)
 uint64_t lathist_low(uint32_t i);
 uint64_t lathist_high(uint32_t i);
 
-/* One value; cheap enough for a worker's loop (a shift, a count, an add). */
+/* n values of v (a tool's printed histogram gives a count a row). */
 static inline void
-lathist_record(struct lathist *h, uint64_t v)
+lathist_record_n(struct lathist *h, uint64_t v, uint64_t n)
 {
 	uint32_t i;
 
-	h->count++;
-	h->sum += v;
+	h->count += n;
+	h->sum += v * n;
 	if (v < h->min)
 		h->min = v;
 	if (v > h->max)
 		h->max = v;
 	if (v >= LATHIST_MAX_VALUE) {
-		h->overflow++;
+		h->overflow += n;
 		return;
 	}
 	i = lathist_index(v);
-	h->bucket[i]++;
+	h->bucket[i] += n;
 	if (h->lo == h->hi) {
 		h->lo = i;
 		h->hi = i + 1;
@@ -72,6 +72,13 @@ lathist_record(struct lathist *h, uint64_t v)
 	} else if (i >= h->hi) {
 		h->hi = i + 1;
 	}
+}
+
+/* One value; cheap enough for a worker's loop (a shift, a count, an add). */
+static inline void
+lathist_record(struct lathist *h, uint64_t v)
+{
+	lathist_record_n(h, v, 1);
 }
 
 /* dst += src: the histogram of both sets of values. */

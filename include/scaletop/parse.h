@@ -35,6 +35,7 @@
 #define PARSE_HAVE_LAT 0x04      /* lat_ms, lat_pct */
 #define PARSE_HAVE_OPS 0x08      /* ops */
 #define PARSE_HAVE_DURATION 0x10 /* duration */
+#define PARSE_HAVE_HIST 0x20     /* the output held a latency histogram: parser_histogram */
 
 /* One periodic line. */
 struct parse_interval {
@@ -111,6 +112,10 @@ bool parser_next(struct parser *p, struct parse_event *ev);
 
 const struct parse_counters *parser_counters(const struct parser *p);
 
+struct lathist;
+/* The latency histogram the output printed (sysbench --histogram), in ns; NULL when none. */
+const struct lathist *parser_histogram(const struct parser *p);
+
 /*
  * For the parser implementations (parse_*.c) only: the registry calls init,
  * which sets the three hooks and its own state.
@@ -131,6 +136,9 @@ void *parser_state(struct parser *p);
 void parser_emit_interval(struct parser *p, const struct parse_interval *iv);
 void parser_emit_summary(struct parser *p, const struct parse_summary *sum);
 void parser_count_bad(struct parser *p);
+/* Adds n values of ns nanoseconds to the output's histogram (made on the first); false on ENOMEM.
+ */
+bool parser_histogram_add(struct parser *p, uint64_t ns, uint64_t n);
 
 /*
  * Reads an unsigned decimal number ("12", "0.37", "1.5e3") at s, whatever

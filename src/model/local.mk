@@ -15,11 +15,6 @@ noinst_HEADERS += include/scaletop/census.h
 libscaletop_a_SOURCES += src/model/census.c
 UNIT_TESTS += tests/unit/test_census
 
-# Latency: a log-linear histogram, merged and read by percentile.
-noinst_HEADERS += include/scaletop/lathist.h
-libscaletop_a_SOURCES += src/model/lathist.c
-UNIT_TESTS += tests/unit/test_lathist
-
 # The blocked threads' kernel stacks: a histogram by their first frames.
 noinst_HEADERS += include/scaletop/kstacks.h
 libscaletop_a_SOURCES += src/model/kstacks.c

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "scaletop/error.h"
+#include "scaletop/lathist.h"
 #include "parser.h"
 
 struct parser {
@@ -22,6 +23,7 @@ struct parser {
 	struct parse_event *q; /* queue: q[head .. head+count) */
 	size_t head, count, cap;
 	struct parse_counters counters;
+	struct lathist *hist; /* the latency histogram the output printed, if it did */
 };
 
 struct parser *
@@ -49,7 +51,26 @@ parser_free(struct parser *p)
 	if (p->impl.free != NULL)
 		p->impl.free(p->impl.state);
 	free(p->q);
+	free(p->hist);
 	free(p);
+}
+
+const struct lathist *
+parser_histogram(const struct parser *p)
+{
+	return p->hist;
+}
+
+bool
+parser_histogram_add(struct parser *p, uint64_t ns, uint64_t n)
+{
+	if (p->hist == NULL) {
+		if ((p->hist = malloc(sizeof(*p->hist))) == NULL)
+			return false;
+		lathist_init(p->hist);
+	}
+	lathist_record_n(p->hist, ns, n);
+	return true;
 }
 
 const char *

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scaletop/lathist.h"
 #include "scaletop/parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -107,6 +108,23 @@ struct fuzz_reading {
 	struct parse_counters c;
 };
 
+/* A printed histogram's: counts that add up, percentiles within min..max; hashed. */
+static void
+fuzz_histogram(const struct lathist *h, struct fuzz_reading *r)
+{
+	uint64_t sum = 0, p;
+	uint32_t i;
+
+	if (h == NULL)
+		return;
+	for (i = h->lo; i < h->hi; i++)
+		sum += h->bucket[i];
+	fuzz_check(sum + h->overflow == h->count, "the histogram's buckets add up to its count");
+	p = lathist_percentile(h, 99);
+	fuzz_check(h->count == 0 || (p >= h->min && p <= h->max), "p99 within min..max");
+	r->hash = fuzz_hash(r->hash, h, sizeof(*h));
+}
+
 /* Drains p's events into the reading, checking each. */
 static void
 fuzz_drain(struct parser *p, struct fuzz_reading *r)
@@ -150,6 +168,7 @@ fuzz_read(const char *name, const char *arg, const uint8_t *data, size_t size, i
 	parser_finish(p);
 	fuzz_drain(p, out);
 	out->c = *parser_counters(p);
+	fuzz_histogram(parser_histogram(p), out);
 	parser_free(p);
 }
 

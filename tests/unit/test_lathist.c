@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The latency histogram (lathist.c): buckets, percentiles against a sorted array, merge, overflow.
- */
+/* The latency histogram (util/lathist.c): bucket bounds, percentiles, merge, overflow. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>

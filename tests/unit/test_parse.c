@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "scaletop/error.h"
+#include "scaletop/lathist.h"
 #include "scaletop/parse.h"
 #include "../../src/workload/parser.h"
 #include "../tap.h"
@@ -26,6 +27,7 @@ struct run {
 	struct parse_summary sum;
 	int nsum;
 	struct parse_counters c;
+	struct lathist hist; /* the parser's latency histogram; count 0 when it had none */
 };
 
 enum feed_mode {
@@ -99,6 +101,9 @@ run_parser(const char *name, const char *arg, const char *buf, size_t len, enum 
 	parser_finish(p);
 	drain(p, r);
 	r->c = *parser_counters(p);
+	lathist_init(&r->hist);
+	if (parser_histogram(p) != NULL)
+		r->hist = *parser_histogram(p);
 	parser_free(p);
 }
 
@@ -115,7 +120,7 @@ run_same(const struct run *a, const struct run *b)
 {
 	size_t i;
 
-	if (a->n != b->n || a->nsum != b->nsum)
+	if (a->n != b->n || a->nsum != b->nsum || memcmp(&a->hist, &b->hist, sizeof(a->hist)) != 0)
 		return 0;
 	for (i = 0; i < a->n; i++) {
 		if (!interval_same(&a->iv[i], &b->iv[i]))
@@ -239,6 +244,33 @@ test_sysbench_cpu(void)
 	parse_fixture("sysbench", NULL, "sysbench/cpu-summary.txt", &r);
 	is_int((long long)r.n, 0, "cpu without --report-interval: no intervals");
 	check_summary(&r, 5778.41, "eps", 11573, 2.0009, 2, 0);
+}
+
+/*
+ * --histogram=on: every row recorded, as many values as the run's events,
+ * and the percentile within one of sysbench's buckets (1.8% wide) of its own.
+ */
+static void
+test_sysbench_histogram(void)
+{
+	static struct run r;
+	uint64_t p99;
+
+	parse_fixture("sysbench", NULL, "sysbench/threads-histogram.txt", &r);
+	is_int((long long)r.n, 3, "histogram: the three interval lines still");
+	check_interval(&r, 2, 3, 289.03, "eps", 2, 56.84, 99);
+	check_summary(&r, 768 / 3.0050, "eps", 768, 3.0050, 2, 3);
+	ok(r.sum.have & PARSE_HAVE_HIST, "the summary says the output held a histogram");
+	is_int((long long)r.hist.count, 768, "its 84 rows count the run's 768 events");
+	p99 = lathist_percentile(&r.hist, 99);
+	ok(fabs((double)p99 / 1e6 - 64.47) <= 64.47 * 0.018,
+	   "p99 %.3f ms, within one sysbench bucket of its own 64.47", (double)p99 / 1e6);
+	ok(r.hist.min == 3615000 && r.hist.max == 121085000,
+	   "min and max are the first and last rows' values, the buckets of sysbench's exact "
+	   "3.63 and 121.23 ms");
+	ok(fabs(lathist_mean(&r.hist) / 1e6 - 7.82) < 7.82 * 0.02,
+	   "the mean %.3f ms is sysbench's avg 7.82 within its buckets",
+	   lathist_mean(&r.hist) / 1e6);
 }
 
 static void
@@ -680,6 +712,7 @@ main(void)
 {
 	test_numbers();
 	test_sysbench_cpu();
+	test_sysbench_histogram();
 	test_sysbench_threads_mutex();
 	test_sysbench_oltp();
 	test_sysbench_fileio();
