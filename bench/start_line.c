@@ -30,7 +30,7 @@
 #include <unistd.h>
 
 #include "scaletop/platform.h"
-#include "scaletop/startline.h"
+#include "../src/engine/startline.h"
 
 #ifndef MAP_ANONYMOUS
 #define MAP_ANONYMOUS MAP_ANON

@@ -17,7 +17,6 @@
 #include "scaletop/phase.h"
 #include "scaletop/platform.h"
 #include "scaletop/contention.h"
-#include "scaletop/runner.h"
 #include "scaletop/session.h"
 #include "scaletop/waits.h"
 #include "scaletop/workload.h"

@@ -2,7 +2,7 @@
 /* Placing an external command's interval lines in time (see ext_timing.h). */
 #include <string.h>
 
-#include "scaletop/ext_timing.h"
+#include "ext_timing.h"
 
 /* A middle exactly on an edge of the window counts. */
 #define EXT_EPS 1e-9

@@ -4,9 +4,8 @@
 libscaletop_a_SOURCES += src/engine/pgroup.c src/engine/orphan_plan.c src/engine/spawn.c \
 	src/engine/runner_priv.h src/engine/runner.c src/engine/startline.c \
 	src/engine/lock_census.c src/engine/runner_child.c
-noinst_HEADERS += include/scaletop/lock_census.h include/scaletop/pgroup.h \
-	include/scaletop/orphan_plan.h include/scaletop/spawn.h include/scaletop/runner.h \
-	include/scaletop/startline.h
+noinst_HEADERS += include/scaletop/pgroup.h include/scaletop/spawn.h src/engine/lock_census.h \
+	src/engine/orphan_plan.h src/engine/runner.h src/engine/startline.h
 
 ENGINE_TESTS = tests/unit/test_orphan_plan tests/unit/test_runner tests/unit/test_startline \
 	tests/unit/test_fairness tests/unit/test_spawn
@@ -34,22 +33,18 @@ libscaletop_a_SOURCES += src/engine/sweep.c src/engine/sweep_quiet.h src/engine/
 	src/engine/wait_kstack.c src/engine/step_kstacks.c src/engine/step_census.c \
 	src/engine/hot_sampler.h src/engine/hot_sampler.c src/engine/freq_sampler.h \
 	src/engine/freq_sampler.c
-noinst_HEADERS += include/scaletop/ext_timing.h
+noinst_HEADERS += src/engine/ext_timing.h
 UNIT_TESTS += tests/unit/test_ext_timing
 UNIT_TESTS += tests/unit/test_ext_window
-tests_unit_test_ext_window_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/engine
 UNIT_TESTS += tests/unit/test_step_ctx
-tests_unit_test_step_ctx_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/engine
 
 # A step's mean CPU frequency: reads at most once a second, within 0.5% of the time.
 UNIT_TESTS += tests/unit/test_freq_sampler
-tests_unit_test_freq_sampler_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/engine
 
 # --probe: database-level waits, a command run about once a second in the window.
 libscaletop_a_SOURCES += src/engine/probe.h src/engine/probe.c \
 	src/engine/probe_preset.h src/engine/probe_preset.c
 UNIT_TESTS += tests/unit/test_probe
-tests_unit_test_probe_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/engine
 
 # The run-style options that `scaletop run` and the TUI share (parsed, then
 # applied to a session and a sweep config), and the crash handlers that kill
@@ -62,7 +57,6 @@ UNIT_TESTS += tests/unit/test_run_args
 # and the Linux reader and the sampler live on the test's own threads.
 if OS_LINUX
 UNIT_TESTS += tests/unit/test_target
-tests_unit_test_target_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/engine
 endif
 TESTS += tests/cli/target.sh tests/cli/waits_wide.sh tests/cli/priority.sh tests/cli/waitcall.sh \
 	tests/cli/waits_kernel.sh

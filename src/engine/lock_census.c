@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "scaletop/decode_proc.h"
-#include "scaletop/lock_census.h"
 #include "scaletop/platform.h"
+#include "lock_census.h"
 
 enum census_owner
 census_owner_verify(const struct census_lock *l, const unsigned char *buf, ssize_t n,

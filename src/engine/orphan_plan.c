@@ -3,11 +3,11 @@
  * Choosing what a step left behind from a process table: every descendant
  * of the monitor, found by walking parent links (a daemon that setsid()s and
  * forks is still one, since the monitor is its reaper), and what to do with
- * it.  See include/scaletop/orphan_plan.h.
+ * it.  See orphan_plan.h.
  */
 #include <stdlib.h>
 
-#include "scaletop/orphan_plan.h"
+#include "orphan_plan.h"
 
 static int
 orphan_cmp(const void *a, const void *b)

@@ -18,9 +18,9 @@
 #include <unistd.h>
 
 #include "scaletop/error.h"
-#include "scaletop/orphan_plan.h"
 #include "scaletop/pgroup.h"
 #include "scaletop/platform.h"
+#include "orphan_plan.h"
 
 /*
  * Killing a group misses a command that daemonises (setsid, then fork): its

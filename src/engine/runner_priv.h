@@ -12,10 +12,10 @@
 #include <stdbool.h>
 #include <time.h>
 
-#include "scaletop/runner.h"
 #include "scaletop/slot.h"
 #include "scaletop/spawn.h"
-#include "scaletop/startline.h"
+#include "runner.h"
+#include "startline.h"
 
 #define RUNNER_EXIT_FAILED 113 /* the child recorded why in the control block */
 #define RUNNER_WORKER_FAILED 1 /* a worker process whose work() returned an errno */

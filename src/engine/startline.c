@@ -15,7 +15,7 @@
 
 #include "scaletop/platform.h"
 #include "scaletop/spawn.h"
-#include "scaletop/startline.h"
+#include "startline.h"
 
 /*
  * A condvar's mutex could also be left held by a worker process killed at

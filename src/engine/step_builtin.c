@@ -11,8 +11,8 @@
 
 #include "scaletop/error.h"
 #include "scaletop/fairness.h"
-#include "scaletop/runner.h"
 #include "scaletop/stats.h"
+#include "runner.h"
 #include "step_ctx.h"
 
 /* Per worker queued for each CPU: the time it may need to get one, see stop and exit. */

@@ -9,8 +9,8 @@
 
 #include "scaletop/census.h"
 #include "scaletop/decode_proc.h"
-#include "scaletop/lock_census.h"
 #include "scaletop/symbols.h"
+#include "lock_census.h"
 #include "step_ctx.h"
 
 /*

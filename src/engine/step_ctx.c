@@ -12,9 +12,9 @@
 
 #include "scaletop/contention.h"
 #include "scaletop/error.h"
-#include "scaletop/runner.h"
 #include "scaletop/stats.h"
 #include "probe.h"
+#include "runner.h"
 #include "step_ctx.h"
 #include "target.h"
 

@@ -13,10 +13,10 @@
 #include <sys/wait.h>
 
 #include "scaletop/error.h"
-#include "scaletop/ext_timing.h"
 #include "scaletop/parse.h"
 #include "scaletop/spawn.h"
 #include "scaletop/stats.h"
+#include "ext_timing.h"
 #include "ext_window.h"
 #include "step_ctx.h"
 

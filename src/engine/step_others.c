@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "scaletop/runner.h"
+#include "runner.h"
 #include "step_ctx.h"
 #include "target.h"
 

@@ -8,9 +8,9 @@
 #include "scaletop/census.h"
 #include "scaletop/decode_linux.h"
 #include "scaletop/futex.h"
-#include "scaletop/lock_census.h"
 #include "scaletop/platform.h"
 #include "scaletop/symbols.h"
+#include "lock_census.h"
 #include "wait_sampler.h"
 
 #define CENSUS_LINES_TICK 16

@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "scaletop/decode_bsd.h"
+#include "decode_bsd.h"
 
 const char *const bsd_vmstat_names[BSD_V_NSTATS] = {
 	"vm.stats.sys.v_swtch",   "vm.stats.sys.v_intr", "vm.stats.sys.v_soft",

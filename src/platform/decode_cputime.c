@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "scaletop/decode_bsd.h"
+#include "decode_bsd.h"
 
 /* One entry, copied out because the buffer has no promise of alignment. */
 static void

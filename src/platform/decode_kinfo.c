@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scaletop/decode_bsd.h"
 #include "scaletop/error.h"
+#include "decode_bsd.h"
 
 /* What one record says, in the kernel's own terms. */
 struct kinfo_rec {

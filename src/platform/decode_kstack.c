@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "scaletop/decode_bsd.h"
 #include "scaletop/decode_proc.h"
 #include "scaletop/error.h"
+#include "decode_bsd.h"
 #include "decode_line.h"
 
 /*

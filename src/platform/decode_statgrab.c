@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "scaletop/decode_bsd.h"
+#include "decode_bsd.h"
 
 /* A counter libstatgrab leaves at 0 is one the OS does not provide. */
 static void

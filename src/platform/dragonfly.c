@@ -29,9 +29,9 @@
 
 #include "kinfo_bsd.h"
 #include "sysctl_bsd.h"
-#include "scaletop/decode_bsd.h"
 #include "scaletop/error.h"
 #include "scaletop/platform.h"
+#include "decode_bsd.h"
 
 /* cputime_decode reads the kernel's bytes through its own mirror: keep them equal. */
 _Static_assert(sizeof(struct kinfo_cputime) == sizeof(struct dfly_cputime),

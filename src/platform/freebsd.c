@@ -24,9 +24,9 @@
 
 #include "kinfo_bsd.h"
 #include "sysctl_bsd.h"
-#include "scaletop/decode_bsd.h"
 #include "scaletop/error.h"
 #include "scaletop/platform.h"
+#include "decode_bsd.h"
 
 /* cptimes_decode assumes the kernel's state order; fail the build, not the numbers. */
 _Static_assert(CPUSTATES == BSD_CPUSTATES, "kern.cp_times: states per CPU");

@@ -11,10 +11,10 @@
 
 #include <statgrab.h>
 
-#include "scaletop/decode_bsd.h"
 #include "scaletop/error.h"
 #include "scaletop/host.h"
 #include "scaletop/platform.h"
+#include "decode_bsd.h"
 
 struct sampler {
 	int unused; /* libstatgrab keeps its own state; the handle marks sg_init done */

@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scaletop/decode_bsd.h"
 #include "scaletop/platform.h"
+#include "decode_bsd.h"
 
 /*
  * The kernel lets only a process that may debug the target read it

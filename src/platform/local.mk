@@ -12,6 +12,7 @@ libscaletop_a_SOURCES += src/platform/sample.c src/platform/delta.c src/platform
 	src/platform/decode_kstack.c src/platform/symtab.c src/platform/elf_image.c \
 	src/platform/demangle.h src/platform/demangle.c src/platform/symbols_priv.h \
 	src/platform/sym_objects.c src/platform/symbols.c src/platform/realtime.c
+noinst_HEADERS += src/platform/decode_bsd.h
 
 # The files each OS adds.  Linux's backend reads /proc, sysfs and
 # perf_event (linux_*.c); linux_introspect.c maps symbols and reads kernel

@@ -35,9 +35,9 @@
 #include <string.h>
 
 #include "kinfo_bsd.h"
-#include "scaletop/decode_bsd.h"
 #include "scaletop/error.h"
 #include "scaletop/platform.h"
+#include "decode_bsd.h"
 
 #ifdef __DragonFly__
 static int proc_mib[] = { CTL_KERN, KERN_PROC, KERN_PROC_ALL };

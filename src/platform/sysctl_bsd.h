@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "scaletop/decode_bsd.h"
+#include "decode_bsd.h"
 
 struct bsd_mib {
 	int name[CTL_MAXNAME];

@@ -12,12 +12,12 @@
 
 #include "scaletop/argparse.h"
 #include "scaletop/error.h"
-#include "scaletop/prefs.h"
 #include "scaletop/run_args.h"
 #include "scaletop/stream.h"
-#include "scaletop/theme.h"
 #include "scaletop/tui.h"
 #include "scaletop/workload.h"
+#include "prefs.h"
+#include "theme.h"
 
 #define CMD "tui"
 

@@ -74,7 +74,7 @@ CLEANFILES += scaletop.srcdir
 scaletop.srcdir: Makefile
 	$(AM_V_GEN)echo '$(abs_top_srcdir)' >$@
 
-noinst_HEADERS += include/scaletop/theme.h include/scaletop/prefs.h src/tui/theme_priv.h
+noinst_HEADERS += src/tui/theme.h src/tui/prefs.h src/tui/theme_priv.h
 libscaletop_a_SOURCES += src/tui/theme.c src/tui/theme_keys.c src/tui/theme_parse.c \
 	src/tui/theme_color.c src/tui/theme_find.c src/tui/prefs.c
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Colours and glyphs for the panels.  Colours come from the theme module
- * (scaletop/theme.h) by role; glyphs are braille and blocks under UTF-8,
+ * (theme.h) by role; glyphs are braille and blocks under UTF-8,
  * ASCII otherwise.
  */
 #ifndef SCALETOP_TUI_PAINT_H
@@ -12,7 +12,7 @@
 
 #include <curses.h>
 
-#include "scaletop/theme.h"
+#include "theme.h"
 
 /* glyphs.c */
 void glyph_init(bool utf8);

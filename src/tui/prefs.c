@@ -19,7 +19,7 @@
 
 #include "scaletop/error.h"
 #include "scaletop/files.h"
-#include "scaletop/prefs.h"
+#include "prefs.h"
 
 #define PREFS_FILE_MAX (64 * 1024)
 

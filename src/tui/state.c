@@ -8,8 +8,8 @@
 #include <stdio.h>
 
 #include "scaletop/error.h"
-#include "scaletop/prefs.h"
 #include "app.h"
+#include "prefs.h"
 #include "replay.h"
 
 void

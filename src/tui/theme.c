@@ -11,7 +11,7 @@
 #include <curses.h>
 #include <term.h>
 
-#include "scaletop/theme.h"
+#include "theme.h"
 
 static struct theme theme_cur;
 static int theme_ready;

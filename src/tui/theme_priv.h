@@ -3,7 +3,7 @@
 #ifndef SCALETOP_THEME_PRIV_H
 #define SCALETOP_THEME_PRIV_H
 
-#include "scaletop/theme.h"
+#include "theme.h"
 
 /* What a key sets in its role. */
 enum theme_field {

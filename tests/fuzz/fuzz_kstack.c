@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scaletop/decode_bsd.h"
 #include "scaletop/decode_proc.h"
+#include "../../src/platform/decode_bsd.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "scaletop/error.h"
-#include "scaletop/prefs.h"
+#include "../../src/tui/prefs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scaletop/theme.h"
+#include "../../src/tui/theme.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

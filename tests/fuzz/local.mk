@@ -13,7 +13,7 @@
 FUZZ_CC = clang
 FUZZ_SECONDS = 600
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
-FUZZ_CFLAGS = -std=c11 -g -O1 $(FUZZ_SAN) -I$(top_srcdir)/include -I$(top_srcdir)/src/store \
+FUZZ_CFLAGS = -std=c11 -g -O1 $(FUZZ_SAN) -I$(top_srcdir)/include \
 	-I$(top_builddir) $(ST_OS_CPPFLAGS) $(JANSSON_CFLAGS) $(STATGRAB_CFLAGS) \
 	$(NCURSESW_CFLAGS) $(LIBELF_CFLAGS) $(PTHREAD_CFLAGS)
 FUZZ_LIBS = $(JANSSON_LIBS) $(STATGRAB_LIBS) $(NCURSESW_LIBS) $(LIBELF_LIBS) $(DEMANGLE_LIBS) \

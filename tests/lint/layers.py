@@ -12,7 +12,14 @@ Rules (docs/architecture.md says why):
            engine > model, platform, workload > util, and so do the headers a file
            reaches through other headers: a model file that includes a model
            header that includes platform.h uses platform.  A problem
-           names the chain of includes.
+           names the chain of includes;
+  private  a header in include/ is a contract between folders: one that the
+           files of a single src/ folder alone include (and no other header)
+           belongs in that folder;
+  test-includes  tests reach headers one way: a contract as "scaletop/NAME.h",
+           anything else by its path from the test ("../../src/FOLDER/NAME.h",
+           "../tap.h"), so no test needs an -I flag of its own, and no
+           local.mk or Makefile.am gives one into src/ or tests/.
 
 usage: layers.py [--only RULE] SRCDIR BUILDDIR
 Prints TAP, one result a rule with its problems as comments; exits 1 when a
@@ -77,6 +84,53 @@ def reached(incl, f):
                 chain[h] = path + [h]
                 todo.append(chain[h])
     return chain
+
+
+def test_files(src):
+    """Every .c and .h under tests/, relative to SRCDIR."""
+    out = []
+    for d, _, files in os.walk(os.path.join(src, "tests")):
+        for f in files:
+            if f.endswith((".c", ".h")):
+                out.append(os.path.relpath(os.path.join(d, f), src))
+    return sorted(out)
+
+
+def private(files, incl):
+    """The headers of include/ that one src/ folder alone includes."""
+    users = {}
+    for f in files:
+        for h in incl[f]:
+            if h.startswith("include/"):
+                users.setdefault(h, set()).add(folder(f) or "include/")
+    return ["%s: only src/%s includes it: it belongs in src/%s/" % (h, u[0], u[0])
+            for h, u in sorted((h, sorted(u)) for h, u in users.items())
+            if len(u) == 1 and u[0] != "include/"]
+
+
+def test_includes(src):
+    """The tests' includes that are not "scaletop/NAME.h" or a path from the
+    test itself, and the build files' -I flags into src/ or tests/."""
+    bad = []
+    for f in test_files(src):
+        for n in INCLUDE.findall(COMMENT.sub(" ", read(src, f))):
+            near = os.path.normpath(os.path.join(os.path.dirname(f), n))
+            if n == "config.h" or (n.startswith("scaletop/") and
+                                   os.path.isfile(os.path.join(src, "include", n))):
+                continue
+            if near.startswith("include/") or not os.path.isfile(os.path.join(src, near)):
+                bad.append('%s includes "%s": a contract is "scaletop/NAME.h", anything '
+                           "else its path from the test" % (f, n))
+    flag = re.compile(r"-I\s*\$\((?:top_srcdir|srcdir|abs_top_srcdir)\)/(?:src|tests)\b\S*")
+    for d, _, names in os.walk(src):
+        for m in names:
+            if m in ("local.mk", "Makefile.am"):
+                rel = os.path.relpath(os.path.join(d, m), src)
+                for n, line in enumerate(read(src, rel).splitlines(), 1):
+                    for hit in flag.findall(line):
+                        bad.append("%s:%d: %s: tests include by path, not by a flag" %
+                                   (rel, n, hit))
+    return bad
 
 
 def symbols(src, build, files):
@@ -230,6 +284,8 @@ def check(src, build):
                     layer.append("%s (%s): %s may not use %s" %
                                  (" includes ".join(path), b, a, b))
     results.append(("layers", sorted(set(layer))))
+    results.append(("private", private(files, incl)))
+    results.append(("test-includes", test_includes(src)))
     return results
 
 

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # The tree's shape (tests/lint/layers.py): file lengths, OS #ifs outside
-# src/platform, the TUI's includes, loops between files, and layers.  Each
+# src/platform, the TUI's includes, loops between files, layers, contracts
+# that one folder alone includes, and the one way tests include.  Each
 # rule is checked on the tree, and once on a small made-up tree that breaks
 # it, so that a checker that could not fail would show here.
 . "$top_srcdir/tests/cli/lib.sh"
@@ -8,7 +9,7 @@ need nm binutils cc gcc
 have_python || bail_out "python3 is missing: install python3 (./bootstrap check does)"
 
 LAYERS="$top_srcdir/tests/lint/layers.py"
-for rule in length os-ifdef tui-cli circles layers; do
+for rule in length os-ifdef tui-cli circles layers private test-includes; do
 	ok "the tree keeps rule $rule" "$PYTHON" "$LAYERS" --only "$rule" "$top_srcdir" "$top_builddir"
 done
 
@@ -53,6 +54,12 @@ int plat_read(void) { return 1; }'
 put src/model/m.c '#include "m.h"
 int model_sum(void) { return 2; }'
 put include/h2.h '#include "h1.h"'
+put include/lone.h 'int engine_lone(void);'
+put src/engine/lone.c '#include "lone.h"
+int engine_lone(void) { return 3; }'
+put src/engine/w.h '/* private */'
+put tests/unit/t.h '#include "w.h"'
+printf '%s\n' 'tests_unit_t_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/engine' >"$tmp/src/engine/local.mk"
 i=0
 while [ "$i" -le 600 ]; do echo "/* $i */"; i=$((i + 1)); done >"$tmp/src/engine/long.h"
 
@@ -64,4 +71,9 @@ ok "a model header that includes a platform header is found, with its chain" bre
 ok "a TUI file including a CLI file is found" breaks tui-cli "src/tui/t.c includes src/cli/c.h"
 ok "an OS #if outside src/platform is found" breaks os-ifdef "src/engine/os.c:1:"
 ok "a file over 600 lines is found" breaks length "src/engine/long.h: 601 lines"
+ok "a contract that one folder alone includes is found" breaks private \
+	"include/lone.h: only src/engine includes it"
+ok "a test's include by a flag is found" breaks test-includes 'tests/unit/t.h includes "w.h"'
+ok "a test's -I flag into src/ is found" breaks test-includes \
+	'src/engine/local.mk:1: -I$(top_srcdir)/src/engine'
 done_testing

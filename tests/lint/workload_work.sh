@@ -15,7 +15,7 @@ tmp=$(mktemp -d) || bail_out "mktemp failed"
 trap 'rm -rf "$tmp"' EXIT INT TERM
 MIX=-4658895280553007687 # 0xbf58476d1ce4e5b9 as LLVM writes an i64
 CFLAGS_IR="-std=c11 -O2 -S -emit-llvm -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
-	-I$top_srcdir/include -I$top_srcdir/src/workload -I$top_builddir"
+	-I$top_srcdir/include -I$top_builddir"
 
 # mixes FILE FUNCTION: FUNCTION's body in FILE's IR multiplies by the constant.
 mixes() {
@@ -27,9 +27,9 @@ mixes() {
 
 ok "clang -O2 keeps cpu_work's rounds" mixes "$top_srcdir/src/workload/cpu.c" cpu_work
 
-cat >"$tmp/dead.c" <<'C'
+cat >"$tmp/dead.c" <<C
 #include <stdatomic.h>
-#include "builtin.h"
+#include "$top_srcdir/src/workload/builtin.h"
 static _Atomic uint64_t sink;
 void dead_work(long long n, const volatile int *stop)
 {

@@ -136,4 +136,3 @@ EXTRA_DIST += tests/tui/runs_params.sh
 check_PROGRAMS += tests/unit/test_collectors
 TESTS += tests/unit/test_collectors tests/cli/freq_range.sh
 EXTRA_DIST += tests/cli/freq_range.sh
-tests_unit_test_collectors_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/store

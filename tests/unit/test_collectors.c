@@ -11,7 +11,7 @@
 
 #include "scaletop/measures.h"
 #include "scaletop/session_json.h"
-#include "session_read.h"
+#include "../../src/store/session_read.h"
 #include "../tap.h"
 
 static int

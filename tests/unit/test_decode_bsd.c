@@ -15,8 +15,8 @@
 
 #include <statgrab.h>
 
-#include "scaletop/decode_bsd.h"
 #include "scaletop/delta.h"
+#include "../../src/platform/decode_bsd.h"
 #include "../tap.h"
 
 #define MAX_ROWS 64

@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scaletop/decode_bsd.h"
 #include "scaletop/error.h"
+#include "../../src/platform/decode_bsd.h"
 #include "../tap.h"
 
 #define MAX_RECS 32

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scaletop/decode_bsd.h"
 #include "scaletop/decode_proc.h"
+#include "../../src/platform/decode_bsd.h"
 #include "../tap.h"
 
 /* --- Linux --------------------------------------------------------------- */

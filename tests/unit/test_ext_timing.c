@@ -2,7 +2,7 @@
 /* Where an external command's interval lines lie in time, and which count (ext_timing.h). */
 #include <string.h>
 
-#include "scaletop/ext_timing.h"
+#include "../../src/engine/ext_timing.h"
 #include "../tap.h"
 
 static struct parse_interval

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ext_window.h"
+#include "../../src/engine/ext_window.h"
 #include "../tap.h"
 
 #define GO_NS 1000000000u

@@ -11,7 +11,7 @@
 
 #include "scaletop/host.h"
 #include "scaletop/platform.h"
-#include "freq_sampler.h"
+#include "../../src/engine/freq_sampler.h"
 #include "../tap.h"
 
 #define MS 1000000ull

@@ -22,9 +22,9 @@
 
 #include "scaletop/census.h"
 #include "scaletop/decode_proc.h"
-#include "scaletop/lock_census.h"
 #include "scaletop/platform.h"
 #include "scaletop/symbols.h"
+#include "../../src/engine/lock_census.h"
 #include "../tap.h"
 
 #define TRIES 200

@@ -9,7 +9,7 @@
  */
 #include <string.h>
 
-#include "scaletop/orphan_plan.h"
+#include "../../src/engine/orphan_plan.h"
 #include "../tap.h"
 
 static bool

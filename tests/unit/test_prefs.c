@@ -18,7 +18,7 @@
 
 #include "scaletop/error.h"
 #include "scaletop/files.h"
-#include "scaletop/prefs.h"
+#include "../../src/tui/prefs.h"
 #include "../tap.h"
 
 static char tmpdir[] = "/tmp/test_prefs.XXXXXX";

@@ -20,9 +20,9 @@
 #include <unistd.h>
 
 #include "scaletop/platform.h"
-#include "probe.h"
 #include "scaletop/measures.h"
-#include "step_ctx.h"
+#include "../../src/engine/probe.h"
+#include "../../src/engine/step_ctx.h"
 #include "../tap.h"
 
 #define TICK_NS UINT64_C(50000000)

@@ -25,9 +25,9 @@
 #include "scaletop/error.h"
 #include "scaletop/pgroup.h"
 #include "scaletop/platform.h"
-#include "scaletop/runner.h"
 #include "scaletop/slot.h"
 #include "scaletop/workload.h"
+#include "../../src/engine/runner.h"
 #include "../tap.h"
 
 #define SEC UINT64_C(1000000000)

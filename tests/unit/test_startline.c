@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "scaletop/startline.h"
+#include "../../src/engine/startline.h"
 #include "../tap.h"
 
 #ifndef MAP_ANONYMOUS

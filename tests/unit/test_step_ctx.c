@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "step_ctx.h"
+#include "../../src/engine/step_ctx.h"
 #include "../tap.h"
 
 #define SEC UINT64_C(1000000000)

@@ -19,8 +19,8 @@
 #include "scaletop/procbook.h"
 #include "scaletop/platform.h"
 #include "scaletop/thread_wait.h"
-#include "target.h"
-#include "wait_sampler.h"
+#include "../../src/engine/target.h"
+#include "../../src/engine/wait_sampler.h"
 #include "../tap.h"
 
 #define S UINT64_C(1000000000)

@@ -16,7 +16,7 @@
 
 #include "scaletop/error.h"
 #include "scaletop/files.h"
-#include "scaletop/theme.h"
+#include "../../src/tui/theme.h"
 #include "../tap.h"
 
 /* Every warning of one parse, kept for checking. */

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "scaletop/error.h"
-#include "scaletop/theme.h"
+#include "../../src/tui/theme.h"
 #include "../tap.h"
 
 static char tmpdir[] = "/tmp/test_theme_dirs.XXXXXX";
