@@ -180,13 +180,35 @@ sweep_one(const struct workload *wl, struct session *s)
 	return done && s->nsteps == 1;
 }
 
+/*
+ * wl_starve's step, tried again (up to 3 times, each logged) while it comes
+ * out unstable: worker 0's rate over 0.1 s intervals swings with whatever
+ * else runs (the suite's other tests, the sanitizer's cost), and a step too
+ * noisy to measure on is not what this test is about.
+ */
+static bool
+starve_sweep(struct session *s)
+{
+	int try;
+
+	for (try = 1;; try++) {
+		if (!sweep_one(&wl_starve, s))
+			return false;
+		if (s->steps[0].status != STEP_UNSTABLE || try == 3)
+			return true;
+		diag("try %d: the step came out unstable (%s); trying again", try,
+		     s->steps[0].reason);
+		session_free(s);
+	}
+}
+
 static void
 test_starved_step(void)
 {
 	struct session s;
 	const struct step *st;
 
-	if (!ok(sweep_one(&wl_starve, &s), "starve: the sweep runs its one step")) {
+	if (!ok(starve_sweep(&s), "starve: the sweep runs its one step")) {
 		session_free(&s);
 		return;
 	}
