@@ -227,6 +227,28 @@ struct step_others {
 };
 
 /*
+ * A step's latency (latency.h): how it was measured, the operations (or
+ * intervals) it stands on, and its percentiles in ms, NAN where the method
+ * does not give one.  hist holds the histogram's used buckets, each its
+ * lowest value in ns and its count, in order; owned.  method LAT_NONE: not
+ * measured.
+ */
+enum lat_method { LAT_NONE, LAT_EXACT, LAT_HISTOGRAM, LAT_INTERVAL };
+struct lat_bucket {
+	uint64_t ns, n;
+};
+struct step_latency {
+	enum lat_method method;
+	bool whole_run; /* it spans the tool's whole run, its warm-up included */
+	uint64_t count; /* operations timed; LAT_INTERVAL: intervals */
+	int pct;        /* LAT_INTERVAL: the percentile the tool printed, 0 for the mean */
+	double pct_ms;  /* LAT_INTERVAL: the median of the intervals' figures */
+	double mean_ms, p50_ms, p90_ms, p99_ms, p999_ms, max_ms;
+	struct lat_bucket *hist;
+	int nhist;
+};
+
+/*
  * A measure's own figures (collector.h): slot i is the collector table's
  * i-th entry's, with how to free them, so the model frees what it never
  * reads.  data NULL: none.
@@ -276,6 +298,7 @@ struct step {
 	struct step_locks ulocks;    /* user-space locks (st->locks is the kernel's lock_stat) */
 	struct step_kstacks kstacks; /* the blocked threads' kernel stacks */
 	struct step_others others;   /* who else was on the CPUs */
+	struct step_latency lat;     /* the operations' latency */
 	struct step_slot slot[STEP_SLOTS];
 };
 

@@ -6,12 +6,14 @@
  * profile at that edge), closed into the step's figures.  Every rate uses
  * the CLOCK_MONOTONIC time measured between the two edges it spans.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "scaletop/contention.h"
 #include "scaletop/error.h"
+#include "scaletop/grow.h"
 #include "scaletop/stats.h"
 #include "probe.h"
 #include "runner.h"
@@ -112,6 +114,9 @@ step_ctx_begin(struct step_ctx *c, const struct step_kind *k, int idx, int n, ui
 	sample_delta_init(&c->live_delta);
 	wait_sampler_reset(&c->ws);
 	c->ws_pids_ns = 0;
+	c->lat.hist = NULL;
+	c->lat.whole_run = false;
+	c->lat.niv = 0;
 	if (step_ctx_collectors(c) != 0)
 		return -1;
 	/* The same kind's block is zeroed, not freed: one step's state follows the last's. */
@@ -146,6 +151,22 @@ step_ctx_free(struct step_ctx *c)
 	target_free(c->target);
 	c->target = NULL;
 	others_book_free(&c->others);
+	free(c->lat.iv_ms);
+	memset(&c->lat, 0, sizeof(c->lat));
+}
+
+void
+step_ctx_lat_interval(struct step_ctx *c, double ms, int pct)
+{
+	struct lat_feed *f = &c->lat;
+
+	/* One percentile a step: a tool that mixed them would give a median of nothing. */
+	if (!isfinite(ms) || ms < 0 || (f->niv > 0 && pct != f->iv_pct))
+		return;
+	if (grow_array_int(&f->iv_ms, &f->capiv, f->niv + 1, sizeof(*f->iv_ms), 64) != 0)
+		return;
+	f->iv_ms[f->niv++] = ms;
+	f->iv_pct = pct;
 }
 
 int

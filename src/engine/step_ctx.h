@@ -35,6 +35,7 @@
  * the sweep calls the kinds and the context, the kinds call the context.
  */
 
+struct lathist;
 struct lockprof_entry;
 struct symboliser;
 struct probes;
@@ -141,6 +142,19 @@ struct step_ctx {
 		bool counted;   /* the CPU counters spanned it (else the others are not known) */
 	} close;
 
+	/*
+	 * The workload's latency in the window, as its kind has it, for the
+	 * latency collector (measure/latency.c) at the window's end: a
+	 * histogram (borrowed; whole_run when it spans warm-up too), or the
+	 * tool's figure of each counted interval, its iv_pct-th percentile or
+	 * its mean (0).  Emptied when a step begins.
+	 */
+	struct lat_feed {
+		const struct lathist *hist;
+		bool whole_run;
+		double *iv_ms; /* owned */
+		int niv, capiv, iv_pct;
+	} lat;
 	struct target *target;     /* --target's processes and book, or NULL; owned */
 	struct freq_sampler freq;  /* the CPUs' frequency over the window */
 	struct others_book others; /* who else was on the CPUs (step_others.c) */
@@ -230,6 +244,8 @@ void step_ctx_end(struct step_ctx *c, enum step_status status, const char *reaso
 void step_ctx_enter(struct step_ctx *c, enum sweep_phase ph, uint64_t now);
 /* The latest interval's throughput, for live views. */
 void step_ctx_rate(struct step_ctx *c, double rate);
+/* A counted interval's latency as the tool printed it (pct: its percentile, 0 the mean). */
+void step_ctx_lat_interval(struct step_ctx *c, double ms, int pct);
 /* The workload's tasks' counters summed; false when none could be read. */
 bool step_ctx_read_tasks(struct step_ctx *c, struct task_counters *out);
 

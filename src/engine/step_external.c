@@ -156,6 +156,8 @@ external_interval(struct step_ctx *c, const struct parse_interval *iv)
 	if (!ext_timing_place(&x->timing, iv, arrival, &sp))
 		return;
 	step_add_interval(step_ctx_step(c), iv->rate);
+	if (iv->have & PARSE_HAVE_LAT)
+		step_ctx_lat_interval(c, iv->lat_ms, iv->lat_pct);
 	x->win_ops += iv->rate * (sp.end - sp.start);
 	x->win_s += sp.end - sp.start;
 	if (!x->win.have_mono)
@@ -360,6 +362,11 @@ external_finished(struct step_ctx *c, uint64_t now)
 	for (i = 0; i < 2 && x->parser[i] != NULL; i++) {
 		parser_finish(x->parser[i]);
 		external_drain_events(c, i);
+		/* A tool's histogram (sysbench --histogram) is of its whole run, warm-up too. */
+		if (parser_histogram(x->parser[i]) != NULL) {
+			c->lat.hist = parser_histogram(x->parser[i]);
+			c->lat.whole_run = true;
+		}
 	}
 	if (c->live->phase == PHASE_MEASURING)
 		step_ctx_window_end(c, now, (uint64_t)llround(x->win_ops), 0, 0);

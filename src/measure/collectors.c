@@ -19,6 +19,7 @@ extern const struct collector freq_collector;
 extern const struct collector freq_range_collector;
 extern const struct collector others_collector;
 extern const struct collector target_collector;
+extern const struct collector latency_collector;
 
 const struct collector *const collectors[] = {
 	&waits_collector,        /* where the threads waited */
@@ -27,6 +28,7 @@ const struct collector *const collectors[] = {
 	&census_collector,       /* the user-space locks waited on */
 	&kstacks_collector,      /* the blocked threads' kernel stacks */
 	&hot_collector,          /* where the CPUs went */
+	&latency_collector,      /* the operations' latency, from what the step's kind fed */
 	&freq_range_collector,   /* the range of the frequency's readings (ends after them) */
 	&freq_collector,         /* the CPUs' mean frequency */
 	&others_collector,       /* who else was on the CPUs */

@@ -64,3 +64,8 @@ UNIT_TESTS += tests/unit/test_compare_stats
 # Who else was on the CPUs: a book of every process's CPU time over a window.
 noinst_HEADERS += include/scaletop/others.h
 libscaletop_a_SOURCES += src/model/others.c
+
+# A step's latency: its percentiles from a histogram or a tool's intervals.
+noinst_HEADERS += include/scaletop/latency.h
+libscaletop_a_SOURCES += src/model/latency.c
+UNIT_TESTS += tests/unit/test_latency

@@ -8,6 +8,7 @@
 
 #include "scaletop/grow.h"
 #include "scaletop/hotstacks.h"
+#include "scaletop/latency.h"
 #include "scaletop/session.h"
 
 const char *const step_status_names[] = {
@@ -64,6 +65,7 @@ step_free(struct step *st)
 	free(st->waits);
 	step_hot_clear(&st->hot);
 	step_kstacks_clear(&st->kstacks);
+	step_latency_clear(&st->lat);
 }
 
 void

@@ -10,6 +10,7 @@
 
 #include "scaletop/analysis.h"
 #include "scaletop/format.h"
+#include "scaletop/latency.h"
 #include "scaletop/measures.h"
 #include "scaletop/step_table.h"
 
@@ -26,6 +27,8 @@ enum table_col {
 	TC_N,
 	TC_RATE,
 	TC_CI,
+	TC_P50,
+	TC_TAIL,
 	TC_SPEEDUP,
 	TC_EFF,
 	TC_CPU,
@@ -45,14 +48,15 @@ static const struct {
 	int w; /* display columns, right-aligned */
 } table_cols[TC_NCOLS] = {
 	{ "N", 6 },        { "ops/s", 10 },   /* the sweep's unit: table_fit */ { "±CI", 6 },
+	{ "p50ms", 7 },    { "p99ms", 7 }, /* the tool's percentile: table_fit */
 	{ "speedup", 7 },  { "eff", 5 },      { "CPU%", 5 },
 	{ "sys%", 5 },     { "vcsw/kop", 9 }, { "ivcsw/kop", 9 },
 	{ "ops/CPUs", 9 }, { "rdly%", 6 },    { "lockw%", 6 },
 	{ "jain", 5 },     { "starved", 7 },
 };
 static const enum table_col table_drop_order[] = {
-	TC_STARVED, TC_JAIN, TC_LOCKW, TC_IVCSW,   TC_OPC, TC_RDLY,
-	TC_SYS,     TC_VCSW, TC_EFF,   TC_SPEEDUP, TC_CPU, TC_CI,
+	TC_STARVED, TC_JAIN, TC_LOCKW, TC_IVCSW,   TC_OPC, TC_RDLY, TC_SYS,
+	TC_VCSW,    TC_EFF,  TC_P50,   TC_SPEEDUP, TC_CPU, TC_TAIL, TC_CI,
 };
 #define TABLE_NDROP (int)(sizeof(table_drop_order) / sizeof(table_drop_order[0]))
 
@@ -72,6 +76,7 @@ struct table_fit {
 	bool shown[TC_NCOLS];
 	int w[TC_NCOLS];
 	char rate[TABLE_CELL];
+	char tail[TABLE_CELL];
 };
 
 /* The cells of one line, those shown right-aligned and a space apart, then the status. */
@@ -98,7 +103,10 @@ table_header(FILE *f, const struct table_fit *t)
 	int i;
 
 	for (i = 0; i < TC_NCOLS; i++)
-		snprintf(cell[i], TABLE_CELL, "%s", i == TC_RATE ? t->rate : table_cols[i].head);
+		snprintf(cell[i], TABLE_CELL, "%s",
+			 i == TC_RATE   ? t->rate
+			 : i == TC_TAIL ? t->tail
+					: table_cols[i].head);
 	table_line(f, cell, t, "status");
 }
 
@@ -123,6 +131,26 @@ table_fair(const struct fairness *fr, char *jain, char *starved)
 	if (isfinite(fr->jain))
 		snprintf(jain, TABLE_CELL, "%.2f", fr->jain);
 	snprintf(starved, TABLE_CELL, "%d", fr->starved);
+}
+
+/* A latency in ms to three significant digits, or "-". */
+static void
+table_ms(double ms, char *buf)
+{
+	if (!isfinite(ms))
+		snprintf(buf, TABLE_CELL, "-");
+	else
+		snprintf(buf, TABLE_CELL, ms < 9.995 ? "%.2f" : ms < 99.95 ? "%.1f" : "%.0f", ms);
+}
+
+/* The step's p50 and its tail (p99, or the tool's percentile): latency.h. */
+static void
+table_lat(const struct step_latency *l, char *p50, char *tail)
+{
+	double pct = 0;
+
+	table_ms(l->method == LAT_NONE ? NAN : l->p50_ms, p50);
+	table_ms(latency_tail(l, &pct), tail);
 }
 
 /* A standard deviation without the count it came from (a published table's): no CI. */
@@ -180,11 +208,36 @@ table_row(FILE *f, const struct session *s, const struct step *st, const struct 
 	table_fig(c, CT_HAVE_RUN_DELAY, c->run_delay_pct, 1, cell[TC_RDLY]);
 	table_fig(c, CT_HAVE_LOCK_WAIT, c->lock_wait_pct, 1, cell[TC_LOCKW]);
 	table_fair(&st->fair, cell[TC_JAIN], cell[TC_STARVED]);
+	table_lat(&st->lat, cell[TC_P50], cell[TC_TAIL]);
 	if (s->set.trials > 1) /* --trials: which pass of the sweep the row is */
 		snprintf(tr, sizeof(tr), " (trial %d)", st->trial + 1);
 	snprintf(status, sizeof(status), "%s%s%s%s", step_status_word(st), tr,
 		 st->reason[0] ? ": " : "", st->reason);
 	table_line(f, cell, t, status);
+}
+
+/*
+ * The latency columns, shown only when a step has the figure; the tail's head
+ * is the percentile the first such step has ("p95ms" from sysbench's intervals).
+ */
+static void
+table_fit_lat(const struct session *s, struct table_fit *t)
+{
+	double pct = 0;
+	int i;
+
+	t->shown[TC_P50] = t->shown[TC_TAIL] = false;
+	snprintf(t->tail, sizeof(t->tail), "%s", table_cols[TC_TAIL].head);
+	for (i = 0; i < s->nsteps; i++) {
+		const struct step_latency *l = &s->steps[i].lat;
+
+		if (l->method != LAT_NONE && isfinite(l->p50_ms))
+			t->shown[TC_P50] = true;
+		if (!t->shown[TC_TAIL] && isfinite(latency_tail(l, &pct))) {
+			t->shown[TC_TAIL] = true;
+			snprintf(t->tail, sizeof(t->tail), "p%gms", pct);
+		}
+	}
 }
 
 /*
@@ -203,7 +256,10 @@ table_fit(const struct session *s, int width, struct table_fit *t)
 		k = 2 + (int)strlen(step_status_word(&s->steps[i]));
 		need = k > need ? k : need;
 	}
+	table_fit_lat(s, t);
 	for (i = 0; i < TC_NCOLS; i++) {
+		if (!t->shown[i] && (i == TC_P50 || i == TC_TAIL))
+			continue;
 		t->shown[i] = true;
 		t->w[i] = table_cols[i].w;
 		if (i == TC_RATE && table_cols_of(t->rate) > t->w[i])
@@ -211,6 +267,8 @@ table_fit(const struct session *s, int width, struct table_fit *t)
 		need += t->w[i] + (i > 0);
 	}
 	for (i = 0; width > 0 && need > width && i < TABLE_NDROP; i++) {
+		if (!t->shown[table_drop_order[i]])
+			continue;
 		t->shown[table_drop_order[i]] = false;
 		need -= t->w[table_drop_order[i]] + 1;
 	}

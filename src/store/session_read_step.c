@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "scaletop/contention.h"
+#include "scaletop/latency.h"
 #include "scaletop/measures.h"
 #include "scaletop/nlist.h"
 #include "scaletop/platform.h"
@@ -491,6 +492,7 @@ session_read_step_free(struct step *st)
 	free(st->waits);
 	step_hot_clear(&st->hot);
 	step_kstacks_clear(&st->kstacks);
+	step_latency_clear(&st->lat);
 	step_slots_free(st);
 	st->iv = NULL;
 	st->cpu = NULL;

@@ -46,7 +46,7 @@ is "$(ls -a "$T" | grep -c '^\.a\.json')" 0 "no temp file left"
 if "$PYTHON" -c 'import jsonschema' 2>/dev/null; then
 	ok "the saved file matches docs/snapshot.schema.json" valid "$T/a.json"
 	ok "so do the committed fixtures" valid "$FX/cpu-linux.json" "$FX/mutex-linux.json" \
-		"$FX/cpu-linux-rerun.json" "$FX/imported.json"
+		"$FX/cpu-linux-rerun.json" "$FX/imported.json" "$FX/sysbench-latency.json"
 	! valid "$FX/bad-range.json" >/dev/null
 	is "$?" 0 "and the schema refuses a percentage of 250"
 else

@@ -134,5 +134,5 @@ EXTRA_DIST += tests/tui/runs_params.sh
 # written and read back, a step with an unknown section loads, its report lines; and the
 # range live, in a short run's snapshot and show.
 check_PROGRAMS += tests/unit/test_collectors
-TESTS += tests/unit/test_collectors tests/cli/freq_range.sh
-EXTRA_DIST += tests/cli/freq_range.sh
+TESTS += tests/unit/test_collectors tests/cli/freq_range.sh tests/cli/latency.sh
+EXTRA_DIST += tests/cli/freq_range.sh tests/cli/latency.sh

@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# A step's latency through the binary: a recorded sysbench --histogram sweep
+# shows p50 and p99 as columns and every figure after the table, the same
+# as its JSON; a file without latency shows no such column; a bad section
+# is refused in one line naming its member; a live sysbench sweep's stream
+# carries it to show.
+. "$top_srcdir/tests/cli/lib.sh"
+
+[ -x "$SCALETOP" ] || bail_out "no binary at $SCALETOP: build it first (make scaletop)"
+have_python || bail_out "python3 is missing: install python3 (./bootstrap check does)"
+tap_tmpdir
+T=$TAP_TMP
+FX="$top_srcdir/tests/fixtures/snapshots"
+
+"$SCALETOP" show "$FX/sysbench-latency.json" >"$T/show.out" 2>&1
+is "$?" 0 "show a sweep with latency"
+like "$(grep -E '^ +N ' "$T/show.out" | head -1)" '±CI +p50ms +p99ms ' "the table has p50 and p99 columns"
+like "$(grep -E '^ +1 ' "$T/show.out" | head -1)" '^ +1 +[0-9]+ +[0-9.]+% +1\.37 +6\.68 ' \
+	"N=1's row: p50 1.37, p99 6.68 ms, as the JSON"
+like "$(cat "$T/show.out")" "latency \(ms, a histogram of the tool's whole run, warm-up included\):" \
+	"the section says how it was measured"
+like "$(cat "$T/show.out")" '
+ +4 +[0-9.]+ +15\.008 +[0-9.]+ +31\.457 +[0-9.]+ +[0-9.]+ +1290' \
+	"N=4's row: p50, p99 and the operations timed, as the JSON"
+
+"$SCALETOP" show "$top_srcdir/tests/fixtures/snapshots/cpu-linux.json" >"$T/old.out" 2>&1
+ok "an older file without latency: no latency column" sh -c "! grep -q p99ms '$T/old.out'"
+
+# bad FIELD PYTHON-EDIT MESSAGE: the fixture edited is refused with MESSAGE.
+bad() {
+	"$PYTHON" - "$FX/sysbench-latency.json" "$T/bad.json" "$2" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+l = d["steps"][1]["latency"]
+exec(sys.argv[3])
+json.dump(d, open(sys.argv[2], "w"))
+PYEOF
+	"$SCALETOP" show "$T/bad.json" >"$T/bad.out" 2>&1
+	is "$?" 1 "$1: refused"
+	like "$(cat "$T/bad.out")" "$3" "$1: one line naming the member"
+	is "$(wc -l <"$T/bad.out" | tr -d ' ')" 1 "$1: one line"
+}
+bad "p99 below p90" 'l["p99_ms"] = l["p90_ms"] / 2' 'steps\[1\]\.latency\.p99_ms: .*'
+bad "buckets out of order" 'l["buckets"][2][0] = l["buckets"][1][0]' \
+	'steps\[1\]\.latency\.buckets\[2\]: expected \[ns, count\]'
+bad "more in the buckets than timed" 'l["count"] = 5' \
+	'steps\[1\]\.latency: the buckets hold [0-9]+ operations, more than count 5'
+bad "an unknown method" 'l["method"] = "guess"' 'steps\[1\]\.latency\.method: .*guess'
+bad "a percentile past 100" 'l.clear(); l.update(method="interval", count=3, pct=101, pct_ms=1)' \
+	'steps\[1\]\.latency\.pct: .*101'
+
+# Live: sysbench's 1 s p99s, recorded as a stream, read back by show.
+if command -v sysbench >/dev/null 2>&1; then
+	"$SCALETOP" run --cmd 'sysbench cpu --threads={n} --time={duration} --report-interval=1 --percentile=99 run' \
+		--parse sysbench -n 1 -d 2 --warmup 0.5 --no-hot --no-locks -q \
+		--record "$T/r.jsonl" -o "$T/r.json" >"$T/run.out" 2>&1
+	is "$?" 0 "a sysbench sweep with --record"
+	is "$(json_get "$T/r.json" '[(s["latency"]["method"], s["latency"]["pct"]) for s in d["steps"]]')" \
+		"[('interval', 99)]" "its step: the median of sysbench's interval p99s"
+	"$SCALETOP" show "$T/r.jsonl" >"$T/rs.out" 2>&1
+	like "$(cat "$T/rs.out")" "latency \(ms, the median of the tool's interval p99\)" \
+		"show of the stream has it"
+else
+	bail_out "sysbench is missing: install sysbench (./bootstrap check does)"
+fi
+done_testing
