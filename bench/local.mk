@@ -6,7 +6,7 @@ EXTRA_DIST += bench/README bench/results.md bench/tui-cpu.sh bench/sample-accura
 	bench/start-line bench/target-cost.sh bench/suite-under-load.sh bench/aa-compare.sh \
 	bench/lock-cost.sh bench/mariadb-sweep.sh bench/wait-accuracy.sh \
 	bench/why-accuracy.sh bench/why/twohot.c bench/why/twolocks.c bench/mariadb-why.sh \
-	bench/tick-realtime.sh bench/busy-verdict.sh
+	bench/tick-realtime.sh bench/busy-verdict.sh bench/latency-cost.sh
 
 # Built only for `make bench`, never by `make` or `make check`.
 EXTRA_PROGRAMS = bench/sample_cost bench/count_overhead bench/pwrite_loop bench/start_line \
@@ -26,7 +26,7 @@ CLEANFILES += bench/sample_cost$(EXEEXT) bench/count_overhead$(EXEEXT) \
 
 BENCH_ENV = top_srcdir='$(top_srcdir)' top_builddir='$(top_builddir)'
 
-bench: bench-cost bench-accuracy bench-fidelity bench-overhead bench-stable bench-latency \
+bench: bench-cost bench-accuracy bench-fidelity bench-overhead bench-stable bench-latency bench-latcost \
 	bench-start bench-tui bench-target bench-aa bench-waits
 bench-cost: scaletop$(EXEEXT) bench/sample_cost$(EXEEXT)
 	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/sample-cost
@@ -69,5 +69,8 @@ bench-realtime: scaletop$(EXEEXT)
 bench-busy: scaletop$(EXEEXT)
 	$(BENCH_ENV) bash $(top_srcdir)/bench/busy-verdict.sh
 .PHONY: bench-busy
+bench-latcost: scaletop$(EXEEXT)
+	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/latency-cost.sh
+.PHONY: bench-latcost
 .PHONY: bench bench-cost bench-accuracy bench-fidelity bench-overhead bench-stable \
 	bench-latency bench-start bench-target bench-suite

@@ -9,6 +9,13 @@
 char *fmt_si(double v, char *buf, size_t len);
 
 /*
+ * A duration given in ms, to three significant digits in the unit that
+ * suits it: "85ns", "1.23us", "456us", "7.89ms", "1.20s"; NaN -> "-".
+ * Returns buf.
+ */
+char *fmt_ms(double ms, char *buf, size_t len);
+
+/*
  * JSON strings are UTF-8, and jansson refuses anything else: each byte of s
  * that does not start a valid UTF-8 sequence becomes '?', in place.
  */

@@ -30,6 +30,12 @@ struct lathist {
 };
 
 void lathist_init(struct lathist *h);
+/*
+ * Empties h, whose buckets outside [lo, hi) are already zero (zeroed
+ * memory, or a histogram in use): only the used range is written, so a
+ * worker's fresh histogram costs it one page, not the whole table.
+ */
+void lathist_clear(struct lathist *h);
 
 /* The bucket of v (v < LATHIST_MAX_VALUE), and the values a bucket holds, [low, high]. */
 static inline uint32_t

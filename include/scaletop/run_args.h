@@ -38,6 +38,7 @@ struct run_args {
 	double collapse_pct, linear_pct; /* analysis thresholds; 0: the defaults */
 	bool duration_set, warmup_set, interval_set, stop_on_failure;
 	bool no_hot;       /* --no-hot: no on-CPU sampling */
+	bool no_latency;   /* --no-latency: the built-ins time no operation */
 	bool no_locks;     /* --no-locks: no lock census */
 	long realtime;     /* --realtime[=PRIO]: the monitor at SCHED_FIFO PRIO (1); 0: off */
 	bool realtime_set; /* --realtime or --no-realtime given */

@@ -47,8 +47,9 @@ struct sweep_settings {
 	/* Database-level wait probes (--probe COMMAND), as given. */
 	char probe[SESSION_MAX_PROBES][TARGET_SPEC_LEN];
 	int nprobes;
-	bool no_hot;   /* --no-hot: no on-CPU sampling */
-	bool no_locks; /* --no-locks: no lock census */
+	bool no_hot;     /* --no-hot: no on-CPU sampling */
+	bool no_latency; /* --no-latency: the built-ins' workers time no operation */
+	bool no_locks;   /* --no-locks: no lock census */
 };
 
 /* What ran, as text: enough for a reader to run it again. */

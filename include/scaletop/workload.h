@@ -15,6 +15,8 @@
 
 #include "scaletop/slot.h"
 
+struct lathist;
+
 #define WL_MAX_PARAMS 8
 #define WL_PATH_MAX 4096
 
@@ -76,6 +78,13 @@ struct wl_worker {
 	const struct wl_args *args;
 	const struct wl_sweep *sweep;
 	uint64_t seed; /* distinct per worker, for workloads that randomise */
+	/*
+	 * Its own latency histogram, which wl_pace_publish times one operation
+	 * a batch into while *lat_on (the measurement window); NULL: not timed.
+	 */
+	struct lathist *lat;
+	const atomic_int *lat_on;
+	const atomic_uint *lat_epoch; /* moves at each window: the histogram starts afresh */
 };
 
 #define WL_LOCK_WAIT 0x1 /* the workload measures lock wait itself (slot wait_ns/busy_ns) */

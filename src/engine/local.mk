@@ -70,3 +70,6 @@ if OS_LINUX
 check_PROGRAMS += tests/unit/lock_holders tests/unit/test_lock_census
 TESTS += tests/unit/test_lock_census
 endif
+
+# The built-ins' pace with latency on: one operation timed a batch (builtin.h).
+UNIT_TESTS += tests/unit/test_pace tests/unit/test_runner_latency

@@ -156,6 +156,7 @@ run_probes(struct session *s, const struct run_args *a)
 	}
 	s->set.nprobes = a->nprobes;
 	s->set.no_hot = a->no_hot;
+	s->set.no_latency = a->no_latency;
 	s->set.no_locks = a->no_locks;
 	return 0;
 }

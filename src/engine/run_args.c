@@ -44,6 +44,7 @@ enum {
 	OPT_PROBE,
 	OPT_TARGET,
 	OPT_NO_HOT,
+	OPT_NO_LATENCY,
 	OPT_NO_LOCKS,
 	OPT_REALTIME,
 	OPT_NO_REALTIME,
@@ -81,6 +82,7 @@ static const struct option run_longopts[] = {
 	{ "probe", required_argument, NULL, OPT_PROBE },
 	{ "target", required_argument, NULL, OPT_TARGET },
 	{ "no-hot", no_argument, NULL, OPT_NO_HOT },
+	{ "no-latency", no_argument, NULL, OPT_NO_LATENCY },
 	{ "no-locks", no_argument, NULL, OPT_NO_LOCKS },
 	{ "realtime", optional_argument, NULL, OPT_REALTIME },
 	{ "no-realtime", no_argument, NULL, OPT_NO_REALTIME },
@@ -159,6 +161,9 @@ run_usage_options(FILE *f, const struct run_args *d)
 		"      --no-locks         no lock census (which futex the blocked threads wait\n"
 		"                         on, its name, waiters and holder) and no kernel\n"
 		"                         stacks of the blocked threads\n"
+		"      --no-latency       built-in workloads: time no operation (by default\n"
+		"                         each worker times one operation a batch, about one\n"
+		"                         every 0.1-1 ms, into its latency histogram)\n"
 		"      --realtime[=PRIO]  the monitor's thread at SCHED_FIFO priority PRIO while\n"
 		"                         a step measures (default: on, at 1, where allowed),\n"
 		"                         so its ticks keep time among many runnable workers;\n"
@@ -238,6 +243,9 @@ run_parse_option(int opt, int argc, char **argv, struct run_args *a, const struc
 		return 0;
 	case OPT_NO_HOT:
 		a->no_hot = true;
+		return 0;
+	case OPT_NO_LATENCY:
+		a->no_latency = true;
 		return 0;
 	case OPT_NO_LOCKS:
 		a->no_locks = true;

@@ -55,12 +55,13 @@ static int
 runner_map(struct runner *r, char *err, size_t errlen)
 {
 	size_t n = (size_t)r->cfg.nworkers, page = (size_t)sysconf(_SC_PAGESIZE);
-	size_t slots_off, shared_off;
+	size_t slots_off, lat_off, shared_off;
 
 	if (page == 0 || page == (size_t)-1)
 		page = 4096;
 	slots_off = runner_round(sizeof(struct runner_ctl) + n * sizeof(atomic_int), SLOT_STRIDE);
-	shared_off = runner_round(slots_off + n * sizeof(struct wl_slot), page);
+	lat_off = runner_round(slots_off + n * sizeof(struct wl_slot), SLOT_STRIDE);
+	shared_off = runner_round(lat_off + sizeof(struct lathist), page);
 	r->maplen = runner_round(shared_off + r->cfg.wl->shared_size, page);
 	r->map = mmap(NULL, r->maplen, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (r->map == MAP_FAILED) {
@@ -70,6 +71,7 @@ runner_map(struct runner *r, char *err, size_t errlen)
 	}
 	r->ctl = r->map;
 	r->slots = (struct wl_slot *)((char *)r->map + slots_off);
+	r->lat = (struct lathist *)((char *)r->map + lat_off);
 	r->shared = r->cfg.wl->shared_size > 0 ? (char *)r->map + shared_off : NULL;
 	return 0;
 }
@@ -86,6 +88,9 @@ runner_init_ctl(struct runner *r)
 	atomic_init(&c->fail, RF_NONE);
 	atomic_init(&c->crash_worker, -1);
 	atomic_init(&c->crash_signal, 0);
+	atomic_init(&c->lat_on, 0);
+	atomic_init(&c->lat_epoch, 0);
+	atomic_init(&c->lat_merged, 0);
 	c->grace_ns = r->cfg.grace_ns;
 	for (i = 0; i < r->cfg.nworkers; i++) {
 		atomic_init(&c->pids[i], 0);
@@ -443,4 +448,21 @@ runner_task_pids(const struct runner *r, pid_t *pids, int max)
 			pids[n++] = pid;
 	}
 	return n;
+}
+
+void
+runner_latency_on(struct runner *r, bool on)
+{
+	if (on)
+		atomic_fetch_add_explicit(&r->ctl->lat_epoch, 1, memory_order_relaxed);
+	atomic_store_explicit(&r->ctl->lat_on, on ? 1 : 0, memory_order_release);
+}
+
+/* Only once the child is reaped: it merged before its exit, and nothing writes since. */
+const struct lathist *
+runner_latency(const struct runner *r)
+{
+	if (!r->reaped || !atomic_load_explicit(&r->ctl->lat_merged, memory_order_acquire))
+		return NULL;
+	return r->lat;
 }

@@ -44,6 +44,7 @@ struct runner_config {
 	int nworkers;                 /* 1 .. RUNNER_MAX_WORKERS */
 	enum runner_mode mode;
 	uint64_t grace_ns; /* 0: RUNNER_GRACE_NS */
+	bool latency;      /* the workers keep latency histograms (runner_latency) */
 };
 
 struct runner_status {
@@ -101,5 +102,13 @@ void *runner_shared(const struct runner *r);
  * mode, every live worker in process mode.  Returns how many were stored.
  */
 int runner_task_pids(const struct runner *r, pid_t *pids, int max);
+
+/*
+ * The workers' latency (cfg.latency): they time operations while on (the
+ * measurement window); once the child has ended normally, runner_latency is
+ * their histograms merged, else NULL.
+ */
+void runner_latency_on(struct runner *r, bool on);
+const struct lathist *runner_latency(const struct runner *r);
 
 #endif

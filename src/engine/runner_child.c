@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -130,6 +131,12 @@ runner_work(struct runner *r, int i)
 	w.args = r->cfg.args;
 	w.sweep = r->cfg.sweep;
 	w.seed = runner_seed(i);
+	if (r->wlat != NULL) {
+		w.lat = &r->wlat[i];
+		w.lat_on = &c->lat_on;
+		w.lat_epoch = &c->lat_epoch;
+		lathist_clear(w.lat); /* by its worker, in zeroed memory: one page of its own */
+	}
 	runner_self = i;
 
 	atomic_store(&s->state, SLOT_READY);
@@ -304,6 +311,38 @@ runner_wind_down(struct runner_child *ch)
 	}
 }
 
+/*
+ * One histogram a worker, in memory the workers share with the child (they
+ * may be processes) but the monitor never maps: it gets the merge alone.
+ * Without the memory the step is not timed, and is measured all the same.
+ */
+static void
+runner_latency_map(struct runner *r)
+{
+	size_t len = (size_t)r->cfg.nworkers * sizeof(*r->wlat);
+	void *p;
+
+	if (!r->cfg.latency)
+		return;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	r->wlat = p != MAP_FAILED ? p : NULL;
+}
+
+/* Every worker has returned: their histograms into the monitor's, and the flag that says so. */
+static void
+runner_latency_merge(struct runner_child *ch)
+{
+	struct runner *r = ch->r;
+	int i;
+
+	if (r->wlat == NULL)
+		return;
+	lathist_init(r->lat);
+	for (i = 0; i < ch->started; i++)
+		lathist_merge(r->lat, &r->wlat[i]);
+	atomic_store_explicit(&r->ctl->lat_merged, 1, memory_order_release);
+}
+
 /* Start line to stop: release the workers together, then watch them. */
 static void
 runner_watch(struct runner_child *ch)
@@ -372,6 +411,7 @@ runner_child(struct runner *r, int outfd)
 		runner_fail(c, RF_INIT, -1, 0);
 		_exit(RUNNER_EXIT_FAILED);
 	}
+	runner_latency_map(r);
 	if (startline_open(&r->gate, &c->line) == -1) {
 		runner_fail(c, RF_START, 0, errno);
 		_exit(RUNNER_EXIT_FAILED);
@@ -385,6 +425,8 @@ runner_child(struct runner *r, int outfd)
 	}
 	runner_watch(&ch);
 	runner_wind_down(&ch);
+	if (!ch.forced)
+		runner_latency_merge(&ch);
 	if (wl->step_fini != NULL)
 		wl->step_fini(r->shared, r->cfg.args);
 	_exit(atomic_load(&c->fail) != RF_NONE ? RUNNER_EXIT_FAILED : 0);

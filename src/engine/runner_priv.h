@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <time.h>
 
+#include "scaletop/lathist.h"
 #include "scaletop/slot.h"
 #include "scaletop/spawn.h"
 #include "runner.h"
@@ -48,8 +49,11 @@ struct runner_ctl {
 	int fail_code;
 	atomic_int crash_worker; /* the worker a fatal signal hit, -1 */
 	atomic_int crash_signal;
-	char fail_text[192]; /* step_init's message, cut to fit a reason */
-	atomic_int pids[];   /* process mode: worker pids, 0 once reaped by the child */
+	char fail_text[192];   /* step_init's message, cut to fit a reason */
+	atomic_int lat_on;     /* the monitor's: the workers time operations (the window) */
+	atomic_uint lat_epoch; /* the monitor's: a new window; the workers empty their histograms */
+	atomic_int lat_merged; /* the child's: runner.lat holds the workers' merged histograms */
+	atomic_int pids[];     /* process mode: worker pids, 0 once reaped by the child */
 };
 
 /* What the monitor keeps per worker. */
@@ -64,6 +68,8 @@ struct runner {
 	size_t maplen;
 	struct runner_ctl *ctl;
 	struct wl_slot *slots;
+	struct lathist *lat;  /* in the mapping: the workers' histograms, merged by the child */
+	struct lathist *wlat; /* the child's: one a worker, in a mapping of its own */
 	void *shared;
 	struct runner_seen *seen;
 	struct startline gate; /* the child's, and (copied by fork) each worker process's */

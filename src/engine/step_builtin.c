@@ -27,6 +27,7 @@ struct builtin_step {
 	int nw;
 	/* Stall detection: total ops (while starting: workers at the line), and when it moved. */
 	uint64_t moved_ops, moved_ns;
+	bool windowed; /* the window has closed: the workers' latency is its */
 };
 
 /*
@@ -55,6 +56,7 @@ builtin_start(struct step_ctx *c, char *err, size_t errlen)
 		.nworkers = c->n,
 		.mode = c->s->set.mode == MODE_PROCESSES ? RUNNER_PROCESSES : RUNNER_THREADS,
 		.grace_ns = builtin_grace(c->n),
+		.latency = !c->s->set.no_latency,
 	};
 
 	b->w0_wops = calloc((size_t)c->n, sizeof(*b->w0_wops));
@@ -74,6 +76,9 @@ builtin_close(struct step_ctx *c, enum step_status status, const char *reason)
 
 	/* The reason may be the runner's own string, which runner_free releases. */
 	snprintf(why, sizeof(why), "%s", reason != NULL ? reason : "");
+	/* The workers' histograms are merged once they have all returned: after the window. */
+	if (b->windowed && runner_latency(b->r) != NULL)
+		step_ctx_lat_late(c, runner_latency(b->r));
 	runner_free(b->r);
 	b->r = NULL;
 	step_ctx_end(c, status, reason != NULL ? why : NULL);
@@ -146,6 +151,7 @@ builtin_measure(struct step_ctx *c, uint64_t now, const struct runner_status *st
 		if ((double)(now - c->go_ns) / 1e9 >= c->s->set.warmup_s) {
 			step_ctx_window_begin(c, now, st->ops, st->wait_ns, st->busy_ns);
 			builtin_fair_begin(b);
+			runner_latency_on(b->r, true);
 		}
 		return;
 	}
@@ -153,8 +159,10 @@ builtin_measure(struct step_ctx *c, uint64_t now, const struct runner_status *st
 	step_ctx_live_contention(c, now, st->ops, st->wait_ns, st->busy_ns);
 	if (!step_ctx_window_complete(c, now))
 		return;
+	runner_latency_on(b->r, false);
 	step_ctx_window_end(c, now, st->ops, st->wait_ns, st->busy_ns);
 	builtin_fair_end(c);
+	b->windowed = true;
 	runner_stop(b->r);
 	step_ctx_enter(c, PHASE_STOPPING, now);
 }
@@ -289,6 +297,8 @@ builtin_pause(struct step_ctx *c, bool pause, uint64_t now)
 	kill(-runner_pgid(b->r), pause ? SIGSTOP : SIGCONT);
 	if (pause)
 		return;
+	/* Warm-up again: what was timed before the hold is not the window's. */
+	runner_latency_on(b->r, false);
 	/* A held step could make no progress: it is not stalled for that. */
 	if (b->moved_ns != 0)
 		b->moved_ns = now;

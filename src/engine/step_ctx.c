@@ -14,6 +14,7 @@
 #include "scaletop/contention.h"
 #include "scaletop/error.h"
 #include "scaletop/grow.h"
+#include "scaletop/latency.h"
 #include "scaletop/stats.h"
 #include "probe.h"
 #include "runner.h"
@@ -153,6 +154,12 @@ step_ctx_free(struct step_ctx *c)
 	others_book_free(&c->others);
 	free(c->lat.iv_ms);
 	memset(&c->lat, 0, sizeof(c->lat));
+}
+
+void
+step_ctx_lat_late(struct step_ctx *c, const struct lathist *h)
+{
+	latency_from_hist(&step_ctx_step(c)->lat, h, LAT_HISTOGRAM);
 }
 
 void

@@ -246,6 +246,12 @@ void step_ctx_enter(struct step_ctx *c, enum sweep_phase ph, uint64_t now);
 void step_ctx_rate(struct step_ctx *c, double rate);
 /* A counted interval's latency as the tool printed it (pct: its percentile, 0 the mean). */
 void step_ctx_lat_interval(struct step_ctx *c, double ms, int pct);
+/*
+ * The window's latency histogram, which the kind could only read after the
+ * window closed (the built-ins' workers merge theirs as they exit): straight
+ * into the step, as the latency collector would have made it.
+ */
+void step_ctx_lat_late(struct step_ctx *c, const struct lathist *h);
 /* The workload's tasks' counters summed; false when none could be read. */
 bool step_ctx_read_tasks(struct step_ctx *c, struct task_counters *out);
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "scaletop/field_read.h"
+#include "scaletop/format.h"
 #include "scaletop/latency.h"
 #include "scaletop/measures.h"
 #include "../engine/step_ctx.h"
@@ -204,13 +205,16 @@ static void
 latency_row(FILE *f, const struct step *st)
 {
 	const struct step_latency *l = &st->lat;
+	const double v[] = { l->mean_ms, l->p50_ms, l->p90_ms, l->p99_ms, l->p999_ms, l->max_ms };
+	char b[16];
+	size_t i;
 
+	fprintf(f, "%6d", st->n);
 	if (l->method == LAT_INTERVAL)
-		fprintf(f, "%6d %9.3f %9" PRIu64 "\n", st->n, l->pct_ms, l->count);
-	else
-		fprintf(f, "%6d %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9" PRIu64 "\n", st->n,
-			l->mean_ms, l->p50_ms, l->p90_ms, l->p99_ms, l->p999_ms, l->max_ms,
-			l->count);
+		fprintf(f, " %9s", fmt_ms(l->pct_ms, b, sizeof(b)));
+	for (i = 0; l->method != LAT_INTERVAL && i < sizeof(v) / sizeof(v[0]); i++)
+		fprintf(f, " %9s", fmt_ms(v[i], b, sizeof(b)));
+	fprintf(f, " %9" PRIu64 "\n", l->count);
 }
 
 /* "latency (ms, a histogram of the window):" and a row a step, when any step has it. */
@@ -226,7 +230,7 @@ latency_table(FILE *f, const struct session *s, int slot)
 		first = s->steps[i].lat.method != LAT_NONE ? &s->steps[i].lat : NULL;
 	if (first == NULL)
 		return;
-	fprintf(f, "latency (ms, %s):\n", latency_how(first, how, sizeof(how)));
+	fprintf(f, "latency (%s):\n", latency_how(first, how, sizeof(how)));
 	snprintf(pc, sizeof(pc), first->pct ? "p%d" : "mean", first->pct);
 	if (first->method == LAT_INTERVAL)
 		fprintf(f, "%6s %9s %9s\n", "N", pc, "intervals");

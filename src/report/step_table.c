@@ -48,7 +48,7 @@ static const struct {
 	int w; /* display columns, right-aligned */
 } table_cols[TC_NCOLS] = {
 	{ "N", 6 },        { "ops/s", 10 },   /* the sweep's unit: table_fit */ { "±CI", 6 },
-	{ "p50ms", 7 },    { "p99ms", 7 }, /* the tool's percentile: table_fit */
+	{ "p50", 7 },      { "p99", 7 }, /* the tool's percentile: table_fit */
 	{ "speedup", 7 },  { "eff", 5 },      { "CPU%", 5 },
 	{ "sys%", 5 },     { "vcsw/kop", 9 }, { "ivcsw/kop", 9 },
 	{ "ops/CPUs", 9 }, { "rdly%", 6 },    { "lockw%", 6 },
@@ -133,24 +133,14 @@ table_fair(const struct fairness *fr, char *jain, char *starved)
 	snprintf(starved, TABLE_CELL, "%d", fr->starved);
 }
 
-/* A latency in ms to three significant digits, or "-". */
-static void
-table_ms(double ms, char *buf)
-{
-	if (!isfinite(ms))
-		snprintf(buf, TABLE_CELL, "-");
-	else
-		snprintf(buf, TABLE_CELL, ms < 9.995 ? "%.2f" : ms < 99.95 ? "%.1f" : "%.0f", ms);
-}
-
 /* The step's p50 and its tail (p99, or the tool's percentile): latency.h. */
 static void
 table_lat(const struct step_latency *l, char *p50, char *tail)
 {
 	double pct = 0;
 
-	table_ms(l->method == LAT_NONE ? NAN : l->p50_ms, p50);
-	table_ms(latency_tail(l, &pct), tail);
+	fmt_ms(l->method == LAT_NONE ? NAN : l->p50_ms, p50, TABLE_CELL);
+	fmt_ms(latency_tail(l, &pct), tail, TABLE_CELL);
 }
 
 /* A standard deviation without the count it came from (a published table's): no CI. */
@@ -218,7 +208,7 @@ table_row(FILE *f, const struct session *s, const struct step *st, const struct 
 
 /*
  * The latency columns, shown only when a step has the figure; the tail's head
- * is the percentile the first such step has ("p95ms" from sysbench's intervals).
+ * is the percentile the first such step has ("p95" from sysbench's intervals).
  */
 static void
 table_fit_lat(const struct session *s, struct table_fit *t)
@@ -235,7 +225,7 @@ table_fit_lat(const struct session *s, struct table_fit *t)
 			t->shown[TC_P50] = true;
 		if (!t->shown[TC_TAIL] && isfinite(latency_tail(l, &pct))) {
 			t->shown[TC_TAIL] = true;
-			snprintf(t->tail, sizeof(t->tail), "p%gms", pct);
+			snprintf(t->tail, sizeof(t->tail), "p%g", pct);
 		}
 	}
 }

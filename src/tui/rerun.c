@@ -202,6 +202,7 @@ rerun_settings(struct app *a, const struct sweep_settings *set)
 	ra->linear_pct = set->efficiency_min * 100;
 	ra->mode = set->mode;
 	ra->no_hot = set->no_hot;
+	ra->no_latency = set->no_latency;
 	ra->no_locks = set->no_locks;
 	for (i = 0; i < set->nprobes && i < SESSION_MAX_PROBES; i++) {
 		snprintf(a->rerun.probe[i], sizeof(a->rerun.probe[i]), "%s", set->probe[i]);

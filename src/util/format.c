@@ -32,6 +32,30 @@ fmt_si(double v, char *buf, size_t len)
 	return buf;
 }
 
+char *
+fmt_ms(double ms, char *buf, size_t len)
+{
+	static const struct {
+		double per_ms;
+		const char *unit;
+	} units[] = { { 1e6, "ns" }, { 1e3, "us" }, { 1, "ms" }, { 1e-3, "s" } };
+	double v = ms * units[0].per_ms;
+	size_t i = 0;
+
+	if (!isfinite(ms)) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	/* The next unit once the figure would round to 1000 in this one. */
+	while (fabs(v) >= 999.5 && i + 1 < sizeof(units) / sizeof(units[0]))
+		v = ms * units[++i].per_ms;
+	if (i == 0 || fabs(v) >= 99.95)
+		snprintf(buf, len, "%.0f%s", v, units[i].unit);
+	else
+		snprintf(buf, len, fabs(v) >= 9.995 ? "%.1f%s" : "%.2f%s", v, units[i].unit);
+	return buf;
+}
+
 /* Length of the valid UTF-8 sequence at p (1-4), or 0 if p starts an invalid one. */
 static size_t
 utf8_seq(const unsigned char *p)

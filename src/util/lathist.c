@@ -12,6 +12,16 @@ lathist_init(struct lathist *h)
 	h->min = UINT64_MAX;
 }
 
+void
+lathist_clear(struct lathist *h)
+{
+	if (h->lo < h->hi && h->hi <= LATHIST_NBUCKETS)
+		memset(&h->bucket[h->lo], 0, (h->hi - h->lo) * sizeof(h->bucket[0]));
+	h->count = h->overflow = h->sum = h->max = 0;
+	h->min = UINT64_MAX;
+	h->lo = h->hi = 0;
+}
+
 uint64_t
 lathist_low(uint32_t i)
 {

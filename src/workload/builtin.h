@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "scaletop/lathist.h"
 #include "scaletop/workload.h"
 
 /*
@@ -118,30 +119,92 @@ wl_random(uint64_t *state)
 #define WL_PACE_MAX_BATCH (UINT64_C(1) << 24)
 
 struct wl_pace {
-	uint64_t ops;      /* running total, in the workload's unit */
-	uint64_t wait_ns;  /* time spent waiting for the lock (WL_LOCK_WAIT workloads) */
-	uint64_t busy_ns;  /* wall-clock time since start_ns, when wall */
-	uint64_t batch;    /* operations between publishes */
-	uint64_t left;     /* operations until the next publish */
-	uint64_t last_ns;  /* time of the last publish */
-	uint64_t start_ns; /* when the worker started */
-	bool wall;         /* keep busy_ns (set by wl_lockwait_init) */
+	uint64_t ops;       /* running total, in the workload's unit */
+	uint64_t wait_ns;   /* time spent waiting for the lock (WL_LOCK_WAIT workloads) */
+	uint64_t busy_ns;   /* wall-clock time since start_ns, when wall */
+	uint64_t batch;     /* operations between publishes */
+	uint64_t left;      /* operations until the next publish */
+	uint64_t last_ns;   /* time of the last publish */
+	uint64_t start_ns;  /* when the worker started */
+	uint64_t lat_t0;    /* when the operation being timed began; 0: none is */
+	uint64_t lat_rest;  /* the batch's operations after the timed one */
+	uint64_t clock_ns;  /* one wl_now_ns()'s cost, taken off each timed operation */
+	unsigned lat_epoch; /* the window w->lat holds */
+	bool wall;          /* keep busy_ns (set by wl_lockwait_init) */
 };
+
+/* One wl_now_ns()'s cost: the mean of 32, after a first read that may fault the clock page in. */
+static inline uint64_t
+wl_clock_cost(void)
+{
+	uint64_t t0, t1 = 0;
+	int i;
+
+	wl_now_ns();
+	t0 = wl_now_ns();
+	for (i = 0; i < 32; i++)
+		t1 = wl_now_ns();
+	return (t1 - t0) / 32;
+}
 
 static inline void
 wl_pace_init(struct wl_pace *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->batch = p->left = 1;
+	p->clock_ns = wl_clock_cost();
 	p->start_ns = p->last_ns = wl_now_ns();
+}
+
+/*
+ * Latency, one operation a batch: in the window (w->lat_on), the publish
+ * ends the batch one operation early, reads the clock, and the next
+ * wl_pace_add comes back here when that one operation is done, to record it
+ * and finish the batch.  The operations between pay nothing, and which one
+ * is timed is set by the count, not by the clock, so a slow one is no more
+ * likely to be picked than a fast one.  true: the timed operation was
+ * recorded and the batch goes on.
+ */
+static inline bool
+wl_pace_timed(struct wl_pace *p, struct wl_worker *w)
+{
+	uint64_t d;
+
+	if (p->lat_t0 == 0)
+		return false;
+	d = wl_now_ns() - p->lat_t0;
+	lathist_record(w->lat, d > p->clock_ns ? d - p->clock_ns : 0);
+	p->lat_t0 = 0;
+	p->left = p->lat_rest;
+	return p->left > 0;
+}
+
+static inline void
+wl_pace_time_next(struct wl_pace *p, struct wl_worker *w)
+{
+	unsigned epoch;
+
+	if (w->lat == NULL || !atomic_load_explicit(w->lat_on, memory_order_relaxed))
+		return;
+	if ((epoch = atomic_load_explicit(w->lat_epoch, memory_order_relaxed)) != p->lat_epoch) {
+		lathist_clear(w->lat);
+		p->lat_epoch = epoch;
+	}
+	p->lat_rest = p->left - 1;
+	p->left = 1;
+	p->lat_t0 = wl_now_ns();
 }
 
 /* Publishes the totals and resizes the batch; true when the worker must stop. */
 static inline bool
 wl_pace_publish(struct wl_pace *p, struct wl_worker *w)
 {
-	uint64_t now = wl_now_ns(), dt = now - p->last_ns;
+	uint64_t now, dt;
 
+	if (wl_pace_timed(p, w))
+		return false;
+	now = wl_now_ns();
+	dt = now - p->last_ns;
 	if (p->wall)
 		p->busy_ns = now - p->start_ns;
 	wl_count(w, p->ops, p->wait_ns, p->busy_ns);
@@ -155,6 +218,7 @@ wl_pace_publish(struct wl_pace *p, struct wl_worker *w)
 			p->batch = 1;
 	}
 	p->left = p->batch;
+	wl_pace_time_next(p, w);
 	return wl_should_stop(w);
 }
 
@@ -215,17 +279,10 @@ wl_lockwait_next(struct wl_lockwait *lw)
 static inline void
 wl_lockwait_init(struct wl_lockwait *lw, struct wl_pace *p, long long period, uint64_t seed)
 {
-	uint64_t t0, t1 = 0;
-	int i;
-
 	memset(lw, 0, sizeof(*lw));
 	lw->period = period > 0 ? (uint64_t)period : 0;
 	lw->rng = seed ^ UINT64_C(0x6a09e667f3bcc909);
-	wl_now_ns(); /* the first read may fault the clock page in */
-	t0 = wl_now_ns();
-	for (i = 0; i < 32; i++)
-		t1 = wl_now_ns();
-	lw->clock_ns = (t1 - t0) / 32;
+	lw->clock_ns = wl_clock_cost();
 	wl_lockwait_next(lw);
 	p->wall = lw->period > 0;
 	p->start_ns = p->last_ns = wl_now_ns();

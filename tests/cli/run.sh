@@ -152,11 +152,12 @@ is "$(json_get "$T/mutex.json" 'd["steps"][0]["contention"]["lock_wait_pct"] is 
 # --- table output --------------------------------------------------------------
 "$SCALETOP" run -w cpu -n 1 $FAST >"$T/table" 2>&1
 is "$?" 0 "table run exits 0"
-like "$(sed -n 2p "$T/table")" '^ +N +ops/s +±CI +speedup +eff +CPU% +sys% +vcsw/kop +ivcsw/kop' \
+like "$(sed -n 2p "$T/table")" '^ +N +ops/s +±CI +p50 +p99 +speedup +eff +CPU% +sys% +vcsw/kop +ivcsw/kop' \
 	"table header has the documented columns"
 # The row's layout is what is checked: a step this short may come out
 # unstable on a busy machine, which the status column then says.
-like "$(sed -n 3p "$T/table")" '^ +1 +[0-9.]+[kMG]? +[0-9.]+% +1\.00 +100% .* (ok|noisy|unstable: .*)$' "table row for N=1"
+like "$(sed -n 3p "$T/table")" '^ +1 +[0-9.]+[kMG]? +[0-9.]+% +[0-9.]+[nu]?s +[0-9.]+[num]?s +1\.00 +100% .* (ok|noisy|unstable: .*)$' \
+	"table row for N=1: the operations' p50 and p99 after the CI"
 
 # --- external command -------------------------------------------------------
 # Live sysbench, pgbench and MariaDB runs are tests/live/*.sh.

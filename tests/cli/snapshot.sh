@@ -119,7 +119,7 @@ fi
 is "$?" 0 "show exits 0"
 like "$(sed -n 1p "$T/show.out")" "^$T/a.json: .+, taken [0-9T:-]+Z by scaletop " \
 	"show names the file, label, time and tool"
-like "$(cat "$T/show.out")" "$(printf '\n') +N +ops/s +±CI +speedup" "show prints run's table"
+like "$(cat "$T/show.out")" "$(printf '\n') +N +ops/s +±CI +p50 +p99 +speedup" "show prints run's table, the built-in's latency too"
 is "$(grep -cE '^ +[1-4] +[0-9.]+[kMG]? ' "$T/show.out")" 4 "  one row per step"
 like "$(cat "$T/show.out")" "verdict: " "  and the verdict"
 is "$(cat "$T/show.err")" "" "  no warning: the saved analysis agrees"

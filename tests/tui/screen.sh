@@ -61,7 +61,7 @@ like "$scr" 'contention: N=2' "contention shows the last step"
 like "$scr" 'N=2: .* ops/s \((ok|noisy)\)' "the event log has the step"
 tm_keys 4
 sleep 0.3
-like "$(tm_screen)" '^ +N +ops/s +.CI +speedup +eff +CPU% +sys% +vcsw/kop' "steps view: run's columns"
+like "$(tm_screen)" '^ +N +ops/s +.CI +(p50 +)?(p99 +)?speedup +eff +CPU% +sys% +vcsw/kop' "steps view: run's columns"
 like "$(tm_screen)" '^ +2 +[0-9.]+[kMG]? .* (ok|noisy)' "steps view: the N=2 row"
 tm_keys q
 tm_wait_exit

@@ -206,7 +206,7 @@ static struct wl_sweep tsweep;
 static struct runner *
 start(const struct workload *wl, int n, enum runner_mode mode)
 {
-	struct runner_config cfg = { wl, &targs, &tsweep, n, mode, GRACE };
+	struct runner_config cfg = { wl, &targs, &tsweep, n, mode, GRACE, false };
 	char err[ST_ERRLEN];
 	struct runner *r = runner_start(&cfg, err, sizeof(err));
 
@@ -500,7 +500,7 @@ test_abort(enum runner_mode mode)
 static void
 test_bad_config(void)
 {
-	struct runner_config cfg = { &wl_count_, &targs, &tsweep, 0, RUNNER_THREADS, 0 };
+	struct runner_config cfg = { &wl_count_, &targs, &tsweep, 0, RUNNER_THREADS, 0, false };
 	char err[ST_ERRLEN];
 
 	ok(runner_start(&cfg, err, sizeof(err)) == NULL && strstr(err, "0 workers") != NULL,
