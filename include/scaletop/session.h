@@ -296,10 +296,11 @@ struct step {
 			      */
 	int64_t wait_reads;  /* threads read in the window; < 0: not known */
 	struct step_hot hot;
-	struct step_locks ulocks;    /* user-space locks (st->locks is the kernel's lock_stat) */
-	struct step_kstacks kstacks; /* the blocked threads' kernel stacks */
-	struct step_others others;   /* who else was on the CPUs */
-	struct step_latency lat;     /* the operations' latency */
+	struct step_locks ulocks;     /* user-space locks (st->locks is the kernel's lock_stat) */
+	struct step_kstacks kstacks;  /* the blocked threads' kernel stacks */
+	struct step_others others;    /* who else was on the CPUs */
+	struct step_latency lat;      /* the operations' latency */
+	struct step_latency lat_sync; /* the workload's syncs' (fileio's fsyncs), apart */
 	struct step_slot slot[STEP_SLOTS];
 };
 

@@ -83,6 +83,7 @@ struct wl_worker {
 	 * a batch into while *lat_on (the measurement window); NULL: not timed.
 	 */
 	struct lathist *lat;
+	struct lathist *lat_sync; /* its syncs' (fileio's fsyncs), kept apart from lat */
 	const atomic_int *lat_on;
 	const atomic_uint *lat_epoch; /* moves at each window: the histogram starts afresh */
 };

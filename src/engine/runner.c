@@ -61,7 +61,7 @@ runner_map(struct runner *r, char *err, size_t errlen)
 		page = 4096;
 	slots_off = runner_round(sizeof(struct runner_ctl) + n * sizeof(atomic_int), SLOT_STRIDE);
 	lat_off = runner_round(slots_off + n * sizeof(struct wl_slot), SLOT_STRIDE);
-	shared_off = runner_round(lat_off + sizeof(struct lathist), page);
+	shared_off = runner_round(lat_off + RUNNER_LAT_N * sizeof(struct lathist), page);
 	r->maplen = runner_round(shared_off + r->cfg.wl->shared_size, page);
 	r->map = mmap(NULL, r->maplen, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (r->map == MAP_FAILED) {
@@ -460,9 +460,9 @@ runner_latency_on(struct runner *r, bool on)
 
 /* Only once the child is reaped: it merged before its exit, and nothing writes since. */
 const struct lathist *
-runner_latency(const struct runner *r)
+runner_latency(const struct runner *r, enum runner_lat which)
 {
 	if (!r->reaped || !atomic_load_explicit(&r->ctl->lat_merged, memory_order_acquire))
 		return NULL;
-	return r->lat;
+	return &r->lat[which];
 }

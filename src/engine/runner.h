@@ -108,7 +108,8 @@ int runner_task_pids(const struct runner *r, pid_t *pids, int max);
  * measurement window); once the child has ended normally, runner_latency is
  * their histograms merged, else NULL.
  */
+enum runner_lat { RUNNER_LAT_OPS, RUNNER_LAT_SYNC, RUNNER_LAT_N };
 void runner_latency_on(struct runner *r, bool on);
-const struct lathist *runner_latency(const struct runner *r);
+const struct lathist *runner_latency(const struct runner *r, enum runner_lat which);
 
 #endif

@@ -132,10 +132,13 @@ runner_work(struct runner *r, int i)
 	w.sweep = r->cfg.sweep;
 	w.seed = runner_seed(i);
 	if (r->wlat != NULL) {
-		w.lat = &r->wlat[i];
+		w.lat = &r->wlat[RUNNER_LAT_N * i + RUNNER_LAT_OPS];
+		w.lat_sync = &r->wlat[RUNNER_LAT_N * i + RUNNER_LAT_SYNC];
 		w.lat_on = &c->lat_on;
 		w.lat_epoch = &c->lat_epoch;
-		lathist_clear(w.lat); /* by its worker, in zeroed memory: one page of its own */
+		/* By its worker, in zeroed memory: a page or two of its own. */
+		lathist_clear(w.lat);
+		lathist_clear(w.lat_sync);
 	}
 	runner_self = i;
 
@@ -319,7 +322,7 @@ runner_wind_down(struct runner_child *ch)
 static void
 runner_latency_map(struct runner *r)
 {
-	size_t len = (size_t)r->cfg.nworkers * sizeof(*r->wlat);
+	size_t len = (size_t)r->cfg.nworkers * RUNNER_LAT_N * sizeof(*r->wlat);
 	void *p;
 
 	if (!r->cfg.latency)
@@ -333,13 +336,15 @@ static void
 runner_latency_merge(struct runner_child *ch)
 {
 	struct runner *r = ch->r;
-	int i;
+	int i, k;
 
 	if (r->wlat == NULL)
 		return;
-	lathist_init(r->lat);
-	for (i = 0; i < ch->started; i++)
-		lathist_merge(r->lat, &r->wlat[i]);
+	for (k = 0; k < RUNNER_LAT_N; k++) {
+		lathist_init(&r->lat[k]);
+		for (i = 0; i < ch->started; i++)
+			lathist_merge(&r->lat[k], &r->wlat[RUNNER_LAT_N * i + k]);
+	}
 	atomic_store_explicit(&r->ctl->lat_merged, 1, memory_order_release);
 }
 

@@ -68,8 +68,11 @@ struct runner {
 	size_t maplen;
 	struct runner_ctl *ctl;
 	struct wl_slot *slots;
-	struct lathist *lat;  /* in the mapping: the workers' histograms, merged by the child */
-	struct lathist *wlat; /* the child's: one a worker, in a mapping of its own */
+	struct lathist
+		*lat; /* in the mapping: the workers' histograms, merged by the child:
+			 [RUNNER_LAT_OPS] their operations', [RUNNER_LAT_SYNC] their syncs' */
+	struct lathist
+		*wlat; /* the child's: two a worker (the same two), in a mapping of its own */
 	void *shared;
 	struct runner_seen *seen;
 	struct startline gate; /* the child's, and (copied by fork) each worker process's */

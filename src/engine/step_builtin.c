@@ -77,8 +77,9 @@ builtin_close(struct step_ctx *c, enum step_status status, const char *reason)
 	/* The reason may be the runner's own string, which runner_free releases. */
 	snprintf(why, sizeof(why), "%s", reason != NULL ? reason : "");
 	/* The workers' histograms are merged once they have all returned: after the window. */
-	if (b->windowed && runner_latency(b->r) != NULL)
-		step_ctx_lat_late(c, runner_latency(b->r));
+	if (b->windowed && runner_latency(b->r, RUNNER_LAT_OPS) != NULL)
+		step_ctx_lat_late(c, runner_latency(b->r, RUNNER_LAT_OPS),
+				  runner_latency(b->r, RUNNER_LAT_SYNC));
 	runner_free(b->r);
 	b->r = NULL;
 	step_ctx_end(c, status, reason != NULL ? why : NULL);

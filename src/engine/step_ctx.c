@@ -157,9 +157,10 @@ step_ctx_free(struct step_ctx *c)
 }
 
 void
-step_ctx_lat_late(struct step_ctx *c, const struct lathist *h)
+step_ctx_lat_late(struct step_ctx *c, const struct lathist *ops, const struct lathist *sync)
 {
-	latency_from_hist(&step_ctx_step(c)->lat, h, LAT_HISTOGRAM);
+	latency_from_hist(&step_ctx_step(c)->lat, ops, LAT_HISTOGRAM);
+	latency_from_hist(&step_ctx_step(c)->lat_sync, sync, LAT_HISTOGRAM);
 }
 
 void

@@ -249,9 +249,10 @@ void step_ctx_lat_interval(struct step_ctx *c, double ms, int pct);
 /*
  * The window's latency histogram, which the kind could only read after the
  * window closed (the built-ins' workers merge theirs as they exit): straight
- * into the step, as the latency collector would have made it.
+ * into the step, as the latency collector would have made it; sync (may be
+ * NULL or empty) the workload's syncs', kept apart (st->lat_sync).
  */
-void step_ctx_lat_late(struct step_ctx *c, const struct lathist *h);
+void step_ctx_lat_late(struct step_ctx *c, const struct lathist *ops, const struct lathist *sync);
 /* The workload's tasks' counters summed; false when none could be read. */
 bool step_ctx_read_tasks(struct step_ctx *c, struct task_counters *out);
 

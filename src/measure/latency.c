@@ -5,7 +5,6 @@
  * (step_ctx.h, struct lat_feed), written and read as "latency", and printed
  * after the table.
  */
-#include <inttypes.h>
 #include <jansson.h>
 #include <limits.h>
 #include <math.h>
@@ -57,11 +56,8 @@ latency_buckets_json(const struct step_latency *l)
 }
 
 static json_t *
-latency_write(const struct step *st, const struct step_slot *slot)
+latency_obj(const struct step_latency *l)
 {
-	const struct step_latency *l = &st->lat;
-
-	(void)slot;
 	if (l->method == LAT_NONE)
 		return NULL;
 	if (l->method == LAT_INTERVAL)
@@ -72,6 +68,21 @@ latency_write(const struct step *st, const struct step_slot *slot)
 			 "count", (json_int_t)l->count, "mean_ms", l->mean_ms, "p50_ms", l->p50_ms,
 			 "p90_ms", l->p90_ms, "p99_ms", l->p99_ms, "p999_ms", l->p999_ms, "max_ms",
 			 l->max_ms, "buckets", latency_buckets_json(l));
+}
+
+/* The operations' latency, and inside it their syncs' (fileio's fsyncs) where there were any. */
+static json_t *
+latency_write(const struct step *st, const struct step_slot *slot)
+{
+	json_t *o = latency_obj(&st->lat);
+
+	(void)slot;
+	if (o != NULL && st->lat_sync.method != LAT_NONE &&
+	    json_object_set_new(o, "fsync", latency_obj(&st->lat_sync)) != 0) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
 }
 
 /* [[ns, count], ...]: each a bucket's lowest value, strictly rising, each count at least 1. */
@@ -103,9 +114,8 @@ latency_read_buckets(struct field_ctx *f, const json_t *v, const char *path, str
 		l->nhist = (int)i + 1;
 	}
 	if ((uint64_t)sum > l->count)
-		return field_fail(f, path,
-				  "the buckets hold %lld operations, more than count %" PRIu64, sum,
-				  l->count);
+		return field_fail(f, path, "the buckets hold %lld operations, more than count %llu",
+				  sum, (unsigned long long)l->count);
 	return 0;
 }
 
@@ -154,19 +164,14 @@ latency_read_hist(struct field_ctx *f, const json_t *v, const char *path, struct
 	return 0;
 }
 
-/* Absent or null where it was not measured (and in files from before it). */
+/* One latency object into l (cleared first, and left clear on a refusal). */
 static int
-latency_read(struct field_ctx *f, const json_t *v, const char *path, struct step *st,
-	     struct step_slot *slot)
+latency_read_one(struct field_ctx *f, const json_t *v, const char *path, struct step_latency *l)
 {
-	struct step_latency *l = &st->lat;
 	long long count;
 	int method, rc;
 
-	(void)slot;
 	step_latency_clear(l);
-	if (v == NULL || json_is_null(v))
-		return 0;
 	if (field_type(f, v, path, F_OBJ) != 0 ||
 	    field_enum(f, v, path, "method", lat_method_names + 1, LAT_INTERVAL, &method) != 0 ||
 	    field_int(f, v, path, "count", 1, LLONG_MAX, 0, 0, &count) != 0)
@@ -183,6 +188,32 @@ latency_read(struct field_ctx *f, const json_t *v, const char *path, struct step
 	l->method = (enum lat_method)(method + 1);
 	l->count = (uint64_t)count;
 	return 0;
+}
+
+/* Absent or null where it was not measured (and in files from before it); fsync optional. */
+static int
+latency_read(struct field_ctx *f, const json_t *v, const char *path, struct step *st,
+	     struct step_slot *slot)
+{
+	const json_t *sync;
+	char p[176];
+
+	(void)slot;
+	step_latency_clear(&st->lat);
+	step_latency_clear(&st->lat_sync);
+	if (v == NULL || json_is_null(v))
+		return 0;
+	if (latency_read_one(f, v, path, &st->lat) != 0)
+		return -1;
+	if ((sync = json_object_get(v, "fsync")) == NULL)
+		return 0;
+	field_path(p, sizeof(p), path, "fsync");
+	if (latency_read_one(f, sync, p, &st->lat_sync) != 0)
+		return -1;
+	if (st->lat_sync.method != LAT_INTERVAL)
+		return 0;
+	step_latency_clear(&st->lat_sync);
+	return field_fail(f, p, "method interval; expected histogram or exact");
 }
 
 /* --- its lines after the table ---------------------------------------------- */
@@ -202,9 +233,8 @@ latency_how(const struct step_latency *l, char *buf, size_t len)
 }
 
 static void
-latency_row(FILE *f, const struct step *st)
+latency_row(FILE *f, const struct step *st, const struct step_latency *l)
 {
-	const struct step_latency *l = &st->lat;
 	const double v[] = { l->mean_ms, l->p50_ms, l->p90_ms, l->p99_ms, l->p999_ms, l->max_ms };
 	char b[16];
 	size_t i;
@@ -214,23 +244,30 @@ latency_row(FILE *f, const struct step *st)
 		fprintf(f, " %9s", fmt_ms(l->pct_ms, b, sizeof(b)));
 	for (i = 0; l->method != LAT_INTERVAL && i < sizeof(v) / sizeof(v[0]); i++)
 		fprintf(f, " %9s", fmt_ms(v[i], b, sizeof(b)));
-	fprintf(f, " %9" PRIu64 "\n", l->count);
+	fprintf(f, " %9llu\n", (unsigned long long)l->count);
 }
 
-/* "latency (ms, a histogram of the window):" and a row a step, when any step has it. */
+/* Step i's operations' latency, or (sync) its syncs'. */
+static const struct step_latency *
+latency_of(const struct session *s, int i, bool sync)
+{
+	return sync ? &s->steps[i].lat_sync : &s->steps[i].lat;
+}
+
+/* "latency (a histogram of the window):" and a row a step, when any step has it. */
 static void
-latency_table(FILE *f, const struct session *s, int slot)
+latency_section(FILE *f, const struct session *s, bool sync)
 {
 	const struct step_latency *first = NULL;
 	char how[96], pc[16];
 	int i;
 
-	(void)slot;
 	for (i = 0; i < s->nsteps && first == NULL; i++)
-		first = s->steps[i].lat.method != LAT_NONE ? &s->steps[i].lat : NULL;
+		first = latency_of(s, i, sync)->method != LAT_NONE ? latency_of(s, i, sync) : NULL;
 	if (first == NULL)
 		return;
-	fprintf(f, "latency (%s):\n", latency_how(first, how, sizeof(how)));
+	fprintf(f, "%s (%s):\n", sync ? "fsync latency" : "latency",
+		latency_how(first, how, sizeof(how)));
 	snprintf(pc, sizeof(pc), first->pct ? "p%d" : "mean", first->pct);
 	if (first->method == LAT_INTERVAL)
 		fprintf(f, "%6s %9s %9s\n", "N", pc, "intervals");
@@ -238,9 +275,18 @@ latency_table(FILE *f, const struct session *s, int slot)
 		fprintf(f, "%6s %9s %9s %9s %9s %9s %9s %9s\n", "N", "mean", "p50", "p90", "p99",
 			"p99.9", "max", "timed");
 	for (i = 0; i < s->nsteps; i++) {
-		if (s->steps[i].lat.method == first->method)
-			latency_row(f, &s->steps[i]);
+		if (latency_of(s, i, sync)->method == first->method)
+			latency_row(f, &s->steps[i], latency_of(s, i, sync));
 	}
+}
+
+/* The operations' latency, then their syncs' where a step has them. */
+static void
+latency_table(FILE *f, const struct session *s, int slot)
+{
+	(void)slot;
+	latency_section(f, s, false);
+	latency_section(f, s, true);
 }
 
 const struct collector latency_collector = {

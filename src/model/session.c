@@ -66,6 +66,7 @@ step_free(struct step *st)
 	step_hot_clear(&st->hot);
 	step_kstacks_clear(&st->kstacks);
 	step_latency_clear(&st->lat);
+	step_latency_clear(&st->lat_sync);
 }
 
 void

@@ -493,6 +493,7 @@ session_read_step_free(struct step *st)
 	step_hot_clear(&st->hot);
 	step_kstacks_clear(&st->kstacks);
 	step_latency_clear(&st->lat);
+	step_latency_clear(&st->lat_sync);
 	step_slots_free(st);
 	st->iv = NULL;
 	st->cpu = NULL;

@@ -188,11 +188,29 @@ wl_pace_time_next(struct wl_pace *p, struct wl_worker *w)
 		return;
 	if ((epoch = atomic_load_explicit(w->lat_epoch, memory_order_relaxed)) != p->lat_epoch) {
 		lathist_clear(w->lat);
+		if (w->lat_sync != NULL)
+			lathist_clear(w->lat_sync);
 		p->lat_epoch = epoch;
 	}
 	p->lat_rest = p->left - 1;
 	p->left = 1;
 	p->lat_t0 = wl_now_ns();
+}
+
+/*
+ * A sync the operation made (fileio's fsync every so many writes), ns long:
+ * into the worker's sync histogram while the window is open, and out of the
+ * operation's own time when that operation is the one being timed, so a
+ * write's latency and an fsync's are kept apart.
+ */
+static inline void
+wl_pace_sync(struct wl_pace *p, struct wl_worker *w, uint64_t ns)
+{
+	if (w->lat_sync == NULL || !atomic_load_explicit(w->lat_on, memory_order_relaxed))
+		return;
+	lathist_record(w->lat_sync, ns);
+	if (p->lat_t0 != 0)
+		p->lat_t0 += ns;
 }
 
 /* Publishes the totals and resizes the batch; true when the worker must stop. */

@@ -47,6 +47,8 @@ bad "buckets out of order" 'l["buckets"][2][0] = l["buckets"][1][0]' \
 bad "more in the buckets than timed" 'l["count"] = 5' \
 	'steps\[1\]\.latency: the buckets hold [0-9]+ operations, more than count 5'
 bad "an unknown method" 'l["method"] = "guess"' 'steps\[1\]\.latency\.method: .*guess'
+bad "fsync as intervals" 'l["fsync"] = dict(method="interval", count=3, pct=99, pct_ms=1)' \
+	'steps\[1\]\.latency\.fsync: method interval; expected histogram or exact'
 bad "a percentile past 100" 'l.clear(); l.update(method="interval", count=3, pct=101, pct_ms=1)' \
 	'steps\[1\]\.latency\.pct: .*101'
 
@@ -80,6 +82,13 @@ for mode in threads processes; do
 	ok_shown "cpu, $mode: each step's p50 is the CPU time of an operation" \
 		builtin_lat "$T/cpu-$mode.json"
 done
+# fileio with fsyncs: each fsync(2) timed apart from the writes, as "fsync".
+"$SCALETOP" run -w fileio -p dir="$T" -p sync=fsync -p fsync_every=10 -n 1 -d 1 --warmup 0.2 \
+	--no-hot --no-locks -o "$T/fio.json" >"$T/fio.out" 2>&1
+is "$?" 0 "fileio sync=fsync: the sweep"
+is "$(json_get "$T/fio.json" '[(s["latency"]["method"], s["latency"]["fsync"]["method"], s["latency"]["fsync"]["count"] > 0) for s in d["steps"]]')" \
+	"[('histogram', 'histogram', True)]" "fileio: the writes' latency and the fsyncs' apart"
+like "$(cat "$T/fio.out")" "fsync latency \(a histogram of the window\):" "run prints the fsyncs' section"
 "$SCALETOP" run -w cpu -n 1 -d 0.5 --warmup 0.2 --no-latency --no-hot --no-locks -q \
 	-o "$T/off.json" >"$T/off.out" 2>&1
 is "$(json_get "$T/off.json" '[s.get("latency", "absent") for s in d["steps"]]')" "['absent']" \

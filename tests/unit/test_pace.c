@@ -15,7 +15,7 @@
 #include "../tap.h"
 
 static _Alignas(SLOT_STRIDE) struct wl_slot slot;
-static struct lathist hist;
+static struct lathist hist, hist_sync;
 static atomic_int stop_flag, lat_on;
 static atomic_uint lat_epoch;
 
@@ -27,9 +27,11 @@ worker_init(struct wl_worker *w)
 	w->slot = &slot;
 	w->stop = &stop_flag;
 	w->lat = &hist;
+	w->lat_sync = &hist_sync;
 	w->lat_on = &lat_on;
 	w->lat_epoch = &lat_epoch;
 	lathist_init(&hist);
+	lathist_init(&hist_sync);
 }
 
 /* n operations of about spin_ns each; how many publishes the slot saw. */

@@ -19,17 +19,25 @@
 #define SEC UINT64_C(1000000000)
 #define PATIENCE (60 * SEC)
 #define OP_NS 200000L
+#define SYNC_NS 5000000L
 
+/* A nap an operation, and every fourth a "sync" of another nap, timed apart. */
 static int
 nap_work(struct wl_worker *w)
 {
-	struct timespec ts = { 0, OP_NS };
+	struct timespec ts = { 0, OP_NS }, sync = { 0, SYNC_NS };
 	struct wl_pace p;
+	uint64_t t0;
 
 	wl_pace_init(&p);
-	do
+	do {
 		nanosleep(&ts, NULL);
-	while (!wl_pace_add(&p, w, 1));
+		if (p.ops % 4 == 3) {
+			t0 = wl_now_ns();
+			nanosleep(&sync, NULL);
+			wl_pace_sync(&p, w, wl_now_ns() - t0);
+		}
+	} while (!wl_pace_add(&p, w, 1));
 	wl_pace_done(&p, w);
 	return 0;
 }
@@ -68,10 +76,11 @@ test_mode(enum runner_mode mode, bool latency, const char *what)
 	runner_latency_on(r, true);
 	nanosleep(&window, NULL);
 	runner_latency_on(r, false);
-	ok(runner_latency(r) == NULL, "%s: no histogram while the child runs", what);
+	ok(runner_latency(r, RUNNER_LAT_OPS) == NULL, "%s: no histogram while the child runs",
+	   what);
 	runner_stop(r);
 	is_int(wait_state(r, RUNNER_DONE), RUNNER_DONE, "done");
-	h = runner_latency(r);
+	h = runner_latency(r, RUNNER_LAT_OPS);
 	if (!latency) {
 		ok(h == NULL, "%s: none asked, none kept", what);
 	} else if (ok(h != NULL, "%s: merged by the child", what)) {
@@ -80,6 +89,15 @@ test_mode(enum runner_mode mode, bool latency, const char *what)
 		ok(lathist_percentile(h, 50) >= (uint64_t)OP_NS,
 		   "%s: p50 %llu ns, at least the nap", what,
 		   (unsigned long long)lathist_percentile(h, 50));
+		/* One operation in 4 syncs for 5 ms: counted in, p80 would be past 5.2 ms. */
+		ok(lathist_percentile(h, 80) < (uint64_t)(OP_NS + SYNC_NS),
+		   "%s: p80 %llu ns: the syncs are out of the operations' time", what,
+		   (unsigned long long)lathist_percentile(h, 80));
+		h = runner_latency(r, RUNNER_LAT_SYNC);
+		ok(h != NULL && h->count >= 3 && lathist_percentile(h, 50) >= (uint64_t)SYNC_NS,
+		   "%s: syncs apart: %llu timed, p50 %llu ns", what,
+		   (unsigned long long)(h != NULL ? h->count : 0),
+		   (unsigned long long)(h != NULL ? lathist_percentile(h, 50) : 0));
 	}
 	runner_free(r);
 }
