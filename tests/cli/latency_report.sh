@@ -3,7 +3,8 @@
 # against a copy with every p99 doubled shows each side's p99 per N and
 # B/A 2.00x as text, Markdown and CSV; two trials a side show their spread;
 # files without latency compare as before; export --gnuplot --latency
-# writes p50 and p99 per N and a log y axis, and refuses a file without.
+# writes p50 and p99 per N and a log y axis, and refuses a file without;
+# show names the knee of a sweep whose tail turns before its peak.
 . "$top_srcdir/tests/cli/lib.sh"
 
 [ -x "$SCALETOP" ] || bail_out "no binary at $SCALETOP: build it first (make scaletop)"
@@ -86,5 +87,27 @@ ok "nothing written" test ! -e "$T/old.dat"
 
 "$SCALETOP" export --gnuplot --latency --normalise speedup -o "$T/x" "$A" >"$T/n.err" 2>&1
 is "$?" 2 "--latency with --normalise: a usage error"
+
+# The verdict's knee: the sweep edited so that throughput rises to N=4 with
+# tight intervals while p99 goes from 1.1 ms at N=1 to 9.0 ms at N=2.
+"$PYTHON" - "$A" "$T/knee.json" <<'PYEOF'
+import json, statistics, sys
+d = json.load(open(sys.argv[1]))
+for s, x, p99 in zip(d["steps"], (500, 950, 1800), (1.1, 9.0, 12.0)):
+    s["status"] = "ok"
+    s["ops_s"] = x
+    s["ops"] = round(x * s["window_s"])
+    v = [x * 0.99, x, x * 1.01]
+    s["intervals"].update(count=3, mean=x, median=x, min=v[0], max=v[2], samples=v,
+                          stddev=statistics.stdev(v), ci95=0.05 * x, ci95_ac=0.05 * x)
+    s["latency"].update(mean_ms=p99 / 2, p50_ms=p99 * 0.4, p90_ms=p99 * 0.8, p99_ms=p99,
+                        p999_ms=p99 * 1.2, max_ms=p99 * 1.5)
+json.dump(d, open(sys.argv[2], "w"))
+PYEOF
+"$SCALETOP" show "$T/knee.json" >"$T/knee.out" 2>"$T/knee.err"
+is "$?" 0 "show a sweep whose tail turns before its peak"
+like "$(grep '^verdict:' "$T/knee.out")" \
+	'p99 latency x8\.2 from 1 to 2 threads \(1\.1 to 9\.0 ms\) while throughput still rose 89%' \
+	"the verdict names the knee, its figures and the rise after it"
 
 done_testing
