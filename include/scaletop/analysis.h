@@ -198,22 +198,42 @@ struct analysis_noisy {
 };
 
 /*
+ * The latency knee (src/model/analysis_knee.c; docs/statistics.md has the
+ * rule and why): the smallest N whose tail (latency_tail: p99, else the
+ * tool's percentile >= 90) exceeds ANALYSIS_KNEE_FACTOR times its lowest
+ * value at a smaller N, for every trial, while the throughput peak lies
+ * beyond it by more than the two points' CIs.  Where the tail turns only at
+ * or after the peak, no knee is named: the collapse or the peak says it.
+ */
+#define ANALYSIS_KNEE_FACTOR 4.0
+struct analysis_knee {
+	bool found;
+	int pct;          /* the percentile judged: 99, or the tool's (90..99) */
+	int n_from, n_to; /* the N of the lowest tail before the knee, and the knee's N */
+	double from_ms;   /* the tail at n_from, the mean over its trials */
+	double to_ms;     /* ... at n_to */
+	int n_peak;       /* the throughput peak above the knee */
+	double rise;      /* X(n_peak) / X(n_to) - 1 */
+};
+
+/*
  * The verdict's parts, each one clause of the sentence with how much it
  * matters (0 most), so a line too short for the whole sentence can lead with
  * what a user must not miss: the headline (the curve's shape: a collapse,
  * no scaling, sub-linear, linear or super-linear), a busy machine, noisy
- * steps, the peak, how far it rose before a collapse, then the rest
- * (analysis_verdict_ranked).
+ * steps, the latency knee, the peak, how far it rose before a collapse,
+ * then the rest (analysis_verdict_ranked).
  */
 enum verdict_rank {
 	VERDICT_RANK_HEADLINE,
 	VERDICT_RANK_BUSY,
 	VERDICT_RANK_NOISY,
+	VERDICT_RANK_KNEE,
 	VERDICT_RANK_PEAK,
 	VERDICT_RANK_SCALING,
 	VERDICT_RANK_REST
 };
-#define ANALYSIS_VERDICT_PARTS 10
+#define ANALYSIS_VERDICT_PARTS 12
 struct verdict_part {
 	unsigned short off, len; /* the clause in verdict, without its "; " */
 	enum verdict_rank rank;
@@ -239,6 +259,7 @@ struct analysis {
 	struct analysis_cause cause;
 	struct analysis_busy busy; /* busy.n == 1: N=1 was starved, ratios to it unreliable */
 	struct analysis_noisy noisy;
+	struct analysis_knee knee;
 	char verdict[256]; /* one sentence, e.g. "scales to 3 writers; peak ..." */
 	int nparts;        /* its clauses, in the sentence's order; 0 when unknown */
 	struct verdict_part part[ANALYSIS_VERDICT_PARTS];
@@ -252,6 +273,28 @@ int analysis_run(const struct session *s, const struct analysis_opts *o, struct 
 void analysis_free(struct analysis *a);
 /* The noisy steps of s at a's points (src/model/step_status.c). */
 void analysis_noisy(const struct session *s, const struct analysis *a, struct analysis_noisy *z);
+/*
+ * The latency at N over a sweep's trials (src/model/analysis_latency.c):
+ * each trial's usable runs pooled by their mean, as throughput is, then the
+ * trials' mean, lowest and highest.  The tail is latency_tail's (p99, else
+ * the tool's percentile >= 90); runs judged on another percentile than pct
+ * are left out, pct 0 taking the first run's and giving it back.
+ */
+struct latency_at {
+	int trials;    /* trials with a tail at N; 0: none */
+	double tail;   /* the trials' mean; NAN without one */
+	double lo, hi; /* the lowest and highest trial's tail */
+	double p50;    /* the mean p50 of the usable runs with one; NAN if none */
+};
+void analysis_latency_at(const struct session *s, int n, int *pct, struct latency_at *o);
+
+/* The latency knee of s at a's points (src/model/analysis_knee.c); none without memory. */
+void analysis_knee(const struct session *s, const struct analysis *a, struct analysis_knee *k);
+/*
+ * "p99 latency x8.2 from 2 to 8 clients (1.1 to 9.0 ms) while throughput
+ * still rose 12%", or "" without a knee: the verdict's clause.
+ */
+void analysis_knee_text(const struct analysis_knee *k, const char *n_unit, char *buf, size_t len);
 /*
  * "low confidence: steps at N=4,8 are noisy (CI up to +-40%)", or "" when
  * none is: the verdict's clause.

@@ -130,6 +130,17 @@ int snapshot_gnuplot_write(const char *base, const char *term, enum snapshot_nor
 			   struct snapshot *const *v, int k, bool force, char *err, size_t errlen);
 
 /*
+ * export --gnuplot --latency (src/report/snapshot_gnuplot_lat.c): BASE.dat
+ * holds per snapshot and N the p50 and the tail (p99, else the tool's
+ * percentile), the mean over the trials with the lowest and highest
+ * trial's, and BASE.gp draws them against N on a log y axis, one line per
+ * percentile and snapshot.  A snapshot without latency is refused.  0, or
+ * -1 with a message.
+ */
+int snapshot_gnuplot_latency_write(const char *base, const char *term, struct snapshot *const *v,
+				   int k, bool force, char *err, size_t errlen);
+
+/*
  * Whether the snapshots' workloads or units differ; if so, buf says what each
  * is: "a.json is fileio (writes/s against writers), b.json is mutex (...)".
  */

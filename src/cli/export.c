@@ -21,7 +21,8 @@
 
 struct export_args {
 	bool gnuplot, folded, force, offcpu;
-	bool gp_only; /* --svg or --normalise: gnuplot's alone */
+	bool latency; /* --latency: p50 and the tail against N instead of throughput */
+	bool gp_only; /* --svg, --normalise or --latency: gnuplot's alone */
 	int log_y;    /* 1 --log-y, 0 --no-log-y, -1 when the maxima differ more than tenfold */
 	const char *term;
 	const char *out; /* -o as given */
@@ -34,7 +35,7 @@ static void
 export_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: %s export --gnuplot [--normalise speedup|efficiency]\n"
+		"usage: %s export --gnuplot [--normalise speedup|efficiency | --latency]\n"
 		"                      [--log-y|--no-log-y] [--svg] [--force]\n"
 		"                      -o BASE A.json [B.json ...]\n"
 		"       %s export --folded [-n N] [--off-cpu] [-o FILE [--force]] A.json\n\n"
@@ -48,6 +49,10 @@ export_usage(FILE *f)
 		"      --normalise speedup     plot X(N)/X(1), for machines of different speed\n"
 		"      --normalise efficiency  plot X(N)/(N X(1)); the CIs are divided alike,\n"
 		"                              and each snapshot needs a point at N=1\n"
+		"      --latency p50 and p99 latency against N on a log y axis, one line\n"
+		"                per percentile and snapshot; each point the mean over\n"
+		"                its trials, the error bar their lowest and highest (a\n"
+		"                tool's own percentile, as p95, where it gave no p99)\n"
 		"      --log-y   a log y axis (default: when one series' highest point is\n"
 		"                more than 10 times another's)\n"
 		"      --no-log-y  a linear y axis whatever the series\n"
@@ -133,6 +138,7 @@ export_parse(int argc, char **argv, struct export_args *a)
 		{ "n", required_argument, NULL, 'n' },
 		{ "off-cpu", no_argument, NULL, 'O' },
 		{ "log-y", no_argument, NULL, 'l' },
+		{ "latency", no_argument, NULL, 'T' },
 		{ "no-log-y", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -162,6 +168,10 @@ export_parse(int argc, char **argv, struct export_args *a)
 			break;
 		case 'O':
 			a->offcpu = true;
+			break;
+		case 'T':
+			a->latency = true;
+			a->gp_only = true;
 			break;
 		case 'n':
 			if (arg_parse_int(CMD, "--n", optarg, NLIST_MIN, NLIST_MAX, &a->n) != 0)
@@ -195,6 +205,12 @@ export_parse(int argc, char **argv, struct export_args *a)
 	if (a->n != 0 || a->offcpu)
 		return arg_usage_error(CMD, "%s is --folded's; --gnuplot plots every N",
 				       a->n != 0 ? "--n" : "--off-cpu");
+	if (a->latency && a->norm != SNAPSHOT_NORM_NONE)
+		return arg_usage_error(CMD, "--latency draws milliseconds; --normalise is for "
+					    "throughput");
+	if (a->latency && a->log_y == 0)
+		return arg_usage_error(CMD, "--latency is drawn on a log y axis; --no-log-y is for "
+					    "throughput");
 	if (a->out == NULL)
 		return arg_usage_error(CMD, "give the output name: -o BASE");
 	if ((rc = export_base(a, a->out)) != 0)
@@ -273,8 +289,10 @@ export_write(const struct export_args *a, struct snapshot *const *v, int k)
 			progname, CMD, image);
 		return EXIT_RUNTIME;
 	}
-	if (snapshot_gnuplot_write(a->base, a->term, a->norm, a->log_y, v, k, a->force, err,
-				   sizeof(err)) != 0) {
+	if (a->latency ? snapshot_gnuplot_latency_write(a->base, a->term, v, k, a->force, err,
+							sizeof(err)) != 0
+		       : snapshot_gnuplot_write(a->base, a->term, a->norm, a->log_y, v, k, a->force,
+						err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s %s: %s\n", progname, CMD, err);
 		return EXIT_RUNTIME;
 	}

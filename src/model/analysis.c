@@ -39,6 +39,9 @@
  * whose step had others using half a CPU or its workers waiting for a CPU
  * a quarter of their time; the verdict says so, and against a starved N=1
  * makes no super-linear claim.
+ *
+ * The latency knee, where the tail turns up before the throughput peak, is
+ * analysis_knee.c's.
  */
 
 double
@@ -501,6 +504,7 @@ analysis_run(const struct session *s, const struct analysis_opts *in, struct ana
 		analysis_no_smp(a);
 		analysis_busy(s, a);
 		analysis_noisy(s, a, &a->noisy);
+		analysis_knee(s, a, &a->knee);
 	}
 	if (analysis_usl(a) == -1) {
 		analysis_free(a);

@@ -3,8 +3,8 @@
  * The verdict: one sentence that says how far a sweep scales, where it
  * peaks and what happens after, from the analysis alone.  Its first clause
  * is the curve's shape, which one function picks (verdict_shape); a busy
- * machine comes second, then noisy steps (low confidence), and the rest
- * only add detail, so no two clauses disagree.
+ * machine comes second, then noisy steps (low confidence), then the
+ * latency knee, and the rest only add detail, so no two clauses disagree.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -505,6 +505,8 @@ verdict_sentence(const struct verdict_ctx *c, char *buf, size_t len)
 	verdict_add(c, buf, len, VERDICT_RANK_BUSY, t);
 	analysis_noisy_text(&a->noisy, t, sizeof(t));
 	verdict_add(c, buf, len, VERDICT_RANK_NOISY, t);
+	analysis_knee_text(&a->knee, c->n_unit, t, sizeof(t));
+	verdict_add(c, buf, len, VERDICT_RANK_KNEE, t);
 	verdict_details(c, shape, buf, len);
 }
 

@@ -38,7 +38,8 @@ libscaletop_a_SOURCES += src/model/session.c src/model/series.c src/model/conten
 	src/model/fairness.c
 libscaletop_a_SOURCES += src/model/analysis.c src/model/analysis_verdict.h \
 	src/model/analysis_verdict.c src/model/analysis_cause.h src/model/analysis_cause.c \
-	src/model/step_status.c
+	src/model/step_status.c src/model/analysis_knee.c \
+	src/model/analysis_latency.c
 noinst_HEADERS += include/scaletop/analysis.h
 
 # Scaling analysis and the USL fit.

@@ -55,6 +55,18 @@ const char *snapshot_target_name(int i);
 void snapshot_compare_fair_text(FILE *f, struct snapshot *const *v, int k, const int *n, int nn);
 void snapshot_compare_fair_csv_head(FILE *f, int k);
 void snapshot_compare_fair_csv_cells(FILE *f, struct snapshot *const *v, int k, int n);
+/*
+ * Latency side by side (snapshot_compare_lat.c), where any side has it at
+ * one of the nn N: each side's tail (p99, else its tool's percentile) in
+ * ms, the mean over its trials with their lowest and highest, and B/A; as
+ * text, as a Markdown table, and as the main CSV table's last columns (the
+ * head's false, and no cells, when no side has latency).
+ */
+void snapshot_compare_lat_text(FILE *f, struct snapshot *const *v, int k, const int *n, int nn);
+void snapshot_compare_lat_md(FILE *f, struct snapshot *const *v, int k, const int *n, int nn);
+bool snapshot_compare_lat_csv_head(FILE *f, struct snapshot *const *v, int k, const int *n, int nn);
+void snapshot_compare_lat_csv_cells(FILE *f, struct snapshot *const *v, int k, const int *n, int nn,
+				    int at);
 /* --markdown's USL (each parameter ± se) and fairness tables: snapshot_compare_md_fit.c. */
 void snapshot_compare_md_fits(FILE *f, struct snapshot *const *v, int k);
 /* The USL fits as one CSV table: a row per snapshot, each parameter and its se. */

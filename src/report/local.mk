@@ -20,6 +20,7 @@ libscaletop_a_SOURCES += \
 	src/report/snapshot_side.c \
 	src/report/snapshot_compare_md.c src/report/snapshot_compare_md_fit.c \
 	src/report/snapshot_gnuplot.c src/report/snapshot_gnuplot_axes.c \
+	src/report/snapshot_gnuplot_lat.c src/report/snapshot_compare_lat.c \
 	src/report/snapshot_folded.c \
 	src/report/snapshot_import.c \
 	src/report/snapshot_import_table.c \

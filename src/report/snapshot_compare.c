@@ -365,6 +365,7 @@ snapshot_compare_text(FILE *f, struct snapshot *const *v, int k, const struct co
 	cmp_collapses(f, v, k);
 	cmp_usl(f, v, k);
 	snapshot_compare_fair_text(f, v, k, n, nn);
+	snapshot_compare_lat_text(f, v, k, n, nn);
 	free(n);
 	snapshot_compare_target_text(f, v, k);
 	snapshot_compare_waits_text(f, v, k);
@@ -387,7 +388,7 @@ cmp_ci_at(const struct snapshot *sn, int n)
 }
 
 static void
-cmp_csv_head(FILE *f, struct snapshot *const *v, int k)
+cmp_csv_head(FILE *f, struct snapshot *const *v, int k, const int *n, int nn)
 {
 	char head[320];
 	int i;
@@ -408,6 +409,7 @@ cmp_csv_head(FILE *f, struct snapshot *const *v, int k)
 			cmp_letter(0), cmp_letter(i), cmp_letter(0), cmp_letter(i), cmp_letter(0),
 			cmp_letter(i));
 	snapshot_compare_fair_csv_head(f, k);
+	snapshot_compare_lat_csv_head(f, v, k, n, nn);
 	fputc('\n', f);
 }
 
@@ -420,7 +422,7 @@ snapshot_compare_csv(FILE *f, struct snapshot *const *v, int k, const struct com
 
 	if ((nn = snapshot_compare_all_n(v, k, &n)) < 0)
 		return;
-	cmp_csv_head(f, v, k);
+	cmp_csv_head(f, v, k, n, nn);
 	for (j = 0; j < nn; j++) {
 		fprintf(f, "%d", n[j]);
 		for (i = 0; i < k; i++)
@@ -437,6 +439,7 @@ snapshot_compare_csv(FILE *f, struct snapshot *const *v, int k, const struct com
 			fprintf(f, ",%s", d.tested || d.beyond ? (d.significant ? "1" : "0") : "");
 		}
 		snapshot_compare_fair_csv_cells(f, v, k, n[j]);
+		snapshot_compare_lat_csv_cells(f, v, k, n, nn, n[j]);
 		fputc('\n', f);
 	}
 	free(n);

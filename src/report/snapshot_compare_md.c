@@ -88,8 +88,9 @@ snapshot_compare_markdown(FILE *f, struct snapshot *const *v, int k, const struc
 	md_head(f, v, k);
 	for (i = 0; i < nn; i++)
 		md_row(f, v, k, n[i], o);
-	free(n);
 	fputc('\n', f);
+	snapshot_compare_lat_md(f, v, k, n, nn);
+	free(n);
 	for (i = 0; i < k; i++) {
 		fprintf(f, "%c: ", (char)('A' + i));
 		snapshot_md_text(f, v[i]->meta.label);

@@ -39,7 +39,7 @@ gp_what(const struct gp_job *job)
 }
 
 /* Text inside a gnuplot single-quoted string: '' is a quote; no line breaks. */
-static void
+void
 gp_quoted(FILE *f, const char *s)
 {
 	fputc('\'', f);
@@ -53,7 +53,7 @@ gp_quoted(FILE *f, const char *s)
 }
 
 /* A figure, or NaN (gnuplot's "missing", set in the script) where it is not known. */
-static void
+void
 gp_cell(FILE *f, double x)
 {
 	fputc(' ', f);
@@ -338,7 +338,7 @@ gp_differs(const struct gp_job *job, size_t off)
  * its file's name, then the label where the labels differ, else the host and the kernel where
  * they do, and the time it was taken where that differs.  Alone, its label.
  */
-static void
+void
 gp_title(const struct gp_job *job, int i, char *buf, size_t len)
 {
 	const struct snapshot *sn = job->v[i];

@@ -3,7 +3,8 @@
  * What the gnuplot export's files share: the job, its frame, and the way
  * figures are written into a script.  snapshot_gnuplot.c writes the
  * data and the curves; snapshot_gnuplot_axes.c picks the axes, places the
- * marks' labels and names what the snapshots measure.
+ * marks' labels and names what the snapshots measure;
+ * snapshot_gnuplot_lat.c draws latency instead of throughput.
  */
 #ifndef SCALETOP_SNAPSHOT_GNUPLOT_H
 #define SCALETOP_SNAPSHOT_GNUPLOT_H
@@ -33,6 +34,11 @@ struct gp_job {
 /* What a throughput of sn at n is divided by; a figure written exactly. */
 double gp_div(const struct gp_job *job, const struct snapshot *sn, int n);
 void gp_num(FILE *f, double x);
+/* A figure, or NaN where it is not known; text as a gnuplot single-quoted string. */
+void gp_cell(FILE *f, double x);
+void gp_quoted(FILE *f, const char *s);
+/* Snapshot i's series title: what tells it apart from the others ("A: a.json, label"). */
+void gp_title(const struct gp_job *job, int i, char *buf, size_t len);
 
 /* The frame of job's snapshots, into job->ax; then its lines of script. */
 void gp_axes_plan(struct gp_job *job);

@@ -65,10 +65,23 @@ an_usl(const struct usl_fit *f)
 	return o;
 }
 
+/* The latency knee, written only where the verdict names one: older readers never see it. */
+static int
+an_knee(json_t *o, const struct analysis_knee *k)
+{
+	if (o == NULL || !k->found)
+		return 0;
+	return json_object_set_new(o, "knee",
+				   json_pack("{s:i, s:i, s:i, s:o, s:o, s:i, s:o}", "pct", k->pct,
+					     "n_from", k->n_from, "n_to", k->n_to, "from_ms",
+					     an_num(k->from_ms), "to_ms", an_num(k->to_ms),
+					     "n_peak", k->n_peak, "rise", an_num(k->rise)));
+}
+
 json_t *
 snapshot_analysis_json(const struct analysis *a, const struct analysis_opts *o)
 {
-	json_t *pts = json_array();
+	json_t *pts = json_array(), *j;
 	int i;
 
 	for (i = 0; pts != NULL && i < a->npoints; i++) {
@@ -77,19 +90,23 @@ snapshot_analysis_json(const struct analysis *a, const struct analysis_opts *o)
 			pts = NULL;
 		}
 	}
-	return json_pack("{s:f, s:f, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:s}",
-			 "efficiency_min", o->efficiency_min, "collapse_theta", o->collapse_theta,
-			 "points", pts, "x1", a->have_x1 ? an_num(a->x1) : json_null(), "peak",
-			 a->npoints > 0 ? json_pack("{s:i, s:o, s:o}", "n", a->n_peak, "x",
-						    an_num(a->x_peak), "ci", an_num(a->x_peak_ci))
-					: json_null(),
-			 "linear_n", a->linear_n > 0 ? json_integer(a->linear_n) : json_null(),
-			 "collapse_n", a->collapse ? json_integer(a->collapse_n) : json_null(),
-			 "last",
-			 a->npoints > 0 ? json_pack("{s:i, s:o}", "n", a->last_n, "fraction",
-						    an_num(a->last_frac))
-					: json_null(),
-			 "no_smp", a->no_smp, "usl", an_usl(&a->usl), "verdict", a->verdict);
+	j = json_pack("{s:f, s:f, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:s}", "efficiency_min",
+		      o->efficiency_min, "collapse_theta", o->collapse_theta, "points", pts, "x1",
+		      a->have_x1 ? an_num(a->x1) : json_null(), "peak",
+		      a->npoints > 0 ? json_pack("{s:i, s:o, s:o}", "n", a->n_peak, "x",
+						 an_num(a->x_peak), "ci", an_num(a->x_peak_ci))
+				     : json_null(),
+		      "linear_n", a->linear_n > 0 ? json_integer(a->linear_n) : json_null(),
+		      "collapse_n", a->collapse ? json_integer(a->collapse_n) : json_null(), "last",
+		      a->npoints > 0 ? json_pack("{s:i, s:o}", "n", a->last_n, "fraction",
+						 an_num(a->last_frac))
+				     : json_null(),
+		      "no_smp", a->no_smp, "usl", an_usl(&a->usl), "verdict", a->verdict);
+	if (an_knee(j, &a->knee) != 0) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
 }
 
 static int
@@ -227,6 +244,36 @@ an_parse_peak(struct field_ctx *c, const json_t *j, struct analysis *a)
 	return 0;
 }
 
+/* The knee, when the file has one (analysis.knee); a file without it has none. */
+static int
+an_parse_knee(struct field_ctx *c, const json_t *j, struct analysis_knee *k)
+{
+	const char *P = "analysis.knee";
+	json_t *m = json_object_get(j, "knee");
+	long long pct, from, to, peak;
+
+	memset(k, 0, sizeof(*k));
+	if (m == NULL || json_is_null(m))
+		return 0;
+	if (field_type(c, m, P, F_OBJ) != 0 || field_int(c, m, P, "pct", 1, 100, 0, 0, &pct) != 0 ||
+	    field_int(c, m, P, "n_from", 1, 1 << 20, 0, 0, &from) != 0 ||
+	    field_int(c, m, P, "n_to", 1, 1 << 20, 0, 0, &to) != 0 ||
+	    field_num(c, m, P, "from_ms", 0, INFINITY, 0, &k->from_ms) != 0 ||
+	    field_num(c, m, P, "to_ms", 0, INFINITY, 0, &k->to_ms) != 0 ||
+	    field_int(c, m, P, "n_peak", 1, 1 << 20, 0, 0, &peak) != 0 ||
+	    field_num(c, m, P, "rise", 0, INFINITY, 0, &k->rise) != 0)
+		return -1;
+	if (from >= to || peak <= to)
+		return field_fail(c, P, "n_from %lld, n_to %lld, n_peak %lld: expected ascending",
+				  from, to, peak);
+	k->found = true;
+	k->pct = (int)pct;
+	k->n_from = (int)from;
+	k->n_to = (int)to;
+	k->n_peak = (int)peak;
+	return 0;
+}
+
 int
 snapshot_analysis_parse(struct field_ctx *c, const json_t *j, struct analysis *a,
 			struct analysis_opts *o)
@@ -247,7 +294,8 @@ snapshot_analysis_parse(struct field_ctx *c, const json_t *j, struct analysis *a
 	    field_bool(c, j, P, "no_smp", &a->no_smp) != 0 ||
 	    field_get(c, j, P, "usl", F_OBJ) == NULL ||
 	    an_parse_usl(c, json_object_get(j, "usl"), a, &a->usl) != 0 ||
-	    field_str(c, j, P, "verdict", 0, a->verdict, sizeof(a->verdict)) != 0)
+	    field_str(c, j, P, "verdict", 0, a->verdict, sizeof(a->verdict)) != 0 ||
+	    an_parse_knee(c, j, &a->knee) != 0)
 		return -1;
 	a->have_x1 = !isnan(a->x1);
 	a->linear_n = (int)linear;
@@ -282,6 +330,10 @@ snapshot_analysis_diff(const struct analysis *was, const struct analysis *now, c
 	else if (was->collapse != now->collapse || was->collapse_n != now->collapse_n)
 		snprintf(buf, len, "collapse was at N=%d, is now at N=%d (0: none)",
 			 was->collapse ? was->collapse_n : 0, now->collapse ? now->collapse_n : 0);
+	else if (was->knee.found != now->knee.found || was->knee.n_to != now->knee.n_to)
+		snprintf(buf, len, "latency knee was at N=%d, is now at N=%d (0: none)",
+			 was->knee.found ? was->knee.n_to : 0,
+			 now->knee.found ? now->knee.n_to : 0);
 	else if (was->linear_n != now->linear_n)
 		snprintf(buf, len, "linear up to N=%d, is now N=%d", was->linear_n, now->linear_n);
 	else if (was->usl.ok != now->usl.ok)

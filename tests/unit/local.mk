@@ -136,3 +136,10 @@ EXTRA_DIST += tests/tui/runs_params.sh
 check_PROGRAMS += tests/unit/test_collectors
 TESTS += tests/unit/test_collectors tests/cli/freq_range.sh tests/cli/latency.sh
 EXTRA_DIST += tests/cli/freq_range.sh tests/cli/latency.sh
+
+# The latency knee in the verdict, on a table of shapes (analysis_knee.c).
+UNIT_TESTS += tests/unit/test_knee
+
+# Latency in compare (text, Markdown, CSV, with trials) and export --gnuplot --latency.
+TESTS += tests/cli/latency_report.sh
+EXTRA_DIST += tests/cli/latency_report.sh

@@ -152,8 +152,8 @@ test_ranked(void)
 		strncat(list, part, sizeof(list) - strlen(list) - 1);
 	}
 	is_str(list,
-	       "[0]collapse above 4: 40% of peak at 8[4]scales to 2 threads (efficiency >= "
-	       "90%)[3]peak "
+	       "[0]collapse above 4: 40% of peak at 8[5]scales to 2 threads (efficiency >= "
+	       "90%)[4]peak "
 	       "250 ops/s at 4",
 	       "each clause without its separator, with its rank");
 	analysis_verdict_ranked(&a, buf, sizeof(buf));
