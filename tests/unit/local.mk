@@ -136,3 +136,8 @@ EXTRA_DIST += tests/tui/runs_params.sh
 check_PROGRAMS += tests/unit/test_collectors
 TESTS += tests/unit/test_collectors tests/cli/freq_range.sh tests/cli/latency.sh
 EXTRA_DIST += tests/cli/freq_range.sh tests/cli/latency.sh
+
+# Latency from a command's own log ({latlog}, pgbench --log) and from --parse-lat.
+TESTS += tests/cli/latlog.sh
+EXTRA_DIST += tests/cli/latlog.sh
+UNIT_TESTS += tests/unit/test_parse_lat
