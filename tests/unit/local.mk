@@ -141,3 +141,4 @@ EXTRA_DIST += tests/cli/freq_range.sh tests/cli/latency.sh
 TESTS += tests/cli/latlog.sh
 EXTRA_DIST += tests/cli/latlog.sh
 UNIT_TESTS += tests/unit/test_parse_lat
+UNIT_TESTS += tests/unit/test_parse_pglog
