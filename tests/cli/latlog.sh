@@ -59,6 +59,26 @@ done <"$T/prefixes"
 is "$left" "" "the log files and their folder are removed after each step"
 like "$(head -1 "$T/prefixes")" '/scaletop-latlog\.[^/]+/log$' "{latlog} is a file prefix in a private folder"
 
+# An aggregate log (--aggregate-interval=1): the means of the intervals in the window.
+cat >"$T/fakeagg.sh" <<'SHEOF'
+now=$(date +%s)
+awk -v t0="$now" -v f="$1.99" 'BEGIN {
+		# 1 ms means at 2 and 3 s, 40 ms elsewhere: the window (1 to 4 s, the start
+		# within the second t0) takes one 40 ms interval at an edge, so 1 ms is the
+		# median unless intervals outside it are taken too.
+		for (i = 0; i < 7; i++)
+			printf "%d 100 %d 0 500 %d 0 0 0 0 0 0 0 0 0\n", t0 + i,
+				(i >= 2 && i <= 3) ? 100000 : 4000000, (i >= 2 && i <= 3) ? 3000 : 90000 >> f
+	}'
+i=0
+while [ $i -lt 10 ]; do sleep 0.5; echo "rate: 100"; i=$((i + 1)); done
+SHEOF
+"$SCALETOP" run --cmd "sh $T/fakeagg.sh {latlog}" --parse-regex 'rate: ([0-9.]+)' \
+	-n 1 -d 3 --warmup 1 --no-hot --no-locks -q -o "$T/a.json" >"$T/a.out" 2>&1
+is "$?" 0 "a sweep whose command writes an aggregate log"
+is "$(json_get "$T/a.json" '[(s["latency"]["method"], s["latency"]["pct"], s["latency"]["pct_ms"]) for s in d["steps"]]')" \
+	"[('interval', 0, 1.0)]" "its step: the median of the window's intervals' means, 1 ms"
+
 # A log with a bad line and no transaction in the window: a warning, the step keeps its rate.
 cat >"$T/badlog.sh" <<'SHEOF'
 printf '0 1 garbage 0 1 2\n' >"$1.77"
