@@ -156,4 +156,76 @@ const char *parse_skip_blanks(const char *s);
  */
 const char *parse_find_word(const char *s, const char *key);
 
+/*
+ * --parse-lat for a "regex" parser: spec is RE, RE:UNIT or RE:UNIT:STAT,
+ * the suffixes read off the end (UNIT ns, us, ms or s, default ms; STAT mean,
+ * the default, or pN, the Nth percentile).  Each line RE matches gives the
+ * latency of the interval its rate line makes: the same line, or the next
+ * one the rate regex matches.  0, or -1 with a one-line message in err
+ * (also for a parser of another kind).
+ */
+int parser_set_latency(struct parser *p, const char *spec, char *err, size_t errlen);
+
+/*
+ * pgbench --log: its transaction log, one line a transaction, or with
+ * --aggregate-interval one line an interval (PostgreSQL's pgbench docs,
+ * "Per-Transaction Logging").  Pure code: the caller reads the files.
+ */
+enum pglog_kind {
+	PGLOG_TXN = 1, /* a transaction, timed */
+	PGLOG_SKIPPED, /* skipped (--rate with --latency-limit): no latency */
+	PGLOG_FAILED,  /* failed, serialization or deadlock: no latency */
+	PGLOG_AGG,     /* an aggregate interval */
+};
+
+struct pglog_line {
+	enum pglog_kind kind;
+	double t;        /* Unix seconds: when the transaction ended, or when the interval began */
+	double lat_us;   /* PGLOG_TXN: its latency */
+	uint64_t count;  /* PGLOG_AGG: transactions in the interval */
+	double sum_us;   /* PGLOG_AGG: the sum of their latencies */
+	double max_us;   /* PGLOG_AGG: the longest */
+	uint64_t failed; /* PGLOG_AGG: skipped and failed transactions, when the line has them */
+};
+
+/* One line, len bytes, no terminator needed: 0, or -1 when it is no log line. */
+int pglog_parse_line(const char *line, size_t len, struct pglog_line *out);
+
+/* A transaction or interval against a window: what the step gets of one or more log files. */
+struct pglog_tally {
+	double w0, w1;        /* the window, Unix seconds: an end in [w0, w1] counts */
+	struct lathist *hist; /* the window's transactions' latencies (ns); NULL before the first */
+	uint64_t timed;       /* transactions recorded into hist */
+	uint64_t outside;     /* transactions (or intervals) that ended outside the window */
+	uint64_t skipped;     /* skipped transactions, anywhere in the log */
+	uint64_t failed;      /* failed ones */
+	uint64_t lines;       /* lines looked at */
+	uint64_t bad;         /* lines that were none of the above */
+	uint64_t first_bad;   /* the first bad line's number in its file, 1-based; 0: none */
+	uint64_t truncated;   /* a last line without its newline, left out */
+	uint64_t line_no;     /* lines of the current file so far */
+	bool nomem;           /* memory ran out: the tally is incomplete */
+	struct pglog_agg {
+		double start, sum_us, max_us;
+		uint64_t count;
+	} * agg; /* aggregate intervals, merged by start across files */
+	int nagg, capagg;
+};
+
+void pglog_tally_init(struct pglog_tally *t, double w0, double w1);
+/* A new file starts: its lines are numbered from 1. */
+void pglog_tally_file(struct pglog_tally *t);
+/* One line as read, with its '\n' if it had one (a last line without is left out). */
+void pglog_tally_line(struct pglog_tally *t, const char *line, size_t len);
+/* A whole file's bytes: pglog_tally_file, then each line. */
+void pglog_tally_feed(struct pglog_tally *t, const char *buf, size_t len);
+/*
+ * The aggregate intervals whose middle lies in the window, their lengths
+ * the shortest step between starts (1 s when a log has one interval): each
+ * one's mean in ms into mean_ms[] (up to max), and their longest into
+ * *max_ms (NAN if none).  Returns how many there were.
+ */
+int pglog_tally_intervals(struct pglog_tally *t, double *mean_ms, int max, double *max_ms);
+void pglog_tally_free(struct pglog_tally *t);
+
 #endif

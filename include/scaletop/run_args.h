@@ -27,7 +27,8 @@ struct run_args {
 	const char *cmdname;          /* "run", "tui": names the command in messages */
 	const char *default_workload; /* when neither -w nor --cmd is given */
 	const char *workload, *nspec, *cmd, *parse, *regex, *setup, *teardown;
-	const char *ops;                         /* --ops K[:UNIT], with --parse elapsed */
+	const char *ops;       /* --ops K[:UNIT], with --parse elapsed */
+	const char *parse_lat; /* --parse-lat RE[:UNIT[:STAT]], with --parse-regex */
 	const char *target[SESSION_MAX_TARGETS]; /* --target SPEC, repeatable */
 	int ntargets;
 	const char *params[64];

@@ -44,6 +44,20 @@ struct spawn_proc {
  */
 int spawn_argv_expand(const char *const *tmpl, long n, long duration, char ***out, char *err,
 		      size_t errlen);
+/*
+ * The same with every placeholder's value: latlog, the path prefix {latlog}
+ * becomes (pgbench --log-prefix={latlog}); NULL when there is none, which
+ * makes {latlog} unknown.
+ */
+struct spawn_vars {
+	long n;
+	long duration;
+	const char *latlog;
+};
+int spawn_argv_fill(const char *const *tmpl, const struct spawn_vars *vars, char ***out, char *err,
+		    size_t errlen);
+/* Whether a word of the template holds {name}. */
+bool spawn_argv_uses(const char *const *tmpl, const char *name);
 /* The template's placeholders checked before any step: 0 (uses_n: {n} is in it), or -1. */
 int spawn_argv_check(const char *const *tmpl, bool *uses_n, char *err, size_t errlen);
 void spawn_argv_free(char **argv);

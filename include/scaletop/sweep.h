@@ -28,6 +28,7 @@ struct sweep_config {
 	char **cmd;            /* argv template with {n} and {duration}; borrowed */
 	const char *parser;    /* parser name for cmd: "sysbench", "pgbench", "regex", "elapsed" */
 	const char *parse_arg; /* the regex for "regex" */
+	const char *parse_lat; /* --parse-lat's RE[:UNIT[:STAT]] for "regex", or NULL */
 	/*
 	 * "elapsed": no parser; each step times the command from start to exit
 	 * and counts elapsed_ops operations (1: one run).  time_limit_s > 0 kills

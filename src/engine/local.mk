@@ -32,7 +32,7 @@ libscaletop_a_SOURCES += src/engine/sweep.c src/engine/sweep_quiet.h src/engine/
 	src/engine/wait_sampler.c src/engine/wait_census.c src/engine/wait_list.c \
 	src/engine/wait_kstack.c src/engine/step_kstacks.c src/engine/step_census.c \
 	src/engine/hot_sampler.h src/engine/hot_sampler.c src/engine/freq_sampler.h \
-	src/engine/freq_sampler.c
+	src/engine/freq_sampler.c src/engine/ext_latlog.h src/engine/ext_latlog.c
 noinst_HEADERS += src/engine/ext_timing.h
 UNIT_TESTS += tests/unit/test_ext_timing
 UNIT_TESTS += tests/unit/test_ext_window

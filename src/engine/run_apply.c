@@ -239,6 +239,7 @@ run_external(struct session *s, struct sweep_config *cfg, const struct run_args 
 
 	cfg->parser = a->regex != NULL ? "regex" : a->parse;
 	cfg->parse_arg = a->regex;
+	cfg->parse_lat = a->parse_lat;
 	snprintf(s->wl.unit, sizeof(s->wl.unit), "ops");
 	if (run_args_elapsed(a)) {
 		if ((rc = run_elapsed(s, cfg, a)) != 0)
@@ -261,6 +262,11 @@ run_external(struct session *s, struct sweep_config *cfg, const struct run_args 
 		}
 		if (p == NULL)
 			return arg_usage_error(CMD, "%s", err);
+		if (a->parse_lat != NULL &&
+		    parser_set_latency(p, a->parse_lat, err, sizeof(err)) != 0) {
+			parser_free(p);
+			return arg_usage_error(CMD, "%s", err);
+		}
 		parser_free(p);
 	}
 	if ((rc = run_split(a, "--cmd", a->cmd, &s->wl.argv)) != 0 ||

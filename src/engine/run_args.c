@@ -35,6 +35,7 @@ enum {
 	OPT_CMD,
 	OPT_PARSE,
 	OPT_REGEX,
+	OPT_PARSE_LAT,
 	OPT_SETUP,
 	OPT_TEARDOWN,
 	OPT_JSON,
@@ -72,6 +73,7 @@ static const struct option run_longopts[] = {
 	{ "cmd", required_argument, NULL, OPT_CMD },
 	{ "parse", required_argument, NULL, OPT_PARSE },
 	{ "parse-regex", required_argument, NULL, OPT_REGEX },
+	{ "parse-lat", required_argument, NULL, OPT_PARSE_LAT },
 	{ "ops", required_argument, NULL, OPT_OPS },
 	{ "setup", required_argument, NULL, OPT_SETUP },
 	{ "teardown", required_argument, NULL, OPT_TEARDOWN },
@@ -143,10 +145,17 @@ run_usage_options(FILE *f, const struct run_args *d)
 		"      --collapse PCT     a fall of more than PCT%% below the peak is a collapse\n"
 		"                         (default 20)\n"
 		"      --linear PCT       linear range: efficiency at least PCT%% (default 90)\n"
-		"      --cmd 'COMMAND'    run a command per step: {n} and {duration} are replaced\n"
+		"      --cmd 'COMMAND'    run a command per step: {n} and {duration} are "
+		"replaced;\n"
+		"                         {latlog} by a private file prefix, read for latency\n"
+		"                         after it exits: give it as pgbench's log prefix\n"
 		"      --parse NAME       read its throughput lines: %s; or\n"
 		"                         elapsed: time each run to its exit (runs/s)\n"
 		"      --parse-regex RE   ... or the first group of this extended regex\n"
+		"      --parse-lat RE[:UNIT[:STAT]] with --parse-regex: the first group of RE\n"
+		"                         is the latency of the interval (same line or the next\n"
+		"                         rate line); UNIT ns, us, ms (default) or s; STAT mean\n"
+		"                         (default) or pN, e.g. 'p99: ([0-9.]+):us:p99'\n"
 		"      --ops K[:UNIT]     with --parse elapsed: a run is K operations (K/s)\n"
 		"      --setup 'COMMAND'  run once before the sweep; --teardown: once after\n"
 		"      --probe 'COMMAND'  database-level waits: run about once a second while a\n"
@@ -268,6 +277,9 @@ run_parse_option(int opt, int argc, char **argv, struct run_args *a, const struc
 		return 0;
 	case OPT_REGEX:
 		a->regex = optarg;
+		return 0;
+	case OPT_PARSE_LAT:
+		a->parse_lat = optarg;
 		return 0;
 	case OPT_OPS:
 		a->ops = optarg;
@@ -469,6 +481,10 @@ run_check(struct run_args *a)
 		return arg_usage_error(CMD, "--parse and --parse-regex go with --cmd");
 	if (a->parse != NULL && a->regex != NULL)
 		return arg_usage_error(CMD, "--parse and --parse-regex both given: choose one");
+	if (a->parse_lat != NULL && a->regex == NULL)
+		return arg_usage_error(CMD,
+				       "--parse-lat goes with --parse-regex: it reads the latency "
+				       "of the intervals that regex's lines make");
 	if (a->cmd != NULL && a->nparams > 0)
 		return arg_usage_error(CMD, "-p sets built-in workload parameters; put the "
 					    "command's own options in --cmd");

@@ -74,10 +74,11 @@ spawn_placeholder(const char *w, size_t i)
 }
 
 static char *
-spawn_word_expand(const char *w, int idx, long n, long duration, char *err, size_t errlen)
+spawn_word_expand(const char *w, int idx, const struct spawn_vars *v, char *err, size_t errlen)
 {
-	/* A 3-byte {n} becomes at most 20 digits: 8 bytes out per byte in is ample. */
-	size_t cap = strlen(w) * 8 + 1, o = 0, len, i;
+	/* A 3-byte {n} becomes at most 20 digits, and each 8-byte {latlog} its path. */
+	size_t L = v->latlog != NULL ? strlen(v->latlog) : 0;
+	size_t cap = strlen(w) * 8 + (strlen(w) / 8 + 1) * L + 1, o = 0, len, i;
 	char *out = malloc(cap);
 
 	if (out == NULL) {
@@ -90,9 +91,9 @@ spawn_word_expand(const char *w, int idx, long n, long duration, char *err, size
 			continue;
 		}
 		if (len == 1 && w[i + 1] == 'n') {
-			o += (size_t)snprintf(out + o, cap - o, "%ld", n);
+			o += (size_t)snprintf(out + o, cap - o, "%ld", v->n);
 		} else if (len == 8 && strncmp(w + i + 1, "duration", 8) == 0) {
-			if (duration < 0) {
+			if (v->duration < 0) {
 				st_error(err, errlen,
 					 "command word %d \"%s\" uses {duration}, but the steps "
 					 "have no fixed length; give --duration or drop {duration}",
@@ -100,11 +101,14 @@ spawn_word_expand(const char *w, int idx, long n, long duration, char *err, size
 				free(out);
 				return NULL;
 			}
-			o += (size_t)snprintf(out + o, cap - o, "%ld", duration);
+			o += (size_t)snprintf(out + o, cap - o, "%ld", v->duration);
+		} else if (len == 6 && strncmp(w + i + 1, "latlog", 6) == 0 && v->latlog != NULL) {
+			o += (size_t)snprintf(out + o, cap - o, "%s", v->latlog);
 		} else {
 			st_error(err, errlen,
 				 "unknown placeholder {%.*s} in command word %d \"%s\"; the "
-				 "known ones are {n} (the step's N) and {duration} (seconds)",
+				 "known ones are {n} (the step's N), {duration} (seconds) and "
+				 "{latlog} (pgbench --log-prefix)",
 				 (int)len, w + i + 1, idx + 1, w);
 			free(out);
 			return NULL;
@@ -116,8 +120,8 @@ spawn_word_expand(const char *w, int idx, long n, long duration, char *err, size
 }
 
 int
-spawn_argv_expand(const char *const *tmpl, long n, long duration, char ***out, char *err,
-		  size_t errlen)
+spawn_argv_fill(const char *const *tmpl, const struct spawn_vars *vars, char ***out, char *err,
+		size_t errlen)
 {
 	size_t count = 0, i;
 	char **v;
@@ -130,7 +134,7 @@ spawn_argv_expand(const char *const *tmpl, long n, long duration, char ***out, c
 	if ((v = calloc(count + 1, sizeof(*v))) == NULL)
 		return st_error(err, errlen, "out of memory expanding the command");
 	for (i = 0; i < count; i++) {
-		if ((v[i] = spawn_word_expand(tmpl[i], (int)i, n, duration, err, errlen)) == NULL) {
+		if ((v[i] = spawn_word_expand(tmpl[i], (int)i, vars, err, errlen)) == NULL) {
 			spawn_free_words(v, i);
 			return -1;
 		}
@@ -140,22 +144,39 @@ spawn_argv_expand(const char *const *tmpl, long n, long duration, char ***out, c
 }
 
 int
-spawn_argv_check(const char *const *tmpl, bool *uses_n, char *err, size_t errlen)
+spawn_argv_expand(const char *const *tmpl, long n, long duration, char ***out, char *err,
+		  size_t errlen)
 {
-	char **v;
-	size_t i, k, len;
+	struct spawn_vars v = { n, duration, NULL };
 
-	if (spawn_argv_expand(tmpl, 1, 1, &v, err, errlen) != 0)
-		return -1;
-	spawn_argv_free(v);
-	*uses_n = false;
-	for (i = 0; tmpl[i] != NULL; i++) {
+	return spawn_argv_fill(tmpl, &v, out, err, errlen);
+}
+
+bool
+spawn_argv_uses(const char *const *tmpl, const char *name)
+{
+	size_t i, k, len, nlen = strlen(name);
+
+	for (i = 0; tmpl != NULL && tmpl[i] != NULL; i++) {
 		for (k = 0; tmpl[i][k] != '\0'; k++) {
 			len = spawn_placeholder(tmpl[i], k);
-			if (len == 1 && tmpl[i][k + 1] == 'n')
-				*uses_n = true;
+			if (len == nlen && strncmp(tmpl[i] + k + 1, name, len) == 0)
+				return true;
 		}
 	}
+	return false;
+}
+
+int
+spawn_argv_check(const char *const *tmpl, bool *uses_n, char *err, size_t errlen)
+{
+	struct spawn_vars vars = { 1, 1, "latlog" };
+	char **v;
+
+	if (spawn_argv_fill(tmpl, &vars, &v, err, errlen) != 0)
+		return -1;
+	spawn_argv_free(v);
+	*uses_n = spawn_argv_uses(tmpl, "n");
 	return 0;
 }
 

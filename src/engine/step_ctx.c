@@ -117,6 +117,7 @@ step_ctx_begin(struct step_ctx *c, const struct step_kind *k, int idx, int n, ui
 	c->ws_pids_ns = 0;
 	c->lat.hist = NULL;
 	c->lat.whole_run = false;
+	c->lat.exact = false;
 	c->lat.niv = 0;
 	if (step_ctx_collectors(c) != 0)
 		return -1;

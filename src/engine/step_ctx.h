@@ -145,13 +145,15 @@ struct step_ctx {
 	/*
 	 * The workload's latency in the window, as its kind has it, for the
 	 * latency collector (measure/latency.c) at the window's end: a
-	 * histogram (borrowed; whole_run when it spans warm-up too), or the
+	 * histogram (borrowed; whole_run when it spans warm-up too; exact when
+	 * it holds every operation's own time, as a pgbench --log does), or the
 	 * tool's figure of each counted interval, its iv_pct-th percentile or
 	 * its mean (0).  Emptied when a step begins.
 	 */
 	struct lat_feed {
 		const struct lathist *hist;
 		bool whole_run;
+		bool exact;
 		double *iv_ms; /* owned */
 		int niv, capiv, iv_pct;
 	} lat;

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * An external command's step: {n} and {duration} are put into its argv, it
- * runs in its own process group, and its throughput is read from its own
- * periodic output lines as they arrive (ext_timing.h says which are
- * counted), or with --parse elapsed from the time it takes to run.
+ * An external command's step: {n}, {duration} and {latlog} go into its argv,
+ * it runs in its own process group, and its throughput is read from its
+ * periodic output lines as they arrive (ext_timing.h says which count), or
+ * with --parse elapsed from its run time; its latency from those lines, a
+ * histogram it prints, or the log it writes to {latlog} (ext_latlog.h).
  */
 #include <math.h>
 #include <poll.h>
@@ -16,6 +17,7 @@
 #include "scaletop/parse.h"
 #include "scaletop/spawn.h"
 #include "scaletop/stats.h"
+#include "ext_latlog.h"
 #include "ext_timing.h"
 #include "ext_window.h"
 #include "step_ctx.h"
@@ -40,7 +42,8 @@ struct external_step {
 	struct ext_window win; /* tick marks, and the counted intervals' span */
 	struct parse_summary summary;
 	bool have_summary;
-	char last_err[200]; /* its last stderr line that was no report, for failure reasons */
+	char last_err[200];       /* its last stderr line that was no report, for failure reasons */
+	struct ext_latlog latlog; /* {latlog}'s folder and what was read from it */
 };
 
 static void external_on_output(struct loop *l, int fd, short revents, void *arg);
@@ -83,14 +86,21 @@ external_start(struct step_ctx *c, char *err, size_t errlen)
 	/* One second more: tools such as sysbench leave out the report of their last second. */
 	long duration = (long)ceil(set->warmup_s + set->duration_s) + 1;
 	struct external_step *x = c->state;
+	struct spawn_vars vars = { c->n, external_elapsed(c) ? -1 : duration, NULL };
 	int i;
 
-	if (spawn_argv_expand((const char *const *)c->cfg->cmd, c->n,
-			      external_elapsed(c) ? -1 : duration, &x->argv, err, errlen) != 0)
-		return -1;
+	if (spawn_argv_uses((const char *const *)c->cfg->cmd, "latlog")) {
+		if (ext_latlog_make(&x->latlog, err, errlen) != 0)
+			return -1;
+		vars.latlog = x->latlog.prefix;
+	}
+	if (spawn_argv_fill((const char *const *)c->cfg->cmd, &vars, &x->argv, err, errlen) != 0)
+		goto fail;
 	for (i = 0; i < 2 && !external_elapsed(c); i++) {
 		x->parser[i] = parser_new(c->cfg->parser, c->cfg->parse_arg, err, errlen);
-		if (x->parser[i] == NULL)
+		if (x->parser[i] == NULL ||
+		    (c->cfg->parse_lat != NULL &&
+		     parser_set_latency(x->parser[i], c->cfg->parse_lat, err, errlen) != 0))
 			goto fail;
 	}
 	ext_timing_init(&x->timing, set->warmup_s, set->duration_s);
@@ -99,6 +109,7 @@ external_start(struct step_ctx *c, char *err, size_t errlen)
 	/* The run starts when it is asked for: a monitor preempted after the fork must not start
 	 * its clock late. */
 	c->go_ns = mono_now_ns();
+	ext_latlog_clock(&x->latlog);
 	if (spawn_start(x->argv, &x->proc, err, errlen) != 0)
 		goto fail;
 	x->have_proc = true;
@@ -251,6 +262,7 @@ external_release(struct step_ctx *c)
 	spawn_argv_free(x->argv);
 	x->argv = NULL;
 	ext_marks_free(&x->win);
+	ext_latlog_free(&x->latlog);
 }
 
 /* A step measured over its whole run, from the start to secs: no intervals. */
@@ -368,6 +380,8 @@ external_finished(struct step_ctx *c, uint64_t now)
 			c->lat.whole_run = true;
 		}
 	}
+	/* The tool's own log of every transaction beats both. */
+	ext_latlog_read(&x->latlog, c);
 	if (c->live->phase == PHASE_MEASURING)
 		step_ctx_window_end(c, now, (uint64_t)llround(x->win_ops), 0, 0);
 	external_figures(c);

@@ -28,12 +28,13 @@ latency_end(struct step_ctx *c, void *state, struct step *st, struct step_slot *
 
 	(void)state, (void)slot, (void)now;
 	if (f->hist != NULL && f->hist->count > 0) {
-		latency_from_hist(&st->lat, f->hist, LAT_HISTOGRAM);
+		latency_from_hist(&st->lat, f->hist, f->exact ? LAT_EXACT : LAT_HISTOGRAM);
 		st->lat.whole_run = f->whole_run;
 	} else {
 		latency_from_intervals(&st->lat, f->iv_ms, f->niv, f->iv_pct);
 	}
 	f->hist = NULL;
+	f->exact = false;
 	f->niv = 0;
 }
 

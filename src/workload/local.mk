@@ -19,7 +19,7 @@ TESTS += $(WORKLOAD_TESTS)
 noinst_HEADERS += include/scaletop/parse.h
 libscaletop_a_SOURCES += src/workload/parse.c src/workload/parse_sysbench.c \
 	src/workload/parse_pgbench.c src/workload/parse_regex.c src/workload/parser.h \
-	src/workload/parser.c src/workload/parse_scan.c
+	src/workload/parser.c src/workload/parse_scan.c src/workload/parse_pgbench_log.c
 
 UNIT_TESTS += tests/unit/test_parse
 

@@ -463,7 +463,7 @@ like "$(cat "$T/bad.err")" "extra-argument" "the message names the unexpected wo
 # An unknown placeholder is refused before any step, naming the known ones ({N} once ran
 # literally at every step).
 bad --cmd 'sysbench cpu --threads={N} --time=2 run' --parse sysbench
-is "$(cat "$T/bad.err")" 'scaletop run: --cmd: unknown placeholder {N} in command word 3 "--threads={N}"; the known ones are {n} (the step'"'"'s N) and {duration} (seconds)' \
+is "$(cat "$T/bad.err")" 'scaletop run: --cmd: unknown placeholder {N} in command word 3 "--threads={N}"; the known ones are {n} (the step'"'"'s N), {duration} (seconds) and {latlog} (pgbench --log-prefix)' \
 	"--cmd with {N}: the placeholder, its word and the known ones"
 bad --cmd 'pgbench -c {clients}' --parse pgbench
 # --parse: every place that names the parsers names the same ones, and each one named runs.

@@ -141,15 +141,15 @@ fuzz_drain(struct parser *p, struct fuzz_reading *r)
 
 /* One reading of data, whole or chunked; events are drained as a live step drains them. */
 static void
-fuzz_read(const char *name, const char *arg, const uint8_t *data, size_t size, int chunked,
-	  struct fuzz_reading *out)
+fuzz_read(const char *name, const char *arg, const char *lat, const uint8_t *data, size_t size,
+	  int chunked, struct fuzz_reading *out)
 {
 	char err[256];
 	struct parser *p = parser_new(name, arg, err, sizeof(err));
 	uint32_t pick = 2166136261u;
 	size_t off = 0, n;
 
-	if (p == NULL) {
+	if (p == NULL || (lat != NULL && parser_set_latency(p, lat, err, sizeof(err)) != 0)) {
 		fprintf(stderr, "parser_new(%s): %s\n", name, err);
 		abort();
 	}
@@ -172,13 +172,15 @@ fuzz_read(const char *name, const char *arg, const uint8_t *data, size_t size, i
 	parser_free(p);
 }
 
+/* lat: --parse-lat's spec for a regex parser, or NULL. */
 static void
-fuzz_parser_one(const char *name, const char *arg, const uint8_t *data, size_t size)
+fuzz_parser_lat(const char *name, const char *arg, const char *lat, const uint8_t *data,
+		size_t size)
 {
 	struct fuzz_reading whole, pieces;
 
-	fuzz_read(name, arg, data, size, 0, &whole);
-	fuzz_read(name, arg, data, size, 1, &pieces);
+	fuzz_read(name, arg, lat, data, size, 0, &whole);
+	fuzz_read(name, arg, lat, data, size, 1, &pieces);
 	if (whole.hash != pieces.hash || whole.events != pieces.events ||
 	    memcmp(&whole.c, &pieces.c, sizeof(whole.c)) != 0) {
 		fprintf(stderr, "whole: %llu events, %llu lines; chunks: %llu events, %llu lines\n",
@@ -190,6 +192,12 @@ fuzz_parser_one(const char *name, const char *arg, const uint8_t *data, size_t s
 		   "every interval event was counted as a sample");
 	fuzz_check(whole.events - whole.intervals <= 1, "at most one summary");
 	fuzz_check(whole.c.samples <= whole.c.lines, "at most one sample per line");
+}
+
+static void
+fuzz_parser_one(const char *name, const char *arg, const uint8_t *data, size_t size)
+{
+	fuzz_parser_lat(name, arg, NULL, data, size);
 }
 
 #endif

@@ -5,7 +5,8 @@
 #                                   fuzz_sysbench, fuzz_pgbench, fuzz_regex, and the theme
 #                                   and config parsers' fuzz_theme, fuzz_prefs, and the
 #                                   lock census's decoders' fuzz_syscall, fuzz_maps,
-#                                   fuzz_kallsyms, and the kernel stacks' fuzz_kstack
+#                                   fuzz_kallsyms, the kernel stacks' fuzz_kstack, and
+#                                   pgbench --log's reader fuzz_pglog
 #   make fuzz-run FUZZ_SECONDS=600  runs each in turn, corpus in tests/fuzz/corpus/
 #   make fuzz-smoke                 runs each once over its seeds and regressions
 # The library is built by $(CC) without sanitizers, so its sources are compiled
@@ -21,7 +22,7 @@ FUZZ_LIBS = $(JANSSON_LIBS) $(STATGRAB_LIBS) $(NCURSESW_LIBS) $(LIBELF_LIBS) $(D
 	-lm $(PTHREAD_CFLAGS)
 FUZZ_PARSER_TARGETS = tests/fuzz/fuzz_sysbench tests/fuzz/fuzz_pgbench tests/fuzz/fuzz_regex
 FUZZ_FILE_TARGETS = tests/fuzz/fuzz_theme tests/fuzz/fuzz_prefs tests/fuzz/fuzz_syscall \
-	tests/fuzz/fuzz_maps tests/fuzz/fuzz_kallsyms tests/fuzz/fuzz_kstack
+	tests/fuzz/fuzz_maps tests/fuzz/fuzz_kallsyms tests/fuzz/fuzz_kstack tests/fuzz/fuzz_pglog
 FUZZ_TARGETS = tests/fuzz/fuzz_stream tests/fuzz/fuzz_snapshot tests/fuzz/fuzz_import \
 	$(FUZZ_PARSER_TARGETS) $(FUZZ_FILE_TARGETS)
 
@@ -31,7 +32,7 @@ EXTRA_DIST += tests/fuzz/fuzz_stream.c tests/fuzz/fuzz_snapshot.c tests/fuzz/str
 	tests/fuzz/parse.dict tests/fuzz/fuzz_import.c tests/fuzz/import.dict \
 	tests/fuzz/fuzz_theme.c tests/fuzz/fuzz_prefs.c tests/fuzz/theme.dict \
 	tests/fuzz/fuzz_syscall.c tests/fuzz/fuzz_maps.c tests/fuzz/fuzz_kallsyms.c \
-	tests/fuzz/fuzz_kstack.c
+	tests/fuzz/fuzz_kstack.c tests/fuzz/fuzz_pglog.c
 CLEANFILES += $(FUZZ_TARGETS) tests/fuzz/libfuzz.a tests/fuzz/obj/*.o
 
 # Every library source, each compiled once; the archive lets a target pull only what it uses.
@@ -90,6 +91,8 @@ FUZZ_SEEDS_SYSCALL = $(top_srcdir)/tests/fuzz/seeds/syscall
 FUZZ_SEEDS_MAPS = $(top_srcdir)/tests/fuzz/seeds/maps
 FUZZ_SEEDS_KALLSYMS = $(top_srcdir)/tests/fuzz/seeds/kallsyms
 FUZZ_SEEDS_KSTACK = $(top_srcdir)/tests/fuzz/seeds/kstack
+# pgbench --log's seeds are the recorded logs among the pgbench fixtures.
+FUZZ_SEEDS_PGLOG = $(top_srcdir)/tests/fixtures/pgbench
 FUZZ_REGRESSIONS = $(top_srcdir)/tests/fuzz/regressions
 
 # One parser target: make fuzz-run-parser P=sysbench (corpus in tests/fuzz/corpus/P).
@@ -120,6 +123,9 @@ fuzz-run: fuzz
 		tests/fuzz/fuzz_$$d $(FUZZ_RUN) -artifact_prefix=tests/fuzz/crash-$$d- \
 			tests/fuzz/corpus/$$d $(top_srcdir)/tests/fuzz/seeds/$$d || exit 1; \
 	done
+	$(MKDIR_P) tests/fuzz/corpus/pglog
+	tests/fuzz/fuzz_pglog $(FUZZ_RUN) -artifact_prefix=tests/fuzz/crash-pglog- \
+		tests/fuzz/corpus/pglog $(FUZZ_SEEDS_PGLOG)
 
 # Seeds, plus inputs that once failed (tests/fuzz/regressions/NAME/), run once each.
 fuzz-smoke: fuzz
@@ -136,6 +142,7 @@ fuzz-smoke: fuzz
 	tests/fuzz/fuzz_maps -runs=0 $(FUZZ_SEEDS_MAPS)
 	tests/fuzz/fuzz_kallsyms -runs=0 $(FUZZ_SEEDS_KALLSYMS)
 	tests/fuzz/fuzz_kstack -runs=0 $(FUZZ_SEEDS_KSTACK)
+	tests/fuzz/fuzz_pglog -runs=0 $(FUZZ_SEEDS_PGLOG)
 
 fuzz-clean:
 	rm -rf tests/fuzz/obj tests/fuzz/corpus

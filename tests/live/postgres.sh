@@ -91,6 +91,75 @@ is "$?" 0 "pgbench --target comm:postgres: the sweep exits 0"
 target_checks pgt "pgbench --target comm:postgres"
 ok "no pgbench or wrapper left after the target sweep" live_none "$T/work"
 
+# Latency from pgbench's own log: {latlog} is its --log-prefix.  The wrapper
+# notes the wall-clock time it starts (the step's start, to a few ms) and
+# keeps a copy of the log files, from which the test works out each step's
+# p99 itself: every transaction that ended between warm-up and warm-up + -d.
+# The wrapper's clock reading lags the step's start by its own start-up,
+# which on a loaded machine moves the test's window against scaletop's by
+# tens of ms: the sweep is tried again, up to 3 times, each try logged.
+cat >"$T/pglog-wrap.sh" <<'SHEOF'
+# pglog-wrap.sh DIR N PREFIX COMMAND...: COMMAND, its start time and a copy of PREFIX.*
+dir=$1 n=$2 prefix=$3
+shift 3
+date +%s.%N >"$dir/go-$n"
+"$@"
+st=$?
+mkdir -p "$dir/logs-$n" && cp "$prefix".* "$dir/logs-$n/"
+exit $st
+SHEOF
+cat >"$T/pgl-check.py" <<'PYEOF'
+import glob, json, math, sys
+d = json.load(open(sys.argv[1]))
+w, dur = d["settings"]["warmup_s"], d["settings"]["duration_s"]
+bad = 0
+for st in d["steps"]:
+    n = st["n"]
+    go = float(open("%s/go-%d" % (sys.argv[2], n)).read())
+    lat = []
+    for f in glob.glob("%s/logs-%d/*" % (sys.argv[2], n)):
+        for line in open(f):
+            x = line.split()
+            if len(x) >= 6 and x[2].isdigit():
+                end = int(x[4]) + int(x[5]) / 1e6
+                if go + w <= end <= go + w + dur:
+                    lat.append(int(x[2]) / 1000.0)
+    lat.sort()
+    mine = lat[math.ceil(0.99 * len(lat)) - 1] if lat else float("nan")
+    l = st.get("latency") or {}
+    got = l.get("p99_ms", float("nan"))
+    off = abs(got / mine - 1) if lat and got == got else float("inf")
+    print("N=%d: scaletop p99 %.3f ms over %s transactions (%s), the log's own %.3f ms over %d: %+.2f%%"
+          % (n, got, l.get("count"), l.get("method"), mine, len(lat), 100 * (got / mine - 1) if lat else 0))
+    if l.get("method") != "exact" or off > 0.02:
+        bad += 1
+sys.exit(1 if bad or not d["steps"] else 0)
+PYEOF
+# pgl_sweep: the sweep into $T/pgl.json, the wrapper's copies in $T/pgl; scaletop's status.
+pgl_sweep() {
+	rm -rf "$T/pgl" && mkdir "$T/pgl" || bail_out "cannot make $T/pgl"
+	(cd "$T/work" && exec "$SCALETOP" run -n 1,2 -d "$DURATION" --warmup "$WARMUP" --parse pgbench \
+		-q --json --cmd "sh '$T/pglog-wrap.sh' '$T/pgl' {n} {latlog} '$PGBIN/pgbench' -h '$SOCK' -p $PORT -U postgres -n -S -c {n} -j {n} -T {duration} -P 1 --log --log-prefix={latlog} $DB") \
+		>"$T/pgl.json" 2>"$T/pgl.log" </dev/null &
+	wait "$!"
+}
+try=1
+while :; do
+	pgl_sweep
+	pgl_st=$?
+	"$PYTHON" "$T/pgl-check.py" "$T/pgl.json" "$T/pgl" >"$T/pgl.check" 2>&1
+	chk=$?
+	[ "$pgl_st" -eq 0 ] && [ "$chk" -eq 0 ] && break
+	diag "try $try of the {latlog} sweep: status $pgl_st, $(tr '\n' ';' <"$T/pgl.check")"
+	[ "$try" -lt 3 ] && [ "$pgl_st" -eq 0 ] || break
+	try=$((try + 1))
+done
+is "$pgl_st" 0 "a pgbench sweep with --log --log-prefix={latlog}: exits 0"
+[ -s "$T/pgl.log" ] && diag "$(cat "$T/pgl.log")"
+is "$chk" 0 "every step's p99 is exact, within 2% of the one the log itself gives"
+diag "$(cat "$T/pgl.check")"
+is "$(ls "$TMPDIR" | grep -c '^scaletop-latlog')" 0 "no {latlog} folder is left behind"
+
 as_user postgres "$PGBIN/pg_ctl" -D "$DATA" -m fast -w -t 30 stop >"$T/stop.log" 2>&1
 is "$?" 0 "the private server stops"
 ok "nothing left running in the test's folder" live_none "$T"

@@ -143,3 +143,9 @@ UNIT_TESTS += tests/unit/test_knee
 # Latency in compare (text, Markdown, CSV, with trials) and export --gnuplot --latency.
 TESTS += tests/cli/latency_report.sh
 EXTRA_DIST += tests/cli/latency_report.sh
+
+# Latency from a command's own log ({latlog}, pgbench --log) and from --parse-lat.
+TESTS += tests/cli/latlog.sh
+EXTRA_DIST += tests/cli/latlog.sh
+UNIT_TESTS += tests/unit/test_parse_lat
+UNIT_TESTS += tests/unit/test_parse_pglog
