@@ -258,7 +258,7 @@ table_fit(const struct session *s, int width, struct table_fit *t)
 	}
 	table_fit_lat(s, t);
 	for (i = 0; i < TC_NCOLS; i++) {
-		if (!t->shown[i] && (i == TC_P50 || i == TC_TAIL))
+		if ((i == TC_P50 || i == TC_TAIL) && !t->shown[i])
 			continue;
 		t->shown[i] = true;
 		t->w[i] = table_cols[i].w;
