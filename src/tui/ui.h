@@ -162,6 +162,8 @@ void steps_draw(const struct ui *u, const struct frame *f, struct rect r, struct
 /* The selected step's detail's height: a title, five lines of figures and its reason. */
 #define STEP_DETAIL_H 7
 void step_detail_draw(const struct ui *u, const struct frame *f, struct rect r);
+/* The detail's height over a view of body rows: STEP_DETAIL_H, and the latency's rows that fit. */
+int step_detail_h(const struct ui *u, const struct frame *f, int body);
 /*
  * A step's latency in its detail (step_latency.c): the rows it wants (a line
  * of figures, and the histogram's bars with their labels when it has

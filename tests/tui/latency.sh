@@ -70,6 +70,10 @@ ok "the bars are labelled by their upper bounds in ms" \
 	tm_wait_for '≤ms( +[0-9.]+(us|ns|s)?){8,}' 20
 ok "the largest bin's bar is full" tm_wait_for '^ *[0-9.]+k? +████' 20
 ok "the layout holds: the events panel is still on screen" tm_wait_for '─ events ' 20
+tm_keys 3
+ok "over the chart view, the detail gives the latency too" \
+	tm_wait_for "latency ms: p50 $p50 +p90 [0-9.]+ +p99 $p99 " 50
+ok "with the bars' labels" tm_wait_for '≤ms( +[0-9.]+(us|ns|s)?){8,}' 20
 
 # --- L again: throughput --------------------------------------------------------------
 tm_keys Escape 3 L
