@@ -262,6 +262,10 @@ chart_draw(const struct ui *u, const struct frame *f, struct rect r, struct ui_h
 	struct canvas c;
 	struct axes ax;
 
+	if (u->chart_lat) {
+		chart_latency_draw(u, f, r, h);
+		return;
+	}
 	snprintf(unit, sizeof(unit), "%s/s", f->s->wl.unit[0] ? f->s->wl.unit : "ops");
 	snprintf(title, sizeof(title), "throughput (%s) against N (%s)", unit,
 		 f->s->wl.n_unit[0] ? f->s->wl.n_unit : "threads");

@@ -320,6 +320,16 @@ do_detail_toggle(struct app *a, const struct command *c)
 	a->ui.detail = !a->ui.detail;
 }
 
+/* L: the chart's mode stays for the session, whatever sweep is on screen. */
+static void
+do_chart_mode(struct app *a, const struct command *c)
+{
+	(void)c;
+	a->ui.chart_lat = !a->ui.chart_lat;
+	app_message(a, false, "chart: %s against N (L switches)",
+		    a->ui.chart_lat ? "latency" : "throughput");
+}
+
 static void
 do_detail_close(struct app *a, const struct command *c)
 {
@@ -439,6 +449,7 @@ static cmd_fn *const cmd_table[CMD_COUNT] = {
 	[CMD_HELP_PAGE] = do_help_page,
 	[CMD_DETAIL_TOGGLE] = do_detail_toggle,
 	[CMD_DETAIL_CLOSE] = do_detail_close,
+	[CMD_CHART_MODE] = do_chart_mode,
 	[CMD_PROMPT_KEY] = commands_prompt_key,
 	[CMD_REPLAY] = do_replay_move,
 	[CMD_NOT_IN_REPLAY] = do_not_in_replay,

@@ -43,6 +43,7 @@ enum command_id {
 	CMD_HELP_PAGE,     /* the help's next page */
 	CMD_DETAIL_TOGGLE,
 	CMD_DETAIL_CLOSE,
+	CMD_CHART_MODE,    /* L: the chart between throughput and latency against N */
 	CMD_PROMPT_KEY,    /* arg: the key, for the open prompt */
 	CMD_REPLAY,        /* arg: an enum replay_move */
 	CMD_NOT_IN_REPLAY, /* a key that runs something, pressed in a replay */

@@ -94,6 +94,11 @@ glyph_peak(void)
 	return glyph_u8 ? "▲" : "^";
 }
 const char *
+glyph_tail(void)
+{
+	return glyph_u8 ? "◇" : "*";
+}
+const char *
 glyph_collapse(void)
 {
 	return glyph_u8 ? "✖" : "X";

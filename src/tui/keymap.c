@@ -61,6 +61,7 @@ const struct key_entry keymap[] = {
 	    { KC_ANY, 'V', CMD_VIEW_PREV, 0 },
 	    { KC_ANY, KEY_BTAB, CMD_VIEW_PREV, 0 } },
 	  false },
+	{ "L", NULL, "chart: throughput / latency", { { KC_ANY, 'L', CMD_CHART_MODE, 0 } }, false },
 	{ NULL, NULL, NULL, { { 0 } }, true }, /* each view's tab: views.c */
 	{ NULL, NULL, "Lists: steps and events", { { 0 } }, false },
 	{ "j k \u2191 \u2193",

@@ -25,6 +25,7 @@ ui_draw(const struct ui *u, const struct frame *f, struct ui_hits *hits)
 	int h = LINES, w = COLS;
 	struct rect body = { 2, 0, h - 4, w };
 	const struct view *v = ui_view(u);
+	int det_h;
 
 	hits->n = 0;
 	hits->list_rows = hits->ev_rows = hits->help_pages = 0;
@@ -39,8 +40,10 @@ ui_draw(const struct ui *u, const struct frame *f, struct ui_hits *hits)
 	}
 	header_draw(u, f, (struct rect){ 0, 0, 2, w });
 	v->draw(u, f, body, hits);
-	if (!v->has_detail && u->detail && u->sel_step >= 0)
-		step_detail_draw(u, f, (struct rect){ h - 2 - STEP_DETAIL_H, 0, STEP_DETAIL_H, w });
+	if (!v->has_detail && u->detail && u->sel_step >= 0) {
+		det_h = step_detail_h(u, f, body.h);
+		step_detail_draw(u, f, (struct rect){ h - 2 - det_h, 0, det_h, w });
+	}
 	verdict_draw(u, f, (struct rect){ h - 2, 0, 1, w });
 	footer_draw(u, f, (struct rect){ h - 1, 0, 1, w }, hits);
 	if (u->help)

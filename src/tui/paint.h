@@ -33,6 +33,7 @@ const char *glyph_point(void); /* a measured point */
 const char *glyph_live(void);  /* the running step */
 const char *glyph_peak(void);
 const char *glyph_collapse(void);
+const char *glyph_tail(void); /* a latency tail's point (p99), over p50's glyph_point */
 const char *glyph_hline(void);
 const char *glyph_vline(void);
 const char *glyph_swatch(void); /* a legend colour sample */

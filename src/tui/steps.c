@@ -203,6 +203,7 @@ step_detail_draw(const struct ui *u, const struct frame *f, struct rect r)
 		return;
 	st = &f->s->steps[u->sel_step];
 	c = &st->ct;
+	ui_fill(r, theme_attr(ROLE_MAIN)); /* over another view, none of it shows through */
 	snprintf(title, sizeof(title), "step %d: N=%d run %d, %s", u->sel_step + 1, st->n,
 		 st->rep + 1, step_status_word(st));
 	in = ui_titled(r, title);
@@ -227,6 +228,21 @@ step_detail_draw(const struct ui *u, const struct frame *f, struct rect r)
 		detail_others(st, in.y + 4, in.x, in.w);
 	if (in.h > 5 && st->reason[0] != '\0')
 		ui_putf(in.y + 5, in.x, in.w, theme_attr(steps_role(st)), " %s", st->reason);
+	if (in.h > 6)
+		step_latency_draw(st, (struct rect){ in.y + 6, in.x, in.h - 6, in.w });
+}
+
+/* Over another view, the latency's rows while half the body is left to the view. */
+int
+step_detail_h(const struct ui *u, const struct frame *f, int body)
+{
+	int lat = 0;
+
+	if (u->sel_step >= 0 && u->sel_step < f->s->nsteps)
+		lat = step_latency_rows(&f->s->steps[u->sel_step]);
+	if (STEP_DETAIL_H + lat > body / 2)
+		lat = body / 2 - STEP_DETAIL_H;
+	return STEP_DETAIL_H + (lat > 0 ? lat : 0);
 }
 
 /* The steps view: its list's keys come before the replay's and the event log's. */
@@ -242,8 +258,15 @@ layout_steps(const struct ui *u, const struct frame *f, struct rect b, struct ui
 {
 	int det_h = u->sel_step >= 0 ? STEP_DETAIL_H : 0;
 	int tab_h = f->s->nsteps + 3;
-	int ev_h;
+	int ev_h, lat;
 
+	/* The latency's rows, while the table keeps three steps' and the events three. */
+	if (det_h > 0 && u->sel_step < f->s->nsteps) {
+		lat = step_latency_rows(&f->s->steps[u->sel_step]);
+		if (lat > b.h - det_h - (tab_h < 6 ? tab_h : 6) - 3)
+			lat = b.h - det_h - (tab_h < 6 ? tab_h : 6) - 3;
+		det_h += lat > 0 ? lat : 0;
+	}
 	if (tab_h > b.h - det_h - 3)
 		tab_h = b.h - det_h - 3;
 	ev_h = b.h - tab_h - det_h;

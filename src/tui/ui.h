@@ -122,9 +122,10 @@ struct ui {
 	bool paused;   /* the display is frozen; the model keeps going */
 	double refresh_s;
 	char theme[64];
-	int sel_step; /* selected step (steps view, mouse), -1 none */
-	int ev_back;  /* the event log scrolled back by this many from the newest */
-	bool detail;  /* show the selected step's detail */
+	int sel_step;   /* selected step (steps view, mouse), -1 none */
+	int ev_back;    /* the event log scrolled back by this many from the newest */
+	bool detail;    /* show the selected step's detail */
+	bool chart_lat; /* the chart shows latency against N (L), not throughput */
 	struct overlay ov[UI_MAX_OVERLAYS];
 	int nov;
 	char msg[256]; /* a one-line message under the verdict */
@@ -147,6 +148,9 @@ void cpus_draw(const struct ui *u, const struct frame *f, struct rect r, bool wi
 int cpus_rows_wanted(const struct frame *f, int w);
 void heatmap_draw(const struct ui *u, const struct frame *f, struct rect r);
 void chart_draw(const struct ui *u, const struct frame *f, struct rect r, struct ui_hits *h);
+/* The chart in latency mode (chart_latency.c): p50 and p99 (or the tool's percentile) against N. */
+void chart_latency_draw(const struct ui *u, const struct frame *f, struct rect r,
+			struct ui_hits *h);
 /* The chart's legend (chart_legend.c): the rows it needs at w, at most max; drawn in r. */
 int chart_legend_rows(const struct ui *u, const struct frame *f, int w, int max);
 void chart_legend_draw(const struct ui *u, const struct frame *f, struct rect r);
@@ -158,6 +162,15 @@ void steps_draw(const struct ui *u, const struct frame *f, struct rect r, struct
 /* The selected step's detail's height: a title, five lines of figures and its reason. */
 #define STEP_DETAIL_H 7
 void step_detail_draw(const struct ui *u, const struct frame *f, struct rect r);
+/* The detail's height over a view of body rows: STEP_DETAIL_H, and the latency's rows that fit. */
+int step_detail_h(const struct ui *u, const struct frame *f, int body);
+/*
+ * A step's latency in its detail (step_latency.c): the rows it wants (a line
+ * of figures, and the histogram's bars with their labels when it has
+ * buckets; 0 when not measured), and drawn in r, whatever its height.
+ */
+int step_latency_rows(const struct step *st);
+void step_latency_draw(const struct step *st, struct rect r);
 void help_draw(const struct ui *u, struct rect screen, struct ui_hits *h);
 /* The help has a line for this key code (the bound keys are held to it). */
 bool help_lists_key(int key);

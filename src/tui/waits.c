@@ -344,7 +344,7 @@ waits_view_draw(const struct ui *u, const struct frame *f, struct rect b, struct
 {
 	(void)h;
 	if (u->detail && u->sel_step >= 0)
-		b.h -= STEP_DETAIL_H;
+		b.h -= step_detail_h(u, f, b.h);
 	waits_draw(u, f, b);
 }
 
