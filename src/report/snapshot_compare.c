@@ -332,7 +332,7 @@ cmp_collectors(FILE *f, struct snapshot *const *v, int k)
 	const struct session **s;
 	int i;
 
-	if ((s = calloc((size_t)k, sizeof(*s))) == NULL)
+	if (k < 1 || (s = calloc((size_t)k, sizeof(*s))) == NULL)
 		return;
 	for (i = 0; i < k; i++)
 		s[i] = &v[i]->s;

@@ -83,7 +83,7 @@ ok "the contention panel: vcsw/kop is '-'" tm_wait_for '^ vcsw/kop +-( |$)' 50
 ok "  ivcsw/kop too" tm_wait_for '^ ivcsw/kop +-( |$)' 20
 ok "  and ops/CPU-s" tm_wait_for '^ ops/CPU-s +-( |$)' 20
 tm_keys 4 Down Enter
-ok "the step's detail: ops/CPU-s '-'" tm_wait_for 'switches/s: voluntary .*ops/CPU-s -$' 50
+ok "the step's detail: ops/CPU-s '-'" tm_wait_for 'switches/s: voluntary .*ops/CPU-s - *$' 50
 ok "  and who else was on the CPUs over its window" tm_wait_for '^ others used [0-9.]+ CPUs over the window.*names cover [0-9]+%' 20
 tm_keys q
 tm_wait_exit 50
