@@ -343,6 +343,8 @@ void step_hot_clear(struct step_hot *h);
 void step_kstacks_clear(struct step_kstacks *k);
 /* Frees the figures in a step's slots and empties them. */
 void step_slots_free(struct step *st);
+/* Frees everything a step owns and leaves it empty (its scalars kept). */
+void step_free(struct step *st);
 void session_free(struct session *s);
 /*
  * The plan's i-th step (0 .. trials * nn * repeat - 1): its N index, repeat

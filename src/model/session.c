@@ -56,7 +56,7 @@ step_slots_free(struct step *st)
 	}
 }
 
-static void
+void
 step_free(struct step *st)
 {
 	step_slots_free(st);
@@ -67,6 +67,10 @@ step_free(struct step *st)
 	step_kstacks_clear(&st->kstacks);
 	step_latency_clear(&st->lat);
 	step_latency_clear(&st->lat_sync);
+	st->iv = NULL;
+	st->cpu = NULL;
+	st->waits = NULL;
+	st->niv = st->capiv = st->ncpu = st->nwaits = 0;
 }
 
 void

@@ -81,12 +81,28 @@ lat_pct_words(char *buf, size_t len, const int *pct, int k)
 	}
 }
 
+/* N's row: each side's tail (cells 0..k-1), then each other side's ratio to A (k..2k-2). */
+static void
+lat_row(struct snapshot *const *v, int k, int n, int *pct, char cell[][64])
+{
+	struct latency_at a, b;
+	int i;
+
+	analysis_latency_at(&v[0]->s, n, &pct[0], &a);
+	for (i = 0; i < k; i++) {
+		analysis_latency_at(&v[i]->s, n, &pct[i], &b);
+		lat_cell(cell[i], sizeof(cell[i]), &b);
+		if (i > 0)
+			snapshot_compare_ratio(cell[k + i - 1], sizeof(cell[0]),
+					       lat_ratio(&a, &b, pct[0], pct[i]));
+	}
+}
+
 void
 snapshot_compare_lat_text(FILE *f, struct snapshot *const *v, int k, const int *n, int nn)
 {
-	struct latency_at a, b;
 	int pct[SNAPSHOT_COMPARE_MAX], i, j;
-	char cell[64], words[96];
+	char cell[2 * SNAPSHOT_COMPARE_MAX][64], words[96];
 
 	if (k > SNAPSHOT_COMPARE_MAX || !lat_pcts(v, k, n, nn, pct))
 		return;
@@ -102,19 +118,10 @@ snapshot_compare_lat_text(FILE *f, struct snapshot *const *v, int k, const int *
 		fprintf(f, "  %7c/A", 'A' + i);
 	fputc('\n', f);
 	for (j = 0; j < nn; j++) {
+		lat_row(v, k, n[j], pct, cell);
 		fprintf(f, "%6d", n[j]);
-		for (i = 0; i < k; i++) {
-			analysis_latency_at(&v[i]->s, n[j], &pct[i], &b);
-			lat_cell(cell, sizeof(cell), &b);
-			fprintf(f, "  %20s", cell);
-		}
-		analysis_latency_at(&v[0]->s, n[j], &pct[0], &a);
-		for (i = 1; i < k; i++) {
-			analysis_latency_at(&v[i]->s, n[j], &pct[i], &b);
-			snapshot_compare_ratio(cell, sizeof(cell),
-					       lat_ratio(&a, &b, pct[0], pct[i]));
-			fprintf(f, "  %9s", cell);
-		}
+		for (i = 0; i < 2 * k - 1; i++)
+			fprintf(f, i < k ? "  %20s" : "  %9s", cell[i]);
 		fputc('\n', f);
 	}
 	fputc('\n', f);
@@ -123,9 +130,8 @@ snapshot_compare_lat_text(FILE *f, struct snapshot *const *v, int k, const int *
 void
 snapshot_compare_lat_md(FILE *f, struct snapshot *const *v, int k, const int *n, int nn)
 {
-	struct latency_at a, b;
 	int pct[SNAPSHOT_COMPARE_MAX], i, j;
-	char cell[64];
+	char cell[2 * SNAPSHOT_COMPARE_MAX][64];
 
 	if (k > SNAPSHOT_COMPARE_MAX || !lat_pcts(v, k, n, nn, pct))
 		return;
@@ -139,19 +145,10 @@ snapshot_compare_lat_md(FILE *f, struct snapshot *const *v, int k, const int *n,
 		fputs("---:|", f);
 	fputc('\n', f);
 	for (j = 0; j < nn; j++) {
+		lat_row(v, k, n[j], pct, cell);
 		fprintf(f, "| %d |", n[j]);
-		for (i = 0; i < k; i++) {
-			analysis_latency_at(&v[i]->s, n[j], &pct[i], &b);
-			lat_cell(cell, sizeof(cell), &b);
-			fprintf(f, " %s |", cell);
-		}
-		analysis_latency_at(&v[0]->s, n[j], &pct[0], &a);
-		for (i = 1; i < k; i++) {
-			analysis_latency_at(&v[i]->s, n[j], &pct[i], &b);
-			snapshot_compare_ratio(cell, sizeof(cell),
-					       lat_ratio(&a, &b, pct[0], pct[i]));
-			fprintf(f, " %s |", cell);
-		}
+		for (i = 0; i < 2 * k - 1; i++)
+			fprintf(f, " %s |", cell[i]);
 		fputc('\n', f);
 	}
 	fputs("\nLatency: each side's tail in ms, the mean over its trials (their lowest..highest "
@@ -183,13 +180,13 @@ snapshot_compare_lat_csv_cells(FILE *f, struct snapshot *const *v, int k, const 
 
 	if (k > SNAPSHOT_COMPARE_MAX || !lat_pcts(v, k, n, nn, pct))
 		return;
+	analysis_latency_at(&v[0]->s, at, &pct[0], &a);
 	for (i = 0; i < k; i++) {
 		analysis_latency_at(&v[i]->s, at, &pct[i], &b);
 		snapshot_csv_num(f, b.tail);
 		snapshot_csv_num(f, b.lo);
 		snapshot_csv_num(f, b.hi);
 	}
-	analysis_latency_at(&v[0]->s, at, &pct[0], &a);
 	for (i = 1; i < k; i++) {
 		analysis_latency_at(&v[i]->s, at, &pct[i], &b);
 		snapshot_csv_num(f, lat_ratio(&a, &b, pct[0], pct[i]));

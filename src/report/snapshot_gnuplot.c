@@ -446,11 +446,19 @@ snapshot_gnuplot_write(const char *base, const char *term, enum snapshot_norm no
 		       struct snapshot *const *v, int k, bool force, char *err, size_t errlen)
 {
 	struct gp_job job = { base, term, norm, log_y, v, k, { 0 } };
-	char path[1100];
 
 	if (gp_check(&job, err, errlen) != 0)
 		return -1;
 	gp_axes_plan(&job);
+	return gp_write_pair(base, force, gp_data, gp_script, &job, err, errlen);
+}
+
+int
+gp_write_pair(const char *base, bool force, int (*data)(FILE *, void *),
+	      int (*script)(FILE *, void *), void *arg, char *err, size_t errlen)
+{
+	char path[1100];
+
 	if ((size_t)snprintf(path, sizeof(path), "%s.gp", base) >= sizeof(path))
 		return st_error(err, errlen, "%s: name too long", base);
 	/* Both names are checked first, so a refusal does not leave one file new, one old. */
@@ -460,8 +468,8 @@ snapshot_gnuplot_write(const char *base, const char *term, enum snapshot_norm no
 				"replace it, or another name",
 				path);
 	snprintf(path, sizeof(path), "%s.dat", base);
-	if (snapshot_atomic_write(path, force, gp_data, &job, err, errlen) != 0)
+	if (snapshot_atomic_write(path, force, data, arg, err, errlen) != 0)
 		return -1;
 	snprintf(path, sizeof(path), "%s.gp", base);
-	return snapshot_atomic_write(path, force, gp_script, &job, err, errlen);
+	return snapshot_atomic_write(path, force, script, arg, err, errlen);
 }

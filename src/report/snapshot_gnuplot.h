@@ -42,6 +42,13 @@ void gp_title(const struct gp_job *job, int i, char *buf, size_t len);
 
 /* The frame of job's snapshots, into job->ax; then its lines of script. */
 void gp_axes_plan(struct gp_job *job);
+/*
+ * base.dat by data and base.gp by script, each of arg; with force an old
+ * pair is replaced, else neither is written when base.gp exists.  0, or -1
+ * with a message.
+ */
+int gp_write_pair(const char *base, bool force, int (*data)(FILE *, void *),
+		  int (*script)(FILE *, void *), void *arg, char *err, size_t errlen);
 void gp_axes_write(FILE *f, const struct gp_job *job);
 
 /* " left offset 1,0.8": a label at (n, y) kept inside the frame, above or below. */

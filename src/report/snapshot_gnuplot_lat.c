@@ -161,7 +161,6 @@ snapshot_gnuplot_latency_write(const char *base, const char *term, struct snapsh
 			       bool force, char *err, size_t errlen)
 {
 	struct gp_lat_job job;
-	char path[1100];
 
 	memset(&job, 0, sizeof(job));
 	job.g.base = base;
@@ -177,16 +176,5 @@ snapshot_gnuplot_latency_write(const char *base, const char *term, struct snapsh
 		return -1;
 	gp_axes_plan(&job.g);
 	gp_lat_range(&job);
-	if ((size_t)snprintf(path, sizeof(path), "%s.gp", base) >= sizeof(path))
-		return st_error(err, errlen, "%s: name too long", base);
-	if (!force && access(path, F_OK) == 0)
-		return st_error(err, errlen,
-				"%s exists and was not replaced; give --force to "
-				"replace it, or another name",
-				path);
-	snprintf(path, sizeof(path), "%s.dat", base);
-	if (snapshot_atomic_write(path, force, gp_lat_data, &job, err, errlen) != 0)
-		return -1;
-	snprintf(path, sizeof(path), "%s.gp", base);
-	return snapshot_atomic_write(path, force, gp_lat_script, &job, err, errlen);
+	return gp_write_pair(base, force, gp_lat_data, gp_lat_script, &job, err, errlen);
 }

@@ -44,12 +44,9 @@ int session_read_settings(struct field_ctx *c, const json_t *parent, struct sess
  * step line), into st, which it zeroes first.  Its statistics must agree
  * with its samples, its CPU ids ascend, each contention group be all numbers
  * or all null.  0, or -1 with a message; either way st's arrays are owned
- * by the caller (session_read_step_free).
+ * by the caller (step_free, session.h).
  */
 int session_read_step(struct field_ctx *c, const json_t *j, const char *path, struct step *st);
-/* Frees what session_read_step allocated in st. */
-void session_read_step_free(struct step *st);
-
 /* Most lines a step's wait profile may have: far more than the engine keeps. */
 #define SESSION_READ_MAX_WAITS 256
 /* How far each family's shares may sum from 1 (hand-edited files round them). */
@@ -58,7 +55,7 @@ void session_read_step_free(struct step *st);
 /*
  * A step object's optional "target" (absent or null: none) into tg, and
  * "waits" (absent or []: none) into st->waits (st->n names it in messages;
- * free with session_read_step_free); the settings object's optional
+ * free with step_free); the settings object's optional
  * "target" and "probe" lists into ss.  0, or -1 with a message.  Called by
  * session_read_step and session_read_settings (session_read_target.c).
  */

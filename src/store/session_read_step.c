@@ -483,20 +483,3 @@ session_read_step(struct field_ctx *c, const json_t *j, const char *P, struct st
 	read_step_per_op(st);
 	return 0;
 }
-
-void
-session_read_step_free(struct step *st)
-{
-	free(st->iv);
-	free(st->cpu);
-	free(st->waits);
-	step_hot_clear(&st->hot);
-	step_kstacks_clear(&st->kstacks);
-	step_latency_clear(&st->lat);
-	step_latency_clear(&st->lat_sync);
-	step_slots_free(st);
-	st->iv = NULL;
-	st->cpu = NULL;
-	st->waits = NULL;
-	st->niv = st->capiv = st->ncpu = st->nwaits = 0;
-}

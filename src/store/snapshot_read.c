@@ -62,11 +62,11 @@ read_steps(struct field_ctx *c, const json_t *root, struct session *s)
 	{
 		field_index(p, sizeof(p), "steps", i);
 		if (session_read_step(c, v, p, &st) != 0) {
-			session_read_step_free(&st);
+			step_free(&st);
 			return -1;
 		}
 		if ((slot = session_add_step(s, st.n, st.rep)) == NULL) {
-			session_read_step_free(&st);
+			step_free(&st);
 			return field_fail(c, p, "out of memory");
 		}
 		*slot = st;

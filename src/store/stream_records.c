@@ -122,7 +122,7 @@ stream_read_step(struct stream_reader *r, json_t *o)
 	memset(&st, 0, sizeof(st));
 	if (field_int(&c, o, "", "index", 0, INT_MAX, 0, 0, &idx) != 0 ||
 	    session_read_step(&c, o, "", &st) != 0) {
-		session_read_step_free(&st);
+		step_free(&st);
 		return stream_fail(r, "%s", why);
 	}
 	if (idx >= r->s.nsteps && r->s.nsteps >= STREAM_MAX_STEPS) {
@@ -130,21 +130,21 @@ stream_read_step(struct stream_reader *r, json_t *o)
 			stream_note(r, "kept the first %d steps; later ones are skipped",
 				    STREAM_MAX_STEPS);
 		r->noted_steps = true;
-		session_read_step_free(&st);
+		step_free(&st);
 		return 0;
 	}
 	if (idx > r->s.nsteps) {
-		session_read_step_free(&st);
+		step_free(&st);
 		return stream_fail(r, "step: index %lld skips step %d: steps are written in order",
 				   idx, r->s.nsteps);
 	}
 	slot = idx < r->s.nsteps ? &r->s.steps[idx] : session_add_step(&r->s, st.n, st.rep);
 	if (slot == NULL) {
-		session_read_step_free(&st);
+		step_free(&st);
 		return stream_fail(r, "step: out of memory");
 	}
 	/* A step written again (a newer scaletop may send running steps) replaces it. */
-	session_read_step_free(slot);
+	step_free(slot);
 	*slot = st;
 	r->changes |= STREAM_GOT_STEP;
 	return 0;

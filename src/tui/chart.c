@@ -21,10 +21,7 @@ struct axes {
 static double
 axes_xpos(const struct axes *ax, double n)
 {
-	double f = ax->logx ? (log2(n) - log2(ax->nmin)) / (log2(ax->nmax) - log2(ax->nmin))
-			    : (n - ax->nmin) / (ax->nmax - ax->nmin);
-
-	return ax->nmax > ax->nmin ? f * (ax->dw - 1) : (ax->dw - 1) / 2.0;
+	return chart_npos(n, ax->nmin, ax->nmax, ax->logx, ax->dw);
 }
 
 static int
@@ -194,34 +191,18 @@ static void
 chart_axes(const struct ui *u, const struct axes *ax, const struct frame *f, struct rect plot,
 	   bool xlab)
 {
-	int k;
-	int y;
-	int i;
-	char buf[16];
-	int lastx = -100, ticks[256], nticks, len;
+	char lab[3][16];
+	int k, i, lastx = -100, ticks[256], nticks;
 
-	for (k = 0; k <= 2; k++) {
-		if (k == 1 && plot.h < 3)
-			continue;
-		y = plot.y + (plot.h - 1) * k / 2;
-		fmt_si(ax->ymax * (2 - k) / 2.0, buf, sizeof(buf));
-		ui_putf(y, plot.x - 7, 6, theme_attr(ROLE_GRAPH), "%6s", buf);
-	}
-	for (y = plot.y; y < plot.y + plot.h; y++)
-		ui_put(y, plot.x - 1, 1, theme_attr(ROLE_GRAPH), glyph_vline());
+	for (k = 0; k <= 2; k++)
+		fmt_si(ax->ymax * (2 - k) / 2.0, lab[k], sizeof(lab[k]));
+	chart_yaxis(plot, lab);
 	nticks = xlab ? chart_ticks(u, f, ticks, 256) : 0;
-	for (i = 0; i < nticks; i++) {
-		int x = plot.x +
-			(int)lround(axes_xpos(ax, ticks[i])) * plot.w / (ax->dw > 0 ? ax->dw : 1);
-		len = snprintf(buf, sizeof(buf), "%d", ticks[i]);
-		x -= len / 2;
-		if (x + len > plot.x + plot.w + 1) /* the last one ends at the edge, whole */
-			x = plot.x + plot.w + 1 - len;
-		if (x <= lastx + 1)
-			continue;
-		lastx = x + len;
-		ui_put(plot.y + plot.h, x, len, theme_attr(ROLE_GRAPH), buf);
-	}
+	for (i = 0; i < nticks; i++)
+		chart_xlabel(plot,
+			     plot.x + (int)lround(axes_xpos(ax, ticks[i])) * plot.w /
+					      (ax->dw > 0 ? ax->dw : 1),
+			     ticks[i], &lastx);
 }
 
 /*

@@ -161,10 +161,7 @@ lat_collect(struct lat_chart *lc, const struct frame *f)
 static double
 lat_xpos(const struct lat_chart *lc, double n)
 {
-	double f = lc->logx ? (log2(n) - log2(lc->nmin)) / (log2(lc->nmax) - log2(lc->nmin))
-			    : (n - lc->nmin) / (lc->nmax - lc->nmin);
-
-	return lc->nmax > lc->nmin ? f * (lc->dw - 1) : (lc->dw - 1) / 2.0;
+	return chart_npos(n, lc->nmin, lc->nmax, lc->logx, lc->dw);
 }
 
 static int
@@ -241,31 +238,20 @@ lat_legend(const struct lat_chart *lc, struct rect r)
 static void
 lat_axes(const struct frame *f, const struct lat_chart *lc, struct rect plot, bool xlab)
 {
-	int k, y, i, x, len, lastx = -100;
+	char lab[3][16];
+	int k, i, lastx = -100;
 	double v;
-	char buf[16];
 
 	for (k = 0; k <= 2; k++) {
-		if (k == 1 && plot.h < 3)
-			continue;
 		v = lc->logy ? lc->ylo * pow(lc->yhi / lc->ylo, (2 - k) / 2.0)
 			     : lc->ylo + (lc->yhi - lc->ylo) * (2 - k) / 2.0;
-		y = plot.y + (plot.h - 1) * k / 2;
-		snprintf(buf, sizeof(buf), "%.3g", v);
-		ui_putf(y, plot.x - 7, 6, theme_attr(ROLE_GRAPH), "%6s", buf);
+		snprintf(lab[k], sizeof(lab[k]), "%.3g", v);
 	}
-	for (y = plot.y; y < plot.y + plot.h; y++)
-		ui_put(y, plot.x - 1, 1, theme_attr(ROLE_GRAPH), glyph_vline());
-	for (i = 0; xlab && i < f->s->set.nn; i++) {
-		len = snprintf(buf, sizeof(buf), "%d", f->s->set.n[i]);
-		x = plot.x + (int)lround(lat_xpos(lc, f->s->set.n[i])) * plot.w / lc->dw - len / 2;
-		if (x + len > plot.x + plot.w + 1)
-			x = plot.x + plot.w + 1 - len;
-		if (x <= lastx + 1)
-			continue;
-		lastx = x + len;
-		ui_put(plot.y + plot.h, x, len, theme_attr(ROLE_GRAPH), buf);
-	}
+	chart_yaxis(plot, lab);
+	for (i = 0; xlab && i < f->s->set.nn; i++)
+		chart_xlabel(plot,
+			     plot.x + (int)lround(lat_xpos(lc, f->s->set.n[i])) * plot.w / lc->dw,
+			     f->s->set.n[i], &lastx);
 }
 
 /* What the chart says when it has nothing to plot, or no rows to plot in. */

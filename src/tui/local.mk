@@ -12,7 +12,8 @@ scaletop_SOURCES += src/tui/ui.h src/tui/app.h src/tui/commands.h src/tui/view.h
 	src/tui/history.c src/tui/record.c src/tui/frame.c src/tui/state.c src/tui/replay.c \
 	src/tui/idle.c src/tui/layout.c src/tui/views.c src/tui/overview.c src/tui/paint.c \
 	src/tui/glyphs.c src/tui/header.c src/tui/cpus.c src/tui/chart.c src/tui/chart_legend.c \
-	src/tui/chart_latency.c src/tui/contention.c src/tui/verdict.c src/tui/footer.c src/tui/waits.c \
+	src/tui/chart_latency.c src/tui/chart_axes.c src/tui/contention.c src/tui/verdict.c \
+	src/tui/footer.c src/tui/waits.c \
 	src/tui/waits_why.c src/tui/waits_locks.c src/tui/steps.c src/tui/step_latency.c \
 	src/tui/help.c src/tui/prompt.c \
 	src/tui/theme_pick.h src/tui/theme_pick.c
@@ -21,7 +22,8 @@ scaletop_SOURCES += src/tui/ui.h src/tui/app.h src/tui/commands.h src/tui/view.h
 # key or the wheel means where: input.c, the tables and the views built into
 # a test of their own (command_run is the test's).
 TUI_VIEW_SOURCES = src/tui/views.c src/tui/overview.c src/tui/cpus.c src/tui/chart.c \
-	src/tui/chart_legend.c src/tui/chart_latency.c src/tui/contention.c src/tui/verdict.c \
+	src/tui/chart_legend.c src/tui/chart_latency.c src/tui/chart_axes.c src/tui/contention.c \
+	src/tui/verdict.c \
 	src/tui/steps.c src/tui/step_latency.c \
 	src/tui/waits.c src/tui/waits_why.c src/tui/waits_locks.c src/tui/history.c \
 	src/tui/header.c src/tui/paint.c src/tui/glyphs.c

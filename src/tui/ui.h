@@ -148,6 +148,12 @@ void cpus_draw(const struct ui *u, const struct frame *f, struct rect r, bool wi
 int cpus_rows_wanted(const struct frame *f, int w);
 void heatmap_draw(const struct ui *u, const struct frame *f, struct rect r);
 void chart_draw(const struct ui *u, const struct frame *f, struct rect r, struct ui_hits *h);
+/* N's place across dw dots from nmin to nmax, on a log2 scale when logx (the middle if one N). */
+double chart_npos(double n, double nmin, double nmax, bool logx, int dw);
+/* A plot's left edge: its top, middle (with a row for it) and bottom labels, and the axis. */
+void chart_yaxis(struct rect plot, char lab[3][16]);
+/* N's label centred at x under the plot, whole inside it and clear of the last (*lastx). */
+void chart_xlabel(struct rect plot, int x, int n, int *lastx);
 /* The chart in latency mode (chart_latency.c): p50 and p99 (or the tool's percentile) against N. */
 void chart_latency_draw(const struct ui *u, const struct frame *f, struct rect r,
 			struct ui_hits *h);

@@ -50,17 +50,24 @@ pglog_split(const char *s, size_t len, struct pglog_fields *out)
 	return 0;
 }
 
+/* Field k into buf as a string; false when empty or longer than buf holds. */
+static bool
+pglog_field(const struct pglog_fields *fs, int k, char *buf, size_t size)
+{
+	if (fs->len[k] == 0 || fs->len[k] >= size)
+		return false;
+	memcpy(buf, fs->f[k], fs->len[k]);
+	buf[fs->len[k]] = '\0';
+	return true;
+}
+
 /* Field k as a whole unsigned integer, nothing else in it. */
 static bool
 pglog_uint(const struct pglog_fields *fs, int k, uint64_t *v)
 {
 	char buf[24];
 
-	if (fs->len[k] == 0 || fs->len[k] >= sizeof(buf))
-		return false;
-	memcpy(buf, fs->f[k], fs->len[k]);
-	buf[fs->len[k]] = '\0';
-	return parse_count(buf, v) == buf + fs->len[k];
+	return pglog_field(fs, k, buf, sizeof(buf)) && parse_count(buf, v) == buf + fs->len[k];
 }
 
 /* Field k as a decimal number (sum_latency_2 may be printed as a real), finite. */
@@ -69,11 +76,8 @@ pglog_num(const struct pglog_fields *fs, int k, double *v)
 {
 	char buf[48];
 
-	if (fs->len[k] == 0 || fs->len[k] >= sizeof(buf))
-		return false;
-	memcpy(buf, fs->f[k], fs->len[k]);
-	buf[fs->len[k]] = '\0';
-	return parse_number(buf, v) == buf + fs->len[k] && isfinite(*v);
+	return pglog_field(fs, k, buf, sizeof(buf)) && parse_number(buf, v) == buf + fs->len[k] &&
+	       isfinite(*v);
 }
 
 static bool

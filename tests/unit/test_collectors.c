@@ -145,7 +145,7 @@ test_step(int slot)
 	free(b);
 	json_decref(again);
 	json_decref(j);
-	session_read_step_free(&back);
+	step_free(&back);
 	session_free(&s);
 }
 
