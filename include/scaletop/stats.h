@@ -72,7 +72,10 @@ bool stats_is_stable(const struct stats *st, double pct);
 #define STATS_WIDE_CI_FRAC 1.0
 #define STATS_WIDE_EXTEND 3.0
 
-/* True when the reported CI is wider than STATS_WIDE_CI_FRAC of the mean; false without spread. */
+/*
+ * True when the reported CI is wider than STATS_WIDE_CI_FRAC of the mean, or
+ * the intervals counted nothing (mean 0); false without spread.
+ */
 bool stats_is_wide(const struct stats *st);
 
 /*

@@ -148,8 +148,12 @@ builtin_measure(struct step_ctx *c, uint64_t now, const struct runner_status *st
 	b->last_ns = now;
 	b->last_ops = st->ops;
 	if (c->live->phase == PHASE_WARMUP) {
-		/* Never shorter than asked: warm-up ends at the first tick past it. */
-		if ((double)(now - c->go_ns) / 1e9 >= c->s->set.warmup_s) {
+		/*
+		 * Never shorter than asked: warm-up ends at the first tick past it
+		 * at which an operation has been counted.  A thousand workers can
+		 * take longer than the warm-up to get going (--stall bounds it).
+		 */
+		if ((double)(now - c->go_ns) / 1e9 >= c->s->set.warmup_s && st->ops > 0) {
 			step_ctx_window_begin(c, now, st->ops, st->wait_ns, st->busy_ns);
 			builtin_fair_begin(b);
 			runner_latency_on(b->r, true);

@@ -287,10 +287,14 @@ sweep_step_end(struct sweep *sw, enum step_status status, const char *reason)
 		/* A step whose mean is not known is not ok; --until-stable's own target rules
 		 * there. */
 		st->status = STEP_UNSTABLE;
-		snprintf(st->reason, sizeof(st->reason),
-			 "95%% CI +-%.0f%% of the mean over %.1f s: wider than the mean itself",
-			 st->st.mean > 0 ? 100 * stats_ci(&st->st) / st->st.mean : 0.0,
-			 st->window_s);
+		if (st->st.mean > 0)
+			snprintf(st->reason, sizeof(st->reason),
+				 "95%% CI +-%.0f%% of the mean over %.1f s: wider than the mean "
+				 "itself",
+				 100 * stats_ci(&st->st) / st->st.mean, st->window_s);
+		else
+			snprintf(st->reason, sizeof(st->reason),
+				 "no operation was counted in the %.1f s window", st->window_s);
 	}
 	sw->running = false;
 	sweep_describe_step(sw, st, idx);

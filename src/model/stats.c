@@ -242,6 +242,8 @@ stats_is_wide(const struct stats *st)
 {
 	if (!st->have_spread)
 		return false;
+	if (!(st->mean > 0)) /* nothing counted: no rate is known */
+		return true;
 	return !(stats_ci(st) <= STATS_WIDE_CI_FRAC * st->mean);
 }
 

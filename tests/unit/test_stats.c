@@ -202,6 +202,24 @@ test_is_stable(void)
 	ok(!stats_is_stable(&st, 50), "a negative mean is never stable");
 }
 
+/* Wide: the mean is not known, so a fixed step measures on and is unstable if it stays so. */
+static void
+test_is_wide(void)
+{
+	static const double zeros[] = { 0, 0, 0, 0, 0 };
+	static const double spread[] = { 10, 100, 1, 200, 5 };
+	static const double tight[] = { 100, 101, 99, 100, 102 };
+	struct stats st;
+
+	ok(stats_compute(&st, zeros, 5) == 0 && stats_is_wide(&st),
+	   "intervals that counted nothing are wide: no rate is known");
+	ok(stats_compute(&st, spread, 5) == 0 && stats_is_wide(&st),
+	   "a CI wider than the mean is wide");
+	ok(stats_compute(&st, tight, 5) == 0 && !stats_is_wide(&st), "a tight CI is not wide");
+	ok(stats_compute(&st, zeros, 1) == 0 && !stats_is_wide(&st),
+	   "one interval, no spread: not judged");
+}
+
 int
 main(void)
 {
@@ -211,6 +229,7 @@ main(void)
 	test_recorded_rates();
 	test_numerics();
 	test_is_stable();
+	test_is_wide();
 	test_autocorrelated();
 	return done_testing();
 }
