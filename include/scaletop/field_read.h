@@ -59,6 +59,9 @@ int field_count(struct field_ctx *c, const json_t *v, const char *path, size_t l
 /* obj[key] as an array of lo to hi items; NULL after a message when it is not. */
 json_t *field_array(struct field_ctx *c, const json_t *obj, const char *path, const char *key,
 		    size_t lo, size_t hi, const char *what);
+/* field_array, with the array's own path written into at, for its items' messages. */
+json_t *field_array_at(struct field_ctx *c, const json_t *obj, const char *path, const char *key,
+		       size_t lo, size_t hi, const char *what, char *at, size_t atlen);
 /* A type check of v itself (path names it). */
 int field_type(struct field_ctx *c, const json_t *v, const char *path, unsigned types);
 

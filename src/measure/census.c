@@ -251,14 +251,12 @@ census_read(struct field_ctx *c, const json_t *lk, const char *P, struct step *s
 	if (field_type(c, lk, P, F_OBJ) != 0 || read_blocked(c, lk, P, l) != 0 ||
 	    field_int(c, lk, P, "syscall_reads", 0, INT64_MAX, 0, 0, &reads) != 0 ||
 	    field_num(c, lk, P, "cost_ms", 0, INFINITY, F_NULL, &l->cost_ms) != 0 ||
-	    (top = field_get(c, lk, P, "top", F_ARR)) == NULL)
+	    (top = field_array_at(c, lk, P, "top", 0, 2 * STEP_ULOCKS, "locks", Q, sizeof(Q))) ==
+		    NULL)
 		return -1;
 	l->syscall_reads = reads;
 	if (isnan(l->cost_ms))
 		l->cost_ms = 0;
-	field_path(Q, sizeof(Q), P, "top");
-	if (field_count(c, top, Q, 0, 2 * STEP_ULOCKS, "locks") != 0)
-		return -1;
 	json_array_foreach(top, i, v)
 	{
 		field_index(q, sizeof(q), Q, i);

@@ -163,14 +163,22 @@ field_count(struct field_ctx *c, const json_t *v, const char *path, size_t lo, s
 }
 
 json_t *
+field_array_at(struct field_ctx *c, const json_t *obj, const char *path, const char *key, size_t lo,
+	       size_t hi, const char *what, char *at, size_t atlen)
+{
+	json_t *v = field_get(c, obj, path, key, F_ARR);
+
+	field_path(at, atlen, path, key);
+	return v != NULL && field_count(c, v, at, lo, hi, what) == 0 ? v : NULL;
+}
+
+json_t *
 field_array(struct field_ctx *c, const json_t *obj, const char *path, const char *key, size_t lo,
 	    size_t hi, const char *what)
 {
-	json_t *v = field_get(c, obj, path, key, F_ARR);
-	char p[256];
+	char at[256];
 
-	field_path(p, sizeof(p), path, key);
-	return v != NULL && field_count(c, v, p, lo, hi, what) == 0 ? v : NULL;
+	return field_array_at(c, obj, path, key, lo, hi, what, at, sizeof(at));
 }
 
 /* "from 0 to 100", ">= 0", or "" for any value. */

@@ -162,15 +162,13 @@ kstacks_read(struct field_ctx *c, const json_t *ks, const char *P, struct step *
 	    field_int(c, ks, P, "failed", 0, INT64_MAX, 0, 0, &failed) != 0 ||
 	    field_num(c, ks, P, "read_us", 0, INFINITY, F_NULL, &k->read_us) != 0 ||
 	    field_str(c, ks, P, "unreadable", F_NULL, k->unreadable, sizeof(k->unreadable)) != 0 ||
-	    (top = field_get(c, ks, P, "top", F_ARR)) == NULL)
+	    (top = field_array_at(c, ks, P, "top", 0, 2 * STEP_KSTACKS, "stacks", Q, sizeof(Q))) ==
+		    NULL)
 		return -1;
 	k->reads = reads;
 	k->failed = failed;
 	if (isnan(k->read_us))
 		k->read_us = -1;
-	field_path(Q, sizeof(Q), P, "top");
-	if (field_count(c, top, Q, 0, 2 * STEP_KSTACKS, "stacks") != 0)
-		return -1;
 	json_array_foreach(top, i, v)
 	{
 		field_index(q, sizeof(q), Q, i);

@@ -147,10 +147,8 @@ others_read(struct field_ctx *c, const json_t *j, const char *P, struct step *st
 	if (field_type(c, j, P, F_OBJ) != 0 ||
 	    field_num(c, j, P, "cpus", 0, READ_OTHERS_MAX_CPUS, 0, &o->cpus) != 0 ||
 	    field_num(c, j, P, "named_cpus", 0, READ_OTHERS_MAX_CPUS, 0, &o->named_cpus) != 0 ||
-	    (top = field_get(c, j, P, "top", F_ARR)) == NULL)
-		return -1;
-	field_path(Q, sizeof(Q), P, "top");
-	if (field_count(c, top, Q, 0, STEP_OTHERS_TOP, "commands") != 0)
+	    (top = field_array_at(c, j, P, "top", 0, STEP_OTHERS_TOP, "commands", Q, sizeof(Q))) ==
+		    NULL)
 		return -1;
 	json_array_foreach(top, i, v)
 	{

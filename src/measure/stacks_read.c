@@ -23,15 +23,13 @@ static int
 read_names(struct field_ctx *c, const json_t *o, const char *P, struct hot_stacks *s,
 	   uint32_t **map, size_t *nmap)
 {
-	json_t *arr = field_get(c, o, P, "names", F_ARR), *v;
 	char Q[160], q[176], buf[HOT_STACK_NAME_LEN];
+	json_t *arr = field_array_at(c, o, P, "names", 0, READ_MAX_NAMES, "names", Q, sizeof(Q));
+	json_t *v;
 	size_t i;
 	int k;
 
 	if (arr == NULL)
-		return -1;
-	field_path(Q, sizeof(Q), P, "names");
-	if (field_count(c, arr, Q, 0, READ_MAX_NAMES, "names") != 0)
 		return -1;
 	*nmap = json_array_size(arr);
 	if (*nmap > 0 && (*map = malloc(*nmap * sizeof(**map))) == NULL)
@@ -102,16 +100,15 @@ static int
 read_family(struct field_ctx *c, const json_t *o, const char *P, enum wait_family f,
 	    const uint32_t *map, size_t nmap, struct hot_stacks *s, uint64_t *sum)
 {
-	json_t *arr = field_get(c, o, P, wait_family_names[f], F_ARR), *other, *v;
 	char Q[160], q[176];
+	json_t *arr = field_array_at(c, o, P, wait_family_names[f], 0, HOT_STACKS_MAX, "stacks", Q,
+				     sizeof(Q));
+	json_t *other, *v;
 	uint64_t n = 0;
 	long long x;
 	size_t i;
 
 	if (arr == NULL || (other = field_get(c, o, P, "other", F_OBJ)) == NULL)
-		return -1;
-	field_path(Q, sizeof(Q), P, wait_family_names[f]);
-	if (field_count(c, arr, Q, 0, HOT_STACKS_MAX, "stacks") != 0)
 		return -1;
 	*sum = 0;
 	json_array_foreach(arr, i, v)

@@ -28,7 +28,7 @@
 #include <string.h>
 
 #include "kinfo_bsd.h"
-#include "sysctl_bsd.h"
+#include "sampler_bsd.h"
 #include "scaletop/error.h"
 #include "scaletop/platform.h"
 #include "decode_bsd.h"
@@ -41,25 +41,18 @@ _Static_assert(DFLY_SAME(cp_user) && DFLY_SAME(cp_nice) && DFLY_SAME(cp_sys) &&
 		       DFLY_SAME(cp_intr) && DFLY_SAME(cp_idle),
 	       "kern.cputime: struct kinfo_cputime moved a state");
 
-struct sampler {
-	struct bsd_mib cputime;
-	struct kinfo_cputime *times; /* one per CPU */
-	size_t times_len;            /* bytes */
-	struct bsd_vm vm;
-};
-
 /* kern.cputime answers ncpus entries, a number fixed at boot: size the buffer once. */
-static int
-dragonfly_open_cpu(struct sampler *s, char *err, size_t errlen)
+int
+bsd_cpu_open(struct sampler *s, char *err, size_t errlen)
 {
 	size_t len = 0;
 
-	if (!bsd_mib_lookup(&s->cputime, "kern.cputime"))
+	if (!bsd_mib_lookup(&s->cpu, "kern.cputime"))
 		return st_error(err, errlen,
 				"sysctl kern.cputime: %s; per-CPU times cannot be read, "
 				"report the DragonFly release",
 				strerror(errno));
-	if (bsd_mib_read(&s->cputime, NULL, &len) != 0)
+	if (bsd_mib_read(&s->cpu, NULL, &len) != 0)
 		return st_error(err, errlen, "sysctl kern.cputime: cannot size it: %s",
 				strerror(errno));
 	if (len < sizeof(struct kinfo_cputime))
@@ -74,22 +67,10 @@ dragonfly_open_cpu(struct sampler *s, char *err, size_t errlen)
 	return 0;
 }
 
-struct sampler *
-sampler_open(char *err, size_t errlen)
+void
+bsd_cpu_close(struct sampler *s)
 {
-	struct sampler *s;
-
-	s = calloc(1, sizeof(*s));
-	if (s == NULL) {
-		st_error(err, errlen, "DragonFly sampler: out of memory");
-		return NULL;
-	}
-	if (dragonfly_open_cpu(s, err, errlen) != 0) {
-		sampler_close(s);
-		return NULL;
-	}
-	bsd_vm_open(&s->vm);
-	return s;
+	(void)s; /* kern.cputime holds nothing open */
 }
 
 int
@@ -97,7 +78,7 @@ sampler_read(struct sampler *s, struct raw_sample *out, char *err, size_t errlen
 {
 	size_t len = s->times_len;
 
-	if (bsd_mib_read(&s->cputime, s->times, &len) != 0)
+	if (bsd_mib_read(&s->cpu, s->times, &len) != 0)
 		return st_error(err, errlen, "sysctl kern.cputime (%zu bytes): %s", s->times_len,
 				strerror(errno));
 	out->mono_ns = mono_now_ns();
@@ -112,24 +93,9 @@ sampler_read(struct sampler *s, struct raw_sample *out, char *err, size_t errlen
 }
 
 const char *
-sampler_note(const struct sampler *s)
-{
-	return NULL;
-}
-
-const char *
 sampler_source(const struct sampler *s)
 {
 	return "dragonfly kern.cputime";
-}
-
-void
-sampler_close(struct sampler *s)
-{
-	if (s == NULL)
-		return;
-	free(s->times);
-	free(s);
 }
 
 /*

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "kinfo_bsd.h"
-#include "sysctl_bsd.h"
+#include "sampler_bsd.h"
 #include "scaletop/error.h"
 #include "scaletop/platform.h"
 #include "decode_bsd.h"
@@ -33,15 +33,6 @@ _Static_assert(CPUSTATES == BSD_CPUSTATES, "kern.cp_times: states per CPU");
 _Static_assert(CP_USER == BSD_CP_USER && CP_NICE == BSD_CP_NICE && CP_SYS == BSD_CP_SYS &&
 		       CP_INTR == BSD_CP_INTR && CP_IDLE == BSD_CP_IDLE,
 	       "kern.cp_times: state order");
-
-struct sampler {
-	struct bsd_mib cp_times;
-	long *times;      /* maxcpus slots of CPUSTATES longs */
-	size_t times_len; /* bytes */
-	int maxcpus;
-	kvm_t *kd; /* only when kern.cp_times is missing */
-	struct bsd_vm vm;
-};
 
 static int
 freebsd_maxcpus(const struct sampler *s)
@@ -54,7 +45,7 @@ freebsd_maxcpus(const struct sampler *s)
 		return n;
 	/* Without kern.smp.maxcpus, kern.cp_times itself says how long it is. */
 	len = 0;
-	if (bsd_mib_read(&s->cp_times, NULL, &len) == 0 && len >= CPUSTATES * sizeof(long))
+	if (bsd_mib_read(&s->cpu, NULL, &len) == 0 && len >= CPUSTATES * sizeof(long))
 		return (int)(len / (CPUSTATES * sizeof(long)));
 	return -1;
 }
@@ -101,38 +92,20 @@ freebsd_open_kvm(struct sampler *s, char *err, size_t errlen)
 	return freebsd_alloc_times(s, err, errlen);
 }
 
-static int
-freebsd_open_cpu(struct sampler *s, char *err, size_t errlen)
+int
+bsd_cpu_open(struct sampler *s, char *err, size_t errlen)
 {
-	if (!bsd_mib_lookup(&s->cp_times, "kern.cp_times"))
+	if (!bsd_mib_lookup(&s->cpu, "kern.cp_times"))
 		return freebsd_open_kvm(s, err, errlen);
 	s->maxcpus = freebsd_maxcpus(s);
 	return freebsd_alloc_times(s, err, errlen);
-}
-
-struct sampler *
-sampler_open(char *err, size_t errlen)
-{
-	struct sampler *s;
-
-	s = calloc(1, sizeof(*s));
-	if (s == NULL) {
-		st_error(err, errlen, "FreeBSD sampler: out of memory");
-		return NULL;
-	}
-	if (freebsd_open_cpu(s, err, errlen) != 0) {
-		sampler_close(s);
-		return NULL;
-	}
-	bsd_vm_open(&s->vm);
-	return s;
 }
 
 static int
 freebsd_read_cptimes(struct sampler *s, size_t *len, char *err, size_t errlen)
 {
 	*len = s->times_len;
-	if (bsd_mib_read(&s->cp_times, s->times, len) != 0)
+	if (bsd_mib_read(&s->cpu, s->times, len) != 0)
 		return st_error(err, errlen,
 				"sysctl kern.cp_times (buffer for %d CPUs): %s; "
 				"report the FreeBSD release and `sysctl kern.smp`",
@@ -161,7 +134,7 @@ freebsd_read_pcpu(struct sampler *s, size_t *len, char *err, size_t errlen)
 		 * By offset: struct pcpu is declared cache-line aligned and
 		 * libkvm's malloc'd copy is not, so no struct pointer is formed.
 		 */
-		memcpy(&s->times[(size_t)i * CPUSTATES],
+		memcpy((long *)s->times + (size_t)i * CPUSTATES,
 		       (const char *)p + offsetof(struct pcpu, pc_cp_time),
 		       CPUSTATES * sizeof(long));
 		free(p);
@@ -194,26 +167,16 @@ sampler_read(struct sampler *s, struct raw_sample *out, char *err, size_t errlen
 }
 
 const char *
-sampler_note(const struct sampler *s)
-{
-	return NULL;
-}
-
-const char *
 sampler_source(const struct sampler *s)
 {
 	return s->kd != NULL ? "freebsd kvm pcpu" : "freebsd kern.cp_times";
 }
 
 void
-sampler_close(struct sampler *s)
+bsd_cpu_close(struct sampler *s)
 {
-	if (s == NULL)
-		return;
 	if (s->kd != NULL)
 		kvm_close(s->kd);
-	free(s->times);
-	free(s);
 }
 
 int

@@ -17,7 +17,7 @@ noinst_HEADERS += src/platform/decode_bsd.h
 # The files each OS adds.  Linux's backend reads /proc, sysfs and
 # perf_event (linux_*.c); linux_introspect.c maps symbols and reads kernel
 # stacks, which nointrospect.c and nokstack.c answer with ENOSYS elsewhere.
-# The BSDs share sysctl_bsd.c, proctable_bsd.c, host_bsd.c and the ENOSYS
+# The BSDs share sampler_bsd.c, sysctl_bsd.c, proctable_bsd.c, host_bsd.c and the ENOSYS
 # answers in unsupported.c; FreeBSD adds kstack_freebsd.c.  The BSDs'
 # proctable_bsd.c answers thread_samples_read and proc_find_comm, so the
 # generic ENOSYS answers of those live in nothreads.c, never in
@@ -34,7 +34,7 @@ ST_SRC_BSD = src/platform/unsupported.c src/platform/reaper_bsd.c \
 	src/platform/task_reader_plain.c \
 	src/platform/kinfo_bsd.h src/platform/proctable_bsd.c src/platform/host_bsd.c \
 	src/platform/sysctl_bsd.h src/platform/sysctl_bsd.c \
-	src/platform/nointrospect.c
+	src/platform/sampler_bsd.h src/platform/sampler_bsd.c src/platform/nointrospect.c
 ST_SRC_FREEBSD = src/platform/freebsd.c $(ST_SRC_BSD) src/platform/kstack_freebsd.c
 ST_SRC_DRAGONFLY = src/platform/dragonfly.c $(ST_SRC_BSD) src/platform/nokstack.c
 ST_SRC_GENERIC = src/platform/generic.c src/platform/unsupported.c src/platform/noreaper.c \

@@ -45,15 +45,12 @@ read_family(struct field_ctx *c, const json_t *v, const char *p, enum wait_famil
 static int
 read_frames(struct field_ctx *c, const json_t *v, const char *p, struct hot_path *hp)
 {
-	json_t *arr = field_get(c, v, p, "frames", F_ARR), *e;
 	char P[160], q[176];
+	json_t *arr = field_array_at(c, v, p, "frames", 0, HOT_FRAMES, "frames", P, sizeof(P)), *e;
 	long long k;
 	size_t i;
 
 	if (arr == NULL)
-		return -1;
-	field_path(P, sizeof(P), p, "frames");
-	if (field_count(c, arr, P, 0, HOT_FRAMES, "frames") != 0)
 		return -1;
 	json_array_foreach(arr, i, e)
 	{

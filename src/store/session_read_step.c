@@ -208,10 +208,8 @@ read_cpus(struct field_ctx *c, const json_t *step, const char *spath, struct ste
 	field_path(p, sizeof(p), P, "all");
 	if (field_get(c, j, P, "all", F_OBJ) == NULL ||
 	    read_cpu(c, json_object_get(j, "all"), p, -1, &st->all) != 0 ||
-	    (per = field_get(c, j, P, "per_cpu", F_ARR)) == NULL)
-		return -1;
-	field_path(p, sizeof(p), P, "per_cpu");
-	if (field_count(c, per, p, 1, SESSION_READ_MAX_CPUS, "CPUs") != 0)
+	    (per = field_array_at(c, j, P, "per_cpu", 1, SESSION_READ_MAX_CPUS, "CPUs", p,
+				  sizeof(p))) == NULL)
 		return -1;
 	if ((st->cpu = calloc(json_array_size(per), sizeof(*st->cpu))) == NULL)
 		return field_fail(c, p, "out of memory");

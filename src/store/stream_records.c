@@ -110,6 +110,18 @@ stream_read_header(struct stream_reader *r, json_t *o)
 	return 0;
 }
 
+/* true when the session holds max records of what already: the rest are skipped, noted once. */
+static bool
+stream_full(struct stream_reader *r, int have, int max, bool *noted, const char *what)
+{
+	if (have < max)
+		return false;
+	if (!*noted)
+		stream_note(r, "kept the first %d %s; later ones are skipped", max, what);
+	*noted = true;
+	return true;
+}
+
 /* A step as session_json_step writes it, with its "index" in the session. */
 int
 stream_read_step(struct stream_reader *r, json_t *o)
@@ -125,11 +137,8 @@ stream_read_step(struct stream_reader *r, json_t *o)
 		step_free(&st);
 		return stream_fail(r, "%s", why);
 	}
-	if (idx >= r->s.nsteps && r->s.nsteps >= STREAM_MAX_STEPS) {
-		if (!r->noted_steps)
-			stream_note(r, "kept the first %d steps; later ones are skipped",
-				    STREAM_MAX_STEPS);
-		r->noted_steps = true;
+	if (idx >= r->s.nsteps &&
+	    stream_full(r, r->s.nsteps, STREAM_MAX_STEPS, &r->noted_steps, "steps")) {
 		step_free(&st);
 		return 0;
 	}
@@ -163,13 +172,8 @@ stream_read_event(struct stream_reader *r, json_t *o)
 
 	if (session_read_event(&c, o, "", INT_MAX, true, &e) != 0)
 		return stream_fail(r, "%s", why);
-	if (r->s.nevents >= STREAM_MAX_EVENTS) {
-		if (!r->noted_events)
-			stream_note(r, "kept the first %d events; later ones are skipped",
-				    STREAM_MAX_EVENTS);
-		r->noted_events = true;
+	if (stream_full(r, r->s.nevents, STREAM_MAX_EVENTS, &r->noted_events, "events"))
 		return 0;
-	}
 	if (session_add_event(&r->s, e.step, e.kind, e.t, "%s", e.text) != 0)
 		return stream_fail(r, "event: out of memory");
 	r->changes |= STREAM_GOT_EVENT;
