@@ -10,7 +10,7 @@
 #include "scaletop/refine.h"
 
 /* A gap wider than 1/REFINE_WIDE_FRAC of its upper N is bisected even inside the CIs. */
-#define REFINE_WIDE_FRAC 8
+#define REFINE_WIDE_FRAC 16
 /* The analysis' collapse: below (1 - theta) of the best lower CI bound (analysis.c). */
 #define REFINE_COLLAPSE_THETA 0.2
 
