@@ -20,7 +20,7 @@
 # whose true X is within 1.96 x sqrt(2) sd of the best: one measurement each
 # cannot tell those apart at 95%, so no sweep of single steps can do better,
 # and asking for the step of one's exact N would judge its noise, not the
-# refiner (on a USL top, 40-130 N are that flat at 3%).
+# refiner (on a USL top, 26-130 N are that flat at 3%).
 # Goal: the same peak in at least 19 of 20 cases on every curve, with at most
 # 64 steps (a quarter of the step of one's 256).  Exit 1 when missed.
 # Usage: bench/refine.sh (env SEED=S to repeat a run, NOISE=F).
