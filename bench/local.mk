@@ -6,11 +6,11 @@ EXTRA_DIST += bench/README bench/results.md bench/tui-cpu.sh bench/sample-accura
 	bench/start-line bench/target-cost.sh bench/suite-under-load.sh bench/aa-compare.sh \
 	bench/lock-cost.sh bench/mariadb-sweep.sh bench/wait-accuracy.sh \
 	bench/why-accuracy.sh bench/why/twohot.c bench/why/twolocks.c bench/mariadb-why.sh \
-	bench/tick-realtime.sh bench/busy-verdict.sh bench/latency-cost.sh
+	bench/tick-realtime.sh bench/busy-verdict.sh bench/latency-cost.sh bench/refine.sh
 
 # Built only for `make bench`, never by `make` or `make check`.
 EXTRA_PROGRAMS = bench/sample_cost bench/count_overhead bench/pwrite_loop bench/start_line \
-	bench/sleepers
+	bench/sleepers bench/refine_sim
 bench_sample_cost_SOURCES = bench/sample_cost.c
 bench_sample_cost_LDADD = $(ST_LIBS)
 bench_count_overhead_SOURCES = bench/count_overhead.c
@@ -21,13 +21,16 @@ bench_start_line_SOURCES = bench/start_line.c
 bench_start_line_LDADD = $(ST_LIBS)
 bench_sleepers_SOURCES = bench/sleepers.c
 bench_sleepers_LDADD = -lpthread
+bench_refine_sim_SOURCES = bench/refine_sim.c
+bench_refine_sim_LDADD = $(ST_LIBS)
 CLEANFILES += bench/sample_cost$(EXEEXT) bench/count_overhead$(EXEEXT) \
-	bench/pwrite_loop$(EXEEXT) bench/start_line$(EXEEXT) bench/sleepers$(EXEEXT)
+	bench/pwrite_loop$(EXEEXT) bench/start_line$(EXEEXT) bench/sleepers$(EXEEXT) \
+	bench/refine_sim$(EXEEXT)
 
 BENCH_ENV = top_srcdir='$(top_srcdir)' top_builddir='$(top_builddir)'
 
 bench: bench-cost bench-accuracy bench-fidelity bench-overhead bench-stable bench-latency bench-latcost \
-	bench-start bench-tui bench-target bench-aa bench-waits
+	bench-start bench-tui bench-target bench-aa bench-waits bench-refine
 bench-cost: scaletop$(EXEEXT) bench/sample_cost$(EXEEXT)
 	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/sample-cost
 bench-accuracy: scaletop$(EXEEXT)
@@ -72,5 +75,8 @@ bench-busy: scaletop$(EXEEXT)
 bench-latcost: scaletop$(EXEEXT)
 	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/latency-cost.sh
 .PHONY: bench-latcost
+bench-refine: bench/refine_sim$(EXEEXT)
+	$(BENCH_ENV) $(SHELL) $(top_srcdir)/bench/refine.sh
+.PHONY: bench-refine
 .PHONY: bench bench-cost bench-accuracy bench-fidelity bench-overhead bench-stable \
 	bench-latency bench-start bench-target bench-suite

@@ -18,8 +18,8 @@ struct refine_point {
 
 /* What refine_next chose, and why, for the TUI and the snapshot's event. */
 struct refine_pick {
-	int n;          /* 0: nothing left to learn */
-	char why[160];  /* "between the peak at 48 and 64" */
+	int n;         /* 0: nothing left to learn */
+	char why[160]; /* "between the peak at 48 and 64" */
 };
 
 /*

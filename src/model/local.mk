@@ -70,3 +70,8 @@ libscaletop_a_SOURCES += src/model/others.c
 noinst_HEADERS += include/scaletop/latency.h
 libscaletop_a_SOURCES += src/model/latency.c
 UNIT_TESTS += tests/unit/test_latency
+
+# --refine's next N where the curve is least known (refine.h).
+noinst_HEADERS += include/scaletop/refine.h
+libscaletop_a_SOURCES += src/model/refine.c
+UNIT_TESTS += tests/unit/test_refine
