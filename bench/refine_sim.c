@@ -219,7 +219,7 @@ sweep_refine(struct sweep *w, const struct curve *c, const int *list, int nlist,
 	for (i = 0; i < nlist; i++)
 		measure(w, c, list[i]);
 	while (w->npts < BUDGET) {
-		refine_next(w->pts, w->npts, TOP, seed, &pk);
+		refine_next(w->pts, w->npts, TOP, 0.2, seed, &pk);
 		if (pk.n == 0)
 			break;
 		measure(w, c, pk.n);

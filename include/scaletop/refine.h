@@ -24,12 +24,13 @@ struct refine_pick {
 
 /*
  * The next N, given every point measured so far (any order, one per N), a
- * top past which no N is chosen, and a seed that orders ties so that
+ * top past which no N is chosen, the analysis' collapse threshold theta (a
+ * fall below (1 - theta) of the best lower CI bound), and a seed that orders ties so that
  * drift does not line up with N.  The same points and seed give the same
  * pick.  pick->n 0: the peak is located to within one N, or its neighbours
  * are inside each other's CIs, and likewise the collapse edge.
  */
-void refine_next(const struct refine_point *pts, size_t npts, int top, uint64_t seed,
+void refine_next(const struct refine_point *pts, size_t npts, int top, double theta, uint64_t seed,
 		 struct refine_pick *pick);
 
 #endif

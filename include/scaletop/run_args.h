@@ -46,11 +46,15 @@ struct run_args {
 	double wait_quiet; /* --wait-quiet[=S]: how long to wait for a quiet machine; 0: not */
 	long repeat;
 	long trials; /* --trials K: the whole sweep K times */
+	long refine; /* --refine[=K]: at most K N added after the list; 0: none */
 	enum run_mode mode;
 	struct run_view view;
 	const char *output; /* -o: save a snapshot there, or NULL */
 	bool force;         /* --force: -o may replace an existing file */
 };
+
+/* --refine without a count: enough to bisect a peak between powers of two up to 64. */
+#define RUN_REFINE_DEFAULT 6
 
 /* A caller's own options, parsed in the same getopt pass.  Codes >= RUN_OPT_EXT. */
 #define RUN_OPT_EXT 1024

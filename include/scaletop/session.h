@@ -50,6 +50,7 @@ struct sweep_settings {
 	bool no_hot;     /* --no-hot: no on-CPU sampling */
 	bool no_latency; /* --no-latency: the built-ins' workers time no operation */
 	bool no_locks;   /* --no-locks: no lock census */
+	int refine;      /* --refine: at most this many N added after the list; 0: none */
 };
 
 /* What ran, as text: enough for a reader to run it again. */
@@ -265,8 +266,9 @@ extern const char *const step_status_names[];
 
 struct step {
 	int n;
-	int rep;   /* 0 .. repeat-1 */
-	int trial; /* 0 .. trials-1: which pass of the whole sweep (--trials) */
+	int rep;      /* 0 .. repeat-1 */
+	int trial;    /* 0 .. trials-1: which pass of the whole sweep (--trials) */
+	bool refined; /* its N was chosen by --refine after the list */
 	enum step_status status;
 	char reason[256];  /* why failed/unstable/interrupted, "" otherwise */
 	double start_s;    /* session time the step's workers were released */

@@ -25,6 +25,7 @@ tests_unit_test_loop_poll_CPPFLAGS = $(AM_CPPFLAGS) -DLOOP_POLL_ONLY
 # The sweep controller, the step context it shares with the kinds of step,
 # and the two kinds (a table of operations each, step_ctx.h).
 libscaletop_a_SOURCES += src/engine/sweep.c src/engine/sweep_quiet.h src/engine/sweep_quiet.c \
+	src/engine/sweep_refine.h src/engine/sweep_refine.c \
 	src/engine/step_ctx.h src/engine/step_ctx.c src/engine/step_hot.c \
 	src/engine/step_lockprof.c src/engine/step_others.c src/engine/step_builtin.c \
 	src/engine/step_external.c src/engine/ext_timing.c src/engine/ext_window.h \

@@ -66,6 +66,7 @@ run_settings(struct session *s, const struct run_args *a)
 	s->set.interval_s = a->interval;
 	s->set.repeat = (int)a->repeat;
 	s->set.trials = (int)a->trials;
+	s->set.refine = (int)a->refine;
 	s->set.stall_s = a->stall;
 	s->set.stop_on_failure = a->stop_on_failure;
 	s->set.collapse_theta = a->collapse_pct / 100.0;

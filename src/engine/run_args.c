@@ -28,6 +28,7 @@ enum {
 	OPT_MODE,
 	OPT_REPEAT,
 	OPT_TRIALS,
+	OPT_REFINE,
 	OPT_STALL,
 	OPT_STOP,
 	OPT_COLLAPSE,
@@ -66,6 +67,7 @@ static const struct option run_longopts[] = {
 	{ "mode", required_argument, NULL, OPT_MODE },
 	{ "repeat", required_argument, NULL, OPT_REPEAT },
 	{ "trials", required_argument, NULL, OPT_TRIALS },
+	{ "refine", optional_argument, NULL, OPT_REFINE },
 	{ "stall", required_argument, NULL, OPT_STALL },
 	{ "collapse", required_argument, NULL, OPT_COLLAPSE },
 	{ "linear", required_argument, NULL, OPT_LINEAR },
@@ -139,6 +141,9 @@ run_usage_options(FILE *f, const struct run_args *d)
 		"                         descending (default 1; compare needs 3 a side)\n"
 		"      --repeat K         run every N K times back to back in each trial\n"
 		"                         (default 1; steadies a trial, is not a trial)\n"
+		"      --refine[=K]       after the list, add up to K N (default %d) where the\n"
+		"                         curve is least known: the peak, then the collapse\n"
+		"                         edge; each runs once a trial, marked refined\n"
 		"      --stall S          fail a step in which no worker makes progress for\n"
 		"                         S seconds (default 10, 0 = never)\n"
 		"      --stop-on-failure  end the sweep at the first failed step\n"
@@ -181,7 +186,8 @@ run_usage_options(FILE *f, const struct run_args *d)
 		"      --wait-quiet[=S]   before the first step, wait until other processes use\n"
 		"                         under a quarter of a CPU, for at most S seconds\n"
 		"                         (default 60); then run anyway, saying so\n",
-		d->default_workload, progname, d->duration, d->warmup, parsers, SESSION_MAX_PROBES);
+		d->default_workload, progname, d->duration, d->warmup, RUN_REFINE_DEFAULT, parsers,
+		SESSION_MAX_PROBES);
 }
 
 /* --help without a caller's own text: the command line and the shared options. */
@@ -218,6 +224,19 @@ run_parse_stable(int argc, char **argv, struct run_args *a)
 	}
 	a->stable_pct = 2.0;
 	return arg != NULL ? arg_parse_percent(CMD, "--until-stable", arg, &a->stable_pct) : 0;
+}
+
+/* --refine, --refine=K or --refine K: a count that follows is the option's. */
+static int
+run_parse_refine(int argc, char **argv, struct run_args *a)
+{
+	const char *arg = optarg;
+
+	if (arg == NULL && optind < argc && argv[optind][0] >= '0' && argv[optind][0] <= '9' &&
+	    strspn(argv[optind], "0123456789") == strlen(argv[optind]))
+		arg = argv[optind++];
+	a->refine = RUN_REFINE_DEFAULT;
+	return arg != NULL ? arg_parse_int(CMD, "--refine", arg, 1, 64, &a->refine) : 0;
 }
 
 static int
@@ -339,6 +358,8 @@ run_parse_option(int opt, int argc, char **argv, struct run_args *a, const struc
 		return arg_parse_int(CMD, "--repeat", optarg, 1, 1000, &a->repeat);
 	case OPT_TRIALS:
 		return arg_parse_int(CMD, "--trials", optarg, 1, 100, &a->trials);
+	case OPT_REFINE:
+		return run_parse_refine(argc, argv, a);
 	default:
 		return arg_usage_error(CMD, "unknown option '%s': see '%s %s --help'",
 				       argv[optind - 1], progname, CMD);

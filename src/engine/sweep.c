@@ -18,6 +18,7 @@
 #include "scaletop/spawn.h"
 #include "step_ctx.h"
 #include "sweep_quiet.h"
+#include "sweep_refine.h"
 
 /*
  * The measurement window the kinds share lives in the step context
@@ -66,7 +67,8 @@ struct sweep {
 	bool rt_said;        /* the first try at SCHED_FIFO was told (an event) */
 	bool rt_off;         /* refused, or the guard tripped: no more tries */
 	struct sweep_quiet quiet;
-	bool quieting; /* the quiet check runs: no step yet */
+	bool quieting;              /* the quiet check runs: no step yet */
+	struct sweep_refine refine; /* --refine, once the plan has run */
 };
 
 static void sweep_step_end(struct sweep *sw, enum step_status status, const char *reason);
@@ -251,8 +253,9 @@ sweep_describe_step(struct sweep *sw, const struct step *st, int idx)
 		session_add_event(sw->s, idx, EV_UNSTABLE, t, "N=%d unstable: %s", st->n,
 				  st->reason);
 	else
-		session_add_event(sw->s, idx, EV_STEP, t, "N=%d: %s %s/s (%s) over %.1f s", st->n,
-				  rate, sw->s->wl.unit, step_status_word(st), st->window_s);
+		session_add_event(sw->s, idx, EV_STEP, t, "N=%d: %s %s/s (%s%s) over %.1f s", st->n,
+				  rate, sw->s->wl.unit, step_status_word(st),
+				  st->refined ? ", refined" : "", st->window_s);
 }
 
 static void sweep_launch_next(struct sweep *sw, uint64_t now);
@@ -344,32 +347,57 @@ sweep_finish(struct sweep *sw)
 	sweep_notify(sw, SWEEP_FINISHED, -1);
 }
 
+/* The plan has run, and --refine has nothing more to run. */
+static bool
+sweep_plan_over(const struct sweep *sw)
+{
+	return sw->next >= session_plan_len(&sw->s->set) &&
+	       (sw->s->set.refine <= 0 || sw->refine.over);
+}
+
+/*
+ * The next step's N, repeat and trial: the plan's, then --refine's; false
+ * when the sweep is done.
+ */
+static bool
+sweep_next_step(struct sweep *sw, uint64_t now, int *n, int *rep, int *trial, bool *refined)
+{
+	const struct sweep_settings *set = &sw->s->set;
+	int ni, added;
+
+	*refined = sw->next >= session_plan_len(set);
+	if (!*refined) {
+		session_plan_step(set, sw->next, &ni, rep, trial);
+		*n = set->n[ni];
+		sw->next++;
+		return true;
+	}
+	if (!sweep_refine_step(sw->s, &sw->refine, session_time(sw->s, now), n, rep, trial, &added))
+		return false;
+	sw->live.steps_total += added;
+	return true;
+}
+
 static void
 sweep_launch_next(struct sweep *sw, uint64_t now)
 {
-	const struct sweep_settings *set = &sw->s->set;
 	char err[ST_ERRLEN];
 	struct step *st;
-	int rc, ni, rep, trial;
-	bool ok;
+	int rc, n, rep, trial;
+	bool ok, refined;
 
-	if (sw->next >= session_plan_len(set)) {
-		sweep_finish(sw);
-		return;
-	}
-	if (sw->live.paused) {
+	if (sw->live.paused && !sweep_plan_over(sw)) {
 		sw->live.step = -1;
 		step_ctx_enter(&sw->ctx, PHASE_IDLE, now);
 		return;
 	}
-	session_plan_step(set, sw->next, &ni, &rep, &trial);
-	st = session_add_step(sw->s, set->n[ni], rep);
-	sw->next++;
-	if (st == NULL) {
+	if (!sweep_next_step(sw, now, &n, &rep, &trial, &refined) ||
+	    (st = session_add_step(sw->s, n, rep)) == NULL) {
 		sweep_finish(sw);
 		return;
 	}
 	st->trial = trial;
+	st->refined = refined;
 	ok = step_ctx_begin(&sw->ctx, sw->kind, sw->s->nsteps - 1, st->n, now) == 0;
 	sw->live.step = sw->ctx.idx;
 	sw->live.have_rate = false;
@@ -510,6 +538,7 @@ sweep_interrupt(struct sweep *sw, const char *why)
 		sweep_step_end(sw, STEP_INTERRUPTED, why != NULL ? why : "sweep stopped");
 	}
 	sw->next = session_plan_len(&sw->s->set);
+	sw->refine.over = true;
 	sw->quieting = false;
 	if (sw->live.phase != PHASE_DONE)
 		sweep_finish(sw);

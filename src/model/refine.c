@@ -11,8 +11,6 @@
 
 /* A gap wider than 1/REFINE_WIDE_FRAC of its upper N is bisected even inside the CIs. */
 #define REFINE_WIDE_FRAC 16
-/* The analysis' collapse: below (1 - theta) of the best lower CI bound (analysis.c). */
-#define REFINE_COLLAPSE_THETA 0.2
 
 static int
 refine_valid(const struct refine_point *p)
@@ -115,8 +113,12 @@ refine_at_peak(const struct refine_point *pts, size_t npts, int top, uint64_t se
 	else
 		right = refine_coin(seed, pk->n, npts);
 	pick->n = right ? nr : nl;
-	snprintf(pick->why, sizeof(pick->why), "between the peak at %d and %d", pk->n,
-		 right ? r->n : l->n);
+	if (right)
+		snprintf(pick->why, sizeof(pick->why), "between the peak at %d and %d", pk->n,
+			 r->n);
+	else
+		snprintf(pick->why, sizeof(pick->why), "between %d and the peak at %d", l->n,
+			 pk->n);
 	return 1;
 }
 
@@ -126,7 +128,7 @@ refine_at_peak(const struct refine_point *pts, size_t npts, int top, uint64_t se
  * is below (1 - theta) of the best lower bound of any point.
  */
 static const struct refine_point *
-refine_collapse(const struct refine_point *pts, size_t npts)
+refine_collapse(const struct refine_point *pts, size_t npts, double theta)
 {
 	const struct refine_point *pk = refine_peak(pts, npts), *ref = pk, *p;
 	double best = -INFINITY, bar;
@@ -139,7 +141,7 @@ refine_collapse(const struct refine_point *pts, size_t npts)
 			ref = &pts[i];
 		}
 	}
-	bar = (1 - REFINE_COLLAPSE_THETA) * (best > 0 ? best : 0);
+	bar = (1 - theta) * (best > 0 ? best : 0);
 	p = refine_beside(pts, npts, ref->n < pk->n ? ref->n : pk->n, 1);
 	while (p && refine_hi(p) >= bar)
 		p = refine_beside(pts, npts, p->n, 1);
@@ -148,9 +150,10 @@ refine_collapse(const struct refine_point *pts, size_t npts)
 
 /* The gap before the collapse edge. */
 static int
-refine_at_collapse(const struct refine_point *pts, size_t npts, int top, struct refine_pick *pick)
+refine_at_collapse(const struct refine_point *pts, size_t npts, int top, double theta,
+		   struct refine_pick *pick)
 {
-	const struct refine_point *c = refine_collapse(pts, npts), *b;
+	const struct refine_point *c = refine_collapse(pts, npts, theta), *b;
 	int n;
 
 	if (!c)
@@ -165,7 +168,7 @@ refine_at_collapse(const struct refine_point *pts, size_t npts, int top, struct 
 }
 
 void
-refine_next(const struct refine_point *pts, size_t npts, int top, uint64_t seed,
+refine_next(const struct refine_point *pts, size_t npts, int top, double theta, uint64_t seed,
 	    struct refine_pick *pick)
 {
 	pick->n = 0;
@@ -173,5 +176,5 @@ refine_next(const struct refine_point *pts, size_t npts, int top, uint64_t seed,
 	if (top < 1 || !refine_peak(pts, npts))
 		return;
 	if (!refine_at_peak(pts, npts, top, seed, pick))
-		refine_at_collapse(pts, npts, top, pick);
+		refine_at_collapse(pts, npts, top, theta, pick);
 }

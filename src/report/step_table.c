@@ -174,7 +174,7 @@ static void
 table_row(FILE *f, const struct session *s, const struct step *st, const struct table_fit *t)
 {
 	const struct contention *c = &st->ct;
-	char cell[TC_NCOLS][TABLE_CELL], status[sizeof(st->reason) + 56], tr[24] = "";
+	char cell[TC_NCOLS][TABLE_CELL], status[sizeof(st->reason) + 72], tr[40] = "";
 	bool use = step_usable(st);
 
 	snprintf(cell[TC_N], TABLE_CELL, "%d", st->n);
@@ -200,7 +200,10 @@ table_row(FILE *f, const struct session *s, const struct step *st, const struct 
 	table_fair(&st->fair, cell[TC_JAIN], cell[TC_STARVED]);
 	table_lat(&st->lat, cell[TC_P50], cell[TC_TAIL]);
 	if (s->set.trials > 1) /* --trials: which pass of the sweep the row is */
-		snprintf(tr, sizeof(tr), " (trial %d)", st->trial + 1);
+		snprintf(tr, sizeof(tr), " (trial %d%s)", st->trial + 1,
+			 st->refined ? ", refined" : "");
+	else if (st->refined) /* --refine chose its N after the list */
+		snprintf(tr, sizeof(tr), " (refined)");
 	snprintf(status, sizeof(status), "%s%s%s%s", step_status_word(st), tr,
 		 st->reason[0] ? ": " : "", st->reason);
 	table_line(f, cell, t, status);

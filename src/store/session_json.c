@@ -121,6 +121,8 @@ settings_json(const struct sweep_settings *set)
 		num_or_null(set->min_measure_s), "interval_s", num_or_null(set->interval_s),
 		"repeat", set->repeat, "trials", set->trials > 1 ? set->trials : 1, "stall_s",
 		num_or_null(set->stall_s), "stop_on_failure", set->stop_on_failure);
+	if (j != NULL && set->refine > 0)
+		json_object_set_new(j, "refine", json_integer(set->refine));
 	if (j != NULL && session_json_settings_specs(j, set) != 0) {
 		json_decref(j);
 		return NULL;
@@ -259,6 +261,7 @@ session_json_step(const struct session *s, const struct step *st)
 
 	if (j == NULL)
 		return NULL;
+	json_object_set_new(j, "refined", json_boolean(st->refined));
 	json_object_set_new(j, "kernel_locks", locks_json(st));
 	json_object_set_new(j, "fairness", snapshot_fairness_json(&st->fair));
 	if (st->tg.present && set_new(j, "target", session_json_target(&st->tg)) != 0) {

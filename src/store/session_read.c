@@ -156,7 +156,7 @@ session_read_settings(struct field_ctx *c, const json_t *root, struct session *s
 	struct sweep_settings *ss = &s->set;
 	const char *P = "settings";
 	json_t *j = field_get(c, root, "", P, F_OBJ);
-	long long repeat, trials = 1;
+	long long repeat, trials = 1, refine = 0;
 
 	if (j == NULL || read_nlist(c, j, ss) != 0 ||
 	    field_num(c, j, P, "duration_s", 0, INFINITY, F_NULL, &ss->duration_s) != 0 ||
@@ -167,6 +167,8 @@ session_read_settings(struct field_ctx *c, const json_t *root, struct session *s
 	    field_int(c, j, P, "repeat", 1, 1000000, 0, 0, &repeat) != 0 ||
 	    (json_object_get(j, "trials") != NULL &&
 	     field_int(c, j, P, "trials", 1, 1000000, 0, 0, &trials) != 0) ||
+	    (json_object_get(j, "refine") != NULL &&
+	     field_int(c, j, P, "refine", 1, NLIST_MAX, 0, 0, &refine) != 0) ||
 	    field_num(c, j, P, "stall_s", 0, INFINITY, F_NULL, &ss->stall_s) != 0 ||
 	    field_bool(c, j, P, "stop_on_failure", &ss->stop_on_failure) != 0 ||
 	    session_read_specs(c, j, ss) != 0)
@@ -176,6 +178,7 @@ session_read_settings(struct field_ctx *c, const json_t *root, struct session *s
 		ss->stable_pct = 0;
 	ss->repeat = (int)repeat;
 	ss->trials = (int)trials; /* absent: a file from before --trials, one trial */
+	ss->refine = (int)refine; /* absent: no --refine */
 	return 0;
 }
 

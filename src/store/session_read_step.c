@@ -460,7 +460,9 @@ session_read_step(struct field_ctx *c, const json_t *j, const char *P, struct st
 	    (json_object_get(j, "trial") != NULL &&
 	     field_int(c, j, P, "trial", 0, 1000000, 0, 0, &trial) != 0) ||
 	    field_enum(c, j, P, "status", step_status_names, STEP_INTERRUPTED + 1, &status) != 0 ||
-	    read_noisy(c, j, P) != 0)
+	    read_noisy(c, j, P) != 0 ||
+	    (json_object_get(j, "refined") != NULL &&
+	     field_bool(c, j, P, "refined", &st->refined) != 0))
 		return -1;
 	st->n = (int)n;
 	st->rep = (int)rep;

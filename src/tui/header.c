@@ -39,22 +39,30 @@ header_cut_steps(const struct session *s, int *n)
 	return k;
 }
 
-/* " trial 2/3" while a sweep of several trials runs a step, else "". */
+/*
+ * " trial 2/3" while a sweep of several trials runs a step, and " refined"
+ * while the step's N is one --refine chose; else "".
+ */
 static void
 header_trial(const struct frame *f, char *buf, size_t len)
 {
+	const struct step *st;
+	char tr[32] = "";
+
 	buf[0] = '\0';
-	if (f->step >= 0 && f->phase != PHASE_DONE && f->s->set.trials > 1 &&
-	    f->step < f->s->nsteps)
-		snprintf(buf, len, " trial %d/%d", f->s->steps[f->step].trial + 1,
-			 f->s->set.trials);
+	if (f->step < 0 || f->phase == PHASE_DONE || f->step >= f->s->nsteps)
+		return;
+	st = &f->s->steps[f->step];
+	if (f->s->set.trials > 1)
+		snprintf(tr, sizeof(tr), " trial %d/%d", st->trial + 1, f->s->set.trials);
+	snprintf(buf, len, "%s%s", tr, st->refined ? " refined" : "");
 }
 
 static void
 header_state(const struct frame *f, char *buf, size_t len)
 {
 	int el = (int)f->t, cut, cut_n = 0, done;
-	char trial[32];
+	char trial[48];
 
 	header_trial(f, trial, sizeof(trial));
 	if (f->live_n)

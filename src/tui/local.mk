@@ -38,7 +38,7 @@ tests_unit_test_paint_SOURCES = tests/unit/test_paint.c src/tui/paint.c src/tui/
 TUI_TESTS = tests/tui/screen.sh tests/tui/keys.sh tests/tui/robust.sh tests/tui/replay.sh \
 	tests/tui/theme.sh tests/tui/history.sh tests/tui/words.sh tests/tui/files.sh \
 	tests/tui/why.sh tests/tui/locks.sh tests/tui/interval.sh tests/tui/rerun.sh \
-	tests/tui/small.sh tests/tui/latency.sh
+	tests/tui/small.sh tests/tui/latency.sh tests/tui/refine.sh
 # valgrind cannot run an AddressSanitizer build; the plain build runs it.
 if !SANITIZE
 TUI_TESTS += tests/tui/valgrind.sh

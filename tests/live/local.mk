@@ -4,19 +4,20 @@
 # needs in a temporary folder of its own and checks scaletop's figures against
 # the tool's own output, copied by tee-tool.sh.
 #
-# These, and the two tests that load the whole machine on purpose (1024
-# workers; a spinlock at 4x the CPUs), are not in `make check`: a measured
-# step beside other tests' spinning workers is too ragged to be ok (one 1 s
-# interval of pgbench falls to a third while a neighbour spins two threads;
-# a 0.1 s cpu interval beside 1024 threads came out +-1322%), and the two
-# loaders are what makes a neighbour that bad.  `make check-alone` runs them
-# one at a time, after the rest, as ./bootstrap check does; their results
-# count in its closing line like any.
+# These, and the tests that load the whole machine on purpose (1024
+# workers; a spinlock at 4x the CPUs, alone and refined), are not in `make
+# check`: a measured step beside other tests' spinning workers is too
+# ragged to be ok (one 1 s interval of pgbench falls to a third while a
+# neighbour spins two threads; a 0.1 s cpu interval beside 1024 threads
+# came out +-1322%), and the loaders are what makes a neighbour that bad.
+# `make check-alone` runs them one at a time, after the rest, as
+# ./bootstrap check does; their results count in its closing line like any.
 LIVE_TESTS = tests/live/postgres.sh tests/live/mariadb.sh tests/live/presets.sh \
 	tests/live/sysbench.sh
 LOAD_TESTS = \
 	tests/cli/many.sh \
-	tests/cli/lockwait.sh
+	tests/cli/lockwait.sh \
+	tests/cli/refine.sh
 
 check-alone: scaletop$(EXEEXT)
 	@$(MAKE) $(AM_MAKEFLAGS) -j1 check-TESTS TESTS='$(LOAD_TESTS) $(LIVE_TESTS)' \

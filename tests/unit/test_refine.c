@@ -136,7 +136,7 @@ run_list(struct sweep *w, const struct curve *c, int last, int top, int budget, 
 	for (n = 1; n <= last; n *= 2)
 		measure(w, c, n, sd);
 	while (w->npicks < budget && w->npts < MAXPTS) {
-		refine_next(w->pts, w->npts, top, seed, &pk);
+		refine_next(w->pts, w->npts, top, 0.2, seed, &pk);
 		if (pk.n == 0) {
 			w->done = 1;
 			return;
@@ -305,11 +305,11 @@ test_top_cut(void)
 				    { 1024, 100, 100, 100 } };
 	struct refine_pick pk;
 
-	refine_next(p, 3, 200, 1, &pk);
+	refine_next(p, 3, 200, 0.2, 1, &pk);
 	ok(pk.n > 128 && pk.n <= 200, "the gap 128..1024 under top 200 gives %d", pk.n);
-	refine_next(p, 3, 128, 1, &pk);
+	refine_next(p, 3, 128, 0.2, 1, &pk);
 	is_int(pk.n, 0, "top 128: nothing past it to learn");
-	refine_next(p, 3, 0, 1, &pk);
+	refine_next(p, 3, 0, 0.2, 1, &pk);
 	is_int(pk.n, 0, "top 0: nothing");
 }
 
@@ -342,8 +342,8 @@ test_seed(void)
 	int seed, left = 0, right = 0, i, same = 1;
 
 	for (seed = 0; seed < 64; seed++) {
-		refine_next(p, 3, 1024, (uint64_t)seed, &pk);
-		refine_next(p, 3, 1024, (uint64_t)seed, &again);
+		refine_next(p, 3, 1024, 0.2, (uint64_t)seed, &pk);
+		refine_next(p, 3, 1024, 0.2, (uint64_t)seed, &again);
 		same &= pk.n == again.n && strcmp(pk.why, again.why) == 0;
 		left += pk.n == 24;
 		right += pk.n == 48;
@@ -369,14 +369,15 @@ test_side_and_words(void)
 				    { 128, 200, 190, 210 } };
 	struct refine_pick pk;
 
-	refine_next(p, 4, 1024, 1, &pk);
+	refine_next(p, 4, 1024, 0.2, 1, &pk);
 	is_int(pk.n, 48, "the side nearer the peak's mean first");
 	is_str(pk.why, "between the peak at 32 and 64", "its words");
 	p[0].mean = 950;
 	p[0].lo = 940;
 	p[0].hi = 960;
-	refine_next(p, 4, 1024, 1, &pk);
+	refine_next(p, 4, 1024, 0.2, 1, &pk);
 	is_int(pk.n, 24, "the other side when its neighbour is nearer");
+	is_str(pk.why, "between 16 and the peak at 32", "its words, in N's order");
 }
 
 /* Once the peak is located, the gap before the collapse; then nothing. */
@@ -388,19 +389,21 @@ test_collapse_words_and_end(void)
 				    { 128, 200, 190, 210 }, { 1, 0, 0, 0 } };
 	struct refine_pick pk;
 
-	refine_next(p, 5, 1024, 1, &pk);
+	refine_next(p, 5, 1024, 0.2, 1, &pk);
 	is_int(pk.n, 96, "the peak located: the gap before the collapse at 128");
 	is_str(pk.why, "between 64 and the collapse at 128", "its words");
+	refine_next(p, 5, 1024, 0.85, 1, &pk);
+	is_int(pk.n, 0, "with --collapse 85% a fall to a fifth is no collapse: no edge to refine");
 	p[4].n = 65;
-	refine_next(p, 5, 1024, 1, &pk);
+	refine_next(p, 5, 1024, 0.2, 1, &pk);
 	ok(pk.n == 0 && pk.why[0] == '\0', "the edge one N wide: nothing left");
 	p[5].n = 0;
 	p[5].mean = 1e9;
-	refine_next(p, 6, 1024, 1, &pk);
+	refine_next(p, 6, 1024, 0.2, 1, &pk);
 	is_int(pk.n, 0, "a point at N=0 is left out, not taken for the peak");
 	p[5].n = 2;
 	p[5].mean = NAN;
-	refine_next(p, 6, 1024, 1, &pk);
+	refine_next(p, 6, 1024, 0.2, 1, &pk);
 	is_int(pk.n, 0, "a point without a mean is left out");
 }
 
@@ -413,9 +416,9 @@ test_degenerate(void)
 	struct refine_pick pk;
 	struct sweep w;
 
-	refine_next(&one, 1, 1024, 1, &pk);
+	refine_next(&one, 1, 1024, 0.2, 1, &pk);
 	is_int(pk.n, 0, "a single point: nothing left");
-	refine_next(NULL, 0, 1024, 1, &pk);
+	refine_next(NULL, 0, 1024, 0.2, 1, &pk);
 	is_int(pk.n, 0, "no points: nothing left");
 	run_sweep(&w, &c, 256, 64, 0.03, 11);
 	ok(w.done && w.bad == 0 && w.npicks <= 16,
