@@ -12,6 +12,7 @@
 
 #include "scaletop/decode_host.h"
 #include "scaletop/decode_linux.h"
+#include "scaletop/topology.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
