@@ -14,6 +14,8 @@
 
 #include "scaletop/host.h"
 
+struct cpu_list; /* decode_linux.h */
+
 /*
  * Failures return -1 with errno EINVAL (malformed, empty) or ERANGE (a
  * number out of range).
@@ -90,5 +92,20 @@ enum host_smt bsd_smt_state(int threads_per_core, int ht_allowed);
  * or a time before 1970.
  */
 int bsd_boottime_decode(const void *buf, size_t len, char *out, size_t outlen);
+
+/*
+ * FreeBSD's kern.sched.topology_spec (XML: nested <group cache-level="L">
+ * with a <cpu> list and <flag name="THREAD|SMT|NODE">) into t, which starts
+ * zeroed: SMT groups, the groups of the highest cache level as the LLC,
+ * NUMA nodes, cores and all CPUs; the spec names no socket.  EINVAL for
+ * text that is not that XML, leaving t unknown (t->online 0).
+ */
+int topology_spec_decode(const char *buf, size_t len, struct topology *t);
+
+/*
+ * A DragonFly hw.cpu_topology CPU set, "cpus(0-3, 8) " (also without the
+ * cpus( ), as FreeBSD's "0, 1, 2"), into l, ascending: EINVAL when odd.
+ */
+int bsd_cpuset_decode(const char *buf, size_t len, struct cpu_list *l);
 
 #endif

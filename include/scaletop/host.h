@@ -38,6 +38,20 @@ int host_info_read_id(struct host_info *h, char *err, size_t errlen);
 void host_fingerprint_read(struct host_info *h);
 
 /*
+ * The machine's CPU topology (topology.h) into t, which starts zeroed: a
+ * level the OS does not say stays unknown.  Linux reads sysfs, FreeBSD
+ * kern.sched.topology_spec, DragonFly hw.cpu_topology; elsewhere only the
+ * online CPUs are known.  host_fingerprint_read fills h->topo with it.
+ */
+void host_topology_read(struct topology *t);
+/*
+ * The same from a recorded Linux sysfs tree under the directory root
+ * (root/sys/devices/system/...): 0, or -1 with a one-line message naming
+ * root (ENOSYS off Linux).
+ */
+int host_topology_read_root(const char *root, struct topology *t, char *err, size_t errlen);
+
+/*
  * The CPUs' mean current frequency in MHz now (Linux scaling_cur_freq of
  * every CPU, else /proc/cpuinfo's "cpu MHz"; FreeBSD dev.cpu.0.freq), for a
  * step's mean.  0, or -1 with errno (ENOENT: this machine does not say;

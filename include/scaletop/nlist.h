@@ -8,6 +8,8 @@
 
 #include <stddef.h>
 
+#include "scaletop/topology.h"
+
 #define NLIST_MIN 1
 #define NLIST_MAX 4096
 
@@ -18,6 +20,9 @@
  *   8          one count
  *   1-16       every count from 1 to 16
  *   1-64x2     1, 2, 4 ... 64: start at A, multiply by F while <= B
+ *   topo       the machine's boundaries (nlist_parse_topo): 1, 2, every
+ *              mark's N (topology_marks), all CPUs, 2x and 4x them, and the
+ *              powers of two up to 4x the CPUs
  *
  * A geometric range always ends with B, even when the series steps over it
  * (1-48x2 is 1,2,4,8,16,32,48; 3-20x4 is 3,12,20): the user wrote B as the
@@ -38,6 +43,14 @@ struct nlist {
  * column (1-based) and what to write instead.
  */
 int nlist_parse(struct nlist *nl, const char *spec, char *err, size_t errlen);
+/*
+ * The same with the item topo expanded from t; t NULL or unknown (online 0)
+ * refuses topo as nlist_parse does.
+ */
+int nlist_parse_topo(struct nlist *nl, const char *spec, const struct topology *t, char *err,
+		     size_t errlen);
+/* -n topo alone: -1 when t is unknown (then use nlist_default) or out of memory. */
+int nlist_topo(struct nlist *nl, const struct topology *t);
 
 /*
  * The default sweep for a machine with ncpu CPUs: doubling from 1 up to

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "scaletop/session.h"
+#include "scaletop/nlist.h"
 #include "scaletop/sweep.h"
 
 /* How `scaletop run` shows the sweep; the TUI refuses json and quiet. */
@@ -94,5 +95,11 @@ void run_config_free(struct sweep_config *cfg);
 void run_parse_choices(char *buf, size_t len, const char *sep, const char *last, bool elapsed);
 /* The shared options' help lines, showing the defaults in d. */
 void run_usage_options(FILE *f, const struct run_args *d);
+/*
+ * The N list of spec on this machine, topo expanded from its topology
+ * (host_topology_read); spec NULL: the default, topo, or nlist_default's
+ * doubling when the topology is not known.  0, or -1 with nlist's message.
+ */
+int run_nlist(struct nlist *nl, const char *spec, char *err, size_t errlen);
 
 #endif

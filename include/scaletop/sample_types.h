@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "scaletop/topology_types.h"
+
 /* CPU states, in the order every view prints them.  An OS that lacks a state leaves it 0. */
 enum cpu_state {
 	CPU_USER,
@@ -243,6 +245,7 @@ struct host_info {
 	char boot_id[64];     /* this boot: Linux boot_id, the BSDs' kern.boottime */
 	int nmitigations;     /* entries of mitigations[], sorted by name */
 	struct host_mitigation mitigations[HOST_MAX_MITIGATIONS];
+	struct topology topo; /* the CPU topology; topo.online 0: not known */
 };
 
 /* --- the kernel's lock profile (lockprof.h) ---------------------------- */

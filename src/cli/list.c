@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "scaletop/error.h"
+#include "scaletop/nlist.h"
 #include "scaletop/run_args.h"
 #include "scaletop/workload.h"
 
@@ -62,13 +64,16 @@ static void
 list_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: %s list [-v]\n\n"
+		"usage: %s list [-v]\n"
+		"       %s list topo [--root DIR | --topology-spec FILE]\n\n"
 		"The built-in workloads ('%s run -w NAME'), what each counts, and their\n"
 		"parameters ('-p KEY=VALUE') with their types, defaults and ranges; then\n"
-		"the parsers of an external command's output ('--cmd' with '--parse').\n\n"
+		"the parsers of an external command's output ('--cmd' with '--parse'), and\n"
+		"what '-n topo', the default N list, gives on this machine.  'list topo'\n"
+		"shows the topology itself ('%s list topo --help').\n\n"
 		"  -v, --verbose  also describe each workload in a paragraph\n"
 		"  -h, --help     this help\n",
-		progname, progname);
+		progname, progname, progname, progname);
 }
 
 /* -v and -h; 0 to list, -1 after the help, or EXIT_USAGE after the message. */
@@ -104,10 +109,13 @@ list_args(int argc, char **argv, bool *verbose)
 int
 cmd_list(int argc, char **argv)
 {
-	char parsers[128];
+	char parsers[128], err[ST_ERRLEN], topo[512];
+	struct nlist nl;
 	bool verbose;
 	int i, j, rc;
 
+	if (argc > 1 && strcmp(argv[1], "topo") == 0)
+		return cmd_list_topo(argc - 1, argv + 1);
 	if ((rc = list_args(argc, argv, &verbose)) != 0)
 		return rc < 0 ? 0 : rc;
 	for (i = 0; workloads[i] != NULL; i++) {
@@ -123,5 +131,10 @@ cmd_list(int argc, char **argv)
 	printf("\nexternal commands: --cmd 'COMMAND' with --parse %s or --parse-regex 'RE',\n"
 	       "or --parse elapsed to time each run\n",
 	       parsers);
+	if (run_nlist(&nl, NULL, err, sizeof(err)) == 0)
+		printf("\n-n topo, the default N list, on this machine: %s\n(the topology's "
+		       "boundaries, 2x and 4x the CPUs, and powers of two; '%s list topo')\n",
+		       nlist_format(&nl, topo, sizeof(topo)), progname);
+	nlist_free(&nl);
 	return 0;
 }

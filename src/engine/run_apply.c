@@ -49,13 +49,11 @@ run_settings(struct session *s, const struct run_args *a)
 {
 	struct nlist nl;
 	char err[ST_ERRLEN];
-	int rc = a->nspec != NULL ? nlist_parse(&nl, a->nspec, err, sizeof(err))
-				  : nlist_default(&nl, (int)sysconf(_SC_NPROCESSORS_ONLN));
 
-	if (rc != 0) {
+	if (run_nlist(&nl, a->nspec, err, sizeof(err)) != 0) {
 		nlist_free(&nl);
 		/* nlist's message names -n and the list itself. */
-		return arg_usage_error(CMD, "%s", a->nspec != NULL ? err : "-n: out of memory");
+		return arg_usage_error(CMD, "%s", err);
 	}
 	s->set.n = nl.v;
 	s->set.nn = (int)nl.count;

@@ -15,6 +15,8 @@
 #include "scaletop/argparse.h"
 #include "scaletop/error.h"
 #include "scaletop/files.h"
+#include "scaletop/host.h"
+#include "scaletop/nlist.h"
 #include "scaletop/parse.h"
 #include "scaletop/run_args.h"
 
@@ -117,17 +119,39 @@ run_parse_choices(char *buf, size_t len, const char *sep, const char *last, bool
 					 pick[i]);
 }
 
+int
+run_nlist(struct nlist *nl, const char *spec, char *err, size_t errlen)
+{
+	struct topology t;
+
+	host_topology_read(&t);
+	if (spec != NULL)
+		return nlist_parse_topo(nl, spec, &t, err, errlen);
+	if (nlist_topo(nl, &t) == 0)
+		return 0;
+	nlist_free(nl);
+	if (nlist_default(nl, (int)sysconf(_SC_NPROCESSORS_ONLN)) == 0)
+		return 0;
+	return st_error(err, errlen, "-n: out of memory");
+}
+
 /* The options `scaletop run` and the TUI share, with the caller's defaults. */
 void
 run_usage_options(FILE *f, const struct run_args *d)
 {
-	char parsers[128];
+	char parsers[128], topo[160] = "";
+	char err[ST_ERRLEN];
+	struct nlist nl;
 
 	run_parse_choices(parsers, sizeof(parsers), ", ", " or ", false);
+	if (run_nlist(&nl, NULL, err, sizeof(err)) == 0)
+		nlist_format(&nl, topo, 60);
+	nlist_free(&nl);
 	fprintf(f,
 		"  -w, --workload NAME    built-in workload (default %s; see '%s list')\n"
-		"  -n LIST                N values: 1,2,4,8 or 1-16 or 1-64x2 (default: doubling\n"
-		"                         to 2x the CPUs, the CPU count included)\n"
+		"  -n LIST                N values: 1,2,4,8 or 1-16 or 1-64x2 or topo, combined\n"
+		"                         with commas (default topo: the machine's boundaries,\n"
+		"                         here %s)\n"
 		"  -d, --duration S       measurement time per step (default %g; the cap with\n"
 		"                         --until-stable, default 20)\n"
 		"  -p, --param KEY=VALUE  workload parameter, repeatable\n"
@@ -186,8 +210,8 @@ run_usage_options(FILE *f, const struct run_args *d)
 		"      --wait-quiet[=S]   before the first step, wait until other processes use\n"
 		"                         under a quarter of a CPU, for at most S seconds\n"
 		"                         (default 60); then run anyway, saying so\n",
-		d->default_workload, progname, d->duration, d->warmup, RUN_REFINE_DEFAULT, parsers,
-		SESSION_MAX_PROBES);
+		d->default_workload, progname, topo[0] ? topo : "unknown", d->duration, d->warmup,
+		RUN_REFINE_DEFAULT, parsers, SESSION_MAX_PROBES);
 }
 
 /* --help without a caller's own text: the command line and the shared options. */

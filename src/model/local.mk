@@ -4,6 +4,11 @@ noinst_HEADERS += include/scaletop/phase.h
 noinst_HEADERS += include/scaletop/nlist.h include/scaletop/stats.h
 libscaletop_a_SOURCES += src/model/nlist.c src/model/phase.c src/model/stats.c
 
+# The topology's boundary N and its words, and -n topo (nlist.c), on the fixtures' topologies.
+noinst_HEADERS += include/scaletop/topology.h
+libscaletop_a_SOURCES += src/model/topology.c
+UNIT_TESTS += tests/unit/test_topology
+
 # Where threads wait: the profile's tally and shares.
 noinst_HEADERS += include/scaletop/waits.h include/scaletop/probe_join.h
 libscaletop_a_SOURCES += src/model/waits.c src/model/probe_join.c

@@ -12,12 +12,13 @@
 #include "scaletop/error.h"
 #include "scaletop/nlist.h"
 
-#define NLIST_HINT "write counts like 4, ranges like 1-16, or doubling ranges like 1-64x2"
+#define NLIST_HINT "write counts like 4, ranges like 1-16, doubling ranges like 1-64x2, or topo"
 
 struct nlist_item {
-	const char *spec;  /* the whole spec, for messages */
-	const char *start; /* the item's first non-blank character */
-	size_t len;        /* up to the next comma, trailing blanks removed */
+	const char *spec;            /* the whole spec, for messages */
+	const struct topology *topo; /* for the item topo; NULL: not known */
+	const char *start;           /* the item's first non-blank character */
+	size_t len;                  /* up to the next comma, trailing blanks removed */
 };
 
 static int
@@ -123,12 +124,45 @@ nlist_factor(const struct nlist_item *it, const char **s, long *f, char *err, si
 	return 0;
 }
 
+/* The topology's counts (nlist.h's topo), each capped at NLIST_MAX. */
+static void
+nlist_mark_topo(bool *seen, const struct topology *t)
+{
+	struct topo_mark m[TOPO_MAX_MARKS];
+	int nm = topology_marks(t, m, TOPO_MAX_MARKS), i;
+	long v, top = 4L * t->online;
+
+	for (i = 0; i < nm; i++) {
+		if (m[i].n >= NLIST_MIN && m[i].n <= NLIST_MAX)
+			seen[m[i].n] = true;
+	}
+	for (v = 1; v <= top && v <= NLIST_MAX; v *= 2)
+		seen[v] = true;
+	for (v = t->online; v <= top && v <= NLIST_MAX; v *= 2)
+		seen[v] = true; /* all CPUs, 2x and 4x them */
+	seen[1] = seen[2] = true;
+}
+
+static int
+nlist_item_topo(const struct nlist_item *it, bool *seen, char *err, size_t errlen)
+{
+	if (it->topo == NULL || it->topo->online <= 0)
+		return st_error(err, errlen,
+				"-n '%s': item 'topo' at column %d: this machine's topology is "
+				"not known; write counts like 1-64x2 instead",
+				it->spec, nlist_column(it, it->start));
+	nlist_mark_topo(seen, it->topo);
+	return 0;
+}
+
 static int
 nlist_item(const struct nlist_item *it, bool *seen, char *err, size_t errlen)
 {
 	const char *s = it->start;
 	long a, b, f = 1;
 
+	if (it->len == 4 && strncmp(it->start, "topo", 4) == 0)
+		return nlist_item_topo(it, seen, err, errlen);
 	if (nlist_count(it, &s, &a, err, errlen) != 0)
 		return -1;
 	if (*s != '-') {
@@ -177,12 +211,28 @@ nlist_collect(struct nlist *nl, const bool *seen)
 int
 nlist_parse(struct nlist *nl, const char *spec, char *err, size_t errlen)
 {
+	return nlist_parse_topo(nl, spec, NULL, err, errlen);
+}
+
+int
+nlist_topo(struct nlist *nl, const struct topology *t)
+{
+	char err[160];
+
+	return nlist_parse_topo(nl, "topo", t, err, sizeof(err));
+}
+
+int
+nlist_parse_topo(struct nlist *nl, const char *spec, const struct topology *t, char *err,
+		 size_t errlen)
+{
 	bool seen[NLIST_MAX + 1] = { false };
 	struct nlist_item it;
 	const char *s = spec;
 
 	memset(nl, 0, sizeof(*nl));
 	it.spec = spec;
+	it.topo = t;
 	if (*nlist_skip_blanks(spec) == '\0')
 		return st_error(err, errlen, "-n '%s': no counts given; %s", spec, NLIST_HINT);
 	for (;;) {

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <statgrab.h>
 
@@ -15,6 +16,7 @@
 #include "scaletop/host.h"
 #include "scaletop/platform.h"
 #include "decode_bsd.h"
+#include "topo_build.h"
 
 struct sampler {
 	int unused; /* libstatgrab keeps its own state; the handle marks sg_init done */
@@ -160,11 +162,18 @@ platform_cpu_model(char *buf, size_t len)
 	return rc;
 }
 
-/* libstatgrab knows nothing of SMT, mitigations or clocksources: the fingerprint stays unknown. */
+/* libstatgrab knows nothing of SMT, mitigations or clocksources: only the CPUs' count is known. */
 void
 host_fingerprint_read(struct host_info *h)
 {
-	(void)h;
+	host_topology_read(&h->topo);
+}
+
+/* Only the count: libstatgrab says nothing of caches, nodes or packages. */
+void
+host_topology_read(struct topology *t)
+{
+	topo_build_count(t, (int)sysconf(_SC_NPROCESSORS_ONLN), "sysconf");
 }
 
 int

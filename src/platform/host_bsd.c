@@ -139,6 +139,7 @@ host_fingerprint_read(struct host_info *h)
 	bsd_read_cpus(h);
 	bsd_read_mitigations(h);
 	bsd_read_boot(h);
+	host_topology_read(&h->topo);
 }
 
 int

@@ -223,6 +223,7 @@ linux_host_read_at(int rootfd, struct host_info *h)
 		       h->clocksource, sizeof(h->clocksource));
 	host_scheduler(rootfd, h);
 	host_read_text(rootfd, "proc/sys/kernel/random/boot_id", h->boot_id, sizeof(h->boot_id));
+	linux_topology_read_at(rootfd, &h->topo);
 }
 
 /* The mean of the online CPUs' scaling_cur_freq; -1 (ENOENT) when cpufreq is not there. */

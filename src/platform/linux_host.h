@@ -14,5 +14,7 @@
 void linux_host_read_at(int rootfd, struct host_info *h);
 /* The mean of every online CPU's scaling_cur_freq, else of cpuinfo's "cpu MHz" (host.h). */
 int linux_cpu_freq_at(int rootfd, double *mhz);
+/* The CPU topology from rootfd's sys/devices/system (linux_topology.c); t zeroed first. */
+void linux_topology_read_at(int rootfd, struct topology *t);
 
 #endif

@@ -11,7 +11,8 @@ libscaletop_a_SOURCES += src/platform/sample.c src/platform/delta.c src/platform
 	src/platform/decode_syscall.c src/platform/decode_maps.c src/platform/decode_kallsyms.c \
 	src/platform/decode_kstack.c src/platform/symtab.c src/platform/elf_image.c \
 	src/platform/demangle.h src/platform/demangle.c src/platform/symbols_priv.h \
-	src/platform/sym_objects.c src/platform/symbols.c src/platform/realtime.c
+	src/platform/sym_objects.c src/platform/symbols.c src/platform/realtime.c \
+	src/platform/topo_build.h src/platform/topo_build.c src/platform/decode_topology_bsd.c
 noinst_HEADERS += src/platform/decode_bsd.h
 
 # The files each OS adds.  Linux's backend reads /proc, sysfs and
@@ -29,12 +30,13 @@ ST_SRC_LINUX = src/platform/linux_read.h src/platform/linux_read.c src/platform/
 	src/platform/linux_thread_files.c \
 	src/platform/linux_lockstat.c src/platform/linux_perf.c \
 	src/platform/reaper_linux.c src/platform/linux_host.h src/platform/linux_host.c \
-	src/platform/linux_introspect.c
+	src/platform/linux_introspect.c src/platform/linux_topology.c
 ST_SRC_BSD = src/platform/unsupported.c src/platform/reaper_bsd.c \
 	src/platform/task_reader_plain.c \
 	src/platform/kinfo_bsd.h src/platform/proctable_bsd.c src/platform/host_bsd.c \
 	src/platform/sysctl_bsd.h src/platform/sysctl_bsd.c \
-	src/platform/sampler_bsd.h src/platform/sampler_bsd.c src/platform/nointrospect.c
+	src/platform/sampler_bsd.h src/platform/sampler_bsd.c src/platform/nointrospect.c \
+	src/platform/topology_bsd.c
 ST_SRC_FREEBSD = src/platform/freebsd.c $(ST_SRC_BSD) src/platform/kstack_freebsd.c
 ST_SRC_DRAGONFLY = src/platform/dragonfly.c $(ST_SRC_BSD) src/platform/nokstack.c
 ST_SRC_GENERIC = src/platform/generic.c src/platform/unsupported.c src/platform/noreaper.c \
@@ -81,6 +83,14 @@ UNIT_TESTS += tests/unit/test_decode_host
 if OS_LINUX
 UNIT_TESTS += tests/unit/test_linux_host
 endif
+
+# The Linux topology reader (linux_topology.c) over this machine's recorded
+# tree and the trees tests/fixtures/topology/mksysfs.py writes at test time;
+# the FreeBSD and DragonFly decoders (decode_topology_bsd.c) everywhere.
+if OS_LINUX
+UNIT_TESTS += tests/unit/test_linux_topology
+endif
+UNIT_TESTS += tests/unit/test_decode_topology
 
 # perf_event records into on-CPU samples (decode_perf.c) on synthetic
 # buffers, everywhere; and, on Linux, the sampler itself over a spinning

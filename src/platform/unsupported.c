@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "scaletop/error.h"
+#include "scaletop/host.h"
 #include "scaletop/oncpu.h"
 #include "scaletop/platform.h"
 
@@ -191,4 +193,15 @@ self_run_delay_read(int fd, uint64_t *ns)
 	*ns = 0;
 	errno = ENOSYS;
 	return -1;
+}
+
+int
+host_topology_read_root(const char *root, struct topology *t, char *err, size_t errlen)
+{
+	memset(t, 0, sizeof(*t));
+	errno = ENOSYS;
+	return st_error(err, errlen,
+			"--root '%s': a recorded Linux sysfs tree is read on Linux only; "
+			"for FreeBSD's kern.sched.topology_spec use --topology-spec FILE",
+			root);
 }

@@ -9,6 +9,7 @@
 
 #include "scaletop/host.h"
 #include "scaletop/report.h"
+#include "scaletop/topology.h"
 
 #define HT_CMDLINE_SHOWN 160
 
@@ -133,10 +134,21 @@ ht_mitigations(FILE *f, const struct host_info *h)
 	fputs(k ? ")\n" : "\n", f);
 }
 
+/* "topology: 2 sockets x 2 nodes x 4 LLCs (L3) x 8 cores x 2 threads", when known. */
+static void
+ht_topology(FILE *f, const struct host_info *h)
+{
+	char line[256];
+
+	if (h->topo.online > 0)
+		fprintf(f, "topology: %s\n", topology_summary(&h->topo, line, sizeof(line)));
+}
+
 void
 snapshot_host_text(FILE *f, const struct session *s)
 {
 	ht_cpus(f, &s->host);
+	ht_topology(f, &s->host);
 	ht_freq(f, s);
 	ht_kernel(f, &s->host);
 	ht_mitigations(f, &s->host);

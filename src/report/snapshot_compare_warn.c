@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "scaletop/decode_host.h"
+#include "scaletop/topology.h"
 #include "scaletop/report.h"
 #include "compare_priv.h"
 
@@ -153,6 +154,19 @@ warn_freq(FILE *f, struct snapshot *const *v, int i)
 	return warn_text(f, i, "the CPUs' mean frequency over the steps", "steps[].freq_mhz", x, y);
 }
 
+/* The topologies' summaries, when both sides know one (older files do not). */
+static int
+warn_topology(FILE *f, int i, const struct host_info *a, const struct host_info *b)
+{
+	char x[256], y[256];
+
+	if (a->topo.online <= 0 || b->topo.online <= 0)
+		return 0;
+	return warn_text(f, i, "topology", "host.topology",
+			 topology_summary(&a->topo, x, sizeof(x)),
+			 topology_summary(&b->topo, y, sizeof(y)));
+}
+
 /* What the machine and the run were: each difference that can change the figures. */
 static int
 warn_host(FILE *f, struct snapshot *const *v, int i)
@@ -167,6 +181,7 @@ warn_host(FILE *f, struct snapshot *const *v, int i)
 		n += warn_count(f, i, "online CPUs", "host.threads", a->threads, b->threads);
 	n += warn_text(f, i, "SMT", "host.smt", host_smt_names[a->smt], host_smt_names[b->smt]);
 	n += warn_count(f, i, "NUMA nodes", "host.numa_nodes", a->numa_nodes, b->numa_nodes);
+	n += warn_topology(f, i, a, b);
 	n += warn_text(f, i, "cpufreq driver", "host.freq_driver", a->freq_driver, b->freq_driver);
 	n += warn_text(f, i, "governor", "host.governor", a->governor, b->governor);
 	warn_limits(a, la, sizeof(la));

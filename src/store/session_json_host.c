@@ -12,6 +12,7 @@
 #include "scaletop/format.h"
 #include "scaletop/host.h"
 #include "scaletop/session.h"
+#include "scaletop/topology.h"
 #include "snapshot_priv.h"
 
 /*
@@ -62,11 +63,44 @@ fp_mitigations(const struct host_info *h)
 	return m;
 }
 
+/* One level: {"count", "cpus", "min_cpus", "max_cpus", "first"}; null when not known. */
+static json_t *
+fp_topo_unit(const struct topo_unit *u)
+{
+	if (u->count <= 0)
+		return json_null();
+	return json_pack("{s:i, s:i, s:i, s:i, s:s}", "count", u->count, "cpus", u->cpus,
+			 "min_cpus", u->min_cpus, "max_cpus", u->max_cpus, "first", u->first);
+}
+
+/* The CPU topology (topology.h), its levels by name; null when nothing is known. */
+static json_t *
+fp_topology(const struct topology *t)
+{
+	json_t *o, *lv;
+	int l;
+
+	if (t->online <= 0)
+		return json_null();
+	if ((lv = json_object()) == NULL)
+		return NULL;
+	for (l = 0; l < TOPO_NLEVELS; l++) {
+		if (json_object_set_new(lv, topo_level_names[l], fp_topo_unit(&t->unit[l])) != 0) {
+			json_decref(lv);
+			return NULL;
+		}
+	}
+	o = json_pack("{s:i, s:o, s:o, s:o, s:o, s:o}", "online", t->online, "present",
+		      fp_count(t->present), "llc_level", fp_count(t->llc_level), "big_cpus",
+		      fp_count(t->big_cpus), "source", fp_str(t->source), "levels", lv);
+	return o;
+}
+
 int
 session_json_fingerprint(json_t *host, const struct host_info *h)
 {
 	json_t *fp = json_pack(
-		"{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+		"{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 		"kernel_cmdline", fp_str(h->kernel_cmdline), "sockets", fp_count(h->sockets),
 		"cores", fp_count(h->cores), "threads", fp_count(h->threads), "smt",
 		h->smt != HOST_SMT_UNKNOWN ? json_string(host_smt_names[h->smt]) : json_null(),
@@ -74,7 +108,8 @@ session_json_fingerprint(json_t *host, const struct host_info *h)
 		"governor", fp_str(h->governor), "freq_min_mhz", fp_count(h->freq_min_mhz),
 		"freq_max_mhz", fp_count(h->freq_max_mhz), "hypervisor", fp_str(h->hypervisor),
 		"clocksource", fp_str(h->clocksource), "scheduler", fp_str(h->scheduler), "boot_id",
-		fp_str(h->boot_id), "mitigations", fp_mitigations(h));
+		fp_str(h->boot_id), "mitigations", fp_mitigations(h), "topology",
+		fp_topology(&h->topo));
 	int rc;
 
 	if (fp == NULL)

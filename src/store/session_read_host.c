@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "scaletop/decode_host.h"
+#include "scaletop/topology.h"
 #include "session_read.h"
 
 #define READ_MAX_MHZ 100000
@@ -87,6 +88,71 @@ read_fp_mitigations(struct field_ctx *c, const json_t *j, const char *P, struct 
 	return 0;
 }
 
+/* One level of the topology: null is not known; a unit's sizes must nest. */
+static int
+read_topo_unit(struct field_ctx *c, const json_t *lv, const char *P, int l, struct topology *t)
+{
+	struct topo_unit *u = &t->unit[l];
+	json_t *o = json_object_get(lv, topo_level_names[l]);
+	long long count, cpus, lo, hi;
+	char p[160];
+
+	if (o == NULL || json_is_null(o))
+		return 0;
+	field_path(p, sizeof(p), P, topo_level_names[l]);
+	if (field_type(c, o, p, F_OBJ) != 0 ||
+	    field_int(c, o, p, "count", 1, t->online, 0, 0, &count) != 0 ||
+	    field_int(c, o, p, "cpus", 1, t->online, 0, 0, &cpus) != 0 ||
+	    field_int(c, o, p, "min_cpus", 1, cpus, 0, 0, &lo) != 0 ||
+	    field_int(c, o, p, "max_cpus", cpus, t->online, 0, 0, &hi) != 0 ||
+	    field_str(c, o, p, "first", 0, u->first, sizeof(u->first)) != 0)
+		return -1;
+	u->count = (int)count;
+	u->cpus = (int)cpus;
+	u->min_cpus = (int)lo;
+	u->max_cpus = (int)hi;
+	return 0;
+}
+
+/* "topology": absent (older files) and null leave it unknown. */
+static int
+read_fp_topology(struct field_ctx *c, const json_t *j, const char *P, struct topology *t)
+{
+	json_t *o = json_object_get(j, "topology"), *lv;
+	long long v;
+	char p[160], q[176];
+	int l;
+
+	memset(t, 0, sizeof(*t));
+	if (o == NULL || json_is_null(o))
+		return 0;
+	field_path(p, sizeof(p), P, "topology");
+	if (field_type(c, o, p, F_OBJ) != 0 ||
+	    field_int(c, o, p, "online", 1, SESSION_READ_MAX_CPUS, 0, 0, &v) != 0)
+		return -1;
+	t->online = (int)v;
+	if (field_int(c, o, p, "present", t->online, SESSION_READ_MAX_CPUS, F_NULL, 0, &v) != 0)
+		return -1;
+	t->present = (int)v;
+	if (field_int(c, o, p, "llc_level", 1, 9, F_NULL, 0, &v) != 0)
+		return -1;
+	t->llc_level = (int)v;
+	if (field_int(c, o, p, "big_cpus", 1, t->online, F_NULL, 0, &v) != 0)
+		return -1;
+	t->big_cpus = (int)v;
+	if (field_str(c, o, p, "source", F_NULL, t->source, sizeof(t->source)) != 0)
+		return -1;
+	lv = json_object_get(o, "levels");
+	field_path(q, sizeof(q), p, "levels");
+	if (lv == NULL || field_type(c, lv, q, F_OBJ) != 0)
+		return lv == NULL ? field_fail(c, q, "missing; expected an object of levels") : -1;
+	for (l = 0; l < TOPO_NLEVELS; l++) {
+		if (read_topo_unit(c, lv, q, l, t) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 int
 session_read_fingerprint(struct field_ctx *c, const json_t *j, const char *P, struct host_info *h)
 {
@@ -107,7 +173,10 @@ session_read_fingerprint(struct field_ctx *c, const json_t *j, const char *P, st
 			      (char *)h + read_fp_texts[i].off, read_fp_texts[i].size) != 0)
 			return -1;
 	}
-	return read_fp_smt(c, j, P, h) != 0 || read_fp_mitigations(c, j, P, h) != 0 ? -1 : 0;
+	return read_fp_smt(c, j, P, h) != 0 || read_fp_mitigations(c, j, P, h) != 0 ||
+			       read_fp_topology(c, j, P, &h->topo) != 0
+		       ? -1
+		       : 0;
 }
 
 int

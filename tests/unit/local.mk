@@ -47,6 +47,10 @@ EXTRA_DIST += tests/cli/import.sh tests/cli/export.sh
 TESTS += tests/cli/host.sh
 EXTRA_DIST += tests/cli/host.sh
 
+# list topo on this machine, on recorded and generated trees and on FreeBSD's spec.
+TESTS += tests/cli/topology.sh
+EXTRA_DIST += tests/cli/topology.sh tests/fixtures/topology
+
 # compare's statistics: noise, Welch's t, the gate, CSV and Markdown read back.
 TESTS += tests/cli/compare.sh
 EXTRA_DIST += tests/cli/compare.sh

@@ -33,6 +33,32 @@ tpath(const char *name)
 	return buf;
 }
 
+/* 2 sockets x 1 node x 1 LLC x 4 cores x 2 threads, one CPU offline. */
+static void
+fill_topology(struct topology *t)
+{
+	static const int v[TOPO_NLEVELS][4] = {
+		[TOPO_SMT] = { 8, 2, 1, 2 },   [TOPO_LLC] = { 2, 8, 7, 8 },
+		[TOPO_NODE] = { 2, 8, 7, 8 },  [TOPO_SOCKET] = { 2, 8, 7, 8 },
+		[TOPO_CORES] = { 1, 8, 8, 8 }, [TOPO_ALL] = { 1, 15, 15, 15 },
+	};
+	static const char *const first[TOPO_NLEVELS] = { "0,8",      "0-3,8-11", "0-3,8-11",
+							 "0-3,8-11", "0-7",      "0-14" };
+	int l;
+
+	t->online = 15;
+	t->present = 16;
+	t->llc_level = 3;
+	snprintf(t->source, sizeof(t->source), "sysfs");
+	for (l = 0; l < TOPO_NLEVELS; l++) {
+		t->unit[l].count = v[l][0];
+		t->unit[l].cpus = v[l][1];
+		t->unit[l].min_cpus = v[l][2];
+		t->unit[l].max_cpus = v[l][3];
+		snprintf(t->unit[l].first, sizeof(t->unit[l].first), "%s", first[l]);
+	}
+}
+
 static void
 fill_host(struct host_info *h)
 {
@@ -58,6 +84,7 @@ fill_host(struct host_info *h)
 	host_mitigation_add(h, "spectre_v2", "Mitigation: Enhanced / Automatic IBRS", 37);
 	host_mitigation_add(h, "mds", "Vulnerable: Clear CPU buffers attempted, no microcode", 53);
 	host_mitigation_add(h, "meltdown", "Not affected", 12);
+	fill_topology(&h->topo);
 }
 
 static void
@@ -115,6 +142,7 @@ same_host(const struct session *got, const struct session *want, const char *wha
 	ok(strcmp(a->boot_id, "34673e70-3f48-40bb-930c-2fa84aaf27c4") == 0, "%s: the boot id",
 	   what);
 	ok(m, "%s: every mitigation, name and text, in order", what);
+	ok(memcmp(&a->topo, &b->topo, sizeof(a->topo)) == 0, "%s: the topology, every level", what);
 	ok(got->nsteps == 2 && got->steps[0].freq_mhz == 3012.5 &&
 		   got->steps[1].freq_mhz == 2987.25,
 	   "%s: each step's frequency", what);
@@ -158,7 +186,7 @@ test_round_trips(void)
 	   "a snapshot knowing none of it saves and loads (%s)", err);
 	ok(snap.s.host.sockets == 0 && snap.s.host.smt == HOST_SMT_UNKNOWN &&
 		   snap.s.host.nmitigations == 0 && snap.s.host.governor[0] == '\0' &&
-		   snap.s.steps[0].freq_mhz == 0,
+		   snap.s.steps[0].freq_mhz == 0 && snap.s.host.topo.online == 0,
 	   "  and knows none of it back");
 	snapshot_free(&snap);
 	session_free(&s);
@@ -260,6 +288,16 @@ test_refused(void)
 	refused(&s, "host.mitigations", json_array(),
 		"host.mitigations: expected an object or null, got an array",
 		"mitigations as a list");
+	refused(&s, "host.topology.levels.smt.cpus", json_integer(99),
+		"host.topology.levels.smt.cpus: 99 is out of range; expected an integer from 1 "
+		"to 15",
+		"a unit bigger than the machine");
+	refused(&s, "host.topology.levels.llc.min_cpus", json_integer(9),
+		"host.topology.levels.llc.min_cpus: 9 is out of range; expected an integer from "
+		"1 to 8",
+		"a smallest unit above the first");
+	refused(&s, "host.topology.levels", json_string("all"),
+		"host.topology.levels: expected an object, got a string", "levels as text");
 	refused(&s, "steps.0.freq_mhz", json_real(-5),
 		"freq_mhz: -5 is out of range; expected a number from 1 to 100000",
 		"a negative frequency");
@@ -283,6 +321,7 @@ test_older_files(void)
 		   snaps[i], err);
 		ok(snap.s.host.sockets == 0 && snap.s.host.smt == HOST_SMT_UNKNOWN &&
 			   snap.s.host.nmitigations == 0 && snap.s.host.clocksource[0] == '\0' &&
+			   snap.s.host.topo.online == 0 &&
 			   (snap.s.nsteps == 0 || snap.s.steps[0].freq_mhz == 0),
 		   "  and knows no fingerprint and no frequency");
 		snapshot_free(&snap);
@@ -374,6 +413,13 @@ test_warnings(void)
 		  "warning: B differs from A in scaletop version (tool.version): A " PACKAGE_VERSION
 		  ", B 0.0.9\n",
 		  "an older scaletop");
+	is_warned("host.topology.levels.llc.count", json_integer(4),
+		  "warning: B differs from A in topology (host.topology): A 2 sockets x 1 node x "
+		  "1 LLC (L3) x 4 cores x 1-2 threads; 15 of 16 CPUs online, B 2 sockets x 1 node "
+		  "x 2 LLCs (L3) x 2 cores x 1-2 threads; 15 of 16 CPUs online\n",
+		  "another LLC count");
+	is_int(warnings("host.topology", json_null(), out, sizeof(out)), 0,
+	       "a copy that does not know its topology is not warned about");
 	is_int(warnings("host.smt", json_null(), out, sizeof(out)), 0,
 	       "a copy that does not know SMT is not warned about");
 	is_int(warnings("host.os_release", json_string("6.1.0-18-amd64"), out, sizeof(out)), 0,
@@ -410,12 +456,14 @@ test_show(void)
 	fclose(f);
 	is_str(out,
 	       "cpus: 2 sockets, 8 cores, 16 threads, SMT on, 2 NUMA nodes, hypervisor none\n"
+	       "topology: 2 sockets x 1 node x 1 LLC (L3) x 4 cores x 1-2 threads; 15 of 16 CPUs "
+	       "online\n"
 	       "cpufreq: intel_pstate, performance, 800-3900 MHz, steps ran at 2987-3012 MHz\n"
 	       "kernel: clocksource tsc, scheduler sched_ext:rusty, boot "
 	       "34673e70-3f48-40bb-930c-2fa84aaf27c4\n"
 	       "cmdline: root=/dev/sda1 ro isolcpus=15\n"
 	       "mitigations: 1 mitigated, 1 not affected, 1 vulnerable (mds)\n",
-	       "show: the fingerprint in five lines");
+	       "show: the fingerprint in six lines");
 	session_free(&s);
 }
 
