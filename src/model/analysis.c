@@ -450,6 +450,7 @@ analysis_verdict(const struct session *s, const struct analysis_opts *o, struct 
 	c.n_unit = analysis_n_unit(s, o);
 	c.unit = s->wl.unit[0] != '\0' ? s->wl.unit : "ops";
 	c.peak_unstable = a->npoints > 0 && analysis_unstable_at(s, a->n_peak);
+	c.nmarks = topology_marks(&s->host.topo, c.marks, TOPO_MAX_MARKS);
 	verdict_singular(c.n_unit, c.one, sizeof(c.one));
 	c.part = a->part;
 	c.nparts = &a->nparts;

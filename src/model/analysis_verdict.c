@@ -129,14 +129,35 @@ verdict_add(const struct verdict_ctx *c, char *buf, size_t len, enum verdict_ran
 	return true;
 }
 
-/* "peak 3.10M ops/s at 8", flagged when uncertain or when a run pooled into it was unstable. */
+/* " = one LLC (cpus 0-7 share L3)" when n is one of the machine's boundaries, else "". */
+static const char *
+verdict_boundary(const struct verdict_ctx *c, int n, char *buf, size_t len)
+{
+	const struct topo_mark *m = topology_mark_at(c->marks, c->nmarks, n);
+
+	buf[0] = '\0';
+	if (m != NULL)
+		snprintf(buf, len, " = %s", m->what);
+	return buf;
+}
+
+/*
+ * "peak 3.10M ops/s at 8 = one LLC (cpus 0-7 share L3)", flagged when
+ * uncertain or when a run pooled into it was unstable.
+ */
 static void
 verdict_peak(const struct verdict_ctx *c, char *buf, size_t len)
 {
-	char x[16], t[96];
+	char x[16], t[192], at[136];
 
-	snprintf(t, sizeof(t), "peak %s %s/s at %d", fmt_si(c->a->x_peak, x, sizeof(x)), c->unit,
-		 c->a->n_peak);
+	/* A collapse's headline names the boundary above which it fell: not twice. */
+	if (c->a->collapse && verdict_index(c->a, c->a->collapse_n) > 0 &&
+	    c->a->pts[verdict_index(c->a, c->a->collapse_n) - 1].n == c->a->n_peak)
+		at[0] = '\0';
+	else
+		verdict_boundary(c, c->a->n_peak, at, sizeof(at));
+	snprintf(t, sizeof(t), "peak %s %s/s at %d%s", fmt_si(c->a->x_peak, x, sizeof(x)), c->unit,
+		 c->a->n_peak, at);
 	if (c->a->peak_uncertain)
 		verdict_cat(t, sizeof(t), " (uncertain: CI +-%.0f%%)",
 			    100 * c->a->x_peak_ci / c->a->x_peak);
@@ -198,17 +219,20 @@ verdict_cause(const struct verdict_ctx *c, char *buf, size_t len)
 }
 
 /*
- * "collapse above 4: 41% of peak at 16": from the last N before the collapse,
- * and how much is left at the last N.  Should the last N be back above the
- * threshold, the first collapsed N is named too, so the sentence stays true.
+ * "collapse above 4 = one LLC (cpus 0-3): 41% of peak at 16": from the last
+ * N before the collapse, and how much is left at the last N.  Should the
+ * last N be back above the threshold, the first collapsed N is named too, so
+ * the sentence stays true.
  */
 static void
 verdict_collapse(const struct verdict_ctx *c, char *t, size_t len)
 {
 	const struct analysis *a = c->a;
 	int i = verdict_index(a, a->collapse_n);
+	char at[136];
 
-	snprintf(t, len, "collapse above %d: ", a->pts[i - 1].n);
+	snprintf(t, len, "collapse above %d%s: ", a->pts[i - 1].n,
+		 verdict_boundary(c, a->pts[i - 1].n, at, sizeof(at)));
 	if (a->last_frac >= 1 - c->theta)
 		verdict_cat(t, len, "%.0f%% of peak at %d, back to %.0f%% at %d",
 			    100 * a->pts[i].x / a->x_peak, a->collapse_n, 100 * a->last_frac,

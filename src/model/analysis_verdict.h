@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "scaletop/analysis.h"
+#include "scaletop/topology.h"
 
 /* Speedup at the first N above 1 under this: no SMP scaling. */
 #define ANALYSIS_NO_SMP_SPEEDUP 1.1
@@ -23,6 +24,9 @@ struct verdict_ctx {
 	const char *unit;   /* plural: what an operation is */
 	char one[32];       /* n_unit in the singular */
 	bool peak_unstable; /* a run pooled into the peak was unstable */
+	/* The machine's boundaries (topology_marks), so a peak or a collapse on one is named. */
+	struct topo_mark marks[TOPO_MAX_MARKS];
+	int nmarks;
 	/* Where the sentence's clauses go (the analysis' part and nparts), or NULL. */
 	struct verdict_part *part;
 	int *nparts;

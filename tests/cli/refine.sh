@@ -14,11 +14,13 @@ tap_tmpdir
 T=$TAP_TMP
 export TMPDIR="$T"
 
-"$SCALETOP" run -w spinlock -n topo --refine 3 -d 0.6 --warmup 0.2 --interval 0.1 \
+# think=200: twice the work outside the lock, so that on an idle machine it
+# scales to the CPUs and collapses past them, leaving a gap to refine.
+"$SCALETOP" run -w spinlock -p think=200 -n topo --refine 3 -d 0.6 --warmup 0.2 --interval 0.1 \
 	-o "$T/r.json" >"$T/r.out" 2>"$T/r.err"
 st=$?
 [ "$st" -eq 0 ] || diag "its stderr: $(head -c 600 "$T/r.err")"
-is "$st" 0 "run -w spinlock -n topo --refine 3 exits 0"
+is "$st" 0 "run -w spinlock -p think=200 -n topo --refine 3 exits 0"
 diag "steps: $(json_get "$T/r.json" '[(s["n"], s["status"], s.get("refined"), s["ops_s"]) for s in d["steps"]]')"
 diag "events: $(json_get "$T/r.json" '[e["text"] for e in d["events"] if e["text"].startswith("refine")]')"
 diag "verdict: $(json_get "$T/r.json" 'd["analysis"]["verdict"]')"

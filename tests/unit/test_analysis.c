@@ -210,6 +210,42 @@ test_collapse_then_recovery(void)
 	session_free(&s);
 }
 
+/*
+ * The host's topology reaches the verdict: a collapse above one LLC of 4
+ * CPUs names it; the same curve on a host with nothing known does not.
+ */
+static void
+test_boundary(void)
+{
+	static const int n[] = { 1, 2, 4, 8, 16 };
+	static const double x[] = { 1000, 1950, 3800, 2000, 1500 };
+	struct topo_unit *u;
+	struct session s;
+	struct analysis a;
+
+	curve(&s, "ops", "threads", n, x, 5);
+	s.host.topo.online = s.host.topo.present = 16;
+	s.host.topo.llc_level = 3;
+	u = &s.host.topo.unit[TOPO_LLC];
+	u->count = 4;
+	u->cpus = u->min_cpus = u->max_cpus = 4;
+	snprintf(u->first, sizeof(u->first), "0-3");
+	u = &s.host.topo.unit[TOPO_ALL];
+	u->count = 1;
+	u->cpus = u->min_cpus = u->max_cpus = 16;
+	snprintf(u->first, sizeof(u->first), "0-15");
+	run(&s, NULL, &a);
+	ok(strncmp(a.verdict, "collapse above 4 = one LLC (cpus 0-3", 36) == 0,
+	   "a collapse above one LLC names it: %s", a.verdict);
+	analysis_free(&a);
+	memset(&s.host.topo, 0, sizeof(s.host.topo));
+	run(&s, NULL, &a);
+	ok(strncmp(a.verdict, "collapse above 4: ", 18) == 0,
+	   "without a topology the verdict is as it was: %s", a.verdict);
+	analysis_free(&a);
+	session_free(&s);
+}
+
 /* The same dip is a collapse or not depending on the CIs. */
 static void
 test_dip_inside_ci(void)
@@ -575,6 +611,7 @@ main(void)
 	test_sublinear_flat();
 	test_retrograde();
 	test_collapse_then_recovery();
+	test_boundary();
 	test_dip_inside_ci();
 	test_no_smp();
 	test_few_points();

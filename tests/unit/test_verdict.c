@@ -177,6 +177,46 @@ test_ranked(void)
 	is_str(buf, a.verdict, "a verdict without parts (read from a file) as it is");
 }
 
+/* A peak or a collapse on one of the machine's boundaries is named by it; elsewhere nothing is
+ * added. */
+static void
+test_boundary(void)
+{
+	struct scaling_point p[4];
+	struct analysis a;
+	struct verdict_ctx c;
+	const char *want = "collapse above 4 = one LLC (cpus 0-3 share L3): 40% of peak at 8;";
+	char buf[256];
+
+	peaked(&a, p);
+	ctx_init(&c, &a);
+	c.marks[0] = (struct topo_mark){ 2, TOPO_SMT, "one core's 2 SMT threads (cpus 0,1)" };
+	c.marks[1] = (struct topo_mark){ 4, TOPO_LLC, "one LLC (cpus 0-3 share L3)" };
+	c.nmarks = 2;
+	verdict_build(&c, buf, sizeof(buf));
+	is_str(buf,
+	       "scales to 2 threads (efficiency >= 90%); peak 250 ops/s at 4 = one LLC (cpus 0-3 "
+	       "share L3)",
+	       "the peak on a boundary names it");
+	memset(&p[3], 0, sizeof(p[3]));
+	p[3].n = 8;
+	p[3].x = 100;
+	p[3].ci = NAN;
+	a.npoints = 4;
+	a.last_n = 8;
+	a.last_frac = 0.4;
+	a.collapse = true;
+	a.collapse_n = 8;
+	verdict_build(&c, buf, sizeof(buf));
+	ok(strncmp(buf, want, strlen(want)) == 0,
+	   "a collapse above a boundary names it in the headline: %s", buf);
+	ok(strstr(buf + 1, "= one LLC") == strstr(buf, "= one LLC"),
+	   "and the peak's clause, at the same N, does not name it again");
+	c.marks[1].n = 5;
+	verdict_build(&c, buf, sizeof(buf));
+	ok(strstr(buf, " = ") == NULL, "off the boundaries, no words are added: %s", buf);
+}
+
 /*
  * The busy machine's clause on its own: the CPU count unknown or one, no
  * names, a busy N other than 1 (no word on ratios), and its rank in a line
@@ -239,6 +279,7 @@ main(void)
 	test_small();
 	test_peak();
 	test_ranked();
+	test_boundary();
 	test_busy();
 	return done_testing();
 }
