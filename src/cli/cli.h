@@ -8,8 +8,8 @@
 int cmd_sample(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);
-/* list topo (list_topo.c): the topology and -n topo, here or from a recorded tree. */
-int cmd_list_topo(int argc, char **argv);
+/* list topo (list_topo.c): the topology and -n topo here, or read from root or spec. */
+int list_topo(const char *root, const char *spec);
 /* Snapshots: show.c, compare.c, export.c, import.c. */
 int cmd_show(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

@@ -69,25 +69,39 @@ list_usage(FILE *f)
 		"The built-in workloads ('%s run -w NAME'), what each counts, and their\n"
 		"parameters ('-p KEY=VALUE') with their types, defaults and ranges; then\n"
 		"the parsers of an external command's output ('--cmd' with '--parse'), and\n"
-		"what '-n topo', the default N list, gives on this machine.  'list topo'\n"
-		"shows the topology itself ('%s list topo --help').\n\n"
-		"  -v, --verbose  also describe each workload in a paragraph\n"
-		"  -h, --help     this help\n",
-		progname, progname, progname, progname);
+		"what '-n topo', the default N list, gives on this machine.\n\n"
+		"'list topo': the machine's CPU topology, the N at which each of its levels\n"
+		"is full (one core's SMT threads, one LLC, one NUMA node, one socket, every\n"
+		"core, every CPU) and the N list '-n topo' gives.\n\n"
+		"  -v, --verbose         also describe each workload in a paragraph\n"
+		"  --root DIR            list topo: read a recorded Linux tree,\n"
+		"                        DIR/sys/devices/system\n"
+		"  --topology-spec FILE  list topo: read FreeBSD's\n"
+		"                        'sysctl -n kern.sched.topology_spec'\n"
+		"  -h, --help            this help\n",
+		progname, progname, progname);
 }
 
-/* -v and -h; 0 to list, -1 after the help, or EXIT_USAGE after the message. */
+/* What list was asked: -v, or topo and where to read it. */
+struct list_opts {
+	bool verbose, topo;
+	const char *root, *spec;
+};
+
+/* 0 to list, -1 after the help, or EXIT_USAGE after the message. */
 static int
-list_args(int argc, char **argv, bool *verbose)
+list_args(int argc, char **argv, struct list_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "root", required_argument, NULL, 'r' },
+		{ "topology-spec", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
 
-	*verbose = false;
+	memset(o, 0, sizeof(*o));
 	optind = 1;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "vh", longopts, NULL)) != -1) {
@@ -95,14 +109,23 @@ list_args(int argc, char **argv, bool *verbose)
 			list_usage(stdout);
 			return -1;
 		}
-		if (opt != 'v')
+		if (opt == 'v')
+			o->verbose = true;
+		else if (opt == 'r' || opt == 's')
+			*(opt == 'r' ? &o->root : &o->spec) = optarg;
+		else
 			return arg_usage_error("list", "unknown option '%s': see '%s list --help'",
 					       argv[optind - 1], progname);
-		*verbose = true;
 	}
-	if (optind != argc)
-		return arg_usage_error("list", "unexpected argument '%s': only -v (--verbose)",
-				       argv[optind]);
+	o->topo = optind < argc && strcmp(argv[optind], "topo") == 0;
+	if (optind + o->topo != argc)
+		return arg_usage_error("list", "unexpected argument '%s': give -v, or topo",
+				       argv[optind + o->topo]);
+	if (o->root != NULL && o->spec != NULL)
+		return arg_usage_error("list", "give at most one of --root DIR and "
+					       "--topology-spec FILE");
+	if ((o->root != NULL || o->spec != NULL) && !o->topo)
+		return arg_usage_error("list", "--root and --topology-spec go with 'list topo'");
 	return 0;
 }
 
@@ -110,19 +133,19 @@ int
 cmd_list(int argc, char **argv)
 {
 	char parsers[128], err[ST_ERRLEN], topo[512];
+	struct list_opts o;
 	struct nlist nl;
-	bool verbose;
 	int i, j, rc;
 
-	if (argc > 1 && strcmp(argv[1], "topo") == 0)
-		return cmd_list_topo(argc - 1, argv + 1);
-	if ((rc = list_args(argc, argv, &verbose)) != 0)
+	if ((rc = list_args(argc, argv, &o)) != 0)
 		return rc < 0 ? 0 : rc;
+	if (o.topo)
+		return list_topo(o.root, o.spec);
 	for (i = 0; workloads[i] != NULL; i++) {
 		const struct workload *wl = workloads[i];
 
 		printf("%-10s %s (counts %s)\n", wl->name, wl->summary, wl->unit);
-		if (verbose)
+		if (o.verbose)
 			list_wrap(wl->help, 4);
 		for (j = 0; j < wl->nparams; j++)
 			list_param(&wl->params[j]);

@@ -5,7 +5,6 @@
  * FreeBSD kern.sched.topology_spec (--topology-spec FILE).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,20 +18,6 @@
 #include "scaletop/nlist.h"
 
 #define SPEC_MAX (4u << 20)
-
-static void
-topo_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: %s list topo [--root DIR | --topology-spec FILE]\n\n"
-		"The machine's CPU topology, the N at which each of its levels is full (one\n"
-		"core's SMT threads, one LLC, one NUMA node, one socket, every core, every\n"
-		"CPU) and the N list '-n topo' gives.\n\n"
-		"  --root DIR            read a recorded Linux tree, DIR/sys/devices/system\n"
-		"  --topology-spec FILE  read FreeBSD's 'sysctl -n kern.sched.topology_spec'\n"
-		"  -h, --help            this help\n",
-		progname);
-}
 
 /* A FreeBSD topology_spec saved in a file. */
 static int
@@ -77,39 +62,12 @@ topo_print(const struct topology *t)
 }
 
 int
-cmd_list_topo(int argc, char **argv)
+list_topo(const char *root, const char *spec)
 {
-	static const struct option longopts[] = {
-		{ "root", required_argument, NULL, 'r' },
-		{ "topology-spec", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *root = NULL, *spec = NULL;
 	char err[ST_ERRLEN];
 	struct topology t;
-	int opt, rc = 0;
+	int rc = 0;
 
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		if (opt == 'h') {
-			topo_usage(stdout);
-			return 0;
-		}
-		if (opt == 'r')
-			root = optarg;
-		else if (opt == 's')
-			spec = optarg;
-		else
-			return arg_usage_error("list topo",
-					       "unknown option '%s': see '%s list topo "
-					       "--help'",
-					       argv[optind - 1], progname);
-	}
-	if (optind != argc || (root != NULL && spec != NULL))
-		return arg_usage_error("list topo", "give at most one of --root DIR and "
-						    "--topology-spec FILE, and nothing else");
 	if (root != NULL)
 		rc = host_topology_read_root(root, &t, err, sizeof(err));
 	else if (spec != NULL)

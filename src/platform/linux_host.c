@@ -59,19 +59,6 @@ host_read_int(int rootfd, const char *path, int *out)
 	return r;
 }
 
-/* A CPU or node list file; 0, or -1 when it cannot be read or decoded. */
-static int
-host_read_list(int rootfd, const char *path, struct cpu_list *l)
-{
-	struct linbuf b = { NULL, 0, 0 };
-	int r = -1;
-
-	if (host_read(rootfd, path, &b) == 0)
-		r = cpulist_decode(b.data, b.len, l);
-	free(b.data);
-	return r;
-}
-
 /* An arm64 cpuinfo names no package or core: each online CPU's topology files do. */
 static void
 host_topology_sysfs(int rootfd, const struct cpu_list *online, struct host_info *h)
@@ -126,7 +113,7 @@ host_cpus(int rootfd, struct host_info *h)
 	int have_online;
 
 	cpu_list_init(&online);
-	have_online = host_read_list(rootfd, SYS_CPU "online", &online) == 0 && online.n > 0;
+	have_online = cpulist_read_at(rootfd, SYS_CPU "online", &online) == 0 && online.n > 0;
 	if (host_read(rootfd, "proc/cpuinfo", &b) != 0 ||
 	    cpuinfo_host_decode(b.data, b.len, &ci) != 0)
 		ci = (struct cpuinfo_host){ 0, 0, 0, -1, 0 };
@@ -214,7 +201,7 @@ linux_host_read_at(int rootfd, struct host_info *h)
 	host_cpus(rootfd, h);
 	host_smt(rootfd, h);
 	cpu_list_init(&nodes);
-	if (host_read_list(rootfd, "sys/devices/system/node/online", &nodes) == 0 && nodes.n > 0)
+	if (cpulist_read_at(rootfd, "sys/devices/system/node/online", &nodes) == 0 && nodes.n > 0)
 		h->numa_nodes = nodes.n;
 	cpu_list_free(&nodes);
 	host_cpufreq(rootfd, h);
@@ -236,7 +223,7 @@ freq_sysfs(int rootfd, double *mhz)
 	int i, khz, n = 0;
 
 	cpu_list_init(&online);
-	if (host_read_list(rootfd, SYS_CPU "online", &online) != 0)
+	if (cpulist_read_at(rootfd, SYS_CPU "online", &online) != 0)
 		online.n = 0;
 	for (i = 0; i < online.n; i++) {
 		snprintf(path, sizeof(path), SYS_CPU "cpu%d/cpufreq/scaling_cur_freq",

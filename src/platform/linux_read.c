@@ -10,6 +10,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "scaletop/decode_linux.h"
 #include "linux_read.h"
 
 /*
@@ -112,6 +113,18 @@ linbuf_read_at(int dfd, const char *name, struct linbuf *b)
 		return -1;
 	r = linbuf_pread(fd, b);
 	close_keep_errno(fd);
+	return r;
+}
+
+int
+cpulist_read_at(int dfd, const char *name, struct cpu_list *l)
+{
+	struct linbuf b = { NULL, 0, 0 };
+	int r = -1;
+
+	if (linbuf_read_at(dfd, name, &b) == 0)
+		r = cpulist_decode(b.data, b.len, l);
+	free(b.data);
 	return r;
 }
 

@@ -38,6 +38,9 @@ int linbuf_pread(int fd, struct linbuf *b);
 int linbuf_read_rest(int fd, struct linbuf *b, size_t max);
 /* Opens name under the directory dfd, reads it whole and closes it. */
 int linbuf_read_at(int dfd, const char *name, struct linbuf *b);
+/* A CPU or node list file ("0-3,8") under dfd into l; 0, or -1 when missing or malformed. */
+struct cpu_list;
+int cpulist_read_at(int dfd, const char *name, struct cpu_list *l);
 /* Opens path, reads it as linbuf_read_rest does (max as there) and closes it. */
 int linbuf_read_path(const char *path, struct linbuf *b, size_t max);
 /* Frees b's bytes, errno kept, and returns r: a reader's last line. */

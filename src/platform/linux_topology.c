@@ -21,19 +21,6 @@
 #define SYS_CPU "sys/devices/system/cpu/"
 #define CACHE_INDEX_MAX 16
 
-/* A CPU list file under rootfd; 0, or -1 when missing or malformed. */
-static int
-topo_read_list(int rootfd, const char *path, struct cpu_list *l)
-{
-	struct linbuf b = { NULL, 0, 0 };
-	int r = -1;
-
-	if (linbuf_read_at(rootfd, path, &b) == 0)
-		r = cpulist_decode(b.data, b.len, l);
-	free(b.data);
-	return r;
-}
-
 /* A short word file ("Unified\n", "3\n") into buf without its newline; 0 or -1. */
 static int
 topo_read_word(int rootfd, const char *path, char *buf, size_t len)
@@ -59,11 +46,11 @@ topo_per_cpu(int rootfd, struct topo_build *b, const char *file, const char *old
 	cpu_list_init(&l);
 	for (i = 0; i < b->online->n && !b->bad; i++) {
 		snprintf(path, sizeof(path), SYS_CPU "cpu%d/topology/%s", b->online->id[i], file);
-		r = topo_read_list(rootfd, path, &l);
+		r = cpulist_read_at(rootfd, path, &l);
 		if (r != 0 && old != NULL) {
 			snprintf(path, sizeof(path), SYS_CPU "cpu%d/topology/%s", b->online->id[i],
 				 old);
-			r = topo_read_list(rootfd, path, &l);
+			r = cpulist_read_at(rootfd, path, &l);
 		}
 		if (r != 0)
 			b->bad = 1;
@@ -113,7 +100,7 @@ topo_llc(int rootfd, struct topo_build *b, struct topology *t)
 		snprintf(path, sizeof(path), SYS_CPU "cpu%d/cache/index%d/shared_cpu_list",
 			 b->online->id[i], idx);
 		if (idx < 0 || (i > 0 && level != t->llc_level) ||
-		    topo_read_list(rootfd, path, &l) != 0)
+		    cpulist_read_at(rootfd, path, &l) != 0)
 			b->bad = 1;
 		else
 			topo_build_group(b, &l);
@@ -135,12 +122,12 @@ topo_nodes(int rootfd, struct topo_build *b, struct topology *t)
 
 	cpu_list_init(&nodes);
 	cpu_list_init(&l);
-	if (topo_read_list(rootfd, "sys/devices/system/node/online", &nodes) != 0 &&
-	    topo_read_list(rootfd, "sys/devices/system/node/possible", &nodes) != 0)
+	if (cpulist_read_at(rootfd, "sys/devices/system/node/online", &nodes) != 0 &&
+	    cpulist_read_at(rootfd, "sys/devices/system/node/possible", &nodes) != 0)
 		b->bad = 1;
 	for (i = 0; i < nodes.n && !b->bad; i++) {
 		snprintf(path, sizeof(path), "sys/devices/system/node/node%d/cpulist", nodes.id[i]);
-		if (topo_read_list(rootfd, path, &l) != 0)
+		if (cpulist_read_at(rootfd, path, &l) != 0)
 			b->bad = 1;
 		else
 			topo_build_group(b, &l);
@@ -159,8 +146,8 @@ topo_hybrid(int rootfd, const struct cpu_list *online, struct topology *t)
 
 	cpu_list_init(&big);
 	cpu_list_init(&little);
-	if (topo_read_list(rootfd, "sys/devices/cpu_core/cpus", &big) == 0 &&
-	    topo_read_list(rootfd, "sys/devices/cpu_atom/cpus", &little) == 0 && little.n > 0) {
+	if (cpulist_read_at(rootfd, "sys/devices/cpu_core/cpus", &big) == 0 &&
+	    cpulist_read_at(rootfd, "sys/devices/cpu_atom/cpus", &little) == 0 && little.n > 0) {
 		for (i = 0; i < big.n; i++)
 			t->big_cpus += cpu_list_has(online, big.id[i]);
 	}
@@ -177,9 +164,9 @@ linux_topology_read_at(int rootfd, struct topology *t)
 	memset(t, 0, sizeof(*t));
 	cpu_list_init(&online);
 	cpu_list_init(&present);
-	if (topo_read_list(rootfd, SYS_CPU "online", &online) == 0 && online.n > 0 &&
+	if (cpulist_read_at(rootfd, SYS_CPU "online", &online) == 0 && online.n > 0 &&
 	    topo_build_begin(&b, &online) == 0) {
-		if (topo_read_list(rootfd, SYS_CPU "present", &present) != 0)
+		if (cpulist_read_at(rootfd, SYS_CPU "present", &present) != 0)
 			present.n = 0;
 		snprintf(t->source, sizeof(t->source), "sysfs");
 		topo_build_whole(t, &online, present.n > 0 ? &present : NULL);

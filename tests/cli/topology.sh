@@ -70,6 +70,12 @@ printf '<groups>\n<group level="1">\n' >"$T/bad.xml"
 "$SCALETOP" list topo --topology-spec "$T/bad.xml" >"$T/out" 2>"$T/err"
 like "$?:$(cat "$T/err")" "^2:.*bad.xml': not kern.sched.topology_spec" "bad XML: refused"
 is "$(wc -l <"$T/err" | tr -d ' ')" 1 "  in one line"
+"$SCALETOP" list --root "$FX/host_vm" >"$T/out" 2>"$T/err"
+like "$?:$(cat "$T/err")" "^2:.*--root and --topology-spec go with 'list topo'" \
+	"--root without topo: refused, saying what it goes with"
+"$SCALETOP" list topo --root "$FX/host_vm" --topology-spec "$T/bad.xml" >"$T/out" 2>"$T/err"
+like "$?:$(cat "$T/err")" "^2:.*at most one of --root DIR and --topology-spec FILE" \
+	"both sources: refused"
 "$SCALETOP" run -w cpu -n topox -d 0.1 -q >"$T/out" 2>"$T/err"
 like "$?:$(cat "$T/err")" "^2:.*topox" "-n topox is refused"
 
