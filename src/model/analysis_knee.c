@@ -46,13 +46,19 @@ knee_first_turn(const struct latency_at *t, int npoints, int *base)
 	return -1;
 }
 
-/* The highest point above i whose throughput rose beyond both CIs, or -1. */
+/*
+ * The throughput peak, when it lies above i and rose beyond both CIs, or -1:
+ * a tail that turns at or after the peak is no knee, even where a later N
+ * recovers a little from a collapse.
+ */
 static int
 knee_rise(const struct analysis *a, int i)
 {
 	const struct scaling_point *p = &a->pts[i], *q;
 	int j, best = -1;
 
+	if (p->n >= a->n_peak)
+		return -1;
 	for (j = i + 1; j < a->npoints; j++) {
 		q = &a->pts[j];
 		if (q->x - knee_ci(q->ci) > p->x + knee_ci(p->ci) &&
