@@ -154,9 +154,9 @@ tui_check_terminal(bool input_is_data, char *err, size_t errlen)
  * The TUI's defaults, and why: a ticket spinlock shows within seconds the
  * thing scaletop is for.  It scales while N <= CPUs, and collapses once
  * waiters outnumber CPUs (a preempted waiter holds up the FIFO queue), and
- * the default N list (1, 2, 4 ... 2 x CPUs) crosses that line on any
- * machine.  1.5 s steps after 0.5 s of warm-up keep 1024 CPUs (12 steps)
- * under 30 s.
+ * the default N list (-n topo: the machine's boundaries and the powers of
+ * two up to 4 x CPUs) crosses that line on any machine.  1.5 s steps after
+ * 0.5 s of warm-up keep 1024 CPUs (13 steps) near 30 s.
  */
 static void
 tui_defaults(struct run_args *a, struct tui_opts *o, struct prefs *p)
