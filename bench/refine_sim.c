@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "scaletop/refine.h"
+#include "../tests/sim_noise.h"
 
 #define CPUS 256
 #define TOP (4 * CPUS)
@@ -18,7 +19,6 @@
 #define BUDGET (CPUS / 4) /* at most a quarter of step-of-one's steps, list included */
 #define MAXK 32
 #define Z95 1.96
-#define TWO_PI 6.283185307179586
 
 /* 2 sockets x 2 nodes x 4 LLCs x 8 cores x 2 SMT threads. */
 static const int topo_shape[] = { 2, 2, 4, 8, 2 };
@@ -39,25 +39,6 @@ struct sweep {
 	uint64_t rng;
 	double sd;
 };
-
-static uint64_t
-next_u64(uint64_t *st)
-{
-	uint64_t z = (*st += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static double
-gauss(uint64_t *st)
-{
-	double u = ((next_u64(st) >> 11) + 0.5) / 9007199254740992.0;
-	double v = (next_u64(st) >> 11) / 9007199254740992.0;
-
-	return sqrt(-2 * log(u)) * cos(TWO_PI * v);
-}
 
 static double
 usl(const struct curve *c, int n)
@@ -192,7 +173,7 @@ measure(struct sweep *w, const struct curve *c, int n)
 	double x = c->x(c, n);
 
 	p->n = n;
-	p->mean = x * (1 + w->sd * gauss(&w->rng));
+	p->mean = x * (1 + w->sd * sim_gauss(&w->rng));
 	p->lo = p->mean - Z95 * w->sd * x;
 	p->hi = p->mean + Z95 * w->sd * x;
 }

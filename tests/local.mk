@@ -8,7 +8,7 @@ AM_TESTS_ENVIRONMENT = top_srcdir='$(top_srcdir)'; top_builddir='$(top_builddir)
 	export top_srcdir top_builddir;
 
 noinst_LIBRARIES += libtap.a
-libtap_a_SOURCES = tests/tap.c tests/tap.h
+libtap_a_SOURCES = tests/tap.c tests/tap.h tests/sim_noise.h
 TEST_LIBS = libtap.a $(ST_LIBS) -lm
 # Every program without a link line of its own is a unit test.
 LDADD = $(TEST_LIBS)

@@ -11,10 +11,10 @@
 
 #include "scaletop/refine.h"
 #include "../tap.h"
+#include "../sim_noise.h"
 
 #define MAXPTS 512
 #define Z95 1.96
-#define TWO_PI 6.283185307179586
 
 /* A curve: X(N) from its shape's function and parameters. */
 struct curve {
@@ -78,26 +78,6 @@ usl_peak(int peak, double s)
 	return c;
 }
 
-static uint64_t
-next_u64(uint64_t *st)
-{
-	uint64_t z = (*st += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-/* A standard normal deviate (Box-Muller). */
-static double
-gauss(uint64_t *st)
-{
-	double u = ((next_u64(st) >> 11) + 0.5) / 9007199254740992.0;
-	double v = (next_u64(st) >> 11) / 9007199254740992.0;
-
-	return sqrt(-2 * log(u)) * cos(TWO_PI * v);
-}
-
 /* One step at n: the mean with relative noise sd, its CI as the step's intervals would give. */
 static void
 measure(struct sweep *w, const struct curve *c, int n, double sd)
@@ -106,7 +86,7 @@ measure(struct sweep *w, const struct curve *c, int n, double sd)
 	double x = c->x(c, n);
 
 	p->n = n;
-	p->mean = x * (1 + sd * gauss(&w->rng));
+	p->mean = x * (1 + sd * sim_gauss(&w->rng));
 	p->lo = p->mean - Z95 * sd * x;
 	p->hi = p->mean + Z95 * sd * x;
 }
