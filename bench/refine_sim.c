@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "scaletop/refine.h"
+#include "scaletop/stats.h"
 #include "../tests/sim_noise.h"
 
 #define CPUS 256
@@ -225,21 +226,6 @@ struct tally {
 	double steps_sum, dist[3][CASES];
 };
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double
-median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* The curve's own peak over 1..TOP: its N and X. */
 static int
 true_peak(const struct curve *c, double *xmax)
@@ -289,6 +275,15 @@ run_case(const struct curve *c, const int *list, int nlist, uint64_t seed, doubl
 }
 
 /* How many N in 1..CPUS are on the plateau. */
+/* The median of a curve's CASES distances, as the stats module takes it. */
+static double
+median_of(const double *v)
+{
+	struct stats st;
+
+	return stats_compute(&st, v, CASES) == 0 ? st.median : NAN;
+}
+
 static int
 plateau_width(const struct curve *c, double bar)
 {
@@ -320,7 +315,7 @@ run_curve(const struct curve *c, const int *list, int nlist, uint64_t seed, doub
 	printf("%-14s %5d %5d  %5d/%d  %5.1f %4d %6.3f   %5d/%d %4d   %5d/%d  %4.0f %4.0f %4.0f\n",
 	       c->name, nstar, plateau_width(c, bar), t.same_ref, CASES, t.steps_sum / CASES,
 	       t.steps_max, t.steps_sum / CASES / CPUS, t.same_p2, CASES, t.p2_steps, t.in_one,
-	       CASES, median(t.dist[0], CASES), median(t.dist[1], CASES), median(t.dist[2], CASES));
+	       CASES, median_of(t.dist[0]), median_of(t.dist[1]), median_of(t.dist[2]));
 	return t.same_ref >= CASES - 1 && t.steps_max <= BUDGET;
 }
 

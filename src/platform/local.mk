@@ -91,6 +91,7 @@ if OS_LINUX
 UNIT_TESTS += tests/unit/test_linux_topology
 endif
 UNIT_TESTS += tests/unit/test_decode_topology
+EXTRA_DIST += tests/unit/topology_check.h
 
 # perf_event records into on-CPU samples (decode_perf.c) on synthetic
 # buffers, everywhere; and, on Linux, the sampler itself over a spinning

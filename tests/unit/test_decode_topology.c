@@ -14,28 +14,7 @@
 #include "scaletop/error.h"
 #include "scaletop/nlist.h"
 #include "../tap.h"
-
-static void
-check_unit(const struct topology *t, enum topo_level l, int count, int cpus, const char *first)
-{
-	const struct topo_unit *u = &t->unit[l];
-
-	ok(u->count == count && u->cpus == cpus && strcmp(u->first, first) == 0,
-	   "  %s: %d units, %d CPUs in the first, '%s' (got %d, %d, '%s')", topo_level_names[l],
-	   count, cpus, first, u->count, u->cpus, u->first);
-}
-
-static void
-check_topo_list(const struct topology *t, const char *want)
-{
-	char err[ST_ERRLEN] = "", buf[512] = "";
-	struct nlist nl;
-	int rc = nlist_parse_topo(&nl, "topo", t, err, sizeof(err));
-
-	ok(rc == 0 && strcmp(nlist_format(&nl, buf, sizeof(buf)), want) == 0,
-	   "  -n topo: %s (got %s%s)", want, buf, err);
-	nlist_free(&nl);
-}
+#include "topology_check.h"
 
 static int
 decode_fixture(const char *rel, struct topology *t)
