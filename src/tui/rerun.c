@@ -196,6 +196,7 @@ rerun_settings(struct app *a, const struct sweep_settings *set)
 		ra->interval = set->interval_s, ra->interval_set = true;
 	ra->repeat = set->repeat > 0 ? set->repeat : 1;
 	ra->trials = set->trials > 0 ? set->trials : 1;
+	ra->refine = set->refine; /* the list is the snapshot's own; the refiner picks again */
 	ra->stall = set->stall_s;
 	ra->stop_on_failure = set->stop_on_failure;
 	ra->collapse_pct = set->collapse_theta * 100;
