@@ -149,6 +149,7 @@ struct cause_lock {
 	char kind[8];
 	unsigned max_waiters; /* most at once in the run at the fall it came from */
 	int threads;          /* the family's threads in that run; 0: not known */
+	unsigned processes;   /* a shared futex's waiting processes; 0: not shared */
 	pid_t owner;          /* 0: not known */
 	char owner_state[16]; /* "" if not read */
 };

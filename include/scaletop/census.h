@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The lock census: a family's futex waiters grouped into lock objects, one
- * per (process, futex address), so a step can say "41 of 64 threads waited
- * on one futex".  Pure (model): the caller reads the threads' syscall lines
- * (platform.h), hands each blocked reading in, and later names the locks and
- * reads their owners (lock_census.h, in the engine).
+ * per futex as the kernel keys it, so a step can say "41 of 64 threads waited
+ * on one futex", in one process or several.  Pure (model): the caller reads the threads' syscall
+ * lines (platform.h), hands each blocked reading in, and later names the locks and reads their
+ * owners (lock_census.h, in the engine).
  */
 #ifndef SCALETOP_CENSUS_H
 #define SCALETOP_CENSUS_H
@@ -16,11 +16,22 @@
 #include "scaletop/futex.h"
 
 #define CENSUS_NAME_LEN 160
+
+/*
+ * Where a process-shared futex lies, as the kernel keys it: the object
+ * mapped shared (its device and inode: a file, shm_open's, SysV's or a
+ * MAP_SHARED|MAP_ANONYMOUS region) and the word's offset in it, so that
+ * processes mapping it at different addresses wait on one lock.
+ */
+struct census_shared {
+	uint64_t dev, ino, off;
+};
 /*
  * Feeding it, on the wait sampler's ticks (thread_syscall_read_fd from a
  * kept fd gives the line; census_resolve_waitv first, for futex_waitv):
- *   census_add(c, pid, tid, &line, weight)   for every blocked reading of
- *       the family, futex or not (line NULL when no syscall line was read):
+ *   census_add(c, pid, tid, &line, shared, weight, waiters)   for every blocked reading of
+ *       the family, futex or not (line NULL when no syscall line was read;
+ *       shared where a futex not private to pid lies, else NULL):
  *       weight is the blocked thread-time the reading stands for, in the
  *       caller's unit; only futex waits make locks, the rest count in the
  *       family's blocked total, which the shares are of.
@@ -37,6 +48,8 @@
 #define CENSUS_WHY_LEN 64
 /* Distinct threads kept per lock; past it the count stops growing (tids_full set). */
 #define CENSUS_TIDS_MAX 65536
+/* Distinct processes kept per shared lock; past it the count stops growing (pids_full set). */
+#define CENSUS_PIDS_MAX 4096
 
 enum census_owner {
 	CENSUS_OWNER_UNREAD, /* not read (not a mutex, or not asked) */
@@ -46,8 +59,14 @@ enum census_owner {
 };
 
 struct census_lock {
+	/* a private lock's key; a shared lock's latest waiter, whose memory is read */
 	pid_t pid;
-	uint64_t addr;          /* the futex word (futex_waitv: its vector) */
+	uint64_t addr; /* the futex word in pid (futex_waitv: its vector) */
+	int shared;    /* keyed by where, not by (pid, addr) */
+	struct census_shared where;
+	pid_t *pids; /* a shared lock's distinct waiting processes, ascending */
+	size_t npids, cappids;
+	int pids_full;
 	enum futex_kind kind;   /* the latest waiter's */
 	unsigned kinds;         /* 1u << kind, of every waiter seen */
 	double weight;          /* the waiters' blocked time */
@@ -61,6 +80,7 @@ struct census_lock {
 	struct syscall_line last; /* the latest waiter's line (its op and expected value) */
 	enum census_owner owner_state;
 	pid_t owner;                    /* CENSUS_OWNER_KNOWN: the latest owner read */
+	pid_t owner_pid;                /* and its process */
 	char owner_why[CENSUS_WHY_LEN]; /* the latest read's reason when it was not KNOWN */
 	unsigned long owner_reads;      /* times an owner was read as known */
 	pid_t run_tid;                  /* the owner whose state was read with it (0: none) */
@@ -87,11 +107,13 @@ void census_reset(struct census *c);
  * time and for `waiters` waiters in its round (1, or more where only one
  * waiter in so many had its line read: census_add's caller weighs the
  * weight alike).  A futex wait (line->futex != FUTEX_KIND_NONE) counts for
- * its lock, made on first sight; every reading counts in the blocked total.
+ * its lock, made on first sight: (pid, line->futex_addr)'s, or with shared
+ * given the lock at *shared whichever process waits; every reading counts
+ * in the blocked total.
  * 0, or -1 with errno ENOMEM (the reading is then counted in the total only).
  */
 int census_add(struct census *c, pid_t pid, pid_t tid, const struct syscall_line *line,
-	       double weight, unsigned waiters);
+	       const struct census_shared *shared, double weight, unsigned waiters);
 /*
  * Closes a round: each lock's waiters in it update its max_waiters and are
  * its last_waiters; a round with no futex reading changes nothing.
@@ -111,11 +133,12 @@ double census_share(const struct census *c, size_t i);
 /* Names lock i (copied, cut to CENSUS_NAME_LEN - 1); how is static. */
 void census_set_name(struct census *c, size_t i, const char *name, const char *how);
 /*
- * Records what was read of lock i's owner (owner ignored unless KNOWN) and,
- * when it is not KNOWN, why (copied; NULL for none).
+ * Records what was read of lock i's owner (owner, a TID, and owner_pid, its
+ * process, ignored unless KNOWN) and, when it is not KNOWN, why (copied;
+ * NULL for none).
  */
 void census_set_owner(struct census *c, size_t i, enum census_owner st, pid_t owner,
-		      const char *why);
+		      pid_t owner_pid, const char *why);
 /* Lock i is named by its call site; mapping is where it lies (copied). */
 void census_set_mapping(struct census *c, size_t i, const char *mapping);
 /* Lock i's waiters are idle, not contending (census_sort puts it after the contended). */

@@ -56,7 +56,7 @@ const char *futex_kind_name(enum futex_kind k);
  * futex_waitv's vector holds struct futex_waitv { u64 val; u64 uaddr; u32
  * flags; u32 __reserved; } per futex.  From the first entry's bytes (buf,
  * len, read at line->futex_addr), the line's futex becomes that entry's
- * address and value (futex_vector stays set: the lock is the first of
+ * address, value and privacy (futex_vector stays set: the lock is the first of
  * arg[1]).  0, or -1 with EINVAL when len is short or line is no waitv.
  */
 #define FUTEX_WAITV_ENTRY 24

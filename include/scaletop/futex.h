@@ -52,7 +52,7 @@ struct syscall_line {
 	uint64_t futex_addr; /* the futex word; for futex_waitv the address of its vector */
 	uint32_t futex_val;  /* the value the waiter expects the word to hold */
 	int futex_op;        /* the op with the private and clock flags masked (futex(2) only) */
-	int futex_private;   /* FUTEX_PRIVATE_FLAG was set (futex(2) only) */
+	int futex_private;   /* FUTEX_PRIVATE_FLAG (futex2: FUTEX2_PRIVATE) was set */
 	int futex_vector;    /* futex_waitv: futex_addr is a vector of arg[1] entries */
 };
 

@@ -308,6 +308,9 @@ int thread_syscall_read(pid_t pid, pid_t tid, struct syscall_line *out);
 ssize_t proc_mem_read(pid_t pid, uint64_t addr, void *buf, size_t len);
 /* 1 when tid is a thread of pid now, 0 when not, -1 with errno (ENOSYS). */
 int proc_has_thread(pid_t pid, pid_t tid);
+/* The process thread tid belongs to now (Linux: its status's Tgid), or -1 with errno (ESRCH,
+ * ENOSYS). */
+pid_t proc_thread_group(pid_t tid);
 /*
  * Where this process can open the file pid maps as path: Linux
  * /proc/PID/root/PATH, so a process in another mount namespace (a

@@ -148,7 +148,7 @@ struct step_hot {
 #define STEP_ULOCK_NAME 160
 struct step_ulock {
 	enum wait_family family;
-	pid_t pid;
+	pid_t pid;                  /* its process; a shared lock's latest waiter's */
 	char comm[32];              /* the process's command name; "" if not read */
 	char name[STEP_ULOCK_NAME]; /* "big_lock", "libc.so.6:+0x1d", "wait_for_tasks (heap)"
 				     */
@@ -157,8 +157,11 @@ struct step_ulock {
 	double share;               /* of the family's blocked thread-time, 0..1 */
 	unsigned max_waiters;       /* most waiters in one tick's readings */
 	unsigned threads;           /* distinct waiting threads */
+	bool shared;                /* a process-shared futex, one lock whichever process waits */
+	unsigned processes;         /* distinct waiting processes (1 unless shared) */
 	unsigned long readings;     /* waiter readings it rests on */
 	pid_t owner;                /* the holder's TID at the last read, verified; 0: not known */
+	pid_t owner_pid;            /* and its process (0: not known) */
 	char owner_state[16]; /* "running", "sleeping"...: the sampler's reading of the owner in the
 				 tick its ownership was read; "" if not read then */
 	char owner_why[64];   /* owner 0: why ("not a mutex", "TID 9 is not a thread of 8"...) */

@@ -3,8 +3,9 @@
 # of process groups every exit path kills (and what escapes them).
 libscaletop_a_SOURCES += src/engine/pgroup.c src/engine/orphan_plan.c src/engine/spawn.c \
 	src/engine/runner_priv.h src/engine/runner.c src/engine/startline.c \
-	src/engine/lock_census.c src/engine/runner_child.c
+	src/engine/lock_census.c src/engine/shm_key.c src/engine/runner_child.c
 noinst_HEADERS += include/scaletop/pgroup.h include/scaletop/spawn.h src/engine/lock_census.h \
+	src/engine/shm_key.h \
 	src/engine/orphan_plan.h src/engine/runner.h src/engine/startline.h
 
 ENGINE_TESTS = tests/unit/test_orphan_plan tests/unit/test_runner tests/unit/test_startline \
@@ -68,8 +69,8 @@ EXTRA_DIST += tests/cli/target.sh tests/cli/waits_wide.sh tests/cli/priority.sh 
 # on a global mutex, condvar and semaphore; the census names each lock, counts
 # its waiters and reads the mutex's owner.
 if OS_LINUX
-check_PROGRAMS += tests/unit/lock_holders tests/unit/test_lock_census
-TESTS += tests/unit/test_lock_census
+check_PROGRAMS += tests/unit/lock_holders tests/unit/test_lock_census tests/unit/test_shm_key
+TESTS += tests/unit/test_lock_census tests/unit/test_shm_key
 endif
 
 # The built-ins' pace with latency on: one operation timed a batch (builtin.h).

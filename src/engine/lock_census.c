@@ -10,12 +10,14 @@
 #include "scaletop/decode_proc.h"
 #include "scaletop/platform.h"
 #include "lock_census.h"
+#include "shm_key.h"
 
 enum census_owner
 census_owner_verify(const struct census_lock *l, const unsigned char *buf, ssize_t n,
-		    census_has_thread_fn has_thread, pid_t *owner, char *why, size_t len)
+		    census_holder_fn holder, void *ctx, pid_t *owner, pid_t *owner_pid, char *why,
+		    size_t len)
 {
-	*owner = 0;
+	*owner = *owner_pid = 0;
 	snprintf(why, len, "%s", "");
 	if (l->kind != FUTEX_KIND_MUTEX && l->kind != FUTEX_KIND_PI) {
 		snprintf(why, len, "not a mutex");
@@ -27,10 +29,14 @@ census_owner_verify(const struct census_lock *l, const unsigned char *buf, ssize
 	}
 	switch (mutex_owner_decode(&l->last, buf, (size_t)n, owner)) {
 	case MUTEX_OWNER_KNOWN:
-		if (has_thread(l->pid, *owner) == 1)
+		if (holder(ctx, l, *owner, owner_pid) == 1)
 			return CENSUS_OWNER_KNOWN;
-		snprintf(why, len, "TID %d is not a thread of %d", (int)*owner, (int)l->pid);
-		*owner = 0;
+		if (l->shared)
+			snprintf(why, len, "TID %d is in no process mapping it", (int)*owner);
+		else
+			snprintf(why, len, "TID %d is not a thread of %d", (int)*owner,
+				 (int)l->pid);
+		*owner = *owner_pid = 0;
 		return CENSUS_OWNER_UNKNOWN;
 	case MUTEX_OWNER_FREE:
 		snprintf(why, len, "released before it was read");
@@ -55,15 +61,35 @@ census_resolve_waitv(pid_t pid, struct syscall_line *line)
 	return futex_waitv_first(line, buf, (size_t)n);
 }
 
+/*
+ * census_holder_fn of a live process: a private lock's holder is a thread of
+ * its process; a shared lock's is a thread of any process that maps its
+ * object now (ctx, the step's shm_keys), the waiters' or another's.
+ */
+static int
+live_holder(void *ctx, const struct census_lock *l, pid_t tid, pid_t *pid)
+{
+	pid_t tg;
+
+	if (!l->shared) {
+		*pid = l->pid;
+		return proc_has_thread(l->pid, tid);
+	}
+	if (ctx == NULL || (tg = proc_thread_group(tid)) <= 0)
+		return ctx == NULL ? 0 : -1;
+	*pid = tg;
+	return shm_keys_maps(ctx, tg, &l->where);
+}
+
 int
-census_read_owners(struct census *c)
+census_read_owners(struct census *c, struct shm_keys *shm)
 {
 	const struct census_lock *l;
 	unsigned char buf[MUTEX_WORDS];
 	char why[CENSUS_WHY_LEN];
 	enum census_owner st;
 	ssize_t n = 0;
-	pid_t owner;
+	pid_t owner, owner_pid;
 	size_t i;
 	int known = 0;
 
@@ -74,8 +100,9 @@ census_read_owners(struct census *c)
 			continue; /* none waits now: its word says nothing of this lock's waiters */
 		if (l->kind == FUTEX_KIND_MUTEX || l->kind == FUTEX_KIND_PI)
 			n = proc_mem_read(l->pid, l->addr, buf, sizeof buf);
-		st = census_owner_verify(l, buf, n, proc_has_thread, &owner, why, sizeof why);
-		census_set_owner(c, i, st, owner, why);
+		st = census_owner_verify(l, buf, n, live_holder, shm, &owner, &owner_pid, why,
+					 sizeof why);
+		census_set_owner(c, i, st, owner, owner_pid, why);
 		known += st == CENSUS_OWNER_KNOWN;
 	}
 	return known;

@@ -12,13 +12,16 @@
 #include "scaletop/census.h"
 #include "scaletop/symbols.h"
 
+struct shm_keys;
+
 /*
  *   census_read_owners(c)  right after a round of census_add, while the
  *       waiters still wait: each mutex-like lock waited on in that round
  *       (last_waiters) has its words read from its
  *       process (process_vm_readv) and decoded conservatively
  *       (mutex_owner_decode, decode_proc.h); an owner TID that is not a
- *       thread of that process is "unknown", never a guess.
+ *       thread of that process (a shared lock: of a process that maps its
+ *       object) is "unknown", never a guess.
  *   census_name(c, s)  once per step, before the census is shown or kept:
  *       each lock's address through the process's maps and its object's
  *       symbols (symbols.h).
@@ -34,22 +37,28 @@
 int census_resolve_waitv(pid_t pid, struct syscall_line *line);
 /*
  * Reads the owner of every mutex and PI lock waited on in the last round;
- * every other lock is "owner unknown", "not a mutex".  Returns how many
- * owners are known now.
+ * every other lock is "owner unknown", "not a mutex".  shm (may be NULL:
+ * then no shared lock's owner is verified) tells which processes map a
+ * shared lock's object.  Returns how many owners are known now.
  */
-int census_read_owners(struct census *c);
-/* Whether tid is a thread of pid now: 1, 0, or -1 (platform.h's proc_has_thread). */
-typedef int (*census_has_thread_fn)(pid_t pid, pid_t tid);
+int census_read_owners(struct census *c, struct shm_keys *shm);
+/*
+ * Whether thread tid may hold lock l: a thread of l's process, or for a
+ * shared lock of any process that maps its object.  1 with *pid set to
+ * tid's process, 0, or -1 with errno.  ctx is the caller's.
+ */
+typedef int (*census_holder_fn)(void *ctx, const struct census_lock *l, pid_t tid, pid_t *pid);
 /*
  * Lock l's owner from the n bytes of its word read into buf (n <= 0: the
- * read failed): KNOWN only when the decoded TID is a thread of l's process
- * by has_thread; else *owner is 0 and why (len bytes) says why: "not a
- * mutex", "the word could not be read", "the word names no owner", "TID
- * 123 is not a thread of 456", or, FREE, "released before it was read".
+ * read failed): KNOWN only when holder says the decoded TID may hold it,
+ * with *owner_pid its process; else *owner is 0 and why (len bytes) says
+ * why: "not a mutex", "the word could not be read", "the word names no
+ * owner", "TID 123 is not a thread of 456", "TID 123 is in no process
+ * mapping it" (a shared lock), or, FREE, "released before it was read".
  */
 enum census_owner census_owner_verify(const struct census_lock *l, const unsigned char *buf,
-				      ssize_t n, census_has_thread_fn has_thread, pid_t *owner,
-				      char *why, size_t len);
+				      ssize_t n, census_holder_fn holder, void *ctx, pid_t *owner,
+				      pid_t *owner_pid, char *why, size_t len);
 /* Names every lock not yet named; returns how many were named by a symbol. */
 int census_name(struct census *c, struct symboliser *s);
 /*

@@ -11,6 +11,7 @@
 #include "scaletop/decode_proc.h"
 #include "scaletop/symbols.h"
 #include "lock_census.h"
+#include "shm_key.h"
 #include "step_ctx.h"
 
 /*
@@ -56,6 +57,11 @@ step_ctx_census_begin(struct step_ctx *c)
 	if (!c->s->set.no_locks && c->sym == NULL)
 		c->sym = sym_new();
 	c->ws.sym = c->s->set.no_locks ? NULL : c->sym;
+	if (!c->s->set.no_locks && c->shm == NULL)
+		c->shm = shm_keys_new();
+	if (c->shm != NULL)
+		shm_keys_reset(c->shm);
+	c->ws.shm = c->s->set.no_locks ? NULL : c->shm;
 	for (f = 0; f < 2; f++) {
 		c->ws.census[f] = NULL;
 		if (c->s->set.no_locks)
@@ -89,11 +95,14 @@ census_keep(struct census *k, size_t i, enum wait_family f, struct step_ulock *u
 	u->share = census_share(k, i);
 	u->max_waiters = l->max_waiters;
 	u->threads = (unsigned)l->ntids;
+	u->shared = l->shared != 0;
+	u->processes = l->shared ? (unsigned)l->npids : 1;
 	u->readings = l->readings;
 	snprintf(u->mapping, sizeof(u->mapping), "%s", l->mapping);
 	u->idle = l->idle != 0;
 	if (l->owner_reads > 0) {
 		u->owner = l->owner;
+		u->owner_pid = l->owner_pid;
 		if (l->run_tid == l->owner)
 			snprintf(u->owner_state, sizeof(u->owner_state), "%s",
 				 census_state_word(l->run_state));
@@ -114,6 +123,7 @@ step_ctx_census_end(struct step_ctx *c, struct step *st)
 
 	memset(ul, 0, sizeof(*ul));
 	c->ws.sym = NULL;
+	c->ws.shm = NULL;
 	for (f = 0; f < 2; f++) {
 		if ((k = c->ws.census[f]) == NULL)
 			continue;
@@ -143,6 +153,9 @@ step_ctx_census_free(struct step_ctx *c)
 	int f;
 
 	c->ws.sym = NULL;
+	c->ws.shm = NULL;
+	shm_keys_free(c->shm);
+	c->shm = NULL;
 	for (f = 0; f < 2; f++) {
 		c->ws.census[f] = NULL;
 		census_free(c->census[f]);

@@ -124,6 +124,7 @@ struct step_ctx {
 	struct hot_sampler hot;   /* where the CPUs went: on-CPU samples of the same processes */
 	struct symboliser *sym;   /* names their frames; made at the first sampled window; owned */
 	struct census *census[2]; /* the lock census of each family (step_census.c); owned */
+	struct shm_keys *shm;     /* its shared futexes' keys; owned */
 	struct kstack_tally
 		*kstacks;    /* the blocked threads' kernel stacks (step_kstacks.c); owned */
 	bool kstack_said[2]; /* a family's stacks were said to be unreadable: once a sweep */

@@ -11,6 +11,7 @@
 #include "scaletop/platform.h"
 #include "scaletop/symbols.h"
 #include "lock_census.h"
+#include "shm_key.h"
 #include "wait_sampler.h"
 
 #define CENSUS_LINES_TICK 16
@@ -30,23 +31,42 @@
  * for futex waiters alone and inside the sampler's reading loop, so its cost falls under the tick's
  * CPU budget (WAIT_SAMPLE_MAX_CPU_NS) like the other files'.  After a tick's readings of a family
  * the round is closed and the owners of the mutexes waited on in it are read while their waiters
- * still wait (lock_census.h).  A futex waiter's process is noted to the
+ * still wait (lock_census.h).  A futex not private to its process (a
+ * process-shared mutex) is keyed by the object it lies in and its offset
+ * there (shm_key.h), as the kernel keys it, so the waiters of several
+ * processes count for one lock.  A futex waiter's process is noted to the
  * symboliser when first met (sym_note_process), so the objects that name
  * its locks are read while it runs, not at the window's end, when a
  * command's process may have exited.
  */
+
+/*
+ * Whether line's futex is shared by processes, with *where set: a futex
+ * waited on without the private flag, in a mapping shared (else the kernel
+ * keys it by the process and address too).
+ */
+static bool
+ws_census_shared(struct wait_sampler *w, pid_t pid, const struct syscall_line *line,
+		 struct census_shared *where)
+{
+	if (line->futex == FUTEX_KIND_NONE || line->futex_private || w->shm == NULL)
+		return false;
+	return shm_key_of(w->shm, pid, line->futex_addr, where) == 1;
+}
 
 void
 ws_census_add(struct wait_sampler *w, int fi, struct ws_thread *th, const struct thread_sample *t,
 	      double weight)
 {
 	unsigned stride = w->census_stride[fi] > 1 ? w->census_stride[fi] : 1;
+	struct census_shared where;
 	struct syscall_line line;
 	uint64_t t0;
+	bool shared;
 	int r;
 
 	if (t->state != THREAD_SLEEPING || !wchan_is_futex_wait(t->channel)) {
-		(void)census_add(w->census[fi], th->h.pid, th->h.tid, NULL, weight, 1);
+		(void)census_add(w->census[fi], th->h.pid, th->h.tid, NULL, NULL, weight, 1);
 		return;
 	}
 	if (w->census_seen[fi]++ % stride != 0)
@@ -57,9 +77,10 @@ ws_census_add(struct wait_sampler *w, int fi, struct ws_thread *th, const struct
 	if (r == 0 && census_resolve_waitv(th->h.pid, &line) != 0)
 		r = -1; /* the vector is gone: the lock is not known */
 	w->census_reads++;
+	shared = r == 0 && ws_census_shared(w, th->h.pid, &line, &where);
 	w->census_ns += mono_now_ns() - t0;
-	(void)census_add(w->census[fi], th->h.pid, th->h.tid, r == 0 ? &line : NULL, weight,
-			 stride);
+	(void)census_add(w->census[fi], th->h.pid, th->h.tid, r == 0 ? &line : NULL,
+			 shared ? &where : NULL, weight, stride);
 	w->census_fresh[fi] = w->census_fresh[fi] || (r == 0 && line.futex != FUTEX_KIND_NONE);
 	if (r == 0 && line.futex != FUTEX_KIND_NONE && w->sym != NULL)
 		(void)sym_note_process(w->sym, th->h.pid);
@@ -95,17 +116,19 @@ ws_census_tick(struct wait_sampler *w, int fi, uint64_t now)
 	size_t i;
 
 	census_round(c);
+	if (w->shm != NULL)
+		shm_keys_round(w->shm);
 	lines = ws_tick_scaled(w, CENSUS_LINES_TICK);
 	w->census_stride[fi] = (unsigned)((w->census_seen[fi] + lines - 1) / lines);
 	w->census_seen[fi] = 0;
 	if (w->census_fresh[fi]) {
-		(void)census_read_owners(c);
+		(void)census_read_owners(c, w->shm);
 		for (i = 0; i < census_count(c); i++) {
 			l = census_lock(c, i);
 			if (l->last_waiters == 0 || l->owner_state != CENSUS_OWNER_KNOWN)
 				continue;
 			/* the holder's state only when the sampler read it on this very tick */
-			th = ws_census_thread(&w->fam[fi], l->pid, l->owner);
+			th = ws_census_thread(&w->fam[fi], l->owner_pid, l->owner);
 			if (th != NULL && th->seeded && th->m.at_ns == now && th->h.have_last)
 				census_set_owner_run(c, i, l->owner, (int)th->h.last.state);
 		}

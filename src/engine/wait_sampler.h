@@ -35,6 +35,7 @@
  */
 
 struct census;
+struct shm_keys;
 struct symboliser;
 struct kstack_tally;
 
@@ -142,6 +143,7 @@ struct wait_sampler {
 	uint64_t census_worst;     /* the most of it in one tick and family */
 	uint64_t census_mark;      /* census_ns at the end of the last family's tick */
 	struct symboliser *sym;    /* notes a futex waiter's process when first met; borrowed */
+	struct shm_keys *shm;      /* where shared futexes lie (shm_key.h); borrowed */
 	/*
 	 * The kernel stacks of each tick's first WAIT_KSTACK_READS blocked
 	 * readings of a family (kstacks.h; wait_kstack.c), NULL when off.  A

@@ -50,6 +50,19 @@ num_json(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* A shared lock's processes, and a known holder's process: 0, or -1 when out of memory. */
+static int
+ulock_shared_json(json_t *o, const struct step_ulock *u)
+{
+	if (json_object_set_new(o, "owner_pid",
+				u->owner > 0 && u->owner_pid > 0 ? json_integer(u->owner_pid)
+								 : json_null()) != 0 ||
+	    json_object_set_new(o, "shared", json_boolean(u->shared)) != 0)
+		return -1;
+	return json_object_set_new(o, "processes",
+				   json_integer(u->processes > 0 ? u->processes : 1));
+}
+
 static json_t *
 ulock_json(const struct step_ulock *u)
 {
@@ -78,7 +91,8 @@ ulock_json(const struct step_ulock *u)
 	    json_object_set_new(o, "mapping",
 				u->mapping[0] != '\0' ? text_json(u->mapping, sizeof(u->mapping))
 						      : json_null()) != 0 ||
-	    json_object_set_new(o, "idle", json_boolean(u->idle)) != 0) {
+	    json_object_set_new(o, "idle", json_boolean(u->idle)) != 0 ||
+	    ulock_shared_json(o, u) != 0) {
 		json_decref(o);
 		return NULL;
 	}
@@ -151,11 +165,37 @@ read_ulock_counts(struct field_ctx *c, const json_t *v, const char *p, struct st
 	return 0;
 }
 
+/* Members older files lack: a shared lock's processes, and its holder's. */
+static int
+read_ulock_shared(struct field_ctx *c, const json_t *v, const char *p, struct step_ulock *u)
+{
+	long long n = 1, owner_pid = 0;
+
+	if (json_object_get(v, "shared") != NULL && field_bool(c, v, p, "shared", &u->shared) != 0)
+		return -1;
+	if (json_object_get(v, "processes") != NULL &&
+	    field_int(c, v, p, "processes", 1, UINT32_MAX, 0, 0, &n) != 0)
+		return -1;
+	if (json_object_get(v, "owner_pid") != NULL &&
+	    field_int(c, v, p, "owner_pid", 1, INT32_MAX, F_NULL, 0, &owner_pid) != 0)
+		return -1;
+	if (!u->shared && n > 1)
+		return field_fail(c, p,
+				  "%lld processes wait on a lock not shared; expected 1, "
+				  "or \"shared\": true",
+				  n);
+	u->processes = (unsigned)n;
+	u->owner_pid = (pid_t)owner_pid;
+	return 0;
+}
+
 /* Members older files lack: why no owner, the mapping of a lock named by its call site, idleness.
  */
 static int
 read_ulock_extra(struct field_ctx *c, const json_t *v, const char *p, struct step_ulock *u)
 {
+	if (read_ulock_shared(c, v, p, u) != 0)
+		return -1;
 	if (json_object_get(v, "owner_why") != NULL &&
 	    field_str(c, v, p, "owner_why", F_NULL, u->owner_why, sizeof(u->owner_why)) != 0)
 		return -1;
@@ -287,8 +327,9 @@ census_read(struct field_ctx *c, const json_t *lk, const char *P, struct step *s
 
 /*
  * "     8 target    41.0% lock_sys+64 (mariadbd) mutex, 7 waiters at once, 12 threads, held by
- * 4711 running"; an idle wait says "idle wait: " before its name, a lock named by its call site
- * where it lies, and a lock with no verified holder why.
+ * 4711 running"; an idle wait says "idle wait: " before its name, a shared lock its processes
+ * ("in 4 processes (shared)") and its holder's, a lock named by its call site where it lies,
+ * and a lock with no verified holder why.
  */
 static void
 locks_line(FILE *f, const struct step *st, const struct step_ulock *u, bool first)
@@ -302,9 +343,15 @@ locks_line(FILE *f, const struct step *st, const struct step_ulock *u, bool firs
 		fprintf(f, " (%s)", u->comm);
 	fprintf(f, " %s, %u waiter%s at once, %u thread%s", u->kind, u->max_waiters,
 		u->max_waiters == 1 ? "" : "s", u->threads, u->threads == 1 ? "" : "s");
+	if (u->shared)
+		fprintf(f, " in %u process%s (shared)", u->processes,
+			u->processes == 1 ? "" : "es");
 	if (u->mapping[0] != '\0')
 		fprintf(f, ", at %s", u->mapping);
-	if (u->owner > 0)
+	if (u->owner > 0 && u->shared && u->owner_pid > 0)
+		fprintf(f, ", held by %d of process %d%s%s", (int)u->owner, (int)u->owner_pid,
+			u->owner_state[0] ? " " : "", u->owner_state);
+	else if (u->owner > 0)
 		fprintf(f, ", held by %d%s%s", (int)u->owner, u->owner_state[0] ? " " : "",
 			u->owner_state);
 	else if (!u->idle)

@@ -333,6 +333,7 @@ cause_lock_find(const struct cause_runs *from, const struct cause_runs *to, stru
 			lk->threads = run->tg.present ? run->tg.threads : 0;
 		else
 			lk->threads = (run->ct.have & CT_HAVE_THREADS) ? run->ct.threads : 0;
+		lk->processes = u->shared ? u->processes : 0;
 		lk->owner = u->owner;
 		snprintf(lk->owner_state, sizeof(lk->owner_state), "%s", u->owner_state);
 		return;
@@ -447,7 +448,7 @@ void
 analysis_lock_text(const struct analysis_cause *c, char *buf, size_t len)
 {
 	const struct cause_lock *lk = &c->lock;
-	char of[24] = "", held[64] = "";
+	char of[24] = "", held[64] = "", procs[40] = "";
 
 	if (len == 0)
 		return;
@@ -459,7 +460,9 @@ analysis_lock_text(const struct analysis_cause *c, char *buf, size_t len)
 	if (lk->owner > 0)
 		snprintf(held, sizeof(held), ", held by thread %d%s%s", (int)lk->owner,
 			 lk->owner_state[0] ? ", " : "", lk->owner_state);
-	snprintf(buf, len, "; at %d, %u%s %s threads waited on one futex (%s%s)", c->n_to,
-		 lk->max_waiters, of, lk->comm[0] ? lk->comm : wait_family_names[lk->family],
-		 lk->name, held);
+	if (lk->processes > 1)
+		snprintf(procs, sizeof(procs), " in %u processes", lk->processes);
+	snprintf(buf, len, "; at %d, %u%s %s threads%s waited on one %sfutex (%s%s)", c->n_to,
+		 lk->max_waiters, of, lk->comm[0] ? lk->comm : wait_family_names[lk->family], procs,
+		 lk->processes > 1 ? "shared " : "", lk->name, held);
 }

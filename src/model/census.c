@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The lock census (census.h): futex waiters grouped by (process, address),
- * with each lock's blocked time, most waiters at once and distinct
- * threads.  The locks are kept sorted by (pid, addr) so a reading finds its
- * lock by binary search; census_sort reorders them by weight for reading.
+ * or a shared futex's by where it lies, with each lock's blocked time, most
+ * waiters at once and distinct threads.  The locks are kept sorted by key so
+ * a reading finds its lock by binary search; census_sort reorders them by weight.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -17,7 +17,13 @@ struct census {
 	size_t n, cap;
 	double blocked;
 	unsigned long round_readings; /* futex readings in the round still open */
-	int by_key;                   /* the locks are in (pid, addr) order, as census_add needs */
+	int by_key;                   /* the locks are in key order, as census_add needs */
+};
+
+/* A lock's identity: the private ones first, by (pid, addr); then the shared by where. */
+struct census_key {
+	int shared;
+	uint64_t k[3];
 };
 
 struct census *
@@ -35,8 +41,10 @@ census_reset(struct census *c)
 {
 	size_t i;
 
-	for (i = 0; i < c->n; i++)
+	for (i = 0; i < c->n; i++) {
 		free(c->lock[i].tids);
+		free(c->lock[i].pids);
+	}
 	c->n = 0;
 	c->blocked = 0;
 	c->round_readings = 0;
@@ -53,27 +61,47 @@ census_free(struct census *c)
 	free(c);
 }
 
-static int
-key_cmp(const struct census_lock *l, pid_t pid, uint64_t addr)
+static struct census_key
+lock_key(const struct census_lock *l)
 {
-	if (l->pid != pid)
-		return l->pid < pid ? -1 : 1;
-	if (l->addr != addr)
-		return l->addr < addr ? -1 : 1;
+	struct census_key k = { l->shared, { 0, 0, 0 } };
+
+	if (l->shared) {
+		k.k[0] = l->where.dev;
+		k.k[1] = l->where.ino;
+		k.k[2] = l->where.off;
+	} else {
+		k.k[0] = (uint64_t)l->pid;
+		k.k[1] = l->addr;
+	}
+	return k;
+}
+
+static int
+key_cmp(const struct census_lock *l, const struct census_key *y)
+{
+	struct census_key x = lock_key(l);
+	int i;
+
+	if (x.shared != y->shared)
+		return x.shared < y->shared ? -1 : 1;
+	for (i = 0; i < 3; i++)
+		if (x.k[i] != y->k[i])
+			return x.k[i] < y->k[i] ? -1 : 1;
 	return 0;
 }
 
 static int
 lock_key_cmp(const void *a, const void *b)
 {
-	const struct census_lock *y = b;
+	struct census_key y = lock_key(b);
 
-	return key_cmp(a, y->pid, y->addr);
+	return key_cmp(a, &y);
 }
 
-/* The lock of (pid, addr), made in its place when new; NULL with ENOMEM. */
+/* The lock of key, made in its place when new (key's fields set); NULL with ENOMEM. */
 static struct census_lock *
-census_find(struct census *c, pid_t pid, uint64_t addr)
+census_find(struct census *c, const struct census_key *key)
 {
 	size_t lo = 0, hi, mid;
 	struct census_lock *p;
@@ -86,7 +114,7 @@ census_find(struct census *c, pid_t pid, uint64_t addr)
 	hi = c->n;
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		r = key_cmp(&c->lock[mid], pid, addr);
+		r = key_cmp(&c->lock[mid], key);
 		if (r == 0)
 			return &c->lock[mid];
 		if (r < 0)
@@ -100,53 +128,75 @@ census_find(struct census *c, pid_t pid, uint64_t addr)
 	c->n++;
 	p = &c->lock[lo];
 	memset(p, 0, sizeof *p);
-	p->pid = pid;
-	p->addr = addr;
+	p->shared = key->shared;
+	if (key->shared) {
+		p->where.dev = key->k[0];
+		p->where.ino = key->k[1];
+		p->where.off = key->k[2];
+	} else {
+		p->pid = (pid_t)key->k[0];
+		p->addr = key->k[1];
+	}
 	p->how = "";
 	return p;
 }
 
-/* Adds tid to the lock's distinct threads; -1 with ENOMEM. */
+/*
+ * Adds v to the ascending set *set of *n (room *cap), up to max members
+ * (past it *full is set and the set stays); -1 with ENOMEM.
+ */
 static int
-lock_add_tid(struct census_lock *l, pid_t tid)
+pid_set_add(pid_t **set, size_t *n, size_t *cap, int *full, size_t max, pid_t v)
 {
-	size_t lo = 0, hi = l->ntids, mid;
+	size_t lo = 0, hi = *n, mid;
 
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		if (l->tids[mid] == tid)
+		if ((*set)[mid] == v)
 			return 0;
-		if (l->tids[mid] < tid)
+		if ((*set)[mid] < v)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (l->ntids >= CENSUS_TIDS_MAX) {
-		l->tids_full = 1;
+	if (*n >= max) {
+		*full = 1;
 		return 0;
 	}
-	if (grow_array(&l->tids, &l->captids, l->ntids + 1, sizeof(*l->tids), 8) != 0)
+	if (grow_array(set, cap, *n + 1, sizeof(**set), 8) != 0)
 		return -1;
-	memmove(&l->tids[lo + 1], &l->tids[lo], (l->ntids - lo) * sizeof l->tids[0]);
-	l->tids[lo] = tid;
-	l->ntids++;
+	memmove(&(*set)[lo + 1], &(*set)[lo], (*n - lo) * sizeof(**set));
+	(*set)[lo] = v;
+	(*n)++;
 	return 0;
 }
 
 int
-census_add(struct census *c, pid_t pid, pid_t tid, const struct syscall_line *line, double weight,
-	   unsigned waiters)
+census_add(struct census *c, pid_t pid, pid_t tid, const struct syscall_line *line,
+	   const struct census_shared *shared, double weight, unsigned waiters)
 {
+	struct census_key key = { shared != NULL, { 0, 0, 0 } };
 	struct census_lock *l;
 
 	c->blocked += weight;
 	if (line == NULL || line->state != SYSCALL_IN || line->futex == FUTEX_KIND_NONE)
 		return 0;
-	l = census_find(c, pid, line->futex_addr);
+	if (shared != NULL) {
+		key.k[0] = shared->dev;
+		key.k[1] = shared->ino;
+		key.k[2] = shared->off;
+	} else {
+		key.k[0] = (uint64_t)pid;
+		key.k[1] = line->futex_addr;
+	}
+	l = census_find(c, &key);
 	if (l == NULL) {
 		errno = ENOMEM;
 		return -1;
 	}
+	/* a shared lock is read through its latest waiter, whose line is kept below */
+	l->pid = pid;
+	l->addr = line->futex_addr;
 	l->kind = line->futex;
 	l->kinds |= 1u << line->futex;
 	l->weight += weight;
@@ -155,7 +205,10 @@ census_add(struct census *c, pid_t pid, pid_t tid, const struct syscall_line *li
 	c->round_readings++;
 	l->last = *line;
 	l->last.name = NULL; /* static in the decoder, but nothing here needs it */
-	return lock_add_tid(l, tid);
+	if (l->shared &&
+	    pid_set_add(&l->pids, &l->npids, &l->cappids, &l->pids_full, CENSUS_PIDS_MAX, pid) != 0)
+		return -1;
+	return pid_set_add(&l->tids, &l->ntids, &l->captids, &l->tids_full, CENSUS_TIDS_MAX, tid);
 }
 
 void
@@ -181,7 +234,7 @@ census_blocked(const struct census *c)
 
 /*
  * The contended before the idle, then the heavier first; at equal weight in
- * (pid, addr) order, so the order is stable.
+ * key order, so the order is stable.
  */
 static int
 lock_weight_cmp(const void *a, const void *b)
@@ -246,13 +299,15 @@ census_set_name(struct census *c, size_t i, const char *name, const char *how)
 }
 
 void
-census_set_owner(struct census *c, size_t i, enum census_owner st, pid_t owner, const char *why)
+census_set_owner(struct census *c, size_t i, enum census_owner st, pid_t owner, pid_t owner_pid,
+		 const char *why)
 {
 	if (i >= c->n)
 		return;
 	c->lock[i].owner_state = st;
 	if (st == CENSUS_OWNER_KNOWN) {
 		c->lock[i].owner = owner;
+		c->lock[i].owner_pid = owner_pid;
 		c->lock[i].owner_reads++;
 		c->lock[i].owner_why[0] = '\0';
 		return;

@@ -268,10 +268,12 @@ syscall_futex(const struct arch_calls *a, struct syscall_line *s)
 		s->futex_addr = s->arg[0];
 		s->futex_val = (uint32_t)s->arg[2];
 	} else if (s->nr == a->futex_wait) {
-		/* futex_wait(uaddr, val, mask, flags, timeout, clockid) */
+		/* futex_wait(uaddr, val, mask, flags, timeout, clockid); FUTEX2_PRIVATE is 128 too
+		 */
 		s->futex = FUTEX_KIND_FUTEX2;
 		s->futex_addr = s->arg[0];
 		s->futex_val = (uint32_t)s->arg[1];
+		s->futex_private = (s->arg[3] & FOP_PRIVATE) != 0;
 	} else if (s->nr == a->futex_waitv) {
 		/* futex_waitv(waiters, nr_futexes, flags, timeout, clockid) */
 		s->futex = FUTEX_KIND_FUTEX2;
@@ -377,12 +379,16 @@ int
 futex_waitv_first(struct syscall_line *line, const unsigned char *buf, size_t len)
 {
 	uint64_t val, uaddr;
+	uint32_t flags;
 
 	if (line->futex != FUTEX_KIND_FUTEX2 || !line->futex_vector || len < FUTEX_WAITV_ENTRY)
 		return decode_fail(EINVAL);
+	/* struct futex_waitv: u64 val, u64 uaddr, u32 flags, u32 reserved */
 	memcpy(&val, buf, sizeof val);
 	memcpy(&uaddr, buf + 8, sizeof uaddr);
+	memcpy(&flags, buf + 16, sizeof flags);
 	line->futex_addr = uaddr;
 	line->futex_val = (uint32_t)val;
+	line->futex_private = (flags & FOP_PRIVATE) != 0;
 	return 0;
 }

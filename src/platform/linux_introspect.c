@@ -122,6 +122,40 @@ proc_has_thread(pid_t pid, pid_t tid)
 	return errno == ENOENT ? 0 : -1;
 }
 
+pid_t
+proc_thread_group(pid_t tid)
+{
+	char path[64], buf[512], *p, *end;
+	ssize_t n;
+	long v;
+
+	int fd;
+
+	snprintf(path, sizeof path, "/proc/%d/status", (int)tid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		if (errno == ENOENT)
+			errno = ESRCH;
+		return -1;
+	}
+	/* Tgid is the status's fourth line, after a name of at most 64 bytes escaped */
+	n = pread(fd, buf, sizeof buf - 1, 0);
+	close_keep_errno(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	p = strstr(buf, "\nTgid:");
+	if (p == NULL) {
+		errno = EPROTO;
+		return -1;
+	}
+	v = strtol(p + 6, &end, 10);
+	if (end == p + 6 || v <= 0 || v > INT32_MAX) {
+		errno = EPROTO;
+		return -1;
+	}
+	return (pid_t)v;
+}
+
 int
 proc_object_path(pid_t pid, const char *path, char *out, size_t len)
 {

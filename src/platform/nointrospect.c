@@ -74,6 +74,14 @@ proc_has_thread(pid_t pid, pid_t tid)
 	return -1;
 }
 
+pid_t
+proc_thread_group(pid_t tid)
+{
+	(void)tid;
+	errno = ENOSYS;
+	return -1;
+}
+
 int
 proc_object_path(pid_t pid, const char *path, char *out, size_t len)
 {

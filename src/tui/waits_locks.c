@@ -143,7 +143,10 @@ waits_locks_rows(const struct ui *u, const struct frame *f, int w)
 	return 1 + st->ulocks.n * (w >= LK_WIDE ? 1 : 2);
 }
 
-/* "held by thread 4711 (mariadbd), running", "owner unknown: not a mutex", or "waits for work". */
+/*
+ * "held by thread 4711 (mariadbd), running", a shared lock's "held by thread
+ * 4711 of process 4700", "owner unknown: not a mutex", or "waits for work".
+ */
 static void
 lk_owner(const struct step_ulock *l, char *buf, size_t len)
 {
@@ -153,10 +156,23 @@ lk_owner(const struct step_ulock *l, char *buf, size_t len)
 		return;
 	}
 	snprintf(buf, len, "held by thread %d", (int)l->owner);
-	if (l->comm[0] != '\0')
+	if (l->shared && l->owner_pid > 0)
+		snprintf(buf + strlen(buf), len - strlen(buf), " of process %d", (int)l->owner_pid);
+	else if (l->comm[0] != '\0')
 		snprintf(buf + strlen(buf), len - strlen(buf), " (%s)", l->comm);
 	if (l->owner_state[0] != '\0')
 		snprintf(buf + strlen(buf), len - strlen(buf), ", %s", l->owner_state);
+}
+
+/* "  mutex, 3 at once, 4 threads", and a shared lock's " in 3 processes" */
+static void
+lk_figures(const struct step_ulock *l, char *buf, size_t len)
+{
+	snprintf(buf, len, "  %s, %u at once, %u thread%s", l->kind, l->max_waiters, l->threads,
+		 l->threads == 1 ? "" : "s");
+	if (l->shared)
+		snprintf(buf + strlen(buf), len - strlen(buf), " in %u process%s", l->processes,
+			 l->processes == 1 ? "" : "es");
 }
 
 /* "big_lock (mariadbd)", "wait_for_tasks (heap) (mariadbd) at [heap]+0x40" */
@@ -186,24 +202,22 @@ lk_how(int y, int x, int w, const char *sep, const struct step_ulock *l)
 static void
 lk_line(const struct step_ulock *l, int y, int x, int w, int namew, int rows)
 {
-	char buf[STEP_ULOCK_NAME + 64];
+	char buf[STEP_ULOCK_NAME + 64], fig[96];
 	int used, tw, nw, pre, cols;
 
 	pre = ui_putf(y, x, w, theme_attr(ROLE_MAIN), " %-8s %s%5.1f%%%s ",
 		      wait_family_names[l->family], l->idle ? "idle " : "", 100.0 * l->share,
 		      l->readings < WAIT_FEW_READINGS ? "?" : " ");
 	lk_name(l, buf, sizeof(buf));
-	tw = snprintf(NULL, 0, "  %s, %u at once, %u thread%s", l->kind, l->max_waiters, l->threads,
-		      l->threads == 1 ? "" : "s");
+	lk_figures(l, fig, sizeof(fig));
+	tw = (int)strlen(fig);
 	/* The name gives way to the figures. */
 	nw = namew > 0 ? namew : w - pre - tw;
 	cols = ui_put(y, x + pre, nw, theme_attr(ROLE_HI), buf);
 	if (namew > 0 && cols < nw)
 		cols += ui_putf(y, x + pre + cols, nw - cols, 0, "%*s", nw - cols, "");
 	used = pre + cols;
-	used += ui_putf(y, x + used, w - used, theme_attr(ROLE_MAIN),
-			"  %s, %u at once, %u thread%s", l->kind, l->max_waiters, l->threads,
-			l->threads == 1 ? "" : "s");
+	used += ui_put(y, x + used, w - used, theme_attr(ROLE_MAIN), fig);
 	lk_owner(l, buf, sizeof(buf));
 	if (namew > 0) {
 		used += ui_putf(y, x + used, w - used, theme_attr(ROLE_MAIN), "; ");

@@ -77,6 +77,11 @@ EXTRA_DIST += tests/cli/names.sh
 # program the test builds, run as --cmd and as --target.
 TESTS += tests/cli/owner.sh
 EXTRA_DIST += tests/cli/owner.sh
+# Locks shared by processes (shm_open, MAP_SHARED|MAP_ANONYMOUS) are one lock whichever
+# process waits, and each process's private lock its own, on a C program the test builds,
+# run as --cmd and watched as --target comm:NAME.
+TESTS += tests/cli/shmlock.sh
+EXTRA_DIST += tests/cli/shmlock.sh
 # Whole stacks for flame graphs: the namer's -2 and -1, merges, the cap and [other],
 # counts that add up (hotstacks.c, kstack_tally_stacks).
 UNIT_TESTS += tests/unit/test_hotstacks

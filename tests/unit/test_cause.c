@@ -291,6 +291,17 @@ test_lock(void)
 	   "a lock unseen at the peak, no holder: %s", a.verdict);
 	analysis_free(&a);
 
+	/* a process-shared futex that 12 processes wait on is said so */
+	at(&s, 32)->ulocks.lock[0].shared = true;
+	at(&s, 32)->ulocks.lock[0].processes = 12;
+	verdict_of(&s, &a);
+	ok(strstr(a.verdict, "; at 32, 3 mariadbd threads in 12 processes waited on one shared "
+			     "futex (zero+0x1000)") != NULL,
+	   "a shared lock names its processes: %s", a.verdict);
+	analysis_free(&a);
+	at(&s, 32)->ulocks.lock[0].shared = false;
+	at(&s, 32)->ulocks.lock[0].processes = 1;
+
 	/* a rise under the minimum, or no census at the peak, is no cause */
 	at(&s, 32)->ulocks.lock[0].share = 0.09;
 	verdict_of(&s, &a);

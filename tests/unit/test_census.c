@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The lock census (census.c): waiter readings grouped by (process,
- * address), the blocked total the shares are of, most waiters in one
- * round, distinct threads, kinds, and the order by weight.
+ * address), or a shared futex's by where it lies whichever process waits,
+ * the blocked total the shares are of, most waiters in one round, distinct
+ * threads and processes, kinds, and the order by weight.
  */
 #include <string.h>
 
@@ -52,17 +53,17 @@ test_group(void)
 	sleep.nr = 230;
 	/* Round 1: 5 on a, 1 on b, the holder asleep, one thread with no line read. */
 	for (t = 101; t <= 105; t++)
-		census_add(c, 10, t, &a, 1.0, 1);
-	census_add(c, 10, 200, &b, 1.0, 1);
-	census_add(c, 10, 100, &sleep, 1.0, 1);
-	census_add(c, 10, 300, NULL, 1.0, 1);
+		census_add(c, 10, t, &a, NULL, 1.0, 1);
+	census_add(c, 10, 200, &b, NULL, 1.0, 1);
+	census_add(c, 10, 100, &sleep, NULL, 1.0, 1);
+	census_add(c, 10, 300, NULL, NULL, 1.0, 1);
 	/* The same address in another process is another lock. */
-	census_add(c, 11, 400, &other, 0.5, 1);
+	census_add(c, 11, 400, &other, NULL, 0.5, 1);
 	census_round(c);
 	/* Round 2: 3 on a, two of them new threads. */
-	census_add(c, 10, 101, &a, 1.0, 1);
-	census_add(c, 10, 106, &a, 1.0, 1);
-	census_add(c, 10, 107, &a, 1.0, 1);
+	census_add(c, 10, 101, &a, NULL, 1.0, 1);
+	census_add(c, 10, 106, &a, NULL, 1.0, 1);
+	census_add(c, 10, 107, &a, NULL, 1.0, 1);
 	census_sort(c);
 
 	is_int((long long)census_count(c), 3, "three locks: (10, a), (10, b), (11, a)");
@@ -80,19 +81,19 @@ test_group(void)
 	l = find(c, 11, 0x1000, &i);
 	ok(l != NULL && l->weight == 0.5, "the other process's lock keeps its own weight");
 	census_set_name(c, i, "x:big_lock", "symbol");
-	census_set_owner(c, i, CENSUS_OWNER_UNKNOWN, 0, "the word names no owner");
+	census_set_owner(c, i, CENSUS_OWNER_UNKNOWN, 0, 0, "the word names no owner");
 	l = census_lock(c, i);
 	ok(l->owner_state == CENSUS_OWNER_UNKNOWN && l->owner_reads == 0 &&
 		   strcmp(l->owner_why, "the word names no owner") == 0,
 	   "an owner not verified keeps why (%s)", l->owner_why);
-	census_set_owner(c, i, CENSUS_OWNER_KNOWN, 4711, "ignored");
+	census_set_owner(c, i, CENSUS_OWNER_KNOWN, 4711, 10, "ignored");
 	l = census_lock(c, i);
 	ok(strcmp(l->name, "x:big_lock") == 0 && l->owner == 4711 &&
 		   l->owner_state == CENSUS_OWNER_KNOWN && l->owner_reads == 1 &&
 		   l->owner_why[0] == '\0',
 	   "a name and an owner are kept, with no reason");
 	/* Adding after a sort finds the same locks. */
-	census_add(c, 10, 108, &a, 1.0, 1);
+	census_add(c, 10, 108, &a, NULL, 1.0, 1);
 	census_sort(c);
 	is_int((long long)census_count(c), 3, "an add after a sort finds its lock again");
 	is_int((long long)census_lock(c, 0)->ntids, 8, "and counts the new thread");
@@ -113,7 +114,7 @@ test_many(void)
 	/* PostgreSQL's shape: every backend on its own semaphore. */
 	for (i = 0; i < 2000; i++) {
 		s = waiter(0x10000 + 64 * (uint64_t)((i * 7919) % 2000), FUTEX_KIND_BITSET);
-		census_add(c, 5, (pid_t)(1000 + i), &s, 1.0, 1);
+		census_add(c, 5, (pid_t)(1000 + i), &s, NULL, 1.0, 1);
 	}
 	census_sort(c);
 	is_int((long long)census_count(c), 2000, "2000 addresses, 2000 locks");
@@ -133,10 +134,10 @@ test_thinned(void)
 	pid_t t;
 
 	for (t = 1; t <= 4; t++)
-		census_add(c, 7, t, &a, 3 * 0.25, 3);
-	census_add(c, 7, 9, NULL, 0.25, 1);
+		census_add(c, 7, t, &a, NULL, 3 * 0.25, 3);
+	census_add(c, 7, 9, NULL, NULL, 0.25, 1);
 	census_round(c);
-	census_add(c, 7, 1, &a, 0.25, 1);
+	census_add(c, 7, 1, &a, NULL, 0.25, 1);
 	census_sort(c);
 	l = census_lock(c, 0);
 	is_int((long long)l->max_waiters, 12,
@@ -158,8 +159,8 @@ test_idle_order(void)
 	const struct census_lock *l;
 	size_t i;
 
-	census_add(c, 3, 30, &m, 1.0, 1);
-	census_add(c, 3, 31, &v, 5.0, 1);
+	census_add(c, 3, 30, &m, NULL, 1.0, 1);
+	census_add(c, 3, 31, &v, NULL, 5.0, 1);
 	census_sort(c);
 	ok(census_lock(c, 0)->addr == 0x2000, "the heavier first while none is idle");
 	l = find(c, 3, 0x2000, &i);
@@ -175,10 +176,60 @@ test_idle_order(void)
 	census_free(c);
 }
 
+/*
+ * Three processes map one object at three addresses: one lock, its three
+ * processes and four threads, read through the latest waiter; a private
+ * futex at the same address in two processes stays two locks.
+ */
+static void
+test_shared(void)
+{
+	struct census *c = census_new();
+	struct census_shared obj = { 0x801, 4242, 0x40 }, other = { 0x801, 4242, 0x80 };
+	struct syscall_line a = waiter(0x7f0000000040, FUTEX_KIND_MUTEX),
+			    b = waiter(0x7f1000000040, FUTEX_KIND_MUTEX),
+			    d = waiter(0x7f2000000040, FUTEX_KIND_MUTEX),
+			    p = waiter(0x5000, FUTEX_KIND_MUTEX);
+	const struct census_lock *l;
+	size_t i;
+
+	census_add(c, 100, 101, &a, &obj, 1.0, 1);
+	census_add(c, 200, 201, &b, &obj, 1.0, 1);
+	census_add(c, 200, 202, &b, &obj, 1.0, 1);
+	census_round(c);
+	census_add(c, 300, 301, &d, &obj, 1.0, 1);
+	census_add(c, 300, 302, &a, &other, 0.5, 1);
+	census_add(c, 100, 102, &p, NULL, 0.25, 1);
+	census_add(c, 200, 203, &p, NULL, 0.25, 1);
+	census_sort(c);
+	is_int((long long)census_count(c), 4,
+	       "shared: one lock for the object's word, one for "
+	       "its other word, two private ones");
+	l = census_lock(c, 0);
+	ok(l->shared && l->where.ino == 4242 && l->where.off == 0x40,
+	   "shared: the heaviest lock is the object's word");
+	ok(l->weight == 4.0 && l->ntids == 4 && l->npids == 3,
+	   "shared: the three processes' four threads count for it (weight %g, %zu threads, "
+	   "%zu processes)",
+	   l->weight, l->ntids, l->npids);
+	is_int(l->max_waiters, 3, "shared: three waited at once, in two processes");
+	ok(l->pid == 300 && l->addr == 0x7f2000000040,
+	   "shared: read through its latest waiter, at that process's address");
+	is_double(census_share(c, 0), 4.0 / 5.0, 1e-12, "shared: its share of the blocked total");
+	for (i = 1; i < census_count(c); i++) {
+		l = census_lock(c, i);
+		ok(l->shared ? l->where.off == 0x80 && l->npids == 1
+			     : l->addr == 0x5000 && l->npids == 0 && l->ntids == 1,
+		   "shared: lock %zu is %s", i, l->shared ? "the other word" : "a private one");
+	}
+	census_free(c);
+}
+
 int
 main(void)
 {
 	test_group();
+	test_shared();
 	test_idle_order();
 	test_many();
 	test_thinned();

@@ -117,7 +117,7 @@ census_round_of(struct census *c, pid_t pid, int *running)
 			continue;
 		}
 		census_resolve_waitv(pid, &line);
-		census_add(c, pid, (pid_t)atoi(d->d_name), &line, 1.0, 1);
+		census_add(c, pid, (pid_t)atoi(d->d_name), &line, NULL, 1.0, 1);
 	}
 	closedir(dir);
 	census_round(c);
@@ -167,7 +167,7 @@ test_mutex(struct symboliser *sym)
 	}
 	tries = census_until(c, s.pid, 7);
 	ok(tries > 0, "mutex: 7 threads wait on one lock (after %d tries)", tries);
-	census_read_owners(c);
+	census_read_owners(c, NULL);
 	census_name(c, sym);
 	l = census_lock(c, 0);
 	if (l == NULL) {
@@ -203,7 +203,7 @@ test_waiters(struct symboliser *sym, const char *mode, const char *prefix)
 	}
 	tries = census_until(c, s.pid, 4);
 	ok(tries > 0, "%s: 4 threads wait on one futex (after %d tries)", mode, tries);
-	census_read_owners(c);
+	census_read_owners(c, NULL);
 	census_name(c, sym);
 	l = census_lock(c, 0);
 	ok(l != NULL && strncmp(l->name, prefix, strlen(prefix)) == 0, "%s: named %s... (%s)", mode,
@@ -233,7 +233,7 @@ test_heap(struct symboliser *sym)
 	}
 	tries = census_until(c, s.pid, 7);
 	ok(tries > 0, "heap: 7 threads wait on one lock (after %d tries)", tries);
-	census_read_owners(c);
+	census_read_owners(c, NULL);
 	census_name(c, sym);
 	l = census_lock(c, 0);
 	/* malloc's own mapping: [heap], or an anonymous one (a sanitizer's allocator) */
@@ -276,7 +276,7 @@ test_shared(struct symboliser *sym)
 	}
 	tries = census_until(c, s.pid, 7);
 	ok(tries > 0, "shared: 7 threads wait on one lock (after %d tries)", tries);
-	census_read_owners(c);
+	census_read_owners(c, NULL);
 	census_name(c, sym);
 	census_name_callers(c, sym);
 	l = census_lock(c, 0);
@@ -320,17 +320,55 @@ test_idle(struct symboliser *sym, const char *mode, int want_idle)
 }
 
 static int
-has_thread_no(pid_t pid, pid_t tid)
+has_thread_no(void *ctx, const struct census_lock *l, pid_t tid, pid_t *pid)
 {
-	(void)pid;
+	(void)ctx;
+	(void)l;
 	(void)tid;
+	(void)pid;
 	return 0;
 }
 
+/* 4711 is a thread of 4700; a shared lock's object is mapped by 4800, whose thread 4811 is. */
 static int
-has_thread_4711(pid_t pid, pid_t tid)
+has_thread_4711(void *ctx, const struct census_lock *l, pid_t tid, pid_t *pid)
 {
-	return pid == 4700 && tid == 4711;
+	(void)ctx;
+	if (l->shared && tid == 4811) {
+		*pid = 4800;
+		return 1;
+	}
+	*pid = l->pid;
+	return !l->shared && l->pid == 4700 && tid == 4711;
+}
+
+/* A shared lock's holder may be a thread of another process that maps it, never of none. */
+static void
+test_verify_shared(struct census_lock *l, unsigned char *m)
+{
+	char why[CENSUS_WHY_LEN];
+	uint32_t w = 2;
+	int32_t tid = 4811;
+	pid_t owner, owner_pid;
+
+	l->shared = 1;
+	l->kind = l->last.futex = FUTEX_KIND_MUTEX;
+	memcpy(m, &w, 4);
+	memcpy(m + MUTEX_OWNER_OFFSET, &tid, 4);
+	is_int(census_owner_verify(l, m, MUTEX_WORDS, has_thread_4711, NULL, &owner, &owner_pid,
+				   why, sizeof why),
+	       CENSUS_OWNER_KNOWN, "verify shared: a thread of another process mapping it owns it");
+	ok(owner == 4811 && owner_pid == 4800, "verify shared: its TID and its process (%d of %d)",
+	   (int)owner, (int)owner_pid);
+	tid = 4711; /* a thread of the waiter's own process, which this predicate says maps nothing
+		     */
+	memcpy(m + MUTEX_OWNER_OFFSET, &tid, 4);
+	is_int(census_owner_verify(l, m, MUTEX_WORDS, has_thread_4711, NULL, &owner, &owner_pid,
+				   why, sizeof why),
+	       CENSUS_OWNER_UNKNOWN, "verify shared: a TID in no process mapping it is unknown");
+	is_str(why, "TID 4711 is in no process mapping it", "verify shared: and says so");
+	ok(owner == 0 && owner_pid == 0, "verify shared: no owner and no process given");
+	l->shared = 0;
 }
 
 /* The owner's checks without a live process: the word bytes and a has-thread predicate given. */
@@ -342,7 +380,7 @@ test_verify(void)
 	char why[CENSUS_WHY_LEN];
 	uint32_t w = 2;
 	int32_t tid = 4711;
-	pid_t owner;
+	pid_t owner, owner_pid;
 
 	memset(&l, 0, sizeof l);
 	l.pid = 4700;
@@ -352,34 +390,42 @@ test_verify(void)
 	memset(m, 0, sizeof m);
 	memcpy(m, &w, 4);
 	memcpy(m + MUTEX_OWNER_OFFSET, &tid, 4);
-	is_int(census_owner_verify(&l, m, sizeof m, has_thread_4711, &owner, why, sizeof why),
+	is_int(census_owner_verify(&l, m, sizeof m, has_thread_4711, NULL, &owner, &owner_pid, why,
+				   sizeof why),
 	       CENSUS_OWNER_KNOWN, "verify: a thread of the process is the owner");
 	is_int(owner, 4711, "verify: its TID");
-	is_int(census_owner_verify(&l, m, sizeof m, has_thread_no, &owner, why, sizeof why),
+	is_int(census_owner_verify(&l, m, sizeof m, has_thread_no, NULL, &owner, &owner_pid, why,
+				   sizeof why),
 	       CENSUS_OWNER_UNKNOWN, "verify: a TID that is no thread of the process is unknown");
 	is_str(why, "TID 4711 is not a thread of 4700", "verify: and says so");
 	is_int(owner, 0, "verify: no owner is given");
 	w = 1;
 	memcpy(m, &w, 4);
-	is_int(census_owner_verify(&l, m, sizeof m, has_thread_4711, &owner, why, sizeof why),
+	is_int(census_owner_verify(&l, m, sizeof m, has_thread_4711, NULL, &owner, &owner_pid, why,
+				   sizeof why),
 	       CENSUS_OWNER_KNOWN, "verify: a word of 1 (locked, no waiters) names its owner");
-	is_int(census_owner_verify(&l, m, -1, has_thread_4711, &owner, why, sizeof why),
+	is_int(census_owner_verify(&l, m, -1, has_thread_4711, NULL, &owner, &owner_pid, why,
+				   sizeof why),
 	       CENSUS_OWNER_UNKNOWN, "verify: a word not read is unknown");
 	is_str(why, "the word could not be read", "verify: and says so");
 	w = 7;
 	memcpy(m, &w, 4);
-	census_owner_verify(&l, m, sizeof m, has_thread_4711, &owner, why, sizeof why);
+	census_owner_verify(&l, m, sizeof m, has_thread_4711, NULL, &owner, &owner_pid, why,
+			    sizeof why);
 	is_str(why, "the word names no owner", "verify: a word not glibc's names no owner");
 	l.kind = l.last.futex = FUTEX_KIND_PI;
 	w = 0x40000000u | 4711; /* OWNER_DIED | tid */
 	memcpy(m, &w, 4);
-	is_int(census_owner_verify(&l, m, 4, has_thread_4711, &owner, why, sizeof why),
+	is_int(census_owner_verify(&l, m, 4, has_thread_4711, NULL, &owner, &owner_pid, why,
+				   sizeof why),
 	       CENSUS_OWNER_KNOWN, "verify: a PI word with OWNER_DIED still names its TID");
 	is_int(owner, 4711, "verify: OWNER_DIED's TID");
 	l.kind = l.last.futex = FUTEX_KIND_BITSET;
-	is_int(census_owner_verify(&l, m, 4, has_thread_4711, &owner, why, sizeof why),
+	is_int(census_owner_verify(&l, m, 4, has_thread_4711, NULL, &owner, &owner_pid, why,
+				   sizeof why),
 	       CENSUS_OWNER_UNKNOWN, "verify: a bitset wait has no owner");
 	is_str(why, "not a mutex", "verify: not a mutex");
+	test_verify_shared(&l, m);
 }
 
 /* futex2: without census_resolve_waitv each waiter's vector, on its own stack, would be a lock. */

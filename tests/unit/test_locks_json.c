@@ -51,6 +51,8 @@ add_lock(struct step_locks *l, enum wait_family f, const char *name, const char 
 	u->threads = waiters + 5;
 	u->readings = 40;
 	u->owner = owner;
+	u->owner_pid = owner > 0 ? u->pid : 0;
+	u->processes = 1;
 	snprintf(u->owner_state, sizeof(u->owner_state), "%s", state);
 }
 
@@ -69,6 +71,9 @@ make_session(struct session *s)
 	l->cost_ms = 0.375;
 	add_lock(l, WAIT_WORKLOAD, "big_lock", "mutex", 0.5, 7, 4711, "runnable");
 	add_lock(l, WAIT_TARGET, "lock_sys+64", "mutex", 0.41, 41, 4712, "");
+	l->lock[1].shared = true; /* in shared memory: three processes wait, a fourth holds it */
+	l->lock[1].processes = 3;
+	l->lock[1].owner_pid = 4800;
 	add_lock(l, WAIT_TARGET, "trx_commit+0x1d (heap)", "bitset", 0.25, 3, 0, "");
 	snprintf(l->lock[2].mapping, sizeof(l->lock[2].mapping), "[heap]+0x40");
 	snprintf(l->lock[2].owner_why, sizeof(l->lock[2].owner_why), "not a mutex");
@@ -89,7 +94,8 @@ same_lock(const struct step_ulock *a, const struct step_ulock *b)
 	       a->readings == b->readings && a->owner == b->owner &&
 	       strcmp(a->owner_state, b->owner_state) == 0 &&
 	       strcmp(a->owner_why, b->owner_why) == 0 && strcmp(a->mapping, b->mapping) == 0 &&
-	       a->idle == b->idle;
+	       a->idle == b->idle && a->shared == b->shared && a->processes == b->processes &&
+	       a->owner_pid == b->owner_pid;
 }
 
 static int
@@ -153,6 +159,11 @@ test_refusals(void)
 	refused("steps.1.locks.top.3.idle", json_string("yes"), "idle");
 	refused("steps.1.locks.top.2.owner_why", json_integer(3), "owner_why");
 	refused("steps.1.locks.top.2.mapping", json_integer(3), "mapping");
+	refused("steps.1.locks.top.0.processes", json_integer(3),
+		"3 processes wait on a lock not shared");
+	refused("steps.1.locks.top.1.processes", json_integer(0), "processes");
+	refused("steps.1.locks.top.1.shared", json_integer(1), "shared");
+	refused("steps.1.locks.top.1.owner_pid", json_integer(-4), "owner_pid");
 	refused("steps.1.locks.blocked_s", NULL, "blocked_s");
 	refused("steps.1.locks.top", json_integer(3), "steps[1].locks.top");
 	refused("steps.1.locks", json_integer(3), "steps[1].locks");
@@ -167,6 +178,10 @@ test_refusals(void)
 	is_str(err, "", "a lock without owner_why (an older file) loads");
 	snapshot_error(&s, "steps.1.locks.top.2.mapping", NULL, err, sizeof(err));
 	is_str(err, "", "a lock without mapping (an older file) loads");
+	snapshot_error(&s, "steps.1.locks.top.0.shared", NULL, err, sizeof(err));
+	is_str(err, "", "a lock without shared (an older file) loads");
+	snapshot_error(&s, "steps.1.locks.top.0.processes", NULL, err, sizeof(err));
+	is_str(err, "", "a lock without processes (an older file) loads");
 	session_free(&s);
 }
 
@@ -186,9 +201,10 @@ test_table(void)
 	ok(strstr(buf, "     8 workload  50.0% big_lock (scaletop) mutex, 7 waiters at once, 12 "
 		       "threads, held by 4711 runnable\n") != NULL,
 	   "the workload's lock, its holder and the holder's state");
-	ok(strstr(buf, "       target    41.0% lock_sys+64 (mariadbd) mutex, 41 waiters at once, "
-		       "46 threads, held by 4712\n") != NULL,
-	   "the target's, its holder's state not read");
+	ok(strstr(buf,
+		  "       target    41.0% lock_sys+64 (mariadbd) mutex, 41 waiters at once, "
+		  "46 threads in 3 processes (shared), held by 4712 of process 4800\n") != NULL,
+	   "the target's shared lock: its processes, its holder's, whose state was not read");
 	ok(strstr(buf, "       target    25.0% trx_commit+0x1d (heap) (mariadbd) bitset, 3 waiters "
 		       "at once, 8 threads, at [heap]+0x40, owner unknown: not a mutex\n") != NULL,
 	   "a lock named by its call site: where it lies, and why no holder");
