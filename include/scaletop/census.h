@@ -86,6 +86,7 @@ struct census_lock {
 	pid_t run_tid;                  /* the owner whose state was read with it (0: none) */
 	int run_state;                  /* its state then (platform.h's enum thread_state) */
 	char name[CENSUS_NAME_LEN];     /* "" until named */
+	char comm[16];   /* its process's name, read while it waited; "" until then */
 	const char *how; /* how it was named ("symbol", "object", "mapping"...), static */
 	/* named by its call site: where it lies ("[heap]+0x40", "zero+0x1000"); else "" */
 	char mapping[CENSUS_NAME_LEN];
@@ -139,6 +140,8 @@ void census_set_name(struct census *c, size_t i, const char *name, const char *h
  */
 void census_set_owner(struct census *c, size_t i, enum census_owner st, pid_t owner,
 		      pid_t owner_pid, const char *why);
+/* Lock i's process is called comm (copied, cut to fit): read while it waited. */
+void census_set_comm(struct census *c, size_t i, const char *comm);
 /* Lock i is named by its call site; mapping is where it lies (copied). */
 void census_set_mapping(struct census *c, size_t i, const char *mapping);
 /* Lock i's waiters are idle, not contending (census_sort puts it after the contended). */

@@ -168,6 +168,16 @@ struct step_ulock {
 	char mapping[STEP_ULOCK_NAME]; /* named by its call site: "[heap]+0x40"; else "" */
 	bool idle; /* its waiters wait for work (a condvar), not contention: never the top lock */
 };
+/*
+ * Whether a lock's processes are worth saying: a shared lock more than one
+ * process waited on, or one held from another process than its waiter's.
+ */
+static inline bool
+ulock_across_processes(const struct step_ulock *u)
+{
+	return u->shared &&
+	       (u->processes > 1 || (u->owner > 0 && u->owner_pid > 0 && u->owner_pid != u->pid));
+}
 struct step_locks {
 	bool present;
 	double blocked_s[WAIT_NFAMILIES]; /* each family's blocked thread-seconds the census saw */

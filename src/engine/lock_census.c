@@ -123,27 +123,32 @@ how_name(enum sym_how how)
 	}
 }
 
+/* Names lock i by its address, through the symboliser: 1 when a symbol names it, else 0. */
+static int
+name_one(struct census *c, size_t i, struct symboliser *s)
+{
+	const struct census_lock *l = census_lock(c, i);
+	struct sym_answer a;
+	char buf[CENSUS_NAME_LEN];
+
+	if (sym_user(s, l->pid, l->addr, &a) < 0) {
+		snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)l->addr);
+		census_set_name(c, i, buf, "address");
+		return 0;
+	}
+	census_set_name(c, i, sym_format(&a, buf, sizeof buf), how_name(a.how));
+	return a.how == SYM_SYMBOL;
+}
+
 int
 census_name(struct census *c, struct symboliser *s)
 {
-	const struct census_lock *l;
-	struct sym_answer a;
-	char buf[CENSUS_NAME_LEN];
 	size_t i;
 	int named = 0;
 
-	for (i = 0; i < census_count(c); i++) {
-		l = census_lock(c, i);
-		if (l->name[0] != '\0')
-			continue;
-		if (sym_user(s, l->pid, l->addr, &a) < 0) {
-			snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)l->addr);
-			census_set_name(c, i, buf, "address");
-			continue;
-		}
-		census_set_name(c, i, sym_format(&a, buf, sizeof buf), how_name(a.how));
-		named += a.how == SYM_SYMBOL;
-	}
+	for (i = 0; i < census_count(c); i++)
+		if (census_lock(c, i)->name[0] == '\0')
+			named += name_one(c, i, s);
 	return named;
 }
 
@@ -241,28 +246,61 @@ region_of(pid_t pid, uint64_t addr)
 	return what;
 }
 
+/*
+ * Lock i's latest waiter's stack scanned: idle or not, and a lock no symbol
+ * names renamed by its call site.  1 when renamed so, 0 when not, -1 when
+ * the stack could not be scanned (the waiter gone, no call site).
+ */
+static int
+scan_one(struct census *c, size_t i, struct symboliser *s)
+{
+	const struct census_lock *l = census_lock(c, i);
+	char site[CENSUS_NAME_LEN], buf[CENSUS_NAME_LEN + 32];
+	int cond, unnamed;
+
+	unnamed = strcmp(l->how, "mapping") == 0 || strcmp(l->how, "address") == 0;
+	if (l->last.sp == 0 || scan_waiter(s, l->pid, l->last.sp, site, sizeof site, &cond) < 0)
+		return -1;
+	/* a condvar's waiters wait for work; a mutex, PI or futex2 word is a lock held */
+	census_set_idle(c, i, cond && l->kind == FUTEX_KIND_BITSET);
+	if (!unnamed)
+		return 0;
+	snprintf(buf, sizeof buf, "%s (%s)", site, region_of(l->pid, l->addr));
+	census_set_mapping(c, i, l->name);
+	census_set_name(c, i, buf, "stack scan");
+	return 1;
+}
+
 int
 census_name_callers(struct census *c, struct symboliser *s)
 {
-	const struct census_lock *l;
-	char site[CENSUS_NAME_LEN], buf[CENSUS_NAME_LEN + 32];
 	size_t i;
-	int named = 0, cond, unnamed;
+	int named = 0;
 
-	for (i = 0; i < census_count(c) && i < CENSUS_SCAN_LOCKS; i++) {
-		l = census_lock(c, i);
-		unnamed = strcmp(l->how, "mapping") == 0 || strcmp(l->how, "address") == 0;
-		if (l->last.sp == 0 ||
-		    scan_waiter(s, l->pid, l->last.sp, site, sizeof site, &cond) < 0)
-			continue;
-		/* a condvar's waiters wait for work; a mutex, PI or futex2 word is a lock held */
-		census_set_idle(c, i, cond && l->kind == FUTEX_KIND_BITSET);
-		if (!unnamed)
-			continue;
-		snprintf(buf, sizeof buf, "%s (%s)", site, region_of(l->pid, l->addr));
-		census_set_mapping(c, i, l->name);
-		census_set_name(c, i, buf, "stack scan");
-		named++;
-	}
+	for (i = 0; i < census_count(c) && i < CENSUS_SCAN_LOCKS; i++)
+		named += scan_one(c, i, s) == 1;
 	return named;
+}
+
+int
+census_name_live(struct census *c, struct symboliser *s, int most)
+{
+	const struct census_lock *l;
+	char comm[32];
+	size_t i;
+	int done = 0;
+
+	for (i = 0; i < census_count(c) && done < most; i++) {
+		l = census_lock(c, i);
+		if (l->comm[0] != '\0' || l->last_waiters == 0)
+			continue;
+		done++;
+		if (proc_comm(l->pid, comm, sizeof comm) != 0)
+			continue; /* gone already: tried again on a later tick */
+		if (l->name[0] == '\0')
+			(void)name_one(c, i, s);
+		(void)scan_one(c, i, s);
+		census_set_comm(c, i, comm);
+	}
+	return done;
 }

@@ -83,5 +83,13 @@ int census_name(struct census *c, struct symboliser *s);
 #define CENSUS_STACK_SCAN 2048
 #define CENSUS_SCAN_LOCKS 32
 int census_name_callers(struct census *c, struct symboliser *s);
+/*
+ * While the waiters wait (after census_read_owners): up to `most` locks
+ * waited on in the last round and not yet looked at are named, scanned as
+ * census_name_callers does, and given their process's comm, so that a lock
+ * of a command whose processes are gone when the window ends keeps its
+ * call site's name and its process's.  Returns how many were looked at.
+ */
+int census_name_live(struct census *c, struct symboliser *s, int most);
 
 #endif

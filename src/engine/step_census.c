@@ -85,7 +85,8 @@ census_keep(struct census *k, size_t i, enum wait_family f, struct step_ulock *u
 	u->family = f;
 	u->pid = l->pid;
 	if (proc_comm(l->pid, u->comm, sizeof(u->comm)) != 0)
-		u->comm[0] = '\0';
+		snprintf(u->comm, sizeof(u->comm), "%s",
+			 l->comm); /* gone: as read while it waited */
 	if (l->name[0] != '\0')
 		snprintf(u->name, sizeof(u->name), "%s", l->name);
 	else

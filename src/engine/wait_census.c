@@ -15,6 +15,8 @@
 #include "wait_sampler.h"
 
 #define CENSUS_LINES_TICK 16
+/* Locks named while their waiters wait, at most, a tick and family (lock_census.h). */
+#define CENSUS_LIVE_NAMES 2
 
 /*
  * The wait sampler's lock census (wait_sampler.h): a thread the sampler
@@ -123,6 +125,8 @@ ws_census_tick(struct wait_sampler *w, int fi, uint64_t now)
 	w->census_seen[fi] = 0;
 	if (w->census_fresh[fi]) {
 		(void)census_read_owners(c, w->shm);
+		if (w->sym != NULL)
+			(void)census_name_live(c, w->sym, CENSUS_LIVE_NAMES);
 		for (i = 0; i < census_count(c); i++) {
 			l = census_lock(c, i);
 			if (l->last_waiters == 0 || l->owner_state != CENSUS_OWNER_KNOWN)

@@ -343,12 +343,12 @@ locks_line(FILE *f, const struct step *st, const struct step_ulock *u, bool firs
 		fprintf(f, " (%s)", u->comm);
 	fprintf(f, " %s, %u waiter%s at once, %u thread%s", u->kind, u->max_waiters,
 		u->max_waiters == 1 ? "" : "s", u->threads, u->threads == 1 ? "" : "s");
-	if (u->shared)
+	if (ulock_across_processes(u))
 		fprintf(f, " in %u process%s (shared)", u->processes,
 			u->processes == 1 ? "" : "es");
 	if (u->mapping[0] != '\0')
 		fprintf(f, ", at %s", u->mapping);
-	if (u->owner > 0 && u->shared && u->owner_pid > 0)
+	if (u->owner > 0 && ulock_across_processes(u))
 		fprintf(f, ", held by %d of process %d%s%s", (int)u->owner, (int)u->owner_pid,
 			u->owner_state[0] ? " " : "", u->owner_state);
 	else if (u->owner > 0)

@@ -333,7 +333,7 @@ cause_lock_find(const struct cause_runs *from, const struct cause_runs *to, stru
 			lk->threads = run->tg.present ? run->tg.threads : 0;
 		else
 			lk->threads = (run->ct.have & CT_HAVE_THREADS) ? run->ct.threads : 0;
-		lk->processes = u->shared ? u->processes : 0;
+		lk->processes = ulock_across_processes(u) ? u->processes : 0;
 		lk->owner = u->owner;
 		snprintf(lk->owner_state, sizeof(lk->owner_state), "%s", u->owner_state);
 		return;

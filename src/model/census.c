@@ -316,6 +316,13 @@ census_set_owner(struct census *c, size_t i, enum census_owner st, pid_t owner, 
 }
 
 void
+census_set_comm(struct census *c, size_t i, const char *comm)
+{
+	if (i < c->n)
+		copy_cut(c->lock[i].comm, sizeof c->lock[i].comm, comm);
+}
+
+void
 census_set_mapping(struct census *c, size_t i, const char *mapping)
 {
 	if (i < c->n)

@@ -156,7 +156,7 @@ lk_owner(const struct step_ulock *l, char *buf, size_t len)
 		return;
 	}
 	snprintf(buf, len, "held by thread %d", (int)l->owner);
-	if (l->shared && l->owner_pid > 0)
+	if (ulock_across_processes(l))
 		snprintf(buf + strlen(buf), len - strlen(buf), " of process %d", (int)l->owner_pid);
 	else if (l->comm[0] != '\0')
 		snprintf(buf + strlen(buf), len - strlen(buf), " (%s)", l->comm);
@@ -170,7 +170,7 @@ lk_figures(const struct step_ulock *l, char *buf, size_t len)
 {
 	snprintf(buf, len, "  %s, %u at once, %u thread%s", l->kind, l->max_waiters, l->threads,
 		 l->threads == 1 ? "" : "s");
-	if (l->shared)
+	if (ulock_across_processes(l))
 		snprintf(buf + strlen(buf), len - strlen(buf), " in %u process%s", l->processes,
 			 l->processes == 1 ? "" : "es");
 }

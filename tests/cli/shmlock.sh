@@ -8,6 +8,8 @@
 #    waited on by the N processes, held by an announced PID;
 #  - private: each process's own .bss mutex, at one address in every
 #    process, stays one lock a process.
+# A command's lock is named by its waiters' call site while they wait, since its
+# processes are gone when the window ends.
 # Each case is tried again while it does not hold, at most 3 times, each try logged.
 . "$top_srcdir/tests/cli/lib.sh"
 
@@ -220,8 +222,9 @@ for c in "shm $T/shmlock" "anon $T/shmlock-nopie"; do
 	done
 	is "${got%% *}" ok "--cmd $mode ($(basename "$bin")): one shared lock of the 3 processes, held by an announced one (in at most 3 tries)"
 done
-like "$(cat "$T/shm.out")" ' workload +[0-9.]+% [^ ]+ mutex, [0-9]+ waiters? at once, 3 threads in 3 processes \(shared\).*, held by ([0-9]+) of process \1' \
-	"--cmd shm: run's locks: line says the processes and the holder's"
+# named while its waiters waited: the command's processes are gone when the window ends
+like "$(cat "$T/shm.out")" ' workload +[0-9.]+% shared_work \(shared memory\) \(shmlock\) mutex, [0-9]+ waiters? at once, 3 threads in 3 processes \(shared\), at [^,]+, held by ([0-9]+) of process \1' \
+	"--cmd shm: run's locks: line names its call site and process, its processes and its holder's"
 
 # --- private .bss mutexes, one a process, at one address in each ------------------------
 try=0

@@ -8,6 +8,7 @@
 #    with made-up locks; at N=4 the target's idle condvar is twice its
 #    mutex's share) read from the runs view, at 80x24 and 160x50, and
 #    resized below the minimum and back: nothing here depends on timing;
+#  - the same run with its last step's locks made shared: their processes and the holder's;
 #  - the same in a replay of a recorded stream (tests/fixtures/streams/mutex-locks.jsonl);
 #  - an older file without a census: no lock column, no panel;
 #  - a live mutex sweep with a long hold: the lock its kept run names is on
@@ -87,6 +88,24 @@ is "$opened" 0 "the kept run opens on the waits view (160x50)"
 ok "  the last step's locks, one a row" \
 	tm_wait_for '^ target +50\.0% +mutexd:wal_lock \(mutexd\) +bitset, 4 at once, 8 threads; owner unknown: not a mutex' 30
 ok "  the target's N=6 row ends with its lock" tm_wait_for 'N=6 .*% do_epoll_wait +mutexd:wal_lock 50% 4w' 30
+tm_keys q
+tm_wait_exit 50 >/dev/null
+
+# --- a lock shared by processes: the same run, its last step's locks made shared ---------
+"$PYTHON" - "$FX/mutex-locks.json" "$T/shared-locks.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for x in d["steps"][-1]["locks"]["top"]:
+    x["shared"], x["processes"] = True, 3
+    if x["owner"]:
+        x["owner_pid"] = 4700
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+open_kept "$T/shared-locks.json" 160 50
+is "$opened" 0 "a kept run with shared locks opens on the waits view (160x50)"
+ok "  a shared lock's processes" \
+	tm_wait_for '^ target +50\.0% +mutexd:wal_lock \(mutexd\) +bitset, 4 at once, 8 threads in 3 processes; owner unknown' 30
+ok "  and its holder's process" tm_wait_for 'big_lock .* in 3 processes; held by thread 4711 of process 4700' 30
 tm_keys q
 tm_wait_exit 50 >/dev/null
 

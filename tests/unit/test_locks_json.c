@@ -78,6 +78,7 @@ make_session(struct session *s)
 	snprintf(l->lock[2].mapping, sizeof(l->lock[2].mapping), "[heap]+0x40");
 	snprintf(l->lock[2].owner_why, sizeof(l->lock[2].owner_why), "not a mutex");
 	snprintf(l->lock[2].how, sizeof(l->lock[2].how), "stack scan");
+	l->lock[2].shared = true; /* in shared memory, one process waits: its process goes unsaid */
 	add_lock(l, WAIT_TARGET, "wait_for_tasks (heap)", "bitset", 0.2, 9, 0, "");
 	snprintf(l->lock[3].mapping, sizeof(l->lock[3].mapping), "[heap]+0x24df28");
 	snprintf(l->lock[3].owner_why, sizeof(l->lock[3].owner_why), "not a mutex");
@@ -207,7 +208,8 @@ test_table(void)
 	   "the target's shared lock: its processes, its holder's, whose state was not read");
 	ok(strstr(buf, "       target    25.0% trx_commit+0x1d (heap) (mariadbd) bitset, 3 waiters "
 		       "at once, 8 threads, at [heap]+0x40, owner unknown: not a mutex\n") != NULL,
-	   "a lock named by its call site: where it lies, and why no holder");
+	   "a lock named by its call site: where it lies, and why no holder; shared by one "
+	   "process, no processes said");
 	ok(strstr(buf, "       target    20.0% idle wait: wait_for_tasks (heap) (mariadbd) bitset, "
 		       "9 waiters at once, 14 threads, at [heap]+0x24df28\n") != NULL,
 	   "an idle wait: marked idle, no owner's reason");
