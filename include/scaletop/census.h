@@ -110,7 +110,10 @@ void census_reset(struct census *c);
  * weight alike).  A futex wait (line->futex != FUTEX_KIND_NONE) counts for
  * its lock, made on first sight: (pid, line->futex_addr)'s, or with shared
  * given the lock at *shared whichever process waits; every reading counts
- * in the blocked total.
+ * in the blocked total.  waiters 0: blocked time carried to the lock a
+ * thread found running was last seen waiting on, which counts in the lock's
+ * weight and threads but is no reading of a waiter (readings, last,
+ * waiters at once), and in the total alone when the census has no such lock.
  * 0, or -1 with errno ENOMEM (the reading is then counted in the total only).
  */
 int census_add(struct census *c, pid_t pid, pid_t tid, const struct syscall_line *line,

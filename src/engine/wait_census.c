@@ -56,6 +56,21 @@ ws_census_shared(struct wait_sampler *w, pid_t pid, const struct syscall_line *l
 	return shm_key_of(w->shm, pid, line->futex_addr, where) == 1;
 }
 
+/*
+ * A reading that finds th running or runnable: the blocked time since its
+ * last reading is, as the wait profile has it (thread_wait.c), where it was
+ * last seen blocked, so the lock it was last seen waiting on, if that was
+ * a futex whose line was read; else the family's blocked total alone.
+ */
+static void
+ws_census_carry(struct wait_sampler *w, int fi, struct ws_thread *th, double weight)
+{
+	const struct ws_census_mem *m = &th->cm;
+
+	(void)census_add(w->census[fi], th->h.pid, th->h.tid, m->have ? &m->line : NULL,
+			 m->have && m->shared ? &m->where : NULL, weight, 0);
+}
+
 void
 ws_census_add(struct wait_sampler *w, int fi, struct ws_thread *th, const struct thread_sample *t,
 	      double weight)
@@ -67,7 +82,12 @@ ws_census_add(struct wait_sampler *w, int fi, struct ws_thread *th, const struct
 	bool shared;
 	int r;
 
+	if (t->state == THREAD_RUNNING || t->state == THREAD_RUNNABLE) {
+		ws_census_carry(w, fi, th, weight);
+		return;
+	}
 	if (t->state != THREAD_SLEEPING || !wchan_is_futex_wait(t->channel)) {
+		th->cm.have = false; /* blocked elsewhere now: a later carry is not this lock's */
 		(void)census_add(w->census[fi], th->h.pid, th->h.tid, NULL, NULL, weight, 1);
 		return;
 	}
@@ -83,6 +103,12 @@ ws_census_add(struct wait_sampler *w, int fi, struct ws_thread *th, const struct
 	w->census_ns += mono_now_ns() - t0;
 	(void)census_add(w->census[fi], th->h.pid, th->h.tid, r == 0 ? &line : NULL,
 			 shared ? &where : NULL, weight, stride);
+	th->cm.have = r == 0 && line.futex != FUTEX_KIND_NONE;
+	if (th->cm.have) {
+		th->cm.line = line;
+		th->cm.where = where;
+		th->cm.shared = shared;
+	}
 	w->census_fresh[fi] = w->census_fresh[fi] || (r == 0 && line.futex != FUTEX_KIND_NONE);
 	if (r == 0 && line.futex != FUTEX_KIND_NONE && w->sym != NULL)
 		(void)sym_note_process(w->sym, th->h.pid);

@@ -218,6 +218,7 @@ ws_merge(struct wait_sampler *w, struct ws_family *fam, struct ws_thread *v, siz
 			v[j].m = fam->th[i].m;
 			v[j].round = fam->th[i].round;
 			v[j].seeded = fam->th[i].seeded;
+			v[j].cm = fam->th[i].cm;
 			i++, j++;
 		}
 	}

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "scaletop/census.h"
 #include "scaletop/platform.h"
 #include "scaletop/thread_wait.h"
 #include "scaletop/waits.h"
@@ -85,9 +86,22 @@ struct kstack_tally;
 #define WAIT_SAMPLE_MIN_THREADS 8
 
 /* One thread: what the backend keeps to read it, and its mark between readings. */
+/*
+ * The futex a thread was last seen blocked on (wait_census.c): the blocked
+ * time of a later reading that finds it running or runnable is the wait
+ * profile's where it was last blocked, and the census's for this lock.
+ */
+struct ws_census_mem {
+	struct syscall_line line;
+	struct census_shared where;
+	bool have;   /* its last blocked reading was a futex wait whose line was read */
+	bool shared; /* where is set */
+};
+
 struct ws_thread {
 	struct thread_handle h;
 	struct thread_mark m;
+	struct ws_census_mem cm;
 	size_t proc;    /* its process's index in the family's procs */
 	unsigned round; /* the round it was last read in (0: never) */
 	bool seeded;    /* m holds a reading */

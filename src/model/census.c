@@ -99,9 +99,12 @@ lock_key_cmp(const void *a, const void *b)
 	return key_cmp(a, &y);
 }
 
-/* The lock of key, made in its place when new (key's fields set); NULL with ENOMEM. */
+/*
+ * The lock of key, made in its place when new and create is set (key's
+ * fields set); NULL when it is not there and create is not set, or ENOMEM.
+ */
 static struct census_lock *
-census_find(struct census *c, const struct census_key *key)
+census_find(struct census *c, const struct census_key *key, int create)
 {
 	size_t lo = 0, hi, mid;
 	struct census_lock *p;
@@ -122,6 +125,8 @@ census_find(struct census *c, const struct census_key *key)
 		else
 			hi = mid;
 	}
+	if (!create)
+		return NULL;
 	if (grow_array(&c->lock, &c->cap, c->n + 1, sizeof(*p), 16) != 0)
 		return NULL;
 	memmove(&c->lock[lo + 1], &c->lock[lo], (c->n - lo) * sizeof c->lock[0]);
@@ -189,10 +194,17 @@ census_add(struct census *c, pid_t pid, pid_t tid, const struct syscall_line *li
 		key.k[0] = (uint64_t)pid;
 		key.k[1] = line->futex_addr;
 	}
-	l = census_find(c, &key);
+	l = census_find(c, &key, waiters > 0);
+	if (l == NULL && waiters == 0)
+		return 0; /* carried to a lock this window has not seen waited on: the total only */
 	if (l == NULL) {
 		errno = ENOMEM;
 		return -1;
+	}
+	if (waiters == 0) { /* carried: weight, no waiter now */
+		l->weight += weight;
+		return pid_set_add(&l->tids, &l->ntids, &l->captids, &l->tids_full, CENSUS_TIDS_MAX,
+				   tid);
 	}
 	/* a shared lock is read through its latest waiter, whose line is kept below */
 	l->pid = pid;

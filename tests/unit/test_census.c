@@ -225,10 +225,39 @@ test_shared(void)
 	census_free(c);
 }
 
+/*
+ * Blocked time carried to the lock a running thread last waited on: weight
+ * and threads, no reading, no waiter at once; none made for a lock unseen.
+ */
+static void
+test_carry(void)
+{
+	struct census *c = census_new();
+	struct syscall_line a = waiter(0x1000, FUTEX_KIND_MUTEX),
+			    unseen = waiter(0x9000, FUTEX_KIND_MUTEX);
+	const struct census_lock *l;
+	size_t i = 0;
+
+	census_add(c, 10, 100, &a, NULL, 1.0, 1);
+	census_round(c);
+	census_add(c, 10, 101, &a, NULL, 0.5, 0);
+	census_add(c, 10, 102, &unseen, NULL, 0.25, 0);
+	census_sort(c);
+	is_int((long long)census_count(c), 1, "carry: no lock made for one never seen waited on");
+	l = find(c, 10, 0x1000, &i);
+	ok(l != NULL && l->weight == 1.5 && l->readings == 1 && l->ntids == 2,
+	   "carry: weight and thread counted, no reading");
+	ok(l != NULL && l->max_waiters == 1 && l->last_waiters == 1,
+	   "carry: no waiter at once added");
+	is_double(census_blocked(c), 1.75, 1e-12, "carry: every carried time is in the total");
+	census_free(c);
+}
+
 int
 main(void)
 {
 	test_group();
+	test_carry();
 	test_shared();
 	test_idle_order();
 	test_many();
