@@ -57,6 +57,14 @@ refine_pick(struct session *s, struct sweep_refine *r, double t)
 		refine_next(pts, npts, s->set.n[s->set.nn - 1], o.collapse_theta,
 			    (uint64_t)r->picked, &pick);
 	free(pts);
+	if (npts < 2) {
+		/* a lone point has no neighbour to bisect towards: nothing is located */
+		session_add_event(s, -1, EV_INFO, t,
+				  "refine: %s gave a usable figure, and refining needs two; see "
+				  "each step's status",
+				  npts == 0 ? "no step" : "only one N");
+		return false;
+	}
 	if (pick.n <= 0) {
 		session_add_event(s, -1, EV_INFO, t,
 				  "refine: nothing left to learn after %d added N: the peak and "

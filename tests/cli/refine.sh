@@ -70,6 +70,16 @@ like "$(cat "$T/t.out")" '\(trial [12], refined\)' "run's table marks a refined 
 "$SCALETOP" show "$T/t.json" >"$T/show.out" 2>&1
 like "$(cat "$T/show.out")" '\(trial [12], refined\)' "show marks it too, from the file"
 
+# Too few usable N: no claim that anything was located.
+"$SCALETOP" run -w cpu -n 2 --refine 2 -d 0.4 --warmup 0.1 -o "$T/one.json" >/dev/null 2>&1
+is "$(json_get "$T/one.json" '[e["text"] for e in d["events"] if e["text"].startswith("refine:")]')" \
+	"[\"refine: only one N gave a usable figure, and refining needs two; see each step's status\"]" \
+	"one N: refine says it needs two"
+"$SCALETOP" run --cmd false --parse elapsed -n 1,2 --refine 2 -d 0.4 -o "$T/none.json" \
+	>/dev/null 2>&1
+like "$(json_get "$T/none.json" '[e["text"] for e in d["events"] if e["text"].startswith("refine:")]')" \
+	'refine: no step gave a usable figure' "no usable step: refine says so, not 'located'"
+
 "$SCALETOP" run -w cpu -n 1 --refine=0 >"$T/bad.out" 2>&1
 is "$?" 2 "--refine=0 is refused"
 like "$(cat "$T/bad.out")" '--refine' "  naming the option"
