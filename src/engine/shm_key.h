@@ -16,9 +16,8 @@
 struct shm_keys;
 
 struct shm_keys *shm_keys_new(void);
+/* A step's keys are made at its start and freed at its end: its processes may be others. */
 void shm_keys_free(struct shm_keys *k);
-/* Forgets every process: a new step, whose processes may be others. */
-void shm_keys_reset(struct shm_keys *k);
 /* A new tick: a process whose kept maps miss an address may be read again, once a tick. */
 void shm_keys_round(struct shm_keys *k);
 /*

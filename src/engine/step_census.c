@@ -57,11 +57,9 @@ step_ctx_census_begin(struct step_ctx *c)
 	if (!c->s->set.no_locks && c->sym == NULL)
 		c->sym = sym_new();
 	c->ws.sym = c->s->set.no_locks ? NULL : c->sym;
-	if (!c->s->set.no_locks && c->shm == NULL)
-		c->shm = shm_keys_new();
-	if (c->shm != NULL)
-		shm_keys_reset(c->shm);
-	c->ws.shm = c->s->set.no_locks ? NULL : c->shm;
+	shm_keys_free(c->shm); /* the last step's processes may be gone, their pids reused */
+	c->shm = c->s->set.no_locks ? NULL : shm_keys_new();
+	c->ws.shm = c->shm;
 	for (f = 0; f < 2; f++) {
 		c->ws.census[f] = NULL;
 		if (c->s->set.no_locks)
