@@ -3,8 +3,8 @@
  * The verdict: one sentence that says how far a sweep scales, where it
  * peaks and what happens after, from the analysis alone.  Its first clause
  * is the curve's shape, which one function picks (verdict_shape); a busy
- * machine comes second, then noisy steps (low confidence), then the
- * latency knee, and the rest only add detail, so no two clauses disagree.
+ * machine (or the workload's own server) comes second, then noisy steps (low
+ * confidence), the latency knee, and the rest only add detail.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -13,6 +13,7 @@
 
 #include "scaletop/format.h"
 #include "analysis_cause.h"
+#include "analysis_serving.h"
 #include "analysis_verdict.h"
 
 #define ANALYSIS_FLAT_FRAC 0.95
@@ -526,6 +527,8 @@ verdict_sentence(const struct verdict_ctx *c, char *buf, size_t len)
 	verdict_headline(c, shape, t, sizeof(t));
 	verdict_add(c, buf, len, VERDICT_RANK_HEADLINE, t);
 	verdict_busy(c, t, sizeof(t));
+	verdict_add(c, buf, len, VERDICT_RANK_BUSY, t);
+	analysis_serving_text(&a->serving, t, sizeof(t));
 	verdict_add(c, buf, len, VERDICT_RANK_BUSY, t);
 	analysis_noisy_text(&a->noisy, t, sizeof(t));
 	verdict_add(c, buf, len, VERDICT_RANK_NOISY, t);

@@ -100,6 +100,10 @@ tests_unit_test_stacks_json_SOURCES = tests/unit/test_stacks_json.c $(JSON_STEPS
 # sentence each gets, and the collapse judged against the best lower bound, not the peak's mean.
 UNIT_TESTS += tests/unit/test_verdict_shapes
 
+# A server is not a busy machine: a table of sessions (a server rising with N, a flat bystander,
+# one starting mid-sweep, one step, trials, --target, the quiet check's veto, a collapse).
+UNIT_TESTS += tests/unit/test_serving
+
 # compare's load line naming who took the CPUs, from sides built in C.
 UNIT_TESTS += tests/unit/test_compare_load
 
