@@ -192,11 +192,13 @@ struct analysis_busy {
  * (src/model/analysis_serving.c; docs/design-notes.md, "A server is not a
  * busy machine"): a database whose backends did the clients' work.  Each is
  * named in every usable step's others, its CPU rose with N or with the
- * throughput (ANALYSIS_SERVING_RISE, ANALYSIS_SERVING_CORR), and the quiet
+ * throughput (ANALYSIS_SERVING_RISE, ANALYSIS_SERVING_CORR) to at least
+ * ANALYSIS_SERVING_MIN, and the quiet
  * check before the first step did not see it as busy.  They are not counted
  * toward a busy machine; the verdict names them once, unless --target does.
  */
 #define ANALYSIS_SERVING_MAX STEP_OTHERS_TOP
+#define ANALYSIS_SERVING_MIN 0.25  /* its most CPU at an N: less makes no busy machine */
 #define ANALYSIS_SERVING_RISE 1.25 /* its most CPU over its least, over the N */
 #define ANALYSIS_SERVING_CORR 0.8  /* its CPU against log N or the throughput, over the N */
 #define ANALYSIS_SERVING_QUIET 0.5 /* before the sweep: busy at this share of its least */

@@ -19,7 +19,8 @@
  * from some), at two N or more; its CPU, as a mean over the runs of each N,
  * rose with N or with the throughput (a correlation of ANALYSIS_SERVING_CORR
  * over the N) by ANALYSIS_SERVING_RISE from its least to its most (a
- * bystander's is flat, or falls as the workload takes the CPUs); and the
+ * bystander's is flat, or falls as the workload takes the CPUs), to a
+ * quarter of a CPU at least (a compiler's trickle is no server); and the
  * quiet check before the first step did not see it use half its least.
  */
 
@@ -135,7 +136,8 @@ serving_rose(const struct serve_point *p, int m, struct analysis_server *sv)
 		sv->lo = fmin(sv->lo, p[j].cpus);
 		sv->hi = fmax(sv->hi, p[j].cpus);
 	}
-	if (m < 2 || !(sv->lo > 0) || sv->hi < ANALYSIS_SERVING_RISE * sv->lo)
+	if (m < 2 || !(sv->lo > 0) || sv->hi < ANALYSIS_SERVING_MIN ||
+	    sv->hi < ANALYSIS_SERVING_RISE * sv->lo)
 		return false;
 	rn = serving_corr(p, m, true);
 	rx = serving_corr(p, m, false);
