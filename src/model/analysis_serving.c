@@ -144,28 +144,38 @@ serving_rose(const struct serve_point *p, int m, struct analysis_server *sv)
 	return rn >= ANALYSIS_SERVING_CORR || rx >= ANALYSIS_SERVING_CORR;
 }
 
-/* Whether a --target spec names comm: comm:NAME, or pid:P of one of its pids in a step. */
+/* Whether a step's others name comm with pid among its busiest processes. */
+static bool
+serving_pid_named(const struct session *s, const char *comm, long pid)
+{
+	const struct step_other *o;
+	int j, k, p;
+
+	for (j = 0; j < s->nsteps; j++) {
+		for (k = 0; k < s->steps[j].others.ntop; k++) {
+			o = &s->steps[j].others.top[k];
+			for (p = 0; p < o->npid && strcmp(o->comm, comm) == 0; p++) {
+				if ((long)o->pid[p] == pid)
+					return true;
+			}
+		}
+	}
+	return false;
+}
+
+/* Whether a --target spec names comm: comm:NAME, or pid:P of one of its processes. */
 static bool
 serving_targeted(const struct session *s, const char *comm)
 {
-	const struct step_other *o;
-	int i, j, k;
+	int i;
 
 	for (i = 0; i < s->set.ntargets; i++) {
 		const char *t = s->set.target[i];
 
 		if (strncmp(t, "comm:", 5) == 0 && strcmp(t + 5, comm) == 0)
 			return true;
-		if (strncmp(t, "pid:", 4) != 0)
-			continue;
-		for (j = 0; j < s->nsteps; j++) {
-			for (k = 0; k < s->steps[j].others.ntop; k++) {
-				o = &s->steps[j].others.top[k];
-				if (strcmp(o->comm, comm) == 0 && o->npid > 0 &&
-				    atol(t + 4) == (long)o->pid[0])
-					return true;
-			}
-		}
+		if (strncmp(t, "pid:", 4) == 0 && serving_pid_named(s, comm, atol(t + 4)))
+			return true;
 	}
 	return false;
 }

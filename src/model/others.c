@@ -4,6 +4,7 @@
  * from the CPU counters: the machine's busy time less what the workload, the
  * target and scaletop used.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -340,7 +341,7 @@ others_item_cpus(const char *item, const char *end, const char *comm)
 	if (sp == item)
 		return -1;
 	cpus = strtod(sp, &num_end);
-	if (num_end != end || !(cpus >= 0))
+	if (num_end != end || !isfinite(cpus) || cpus < 0)
 		return -1;
 	name_end = sp - 1;
 	/* " xK": the processes of that name, not part of it. */

@@ -60,7 +60,7 @@ static const struct srow rows[] = {
 	  NULL,
 	  "scales to 2 clients (efficiency >= 90%); on a busy machine: other processes used 0.8 of "
 	  "2 "
-	  "CPUs at N=1 (backup); ratios to N=1 are unreliable; peak 300 transactions/s at 4" },
+	  "CPUs at N=1 (backup x2); ratios to N=1 are unreliable; peak 300 transactions/s at 4" },
 	{ "a bystander that starts mid-sweep: busy where it ran",
 	  4,
 	  { { 1, 100, { { 0 } }, -1 },
@@ -71,7 +71,7 @@ static const struct srow rows[] = {
 	  NULL,
 	  NULL,
 	  "scales sub-linearly (efficiency < 90% at 2 clients); on a busy machine: other processes "
-	  "used 0.6 of 2 CPUs at N=2 (backup); peak 220 transactions/s at 8" },
+	  "used 0.6 of 2 CPUs at N=2 (backup x2); peak 220 transactions/s at 8" },
 	{ "one step only: a server cannot be told, busy",
 	  1,
 	  { { 2, 100, { { "postgres", 0.8 } }, -1 } },
@@ -80,7 +80,7 @@ static const struct srow rows[] = {
 	  NULL,
 	  "one point only: 100 transactions/s at 2 clients; on a busy machine: other processes "
 	  "used "
-	  "0.8 of 2 CPUs at N=2 (postgres)" },
+	  "0.8 of 2 CPUs at N=2 (postgres x2)" },
 	{ "trials, N order alternating: the server still found",
 	  6,
 	  { { 1, 100, { { "postgres", 0.7 } }, -1 },
@@ -106,11 +106,18 @@ static const struct srow rows[] = {
 	  NULL,
 	  "scales linearly to 2 clients: 2.1x at 2; on a busy machine: other processes used 0.9 of "
 	  "2 "
-	  "CPUs at N=1 (cc1); ratios to N=1 are unreliable" },
+	  "CPUs at N=1 (cc1 x2); ratios to N=1 are unreliable" },
 	{ "--target names the server: neither busy nor named again",
 	  2,
 	  { { 1, 100, { { "postgres", 0.8 } }, -1 }, { 2, 230, { { "postgres", 1.5 } }, -1 } },
 	  "comm:postgres",
+	  NULL,
+	  "postgres",
+	  "scales linearly to 2 clients: 2.3x at 2" },
+	{ "--target pid: of one of the server's processes: not named again",
+	  2,
+	  { { 1, 100, { { "postgres", 0.8 } }, -1 }, { 2, 230, { { "postgres", 1.5 } }, -1 } },
+	  "pid:4242",
 	  NULL,
 	  "postgres",
 	  "scales linearly to 2 clients: 2.3x at 2" },
@@ -125,7 +132,8 @@ static const struct srow rows[] = {
 	  "postgres",
 	  "scales to 2 clients (efficiency >= 90%); on a busy machine: other processes used 0.6 of "
 	  "2 "
-	  "CPUs at N=1 (backup); ratios to N=1 are unreliable; postgres served the workload (0.5 "
+	  "CPUs at N=1 (backup x2); ratios to N=1 are unreliable; postgres served the workload "
+	  "(0.5 "
 	  "to "
 	  "1.0 CPUs): --target comm:postgres shows its waits" },
 	{ "a trickle that rises (a neighbour's compiler): no server",
@@ -154,7 +162,7 @@ static const struct srow rows[] = {
 	  NULL,
 	  "scales linearly to 2 clients: 1.9x at 2; on a busy machine: other processes used 0.6 of "
 	  "2 "
-	  "CPUs at N=1 (cc1); ratios to N=1 are unreliable" },
+	  "CPUs at N=1 (cc1 x2); ratios to N=1 are unreliable" },
 	{ "the workers' run delay behind their own server: not busy",
 	  2,
 	  { { 1, 100, { { "postgres", 0.8 } }, 10 }, { 2, 170, { { "postgres", 1.4 } }, 40 } },
@@ -191,7 +199,11 @@ fill_step(struct step *st, const struct srow_step *r)
 		struct step_other *o = &st->others.top[st->others.ntop++];
 
 		snprintf(o->comm, sizeof(o->comm), "%s", r->o[i].comm);
-		o->procs = 1;
+		o->procs = 2;
+		o->pid[0] = 4000 + 100 * i;
+		o->pid[1] =
+			4242 + 100 * i; /* the second busiest of the first command: a target's */
+		o->npid = 2;
 		o->cpus = r->o[i].cpus;
 		st->others.cpus += r->o[i].cpus;
 		st->others.named_cpus += r->o[i].cpus;
@@ -260,6 +272,10 @@ check_names(void)
 	   "names: none named");
 	ok(others_names_cpus("", "bash") < 0, "names: empty");
 	ok(fabs(others_names_cpus("x9 1.5", "x9") - 1.5) < 1e-9, "names: a name like a count");
+	ok(others_names_cpus("cc1 inf, ld nan, as -1", "cc1") < 0 &&
+		   others_names_cpus("cc1 inf, ld nan, as -1", "ld") < 0 &&
+		   others_names_cpus("cc1 inf, ld nan, as -1", "as") < 0,
+	   "names: no infinite, NaN or negative CPUs");
 }
 
 int
