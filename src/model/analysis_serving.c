@@ -103,24 +103,28 @@ serving_corr(const struct serve_point *p, int m, bool by_n)
 	return (sxy - sx * sy / m) / sqrt(vx * vy);
 }
 
-/* The most CPUs the quiet check's warnings before the first step saw comm use; 0 if none. */
+/*
+ * The CPUs the quiet check last saw comm use before the first step: its
+ * last event's names (sweep_quiet.c's "the machine is busy: ... (cc1 x3
+ * 0.70, ...)"), 0 when that event says the machine is quiet or none names it.
+ */
 static double
 serving_quiet_cpus(const struct session *s, const char *comm)
 {
 	const char *names;
-	double most = 0, c;
+	double last = 0;
 	int i;
 
 	for (i = 0; i < s->nevents; i++) {
 		const struct event *e = &s->events[i];
 
-		if (e->step != -1 || strncmp(e->text, "the machine ", 12) != 0 ||
-		    strstr(e->text, "busy") == NULL || (names = strchr(e->text, '(')) == NULL)
+		if (e->step != -1 || strncmp(e->text, "the machine ", 12) != 0)
 			continue;
-		c = others_names_cpus(names + 1, comm);
-		most = c > most ? c : most;
+		last = 0;
+		if (strstr(e->text, "busy") != NULL && (names = strchr(e->text, '(')) != NULL)
+			last = fmax(others_names_cpus(names + 1, comm), 0);
 	}
-	return most;
+	return last;
 }
 
 /* Whether comm rose with the workload over p (m points), filling its range into sv. */

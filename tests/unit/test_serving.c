@@ -163,6 +163,18 @@ static const struct srow rows[] = {
 	  "scales linearly to 2 clients: 1.9x at 2; on a busy machine: other processes used 0.6 of "
 	  "2 "
 	  "CPUs at N=1 (cc1 x2); ratios to N=1 are unreliable" },
+	{ "busy while --wait-quiet waited, quiet at its end: the server is found",
+	  2,
+	  { { 1, 100, { { "postgres", 0.8 } }, -1 }, { 2, 230, { { "postgres", 1.5 } }, -1 } },
+	  NULL,
+	  "the machine is busy: others used 0.90 CPUs over 1 s (postgres x4 0.85); waiting up to "
+	  "30 s for it to be quiet (--wait-quiet)\nthe machine is quiet after 4 s: others used "
+	  "0.05 "
+	  "CPUs over the last second",
+	  "postgres",
+	  "scales linearly to 2 clients: 2.3x at 2; postgres served the workload (0.8 to 1.5 "
+	  "CPUs): "
+	  "--target comm:postgres shows its waits" },
 	{ "the workers' run delay behind their own server: not busy",
 	  2,
 	  { { 1, 100, { { "postgres", 0.8 } }, 10 }, { 2, 170, { { "postgres", 1.4 } }, 40 } },
@@ -214,6 +226,20 @@ fill_step(struct step *st, const struct srow_step *r)
 	}
 }
 
+/* The quiet check's events, one a line of text. */
+static void
+quiet_events(struct session *s, const char *text)
+{
+	const char *nl;
+
+	while (text != NULL && text[0] != '\0') {
+		nl = strchr(text, '\n');
+		session_add_event(s, -1, EV_WARNING, 0, "%.*s",
+				  (int)(nl != NULL ? nl - text : (long)strlen(text)), text);
+		text = nl != NULL ? nl + 1 : NULL;
+	}
+}
+
 static void
 build(struct session *s, const struct srow *r)
 {
@@ -229,7 +255,7 @@ build(struct session *s, const struct srow *r)
 		s->set.ntargets = 1;
 	}
 	if (r->quiet != NULL)
-		session_add_event(s, -1, EV_WARNING, 0, "%s", r->quiet);
+		quiet_events(s, r->quiet);
 	for (i = 0; i < r->k; i++) {
 		if ((st = session_add_step(s, r->st[i].n, 0)) == NULL)
 			return;
