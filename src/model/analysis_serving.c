@@ -273,7 +273,7 @@ serving_cat(char *buf, size_t len, const char *s)
 }
 
 void
-analysis_serving_text(const struct analysis_serving *v, char *buf, size_t len)
+analysis_serving_text(const struct analysis_serving *v, bool brief, char *buf, size_t len)
 {
 	const char *first = NULL;
 	int i, k;
@@ -297,7 +297,10 @@ analysis_serving_text(const struct analysis_serving *v, char *buf, size_t len)
 		serving_cat(buf, len, k++ == 0 ? "" : ", ");
 		serving_range(&v->s[i], buf, len);
 	}
-	serving_cat(buf, len, " CPUs): --target comm:");
+	serving_cat(buf, len, " CPUs)");
+	if (brief)
+		return;
+	serving_cat(buf, len, ": --target comm:");
 	serving_cat(buf, len, first);
 	serving_cat(buf, len, k > 1 ? " shows their waits" : " shows its waits");
 }

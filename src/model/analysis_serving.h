@@ -20,9 +20,9 @@ double analysis_serving_cpus(const struct analysis_serving *v, const struct step
 
 /*
  * "postgres served the workload (0.8 to 1.5 CPUs): --target comm:postgres
- * shows its waits", the verdict's clause, into buf; "" when none was found
- * or --target names each.
+ * shows its waits", the verdict's clause, into buf, brief without what
+ * follows the ')'; "" when none was found or --target names each.
  */
-void analysis_serving_text(const struct analysis_serving *v, char *buf, size_t len);
+void analysis_serving_text(const struct analysis_serving *v, bool brief, char *buf, size_t len);
 
 #endif

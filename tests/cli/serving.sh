@@ -181,7 +181,7 @@ while :; do
 done
 is "$st" 0 "the client's sweep against srvwork exits 0"
 [ "$st" -eq 0 ] || diag "$(cat "$T/srv.json.err")"
-like "$verdict" 'srvwork served the workload \([0-9.]+( to [0-9.]+)? CPUs\): --target comm:srvwork shows its waits' \
+like "$verdict" 'srvwork served the workload \([0-9.]+( to [0-9.]+)? CPUs\)(: --target comm:srvwork shows its waits|;|$)' \
 	"the verdict names srvwork as serving the workload"
 # Busy in every try without srvwork (a shared machine): the busy clause must still leave it out.
 if "$PYTHON" -c "import sys; sys.exit(0 if float('${left:-9}') < 0.5 else 1)"; then
