@@ -170,7 +170,8 @@ struct analysis_cause {
  * processes used at least ANALYSIS_BUSY_OTHERS_CPUS CPUs over its window
  * (step.others), or its workers waited for a CPU (run delay) at least
  * ANALYSIS_BUSY_RUN_DELAY_PCT of their time.  Its throughput is then partly
- * the machine's, and so is every ratio to it.
+ * the machine's, and so is every ratio to it.  The others that served the
+ * workload (struct analysis_serving) are not counted.
  */
 #define ANALYSIS_BUSY_OTHERS_CPUS 0.5
 #define ANALYSIS_BUSY_RUN_DELAY_PCT 25.0
@@ -184,6 +185,31 @@ struct analysis_busy {
 	int ncpus;            /* the machine's CPUs; 0: not known */
 	struct step_other top[ANALYSIS_BUSY_NAMES]; /* the others' busiest commands */
 	int ntop;
+};
+
+/*
+ * The commands among the steps' others that served the workload
+ * (src/model/analysis_serving.c; docs/design-notes.md, "A server is not a
+ * busy machine"): a database whose backends did the clients' work.  Each is
+ * named in every usable step's others, its CPU rose with N or with the
+ * throughput (ANALYSIS_SERVING_RISE, ANALYSIS_SERVING_CORR) to at least
+ * ANALYSIS_SERVING_MIN, and the quiet
+ * check before the first step did not see it as busy.  They are not counted
+ * toward a busy machine; the verdict names them once, unless --target does.
+ */
+#define ANALYSIS_SERVING_MAX STEP_OTHERS_TOP
+#define ANALYSIS_SERVING_MIN 0.25  /* its most CPU at an N: less makes no busy machine */
+#define ANALYSIS_SERVING_RISE 1.25 /* its most CPU over its least, over the N */
+#define ANALYSIS_SERVING_CORR 0.8  /* its CPU against log N or the throughput, over the N */
+#define ANALYSIS_SERVING_QUIET 0.5 /* before the sweep: busy at this share of its least */
+struct analysis_server {
+	char comm[32];
+	double lo, hi; /* its CPUs at the N where it used least and most (means over runs) */
+	bool targeted; /* a --target spec names it: the verdict leaves it to the target's lines */
+};
+struct analysis_serving {
+	int n;
+	struct analysis_server s[ANALYSIS_SERVING_MAX];
 };
 
 /*
@@ -258,7 +284,8 @@ struct analysis {
 	bool no_smp;      /* speedup(2) < 1.1 */
 	struct usl_fit usl;
 	struct analysis_cause cause;
-	struct analysis_busy busy; /* busy.n == 1: N=1 was starved, ratios to it unreliable */
+	struct analysis_busy busy;       /* busy.n == 1: N=1 was starved, ratios to it unreliable */
+	struct analysis_serving serving; /* others that did the workload's work, not busy */
 	struct analysis_noisy noisy;
 	struct analysis_knee knee;
 	char verdict[256]; /* one sentence, e.g. "scales to 3 writers; peak ..." */

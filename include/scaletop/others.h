@@ -71,5 +71,10 @@ void others_book_figures(const struct others_book *b, const struct others_totals
 
 /* "cc1 x3 0.70, make 0.20" into buf (at most n, "" when none are named); the length wanted. */
 int others_names_text(const struct step_others *o, int n, char *buf, size_t len);
+/*
+ * The CPUs comm used in such a text, read back (it may end at a ')'), as
+ * the quiet check's event says them; -1 when the text does not name it.
+ */
+double others_names_cpus(const char *text, const char *comm);
 
 #endif

@@ -79,7 +79,11 @@ sweep_quiet_measure(struct sweep_quiet *q, const struct raw_sample *cpu, struct 
 	return ok;
 }
 
-/* "cc1 x3 0.70, make 0.10": the busiest first; or why no name is given. */
+/*
+ * "cc1 x3 0.70, make 0.10": the busiest first; or why no name is given.  The
+ * analysis reads them back from the event (analysis_serving.c): a command
+ * busy before the first step is no server of the workload.
+ */
 static void
 sweep_quiet_names(const struct step_others *o, char *buf, size_t len)
 {

@@ -10,6 +10,7 @@
 #include "scaletop/analysis.h"
 #include "scaletop/stats.h"
 #include "analysis_cause.h"
+#include "analysis_serving.h"
 #include "analysis_verdict.h"
 
 #define ANALYSIS_EFFICIENCY_MIN 0.9
@@ -38,7 +39,8 @@
  * A busy machine (analysis_busy): the smallest N, at most the CPU count,
  * whose step had others using half a CPU or its workers waiting for a CPU
  * a quarter of their time; the verdict says so, and against a starved N=1
- * makes no super-linear claim.
+ * makes no super-linear claim.  The others that served the workload
+ * (analysis_serving.c) are left out of it, and named instead.
  *
  * The latency knee, where the tail turns up before the throughput peak, is
  * analysis_knee.c's.
@@ -362,49 +364,70 @@ analysis_cause(const struct session *s, double theta, struct analysis *a)
 
 /* --- a busy machine (analysis.h, struct analysis_busy) -------------------- */
 
-static bool
-analysis_others_busy(const struct step *st)
+/* The others' CPUs over st's window less what the workload's servers used. */
+static double
+analysis_others_cpus(const struct analysis *a, const struct step *st)
 {
-	return st->others.known && st->others.cpus >= ANALYSIS_BUSY_OTHERS_CPUS;
+	double c = st->others.cpus - analysis_serving_cpus(&a->serving, st);
+
+	return c > 0 ? c : 0;
 }
 
 static bool
-analysis_delay_busy(const struct step *st)
+analysis_others_busy(const struct analysis *a, const struct step *st)
 {
+	return st->others.known && analysis_others_cpus(a, st) >= ANALYSIS_BUSY_OTHERS_CPUS;
+}
+
+/*
+ * The workers' run delay, unless their servers' CPUs and N together fill the
+ * machine: then they waited for CPUs their own work held.
+ */
+static bool
+analysis_delay_busy(const struct analysis *a, const struct step *st)
+{
+	double served = analysis_serving_cpus(&a->serving, st);
+
+	if (served > 0 && a->busy.ncpus > 0 && st->n + served > a->busy.ncpus)
+		return false;
 	return (st->ct.have & CT_HAVE_RUN_DELAY) != 0 &&
 	       st->ct.run_delay_pct >= ANALYSIS_BUSY_RUN_DELAY_PCT;
 }
 
 /* How busy a step's machine was, for picking the busiest run of an N: others first. */
 static double
-analysis_busy_weight(const struct step *st)
+analysis_busy_weight(const struct analysis *a, const struct step *st)
 {
-	if (analysis_others_busy(st))
-		return 1000 + st->others.cpus;
-	return analysis_delay_busy(st) ? st->ct.run_delay_pct / 100 : -1;
+	if (analysis_others_busy(a, st))
+		return 1000 + analysis_others_cpus(a, st);
+	return analysis_delay_busy(a, st) ? st->ct.run_delay_pct / 100 : -1;
 }
 
 static void
-analysis_busy_fill(const struct step *st, struct analysis_busy *b)
+analysis_busy_fill(const struct step *st, struct analysis *a)
 {
+	struct analysis_busy *b = &a->busy;
+	const struct step_other *o;
 	int i;
 
 	b->n = st->n;
-	b->by_others = analysis_others_busy(st);
-	b->others_cpus = st->others.known ? st->others.cpus : 0;
+	b->by_others = analysis_others_busy(a, st);
+	b->others_cpus = st->others.known ? analysis_others_cpus(a, st) : 0;
 	b->run_delay_pct = (st->ct.have & CT_HAVE_RUN_DELAY) != 0 ? st->ct.run_delay_pct : NAN;
 	b->ntop = 0;
 	for (i = 0; i < st->others.ntop && b->ntop < ANALYSIS_BUSY_NAMES; i++) {
-		if (st->others.top[i].comm[0] != '\0' &&
-		    st->others.top[i].cpus >= ANALYSIS_BUSY_NAME_CPUS)
-			b->top[b->ntop++] = st->others.top[i];
+		o = &st->others.top[i];
+		if (o->comm[0] != '\0' && o->cpus >= ANALYSIS_BUSY_NAME_CPUS &&
+		    !analysis_serving_is(&a->serving, o->comm))
+			b->top[b->ntop++] = *o;
 	}
 }
 
 /*
  * The smallest N at most the CPU count with a usable step on a busy
  * machine, and of its runs the busiest.  Above the CPU count the workers
- * crowd the CPUs themselves, and a busy machine changes less.
+ * crowd the CPUs themselves, and a busy machine changes less.  The
+ * workload's servers (analysis_serving.c) are not the machine's load.
  */
 static void
 analysis_busy(const struct session *s, struct analysis *a)
@@ -414,17 +437,19 @@ analysis_busy(const struct session *s, struct analysis *a)
 
 	memset(&a->busy, 0, sizeof(a->busy));
 	a->busy.ncpus = s->host.ncpus > 0 ? s->host.ncpus : 0;
+	analysis_serving_find(s, &a->serving);
 	for (i = 0; i < s->nsteps; i++) {
 		st = &s->steps[i];
-		if (!step_usable(st) || analysis_busy_weight(st) < 0 ||
+		if (!step_usable(st) || analysis_busy_weight(a, st) < 0 ||
 		    (a->busy.ncpus > 0 && st->n > a->busy.ncpus))
 			continue;
 		if (best == NULL || st->n < best->n ||
-		    (st->n == best->n && analysis_busy_weight(st) > analysis_busy_weight(best)))
+		    (st->n == best->n &&
+		     analysis_busy_weight(a, st) > analysis_busy_weight(a, best)))
 			best = st;
 	}
 	if (best != NULL)
-		analysis_busy_fill(best, &a->busy);
+		analysis_busy_fill(best, a);
 }
 
 /* --- what the verdict is told (analysis_verdict.c writes it) ------------- */

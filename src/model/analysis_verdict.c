@@ -3,8 +3,8 @@
  * The verdict: one sentence that says how far a sweep scales, where it
  * peaks and what happens after, from the analysis alone.  Its first clause
  * is the curve's shape, which one function picks (verdict_shape); a busy
- * machine comes second, then noisy steps (low confidence), then the
- * latency knee, and the rest only add detail, so no two clauses disagree.
+ * machine (or the workload's own server) comes second, then noisy steps (low
+ * confidence), the latency knee, and the rest only add detail.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -13,6 +13,7 @@
 
 #include "scaletop/format.h"
 #include "analysis_cause.h"
+#include "analysis_serving.h"
 #include "analysis_verdict.h"
 
 #define ANALYSIS_FLAT_FRAC 0.95
@@ -414,6 +415,19 @@ verdict_busy(const struct verdict_ctx *c, char *t, size_t len)
 		verdict_cat(t, len, "; ratios to N=1 are unreliable");
 }
 
+/* The workload's servers, said briefly where the whole clause does not fit after a busy machine. */
+static void
+verdict_served(const struct verdict_ctx *c, char *buf, size_t len)
+{
+	char t[192];
+
+	analysis_serving_text(&c->a->serving, false, t, sizeof(t));
+	if (verdict_add(c, buf, len, VERDICT_RANK_BUSY, t))
+		return;
+	analysis_serving_text(&c->a->serving, true, t, sizeof(t));
+	verdict_add(c, buf, len, VERDICT_RANK_BUSY, t);
+}
+
 /* The curve's shape: the one thing the sentence's first clause says. */
 enum verdict_shape {
 	SHAPE_COLLAPSE,
@@ -527,6 +541,7 @@ verdict_sentence(const struct verdict_ctx *c, char *buf, size_t len)
 	verdict_add(c, buf, len, VERDICT_RANK_HEADLINE, t);
 	verdict_busy(c, t, sizeof(t));
 	verdict_add(c, buf, len, VERDICT_RANK_BUSY, t);
+	verdict_served(c, buf, len);
 	analysis_noisy_text(&a->noisy, t, sizeof(t));
 	verdict_add(c, buf, len, VERDICT_RANK_NOISY, t);
 	analysis_knee_text(&a->knee, c->n_unit, t, sizeof(t));

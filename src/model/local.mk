@@ -44,7 +44,7 @@ libscaletop_a_SOURCES += src/model/session.c src/model/series.c src/model/conten
 libscaletop_a_SOURCES += src/model/analysis.c src/model/analysis_verdict.h \
 	src/model/analysis_verdict.c src/model/analysis_cause.h src/model/analysis_cause.c \
 	src/model/step_status.c src/model/analysis_knee.c \
-	src/model/analysis_latency.c
+	src/model/analysis_latency.c src/model/analysis_serving.h src/model/analysis_serving.c
 noinst_HEADERS += include/scaletop/analysis.h
 
 # Scaling analysis and the USL fit.

@@ -4,6 +4,7 @@
  * from the CPU counters: the machine's busy time less what the workload, the
  * target and scaletop used.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -325,4 +326,52 @@ others_names_text(const struct step_others *o, int n, char *buf, size_t len)
 		used += (size_t)w;
 	}
 	return (int)used;
+}
+
+/* One "NAME[ xK] CPUS" item of [item, end) against comm: its CPUS, or -1. */
+static double
+others_item_cpus(const char *item, const char *end, const char *comm)
+{
+	const char *sp = end, *name_end;
+	char *num_end;
+	double cpus;
+
+	while (sp > item && sp[-1] != ' ')
+		sp--;
+	if (sp == item)
+		return -1;
+	cpus = strtod(sp, &num_end);
+	if (num_end != end || !isfinite(cpus) || cpus < 0)
+		return -1;
+	name_end = sp - 1;
+	/* " xK": the processes of that name, not part of it. */
+	for (sp = name_end; sp > item && sp[-1] >= '0' && sp[-1] <= '9'; sp--)
+		;
+	if (sp < name_end && sp - item >= 2 && sp[-1] == 'x' && sp[-2] == ' ')
+		name_end = sp - 2;
+	if ((size_t)(name_end - item) != strlen(comm) ||
+	    strncmp(item, comm, (size_t)(name_end - item)) != 0)
+		return -1;
+	return cpus;
+}
+
+double
+others_names_cpus(const char *text, const char *comm)
+{
+	const char *item = text, *end, *stop;
+	double c;
+
+	if ((stop = strchr(text, ')')) == NULL)
+		stop = text + strlen(text);
+	while (item < stop) {
+		end = strstr(item, ", ");
+		if (end == NULL || end > stop)
+			end = stop;
+		if ((c = others_item_cpus(item, end, comm)) >= 0)
+			return c;
+		item = end + (end < stop ? 2 : 0);
+		if (end == stop)
+			break;
+	}
+	return -1;
 }

@@ -211,6 +211,29 @@ need() {
 	done
 }
 
+# others_left JSON COMM: each step's others and COMM's CPUs among them, then "left X": the
+# most CPUs others than COMM used at an N up to the CPU count (half a CPU makes a busy
+# machine), and the verdict.  A test of a server among the others tells by it whether
+# someone else made the shared machine busy.
+others_left() {
+	"$PYTHON" - "$1" "$2" <<'EOF_LEFT'
+import json, os, sys
+d = json.load(open(sys.argv[1]))
+ncpus = (d.get("host") or {}).get("ncpus") or os.cpu_count()
+most = 0
+for s in d["steps"]:
+    o = s.get("others") or {}
+    mine = sum(t.get("cpus", 0) for t in o.get("top", []) if t.get("comm") == sys.argv[2])
+    print("N=%d %s%s: others %.2f CPUs, %s %.2f; top %s" % (s["n"], s["status"],
+          " (" + s["reason"] + ")" if s.get("reason") else "", o.get("cpus", 0), sys.argv[2], mine,
+          [(t.get("comm"), round(t.get("cpus", 0), 2)) for t in o.get("top", [])]))
+    if s["n"] <= ncpus:
+        most = max(most, o.get("cpus", 0) - mine)
+print("left %.2f" % most)
+print("verdict: %s" % d["analysis"]["verdict"])
+EOF_LEFT
+}
+
 # own_procs [-c COMM] DIR [REGEX]: this test's processes, one "PID ARGS" a
 # line: those whose environment has TMPDIR=DIR (export TMPDIR=DIR first: the
 # binary, its workers and whatever they start inherit it, a daemon that left

@@ -6,8 +6,9 @@
 #                                   and config parsers' fuzz_theme, fuzz_prefs, and the
 #                                   lock census's decoders' fuzz_syscall, fuzz_maps,
 #                                   fuzz_kallsyms, the kernel stacks' fuzz_kstack, and
-#                                   pgbench --log's reader fuzz_pglog, and FreeBSD's and
-#                                   DragonFly's topology decoders' fuzz_topology
+#                                   pgbench --log's reader fuzz_pglog, FreeBSD's and
+#                                   DragonFly's topology decoders' fuzz_topology, and the
+#                                   quiet check's names read back, fuzz_names
 #   make fuzz-run FUZZ_SECONDS=600  runs each in turn, corpus in tests/fuzz/corpus/
 #   make fuzz-smoke                 runs each once over its seeds and regressions
 # The library is built by $(CC) without sanitizers, so its sources are compiled
@@ -24,7 +25,7 @@ FUZZ_LIBS = $(JANSSON_LIBS) $(STATGRAB_LIBS) $(NCURSESW_LIBS) $(LIBELF_LIBS) $(D
 FUZZ_PARSER_TARGETS = tests/fuzz/fuzz_sysbench tests/fuzz/fuzz_pgbench tests/fuzz/fuzz_regex
 FUZZ_FILE_TARGETS = tests/fuzz/fuzz_theme tests/fuzz/fuzz_prefs tests/fuzz/fuzz_syscall \
 	tests/fuzz/fuzz_maps tests/fuzz/fuzz_kallsyms tests/fuzz/fuzz_kstack tests/fuzz/fuzz_pglog \
-	tests/fuzz/fuzz_topology
+	tests/fuzz/fuzz_topology tests/fuzz/fuzz_names
 FUZZ_TARGETS = tests/fuzz/fuzz_stream tests/fuzz/fuzz_snapshot tests/fuzz/fuzz_import \
 	$(FUZZ_PARSER_TARGETS) $(FUZZ_FILE_TARGETS)
 
@@ -34,7 +35,8 @@ EXTRA_DIST += tests/fuzz/fuzz_stream.c tests/fuzz/fuzz_snapshot.c tests/fuzz/str
 	tests/fuzz/parse.dict tests/fuzz/fuzz_import.c tests/fuzz/import.dict \
 	tests/fuzz/fuzz_theme.c tests/fuzz/fuzz_prefs.c tests/fuzz/theme.dict \
 	tests/fuzz/fuzz_syscall.c tests/fuzz/fuzz_maps.c tests/fuzz/fuzz_kallsyms.c \
-	tests/fuzz/fuzz_kstack.c tests/fuzz/fuzz_pglog.c tests/fuzz/fuzz_topology.c
+	tests/fuzz/fuzz_kstack.c tests/fuzz/fuzz_pglog.c tests/fuzz/fuzz_topology.c \
+	tests/fuzz/fuzz_names.c
 CLEANFILES += $(FUZZ_TARGETS) tests/fuzz/libfuzz.a tests/fuzz/obj/*.o
 
 # Every library source, each compiled once; the archive lets a target pull only what it uses.
@@ -94,6 +96,8 @@ FUZZ_SEEDS_MAPS = $(top_srcdir)/tests/fuzz/seeds/maps
 FUZZ_SEEDS_KALLSYMS = $(top_srcdir)/tests/fuzz/seeds/kallsyms
 FUZZ_SEEDS_KSTACK = $(top_srcdir)/tests/fuzz/seeds/kstack
 FUZZ_SEEDS_TOPOLOGY = $(top_srcdir)/tests/fuzz/seeds/topology
+# The quiet check's event texts, a command asked for on the first line.
+FUZZ_SEEDS_NAMES = $(top_srcdir)/tests/fuzz/seeds/names
 # pgbench --log's seeds are the recorded logs among the pgbench fixtures.
 FUZZ_SEEDS_PGLOG = $(top_srcdir)/tests/fixtures/pgbench
 FUZZ_REGRESSIONS = $(top_srcdir)/tests/fuzz/regressions
@@ -121,7 +125,7 @@ fuzz-run: fuzz
 		-artifact_prefix=tests/fuzz/crash-theme- tests/fuzz/corpus/theme $(FUZZ_SEEDS_THEME)
 	tests/fuzz/fuzz_prefs $(FUZZ_RUN) -dict=$(top_srcdir)/tests/fuzz/theme.dict \
 		-artifact_prefix=tests/fuzz/crash-prefs- tests/fuzz/corpus/prefs $(FUZZ_SEEDS_PREFS)
-	for d in syscall maps kallsyms kstack topology; do \
+	for d in syscall maps kallsyms kstack topology names; do \
 		$(MKDIR_P) tests/fuzz/corpus/$$d && \
 		tests/fuzz/fuzz_$$d $(FUZZ_RUN) -artifact_prefix=tests/fuzz/crash-$$d- \
 			tests/fuzz/corpus/$$d $(top_srcdir)/tests/fuzz/seeds/$$d || exit 1; \
@@ -146,6 +150,7 @@ fuzz-smoke: fuzz
 	tests/fuzz/fuzz_kallsyms -runs=0 $(FUZZ_SEEDS_KALLSYMS)
 	tests/fuzz/fuzz_kstack -runs=0 $(FUZZ_SEEDS_KSTACK)
 	tests/fuzz/fuzz_topology -runs=0 $(FUZZ_SEEDS_TOPOLOGY)
+	tests/fuzz/fuzz_names -runs=0 $(FUZZ_SEEDS_NAMES)
 	tests/fuzz/fuzz_pglog -runs=0 $(FUZZ_SEEDS_PGLOG)
 
 fuzz-clean:

@@ -149,8 +149,16 @@ while :; do
 	pgl_st=$?
 	"$PYTHON" "$T/pgl-check.py" "$T/pgl.json" "$T/pgl" >"$T/pgl.check" 2>&1
 	chk=$?
-	[ "$pgl_st" -eq 0 ] && [ "$chk" -eq 0 ] && break
-	diag "try $try of the {latlog} sweep: status $pgl_st, $(tr '\n' ';' <"$T/pgl.check")"
+	# The server's backends are not the workload's, yet serve it: no busy machine, postgres
+	# named serving; else tried again (others may have made a shared machine busy).
+	pgl_verdict=$(json_get "$T/pgl.json" 'd["analysis"]["verdict"]' 2>&1)
+	case $pgl_verdict in *"busy machine"*) pgl_busy=1 ;; *) pgl_busy=0 ;; esac
+	others_left "$T/pgl.json" postgres >"$T/pgl.left" 2>&1
+	pgl_left=$(sed -n 's/^left //p' "$T/pgl.left")
+	case $pgl_verdict in *"postgres served"*) ;; *) pgl_busy=1 ;; esac
+	[ "$pgl_st" -eq 0 ] && [ "$chk" -eq 0 ] && [ "$pgl_busy" -eq 0 ] && break
+	diag "try $try of the {latlog} sweep: status $pgl_st, $(tr '\n' ';' <"$T/pgl.check")" \
+		"$(cat "$T/pgl.left")"
 	[ "$try" -lt 3 ] && [ "$pgl_st" -eq 0 ] || break
 	try=$((try + 1))
 done
@@ -158,6 +166,16 @@ is "$pgl_st" 0 "a pgbench sweep with --log --log-prefix={latlog}: exits 0"
 [ -s "$T/pgl.log" ] && diag "$(cat "$T/pgl.log")"
 is "$chk" 0 "every step's p99 is exact, within 2% of the one the log itself gives"
 diag "$(cat "$T/pgl.check")"
+if "$PYTHON" -c "import sys; sys.exit(0 if float('${pgl_left:-9}') < 0.5 else 1)"; then
+	ok "the {latlog} sweep's verdict says no busy machine: the server served it" \
+		sh -c "! printf '%s' \"\$1\" | grep -q 'busy machine'" - "$pgl_verdict"
+else
+	diag "others than postgres used ${pgl_left:-?} CPUs in every try: the machine was busy without it"
+	ok "the {latlog} sweep's busy machine leaves postgres out" \
+		sh -c "! printf '%s' \"\$1\" | grep -Eq 'busy machine[^;]*postgres'" - "$pgl_verdict"
+fi
+like "$pgl_verdict" 'postgres served the workload' "the {latlog} sweep's verdict names postgres serving"
+diag "verdict: $pgl_verdict"
 is "$(ls "$TMPDIR" | grep -c '^scaletop-latlog')" 0 "no {latlog} folder is left behind"
 
 as_user postgres "$PGBIN/pg_ctl" -D "$DATA" -m fast -w -t 30 stop >"$T/stop.log" 2>&1

@@ -100,6 +100,10 @@ tests_unit_test_stacks_json_SOURCES = tests/unit/test_stacks_json.c $(JSON_STEPS
 # sentence each gets, and the collapse judged against the best lower bound, not the peak's mean.
 UNIT_TESTS += tests/unit/test_verdict_shapes
 
+# A server is not a busy machine: a table of sessions (a server rising with N, a flat bystander,
+# one starting mid-sweep, one step, trials, --target, the quiet check's veto, a collapse).
+UNIT_TESTS += tests/unit/test_serving
+
 # compare's load line naming who took the CPUs, from sides built in C.
 UNIT_TESTS += tests/unit/test_compare_load
 
@@ -112,6 +116,12 @@ UNIT_TESTS += tests/unit/test_others
 # show, refusals and the schema.
 TESTS += tests/cli/others.sh
 EXTRA_DIST += tests/cli/others.sh
+
+# A server is not a busy machine, end to end: a UNIX-socket server the test starts outside the
+# sweep and a --cmd client's N threads; the verdict names it serving, and a CPU hog beside the
+# same sweep is still a busy machine.
+TESTS += tests/cli/serving.sh
+EXTRA_DIST += tests/cli/serving.sh
 
 # export --gnuplot's axes and words: integer and log2 x tics, the log y axis and its options,
 # peak labels inside the frame, the warning and curve titles for mixed workloads, gnuplot quiet.
