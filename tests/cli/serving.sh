@@ -175,13 +175,15 @@ while :; do
 	diag "try $try of the server's sweep (status $st):" "$(cat "$T/srv.left")"
 	left=$(sed -n 's/^left //p' "$T/srv.left")
 	verdict=$(sed -n 's/^verdict: //p' "$T/srv.left")
-	case $verdict in *"busy machine"*) ;; *"srvwork served"*) [ "$st" -eq 0 ] && break ;; esac
+	case $verdict in *"busy machine"*) ;; *"srvwork served"* | *"srvwork and "*" served"* | *" and srvwork served"*) [ "$st" -eq 0 ] && break ;; esac
 	[ "$try" -lt 3 ] && [ "$st" -eq 0 ] || break
 	try=$((try + 1))
 done
 is "$st" 0 "the client's sweep against srvwork exits 0"
 [ "$st" -eq 0 ] || diag "$(cat "$T/srv.json.err")"
-like "$verdict" 'srvwork served the workload \([0-9.]+( to [0-9.]+)? CPUs\)(: --target comm:srvwork shows its waits|;|$)' \
+# srvwork may be named with another command the rule took for a server too: under the suite's
+# load, another test's process whose CPU rose across the two N (design-notes.md's two-N limit).
+like "$verdict" '(^|; )([^;]* and )?srvwork( and [^;]*)? served the workload \([0-9.]+( to [0-9.]+)?(, [0-9.]+( to [0-9.]+)?)* CPUs\)(: --target comm:srvwork shows (its|their) waits|;|$)' \
 	"the verdict names srvwork as serving the workload"
 # Busy in every try without srvwork (a shared machine): the busy clause must still leave it out.
 if "$PYTHON" -c "import sys; sys.exit(0 if float('${left:-9}') < 0.5 else 1)"; then
@@ -192,7 +194,7 @@ else
 		sh -c "! printf '%s' \"\$1\" | grep -Eq 'busy machine[^;]*srvwork'" - "$verdict"
 fi
 "$SCALETOP" show "$T/srv.json" >"$T/show.txt" 2>&1
-ok "show reads the same verdict back" grep -q 'srvwork served the workload' "$T/show.txt"
+ok "show reads the same verdict back" grep -Fq "$verdict" "$T/show.txt"
 
 # An unrelated CPU hog beside the same sweep: a bystander, still a busy machine.
 "$T/cpuhog" &

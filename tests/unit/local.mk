@@ -117,12 +117,6 @@ UNIT_TESTS += tests/unit/test_others
 TESTS += tests/cli/others.sh
 EXTRA_DIST += tests/cli/others.sh
 
-# A server is not a busy machine, end to end: a UNIX-socket server the test starts outside the
-# sweep and a --cmd client's N threads; the verdict names it serving, and a CPU hog beside the
-# same sweep is still a busy machine.
-TESTS += tests/cli/serving.sh
-EXTRA_DIST += tests/cli/serving.sh
-
 # export --gnuplot's axes and words: integer and log2 x tics, the log y axis and its options,
 # peak labels inside the frame, the warning and curve titles for mixed workloads, gnuplot quiet.
 TESTS += tests/cli/export_axes.sh
